@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependencies point one way:
+//   jpreplay → Lab → Replay → {CoachEngine, Recording}
+//   Recording → {CoachEngine (the input event model), CZstd, GRDB}
+//   CoachEngine → PoseSpec;  Scenarios → Recording
+// CoachEngine and PoseSpec use nothing but the standard library and Foundation value types.
+let package = Package(
+  name: "justphoto-replay",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "jpreplay", targets: ["jpreplay"]),
+    .library(name: "CoachEngine", targets: ["CoachEngine"]),
+    .library(name: "Recording", targets: ["Recording"]),
+    .library(name: "Replay", targets: ["Replay"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CZstd", pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"])]),
+    .target(name: "PoseSpec"),
+    .target(name: "CoachEngine", dependencies: ["PoseSpec"]),
+    .target(
+      name: "Recording",
+      dependencies: [
+        "CoachEngine", "CZstd",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
+    .target(
+      name: "Replay",
+      dependencies: [
+        "CoachEngine", "Recording",
+        .product(name: "HeapModule", package: "swift-collections"),
+      ]),
+    .target(name: "Scenarios", dependencies: ["Recording"]),
+    .target(name: "Lab", dependencies: ["Replay", "Scenarios"]),
+    .executableTarget(
+      name: "jpreplay",
+      dependencies: [
+        "Lab",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+    .testTarget(name: "PoseSpecTests", dependencies: ["PoseSpec"]),
+    .testTarget(name: "CoachEngineTests", dependencies: ["CoachEngine"]),
+    .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
+    .testTarget(name: "ReplayTests", dependencies: ["Replay"]),
+    .testTarget(name: "CLITests", dependencies: ["Lab"]),
+  ]
+)
