@@ -13,33 +13,269 @@ public struct JSONParseError: Error, Equatable, CustomStringConvertible, Sendabl
 public enum JSONParser {
   /// Parses one JSON value filling the whole input (surrounding whitespace allowed).
   public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
-    var t = text
-    return try t.withUTF8 { buf throws(JSONParseError) in try parse(bytes: UnsafeRawBufferPointer(buf)) }
+    try parse(bytes: Array(text.utf8))
   }
   /// Parses one JSON value filling the whole byte buffer.
   public static func parse(bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
-    fatalError("JSONParser.parse: implementation pending")
+    var p = Parser(bytes: bytes)
+    p.skipWhitespace()
+    let v = try p.parseValue(depth: 0)
+    p.skipWhitespace()
+    if p.pos < p.bytes.count { throw p.error("unexpected text after the JSON value") }
+    return v
   }
+  /// Parses a byte array.
+  public static func parse(bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBytes { b in
+      do throws(JSONParseError) { return .success(try parse(bytes: b)) } catch { return .failure(error) }
+    }
+    return try result.get()
+  }
+
+  /// Nesting limit: deeper input is rejected instead of exhausting the stack.
+  public static let maxDepth = 512
 }
 
-/// Deterministic JSON serialization.
-public enum JSONWriter {
-  /// How numbers are printed.
-  public enum NumberStyle: Sendable {
-    /// Shortest text that parses back to the same Double (Swift's `description`; integers
-    /// below 2^53 without ".0"). Used for interchange (`cat`), where values must round-trip.
-    case shortest
-    /// `formatNumber`: fixed 6-decimal precision. Used for traces and goldens.
-    case fixed6
+private struct Parser {
+  let bytes: UnsafeRawBufferPointer
+  var pos = 0
+  init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+  func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
+    let off = min(offset ?? pos, bytes.count)
+    var line = 1
+    var lineStart = 0
+    var i = 0
+    while i < off {
+      if bytes[i] == 0x0A {
+        line += 1
+        lineStart = i + 1
+      }
+      i += 1
+    }
+    // Column counts characters (UTF-8 continuation bytes do not start a character).
+    var col = 1
+    var j = lineStart
+    while j < off {
+      if bytes[j] & 0xC0 != 0x80 { col += 1 }
+      j += 1
+    }
+    let msg = off >= bytes.count && offset == nil ? message + " (the text ends here)" : message
+    return JSONParseError(line: line, column: col, offset: off, message: msg)
   }
-  /// Serializes `value` on one line. Keys are written in stored order unless `sortKeys`;
-  /// "/" is never escaped; non-ASCII is written as UTF-8.
-  public static func write(_ value: JSONValue, sortKeys: Bool = false, numbers: NumberStyle = .shortest) -> String {
-    fatalError("JSONWriter.write: implementation pending")
+
+  mutating func skipWhitespace() {
+    while pos < bytes.count {
+      let c = bytes[pos]
+      if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
+    }
   }
-  /// Canonical number text: integers (|d| < 2^53, no fraction) without a decimal point; other
-  /// values rounded to 6 decimals with trailing zeros removed; -0 printed as 0. Non-finite → null.
-  public static func formatNumber(_ d: Double) -> String {
-    fatalError("pending")
+
+  mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    guard pos < bytes.count else { throw error("expected a JSON value") }
+    if depth > JSONParser.maxDepth { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+    switch bytes[pos] {
+    case UInt8(ascii: "{"): return try parseObject(depth: depth)
+    case UInt8(ascii: "["): return try parseArray(depth: depth)
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+    case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+    case UInt8(ascii: "n"): try literal("null"); return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    default: throw error("expected a JSON value (object, array, string, number, true, false or null)")
+    }
   }
+
+  mutating func literal(_ word: StaticString) throws(JSONParseError) {
+    let n = word.utf8CodeUnitCount
+    let start = pos
+    guard pos + n <= bytes.count else { throw error("expected '\(word)'", at: start) }
+    let w = word.utf8Start
+    for k in 0..<n where bytes[pos + k] != w[k] { throw error("expected '\(word)'", at: start) }
+    pos += n
+  }
+
+  mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+    pos += 1
+    var members: [JSONMember] = []
+    skipWhitespace()
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
+      pos += 1
+      return .object(JSONObject(members))
+    }
+    while true {
+      skipWhitespace()
+      guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else {
+        throw error("expected a string key in an object")
+      }
+      let key = try parseString()
+      skipWhitespace()
+      guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else {
+        throw error("expected ':' after the object key \"\(key)\"")
+      }
+      pos += 1
+      skipWhitespace()
+      let v = try parseValue(depth: depth + 1)
+      members.append(JSONMember(key, v))
+      skipWhitespace()
+      guard pos < bytes.count else { throw error("expected ',' or '}' after an object member") }
+      if bytes[pos] == UInt8(ascii: ",") {
+        pos += 1
+        continue
+      }
+      if bytes[pos] == UInt8(ascii: "}") {
+        pos += 1
+        return .object(JSONObject(members))
+      }
+      throw error("expected ',' or '}' after an object member")
+    }
+  }
+
+  mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+    pos += 1
+    var items: [JSONValue] = []
+    skipWhitespace()
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
+      pos += 1
+      return .array(items)
+    }
+    while true {
+      skipWhitespace()
+      items.append(try parseValue(depth: depth + 1))
+      skipWhitespace()
+      guard pos < bytes.count else { throw error("expected ',' or ']' after an array element") }
+      if bytes[pos] == UInt8(ascii: ",") {
+        pos += 1
+        continue
+      }
+      if bytes[pos] == UInt8(ascii: "]") {
+        pos += 1
+        return .array(items)
+      }
+      throw error("expected ',' or ']' after an array element")
+    }
+  }
+
+  mutating func parseString() throws(JSONParseError) -> String {
+    let start = pos
+    pos += 1
+    // Fast path: no escapes.
+    var i = pos
+    while i < bytes.count {
+      let c = bytes[i]
+      if c == UInt8(ascii: "\"") {
+        let s = try makeString(from: pos, to: i, start: start)
+        pos = i + 1
+        return s
+      }
+      if c == UInt8(ascii: "\\") { break }
+      if c < 0x20 { throw error("control character inside a string (escape it as \\u00XX)", at: i) }
+      i += 1
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(i - pos + 16)
+    for k in pos..<i { out.append(bytes[k]) }
+    pos = i
+    while true {
+      guard pos < bytes.count else { throw error("unterminated string", at: start) }
+      let c = bytes[pos]
+      if c == UInt8(ascii: "\"") {
+        pos += 1
+        guard let s = String(validating: out, as: UTF8.self) else {
+          throw error("string is not valid UTF-8", at: start)
+        }
+        return s
+      }
+      if c < 0x20 { throw error("control character inside a string (escape it as \\u00XX)") }
+      if c != UInt8(ascii: "\\") {
+        out.append(c)
+        pos += 1
+        continue
+      }
+      pos += 1
+      guard pos < bytes.count else { throw error("unterminated escape sequence") }
+      let e = bytes[pos]
+      pos += 1
+      switch e {
+      case UInt8(ascii: "\""): out.append(0x22)
+      case UInt8(ascii: "\\"): out.append(0x5C)
+      case UInt8(ascii: "/"): out.append(0x2F)
+      case UInt8(ascii: "b"): out.append(0x08)
+      case UInt8(ascii: "f"): out.append(0x0C)
+      case UInt8(ascii: "n"): out.append(0x0A)
+      case UInt8(ascii: "r"): out.append(0x0D)
+      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "u"):
+        var scalar = try hex4()
+        if scalar >= 0xD800 && scalar < 0xDC00 {
+          guard pos + 1 < bytes.count, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u")
+          else { throw error("unpaired UTF-16 surrogate in \\u escape") }
+          pos += 2
+          let low = try hex4()
+          guard low >= 0xDC00 && low < 0xE000 else { throw error("invalid UTF-16 low surrogate") }
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if scalar >= 0xDC00 && scalar < 0xE000 {
+          throw error("unpaired UTF-16 surrogate in \\u escape")
+        }
+        guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+        out.append(contentsOf: Array(String(Character(u)).utf8))
+      default:
+        throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))'", at: pos - 2)
+      }
+    }
+  }
+
+  mutating func hex4() throws(JSONParseError) -> UInt32 {
+    guard pos + 4 <= bytes.count else { throw error("expected 4 hex digits after \\u") }
+    var v: UInt32 = 0
+    for _ in 0..<4 {
+      let c = bytes[pos]
+      let d: UInt32
+      switch c {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+      default: throw error("expected 4 hex digits after \\u")
+      }
+      v = v << 4 | d
+      pos += 1
+    }
+    return v
+  }
+
+  func makeString(from a: Int, to b: Int, start: Int) throws(JSONParseError) -> String {
+    let slice = UnsafeRawBufferPointer(rebasing: bytes[a..<b])
+    guard let s = String(validating: slice, as: UTF8.self) else {
+      throw error("string is not valid UTF-8", at: start)
+    }
+    return s
+  }
+
+  mutating func parseNumber() throws(JSONParseError) -> Double {
+    let start = pos
+    if bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+    guard pos < bytes.count, isDigit(bytes[pos]) else { throw error("expected a digit in the number", at: pos) }
+    if bytes[pos] == UInt8(ascii: "0") {
+      pos += 1
+      if pos < bytes.count, isDigit(bytes[pos]) { throw error("leading zeros are not allowed in numbers", at: start) }
+    } else {
+      while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
+    }
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: ".") {
+      pos += 1
+      guard pos < bytes.count, isDigit(bytes[pos]) else { throw error("expected a digit after the decimal point") }
+      while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
+    }
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: "e") || bytes[pos] == UInt8(ascii: "E") {
+      pos += 1
+      if pos < bytes.count, bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+      guard pos < bytes.count, isDigit(bytes[pos]) else { throw error("expected a digit in the exponent") }
+      while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
+    }
+    let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
+    guard let d = Double(text), d.isFinite else { throw error("number out of range", at: start) }
+    return d
+  }
+
+  @inline(__always) func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
 }
