@@ -27,14 +27,80 @@ public struct EngineConfiguration: Sendable {
 ///
 /// Time enters only with events (`event.t`) and timer firings; timers leave as requests in
 /// `Effects.timers`. The same calls in the same order always give the same effects.
+///
+/// Implemented so far: the noRef cue pipeline of ENGINE §3.15 steps 1–5 and 7 for the T0
+/// composition cues (canonicalize → metrics → availability, confidence gate, levels,
+/// hysteresis → fallback → selection → anti-jitter gate → `cue_display`, then the director
+/// card → `script_card`), scene switching (§3.6) and T0 frame acceptance (§3.11).
 public struct Engine: Sendable {
+  let configuration: EngineConfiguration
+  /// One plan per cue, in spec order.
+  let plans: [CuePlan]
+  /// Cue id → index in `plans` (the first cue with that id). Lookups only.
+  let planIndex: [String: Int]
+  let metricOptions: MetricOptions
+
+  /// The current UI scene (`cafe` / `outdoor`).
+  public private(set) var scene: String
+  /// Indices into `plans` evaluated in `scene` (base ∪ scene), in spec order.
+  var scenePlans: [Int]
+  var acceptance = FrameAcceptance()
+  var tracking = TrackingMonitor()
+  /// Per cue, indexed like `plans`.
+  var hysteresis: [CueHysteresis]
+  var gate = AntiJitterGate()
+  var card = DirectorCard()
+  /// Accepted T0 evaluations so far (numbers `cue_eval` lines).
+  var evaluationCount = 0
+
   public init(configuration: EngineConfiguration) {
-    fatalError("Engine: implementation pending")
+    self.configuration = configuration
+    let spec = configuration.spec
+    plans = spec.cues.map { CuePlan($0, options: configuration.options) }
+    var index: [String: Int] = [:]
+    for p in plans where index[p.id] == nil { index[p.id] = p.index }
+    planIndex = index
+    metricOptions = MetricOptions(configuration.options)
+    hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
+    scene = configuration.initial["scene"]?.stringValue ?? "cafe"
+    scenePlans = []
+    scenePlans = plansInScene(scene)
   }
+
+  /// The cue the anti-jitter gate currently shows and its level ("none" when nothing).
+  public var displayedCue: (id: String?, level: String) { (gate.current.id, gate.current.level.rawValue) }
+
   /// Called once at t = 0 before any event.
-  public mutating func start() -> Effects { fatalError("pending") }
+  public mutating func start() -> Effects { Effects() }
+
   /// Feeds one recorded input event at its time `event.t`.
-  public mutating func handle(_ event: InputEvent) -> Effects { fatalError("pending") }
-  /// Fires a timer the engine scheduled earlier, at its due time.
-  public mutating func fire(_ timer: TimerID, at now: Millis) -> Effects { fatalError("pending") }
+  public mutating func handle(_ event: InputEvent) -> Effects {
+    switch event.payload {
+    case .landmarks(let frame):
+      guard acceptance.accept(frame: frame.frame, at: event.t) else { return Effects() }
+      return Effects(outputs: evaluateT0(frame, at: event.t))
+    case .generic(let g) where g.kind == .ui_scene:
+      if let next = g.fields["scene"]?.stringValue { switchScene(to: next) }
+      return Effects()
+    case .luma, .generic:
+      return Effects()
+    }
+  }
+
+  /// Fires a timer the engine scheduled earlier, at its due time. (No timers yet.)
+  public mutating func fire(_ timer: TimerID, at now: Millis) -> Effects { Effects() }
+
+  /// Indices of the cues evaluated in `uiScene`, in spec order (§3.6).
+  func plansInScene(_ uiScene: String) -> [Int] {
+    let shared = configuration.spec.sceneCatalog.internalSharedScene
+    return plans.filter { $0.scene == shared || $0.scene == uiScene }.map(\.index)
+  }
+
+  /// `ui_scene`: a different scene changes the cue set and resets every cue's hysteresis (§3.5).
+  mutating func switchScene(to next: String) {
+    guard next != scene else { return }
+    scene = next
+    scenePlans = plansInScene(next)
+    for i in hysteresis.indices { hysteresis[i].reset() }
+  }
 }

@@ -99,7 +99,7 @@ public enum EventKind: String, CaseIterable, Sendable {
     case .prompt_close: [.init("key", .string)]
     case .viewer_open, .viewer_close, .viewer_page, .rebuild_thumb_tap: [.init("item", .integer)]
     case .like_toggle: [.init("item", .integer), .init("liked", .bool)]
-    case .praise_feedback: [.init("kind", .string, oneOf: ["up", "down"])]
+    case .praise_feedback: [.init("vote", .string, oneOf: ["up", "down"])]
     case .quiet_mode: [.init("on", .bool)]
     case .subject_tap: [.init("face_index", .integer)]
     case .ref_pick:

@@ -1,0 +1,85 @@
+import PoseSpec
+
+/// What the gate sees and shows: a cue with a level, or nothing (`id == nil`, level none).
+struct GateSignal: Equatable, Sendable {
+  var id: String?
+  var level: CueLevel
+  static let empty = GateSignal(id: nil, level: .none)
+  init(id: String?, level: CueLevel) {
+    self.id = id
+    self.level = id == nil ? .none : level
+  }
+}
+
+/// Why the gate kept its output this frame (`reason` of `cue_display`).
+enum GateReason: String, Sendable {
+  case none, hold, frames, cooldown
+}
+
+/// The gate parameters for one call (ENGINE §3.9): persistFrames of the input cue (of the
+/// current cue for a nil input); minHoldMs and cooldownMs of the current cue.
+struct GateParameters: Equatable, Sendable {
+  var persistFrames: Int
+  var minHoldMs: Int
+  var cooldownMs: Int
+}
+
+/// AntiJitterGate of ENGINE §3.9, exactly (`INF/PoseSpec/AntiJitterGate.swift`).
+struct AntiJitterGate: Equatable, Sendable {
+  private(set) var current = GateSignal.empty
+  private(set) var stableFrameCount = 0
+  private(set) var candidateSinceMs: Millis = 0
+  private(set) var lastOutputChangeMs: Millis = 0
+  /// Cue id → time before which it may not be shown again. Looked up only, never iterated.
+  private(set) var cooldownUntil: [String: Millis] = [:]
+  private(set) var lastInput = GateSignal.empty
+
+  struct Result: Equatable, Sendable {
+    var output: GateSignal
+    var reason: GateReason
+    /// Whether the output differs from the previous call's.
+    var changed: Bool
+  }
+
+  /// Filters one selection result at time `t`.
+  mutating func filter(_ input: GateSignal, at t: Millis, _ p: GateParameters) -> Result {
+    let persist = max(1, p.persistFrames)
+    let minHold = Millis(max(0, p.minHoldMs))
+    let cooldown = Millis(max(0, p.cooldownMs))
+
+    // 1. Count consecutive identical inputs.
+    if input == lastInput {
+      stableFrameCount += 1
+    } else {
+      stableFrameCount = 1
+      candidateSinceMs = t
+    }
+    lastInput = input
+
+    // 2. Already shown.
+    if input == current { return Result(output: current, reason: .none, changed: false) }
+    // 3. Minimum hold of the current cue.
+    let holdOK = current.id == nil || t - lastOutputChangeMs >= minHold
+    if !holdOK { return Result(output: current, reason: .hold, changed: false) }
+    // 4. Clearing to nothing.
+    guard let id = input.id else {
+      if stableFrameCount < persist { return Result(output: current, reason: .frames, changed: false) }
+      switchOutput(to: input, at: t, cooldownMs: cooldown)
+      return Result(output: current, reason: .none, changed: true)
+    }
+    // 5. Cooldown of a cue shown before (exclusive boundary: allowed when t == until).
+    if let until = cooldownUntil[id], until > t, current.id != id {
+      return Result(output: current, reason: .cooldown, changed: false)
+    }
+    // 6. Persistence.
+    if stableFrameCount < persist { return Result(output: current, reason: .frames, changed: false) }
+    switchOutput(to: input, at: t, cooldownMs: cooldown)
+    return Result(output: current, reason: .none, changed: true)
+  }
+
+  private mutating func switchOutput(to next: GateSignal, at t: Millis, cooldownMs: Millis) {
+    if let previous = current.id, previous != next.id { cooldownUntil[previous] = t + cooldownMs }
+    current = next
+    lastOutputChangeMs = t
+  }
+}

@@ -1,0 +1,42 @@
+import PoseSpec
+
+/// The text of the single director script card (ENGINE §3.10); all nil when no cue is shown.
+struct ScriptCard: Equatable, Sendable {
+  var cueId: String?
+  var variant: Int?
+  var zh: String?
+  var en: String?
+  static let empty = ScriptCard(cueId: nil, variant: nil, zh: nil, en: nil)
+}
+
+/// Chooses the card for the cue the gate displays.
+///
+/// Variant [D]: the number of times this cue had become the displayed cue before, modulo its
+/// variant count (the first display shows variant 0). zh and en use the same index (each
+/// modulo its own count, should the spec give them different lengths). A level change of the
+/// displayed cue keeps its card. 👎 handling and freezes come with praise.
+struct DirectorCard: Equatable, Sendable {
+  private(set) var card = ScriptCard.empty
+  /// Cue id → how many times it became the displayed cue. Looked up only, never iterated.
+  private(set) var timesDisplayed: [String: Int] = [:]
+
+  /// The displayed cue changed to `cueId` (with `script`); returns the new card when its
+  /// text changed, nil otherwise.
+  mutating func display(_ cueId: String?, script: CueScript?) -> ScriptCard? {
+    var next = ScriptCard.empty
+    if let cueId {
+      let k = timesDisplayed[cueId, default: 0]
+      timesDisplayed[cueId] = k + 1
+      next.cueId = cueId
+      if let script, !script.zh.isEmpty || !script.en.isEmpty {
+        let n = max(script.zh.count, 1)
+        next.variant = k % n
+        next.zh = script.zh.isEmpty ? nil : script.zh[k % script.zh.count]
+        next.en = script.en.isEmpty ? nil : script.en[k % script.en.count]
+      }
+    }
+    guard next != card else { return nil }
+    card = next
+    return next
+  }
+}

@@ -1,0 +1,56 @@
+import PoseSpec
+
+/// A cue competing for the single display slot (ENGINE §3.7): an active cue with its sticky
+/// level and current error, or the fallback cue (level warn, no severity).
+struct CueCandidate: Equatable, Sendable {
+  var id: String
+  var level: CueLevel
+  var error: Double?
+  /// `abs(error) / hardAbs`; nil when the cue has no hard threshold (or it is 0).
+  var severity: Double?
+  var priority: Int
+  var mutexGroup: String
+  /// `priority` boosted by severity (§3.7), filled in by `CueSelector`.
+  var effectivePriority: Int
+
+  init(id: String, level: CueLevel, error: Double?, severity: Double?, priority: Int, mutexGroup: String) {
+    self.id = id
+    self.level = level
+    self.error = error
+    self.severity = severity
+    self.priority = priority
+    self.mutexGroup = mutexGroup
+    effectivePriority = priority
+  }
+}
+
+/// CueSelector of ENGINE §3.7 (`pickOneCue`): effectivePriority desc → severity desc (nil
+/// lowest) → priority desc → mutexGroup asc → cue id asc (byte order). Mutex groups do not
+/// suppress each other beyond this ordering.
+enum CueSelector {
+  /// All candidates, best first, with `effectivePriority` filled in.
+  static func rank(_ candidates: [CueCandidate], policy: SelectionPolicy) -> [CueCandidate] {
+    candidates.map { c in
+      var c = c
+      c.effectivePriority = policy.effectivePriority(priority: c.priority, severity: c.severity)
+      return c
+    }
+    .sorted(by: precedes)
+  }
+
+  /// The selected cue, or nil when there is no candidate.
+  static func select(_ candidates: [CueCandidate], policy: SelectionPolicy) -> CueCandidate? {
+    rank(candidates, policy: policy).first
+  }
+
+  /// The strict total order of the tie-breakers.
+  static func precedes(_ a: CueCandidate, _ b: CueCandidate) -> Bool {
+    if a.effectivePriority != b.effectivePriority { return a.effectivePriority > b.effectivePriority }
+    let sa = a.severity ?? -.infinity
+    let sb = b.severity ?? -.infinity
+    if sa != sb { return sa > sb }
+    if a.priority != b.priority { return a.priority > b.priority }
+    if a.mutexGroup != b.mutexGroup { return a.mutexGroup.utf8.lexicographicallyPrecedes(b.mutexGroup.utf8) }
+    return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+  }
+}

@@ -1,0 +1,96 @@
+import PoseSpec
+
+/// Why a joint was not kept by the drop rule of ENGINE §2.4.
+enum JointDropReason: String, Sendable {
+  /// The event has no body, or the body does not report this joint.
+  case missingInput = "missing_input"
+  /// Confidence non-finite or below `minLandmarkConfidence`.
+  case lowConf = "low_conf"
+  /// The raw point lies outside [0,1]².
+  case outOfRange = "out_of_range"
+}
+
+/// A `landmarks` event in canonical space (portrait, y down) with the joint drop rule applied.
+struct CanonicalFrame: Sendable {
+  var frame: Int64
+  /// Whether Vision returned a body observation at all.
+  var hasBody: Bool
+  /// Kept joints in canonical coordinates, indexed by `Joint.rawValue`.
+  var kept: [Point2?]
+  /// For every joint: nil when kept, else why it was dropped.
+  var dropReasons: [JointDropReason?]
+  /// Raw confidence of every joint present in the event (dropped or not), nil when absent.
+  /// The confidence gate (§3.4.2) averages these.
+  var rawConfidence: [Double?]
+  /// Faces in canonical coordinates, Vision order.
+  var faces: [FaceObservation]
+  var people: Int?
+
+  subscript(joint: Joint) -> Point2? { kept[joint.rawValue] }
+
+  /// Whether this result tracks anybody (a kept joint or a face), for `trackingLost` (§3.4.4).
+  var isTracked: Bool { !faces.isEmpty || kept.contains { $0 != nil } }
+}
+
+/// Canonicalization of ENGINE §2.4: `coords:"vision"` input is y-flipped (points
+/// `(x, 1−y)`, rects `y' = 1 − (y + h)`); a joint is kept iff its confidence is finite and
+/// ≥ `minLandmarkConfidence` (clamped to [0,1]) and its raw point lies in [0,1]².
+enum Canonicalizer {
+  static func canonicalize(_ event: LandmarkFrame, minLandmarkConfidence: Double) -> CanonicalFrame {
+    let threshold = min(max(minLandmarkConfidence, 0), 1)
+    let count = Joint.allCases.count
+    var kept = [Point2?](repeating: nil, count: count)
+    var reasons = [JointDropReason?](repeating: .missingInput, count: count)
+    var confidence = [Double?](repeating: nil, count: count)
+    if let body = event.body {
+      for joint in Joint.allCases {
+        guard let p = body[joint] else { continue }
+        confidence[joint.rawValue] = p.conf
+        if !p.conf.isFinite || p.conf < threshold {
+          reasons[joint.rawValue] = .lowConf
+        } else if !Self.inUnitSquare(p.x, p.y) {
+          reasons[joint.rawValue] = .outOfRange
+        } else {
+          reasons[joint.rawValue] = nil
+          kept[joint.rawValue] = point(x: p.x, y: p.y, event.coords)
+        }
+      }
+    }
+    return CanonicalFrame(
+      frame: event.frame, hasBody: event.body != nil, kept: kept, dropReasons: reasons,
+      rawConfidence: confidence, faces: event.faces.map { face($0, event.coords) }, people: event.people)
+  }
+
+  static func inUnitSquare(_ x: Double, _ y: Double) -> Bool {
+    x.isFinite && y.isFinite && x >= 0 && x <= 1 && y >= 0 && y <= 1
+  }
+
+  /// A point in canonical space: vision (y-up) points are flipped, canonical ones kept.
+  static func point(x: Double, y: Double, _ coords: CoordinateConvention) -> Point2 {
+    coords == .vision ? Point2(x: x, y: 1 - y) : Point2(x: x, y: y)
+  }
+
+  /// A rect in canonical space: for vision input `y' = 1 − (y + h)`.
+  static func rect(_ r: Rect, _ coords: CoordinateConvention) -> Rect {
+    coords == .vision ? Rect(x: r.x, y: 1 - (r.y + r.h), w: r.w, h: r.h) : r
+  }
+
+  static func face(_ f: FaceObservation, _ coords: CoordinateConvention) -> FaceObservation {
+    guard coords == .vision else { return f }
+    func flip(_ p: Point2?) -> Point2? { p.map { point(x: $0.x, y: $0.y, coords) } }
+    func flipEye(_ e: EyePoint?) -> EyePoint? {
+      guard var e else { return nil }
+      e.y = 1 - e.y
+      return e
+    }
+    var out = f
+    out.bbox = rect(f.bbox, coords)
+    out.leftEye = flipEye(f.leftEye)
+    out.rightEye = flipEye(f.rightEye)
+    out.nose = flip(f.nose)
+    out.noseTip = flip(f.noseTip)
+    out.chin = flip(f.chin)
+    out.mouth = flip(f.mouth)
+    return out
+  }
+}

@@ -1,0 +1,67 @@
+import PoseSpec
+
+/// One cue's line item in a `cue_eval` record.
+struct CueEvalEntry: Equatable, Sendable {
+  var id: String
+  /// The level observed this evaluation (not the sticky one).
+  var level: CueLevel
+  var error: Double?
+  var severity: Double?
+  var state: String
+  var reason: String?
+
+  /// The verbose `cue_eval` record of one T0 evaluation (`--trace metrics`; never in goldens).
+  ///
+  /// Shape (the trace writer sorts keys; numbers are printed with 6 decimals):
+  ///
+  ///     {"t":200,"out":"cue_eval","frame":3,"scene":"cafe","mode":"noRef",
+  ///      "cues":{"FRAME_MOVE_LEFT":{"level":"hard","error":0.15,"severity":1.25,
+  ///                                 "state":"active:hard","reason":null}, …},
+  ///      "unsupported":{"CAFE_12_CAFE_THIRDS_COMPOSE":"metric distToThird not implemented", …},
+  ///      "ranked":["FRAME_MOVE_LEFT"],
+  ///      "gate":{"cue_id":"FRAME_MOVE_LEFT","level":"hard","reason":"none"}}
+  ///
+  /// - `cues`: every evaluated cue of the scene, spec order. `level` none/enter/warn/hard/exit;
+  ///   `error` and `severity` null when unavailable (severity also null without a hard
+  ///   threshold); `state` is `inactive`, `active:<sticky level>`, `unavailable`, or for the
+  ///   fallback cue `candidate`; `reason` is the hysteresis event (`entered`, `exit_crossed`),
+  ///   the unavailability reason (`missing_input:no_pose`, `bbox_invalid:insufficientPoints`,
+  ///   `low_confidence`, prefixed `deactivated:` when it cleared an active cue), for the
+  ///   fallback cue `fallback:<requesting cue ids or tracking_lost>`, else null.
+  /// - `unsupported`: scene cues not evaluated, with why (metric not implemented yet, no
+  ///   noRef trigger).
+  /// - `ranked`: the candidates after the multi-person filter, best first (§3.7).
+  /// - `gate`: the gate's output this evaluation and its reason (§3.9).
+  static func record(
+    t: Millis, frame: Int64, scene: String, entries: [CueEvalEntry],
+    unsupported: [(id: String, why: String)], ranked: [CueCandidate], gate: AntiJitterGate.Result
+  ) -> TraceRecord {
+    let cues = JSONObject(
+      entries.map { e in
+        JSONMember(
+          e.id,
+          .object([
+            "level": .string(e.level.rawValue),
+            "error": e.error.map { .number($0) } ?? .null,
+            "severity": e.severity.map { .number($0) } ?? .null,
+            "state": .string(e.state),
+            "reason": e.reason.map { .string($0) } ?? .null,
+          ]))
+      })
+    return TraceRecord(
+      t: t, out: "cue_eval",
+      fields: [
+        "frame": .number(Double(frame)),
+        "scene": .string(scene),
+        "mode": "noRef",
+        "cues": .object(cues),
+        "unsupported": .object(JSONObject(unsupported.map { JSONMember($0.id, .string($0.why)) })),
+        "ranked": .array(ranked.map { .string($0.id) }),
+        "gate": .object([
+          "cue_id": gate.output.id.map { .string($0) } ?? .null,
+          "level": .string(gate.output.level.rawValue),
+          "reason": .string(gate.reason.rawValue),
+        ]),
+      ])
+  }
+}

@@ -1,0 +1,138 @@
+import PoseSpec
+
+/// One accepted T0 result through the noRef pipeline of ENGINE §3.15.
+extension Engine {
+  mutating func evaluateT0(_ event: LandmarkFrame, at t: Millis) -> [TraceRecord] {
+    let tracing = configuration.traceMetrics
+    evaluationCount += 1
+
+    // 1. Canonicalize; tracking-lost bookkeeping.
+    let frame = Canonicalizer.canonicalize(
+      event, minLandmarkConfidence: configuration.spec.defaults.minLandmarkConfidence)
+    let trackingLost = tracking.observe(tracked: frame.isTracked, at: t)
+
+    // 2–3. Per cue: metric → availability → level → hysteresis.
+    var entries: [CueEvalEntry] = []
+    var unsupported: [(id: String, why: String)] = []
+    var candidates: [CueCandidate] = []
+    var fallbackRequests: [(fallbackId: String, by: String)] = []
+    for i in scenePlans {
+      let plan = plans[i]
+      if plan.isSystemFallback { continue }
+      guard plan.isEvaluated else {
+        if tracing, case .unsupported(let why) = plan.metric { unsupported.append((plan.id, why)) }
+        continue
+      }
+      switch plan.observe(frame, options: metricOptions) {
+      case .unavailable(let why):
+        let event = hysteresis[i].markUnavailable()
+        if event == .deactivated { fallbackRequests.append((plan.fallbackCueId, plan.id)) }
+        guard tracing else { continue }
+        entries.append(
+          CueEvalEntry(
+            id: plan.id, level: .none, error: nil, severity: nil, state: "unavailable",
+            reason: event == .deactivated ? "deactivated:\(why)" : why))
+      case .value(let error):
+        let level = plan.level(of: error)
+        let event = hysteresis[i].observe(level, persistFrames: plan.persistFrames)
+        let severity = plan.severity(of: error)
+        if let sticky = hysteresis[i].stickyLevel {
+          candidates.append(
+            CueCandidate(
+              id: plan.id, level: sticky, error: error, severity: severity, priority: plan.priority,
+              mutexGroup: plan.mutexGroup))
+        }
+        guard tracing else { continue }
+        entries.append(
+          CueEvalEntry(
+            id: plan.id, level: level, error: error, severity: severity,
+            state: hysteresis[i].stickyLevel.map { "active:\($0.rawValue)" } ?? "inactive",
+            reason: event?.rawValue))
+      }
+    }
+
+    // 4. Fallback candidates (§3.4.3–4) and the multi-person filter (§3.4.5).
+    if trackingLost { fallbackRequests.append((configuration.spec.defaults.fallbackCueId, "tracking_lost")) }
+    for i in scenePlans where tracing || !fallbackRequests.isEmpty {
+      let plan = plans[i]
+      let requesters = fallbackRequests.filter { $0.fallbackId == plan.id }.map(\.by)
+      guard plan.isSystemFallback || !requesters.isEmpty else { continue }
+      let isCandidate = !requesters.isEmpty && !candidates.contains { $0.id == plan.id }
+      if isCandidate {
+        candidates.append(
+          CueCandidate(
+            id: plan.id, level: .warn, error: nil, severity: nil, priority: plan.priority,
+            mutexGroup: plan.mutexGroup))
+      }
+      if tracing, plan.isSystemFallback {
+        entries.append(
+          CueEvalEntry(
+            id: plan.id, level: isCandidate ? .warn : .none, error: nil, severity: nil,
+            state: isCandidate ? "candidate" : "inactive",
+            reason: requesters.isEmpty ? nil : "fallback:" + requesters.joined(separator: ",")))
+      }
+    }
+    let people = frame.people ?? frame.faces.filter { ($0.conf ?? 0) >= 0.6 }.count
+    if people >= 2 {
+      let allowed = configuration.spec.defaults.multiPersonDegradeTo
+      candidates = candidates.filter { allowed.contains($0.id) }
+    }
+
+    // 5. Selection → anti-jitter gate.
+    let ranked = CueSelector.rank(candidates, policy: configuration.spec.defaults.selection)
+    let input = ranked.first.map { GateSignal(id: $0.id, level: $0.level) } ?? .empty
+    let before = gate.current
+    let result = gate.filter(input, at: t, gateParameters(for: input))
+
+    var outputs: [TraceRecord] = []
+    if tracing {
+      outputs.append(
+        CueEvalEntry.record(
+          t: t, frame: event.frame, scene: scene, entries: entries, unsupported: unsupported,
+          ranked: ranked, gate: result))
+    }
+    if result.changed {
+      outputs.append(
+        TraceRecord(
+          t: t, out: "cue_display",
+          fields: [
+            "cue_id": result.output.id.map { .string($0) } ?? .null,
+            "level": .string(result.output.level.rawValue),
+            "reason": .string(result.reason.rawValue),
+            "mode": "noRef",
+          ]))
+    }
+    // 7. Director card: only when the displayed cue (not just its level) changes.
+    if result.output.id != before.id {
+      let script = result.output.id.flatMap { planIndex[$0] }.map { plans[$0].script }
+      if let next = card.display(result.output.id, script: script) {
+        outputs.append(Self.scriptCardRecord(next, at: t))
+      }
+    }
+    return outputs
+  }
+
+  /// Gate parameters (§3.9): persistFrames of the input cue, or of the current cue for a nil
+  /// input; minHoldMs and cooldownMs of the current cue; PS defaults when there is none.
+  func gateParameters(for input: GateSignal) -> GateParameters {
+    let defaults = configuration.spec.defaults.antiJitter
+    let current = gate.current.id.flatMap { planIndex[$0] }.map { plans[$0].antiJitter }
+    let incoming = input.id.flatMap { planIndex[$0] }.map { plans[$0].antiJitter }
+    return GateParameters(
+      persistFrames: (incoming ?? current ?? defaults).persistFrames,
+      minHoldMs: (current ?? defaults).minHoldMs,
+      cooldownMs: (current ?? defaults).cooldownMs)
+  }
+
+  static func scriptCardRecord(_ card: ScriptCard, at t: Millis) -> TraceRecord {
+    TraceRecord(
+      t: t, out: "script_card",
+      fields: [
+        "cue_id": card.cueId.map { .string($0) } ?? .null,
+        "variant": card.variant.map { .number(Double($0)) } ?? .null,
+        "zh": card.zh.map { .string($0) } ?? .null,
+        "en": card.en.map { .string($0) } ?? .null,
+        "frozen": false,
+      ])
+  }
+}
