@@ -1,0 +1,315 @@
+import CoachEngine
+import PoseSpec
+
+/// The encoding named in `channels.encoding` for every channel this version writes.
+let eventEncodingName = "jprec-events/1"
+
+/// The kind table of the event encoding: a kind is stored as its index in this list, and the
+/// list itself is stored in meta `jprec.kinds`, so a file is read with its own table.
+enum KindTable {
+  static let names: [String] = EventKind.allCases.map(\.rawValue)
+  static let index: [EventKind: Int] = {
+    var d: [EventKind: Int] = [:]
+    for (i, k) in EventKind.allCases.enumerated() { d[k] = i }
+    return d
+  }()
+}
+
+/// Face field slots (docs/FORMAT-jprec.md §5.3): slot → the presence bit it needs (-1 = always).
+let faceSlotCount = 25
+let faceSlotBit: [Int] = [-1, -1, -1, -1, 0, 1, 1, 2, 3, 4, 5, 5, 6, 7, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 14]
+
+// Landmark flag bits.
+let lmSrcT: UInt64 = 1, lmImageW: UInt64 = 2, lmImageH: UInt64 = 4, lmVision: UInt64 = 8
+let lmBody: UInt64 = 16, lmPeople: UInt64 = 32, lmVisionMs: UInt64 = 64
+let lmAllFlags: UInt64 = 127
+
+/// Encodes events of one chunk. State resets at every chunk start.
+struct EventEncoder {
+  var prevT: Int64
+  var prevSeq: Int64
+  var prevFrame: Int64 = 0
+  var prevLumaFrame: Int64 = 0
+  var joints = [Int64](repeating: 0, count: 57)
+  var faces: [Int64] = []
+
+  init(startT: Int64, firstSeq: Int64) {
+    prevT = startT
+    prevSeq = firstSeq
+  }
+
+  mutating func encode(_ e: InputEvent, seq: Int64, kindIndex: Int, into w: inout ByteWriter) {
+    w.zigzag(e.t &- prevT)
+    prevT = e.t
+    w.varint(UInt64(bitPattern: seq &- prevSeq))
+    prevSeq = seq
+    w.varint(UInt64(kindIndex))
+    switch e.payload {
+    case .landmarks(let f): encodeLandmarks(f, t: e.t, into: &w)
+    case .luma(let l):
+      w.zigzag(l.frame &- prevLumaFrame)
+      prevLumaFrame = l.frame
+      w.varint(UInt64(bitPattern: Int64(l.w)))
+      w.varint(UInt64(bitPattern: Int64(l.h)))
+      w.varint(UInt64(l.data.count))
+      w.raw(l.data)
+    case .generic(let g):
+      let text = JSONWriter.write(.object(g.fields), sortKeys: false, numbers: .shortest)
+      let utf8 = Array(text.utf8)
+      w.varint(UInt64(utf8.count))
+      w.raw(utf8)
+    }
+  }
+
+  private mutating func encodeLandmarks(_ f: LandmarkFrame, t: Int64, into w: inout ByteWriter) {
+    w.zigzag(f.frame &- prevFrame)
+    prevFrame = f.frame
+    var flags: UInt64 = 0
+    if f.srcT != nil { flags |= lmSrcT }
+    if f.imageW != nil { flags |= lmImageW }
+    if f.imageH != nil { flags |= lmImageH }
+    if f.coords == .vision { flags |= lmVision }
+    if f.body != nil { flags |= lmBody }
+    if f.people != nil { flags |= lmPeople }
+    if f.visionMs != nil { flags |= lmVisionMs }
+    w.varint(flags)
+    if let s = f.srcT { w.zigzag(s &- t) }
+    if let x = f.imageW { w.zigzag(Int64(x)) }
+    if let x = f.imageH { w.zigzag(Int64(x)) }
+    if let body = f.body {
+      let n = min(body.points.count, 19)
+      var mask: UInt64 = 0
+      for i in 0..<n where body.points[i] != nil { mask |= 1 << UInt64(i) }
+      w.varint(mask)
+      for i in 0..<n {
+        guard let p = body.points[i] else { continue }
+        let qx = Quantization.quantize(p.x), qy = Quantization.quantize(p.y)
+        let qc = Quantization.quantize(p.conf)
+        w.zigzag(qx &- joints[3 * i])
+        w.zigzag(qy &- joints[3 * i + 1])
+        w.zigzag(qc &- joints[3 * i + 2])
+        joints[3 * i] = qx
+        joints[3 * i + 1] = qy
+        joints[3 * i + 2] = qc
+      }
+    }
+    w.varint(UInt64(f.faces.count))
+    for (fi, face) in f.faces.enumerated() {
+      if faces.count < (fi + 1) * faceSlotCount {
+        faces.append(contentsOf: repeatElement(0, count: (fi + 1) * faceSlotCount - faces.count))
+      }
+      let values: [Double?] = [
+        face.bbox.x, face.bbox.y, face.bbox.w, face.bbox.h, face.conf,
+        face.leftEye?.x, face.leftEye?.y, face.leftEye?.conf, face.leftEye?.precMax, face.leftEye?.ear,
+        face.rightEye?.x, face.rightEye?.y, face.rightEye?.conf, face.rightEye?.precMax, face.rightEye?.ear,
+        face.nose?.x, face.nose?.y, face.noseTip?.x, face.noseTip?.y, face.chin?.x, face.chin?.y,
+        face.mouth?.x, face.mouth?.y, face.eyeAR, face.landmarkConfAvg,
+      ]
+      var ff: UInt64 = 0
+      for s in 0..<faceSlotCount where faceSlotBit[s] >= 0 && values[s] != nil {
+        ff |= 1 << UInt64(faceSlotBit[s])
+      }
+      w.varint(ff)
+      let base = fi * faceSlotCount
+      for s in 0..<faceSlotCount {
+        guard let v = values[s] else { continue }
+        let q = Quantization.quantize(v)
+        w.zigzag(q &- faces[base + s])
+        faces[base + s] = q
+      }
+    }
+    if let p = f.people { w.zigzag(Int64(p)) }
+    if let v = f.visionMs { w.zigzag(Quantization.quantize(v)) }
+  }
+}
+
+/// Decodes the events of one chunk, checking bounds, order and time range as it goes.
+/// Reused across chunks (`reset`); holds the delta state in unmanaged memory for speed.
+final class EventDecoder {
+  let kinds: [EventKind?]
+  let kindNames: [String]
+  let channel: Channel
+  var prevT: Int64 = 0
+  var prevSeq: Int64 = 0
+  var first = true
+  var startT: Int64 = 0
+  var endT: Int64 = 0
+  var prevFrame: Int64 = 0
+  var prevLumaFrame: Int64 = 0
+  let joints: UnsafeMutablePointer<Int64>
+  var faces: UnsafeMutablePointer<Int64>
+  var faceSlots: Int
+
+  init(kindNames: [String], channel: Channel) {
+    self.kindNames = kindNames
+    kinds = kindNames.map { EventKind(rawValue: $0) }
+    self.channel = channel
+    joints = .allocate(capacity: 57)
+    joints.initialize(repeating: 0, count: 57)
+    faceSlots = 4 * faceSlotCount
+    faces = .allocate(capacity: faceSlots)
+    faces.initialize(repeating: 0, count: faceSlots)
+  }
+
+  deinit {
+    joints.deallocate()
+    faces.deallocate()
+  }
+
+  func reset(startT: Int64, endT: Int64, firstSeq: Int64) {
+    self.startT = startT
+    self.endT = endT
+    prevT = startT
+    prevSeq = firstSeq
+    first = true
+    prevFrame = 0
+    prevLumaFrame = 0
+    joints.update(repeating: 0, count: 57)
+    faces.update(repeating: 0, count: faceSlots)
+  }
+
+  /// Decodes one event; returns it with its sequence number.
+  @inline(__always)
+  func decode(_ r: inout ByteReader) throws(CodecError) -> (InputEvent, Int64) {
+    let dt = try r.zigzag()
+    let t = prevT &+ dt
+    if first {
+      guard dt == 0 else { throw CodecError("first event at t=\(t) but the chunk starts at \(startT) ms") }
+    } else {
+      guard dt >= 0 else { throw CodecError("event at t=\(t) comes after t=\(prevT) (out of order)") }
+    }
+    guard t <= endT else { throw CodecError("event at t=\(t) is past the chunk's end (\(endT) ms)") }
+    let dseq = try r.varint()
+    if first {
+      guard dseq == 0 else { throw CodecError("first event's sequence number is not the chunk's first_seq") }
+    } else {
+      guard dseq > 0, dseq < 1 << 62 else { throw CodecError("event sequence numbers do not increase") }
+    }
+    let seq = prevSeq &+ Int64(dseq)
+    prevT = t
+    prevSeq = seq
+    first = false
+    let ki = try r.varint()
+    guard ki < UInt64(kinds.count) else { throw CodecError("event kind index \(ki) is not in the kind table (\(kinds.count) kinds)") }
+    guard let kind = kinds[Int(ki)] else {
+      throw CodecError("unknown event kind \"\(kindNames[Int(ki)])\" (written by a newer jpreplay?)")
+    }
+    guard kind.channel == channel else {
+      throw CodecError("a \(kind.rawValue) event in channel \(channel.rawValue)")
+    }
+    switch kind {
+    case .landmarks: return (InputEvent(t: t, payload: .landmarks(try decodeLandmarks(&r, t: t))), seq)
+    case .luma:
+      prevLumaFrame = prevLumaFrame &+ (try r.zigzag())
+      let w = Int(truncatingIfNeeded: try r.varint())
+      let h = Int(truncatingIfNeeded: try r.varint())
+      let n = try r.count(max: r.tailRemaining, "luma byte count")
+      let data = try r.bytes(n)
+      return (InputEvent(t: t, payload: .luma(LumaFrame(frame: prevLumaFrame, w: w, h: h, data: data))), seq)
+    default:
+      let n = try r.count(max: r.tailRemaining, "generic field length")
+      let value: JSONValue
+      do { value = try JSONParser.parse(bytes: r.rawBuffer(n)) } catch {
+        throw CodecError("\(kind.rawValue) event fields: invalid JSON (\(error.description))")
+      }
+      guard case .object(let o) = value else { throw CodecError("\(kind.rawValue) event fields: not a JSON object") }
+      return (InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: o))), seq)
+    }
+  }
+
+  @inline(__always)
+  private func decodeLandmarks(_ r: inout ByteReader, t: Int64) throws(CodecError) -> LandmarkFrame {
+    prevFrame = prevFrame &+ (try r.zigzag())
+    let flags = try r.varint()
+    guard flags & ~lmAllFlags == 0 else { throw CodecError("landmarks: unknown flag bits 0x\(String(flags, radix: 16))") }
+    var f = LandmarkFrame(frame: prevFrame)
+    if flags & lmSrcT != 0 { f.srcT = t &+ (try r.zigzag()) }
+    if flags & lmImageW != 0 { f.imageW = Int(truncatingIfNeeded: try r.zigzag()) }
+    if flags & lmImageH != 0 { f.imageH = Int(truncatingIfNeeded: try r.zigzag()) }
+    if flags & lmVision != 0 { f.coords = .vision }
+    if flags & lmBody != 0 {
+      let mask = try r.varint()
+      guard mask < 1 << 19 else { throw CodecError("landmarks: joint bitmap 0x\(String(mask, radix: 16)) has more than 19 bits") }
+      let j = joints
+      var m = mask
+      var i = 0
+      while m != 0 {
+        if m & 1 != 0 {
+          j[3 * i] = j[3 * i] &+ (try r.zigzag())
+          j[3 * i + 1] = j[3 * i + 1] &+ (try r.zigzag())
+          j[3 * i + 2] = j[3 * i + 2] &+ (try r.zigzag())
+        }
+        m >>= 1
+        i += 1
+      }
+      let points = [JointPoint?](unsafeUninitializedCapacity: 19) { buf, n in
+        for k in 0..<19 {
+          if mask & (1 << UInt64(k)) != 0 {
+            buf.initializeElement(
+              at: k,
+              to: JointPoint(
+                x: Quantization.value(j[3 * k]), y: Quantization.value(j[3 * k + 1]),
+                conf: Quantization.value(j[3 * k + 2])))
+          } else {
+            buf.initializeElement(at: k, to: nil)
+          }
+        }
+        n = 19
+      }
+      f.body = BodyPose(points: points)
+    }
+    let faceCount = try r.count(max: r.headRemaining / 5, "landmarks: face count")
+    if faceCount > 0 {
+      if faceCount * faceSlotCount > faceSlots {
+        let n = faceCount * faceSlotCount
+        let p = UnsafeMutablePointer<Int64>.allocate(capacity: n)
+        p.initialize(repeating: 0, count: n)
+        p.update(from: faces, count: faceSlots)
+        faces.deallocate()
+        faces = p
+        faceSlots = n
+      }
+      f.faces.reserveCapacity(faceCount)
+      for fi in 0..<faceCount {
+        let ff = try r.varint()
+        guard ff < 1 << 15 else { throw CodecError("landmarks: face \(fi): unknown flag bits 0x\(String(ff, radix: 16))") }
+        guard (ff & 0b11100 == 0 || ff & 0b10 != 0) && (ff & 0b1_1100_0000 == 0 || ff & 0b10_0000 != 0) else {
+          throw CodecError("landmarks: face \(fi): eye fields without the eye")
+        }
+        let s = faces + fi * faceSlotCount
+        @inline(__always) func next(_ k: Int) throws(CodecError) -> Double {
+          s[k] = s[k] &+ (try r.zigzag())
+          return Quantization.value(s[k])
+        }
+        var face = FaceObservation(bbox: Rect(x: try next(0), y: try next(1), w: try next(2), h: try next(3)))
+        if ff != 0 {
+          if ff & 1 != 0 { face.conf = try next(4) }
+          if ff & 2 != 0 {
+            var e = EyePoint(x: try next(5), y: try next(6))
+            if ff & 4 != 0 { e.conf = try next(7) }
+            if ff & 8 != 0 { e.precMax = try next(8) }
+            if ff & 16 != 0 { e.ear = try next(9) }
+            face.leftEye = e
+          }
+          if ff & 32 != 0 {
+            var e = EyePoint(x: try next(10), y: try next(11))
+            if ff & 64 != 0 { e.conf = try next(12) }
+            if ff & 128 != 0 { e.precMax = try next(13) }
+            if ff & 256 != 0 { e.ear = try next(14) }
+            face.rightEye = e
+          }
+          if ff & (1 << 9) != 0 { face.nose = Point2(x: try next(15), y: try next(16)) }
+          if ff & (1 << 10) != 0 { face.noseTip = Point2(x: try next(17), y: try next(18)) }
+          if ff & (1 << 11) != 0 { face.chin = Point2(x: try next(19), y: try next(20)) }
+          if ff & (1 << 12) != 0 { face.mouth = Point2(x: try next(21), y: try next(22)) }
+          if ff & (1 << 13) != 0 { face.eyeAR = try next(23) }
+          if ff & (1 << 14) != 0 { face.landmarkConfAvg = try next(24) }
+        }
+        f.faces.append(face)
+      }
+    }
+    if flags & lmPeople != 0 { f.people = Int(truncatingIfNeeded: try r.zigzag()) }
+    if flags & lmVisionMs != 0 { f.visionMs = Quantization.value(try r.zigzag()) }
+    return f
+  }
+}

@@ -1,0 +1,197 @@
+import CoachEngine
+import Foundation
+import GRDB
+import PoseSpec
+
+/// Writes a new `.jprec` recording, streaming (DESIGN §3, docs/FORMAT-jprec.md).
+///
+/// Events are batched per channel into chunks of at most `chunkRawLimit` encoded bytes; each
+/// full chunk is compressed and committed in its own transaction (WAL), so a process killed
+/// mid-recording loses at most the open chunks. `finish()` commits the rest, marks the file
+/// complete and leaves a single self-contained file (journal_mode=DELETE).
+///
+/// Dropping a `Recorder` without `finish()` behaves like a crash: open chunks are lost and the
+/// file stays `complete = false` (readable; `Doctor` reports it as incomplete).
+public final class Recorder {
+  public let path: String
+  public private(set) var eventCount: Int = 0
+  let chunkRawLimit: Int
+  let level: Int32
+  var db: DatabaseQueue?
+  var open: [OpenChunk?] = Array(repeating: nil, count: Channel.allCases.count)
+  var channelCreated = [Bool](repeating: false, count: Channel.allCases.count)
+  var nextSeq: Int64 = 0
+  var lastT: Millis?
+  var kindCounts = [Int](repeating: 0, count: KindTable.names.count)
+  var chunksWritten = 0
+
+  struct OpenChunk {
+    var startT: Int64
+    var endT: Int64
+    var firstSeq: Int64
+    var count: Int64
+    var encoder: EventEncoder
+    var writer = ByteWriter()
+  }
+
+  /// zstd level used for chunks (see docs/FORMAT-jprec.md §3 for the measurement).
+  public static let defaultLevel: Int32 = 19
+
+  /// Creates a NEW recording at `path` (refuses an existing file) and writes `header` to `meta`.
+  public init(path: String, header: JSONObject, chunkRawLimit: Int = 1 << 20) throws(RecordingError) {
+    self.path = path
+    self.chunkRawLimit = max(64, chunkRawLimit)
+    level = Recorder.defaultLevel
+    let fm = FileManager.default
+    if fm.fileExists(atPath: path) {
+      throw RecordingError(file: path, "already exists; a recording is never overwritten (choose another name or delete it first)")
+    }
+    var seen = Set<String>()
+    for m in header.members {
+      if m.key.hasPrefix(JPRec.internalPrefix) {
+        throw RecordingError(file: path, place: "header", "key \"\(m.key)\": the prefix \"jprec.\" is reserved for the container")
+      }
+      if !seen.insert(m.key).inserted {
+        throw RecordingError(file: path, place: "header", "key \"\(m.key)\" appears twice")
+      }
+    }
+    // Leftovers of an earlier recording at this path that was deleted without its WAL.
+    for s in ["-wal", "-shm", "-journal"] where fm.fileExists(atPath: path + s) { try? fm.removeItem(atPath: path + s) }
+    do {
+      let q = try DatabaseQueue(path: path)
+      db = q
+      try q.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA application_id = \(JPRec.applicationID)")
+        try db.execute(sql: "PRAGMA user_version = \(JPRec.formatVersion)")
+        try db.inTransaction {
+          try db.execute(sql: JPRec.schemaSQL)
+          func put(_ k: String, _ v: JSONValue) throws {
+            try db.execute(
+              sql: "INSERT INTO meta(key, value) VALUES (?, ?)",
+              arguments: [k, JSONWriter.write(v, sortKeys: false, numbers: .shortest)])
+          }
+          try put(JPRec.metaWriter, .string(JPRec.writerName))
+          try put(JPRec.metaComplete, .bool(false))
+          try put(JPRec.metaKinds, .array(KindTable.names.map { .string($0) }))
+          for m in header.members { try put(m.key, m.value) }
+          return .commit
+        }
+        _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      }
+    } catch {
+      try? db?.close()
+      db = nil
+      for s in ["", "-wal", "-shm", "-journal"] { try? fm.removeItem(atPath: path + s) }
+      throw RecordingError(file: path, "cannot create recording: \(JPRec.sqliteMessage(error))")
+    }
+  }
+
+  /// Appends one event. Times must not decrease across calls.
+  public func append(_ event: InputEvent) throws(RecordingError) {
+    guard db != nil else { throw RecordingError(file: path, "the recording is finished (or failed); cannot append") }
+    if let lastT, event.t < lastT {
+      throw RecordingError(
+        file: path, place: "event \(eventCount + 1)",
+        "events must come in time order: t=\(event.t) after t=\(lastT)")
+    }
+    let kind = event.kind
+    if case .generic(let g) = event.payload, g.kind == .landmarks || g.kind == .luma {
+      throw RecordingError(file: path, place: "event \(eventCount + 1)", "a \(g.kind.rawValue) event must use its typed payload")
+    }
+    let ci = Channel.allCases.firstIndex(of: kind.channel)!
+    let kindIndex = KindTable.index[kind]!
+    let seq = nextSeq
+    var c = open[ci] ?? OpenChunk(
+      startT: event.t, endT: event.t, firstSeq: seq, count: 0, encoder: EventEncoder(startT: event.t, firstSeq: seq))
+    open[ci] = nil
+    let markH = c.writer.head.count, markT = c.writer.tail.count
+    c.encoder.encode(event, seq: seq, kindIndex: kindIndex, into: &c.writer)
+    if c.writer.count > chunkRawLimit && c.count > 0 {
+      // The event does not fit: commit the chunk without it and start a new one with it.
+      c.writer.truncate(head: markH, tail: markT)
+      open[ci] = c
+      try flush(ci)
+      c = OpenChunk(
+        startT: event.t, endT: event.t, firstSeq: seq, count: 0, encoder: EventEncoder(startT: event.t, firstSeq: seq))
+      c.encoder.encode(event, seq: seq, kindIndex: kindIndex, into: &c.writer)
+    }
+    c.count += 1
+    c.endT = event.t
+    let full = c.writer.count >= chunkRawLimit
+    open[ci] = c
+    nextSeq += 1
+    lastT = event.t
+    eventCount += 1
+    kindCounts[kindIndex] += 1
+    if full { try flush(ci) }
+  }
+
+  /// Compresses and commits the open chunk of channel index `ci` in one transaction.
+  func flush(_ ci: Int) throws(RecordingError) {
+    guard let c = open[ci], c.count > 0, let db else { return }
+    open[ci] = nil
+    let channel = Channel.allCases[ci]
+    let payload = c.writer.payload()
+    let compressed = Zstd.compress(payload, level: level)
+    let crc = CRC32.checksum(compressed)
+    let create = !channelCreated[ci]
+    do {
+      try db.write { db in
+        if create {
+          try db.execute(
+            sql: "INSERT OR IGNORE INTO channels(id, name, encoding) VALUES (?, ?, ?)",
+            arguments: [JPRec.channelID(channel), channel.rawValue, eventEncodingName])
+        }
+        try db.execute(
+          sql: """
+            INSERT INTO chunks(channel_id, start_ms, end_ms, count, first_seq, raw_size, crc32, data)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+          arguments: [
+            JPRec.channelID(channel), c.startT, c.endT, c.count, c.firstSeq, Int64(payload.count),
+            Int64(crc), Data(compressed),
+          ])
+      }
+    } catch {
+      throw RecordingError(
+        file: path, place: "chunk \(chunksWritten + 1) (channel \(channel.rawValue), \(c.startT)–\(c.endT) ms)",
+        "cannot write: \(JPRec.sqliteMessage(error))")
+    }
+    channelCreated[ci] = true
+    chunksWritten += 1
+  }
+
+  /// Commits the open chunks, marks the recording complete, checkpoints the WAL, switches to
+  /// journal_mode=DELETE and closes the file.
+  public func finish() throws(RecordingError) {
+    guard let db else { throw RecordingError(file: path, "the recording is already finished") }
+    for ci in open.indices { try flush(ci) }
+    var counts = JSONObject()
+    for (i, name) in KindTable.names.enumerated().sorted(by: { $0.element < $1.element }) where kindCounts[i] > 0 {
+      counts.members.append(JSONMember(name, .number(Double(kindCounts[i]))))
+    }
+    do {
+      try db.write { db in
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+          arguments: [JPRec.metaEventCounts, JSONWriter.write(.object(counts), sortKeys: false, numbers: .shortest)])
+        try db.execute(sql: "UPDATE meta SET value = 'true' WHERE key = ?", arguments: [JPRec.metaComplete])
+      }
+      try db.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
+      }
+      try db.close()
+    } catch {
+      self.db = nil
+      throw RecordingError(file: path, "cannot finish: \(JPRec.sqliteMessage(error))")
+    }
+    self.db = nil
+  }
+
+  deinit {
+    // Like a crash: open chunks are dropped; SQLite checkpoints what was committed.
+    try? db?.close()
+  }
+}

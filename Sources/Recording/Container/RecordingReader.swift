@@ -1,0 +1,287 @@
+import CoachEngine
+import Foundation
+import GRDB
+import PoseSpec
+
+/// Reads a `.jprec` recording: its header and its events merged over channels by
+/// `(t, seq)` — the order they were appended in. Holds one decompressed chunk per channel.
+///
+/// Opening validates the file (SQLite, application_id, format version, truncation, tables);
+/// every failure, here or in `next()`, is a `RecordingError` naming the file and chunk.
+/// The file is opened read-only (SQLite may replay the WAL of a writer that was killed).
+public final class RecordingReader {
+  public let path: String
+  public private(set) var header: JSONObject
+  public let isComplete: Bool
+  let db: DatabaseQueue
+  let kindNames: [String]
+  /// Every meta row as stored (key, JSON text), in insertion order.
+  let metaRows: [(key: String, value: String)]
+  var cursors: [ChannelCursor] = []
+  var primed = false
+
+  public init(path: String) throws(RecordingError) {
+    self.path = path
+    db = try JPRec.openReadOnly(path)
+    do {
+      let rows = try db.inDatabase { db in
+        try Row.fetchAll(db, sql: "SELECT key, value FROM meta ORDER BY rowid").map { (key: $0[0] as String, value: $0[1] as String) }
+      }
+      metaRows = rows
+      var h = JSONObject()
+      var complete = false
+      var kinds: [String]? = nil
+      for r in rows {
+        let v: JSONValue
+        do { v = try JSONParser.parse(r.value) } catch {
+          throw RecordingError(file: path, place: "meta \"\(r.key)\"", "not valid JSON: \(error.description)")
+        }
+        if r.key == JPRec.metaComplete {
+          complete = v.boolValue ?? false
+        } else if r.key == JPRec.metaKinds {
+          guard let a = v.arrayValue?.compactMap(\.stringValue), a.count == v.arrayValue?.count else {
+            throw RecordingError(file: path, place: "meta \"\(r.key)\"", "expected an array of event kind names")
+          }
+          kinds = a
+        } else if !r.key.hasPrefix(JPRec.internalPrefix) {
+          h.members.append(JSONMember(r.key, v))
+        }
+      }
+      guard let kinds else { throw RecordingError(file: path, place: "meta", "row \"\(JPRec.metaKinds)\" is missing") }
+      header = h
+      isComplete = complete
+      kindNames = kinds
+      let channelRows = try db.inDatabase { db in try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id") }
+      for row in channelRows {
+        let id: Int64 = row[0]
+        let name: String = row[1]
+        let encoding: String = row[2]
+        guard let ch = Channel(rawValue: name) else {
+          throw RecordingError(file: path, place: "channel \(id)", "unknown channel \"\(name)\" (written by a newer jpreplay?)")
+        }
+        guard encoding == eventEncodingName else {
+          throw RecordingError(file: path, place: "channel \(name)", "unknown encoding \"\(encoding)\" (expected \(eventEncodingName))")
+        }
+        let chunks = try db.inDatabase { db in
+          try Row.fetchAll(
+            db, sql: "SELECT \(ChunkInfo.columns) FROM chunks WHERE channel_id = ? ORDER BY start_ms, id", arguments: [id]
+          ).map(ChunkInfo.init(row:))
+        }
+        cursors.append(ChannelCursor(channel: ch, name: name, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch)))
+      }
+    } catch let e as RecordingError {
+      try? db.close()
+      throw e
+    } catch {
+      try? db.close()
+      throw RecordingError(file: path, "cannot read: \(JPRec.sqliteMessage(error))")
+    }
+  }
+
+  deinit { try? db.close() }
+
+  /// The next event in `(t, seq)` order, or nil at the end.
+  public func next() throws(RecordingError) -> InputEvent? {
+    if !primed {
+      primed = true
+      for c in cursors { try c.advance(self) }
+    }
+    var best: ChannelCursor? = nil
+    if cursors.count == 1 {
+      if cursors[0].hasHead { best = cursors[0] }
+    } else {
+      for c in cursors where c.hasHead {
+        if let b = best {
+          if c.headT < b.headT || (c.headT == b.headT && c.headSeq < b.headSeq) { best = c }
+        } else {
+          best = c
+        }
+      }
+    }
+    guard let b = best else { return nil }
+    let e = b.head.take()
+    try b.advance(self)
+    return e
+  }
+
+  /// Positions the reader so that `next()` returns the first event with time ≥ `t`.
+  public func seek(to t: Millis) throws(RecordingError) {
+    primed = true
+    for c in cursors {
+      // Chunks of a channel are in (start_ms, id) order with non-decreasing end_ms: the first
+      // chunk that ends at or after t holds the first event at or after t.
+      var lo = 0, hi = c.chunks.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if c.chunks[mid].endMs < t { lo = mid + 1 } else { hi = mid }
+      }
+      c.nextChunk = lo
+      c.left = 0
+      c.head = nil
+      c.hasHead = false
+      c.lastEnd = nil
+      try c.advance(self)
+      while c.hasHead && c.headT < t { try c.advance(self) }
+    }
+  }
+
+  func fail(_ chunk: ChunkInfo, _ channel: String, _ message: String) -> RecordingError {
+    RecordingError(file: path, place: chunk.place(channel), message)
+  }
+
+  func loadChunk(_ c: ChunkInfo) throws(CodecError) -> [UInt8] {
+    let r: Result<[UInt8], CodecError> = db.inDatabase { db in
+      do throws(CodecError) { return .success(try ChunkLoader.load(db, c)) } catch { return .failure(error) }
+    }
+    return try r.get()
+  }
+
+  /// Statistics for `jpreplay info`, from the tables' metadata (no chunk is decompressed,
+  /// except to count event kinds of a recording that was not finished).
+  public func stats() throws(RecordingError) -> RecordingStats {
+    do {
+      var s = RecordingStats(
+        fileBytes: JPRec.fileSize(path) ?? 0, formatVersion: JPRec.formatVersion, complete: isComplete,
+        meta: metaRows)
+      let rows = try db.inDatabase { db in
+        try Row.fetchAll(
+          db,
+          sql: """
+            SELECT c.id, c.name, c.encoding, COALESCE(SUM(k.count), 0), COUNT(k.id), COALESCE(SUM(k.raw_size), 0),
+                   COALESCE(SUM(LENGTH(k.data)), 0), MIN(k.start_ms), MAX(k.end_ms)
+            FROM channels c LEFT JOIN chunks k ON k.channel_id = c.id GROUP BY c.id ORDER BY c.id
+            """)
+      }
+      for r in rows {
+        s.channels.append(
+          ChannelStats(
+            id: r[0], name: r[1], encoding: r[2], events: Int(r[3] as Int64), chunks: Int(r[4] as Int64),
+            rawBytes: r[5], storedBytes: r[6], firstT: r[7], lastT: r[8]))
+      }
+      var counts: [String: Int]? = nil
+      if let row = metaRows.first(where: { $0.key == JPRec.metaEventCounts }),
+        let o = (try? JSONParser.parse(row.value))?.objectValue
+      {
+        var d: [String: Int] = [:]
+        for m in o.members { d[m.key] = Int(m.value.int64Value ?? 0) }
+        counts = d
+      }
+      if counts == nil {
+        // Not finished: count by decoding the readable chunks.
+        var d: [String: Int] = [:]
+        for c in cursors {
+          for info in c.chunks {
+            guard let raw = try? loadChunk(info) else { continue }
+            var local: [String: Int] = [:]
+            let ok = (try? ChunkLoader.decodeAll(raw, info, decoder: c.decoder) { e, _ in local[e.kind.rawValue, default: 0] += 1 }) != nil
+            if ok { d.merge(local, uniquingKeysWith: +) }
+          }
+        }
+        counts = d
+      }
+      s.eventsByKind = counts!.filter { $0.value > 0 }.map { (kind: $0.key, count: $0.value) }.sorted { $0.kind < $1.kind }
+      if let d = header["duration_ms"]?.int64Value {
+        s.durationMs = d
+      } else {
+        s.durationMs = s.channels.compactMap(\.lastT).max()
+      }
+      return s
+    } catch {
+      throw RecordingError(file: path, "cannot read: \(JPRec.sqliteMessage(error))")
+    }
+  }
+}
+
+/// The read position in one channel: its chunk list, the decompressed current chunk, and the
+/// next event (`head`).
+final class ChannelCursor {
+  let channel: Channel
+  let name: String
+  let chunks: [ChunkInfo]
+  let decoder: EventDecoder
+  var nextChunk = 0
+  var current: ChunkInfo? = nil
+  var buffer: UnsafeMutableRawBufferPointer
+  /// How many bytes of `buffer` hold the current chunk.
+  var validBytes = 0
+  /// Read position in the current chunk (points into `buffer`).
+  var reader_: ByteReader
+  var left: Int64 = 0
+  var lastEnd: (t: Int64, seq: Int64)? = nil
+  var head: InputEvent? = nil
+  var hasHead = false
+  var headT: Int64 = 0
+  var headSeq: Int64 = 0
+
+  init(channel: Channel, name: String, chunks: [ChunkInfo], decoder: EventDecoder) {
+    self.channel = channel
+    self.name = name
+    self.chunks = chunks
+    self.decoder = decoder
+    buffer = .allocate(byteCount: 16, alignment: 8)
+    reader_ = ByteReader()
+  }
+
+  deinit { buffer.deallocate() }
+
+  /// Decodes the next event of this channel into `head` (nil at the channel's end).
+  @inline(__always)
+  func advance(_ reader: RecordingReader) throws(RecordingError) {
+    if left == 0 {
+      head = nil
+      hasHead = false
+      guard try loadNext(reader) else { return }
+    }
+    do throws(CodecError) {
+      let (e, s) = try decoder.decode(&reader_)
+      left -= 1
+      if left == 0 {
+        if !reader_.atEnd { throw CodecError("\(reader_.headRemaining + reader_.tailRemaining) bytes left after the chunk's \(current!.count) events") }
+        if decoder.prevT != current!.endMs { throw CodecError("last event at t=\(decoder.prevT) but the chunk ends at \(current!.endMs) ms") }
+      }
+      head = e
+      hasHead = true
+      headT = decoder.prevT
+      headSeq = s
+      lastEnd = (headT, s)
+    } catch {
+      left = 0
+      head = nil
+      hasHead = false
+      nextChunk = chunks.count
+      throw reader.fail(current!, name, error.message)
+    }
+  }
+
+  /// Loads the next non-empty chunk; false at the end of the channel.
+  func loadNext(_ reader: RecordingReader) throws(RecordingError) -> Bool {
+    while nextChunk < chunks.count {
+      let c = chunks[nextChunk]
+      nextChunk += 1
+      current = c
+      if let last = lastEnd, c.startMs < last.t || c.firstSeq <= last.seq {
+        nextChunk = chunks.count
+        throw reader.fail(c, name, "overlaps the previous chunk of the channel (starts at \(c.startMs) ms, seq \(c.firstSeq); previous ended at \(last.t) ms, seq \(last.seq))")
+      }
+      let raw: [UInt8]
+      do { raw = try reader.loadChunk(c) } catch {
+        nextChunk = chunks.count
+        throw reader.fail(c, name, error.message)
+      }
+      if buffer.count < raw.count {
+        buffer.deallocate()
+        buffer = .allocate(byteCount: raw.count, alignment: 8)
+      }
+      raw.withUnsafeBytes { buffer.copyMemory(from: $0) }
+      validBytes = raw.count
+      do throws(CodecError) { reader_ = try ByteReader(UnsafeRawBufferPointer(rebasing: buffer[0..<validBytes])) } catch {
+        nextChunk = chunks.count
+        throw reader.fail(c, name, error.message)
+      }
+      left = c.count
+      decoder.reset(startT: c.startMs, endT: c.endMs, firstSeq: c.firstSeq)
+      if left > 0 { return true }
+    }
+    return false
+  }
+}

@@ -1,0 +1,235 @@
+import CoachEngine
+import Foundation
+import GRDB
+
+/// Constants and shared helpers of the `.jprec` container (docs/FORMAT-jprec.md).
+enum JPRec {
+  /// `PRAGMA application_id`: "JPRC".
+  static let applicationID: Int32 = 0x4A50_5243
+  /// `PRAGMA user_version`: the container format version this code reads and writes.
+  static let formatVersion = 1
+  static let writerName = "justphoto-replay jprec/1"
+
+  static let metaComplete = "jprec.complete"
+  static let metaWriter = "jprec.writer"
+  static let metaKinds = "jprec.kinds"
+  static let metaEventCounts = "jprec.event_counts"
+  static let internalPrefix = "jprec."
+
+  static let schemaSQL = """
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE channels(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, encoding TEXT NOT NULL);
+    CREATE TABLE chunks(
+      id INTEGER PRIMARY KEY,
+      channel_id INTEGER NOT NULL REFERENCES channels(id),
+      start_ms INTEGER NOT NULL,
+      end_ms INTEGER NOT NULL,
+      count INTEGER NOT NULL,
+      first_seq INTEGER NOT NULL,
+      raw_size INTEGER NOT NULL,
+      crc32 INTEGER NOT NULL,
+      data BLOB NOT NULL);
+    CREATE INDEX chunks_channel_start ON chunks(channel_id, start_ms);
+    """
+
+  /// The stable channel id of a channel: its position in `Channel.allCases`, plus one.
+  static func channelID(_ c: Channel) -> Int64 { Int64(Channel.allCases.firstIndex(of: c)!) + 1 }
+
+  static func hex(_ v: UInt32) -> String {
+    let s = String(v, radix: 16, uppercase: true)
+    return "0x" + String(repeating: "0", count: max(0, 8 - s.count)) + s
+  }
+
+  static func sqliteMessage(_ error: any Error) -> String {
+    if let e = error as? DatabaseError {
+      return "SQLite error \(e.resultCode.rawValue): \(e.message ?? "\(e.resultCode)")"
+    }
+    return "\(error)"
+  }
+
+  static func fileSize(_ path: String) -> Int64? {
+    guard let a = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+    return (a[.size] as? NSNumber)?.int64Value
+  }
+
+  /// Checks the raw SQLite header (first 100 bytes) before SQLite sees the file: magic,
+  /// truncation, application_id and user_version. Throws a `RecordingError` naming `path`.
+  static func checkHeader(_ path: String) throws(RecordingError) {
+    var isDir: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+      throw RecordingError(file: path, "no such file")
+    }
+    guard !isDir.boolValue else { throw RecordingError(file: path, "not a .jprec recording: is a directory") }
+    guard let h = FileHandle(forReadingAtPath: path) else { throw RecordingError(file: path, "cannot open for reading") }
+    defer { try? h.close() }
+    let head = [UInt8]((try? h.read(upToCount: 100)) ?? Data())
+    let size = fileSize(path) ?? Int64(head.count)
+    if head.isEmpty { throw RecordingError(file: path, "not a .jprec recording: empty file") }
+    let magic = Array("SQLite format 3\u{0}".utf8)
+    guard head.count >= 100, Array(head[0..<16]) == magic else {
+      throw RecordingError(file: path, "not a .jprec recording: not an SQLite database")
+    }
+    func be32(_ o: Int) -> UInt32 {
+      UInt32(head[o]) << 24 | UInt32(head[o + 1]) << 16 | UInt32(head[o + 2]) << 8 | UInt32(head[o + 3])
+    }
+    var pageSize = Int64(UInt16(head[16]) << 8 | UInt16(head[17]))
+    if pageSize == 1 { pageSize = 65536 }
+    let pageCount = Int64(be32(28))
+    let validFor = be32(92), changeCounter = be32(24)
+    // With a non-empty WAL (a writer that was killed) the WAL holds the newest pages; SQLite
+    // checks consistency itself then.
+    let walSize = fileSize(path + "-wal") ?? 0
+    if walSize == 0, validFor == changeCounter, pageCount > 0, pageSize >= 512 {
+      let expected = pageCount * pageSize
+      if size < expected {
+        throw RecordingError(
+          file: path,
+          "truncated: the file has \(size) bytes but its SQLite header declares \(pageCount) pages of \(pageSize) bytes (\(expected) bytes)")
+      }
+    }
+    let appID = Int32(bitPattern: be32(68))
+    let version = Int(Int32(bitPattern: be32(60)))
+    try checkIDs(path, appID: appID, version: version)
+  }
+
+  static func checkIDs(_ path: String, appID: Int32, version: Int) throws(RecordingError) {
+    guard appID == applicationID else {
+      throw RecordingError(
+        file: path,
+        "not a .jprec recording: SQLite application_id is \(hex(UInt32(bitPattern: appID))), expected \(hex(UInt32(bitPattern: applicationID))) (\"JPRC\")")
+    }
+    if version > formatVersion {
+      throw RecordingError(
+        file: path,
+        "recording format version \(version) is newer than this jpreplay understands (version \(formatVersion))")
+    }
+    guard version == formatVersion else {
+      throw RecordingError(file: path, "not a .jprec recording: format version \(version) (expected \(formatVersion))")
+    }
+  }
+
+  /// Opens an existing recording read-only after `checkHeader`, and checks pragmas and tables.
+  static func openReadOnly(_ path: String) throws(RecordingError) -> DatabaseQueue {
+    try checkHeader(path)
+    var config = Configuration()
+    config.readonly = true
+    config.label = "jprec-reader"
+    let q: DatabaseQueue
+    do { q = try DatabaseQueue(path: path, configuration: config) } catch {
+      throw RecordingError(file: path, "cannot open: \(sqliteMessage(error))")
+    }
+    do {
+      let (appID, version, tables) = try q.inDatabase { db in
+        let a = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        let v = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        let t = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        return (a, v, t)
+      }
+      try checkIDs(path, appID: appID, version: version)
+      for t in ["meta", "channels", "chunks"] where !tables.contains(t) {
+        throw RecordingError(file: path, "not a .jprec recording: table \(t) is missing")
+      }
+    } catch let e as RecordingError {
+      try? q.close()
+      throw e
+    } catch {
+      try? q.close()
+      throw RecordingError(file: path, "cannot read: \(sqliteMessage(error))")
+    }
+    return q
+  }
+}
+
+/// One row of `chunks`, without its data.
+struct ChunkInfo: Sendable {
+  var id: Int64
+  var channelID: Int64
+  var startMs: Int64
+  var endMs: Int64
+  var count: Int64
+  var firstSeq: Int64
+  var rawSize: Int64
+  var crc32: UInt32
+
+  static let columns = "id, channel_id, start_ms, end_ms, count, first_seq, raw_size, crc32"
+
+  init(row: Row) {
+    id = row[0]
+    channelID = row[1]
+    startMs = row[2]
+    endMs = row[3]
+    count = row[4]
+    firstSeq = row[5]
+    rawSize = row[6]
+    let c: Int64 = row[7]
+    crc32 = UInt32(truncatingIfNeeded: c)
+  }
+
+  /// "chunk 7 (channel landmarks, 12000–15000 ms)"
+  func place(_ channelName: String) -> String {
+    "chunk \(id) (channel \(channelName), \(startMs)–\(endMs) ms)"
+  }
+  /// "chunk 7 (landmarks, 12000–15000 ms, 900 events)"
+  func summary(_ channelName: String) -> String {
+    "chunk \(id) (\(channelName), \(startMs)–\(endMs) ms, \(count) events)"
+  }
+}
+
+/// Reads, verifies and decodes one chunk's bytes. Shared by the reader, `Doctor` and `recover`.
+struct ChunkLoader {
+  /// Fetches the chunk's data, checks its CRC and decompresses it. Errors are bare messages.
+  static func load(_ db: Database, _ c: ChunkInfo) throws(CodecError) -> [UInt8] {
+    let data: Data
+    do {
+      guard let d = try Data.fetchOne(db, sql: "SELECT data FROM chunks WHERE id = ?", arguments: [c.id]) else {
+        throw CodecError("chunk row has no data")
+      }
+      data = d
+    } catch let e as CodecError {
+      throw e
+    } catch {
+      throw CodecError("cannot read: \(JPRec.sqliteMessage(error))")
+    }
+    return try verify(data, c)
+  }
+
+  static func verify(_ data: Data, _ c: ChunkInfo) throws(CodecError) -> [UInt8] {
+    let crc = data.withUnsafeBytes { CRC32.checksum($0) }
+    guard crc == c.crc32 else {
+      throw CodecError("CRC mismatch (stored \(JPRec.hex(c.crc32)), computed \(JPRec.hex(crc)))")
+    }
+    guard c.rawSize >= 0, c.rawSize <= 1 << 30 else { throw CodecError("implausible raw size \(c.rawSize)") }
+    guard c.count >= 0, c.count <= c.rawSize / 3 + 1 else {
+      throw CodecError("event count \(c.count) cannot fit in \(c.rawSize) bytes")
+    }
+    let result: Result<[UInt8], Zstd.Failure> = data.withUnsafeBytes { b in
+      do throws(Zstd.Failure) { return .success(try Zstd.decompress(b, expectedSize: Int(c.rawSize))) } catch { return .failure(error) }
+    }
+    switch result {
+    case .success(let raw): return raw
+    case .failure(let f): throw CodecError(f.description)
+    }
+  }
+
+  /// Decodes every event of a verified chunk (for `Doctor` and stats).
+  static func decodeAll(_ raw: [UInt8], _ c: ChunkInfo, decoder: EventDecoder, _ each: (InputEvent, Int64) -> Void) throws(CodecError) {
+    decoder.reset(startT: c.startMs, endT: c.endMs, firstSeq: c.firstSeq)
+    let result: Result<Void, CodecError> = raw.withUnsafeBytes { b in
+      do throws(CodecError) {
+        var r = try ByteReader(b)
+        var lastT = c.startMs
+        for _ in 0..<c.count {
+          let (e, s) = try decoder.decode(&r)
+          lastT = e.t
+          each(e, s)
+        }
+        if c.count > 0, lastT != c.endMs {
+          throw CodecError("last event at t=\(lastT) but the chunk ends at \(c.endMs) ms")
+        }
+        if !r.atEnd { throw CodecError("\(r.headRemaining + r.tailRemaining) bytes left after the chunk's \(c.count) events") }
+        return .success(())
+      } catch { return .failure(error) }
+    }
+    try result.get()
+  }
+}

@@ -1,0 +1,79 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+
+/// `jpreplay import`: a JSONL recording into a new `.jprec`, streamed (DESIGN §3).
+public enum RecordingImport {
+  public struct Progress: Sendable {
+    public var bytesRead: Int64
+    public var totalBytes: Int64
+    public var events: Int
+  }
+
+  /// Reads `source` (.jsonl / .jsonl.zst) and writes `destination`, which must not exist.
+  /// On bad input the partial destination is removed and the error names the source line.
+  /// (A crash or `kill -9` leaves the committed chunks, readable, marked incomplete.)
+  @discardableResult
+  public static func run(
+    from source: String, to destination: String, chunkRawLimit: Int = 1 << 20,
+    progress: ((Progress) -> Void)? = nil
+  ) throws(RecordingError) -> Int {
+    let reader = try JSONLReader(path: source)
+    let recorder = try Recorder(path: destination, header: reader.header, chunkRawLimit: chunkRawLimit)
+    do {
+      var n = 0
+      while let e = try reader.next() {
+        try recorder.append(e)
+        n += 1
+        if n & 0x3FFF == 0, let progress {
+          progress(Progress(bytesRead: reader.bytesRead, totalBytes: reader.totalBytes, events: n))
+        }
+      }
+      try recorder.finish()
+      progress?(Progress(bytesRead: reader.totalBytes, totalBytes: reader.totalBytes, events: n))
+      return n
+    } catch {
+      RecordingFiles.remove(destination)
+      throw error
+    }
+  }
+
+  /// Writes every event of `reader` as JSONL (`jpreplay cat`).
+  public static func export(_ source: any RecordingEventReader, to writer: JSONLWriter, includeHeader: Bool = true) throws -> Int {
+    if includeHeader { try writer.writeHeader(source.header) }
+    var n = 0
+    while let e = try source.nextEvent() {
+      try writer.write(e)
+      n += 1
+    }
+    try writer.finish()
+    return n
+  }
+}
+
+/// Either kind of recording file, read event by event.
+public protocol RecordingEventReader: AnyObject {
+  var header: JSONObject { get }
+  func nextEvent() throws(RecordingError) -> InputEvent?
+}
+
+extension JSONLReader: RecordingEventReader {
+  public func nextEvent() throws(RecordingError) -> InputEvent? { try next() }
+}
+
+extension RecordingReader: RecordingEventReader {
+  public func nextEvent() throws(RecordingError) -> InputEvent? { try next() }
+}
+
+public enum RecordingFiles {
+  /// Opens `path` by its suffix: `.jsonl` / `.jsonl.zst` as JSONL, anything else as `.jprec`.
+  public static func open(_ path: String) throws(RecordingError) -> any RecordingEventReader {
+    if JSONLReader.isJSONL(path) { return try JSONLReader(path: path) }
+    return try RecordingReader(path: path)
+  }
+
+  /// Removes a database file and its SQLite side files.
+  public static func remove(_ path: String) {
+    for p in [path, path + "-wal", path + "-shm", path + "-journal"] { try? FileManager.default.removeItem(atPath: p) }
+  }
+}

@@ -1,0 +1,242 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+
+/// Turns one parsed JSONL line into an `InputEvent`, checking it against ENGINE §1.5–1.6.
+///
+/// Every problem is reported as `file:line: field "…": expected …, found …`.
+/// Landmark numbers are rounded to the `.jprec` fixed point (`Quantization`), so a JSONL file
+/// replays exactly like the `.jprec` imported from it.
+public struct JSONLEventDecoder {
+  /// The file and line being decoded, for messages.
+  public var file: String
+  public var line: Int
+
+  public init(file: String, line: Int) {
+    self.file = file
+    self.line = line
+  }
+
+  func fail(_ message: String) -> RecordingError {
+    RecordingError(file: "\(file):\(line)", message)
+  }
+
+  /// Decodes an event line: `{"t": <ms>, "kind": "<kind>", …fields}`.
+  public func decode(_ value: JSONValue) throws(RecordingError) -> InputEvent {
+    guard let obj = value.objectValue else {
+      throw fail("expected an event object {\"t\": …, \"kind\": …}, found \(value.typeName)")
+    }
+    guard let tv = obj["t"] else { throw fail("missing field \"t\" (integer milliseconds since the recording start)") }
+    guard let t = tv.int64Value, t >= 0 else {
+      throw fail("field \"t\": expected a non-negative integer (milliseconds), found \(describe(tv))")
+    }
+    guard let kv = obj["kind"] else { throw fail("missing field \"kind\" (the event kind, e.g. \"landmarks\")") }
+    guard let kindName = kv.stringValue else {
+      throw fail("field \"kind\": expected a string, found \(describe(kv))")
+    }
+    guard let kind = EventKind(rawValue: kindName) else {
+      throw fail("field \"kind\": unknown event kind \"\(kindName)\" (expected one of ENGINE §1.5, e.g. landmarks, luma, ui_scene, shutter_tap; see docs/FORMAT.md)")
+    }
+    var fields = JSONObject()
+    fields.members.reserveCapacity(obj.count)
+    for m in obj.members where m.key != "t" && m.key != "kind" { fields.members.append(m) }
+    switch kind {
+    case .landmarks: return InputEvent(t: t, payload: .landmarks(try landmarks(fields)))
+    case .luma: return InputEvent(t: t, payload: .luma(try luma(fields)))
+    default:
+      try checkSchema(kind, fields)
+      return InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: fields)))
+    }
+  }
+
+  // MARK: Generic kinds
+
+  func checkSchema(_ kind: EventKind, _ fields: JSONObject) throws(RecordingError) {
+    for spec in kind.schema {
+      guard let v = fields[spec.name], !v.isNull || !spec.required else {
+        if spec.required {
+          throw fail("\(kind.rawValue): missing field \"\(spec.name)\" (\(expected(spec)))")
+        }
+        continue
+      }
+      if v.isNull { continue }
+      let ok: Bool
+      switch spec.type {
+      case .integer: ok = v.int64Value != nil
+      case .number: ok = v.doubleValue != nil
+      case .string: ok = v.stringValue != nil
+      case .bool: ok = v.boolValue != nil
+      case .object: ok = v.objectValue != nil
+      case .array: ok = v.arrayValue != nil
+      case .any: ok = true
+      }
+      guard ok else {
+        throw fail("\(kind.rawValue): field \"\(spec.name)\": expected \(expected(spec)), found \(describe(v))")
+      }
+      if let allowed = spec.oneOf, let s = v.stringValue, !allowed.contains(s) {
+        throw fail("\(kind.rawValue): field \"\(spec.name)\": expected \(expected(spec)), found \"\(s)\"")
+      }
+    }
+  }
+
+  func expected(_ spec: FieldSpec) -> String {
+    if let allowed = spec.oneOf { return "one of " + allowed.map { "\"\($0)\"" }.joined(separator: ", ") }
+    switch spec.type {
+    case .integer: return "an integer"
+    case .number: return "a number"
+    case .string: return "a string"
+    case .bool: return "true or false"
+    case .object: return "an object"
+    case .array: return "an array"
+    case .any: return "any value"
+    }
+  }
+
+  // MARK: landmarks
+
+  func landmarks(_ f: JSONObject) throws(RecordingError) -> LandmarkFrame {
+    var frame = LandmarkFrame(frame: try int(f, "frame", in: "landmarks"))
+    if let v = f["src_t"], !v.isNull { frame.srcT = try int(v, "src_t") }
+    if let v = f["image"], !v.isNull {
+      guard let o = v.objectValue else { throw fail("landmarks: field \"image\": expected an object {\"w\": int, \"h\": int}, found \(describe(v))") }
+      frame.imageW = Int(try int(o, "w", in: "landmarks.image"))
+      frame.imageH = Int(try int(o, "h", in: "landmarks.image"))
+    }
+    if let v = f["coords"], !v.isNull {
+      guard let s = v.stringValue, let c = CoordinateConvention(rawValue: s) else {
+        throw fail("landmarks: field \"coords\": expected \"canonical\" (y-down) or \"vision\" (y-up), found \(describe(v))")
+      }
+      frame.coords = c
+    }
+    if let v = f["body"], !v.isNull {
+      guard let o = v.objectValue else {
+        throw fail("landmarks: field \"body\": expected an object {joint: [x, y, conf]} or null, found \(describe(v))")
+      }
+      var pose = BodyPose()
+      for m in o.members {
+        guard let joint = Joint(name: m.key) else {
+          throw fail("landmarks: body: unknown joint \"\(m.key)\" (expected one of the 19 Vision joints by PoseSpec name: \(Joint.allCases.map(\.name).joined(separator: ", ")))")
+        }
+        guard let a = m.value.arrayValue, a.count == 3, let x = a[0].doubleValue, let y = a[1].doubleValue,
+          let c = a[2].doubleValue
+        else {
+          throw fail("landmarks: body.\(m.key): expected [x, y, conf] (three numbers), found \(describe(m.value))")
+        }
+        pose[joint] = JointPoint(x: x, y: y, conf: c)
+      }
+      frame.body = pose
+    }
+    if let v = f["faces"], !v.isNull {
+      guard let a = v.arrayValue else { throw fail("landmarks: field \"faces\": expected an array, found \(describe(v))") }
+      frame.faces.reserveCapacity(a.count)
+      for (i, fv) in a.enumerated() { frame.faces.append(try face(fv, "landmarks: faces[\(i)]")) }
+    }
+    if let v = f["people"], !v.isNull { frame.people = Int(try int(v, "people")) }
+    if let v = f["vision_ms"], !v.isNull {
+      guard let d = v.doubleValue else { throw fail("landmarks: field \"vision_ms\": expected a number, found \(describe(v))") }
+      frame.visionMs = d
+    }
+    for m in f.members where !Self.landmarkFields.contains(m.key) {
+      throw fail("landmarks: unknown field \"\(m.key)\" (expected \(Self.landmarkFields.joined(separator: ", ")))")
+    }
+    return Quantization.rounded(frame)
+  }
+
+  static let landmarkFields = ["frame", "src_t", "image", "coords", "body", "faces", "people", "vision_ms"]
+  static let faceFields = ["bbox", "conf", "left_eye", "right_eye", "nose", "nose_tip", "chin", "mouth", "eye_ar", "landmark_conf_avg"]
+
+  func face(_ v: JSONValue, _ place: String) throws(RecordingError) -> FaceObservation {
+    guard let o = v.objectValue else { throw fail("\(place): expected a face object, found \(describe(v))") }
+    guard let bv = o["bbox"], let b = bv.arrayValue, b.count == 4, let bx = b[0].doubleValue, let by = b[1].doubleValue,
+      let bw = b[2].doubleValue, let bh = b[3].doubleValue
+    else { throw fail("\(place).bbox: expected [x, y, w, h] (four numbers), found \(o["bbox"].map(describe) ?? "nothing")") }
+    var face = FaceObservation(bbox: Rect(x: bx, y: by, w: bw, h: bh))
+    face.conf = try optNumber(o, "conf", place)
+    face.leftEye = try eye(o["left_eye"], "\(place).left_eye")
+    face.rightEye = try eye(o["right_eye"], "\(place).right_eye")
+    face.nose = try point(o["nose"], "\(place).nose")
+    face.noseTip = try point(o["nose_tip"], "\(place).nose_tip")
+    face.chin = try point(o["chin"], "\(place).chin")
+    face.mouth = try point(o["mouth"], "\(place).mouth")
+    face.eyeAR = try optNumber(o, "eye_ar", place)
+    face.landmarkConfAvg = try optNumber(o, "landmark_conf_avg", place)
+    for m in o.members where !Self.faceFields.contains(m.key) {
+      throw fail("\(place): unknown field \"\(m.key)\" (expected \(Self.faceFields.joined(separator: ", ")))")
+    }
+    return face
+  }
+
+  func eye(_ v: JSONValue?, _ place: String) throws(RecordingError) -> EyePoint? {
+    guard let v, !v.isNull else { return nil }
+    guard let o = v.objectValue, let x = o["x"]?.doubleValue, let y = o["y"]?.doubleValue else {
+      throw fail("\(place): expected {\"x\", \"y\", \"conf\"?, \"prec_max\"?, \"ear\"?}, found \(describe(v))")
+    }
+    for m in o.members where !["x", "y", "conf", "prec_max", "ear"].contains(m.key) {
+      throw fail("\(place): unknown field \"\(m.key)\" (expected x, y, conf, prec_max, ear)")
+    }
+    return EyePoint(
+      x: x, y: y, conf: try optNumber(o, "conf", place), precMax: try optNumber(o, "prec_max", place),
+      ear: try optNumber(o, "ear", place))
+  }
+
+  func point(_ v: JSONValue?, _ place: String) throws(RecordingError) -> Point2? {
+    guard let v, !v.isNull else { return nil }
+    guard let o = v.objectValue, let x = o["x"]?.doubleValue, let y = o["y"]?.doubleValue, o.count == 2 else {
+      throw fail("\(place): expected {\"x\": number, \"y\": number}, found \(describe(v))")
+    }
+    return Point2(x: x, y: y)
+  }
+
+  func optNumber(_ o: JSONObject, _ key: String, _ place: String) throws(RecordingError) -> Double? {
+    guard let v = o[key], !v.isNull else { return nil }
+    guard let d = v.doubleValue else { throw fail("\(place).\(key): expected a number, found \(describe(v))") }
+    return d
+  }
+
+  // MARK: luma
+
+  func luma(_ f: JSONObject) throws(RecordingError) -> LumaFrame {
+    let frame = try int(f, "frame", in: "luma")
+    let w = try int(f, "w", in: "luma")
+    let h = try int(f, "h", in: "luma")
+    guard w > 0, h > 0, w * h <= 4096 * 4096 else {
+      throw fail("luma: expected 1 ≤ w, h and w·h ≤ 16M, found \(w)×\(h)")
+    }
+    if let e = f["enc"], e.stringValue != "u8-b64" {
+      throw fail("luma: field \"enc\": expected \"u8-b64\", found \(describe(e))")
+    }
+    guard let s = f["data"]?.stringValue else {
+      throw fail("luma: field \"data\": expected a base64 string of w·h = \(w * h) bytes")
+    }
+    guard let data = Data(base64Encoded: s) else { throw fail("luma: field \"data\": not valid base64") }
+    guard data.count == Int(w * h) else {
+      throw fail("luma: field \"data\": expected w·h = \(w * h) bytes, found \(data.count)")
+    }
+    for m in f.members where !["frame", "w", "h", "enc", "data"].contains(m.key) {
+      throw fail("luma: unknown field \"\(m.key)\" (expected frame, w, h, enc, data)")
+    }
+    return LumaFrame(frame: frame, w: Int(w), h: Int(h), data: [UInt8](data))
+  }
+
+  // MARK: helpers
+
+  func int(_ o: JSONObject, _ key: String, in kind: String) throws(RecordingError) -> Int64 {
+    guard let v = o[key] else { throw fail("\(kind): missing field \"\(key)\" (an integer)") }
+    return try int(v, "\(kind).\(key)")
+  }
+
+  func int(_ v: JSONValue, _ name: String) throws(RecordingError) -> Int64 {
+    guard let i = v.int64Value else { throw fail("field \"\(name)\": expected an integer, found \(describe(v))") }
+    return i
+  }
+
+  func describe(_ v: JSONValue) -> String {
+    switch v {
+    case .string(let s): return "\"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
+    case .number(let d): return "\(JSONWriter.shortest(d))"
+    case .bool(let b): return "\(b)"
+    case .null: return "null"
+    default: return v.typeName
+    }
+  }
+}

@@ -1,0 +1,195 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+
+/// Streams a JSONL recording (`.jsonl`, or `.jsonl.zst` compressed with zstd): the header line,
+/// then one event per line (DESIGN §3, ENGINE §1.4–1.6), in bounded memory.
+///
+/// Checks as it goes: the header, every event against its kind, times never going back, no
+/// event after `duration_ms`. Errors read `file:line: what was expected`.
+public final class JSONLReader {
+  public let path: String
+  public private(set) var header: JSONObject
+  /// Bytes of the file consumed so far (compressed bytes for `.zst`) and the file size.
+  public var bytesRead: Int64 { zstd?.compressedBytesRead ?? plainBytesRead }
+  public let totalBytes: Int64
+  /// The 1-based number of the last line read.
+  public private(set) var lineNumber = 0
+  public private(set) var eventCount = 0
+
+  private let handle: FileHandle
+  private let zstd: ZstdFileReader?
+  private var plainBytesRead: Int64 = 0
+  private var buffer = [UInt8]()
+  private var start = 0
+  private var atEOF = false
+  private var lastT: Millis = 0
+  private var durationMs: Millis?
+
+  public static func isJSONL(_ path: String) -> Bool {
+    path.hasSuffix(".jsonl") || path.hasSuffix(".jsonl.zst")
+  }
+
+  public init(path: String) throws(RecordingError) {
+    self.path = path
+    guard let h = FileHandle(forReadingAtPath: path) else {
+      throw RecordingError(file: path, FileManager.default.fileExists(atPath: path) ? "cannot open for reading" : "no such file")
+    }
+    handle = h
+    totalBytes = Int64((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+    zstd = path.hasSuffix(".zst") ? ZstdFileReader(handle: h) : nil
+    header = JSONObject()
+    durationMs = nil
+    // Read and check the header line.
+    guard let first = try nextLine() else {
+      throw RecordingError(file: "\(path):1", "empty file; expected a header line {\"format\": \"jp-replay/1\", …}")
+    }
+    let value: JSONValue
+    do { value = try Self.parse(first) } catch {
+      throw RecordingError(file: "\(path):1:\(error.column)", "header is not valid JSON: \(error.message)")
+    }
+    let h1 = try Self.checkHeader(value, file: "\(path):1")
+    header = h1
+    durationMs = h1["duration_ms"]?.int64Value
+  }
+
+  deinit { try? handle.close() }
+
+  static func parse(_ line: ArraySlice<UInt8>) throws(JSONParseError) -> JSONValue {
+    let r: Result<JSONValue, JSONParseError> = line.withUnsafeBytes { b in
+      do throws(JSONParseError) { return .success(try JSONParser.parse(bytes: b)) } catch { return .failure(error) }
+    }
+    return try r.get()
+  }
+
+  /// Validates a header object (ENGINE §1.4).
+  public static func checkHeader(_ value: JSONValue, file: String) throws(RecordingError) -> JSONObject {
+    guard let o = value.objectValue else {
+      throw RecordingError(file: file, "expected the header object {\"format\": \"jp-replay/1\", …}, found \(value.typeName)")
+    }
+    guard let format = o["format"] else {
+      if o["kind"] != nil {
+        throw RecordingError(file: file, "expected the header line {\"format\": \"jp-replay/1\", …} before the first event")
+      }
+      throw RecordingError(file: file, "header: missing \"format\" (expected \"jp-replay/1\")")
+    }
+    guard format.stringValue == "jp-replay/1" else {
+      throw RecordingError(file: file, "header: format \(JSONWriter.write(format)) is not supported by this jpreplay (expected \"jp-replay/1\")")
+    }
+    for key in ["wall_start_ms", "duration_ms"] {
+      if let v = o[key], v.int64Value.map({ $0 >= 0 }) != true {
+        throw RecordingError(file: file, "header: \"\(key)\": expected a non-negative integer (ms), found \(JSONWriter.write(v))")
+      }
+    }
+    if let v = o["posespec_sha256"], v.stringValue == nil {
+      throw RecordingError(file: file, "header: \"posespec_sha256\": expected a hex string, found \(v.typeName)")
+    }
+    if let v = o["initial"], v.objectValue == nil {
+      throw RecordingError(file: file, "header: \"initial\": expected an object, found \(v.typeName)")
+    }
+    if let v = o["options"] {
+      guard let opts = v.objectValue else {
+        throw RecordingError(file: file, "header: \"options\": expected an object, found \(v.typeName)")
+      }
+      do { _ = try EngineOptions(json: opts) } catch {
+        throw RecordingError(file: file, "header: \"options\": \(error.description)")
+      }
+    }
+    return o
+  }
+
+  /// The next event, or nil at the end of the file.
+  public func next() throws(RecordingError) -> InputEvent? {
+    while let line = try nextLine() {
+      if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+      let value: JSONValue
+      do { value = try Self.parse(line) } catch {
+        throw RecordingError(file: "\(path):\(lineNumber):\(error.column)", "not valid JSON: \(error.message)")
+      }
+      let event = try JSONLEventDecoder(file: path, line: lineNumber).decode(value)
+      if event.t < lastT {
+        throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is before the previous event's t \(lastT) (events must be in time order)")
+      }
+      if let d = durationMs, event.t > d {
+        throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is after the header's duration_ms \(d)")
+      }
+      lastT = event.t
+      eventCount += 1
+      return event
+    }
+    return nil
+  }
+
+  /// The next line without its newline, or nil at the end.
+  private func nextLine() throws(RecordingError) -> ArraySlice<UInt8>? {
+    while true {
+      if let nl = buffer[start...].firstIndex(of: 0x0A) {
+        let line = buffer[start..<nl]
+        start = nl + 1
+        lineNumber += 1
+        return line
+      }
+      if atEOF {
+        guard start < buffer.count else { return nil }
+        let line = buffer[start...]
+        start = buffer.count
+        lineNumber += 1
+        return line
+      }
+      // Refill: drop consumed bytes, append the next block.
+      if start > 0 {
+        buffer.removeSubrange(0..<start)
+        start = 0
+      }
+      let block: [UInt8]
+      if let zstd {
+        do { block = try zstd.read() } catch {
+          throw RecordingError(file: path, "after line \(lineNumber): \(error.description)")
+        }
+      } else {
+        let data: Data?
+        do { data = try handle.read(upToCount: 1 << 20) } catch {
+          throw RecordingError(file: path, "read failed after line \(lineNumber): \(error)")
+        }
+        block = data.map { [UInt8]($0) } ?? []
+        plainBytesRead += Int64(block.count)
+      }
+      if block.isEmpty { atEOF = true } else { buffer.append(contentsOf: block) }
+      if buffer.count > 256 << 20 {
+        throw RecordingError(file: path, "line \(lineNumber + 1) is longer than 256 MiB; expected one event per line")
+      }
+    }
+  }
+}
+
+/// Writes a JSONL recording, plain or zstd-compressed (`.zst` suffix), to a file or stdout.
+public final class JSONLWriter {
+  private let handle: FileHandle
+  private let zstd: ZstdFileWriter?
+  private var pending = [UInt8]()
+
+  public init(handle: FileHandle, compressed: Bool) {
+    self.handle = handle
+    zstd = compressed ? ZstdFileWriter(handle: handle) : nil
+    pending.reserveCapacity(1 << 17)
+  }
+
+  public func writeHeader(_ header: JSONObject) throws { try writeLine(JSONLEventEncoder.headerLine(header)) }
+  public func write(_ event: InputEvent) throws { try writeLine(JSONLEventEncoder.line(event)) }
+
+  public func writeLine(_ s: String) throws {
+    pending.append(contentsOf: s.utf8)
+    pending.append(0x0A)
+    if pending.count >= 1 << 16 { try flush() }
+  }
+
+  private func flush() throws {
+    if let zstd { try zstd.write(pending) } else { try handle.write(contentsOf: pending) }
+    pending.removeAll(keepingCapacity: true)
+  }
+
+  public func finish() throws {
+    try flush()
+    try zstd?.finish()
+  }
+}

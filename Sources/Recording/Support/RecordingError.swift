@@ -1,0 +1,26 @@
+import Foundation
+
+/// A recording that cannot be read or written as asked: corrupt, truncated, malformed, of a
+/// newer format, or an I/O failure. `description` names the file, the place and what was
+/// expected, e.g. `run.jsonl:12: field "state": expected one of active, inactive, …`.
+///
+/// The CLI maps every `RecordingError` to exit code 2 (bad input).
+public struct RecordingError: Error, CustomStringConvertible, Sendable, Equatable {
+  /// The file concerned, as the user named it.
+  public var file: String
+  /// Where in the file: "line 12", "chunk 7 (landmarks, 12000–15000 ms)", "header", … or nil.
+  public var place: String?
+  /// What was wrong and what was expected.
+  public var message: String
+
+  public init(file: String, place: String? = nil, _ message: String) {
+    self.file = file
+    self.place = place
+    self.message = message
+  }
+
+  public var description: String {
+    if let place { return "\(file): \(place): \(message)" }
+    return "\(file): \(message)"
+  }
+}

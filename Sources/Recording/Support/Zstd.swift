@@ -1,0 +1,170 @@
+import CZstd
+import Foundation
+
+/// Thin wrappers over libzstd (system library, pkg-config `libzstd`).
+public enum Zstd {
+  /// The 4-byte zstd frame magic, little-endian on disk: 28 B5 2F FD.
+  public static let magic: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
+
+  public struct Failure: Error, CustomStringConvertible, Sendable {
+    public var description: String
+  }
+
+  /// Compresses `input` into one zstd frame (with content size) at `level`.
+  public static func compress(_ input: UnsafeRawBufferPointer, level: Int32 = 3) -> [UInt8] {
+    let bound = ZSTD_compressBound(input.count)
+    var out = [UInt8](repeating: 0, count: bound)
+    let n = out.withUnsafeMutableBytes { o in
+      ZSTD_compress(o.baseAddress, bound, input.baseAddress, input.count, level)
+    }
+    precondition(ZSTD_isError(n) == 0, "ZSTD_compress: \(String(cString: ZSTD_getErrorName(n)))")
+    out.removeSubrange(n...)
+    return out
+  }
+
+  public static func compress(_ input: [UInt8], level: Int32 = 3) -> [UInt8] {
+    input.withUnsafeBytes { compress($0, level: level) }
+  }
+
+  /// Decompresses one zstd frame whose content size is `expectedSize` (from the chunk row).
+  /// Throws when the frame is damaged or its size differs.
+  public static func decompress(
+    _ input: UnsafeRawBufferPointer, expectedSize: Int
+  ) throws(Failure) -> [UInt8] {
+    guard expectedSize >= 0, expectedSize <= 1 << 30 else {
+      throw Failure(description: "implausible raw size \(expectedSize)")
+    }
+    let declared = ZSTD_getFrameContentSize(input.baseAddress, input.count)
+    if declared == ZSTD_CONTENTSIZE_ERROR { throw Failure(description: "not a zstd frame") }
+    if declared != ZSTD_CONTENTSIZE_UNKNOWN, declared != UInt64(expectedSize) {
+      throw Failure(description: "zstd frame holds \(declared) bytes, expected \(expectedSize)")
+    }
+    var out = [UInt8](repeating: 0, count: max(expectedSize, 1))
+    let n = out.withUnsafeMutableBytes { o in
+      ZSTD_decompress(o.baseAddress, expectedSize, input.baseAddress, input.count)
+    }
+    if ZSTD_isError(n) != 0 {
+      throw Failure(description: "zstd: \(String(cString: ZSTD_getErrorName(n)))")
+    }
+    guard n == expectedSize else {
+      throw Failure(description: "zstd frame decoded to \(n) bytes, expected \(expectedSize)")
+    }
+    if expectedSize == 0 { out.removeAll() }
+    return out
+  }
+
+  public static func decompress(_ input: [UInt8], expectedSize: Int) throws(Failure) -> [UInt8] {
+    let r: Result<[UInt8], Failure> = input.withUnsafeBytes { b in
+      do throws(Failure) { return .success(try decompress(b, expectedSize: expectedSize)) } catch { return .failure(error) }
+    }
+    return try r.get()
+  }
+}
+
+/// Streaming zstd decompression of a whole file (`.jsonl.zst`), in bounded memory.
+public final class ZstdFileReader {
+  private let handle: FileHandle
+  private let dctx: OpaquePointer
+  private var inBuf = [UInt8]()
+  private var inPos = 0
+  private var eof = false
+  private var frameOpen = false
+  public private(set) var compressedBytesRead: Int64 = 0
+
+  public init(handle: FileHandle) {
+    self.handle = handle
+    dctx = ZSTD_createDCtx()
+  }
+  deinit { ZSTD_freeDCtx(dctx) }
+
+  /// Up to ~128 KiB of decompressed bytes; empty at the end of the input.
+  /// Throws on damaged data or a file that ends inside a frame (truncated).
+  public func read() throws(Zstd.Failure) -> [UInt8] {
+    let outCap = ZSTD_DStreamOutSize()
+    var out = [UInt8](repeating: 0, count: outCap)
+    while true {
+      if inPos >= inBuf.count {
+        if eof {
+          if frameOpen { throw Zstd.Failure(description: "compressed data ends inside a zstd frame (file truncated?)") }
+          return []
+        }
+        let data = (try? handle.read(upToCount: 1 << 17)) ?? nil
+        if let data, !data.isEmpty {
+          inBuf = [UInt8](data)
+          inPos = 0
+          compressedBytesRead += Int64(data.count)
+        } else {
+          eof = true
+          continue
+        }
+      }
+      var produced = 0
+      var result = 0
+      inBuf.withUnsafeBytes { ib in
+        out.withUnsafeMutableBytes { ob in
+          var input = ZSTD_inBuffer(src: ib.baseAddress, size: ib.count, pos: inPos)
+          var output = ZSTD_outBuffer(dst: ob.baseAddress, size: ob.count, pos: 0)
+          result = ZSTD_decompressStream(dctx, &output, &input)
+          inPos = input.pos
+          produced = output.pos
+        }
+      }
+      if ZSTD_isError(result) != 0 {
+        throw Zstd.Failure(description: "zstd: \(String(cString: ZSTD_getErrorName(result)))")
+      }
+      frameOpen = result != 0
+      if produced > 0 {
+        out.removeSubrange(produced...)
+        return out
+      }
+    }
+  }
+}
+
+/// Streaming zstd compression to a file handle (`cat -o x.jsonl.zst`).
+public final class ZstdFileWriter {
+  private let handle: FileHandle
+  private let cctx: OpaquePointer
+  private var pending = [UInt8]()
+
+  public init(handle: FileHandle, level: Int32 = 3) {
+    self.handle = handle
+    cctx = ZSTD_createCCtx()
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)
+  }
+  deinit { ZSTD_freeCCtx(cctx) }
+
+  public func write(_ bytes: [UInt8]) throws {
+    pending.append(contentsOf: bytes)
+    if pending.count >= 1 << 17 { try flush(end: false) }
+  }
+
+  /// Ends the zstd frame and writes everything out.
+  public func finish() throws { try flush(end: true) }
+
+  private func flush(end: Bool) throws {
+    let cap = ZSTD_CStreamOutSize()
+    var out = [UInt8](repeating: 0, count: cap)
+    var inPos = 0
+    var finished = false
+    while !finished {
+      var produced = 0
+      var remaining = 0
+      pending.withUnsafeBytes { ib in
+        out.withUnsafeMutableBytes { ob in
+          var input = ZSTD_inBuffer(src: ib.baseAddress, size: ib.count, pos: inPos)
+          var output = ZSTD_outBuffer(dst: ob.baseAddress, size: ob.count, pos: 0)
+          remaining = ZSTD_compressStream2(cctx, &output, &input, end ? ZSTD_e_end : ZSTD_e_continue)
+          inPos = input.pos
+          produced = output.pos
+        }
+      }
+      if ZSTD_isError(remaining) != 0 {
+        throw Zstd.Failure(description: "zstd: \(String(cString: ZSTD_getErrorName(remaining)))")
+      }
+      if produced > 0 { try handle.write(contentsOf: out[0..<produced]) }
+      finished = inPos >= pending.count && (end ? remaining == 0 : true)
+    }
+    pending.removeAll(keepingCapacity: true)
+  }
+}
