@@ -1,0 +1,208 @@
+import Foundation
+
+/// The two golden files of a recording.
+public enum GoldenKind: String, CaseIterable, Sendable, Comparable {
+  case trace
+  case a13
+
+  /// `.trace.jsonl` / `.a13.jsonl`.
+  public var suffix: String { ".\(rawValue).jsonl" }
+
+  public static func < (a: GoldenKind, b: GoldenKind) -> Bool {
+    (a == .trace ? 0 : 1) < (b == .trace ? 0 : 1)
+  }
+}
+
+/// A `.new` file waiting for review.
+public struct PendingGolden: Equatable, Hashable, Sendable, CustomStringConvertible {
+  public var name: String
+  public var kind: GoldenKind
+  public init(name: String, kind: GoldenKind) {
+    self.name = name
+    self.kind = kind
+  }
+  public var description: String { "\(name)\(kind.suffix).new" }
+}
+
+/// What `accept` / `reject` did.
+public struct ResolveResult: Equatable, Sendable {
+  /// Files resolved, in name order.
+  public var resolved: [PendingGolden] = []
+  /// Requested names that had no pending file.
+  public var unknown: [String] = []
+  /// `.badInput` when a requested name had nothing pending.
+  public var exitCode: ExitDecision { unknown.isEmpty ? .ok : .badInput }
+}
+
+/// The corpus on disk (DESIGN §2, §4): `Recordings/<name>.jprec` and, per recording,
+/// `Golden/<name>.trace.jsonl` and `Golden/<name>.a13.jsonl`, with pending `<golden>.new`.
+///
+/// Every write is atomic (temporary file in the same directory, then rename); accepting is a
+/// rename of the `.new` over the golden.
+public struct GoldenStore: Sendable {
+  public var recordingsDir: URL
+  public var goldenDir: URL
+  /// The extension of recording files (without the dot).
+  public var recordingExtension: String
+
+  public init(recordingsDir: URL, goldenDir: URL, recordingExtension: String = "jprec") {
+    self.recordingsDir = recordingsDir
+    self.goldenDir = goldenDir
+    self.recordingExtension = recordingExtension
+  }
+
+  /// `root/Recordings` and `root/Golden`.
+  public init(root: URL) {
+    self.init(
+      recordingsDir: root.appendingPathComponent("Recordings"),
+      goldenDir: root.appendingPathComponent("Golden"))
+  }
+
+  public func recordingURL(_ name: String) -> URL {
+    recordingsDir.appendingPathComponent("\(name).\(recordingExtension)")
+  }
+  public func goldenURL(_ name: String, _ kind: GoldenKind) -> URL {
+    goldenDir.appendingPathComponent(name + kind.suffix)
+  }
+  public func pendingURL(_ name: String, _ kind: GoldenKind) -> URL {
+    goldenDir.appendingPathComponent(name + kind.suffix + ".new")
+  }
+
+  /// The recording name of a path or name (`Recordings/walk.jprec` → `walk`).
+  public func name(of argument: String) -> String {
+    var last = (argument as NSString).lastPathComponent
+    let ext = "." + recordingExtension
+    if last.hasSuffix(ext) { last.removeLast(ext.count) }
+    for kind in GoldenKind.allCases {
+      for suffix in [kind.suffix + ".new", kind.suffix] where last.hasSuffix(suffix) {
+        last.removeLast(suffix.count)
+        return last
+      }
+    }
+    return last
+  }
+
+  /// Names of all recordings, sorted.
+  public func recordingNames() throws -> [String] {
+    try files(in: recordingsDir).compactMap { $0.strippingSuffix("." + recordingExtension) }
+      .sortedByBytes()
+  }
+
+  /// Names that have at least one golden file, sorted.
+  public func goldenNames() throws -> [String] {
+    let files = try files(in: goldenDir)
+    var names = Set<String>()
+    for f in files {
+      for kind in GoldenKind.allCases {
+        if let n = f.strippingSuffix(kind.suffix) { names.insert(n) }
+      }
+    }
+    return names.sortedByBytes()
+  }
+
+  /// Pending `.new` files, by name then kind (trace before a13).
+  public func pending(names: [String]? = nil) throws -> [PendingGolden] {
+    var out: [PendingGolden] = []
+    for f in try files(in: goldenDir) {
+      for kind in GoldenKind.allCases {
+        if let n = f.strippingSuffix(kind.suffix + ".new"), names?.contains(n) ?? true {
+          out.append(PendingGolden(name: n, kind: kind))
+        }
+      }
+    }
+    return out.sorted { a, b in
+      a.name == b.name ? a.kind < b.kind : a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
+    }
+  }
+
+  public func readGolden(_ name: String, _ kind: GoldenKind) throws -> String? {
+    try read(goldenURL(name, kind))
+  }
+  public func readPending(_ name: String, _ kind: GoldenKind) throws -> String? {
+    try read(pendingURL(name, kind))
+  }
+
+  /// Writes `<golden>.new` atomically.
+  public func writePending(_ name: String, _ kind: GoldenKind, _ text: String) throws {
+    try AtomicFile.write(text, to: pendingURL(name, kind))
+  }
+
+  /// Writes a golden directly (atomically), e.g. when recording a new corpus entry.
+  public func writeGolden(_ name: String, _ kind: GoldenKind, _ text: String) throws {
+    try AtomicFile.write(text, to: goldenURL(name, kind))
+  }
+
+  /// Removes `<golden>.new`; returns whether there was one.
+  @discardableResult
+  public func removePending(_ name: String, _ kind: GoldenKind) throws -> Bool {
+    let url = pendingURL(name, kind)
+    guard FileManager.default.fileExists(atPath: url.path) else { return false }
+    try FileManager.default.removeItem(at: url)
+    return true
+  }
+
+  /// Moves `<golden>.new` over the golden (one rename: atomic).
+  public func accept(_ p: PendingGolden) throws {
+    try AtomicFile.rename(pendingURL(p.name, p.kind), to: goldenURL(p.name, p.kind))
+  }
+
+  /// Deletes `<golden>.new`, keeping the golden.
+  public func reject(_ p: PendingGolden) throws {
+    try removePending(p.name, p.kind)
+  }
+
+  /// Accepts every pending file of `names` (all pending when nil).
+  public func accept(names: [String]?) throws -> ResolveResult {
+    try resolve(names: names) { try accept($0) }
+  }
+
+  /// Rejects every pending file of `names` (all pending when nil).
+  public func reject(names: [String]?) throws -> ResolveResult {
+    try resolve(names: names) { try reject($0) }
+  }
+
+  private func resolve(names: [String]?, _ action: (PendingGolden) throws -> Void) throws
+    -> ResolveResult
+  {
+    let wanted = names?.map { name(of: $0) }
+    var result = ResolveResult()
+    let pending = try pending(names: wanted)
+    for p in pending {
+      try action(p)
+      result.resolved.append(p)
+    }
+    for n in wanted ?? []
+    where !pending.contains(where: { $0.name == n }) && !result.unknown.contains(n) {
+      result.unknown.append(n)
+    }
+    return result
+  }
+
+  private func read(_ url: URL) throws -> String? {
+    guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+    let data = try Data(contentsOf: url)
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Plain file names in `dir` (none when it does not exist), temporary files excluded.
+  private func files(in dir: URL) throws -> [String] {
+    var isDir: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue
+    else { return [] }
+    return try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+      !$0.hasPrefix(AtomicFile.temporaryPrefix)
+    }
+  }
+}
+
+extension String {
+  func strippingSuffix(_ suffix: String) -> String? {
+    guard hasSuffix(suffix), count > suffix.count else { return nil }
+    return String(dropLast(suffix.count))
+  }
+}
+
+extension Sequence where Element == String {
+  /// Sorted by UTF-8 bytes (locale-independent, the same on every machine).
+  func sortedByBytes() -> [String] { sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+}

@@ -1,0 +1,117 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+
+/// How to replay a recording file: open it, build an engine for its header, run.
+///
+/// This is the piece the CLI and `verify` share. `open` is the `Recording` reader (or a JSONL
+/// reader); `makeEngine` builds the engine from the header (spec, `--set` overrides and
+/// metric tracing are captured by the closure). Each call builds a fresh engine value, so one
+/// driver can serve several threads.
+public struct ReplayDriver<E: ReplayableEngine>: Sendable {
+  public var open: @Sendable (URL) throws -> any EventSource
+  public var makeEngine: @Sendable (RecordingHeader) throws -> E
+  public var options: ReplayOptions
+
+  public init(
+    options: ReplayOptions = ReplayOptions(),
+    open: @escaping @Sendable (URL) throws -> any EventSource,
+    makeEngine: @escaping @Sendable (RecordingHeader) throws -> E
+  ) {
+    self.open = open
+    self.makeEngine = makeEngine
+    self.options = options
+  }
+
+  /// Replays `url` into `output` (streaming: nothing is kept in memory).
+  public func replay<O: ReplayOutput>(_ url: URL, into output: inout O) throws(ReplayError)
+    -> ReplaySummary
+  {
+    var source: any EventSource
+    do { source = try open(url) } catch { throw Self.badInput(error, url) }
+    return try replay(source: &source, into: &output, recording: url.path)
+  }
+
+  /// Replays an already opened source.
+  public func replay<S: EventSource, O: ReplayOutput>(
+    source: inout S, into output: inout O, recording: String? = nil
+  ) throws(ReplayError) -> ReplaySummary {
+    let engine: E
+    do { engine = try makeEngine(RecordingHeader(source.header)) } catch {
+      if let e = error as? ReplayError { throw e }
+      if var e = error as? BadInputError {
+        e.recording = e.recording ?? recording
+        throw .badInput(e)
+      }
+      throw .badInput(BadInputError(recording: recording, message: "\(error)"))
+    }
+    var replayer = Replayer(engine: engine, options: options)
+    return try replayer.run(&source, into: &output, recording: recording)
+  }
+
+  /// Replays `url` and returns the canonical trace and A.13 texts (what `verify` compares).
+  public func canonicalProducts(_ url: URL) throws(ReplayError) -> ReplayProducts {
+    var output = CanonicalOutput(trace: MemoryLineSink(), a13: MemoryLineSink())
+    let summary = try replay(url, into: &output)
+    return ReplayProducts(trace: output.trace.text, a13: output.a13.text, summary: summary)
+  }
+
+  /// The `cue_eval` lines within `windowMs` of `t` that concern `cues` (all cues when empty):
+  /// the explanation hook of the differ. `makeEngine` must build engines with
+  /// `traceMetrics = true` (`EngineConfiguration.traceMetrics`). The replay stops right after
+  /// the window, so this costs at most one partial replay.
+  public func cueEvals(_ url: URL, around t: Millis, cues: [String], windowMs: Millis = 500)
+    throws(ReplayError)
+    -> [TraceRecord]
+  {
+    var copy = self
+    copy.options.stopAfterMs = t + windowMs
+    let wanted = Set(cues)
+    var output = CollectingOutput { r in
+      r.out == "cue_eval" && abs(r.t - t) <= windowMs
+        && (wanted.isEmpty || Self.mentions(r.fields, wanted))
+    }
+    _ = try copy.replay(url, into: &output)
+    return output.records
+  }
+
+  static func mentions(_ object: JSONObject, _ cues: Set<String>) -> Bool {
+    object.members.contains { cues.contains($0.key) || mentions($0.value, cues) }
+  }
+
+  static func mentions(_ value: JSONValue, _ cues: Set<String>) -> Bool {
+    switch value {
+    case .string(let s): cues.contains(s)
+    case .array(let a): a.contains { mentions($0, cues) }
+    case .object(let o): mentions(o, cues)
+    default: false
+    }
+  }
+
+  static func badInput(_ error: any Error, _ url: URL) -> ReplayError {
+    if let e = error as? ReplayError { return e }
+    if var e = error as? BadInputError {
+      e.recording = e.recording ?? url.path
+      return .badInput(e)
+    }
+    return .badInput(
+      BadInputError(recording: url.path, message: "cannot open the recording: \(error)"))
+  }
+}
+
+/// The canonical outputs of one replay, in memory.
+public struct ReplayProducts: Sendable, Equatable {
+  /// Canonical trace JSONL (each line ends with "\n").
+  public var trace: String
+  /// Canonical A.13 JSONL.
+  public var a13: String
+  public var summary: ReplaySummary
+
+  public init(trace: String, a13: String, summary: ReplaySummary = ReplaySummary()) {
+    self.trace = trace
+    self.a13 = a13
+    self.summary = summary
+  }
+
+  public func text(_ kind: GoldenKind) -> String { kind == .trace ? trace : a13 }
+}

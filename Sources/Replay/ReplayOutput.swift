@@ -1,0 +1,115 @@
+import CoachEngine
+import Foundation
+
+/// Where a replay's outputs go, in generation order.
+public protocol ReplayOutput {
+  mutating func emit(_ record: TraceRecord) throws
+  mutating func emit(_ line: DiagnosticLine) throws
+}
+
+/// A destination for text lines (a file, a pipe, memory).
+public protocol LineSink {
+  /// Writes `line` followed by "\n".
+  mutating func write(line: String) throws
+}
+
+/// Lines collected in memory as one text (each line ends with "\n").
+public struct MemoryLineSink: LineSink, Sendable {
+  public var text = ""
+  public var lineCount = 0
+  public init() {}
+  public mutating func write(line: String) {
+    text += line
+    text += "\n"
+    lineCount += 1
+  }
+}
+
+/// Lines written to a file handle through a 64 KiB buffer, so memory stays flat however long
+/// the replay. Call ``finish()`` to flush; the handle is closed only if this sink opened it.
+public final class FileLineSink: LineSink {
+  private let handle: FileHandle
+  private let ownsHandle: Bool
+  private var buffer: [UInt8] = []
+  private static let limit = 1 << 16
+
+  /// Writes to an open handle (e.g. standard output) without taking ownership.
+  public init(handle: FileHandle) {
+    self.handle = handle
+    self.ownsHandle = false
+    buffer.reserveCapacity(Self.limit)
+  }
+
+  /// Creates (or truncates) the file at `url`.
+  public init(creating url: URL) throws {
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+    }
+    self.handle = try FileHandle(forWritingTo: url)
+    self.ownsHandle = true
+    buffer.reserveCapacity(Self.limit)
+  }
+
+  public func write(line: String) throws {
+    buffer.append(contentsOf: line.utf8)
+    buffer.append(0x0A)
+    if buffer.count >= Self.limit { try flush() }
+  }
+
+  public func flush() throws {
+    guard !buffer.isEmpty else { return }
+    try handle.write(contentsOf: buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Flushes, and closes the file if this sink created it.
+  public func finish() throws {
+    try flush()
+    if ownsHandle { try handle.close() }
+  }
+}
+
+/// A sink that drops everything (e.g. `replay` without A.13 output).
+public struct DiscardLineSink: LineSink, Sendable {
+  public init() {}
+  public func write(line: String) {}
+}
+
+/// The canonical writers of DESIGN §4: trace lines (``TraceFormat``) to one sink, canonical
+/// A.13 lines (``A13Canonicalizer``) to another.
+public struct CanonicalOutput<Trace: LineSink, A13: LineSink>: ReplayOutput {
+  public var trace: Trace
+  public var a13: A13
+  /// Only these `out` kinds reach the trace; nil = all (`replay --trace kinds`).
+  public var traceKinds: Set<String>?
+  private var canonicalizer = A13Canonicalizer()
+
+  public init(trace: Trace, a13: A13, traceKinds: Set<String>? = nil) {
+    self.trace = trace
+    self.a13 = a13
+    self.traceKinds = traceKinds
+  }
+
+  public mutating func emit(_ record: TraceRecord) throws {
+    if let traceKinds, !traceKinds.contains(record.out) { return }
+    try trace.write(line: TraceFormat.line(record))
+  }
+
+  public mutating func emit(_ line: DiagnosticLine) throws {
+    try a13.write(line: canonicalizer.canonicalize(line))
+  }
+}
+
+/// Keeps the records and diagnostic lines that pass a filter (tests, explanations).
+public struct CollectingOutput: ReplayOutput {
+  public var records: [TraceRecord] = []
+  public var diagnostics: [DiagnosticLine] = []
+  public var keep: (TraceRecord) -> Bool
+
+  public init(keep: @escaping (TraceRecord) -> Bool = { _ in true }) { self.keep = keep }
+
+  public mutating func emit(_ record: TraceRecord) {
+    if keep(record) { records.append(record) }
+  }
+  public mutating func emit(_ line: DiagnosticLine) { diagnostics.append(line) }
+}

@@ -1,0 +1,247 @@
+import CoachEngine
+import PoseSpec
+
+/// Settings of one replay that are not engine options.
+public struct ReplayOptions: Sendable, Equatable {
+  /// Strict effect correlation (ENGINE §1.6). nil = the recording's `options.strictEffects`
+  /// (default true); set it to apply `--set strictEffects=…`.
+  public var strictEffects: Bool?
+  /// Lenient replay: a request without a recorded result is answered with a success result
+  /// this many ms after the request (default 50 ms, a typical PhotoKit / thumbnail callback).
+  public var effectLatencyMs: Millis
+  /// Stop once the clock would pass this time, skipping the end-of-recording checks
+  /// (explanations replay only up to the moment they look at).
+  public var stopAfterMs: Millis?
+  /// Bound on timer firings at one instant: more means the engine re-arms a timer for "now"
+  /// forever, reported as a harness error instead of hanging.
+  public var maxFiringsPerInstant: Int
+
+  public init(
+    strictEffects: Bool? = nil, effectLatencyMs: Millis = 50, stopAfterMs: Millis? = nil,
+    maxFiringsPerInstant: Int = 10_000
+  ) {
+    self.strictEffects = strictEffects
+    self.effectLatencyMs = effectLatencyMs
+    self.stopAfterMs = stopAfterMs
+    self.maxFiringsPerInstant = maxFiringsPerInstant
+  }
+}
+
+/// A timer still scheduled when the replay ended (not an error).
+public struct PendingTimer: Equatable, Sendable {
+  public var id: TimerID
+  public var due: Millis
+  public init(id: TimerID, due: Millis) {
+    self.id = id
+    self.due = due
+  }
+}
+
+/// What a replay did, besides its outputs.
+public struct ReplaySummary: Equatable, Sendable {
+  public init() {}
+  /// The end of the replay: `duration_ms`, else the last input's t.
+  public var endMs: Millis = 0
+  /// Recorded inputs handed to the engine.
+  public var inputs = 0
+  /// `label` events skipped (the engine never sees them).
+  public var labelsSkipped = 0
+  public var timersFired = 0
+  /// Lenient replay: effect results made up for requests the recording does not answer.
+  public var synthesizedResults = 0
+  public var outputs = 0
+  public var diagnostics = 0
+  /// Timers due after the end, in firing order.
+  public var pendingTimers: [PendingTimer] = []
+  /// Lenient-replay findings (synthesized or dropped results, unmatched results).
+  public var notes: [HarnessIssue] = []
+  /// True when `stopAfterMs` cut the replay short.
+  public var stoppedEarly = false
+}
+
+/// Runs a recording through an engine on a virtual clock (ENGINE §1.3), as fast as the CPU
+/// allows: `start()` at t = 0, then every timer and input in queue order until the end.
+///
+/// The end is the header's `duration_ms` if present, else the last input's t. Timers due at or
+/// before the end fire; later ones are reported in ``ReplaySummary/pendingTimers``.
+public struct Replayer<E: ReplayableEngine> {
+  public private(set) var engine: E
+  public var options: ReplayOptions
+
+  public init(engine: E, options: ReplayOptions = ReplayOptions()) {
+    self.engine = engine
+    self.options = options
+  }
+
+  /// Replays `source` to its end, sending outputs to `output`. `recording` names the source in
+  /// error messages.
+  public mutating func run<S: EventSource, O: ReplayOutput>(
+    _ source: inout S, into output: inout O, recording: String? = nil
+  ) throws(ReplayError) -> ReplaySummary {
+    let header = RecordingHeader(source.header)
+    let strict: Bool
+    if let s = options.strictEffects {
+      strict = s
+    } else {
+      do { strict = try header.engineOptions().strictEffects } catch {
+        var e = error
+        e.recording = recording
+        throw .badInput(e)
+      }
+    }
+    var run = ReplayRun(
+      engine: engine, source: source, output: output, options: options, header: header,
+      ledger: EffectLedger(strict: strict, latencyMs: options.effectLatencyMs), recording: recording
+    )
+    defer {
+      engine = run.engine
+      source = run.source
+      output = run.output
+    }
+    return try run.go()
+  }
+}
+
+/// The state of one replay in progress.
+private struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
+  var engine: E
+  var source: S
+  var output: O
+  let options: ReplayOptions
+  let header: RecordingHeader
+  var ledger: EffectLedger
+  let recording: String?
+  var queue = EventQueue()
+  var summary = ReplaySummary()
+  var now: Millis = 0
+  var lastInputT: Millis?
+  var sourceDone = false
+  var firingsNow = 0
+
+  init(
+    engine: E, source: S, output: O, options: ReplayOptions, header: RecordingHeader,
+    ledger: EffectLedger,
+    recording: String?
+  ) {
+    self.engine = engine
+    self.source = source
+    self.output = output
+    self.options = options
+    self.header = header
+    self.ledger = ledger
+    self.recording = recording
+  }
+
+  mutating func go() throws(ReplayError) -> ReplaySummary {
+    if let d = header.durationMs, d < 0 { throw bad(nil, "duration_ms is negative (\(d))") }
+    try apply(engine.start())
+    try pull()
+    while let time = queue.peekTime() {
+      if sourceDone, time > end { break }
+      if let stop = options.stopAfterMs, time > stop {
+        summary.stoppedEarly = true
+        break
+      }
+      guard let item = queue.pop() else { break }
+      advance(to: time)
+      switch item {
+      case .timer(let id, _):
+        firingsNow += 1
+        if firingsNow > options.maxFiringsPerInstant {
+          throw .harness(
+            HarnessError(issues: [HarnessIssue(kind: .timerLoop, t: now, effect: id.name, key: "")])
+          )
+        }
+        summary.timersFired += 1
+        try apply(engine.fire(id, at: now))
+      case .input(let event):
+        try pull()
+        guard event.kind.isEngineInput else {
+          summary.labelsSkipped += 1
+          continue
+        }
+        let deliver: Bool
+        do { deliver = try ledger.recorded(event) } catch { throw .harness(error) }
+        if deliver {
+          summary.inputs += 1
+          try apply(engine.handle(event))
+        }
+      case .synthesized(let event):
+        if ledger.synthesized(event) {
+          summary.synthesizedResults += 1
+          try apply(engine.handle(event))
+        }
+      }
+    }
+    summary.endMs = summary.stoppedEarly ? now : end
+    summary.pendingTimers = queue.pendingTimers.map { PendingTimer(id: $0.id, due: $0.due) }
+    summary.notes = ledger.notes
+    if !summary.stoppedEarly {
+      let unanswered = ledger.unanswered
+      if ledger.strict, !unanswered.isEmpty { throw .harness(HarnessError(issues: unanswered)) }
+      summary.notes += unanswered
+    }
+    return summary
+  }
+
+  /// The end of the replay; meaningful once the source is exhausted.
+  var end: Millis { header.durationMs ?? lastInputT ?? 0 }
+
+  mutating func advance(to t: Millis) {
+    if t > now {
+      now = t
+      firingsNow = 0
+    }
+  }
+
+  /// Keeps one look-ahead input in the queue.
+  mutating func pull() throws(ReplayError) {
+    guard !sourceDone else { return }
+    let next: InputEvent?
+    do { next = try source.next() } catch {
+      throw bad(lastInputT, "cannot read the next event: \(error)")
+    }
+    guard let event = next else {
+      sourceDone = true
+      return
+    }
+    if event.t < 0 { throw bad(event.t, "negative time") }
+    if let last = lastInputT, event.t < last {
+      throw bad(
+        event.t,
+        "event \(event.kind.rawValue) goes back in time (previous event at t=\(last)); events must be sorted by t"
+      )
+    }
+    if let d = header.durationMs, event.t > d {
+      throw bad(event.t, "event \(event.kind.rawValue) is after the header's duration_ms=\(d)")
+    }
+    lastInputT = event.t
+    queue.push(input: event)
+  }
+
+  mutating func apply(_ effects: Effects) throws(ReplayError) {
+    for record in effects.outputs {
+      do { try output.emit(record) } catch { throw .output("\(error)") }
+      summary.outputs += 1
+      if record.out == "effect" {
+        let synthetic: InputEvent?
+        do { synthetic = try ledger.request(record) } catch { throw .harness(error) }
+        if let synthetic { queue.push(synthesized: synthetic) }
+      }
+    }
+    for line in effects.diagnostics {
+      do { try output.emit(line) } catch { throw .output("\(error)") }
+      summary.diagnostics += 1
+    }
+    for request in effects.timers {
+      switch request {
+      case .schedule(let id, let due): queue.schedule(id, at: due)
+      case .cancel(let id): queue.cancel(id)
+      }
+    }
+  }
+
+  func bad(_ t: Millis?, _ message: String) -> ReplayError {
+    .badInput(BadInputError(recording: recording, t: t, message: message))
+  }
+}

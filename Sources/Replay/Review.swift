@@ -1,0 +1,144 @@
+/// `review`: walks the pending `.new` files, shows each as a diff against its golden and asks
+/// whether to accept it, reject it or skip it.
+///
+/// Input and output are injected: the CLI passes a line reader over standard input and a
+/// writer to standard output, so review works the same with a person at a terminal and with a
+/// script piping answers (one per line). End of input skips whatever is left.
+public struct ReviewSession {
+  public enum Mode: Sendable {
+    /// Ask for each file.
+    case ask
+    /// Accept everything pending without asking (`--accept-all`).
+    case acceptAll
+    /// Reject everything pending without asking (`--reject-all`).
+    case rejectAll
+  }
+
+  public var store: GoldenStore
+  public var mode: Mode
+  /// Only these recordings (names or paths); nil = all pending.
+  public var names: [String]?
+  /// ANSI colour in diffs (only when writing to a terminal).
+  public var color: Bool
+  /// Lines of context in diffs.
+  public var context: Int
+  /// Reads one answer line; nil at end of input.
+  public var readLine: () -> String?
+  /// Writes text as is (the session adds the newlines).
+  public var write: (String) -> Void
+
+  public init(
+    store: GoldenStore, mode: Mode = .ask, names: [String]? = nil, color: Bool = false,
+    context: Int = 3,
+    readLine: @escaping () -> String?, write: @escaping (String) -> Void
+  ) {
+    self.store = store
+    self.mode = mode
+    self.names = names
+    self.color = color
+    self.context = context
+    self.readLine = readLine
+    self.write = write
+  }
+
+  /// What the review decided.
+  public struct Outcome: Equatable, Sendable {
+    public var accepted: [PendingGolden] = []
+    public var rejected: [PendingGolden] = []
+    public var skipped: [PendingGolden] = []
+    /// 0; 1 when files are still pending (skipped), so a script can tell.
+    public var exitCode: ExitDecision { skipped.isEmpty ? .ok : .difference }
+  }
+
+  enum Answer { case accept, reject, skip, quit }
+
+  public func run() throws -> Outcome {
+    let pending = try store.pending(names: names?.map { store.name(of: $0) })
+    var outcome = Outcome()
+    if pending.isEmpty {
+      write("nothing to review: no pending .new files in \(store.goldenDir.path)\n")
+      return outcome
+    }
+    var quitting = false
+    for (i, p) in pending.enumerated() {
+      if quitting {
+        outcome.skipped.append(p)
+        continue
+      }
+      let answer: Answer
+      switch mode {
+      case .acceptAll: answer = .accept
+      case .rejectAll: answer = .reject
+      case .ask:
+        write(try show(p, position: i + 1, of: pending.count))
+        answer = ask()
+      }
+      switch answer {
+      case .accept:
+        try store.accept(p)
+        outcome.accepted.append(p)
+        write("accepted \(p)\n")
+      case .reject:
+        try store.reject(p)
+        outcome.rejected.append(p)
+        write("rejected \(p)\n")
+      case .skip:
+        outcome.skipped.append(p)
+      case .quit:
+        outcome.skipped.append(p)
+        quitting = true
+      }
+    }
+    write(
+      "\n\(outcome.accepted.count) accepted, \(outcome.rejected.count) rejected, \(outcome.skipped.count) skipped\n"
+    )
+    return outcome
+  }
+
+  /// The header, first divergence and diff of one pending file.
+  func show(_ p: PendingGolden, position: Int, of total: Int) throws -> String {
+    let golden = try store.readGolden(p.name, p.kind)
+    let fresh = try store.readPending(p.name, p.kind) ?? ""
+    var out = "\n[\(position)/\(total)] \(p.name) — \(p.kind.rawValue)\n"
+    if let golden {
+      if let problem = Verifier.compare(
+        golden: golden, fresh: fresh, kind: p.kind, name: p.name, diff: DiffOptions())
+      {
+        out += "first divergence: \(problem.message)\n"
+      } else {
+        out += "the .new equals the golden\n"
+      }
+    } else {
+      out += "new golden (no Golden/\(p.name)\(p.kind.suffix) yet)\n"
+    }
+    out += UnifiedDiff.render(
+      old: Self.lines(golden ?? ""), new: Self.lines(fresh),
+      oldName: "Golden/\(p.name)\(p.kind.suffix)",
+      newName: "Golden/\(p)", context: context, color: color)
+    return out
+  }
+
+  /// Asks until it gets a valid answer; end of input means skip everything left.
+  func ask() -> Answer {
+    while true {
+      write("accept, reject or skip? [a/r/s/q] ")
+      guard let line = readLine() else {
+        write("\n(end of input: skipping the rest)\n")
+        return .quit
+      }
+      switch line.trimmingSpaces.lowercased() {
+      case "a", "accept", "y", "yes": return .accept
+      case "r", "reject", "n", "no": return .reject
+      case "s", "skip", "": return .skip
+      case "q", "quit": return .quit
+      default: write("please answer a (accept), r (reject), s (skip) or q (quit)\n")
+      }
+    }
+  }
+
+  static func lines(_ text: String) -> [String] {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if lines.last == "" { lines.removeLast() }
+    return lines
+  }
+}

@@ -1,0 +1,155 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+import Replay
+
+/// An engine whose reactions are scripted by closures; it logs every call it receives.
+struct ScriptedEngine: ReplayableEngine, Sendable {
+  var log: [String] = []
+  var onStart: @Sendable () -> Effects = { Effects() }
+  var onHandle: @Sendable (InputEvent) -> Effects = { _ in Effects() }
+  var onFire: @Sendable (TimerID, Millis) -> Effects = { _, _ in Effects() }
+
+  mutating func start() -> Effects {
+    log.append("start")
+    return onStart()
+  }
+  mutating func handle(_ event: InputEvent) -> Effects {
+    log.append("\(event.kind.rawValue)@\(event.t)")
+    return onHandle(event)
+  }
+  mutating func fire(_ timer: TimerID, at now: Millis) -> Effects {
+    log.append("fire \(timer.name)@\(now)")
+    return onFire(timer, now)
+  }
+}
+
+/// A generic input event.
+func event(_ t: Millis, _ kind: EventKind, _ fields: JSONObject = JSONObject()) -> InputEvent {
+  InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: fields)))
+}
+
+func record(_ t: Millis, _ out: String, _ fields: JSONObject = JSONObject()) -> TraceRecord {
+  TraceRecord(t: t, out: out, fields: fields)
+}
+
+func effectRequest(_ t: Millis, _ kind: String, _ fields: JSONObject = JSONObject()) -> TraceRecord
+{
+  var f = fields
+  f["kind"] = .string(kind)
+  return TraceRecord(t: t, out: "effect", fields: f)
+}
+
+/// Runs a scripted engine over events; returns the engine log, the records and the summary.
+func replay(
+  _ engine: ScriptedEngine, _ events: [InputEvent], header: JSONObject = JSONObject(),
+  options: ReplayOptions = ReplayOptions()
+) throws(ReplayError) -> (log: [String], records: [TraceRecord], summary: ReplaySummary) {
+  var source = InMemoryEventSource(header: header, events: events)
+  var output = CollectingOutput()
+  var replayer = Replayer(engine: engine, options: options)
+  let summary = try replayer.run(&source, into: &output)
+  return (replayer.engine.log, output.records, summary)
+}
+
+/// A fresh empty directory under the system temporary directory, removed with its contents
+/// when the value goes away.
+final class TemporaryDirectory {
+  let url: URL
+  init(_ label: String = #function) throws {
+    let safe = label.filter { $0.isLetter || $0.isNumber }
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent(
+        "replay-tests-\(safe)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+  deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+func files(in dir: URL) -> [String] {
+  ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+}
+
+/// A JSONL recording for tests: line 1 the header, then `{"t":…,"kind":…,…}` lines.
+struct JSONLTestSource: EventSource {
+  var header: JSONObject
+  var lines: [Substring]
+  var index = 0
+
+  init(url: URL) throws {
+    let text = try String(contentsOf: url, encoding: .utf8)
+    var all = text.split(separator: "\n")
+    guard !all.isEmpty else { throw BadInputError(message: "empty recording") }
+    header = try JSONParser.parse(String(all.removeFirst())).objectValue ?? JSONObject()
+    lines = all
+  }
+
+  mutating func next() throws -> InputEvent? {
+    guard index < lines.count else { return nil }
+    defer { index += 1 }
+    guard var o = try JSONParser.parse(String(lines[index])).objectValue,
+      let t = o["t"]?.int64Value,
+      let k = o["kind"]?.stringValue, let kind = EventKind(rawValue: k)
+    else { throw BadInputError(message: "line \(index + 2): not an event") }
+    o["t"] = nil
+    o["kind"] = nil
+    return InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: o)))
+  }
+}
+
+/// A small corpus on disk: recordings are JSONL files named `.jprec`.
+struct TestCorpus {
+  let directory: TemporaryDirectory
+  let store: GoldenStore
+  var root: URL { directory.url }
+
+  init(_ label: String = #function) throws {
+    directory = try TemporaryDirectory(label)
+    let root = directory.url
+    store = GoldenStore(root: root)
+    try FileManager.default.createDirectory(
+      at: store.recordingsDir, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: store.goldenDir, withIntermediateDirectories: true)
+  }
+
+  /// Writes a recording whose events are `ui_scene` taps at the given times.
+  func addRecording(_ name: String, times: [Millis], scene: String = "cafe") throws {
+    var text = #"{"format":"jp-replay/1","wall_start_ms":1770860211000}"# + "\n"
+    for t in times { text += #"{"t":\#(t),"kind":"ui_scene","scene":"\#(scene)"}"# + "\n" }
+    try text.write(to: store.recordingURL(name), atomically: true, encoding: .utf8)
+  }
+
+  /// A driver whose engine echoes each input as a `scene` record and an A.13 line;
+  /// `variant` changes the echoed level, to simulate a behaviour change.
+  func driver(variant: String = "a") -> ReplayDriver<ScriptedEngine> {
+    ReplayDriver(
+      open: { url in try JSONLTestSource(url: url) },
+      makeEngine: { header in
+        let wall = header.wallStartMs
+        var e = ScriptedEngine()
+        e.onHandle = { ev in
+          Effects(
+            outputs: [
+              record(ev.t, "cue_display", ["cue_id": "FRAME_MOVE_LEFT", "level": .string(variant)])
+            ],
+            diagnostics: [
+              DiagnosticLine(
+                tsMs: wall + ev.t, sessionId: "F40A4C16-58FE-44FE-80EB-B67B83A17D4A",
+                event: "prompt_shown",
+                scene: "cafe", payload: [(key: "key", value: "k/\(ev.t)")])
+            ])
+        }
+        return e
+      })
+  }
+
+  func verifier(variant: String = "a", ci: Bool = false, jobs: Int = 1, names: [String]? = nil)
+    -> Verifier
+  {
+    Verifier(
+      store: store, options: VerifyOptions(names: names, jobs: jobs, ci: ci),
+      driver: driver(variant: variant))
+  }
+
+  func goldenFiles() -> [String] { files(in: store.goldenDir) }
+}

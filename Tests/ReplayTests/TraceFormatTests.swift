@@ -1,0 +1,111 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+import Replay
+import Testing
+
+@Suite("Canonical trace and A.13 files")
+struct TraceFormatTests {
+  @Test func traceLinesHaveSortedKeysFixedPrecisionAndNoNegativeZero() {
+    let r = record(
+      1600, "cue_display",
+      [
+        "reason": "frames", "level": "hard", "cue_id": "FRAME_MOVE_LEFT", "error": -0.0,
+        "severity": 2.0833333333,
+        "mode": "noRef", "detail": .object(["z": 1e-7, "a": -0.5]),
+      ])
+    #expect(
+      TraceFormat.line(r)
+        == #"{"cue_id":"FRAME_MOVE_LEFT","detail":{"a":-0.5,"z":0},"error":0,"level":"hard","mode":"noRef","out":"cue_display","reason":"frames","severity":2.083333,"t":1600}"#
+    )
+  }
+
+  @Test func traceLinesParseBackToRecords() throws {
+    let r = record(5, "prompt", ["key": "write_failed", "op": "shown", "priority": 80])
+    #expect(
+      try TraceFormat.record(fromLine: TraceFormat.line(r))
+        == record(5, "prompt", ["key": "write_failed", "op": "shown", "priority": 80]))
+    #expect(throws: TraceParseError.self) { try TraceFormat.record(fromLine: #"{"out":"x"}"#) }
+  }
+
+  @Test func canonicalOutputStreamsTraceAndA13Lines() throws {
+    var out = CanonicalOutput(
+      trace: MemoryLineSink(), a13: MemoryLineSink(), traceKinds: ["praise"])
+    try out.emit(record(10, "cue_eval", ["cue_id": "X"]))
+    try out.emit(record(10, "praise", ["state": "on"]))
+    try out.emit(
+      DiagnosticLine(
+        tsMs: 1_770_860_211_520, sessionId: "f40a4c16-58fe-44fe-80eb-b67b83a17d4a",
+        event: "photo_write_verification",
+        scene: "cafe",
+        payload: [
+          (key: "retry_used", value: "false"),
+          (key: "asset_id", value: "670A57F5-276F-4976-B660-6CF1D27858FD/L0/001"),
+        ]))
+    #expect(out.trace.text == #"{"out":"praise","state":"on","t":10}"# + "\n")
+    #expect(
+      out.a13.text
+        == #"{"event":"photo_write_verification","payload":{"asset_id":"<ASSET_1>/L0/001","retry_used":"false"},"scene":"cafe","session_id":"<SESSION_1>","ts_ms":1770860211520}"#
+        + "\n")
+  }
+
+  @Test func fileSinkWritesEveryLineOnFinish() throws {
+    let dir = try TemporaryDirectory()
+    let url = dir.url.appendingPathComponent("t.jsonl")
+    let sink = try FileLineSink(creating: url)
+    for i in 0..<5000 { try sink.write(line: #"{"i":\#(i)}"#) }
+    try sink.finish()
+    let text = try String(contentsOf: url, encoding: .utf8)
+    #expect(text.split(separator: "\n").count == 5000)
+    #expect(text.hasSuffix(#"{"i":4999}"# + "\n"))
+  }
+}
+
+@Suite("A.13 canonicalization (ENGINE §6.6)")
+struct A13CanonicalizerTests {
+  /// The first lines of shared/reference/diagnostics-export.jsonl, verbatim (a real export:
+  /// unsorted keys, escaped slashes, upper-case UUIDs), behind the export's file header.
+  static let reference = #"""
+    # file: diagnostics-2026-02-11.jsonl
+    {"event":"prompt_shown","scene":"cafe","ts_ms":1770860211520,"session_id":"F40A4C16-58FE-44FE-80EB-B67B83A17D4A","payload":{"payload":"{}","key":"camera_permission_preprompt","prompt_id":"camera_permission_preprompt|1770860211502","priority":"90","level":"L3","surface":"cameraModalCenter","emittedAt":"1770860211502","blocksShutter":"true"}}
+    {"event":"withref_match_state","ts_ms":1770860247097,"session_id":"dev_session","payload":{"required_dimensions":"centerXOffset,centerYOffset","mirror_applied":"true","match":"false","blocked_by":"centerXOffset"},"scene":"cafe"}
+    {"ts_ms":1770860286883,"session_id":"F40A4C16-58FE-44FE-80EB-B67B83A17D4A","payload":{"first_fetch_ms":"2","verified_within_2s":"true","retry_delay_ms":"0","retry_used":"false","asset_id":"670A57F5-276F-4976-B660-6CF1D27858FD\/L0\/001"},"event":"photo_write_verification","scene":"cafe"}
+    {"ts_ms":1770860292144,"scene":"cafe","payload":{"retry_used":"false","asset_id":"E1316BF7-7EE3-493B-8E25-0C31DA307DC5\/L0\/001","verified_within_2s":"true","retry_delay_ms":"0","first_fetch_ms":"1"},"session_id":"F40A4C16-58FE-44FE-80EB-B67B83A17D4A","event":"photo_write_verification"}
+    {"session_id":"F40A4C16-58FE-44FE-80EB-B67B83A17D4A","scene":"cafe","payload":{"asset_id_hash":"918d45bec70437b61ab93d664f6a75db36196b6c58129ba99ef781275dccc194","auth_snapshot":"authorized","heal_action":"pruned"},"event":"phantom_asset_detected","ts_ms":1770860280012}
+    """#
+
+  @Test func referenceLinesBecomeSortedWithPlaceholdersAndNoEscapedSlashes() throws {
+    let lines = try A13Canonicalizer.canonicalize(log: Self.reference)
+    #expect(
+      lines == [
+        #"{"event":"prompt_shown","payload":{"blocksShutter":"true","emittedAt":"1770860211502","key":"camera_permission_preprompt","level":"L3","payload":"{}","priority":"90","prompt_id":"camera_permission_preprompt|1770860211502","surface":"cameraModalCenter"},"scene":"cafe","session_id":"<SESSION_1>","ts_ms":1770860211520}"#,
+        #"{"event":"withref_match_state","payload":{"blocked_by":"centerXOffset","match":"false","mirror_applied":"true","required_dimensions":"centerXOffset,centerYOffset"},"scene":"cafe","session_id":"dev_session","ts_ms":1770860247097}"#,
+        #"{"event":"photo_write_verification","payload":{"asset_id":"<ASSET_1>/L0/001","first_fetch_ms":"2","retry_delay_ms":"0","retry_used":"false","verified_within_2s":"true"},"scene":"cafe","session_id":"<SESSION_1>","ts_ms":1770860286883}"#,
+        #"{"event":"photo_write_verification","payload":{"asset_id":"<ASSET_2>/L0/001","first_fetch_ms":"1","retry_delay_ms":"0","retry_used":"false","verified_within_2s":"true"},"scene":"cafe","session_id":"<SESSION_1>","ts_ms":1770860292144}"#,
+        #"{"event":"phantom_asset_detected","payload":{"asset_id_hash":"918d45bec70437b61ab93d664f6a75db36196b6c58129ba99ef781275dccc194","auth_snapshot":"authorized","heal_action":"pruned"},"scene":"cafe","session_id":"<SESSION_1>","ts_ms":1770860280012}"#,
+      ])
+    #expect(!lines.joined().contains(#"\/"#))
+  }
+
+  @Test func theWholeReferenceExportCanonicalizesWhenPresent() throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../../shared/reference/diagnostics-export.jsonl")
+    guard let text = try? String(contentsOf: url, encoding: .utf8) else { return }
+    let lines = try A13Canonicalizer.canonicalize(log: text)
+    #expect(lines.count == 15)
+    #expect(lines.allSatisfy { !$0.contains(#"\/"#) && !$0.contains("F40A4C16") })
+    // Idempotent: canonical lines stay as they are.
+    #expect(try A13Canonicalizer.canonicalize(log: lines.joined(separator: "\n")) == lines)
+  }
+
+  @Test func aUUIDKeepsItsFirstPlaceholderAndCaseDoesNotMatter() throws {
+    var c = A13Canonicalizer()
+    let a = try c.canonicalize(
+      line:
+        #"{"session_id":"aaaaaaaa-0000-0000-0000-000000000001","payload":{"item_id":"AAAAAAAA-0000-0000-0000-000000000001","other":"BBBBBBBB-0000-0000-0000-000000000002"}}"#
+    )
+    #expect(
+      a == #"{"payload":{"item_id":"<SESSION_1>","other":"<UUID_1>"},"session_id":"<SESSION_1>"}"#)
+    #expect(try c.canonicalize(line: "   ") == nil)
+  }
+}
