@@ -1,0 +1,198 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+import Recording
+import Replay
+import Scenarios
+
+/// `jpreplay bench`: decode and replay speed, against a Foundation `JSONDecoder` baseline, and
+/// size against JSONL+zstd -3 — all measured in one run on the same frames (DESIGN §7).
+public enum Bench {
+  public struct Report: Sendable {
+    public var recording: String
+    public var frames: Int
+    public var events: Int
+    public var decodeFPS: Double
+    public var replayFPS: Double
+    public var baselineDecodeFPS: Double
+    public var baselineReplayFPS: Double
+    public var jprecBytes: Int64
+    public var jsonlBytes: Int64
+    public var jsonlZstdBytes: Int64
+    public var peakRSSBytes: Int64
+
+    public var decodeRatio: Double { decodeFPS / baselineDecodeFPS }
+    public var replayRatio: Double { replayFPS / baselineReplayFPS }
+    public var sizeRatio: Double { Double(jprecBytes) / Double(jsonlZstdBytes) }
+
+    public func render() -> String {
+      func fps(_ v: Double) -> String { String(format: "%12.0f frames/s", v) }
+      func mb(_ b: Int64) -> String { String(format: "%9.2f MiB", Double(b) / 1_048_576) }
+      return """
+        bench: \(recording) — \(frames) landmark frames (\(events) events)
+          decode   .jprec                 \(fps(decodeFPS))
+          decode   JSONL + JSONDecoder    \(fps(baselineDecodeFPS))
+          replay   .jprec → engine        \(fps(replayFPS))
+          replay   JSONDecoder → engine   \(fps(baselineReplayFPS))
+          size     .jprec                 \(mb(jprecBytes))
+          size     JSONL                  \(mb(jsonlBytes))
+          size     JSONL + zstd -3        \(mb(jsonlZstdBytes))
+          peak RSS                        \(mb(peakRSSBytes))
+        ratios:
+          decode   \(String(format: "%7.1f", decodeRatio))× JSONDecoder   (target ≥ 50×, and ≥ 1,000,000 frames/s)
+          replay   \(String(format: "%7.1f", replayRatio))× JSONL baseline (target ≥ 20×)
+          size     \(String(format: "%7.3f", sizeRatio)) of JSONL+zstd -3 (target ≤ 0.333)
+
+        """
+    }
+
+    public var json: String {
+      func f(_ d: Double) -> String { String(format: "%.3f", d) }
+      return "{\"recording\":\"\(recording)\",\"frames\":\(frames),\"decode_fps\":\(f(decodeFPS)),\"baseline_decode_fps\":\(f(baselineDecodeFPS)),\"replay_fps\":\(f(replayFPS)),\"baseline_replay_fps\":\(f(baselineReplayFPS)),\"jprec_bytes\":\(jprecBytes),\"jsonl_bytes\":\(jsonlBytes),\"jsonl_zstd3_bytes\":\(jsonlZstdBytes),\"decode_ratio\":\(f(decodeRatio)),\"replay_ratio\":\(f(replayRatio)),\"size_ratio\":\(f(sizeRatio)),\"peak_rss_bytes\":\(peakRSSBytes)}"
+    }
+  }
+
+  /// Generates the default bench recording: a `minutes`-long one-person session at `fps`.
+  public static func generate(to path: String, minutes: Double, fps: Int, seed: UInt64, specSHA: String) throws(HarnessFailure) {
+    let session = SyntheticSession(durationMs: Int64(minutes * 60_000), fps: fps, seed: seed)
+    var header: JSONObject = [
+      "format": "jp-replay/1", "name": "bench-synthetic",
+      "wall_start_ms": .number(1_770_860_000_000), "posespec_sha256": .string(specSHA),
+      "duration_ms": .number(Double(session.durationMs)),
+      "initial": .object(["scene": "outdoor"]),
+    ]
+    for (k, v) in session.headerFields { header.members.append(JSONMember(k, .string(v))) }
+    do {
+      let rec = try Recorder(path: path, header: header)
+      for e in session { try rec.append(e) }
+      try rec.finish()
+    } catch { throw .badInput(error.description) }
+  }
+
+  /// Measures `recording` (a .jprec). `progress` gets one line per phase.
+  public static func run(
+    recording: String, specPath: String?, minSeconds: Double = 0.6, progress: (String) -> Void
+  ) throws(HarnessFailure) -> Report {
+    let driver = try Harness.driver(specPath: specPath, overrides: [("strictEffects", "false")])
+    let url = URL(fileURLWithPath: recording)
+    let size = Int64((try? FileManager.default.attributesOfItem(atPath: recording)[.size] as? Int) ?? 0)
+
+    // The same events as JSONL text (what `cat` prints), and its zstd -3 size.
+    progress("converting to JSONL for the baseline")
+    var jsonl = [UInt8]()
+    var frames = 0
+    var events = 0
+    do {
+      let r = try RecordingReader(path: recording)
+      jsonl.append(contentsOf: JSONLEventEncoder.headerLine(r.header).utf8)
+      jsonl.append(0x0A)
+      while let e = try r.next() {
+        jsonl.append(contentsOf: JSONLEventEncoder.line(e).utf8)
+        jsonl.append(0x0A)
+        events += 1
+        if case .landmarks = e.payload { frames += 1 }
+      }
+    } catch { throw .badInput(error.description) }
+    guard frames > 0 else { throw .badInput("\(recording): no landmark frames to measure") }
+    let zstdBytes = Int64(Zstd.compress(jsonl, level: 3).count)
+    let jsonlData = Data(jsonl)
+    jsonl = []
+
+    progress("decode .jprec")
+    let decode = try measure(minSeconds) { () throws(HarnessFailure) in try decodeJprec(recording) }
+    progress("decode JSONL with JSONDecoder")
+    let baseDecode = try measure(minSeconds) { () throws(HarnessFailure) in try decodeBaseline(jsonlData) }
+    progress("replay .jprec")
+    let replay = try measure(minSeconds) { () throws(HarnessFailure) in
+      try replayJprec(driver, url)
+      return frames
+    }
+    progress("replay JSONDecoder baseline")
+    let baseReplay = try measure(minSeconds) { () throws(HarnessFailure) in
+      try replayBaseline(driver, jsonlData)
+      return frames
+    }
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Report(
+      recording: recording, frames: frames, events: events, decodeFPS: decode, replayFPS: replay,
+      baselineDecodeFPS: baseDecode, baselineReplayFPS: baseReplay, jprecBytes: size,
+      jsonlBytes: Int64(jsonlData.count), jsonlZstdBytes: zstdBytes, peakRSSBytes: Int64(usage.ru_maxrss) * 1024)
+  }
+
+  static func decodeJprec(_ path: String) throws(HarnessFailure) -> Int {
+    do {
+      let r = try RecordingReader(path: path)
+      var n = 0
+      while let e = try r.next() { if case .landmarks = e.payload { n += 1 } }
+      return n
+    } catch { throw .badInput(error.description) }
+  }
+
+  static func decodeBaseline(_ data: Data) throws(HarnessFailure) -> Int {
+    var s = JSONDecoderSource(data: data)
+    var n = 0
+    do { while let e = try s.next() { if case .landmarks = e.payload { n += 1 } } } catch {
+      throw .badInput("baseline: \(error)")
+    }
+    return n
+  }
+
+  static func replayJprec(_ driver: ReplayDriver<Engine>, _ url: URL) throws(HarnessFailure) {
+    var out = CanonicalOutput(trace: DiscardLineSink(), a13: DiscardLineSink())
+    do { _ = try driver.replay(url, into: &out) } catch { throw HarnessFailure(code: error.exitCode.rawValue, message: error.description) }
+  }
+
+  static func replayBaseline(_ driver: ReplayDriver<Engine>, _ data: Data) throws(HarnessFailure) {
+    var out = CanonicalOutput(trace: DiscardLineSink(), a13: DiscardLineSink())
+    var s = JSONDecoderSource(data: data)
+    do { _ = try driver.replay(source: &s, into: &out) } catch { throw HarnessFailure(code: error.exitCode.rawValue, message: error.description) }
+  }
+
+  /// Runs `body` (which processes some number of frames) until at least `minSeconds` have
+  /// passed, at least twice, and returns the best frames/s of the runs.
+  static func measure(_ minSeconds: Double, _ body: () throws(HarnessFailure) -> Int) throws(HarnessFailure) -> Double {
+    let clock = ContinuousClock()
+    var best = 0.0
+    var total = 0.0
+    var runs = 0
+    while runs < 2 || (total < minSeconds && runs < 50) {
+      let start = clock.now
+      let n = try body()
+      let d = clock.now - start
+      let s = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+      total += s
+      runs += 1
+      best = Swift.max(best, Double(n) / Swift.max(s, 1e-9))
+    }
+    return best
+  }
+}
+
+/// The baseline's event source: JSONL lines decoded one at a time with `JSONDecoder`.
+struct JSONDecoderSource: EventSource {
+  let data: Data
+  var header: JSONObject
+  private var position: Data.Index
+  private let decoder = JSONDecoder()
+
+  init(data: Data) {
+    self.data = data
+    let end = data.firstIndex(of: 0x0A) ?? data.endIndex
+    header = (try? JSONParser.parse(bytes: [UInt8](data[data.startIndex..<end])).objectValue) ?? JSONObject()
+    position = end < data.endIndex ? data.index(after: end) : end
+  }
+
+  mutating func next() throws -> InputEvent? {
+    while position < data.endIndex {
+      let end = data[position...].firstIndex(of: 0x0A) ?? data.endIndex
+      let range = position..<end
+      position = end < data.endIndex ? data.index(after: end) : end
+      if range.isEmpty { continue }
+      let line = try decoder.decode(JSONDecoderBaseline.Line.self, from: data[range])
+      guard line.kind == "landmarks" else { continue }
+      return InputEvent(t: line.t, payload: .landmarks(JSONDecoderBaseline.convert(line)))
+    }
+    return nil
+  }
+}

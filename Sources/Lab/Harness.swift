@@ -1,0 +1,206 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+import Recording
+import Replay
+
+/// The glue the CLI uses: load a PoseSpec, open a recording, build replay drivers.
+///
+/// Every failure is a `HarnessFailure` whose message names the file and the place, and whose
+/// code is the CLI exit code (2 bad input, 1 check failed).
+public enum Harness {
+  /// The project spec used when `--spec` is not given.
+  public static let defaultSpecPath = "PoseSpec.json"
+
+  /// Loads and validates a PoseSpec (ENGINE §2.3). A failure carries the prompt key, the
+  /// spec's message and the place in the file.
+  public static func loadSpec(path: String) throws(HarnessFailure) -> PoseSpecDocument {
+    let bytes: [UInt8]
+    do { bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
+      throw .badInput("\(path): cannot read the PoseSpec (\(describe(error)))")
+    }
+    return try validateSpec(bytes: bytes, path: path)
+  }
+
+  /// A driver that replays recordings with the spec at `specPath` (default ./PoseSpec.json),
+  /// engine options from each recording's header, then `overrides`.
+  public static func driver(
+    specPath: String?, overrides: [(name: String, value: String)] = [], traceMetrics: Bool = false,
+    strictEffects: Bool? = nil
+  ) throws(HarnessFailure) -> ReplayDriver<Engine> {
+    let spec = try loadSpec(path: specPath ?? defaultSpecPath)
+    let explicitSpec = specPath != nil
+    // Check overrides once up front so a typo fails before any replay.
+    var probe = EngineOptions()
+    for o in overrides {
+      do { try probe.set(o.name, o.value) } catch { throw .badInput("--set: \(error.description)") }
+    }
+    var options = ReplayOptions()
+    options.strictEffects = strictEffects ?? overrides.last(where: { $0.name == "strictEffects" }).map { $0.value == "true" }
+    let sha = spec.sha256
+    return ReplayDriver(
+      options: options,
+      open: { url in try openSource(url) },
+      makeEngine: { header in
+        if !explicitSpec, let recorded = header.posespecSHA256, recorded != sha {
+          // ENGINE §1.4 pins the spec; we note the mismatch instead of refusing (see docs).
+          SpecMismatchNotice.shared.note(recorded: recorded, used: sha)
+        }
+        let config = try EngineConfiguration(
+          spec: spec, header: header, overrides: overrides, traceMetrics: traceMetrics)
+        return Engine(configuration: config)
+      })
+  }
+
+  /// Validates PoseSpec bytes; a failure (ENGINE §2.3) becomes exit 2 with the prompt key,
+  /// its zh/en texts and the place in the file.
+  public static func validateSpec(bytes: [UInt8], path: String) throws(HarnessFailure) -> PoseSpecDocument {
+    let name = (path as NSString).lastPathComponent
+    do { return try PoseSpecLoader.load(bytes: bytes, fileName: name) } catch {
+      throw .badInput("\(path): \(error.description)")
+    }
+  }
+
+  /// Opens a recording for replay (`.jprec`, `.jsonl`, `.jsonl.zst`).
+  public static func openSource(_ url: URL) throws -> any EventSource {
+    do { return try RecordingSource(path: url.path) } catch {
+      throw BadInputError(recording: error.file, message: error.place.map { "\($0): \(error.message)" } ?? error.message)
+    }
+  }
+
+  /// Opens a recording for reading events, mapping failures to exit 2.
+  public static func openReader(_ path: String) throws(HarnessFailure) -> any RecordingEventReader {
+    do { return try RecordingFiles.open(path) } catch { throw .badInput(error.description) }
+  }
+
+  /// Replays each named recording twice more, in two child processes (one with
+  /// SWIFT_DETERMINISTIC_HASHING=1, one without), and compares the trace bytes with an
+  /// in-process replay. Returns one line per recording that differs.
+  public static func checkDeterminism(
+    names: [String], store: GoldenStore, specPath: String?, overrides: [String]
+  ) throws(HarnessFailure) -> [String] {
+    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-det-\(getpid())")
+    try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: tmp) }
+    var problems: [String] = []
+    for name in names {
+      let rec = store.recordingURL(name).path
+      var outputs: [Data] = []
+      for (i, hashing) in [true, false].enumerated() {
+        let out = tmp.appendingPathComponent("\(name).\(i).trace.jsonl")
+        var args = ["replay", rec, "-o", out.path]
+        if let specPath { args += ["--spec", specPath] }
+        for o in overrides { args += ["--set", o] }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        if hashing { env["SWIFT_DETERMINISTIC_HASHING"] = "1" } else { env.removeValue(forKey: "SWIFT_DETERMINISTIC_HASHING") }
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        do { try p.run() } catch { throw .badInput("cannot start \(exe): \(error)") }
+        p.waitUntilExit()
+        guard p.terminationStatus == 0, let d = try? Data(contentsOf: out) else {
+          problems.append("\(name): replay process exited \(p.terminationStatus)")
+          break
+        }
+        outputs.append(d)
+      }
+      if outputs.count == 2, outputs[0] != outputs[1] {
+        problems.append("\(name): traces differ between processes (\(outputs[0].count) vs \(outputs[1].count) bytes)")
+      } else if outputs.count == 2, let golden = try? store.readGolden(name, .trace), Data(golden.utf8) != outputs[0] {
+        problems.append("\(name): child-process trace differs from the golden")
+      }
+    }
+    return problems
+  }
+
+  /// Whether `path` names a recording (replayed) rather than a trace file.
+  public static func isRecording(_ path: String) -> Bool {
+    if path.hasSuffix(".jprec") { return true }
+    if path.hasSuffix(".trace.jsonl") || path.hasSuffix(".a13.jsonl") || path.hasSuffix(".new") { return false }
+    guard path.hasSuffix(".jsonl") || path.hasSuffix(".jsonl.zst") else { return false }
+    // A JSONL recording starts with a header that has "format".
+    guard let h = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? h.close() }
+    let head = String(decoding: h.readData(ofLength: 4096), as: UTF8.self)
+    let first = head.split(separator: "\n", maxSplits: 1).first ?? ""
+    return first.contains("\"format\"") && !first.contains("\"out\"")
+  }
+
+  /// The canonical text of one side of a diff: a trace/A.13 file as is, a recording replayed.
+  public static func traceText(
+    of path: String, specPath: String?, overrides: [(name: String, value: String)]
+  ) throws(HarnessFailure) -> (text: String, isA13: Bool) {
+    if isRecording(path) {
+      let d = try driver(specPath: specPath, overrides: overrides)
+      do { return (try d.canonicalProducts(URL(fileURLWithPath: path)).trace, false) } catch {
+        throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
+      }
+    }
+    do {
+      let data = try Data(contentsOf: URL(fileURLWithPath: path))
+      return (String(decoding: data, as: UTF8.self), path.contains(".a13.jsonl"))
+    } catch { throw .badInput("\(path): cannot read (\(describe(error)))") }
+  }
+
+  /// The `cue_eval` lines around `t` for `cues`, rendered one per line (the explanation).
+  public static func explain(
+    recording: String, at t: Millis, cues: [String], specPath: String?,
+    overrides: [(name: String, value: String)]
+  ) throws(HarnessFailure) -> [String] {
+    let d = try driver(specPath: specPath, overrides: overrides, traceMetrics: true)
+    do {
+      return try d.cueEvals(URL(fileURLWithPath: recording), around: t, cues: cues).map {
+        TraceFormat.line($0)
+      }
+    } catch { throw HarnessFailure(code: error.exitCode.rawValue, message: error.description) }
+  }
+
+  /// Writes `text` to `path` atomically (temporary file in the same folder, then rename).
+  public static func writeAtomically(_ text: String, to path: String) throws(HarnessFailure) {
+    let url = URL(fileURLWithPath: path)
+    let tmp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
+    do {
+      try Data(text.utf8).write(to: tmp)
+      if rename(tmp.path, url.path) != 0 { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    } catch {
+      try? FileManager.default.removeItem(at: tmp)
+      throw .badInput("\(path): cannot write (\(describe(error)))")
+    }
+  }
+
+  static func describe(_ error: any Error) -> String {
+    if let e = error as? CocoaError, let p = e.filePath { return "\(e.code == .fileReadNoSuchFile ? "no such file" : "\(e.code)"): \(p)" }
+    return "\(error)"
+  }
+}
+
+/// A failure with the CLI exit code it maps to and a one-line message.
+public struct HarnessFailure: Error, CustomStringConvertible, Sendable {
+  public var code: Int32
+  public var message: String
+  public init(code: Int32, message: String) {
+    self.code = code
+    self.message = message
+  }
+  public static func badInput(_ message: String) -> HarnessFailure { HarnessFailure(code: 2, message: message) }
+  public var description: String { message }
+}
+
+/// Prints one note per distinct (recorded, used) PoseSpec pair on stderr.
+final class SpecMismatchNotice: @unchecked Sendable {
+  static let shared = SpecMismatchNotice()
+  private let lock = NSLock()
+  private var seen: Set<String> = []
+  func note(recorded: String, used: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard seen.insert(recorded + used).inserted else { return }
+    FileHandle.standardError.write(
+      Data(
+        "note: recording made with PoseSpec \(recorded.prefix(12))…, replaying with \(used.prefix(12))… (goldens show any difference; pass --spec to choose explicitly)\n"
+          .utf8))
+  }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Lab
+import Recording
+
+/// `jpreplay`: record, inspect, replay and verify Just Photo coaching sessions.
+struct JPReplay: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "jpreplay",
+    abstract: "Deterministic record/replay harness for the Just Photo coaching engine.",
+    discussion: """
+      Recordings (.jprec) replay through a virtual clock into the engine; its outputs are \
+      diffed against golden files in Golden/.
+
+      Exit codes: 0 ok, 1 behavioural difference or failed check, 2 bad input or usage.
+
+      Typical loop:
+        jpreplay import walk.jsonl -o Recordings/walk.jprec
+        jpreplay replay Recordings/walk.jprec
+        jpreplay verify
+        jpreplay review
+      """,
+    subcommands: [
+      Import.self, Cat.self, Info.self, Doctor.self, Spec.self, Replay.self, Verify.self,
+      Review.self, Accept.self, Reject.self, Diff.self, Bench.self,
+    ])
+}
+
+@main
+enum Main {
+  static func main() {
+    do {
+      var command = try JPReplay.parseAsRoot()
+      try command.run()
+    } catch let error as HarnessFailure {
+      FileHandle.standardError.write(Data(("jpreplay: " + error.message + "\n").utf8))
+      exit(error.code)
+    } catch let error as RecordingError {
+      FileHandle.standardError.write(Data(("jpreplay: " + error.description + "\n").utf8))
+      exit(2)
+    } catch let error as CLIError {
+      FileHandle.standardError.write(Data(("jpreplay: " + error.message + "\n").utf8))
+      exit(error.code)
+    } catch {
+      let code = JPReplay.exitCode(for: error)
+      let message = JPReplay.fullMessage(for: error)
+      if code == .success {
+        if !message.isEmpty { print(message) }
+        exit(0)
+      }
+      if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+      // Usage errors are "bad input" (2) here, not sysexits' 64.
+      exit(code.rawValue == ExitCode.validationFailure.rawValue ? 2 : code.rawValue)
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import Replay
+
+extension JPReplay {
+  struct Accept: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Accept pending golden changes: Golden/<name>.*.jsonl.new replaces the golden.",
+      discussion: """
+        The replacement is atomic (write to a temporary file, then rename). Naming a recording \
+        with nothing pending is an error (exit 2).
+
+        Examples:
+          jpreplay accept drift-left-and-back
+          jpreplay accept --all
+        """)
+
+    @Argument(help: "Recordings whose pending files to accept (names or paths).")
+    var recordings: [String] = []
+
+    @Flag(help: "Accept everything pending.")
+    var all = false
+
+    @OptionGroup var corpus: CorpusOptions
+
+    func validate() throws {
+      if all == !recordings.isEmpty { throw ValidationError("name the recordings to accept, or pass --all") }
+    }
+
+    func run() throws {
+      let result = try corpus.store.accept(names: all ? nil : recordings)
+      try report(result, verb: "accepted")
+    }
+  }
+
+  struct Reject: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Reject pending golden changes: delete Golden/<name>.*.jsonl.new.",
+      discussion: """
+        Examples:
+          jpreplay reject drift-left-and-back
+          jpreplay reject --all
+        """)
+
+    @Argument(help: "Recordings whose pending files to reject (names or paths).")
+    var recordings: [String] = []
+
+    @Flag(help: "Reject everything pending.")
+    var all = false
+
+    @OptionGroup var corpus: CorpusOptions
+
+    func validate() throws {
+      if all == !recordings.isEmpty { throw ValidationError("name the recordings to reject, or pass --all") }
+    }
+
+    func run() throws {
+      let result = try corpus.store.reject(names: all ? nil : recordings)
+      try report(result, verb: "rejected")
+    }
+  }
+}
+
+private func report(_ result: ResolveResult, verb: String) throws {
+  for p in result.resolved { print("\(verb) \(p)") }
+  if result.resolved.isEmpty && result.unknown.isEmpty { print("nothing pending") }
+  if !result.unknown.isEmpty {
+    throw CLIError.badInput("nothing pending for: \(result.unknown.joined(separator: ", ")) (see `jpreplay verify`)")
+  }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Lab
+
+extension JPReplay {
+  struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Measure decode and replay speed and recording size, as ratios to a JSONL baseline.",
+      discussion: """
+        In one run, on the same frames: decode-only frames/s of the .jprec, end-to-end replay \
+        frames/s (decode + engine + trace formatting), the same two with the frames read from \
+        JSONL by Foundation's JSONDecoder, and the .jprec size against the JSONL compressed \
+        with zstd -3. Without a recording it generates a 10-minute, 30 fps, one-person \
+        session. Build with -c release for meaningful numbers (scripts/bench does).
+
+        Examples:
+          jpreplay bench
+          jpreplay bench Recordings/drift-left-and-back.jprec
+          jpreplay bench --minutes 2 --json
+        """)
+
+    @Argument(help: "A .jprec to measure (default: a generated session).")
+    var recording: String?
+
+    @Option(help: "Length of the generated session in minutes.")
+    var minutes = 10.0
+
+    @Option(help: "Frame rate of the generated session.")
+    var fps = 30
+
+    @Option(help: "PoseSpec to replay with (default ./PoseSpec.json).")
+    var spec: String?
+
+    @Flag(help: "Print the figures as one JSON object.")
+    var json = false
+
+    func validate() throws {
+      guard minutes > 0, minutes <= 120 else { throw ValidationError("--minutes must be in (0, 120]") }
+      guard fps >= 1, fps <= 240 else { throw ValidationError("--fps must be 1…240") }
+    }
+
+    func run() throws {
+      var path = recording
+      var tmpDir: URL?
+      defer { if let tmpDir { try? FileManager.default.removeItem(at: tmpDir) } }
+      if path == nil {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        tmpDir = dir
+        let p = dir.appendingPathComponent("synthetic.jprec").path
+        printErr("bench: generating a \(minutes)-minute \(fps) fps session")
+        let specSHA = try Harness.loadSpec(path: spec ?? Harness.defaultSpecPath).sha256
+        try Lab.Bench.generate(to: p, minutes: minutes, fps: fps, seed: 1, specSHA: specSHA)
+        path = p
+      }
+      let report = try Lab.Bench.run(recording: path!, specPath: spec) { printErr("bench: \($0)…") }
+      print(json ? report.json : report.render(), terminator: json ? "\n" : "")
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import CoachEngine
+import Lab
+import Recording
+
+extension JPReplay {
+  struct Cat: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Print a recording as JSONL (header line, then one event per line).",
+      discussion: """
+        The inverse of `import`: `jpreplay import x.jsonl -o x.jprec && jpreplay cat x.jprec` \
+        gives the same events, with landmark numbers at the stored 1/65536 fixed point.
+
+        Examples:
+          jpreplay cat Recordings/step-too-close.jprec | head
+          jpreplay cat Recordings/step-too-close.jprec --kind ui_scene --kind shutter_tap
+          jpreplay cat Recordings/step-too-close.jprec -o /tmp/step.jsonl.zst
+        """)
+
+    @Argument(help: "The recording (.jprec, .jsonl or .jsonl.zst).")
+    var recording: String
+
+    @Option(name: .shortAndLong, help: "Write to this file instead of stdout (.zst compresses).")
+    var output: String?
+
+    @Option(help: "Only events of this kind (repeatable).")
+    var kind: [String] = []
+
+    @Flag(help: "Omit the header line.")
+    var noHeader = false
+
+    func validate() throws {
+      for k in kind where EventKind(rawValue: k) == nil {
+        throw ValidationError("--kind '\(k)': not an event kind (see docs/FORMAT.md)")
+      }
+    }
+
+    func run() throws {
+      let reader = try Harness.openReader(recording)
+      if let output, FileManager.default.fileExists(atPath: output) {
+        throw CLIError.badInput("\(output) exists; choose another name")
+      }
+      let handle: FileHandle
+      if let output {
+        FileManager.default.createFile(atPath: output, contents: nil)
+        guard let h = FileHandle(forWritingAtPath: output) else { throw CLIError.badInput("\(output): cannot write") }
+        handle = h
+      } else {
+        handle = FileHandle.standardOutput
+      }
+      let writer = JSONLWriter(handle: handle, compressed: output?.hasSuffix(".zst") ?? false)
+      let kinds = Set(kind)
+      do {
+        if !noHeader { try writer.writeHeader(reader.header) }
+        while let e = try reader.nextEvent() {
+          if !kinds.isEmpty && !kinds.contains(e.kind.rawValue) { continue }
+          try writer.write(e)
+        }
+        try writer.finish()
+      } catch let e as RecordingError {
+        try? writer.finish()
+        if let output { try? FileManager.default.removeItem(atPath: output) }
+        throw e
+      }
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Lab
+import Replay
+
+extension JPReplay {
+  struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Structural diff of two traces (or recordings): first divergence and why.",
+      discussion: """
+        Each side is a trace file (.trace.jsonl, or any trace JSONL), an A.13 file \
+        (.a13.jsonl), or a recording (.jprec / .jsonl recording), which is replayed first. \
+        Events are aligned, optionally within a timing tolerance; the first divergence is \
+        reported with context. When the second side is a recording, the divergence is \
+        explained with the engine's metric trace (cue values against thresholds) around it.
+
+        Exits 0 when equivalent, 1 when they differ, 2 on bad input.
+
+        Examples:
+          jpreplay diff Golden/drift-left-and-back.trace.jsonl Recordings/drift-left-and-back.jprec
+          jpreplay diff old.trace.jsonl new.trace.jsonl --time-tolerance 67
+        """)
+
+    @Argument(help: "The reference side (golden).")
+    var a: String
+    @Argument(help: "The other side (replay).")
+    var b: String
+
+    @OptionGroup var engine: EngineArguments
+
+    @Option(name: .customLong("time-tolerance"), help: "Treat events shifted by up to N ms as equal.")
+    var timeToleranceMs: Int64 = 0
+
+    @Option(name: .customLong("tolerance"), help: ArgumentHelp("Numeric tolerance for a field, e.g. severity=0.01. Repeatable.", valueName: "field=eps"))
+    var tolerances: [String] = []
+
+    @Option(help: "Lines of context.")
+    var context = 3
+
+    func run() throws {
+      var options = DiffOptions()
+      options.timingToleranceMs = timeToleranceMs
+      options.contextLines = context
+      for t in tolerances {
+        let parts = t.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let eps = Double(parts[1]), eps >= 0 else {
+          throw CLIError.badInput("--tolerance '\(t)': expected field=eps with eps ≥ 0, e.g. severity=0.01")
+        }
+        options.numericTolerance[String(parts[0])] = eps
+      }
+      let overrides = try engine.parsedOverrides()
+      let left = try Harness.traceText(of: a, specPath: engine.spec, overrides: overrides)
+      let right = try Harness.traceText(of: b, specPath: engine.spec, overrides: overrides)
+      let differ = TraceDiffer(options: options)
+      let result: DiffResult
+      do {
+        result = left.isA13 || right.isA13
+          ? try differ.diffA13(golden: left.text, replay: right.text)
+          : try differ.diffTraces(golden: left.text, replay: right.text)
+      } catch { throw CLIError.badInput(error.description) }
+      print(result.render(), terminator: "")
+      if let d = result.divergence {
+        if Harness.isRecording(b) {
+          let lines = try Harness.explain(
+            recording: b, at: d.t, cues: d.cueIDs, specPath: engine.spec, overrides: overrides)
+          if !lines.isEmpty {
+            print("\nwhy (engine metrics within 500 ms of t=\(d.t)):")
+            for l in lines { print("  " + l) }
+          }
+        }
+        throw ExitCode(1)
+      }
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import Lab
+import Recording
+
+extension JPReplay {
+  struct Doctor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Check every chunk of a recording; optionally salvage a damaged one.",
+      discussion: """
+        Verifies each chunk's CRC, decompresses and decodes it, and checks counts, times and \
+        order. Exit 0 when the recording is sound, 1 when something is damaged or missing \
+        (each bad chunk is named), 2 when the file cannot be opened at all.
+
+        --recover copies the header and every readable chunk into a new file, re-checks that \
+        file, and lists what was lost.
+
+        Examples:
+          jpreplay doctor Recordings/feet-cropped.jprec
+          jpreplay doctor --recover damaged.jprec -o salvaged.jprec
+        """)
+
+    @Argument(help: "The .jprec recording to check.")
+    var recording: String
+
+    @Flag(help: "Salvage readable chunks into OUT (requires -o).")
+    var recover = false
+
+    @Option(name: .shortAndLong, help: "Where --recover writes (must not exist).")
+    var output: String?
+
+    func validate() throws {
+      if recover && output == nil { throw ValidationError("--recover needs -o OUT") }
+      if !recover && output != nil { throw ValidationError("-o is only used with --recover") }
+    }
+
+    func run() throws {
+      guard FileManager.default.fileExists(atPath: recording) else {
+        throw CLIError.badInput("\(recording): no such file")
+      }
+      if recover, let output {
+        if FileManager.default.fileExists(atPath: output) {
+          throw CLIError.badInput("\(output) exists; choose another name")
+        }
+        let r = try Recording.Doctor.recover(from: recording, to: output)
+        print("recovered \(r.kept) chunk(s) from \(recording) into \(output)")
+        if r.lostChunks.isEmpty {
+          print("lost: nothing")
+        } else {
+          print("lost \(r.lostChunks.count) chunk(s):")
+          for l in r.lostChunks { print("  \(l)") }
+        }
+        print("re-check of \(output):")
+        for l in r.verify.lines { print("  \(l)") }
+        if !r.verify.ok { throw ExitCode(1) }
+        return
+      }
+      // A file that is no recording at all is bad input (exit 2); damage inside one is exit 1.
+      do { _ = try RecordingReader(path: recording) } catch where Self.unopenable(error.description) {
+        throw error
+      } catch {}
+      let report = Recording.Doctor.check(path: recording)
+      for l in report.lines { print(l) }
+      if !report.ok { throw ExitCode(1) }
+    }
+
+    /// A problem that means the file is not a readable recording at all (exit 2, not 1).
+    static func unopenable(_ problem: String) -> Bool {
+      let p = problem.lowercased()
+      return p.contains("not an sqlite") || p.contains("not a .jprec") || p.contains("newer than") || p.contains("application_id") || p.contains("no such file")
+    }
+  }
+}

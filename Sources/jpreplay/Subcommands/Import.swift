@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Lab
+import Recording
+
+extension JPReplay {
+  struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Convert a JSONL recording (.jsonl or .jsonl.zst) into a .jprec.",
+      discussion: """
+        Reads the header line and one event per line (docs/FORMAT.md), checks every event \
+        against ENGINE §1.5–1.6, and streams them into zstd chunks. Landmark coordinates are \
+        stored in fixed point (1/65536). Refuses to overwrite OUT unless --force is given; \
+        with --force the new file replaces OUT only once it is complete, so bad input never \
+        damages the old file.
+
+        Examples:
+          jpreplay import Recordings/drift-left-and-back.jsonl -o Recordings/drift-left-and-back.jprec
+          jpreplay import device-log.jsonl.zst -o /tmp/device.jprec --force
+        """)
+
+    @Argument(help: "The JSONL recording to read (.jsonl or .jsonl.zst).")
+    var source: String
+
+    @Option(name: .shortAndLong, help: "The .jprec to write (default: SOURCE with .jprec).")
+    var output: String?
+
+    @Flag(help: "Replace OUT if it exists (atomically, after the import succeeded).")
+    var force = false
+
+    func run() throws {
+      let out = output ?? Self.defaultOutput(for: source)
+      guard JSONLReader.isJSONL(source) else {
+        throw CLIError.badInput("\(source): expected a .jsonl or .jsonl.zst file (use `jpreplay cat` to read a .jprec)")
+      }
+      let exists = FileManager.default.fileExists(atPath: out)
+      if exists && !force {
+        throw CLIError.badInput("\(out) exists; pass --force to replace it")
+      }
+      // A new file is written in place (a crash leaves the committed chunks, see `doctor`);
+      // a replacement goes to a temporary file renamed over OUT at the end.
+      let target = exists ? Self.temporaryPath(beside: out) : out
+      let progress = ProgressLine(label: "import")
+      let n: Int
+      do {
+        n = try RecordingImport.run(from: source, to: target) { p in
+          progress.update(Int(p.bytesRead >> 20), of: Int(p.totalBytes >> 20), "MiB, \(p.events) events")
+        }
+      } catch {
+        progress.finish()
+        if target != out { RecordingFiles.remove(target) }
+        throw error
+      }
+      progress.finish()
+      if target != out {
+        RecordingFiles.remove(out + "-wal")
+        RecordingFiles.remove(out + "-shm")
+        guard rename(target, out) == 0 else {
+          RecordingFiles.remove(target)
+          throw CLIError.badInput("\(out): cannot replace (\(String(cString: strerror(errno))))")
+        }
+      }
+      let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+      print("imported \(n) events from \(source) into \(out) (\(Format.bytes(Int64(size))))")
+    }
+
+    static func defaultOutput(for source: String) -> String {
+      var s = source
+      for suffix in [".zst", ".jsonl"] where s.hasSuffix(suffix) { s.removeLast(suffix.count) }
+      return s + ".jprec"
+    }
+
+    static func temporaryPath(beside path: String) -> String {
+      let url = URL(fileURLWithPath: path)
+      return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).import-\(getpid())").path
+    }
+  }
+}
+
+enum Format {
+  static func bytes(_ n: Int64) -> String {
+    if n < 10_000 { return "\(n) B" }
+    if n < 10_000_000 { return String(format: "%.1f KiB", Double(n) / 1024) }
+    return String(format: "%.1f MiB", Double(n) / 1_048_576)
+  }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Replay
+
+extension JPReplay {
+  struct Review: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Walk pending golden changes (.new files) and accept, reject or skip each.",
+      discussion: """
+        Shows each pending Golden/<name>.<kind>.jsonl.new as a diff against its golden and \
+        asks: [a]ccept, [r]eject, [s]kip, [q]uit. Answers are read line by line from standard \
+        input, so a script can drive it without a terminal. Exits 1 while files stay pending.
+
+        Examples:
+          jpreplay review
+          jpreplay review drift-left-and-back
+          printf 'a\\nr\\n' | jpreplay review
+          jpreplay review --accept-all
+        """)
+
+    @Argument(help: "Only these recordings (names or paths); default: everything pending.")
+    var recordings: [String] = []
+
+    @OptionGroup var corpus: CorpusOptions
+
+    @Flag(help: "Accept every pending file without asking.")
+    var acceptAll = false
+
+    @Flag(help: "Reject every pending file without asking.")
+    var rejectAll = false
+
+    @Option(help: "Lines of context in diffs.")
+    var context = 3
+
+    func validate() throws {
+      if acceptAll && rejectAll { throw ValidationError("--accept-all and --reject-all are mutually exclusive") }
+      guard context >= 0 else { throw ValidationError("--context must be ≥ 0") }
+    }
+
+    func run() throws {
+      let mode: ReviewSession.Mode = acceptAll ? .acceptAll : rejectAll ? .rejectAll : .ask
+      let session = ReviewSession(
+        store: corpus.store, mode: mode, names: recordings.isEmpty ? nil : recordings,
+        color: stdoutIsTTY, context: context,
+        readLine: { Swift.readLine(strippingNewline: true) },
+        write: { text in
+          FileHandle.standardOutput.write(Data(text.utf8))
+        })
+      let outcome = try session.run()
+      if outcome.exitCode != .ok { throw ExitCode(outcome.exitCode.rawValue) }
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Lab
+import PoseSpec
+
+extension JPReplay {
+  struct Spec: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Work with PoseSpec files.",
+      subcommands: [Validate.self])
+
+    struct Validate: ParsableCommand {
+      static let configuration = CommandConfiguration(
+        abstract: "Load and validate a PoseSpec exactly as the app does (ENGINE §2.3).",
+        discussion: """
+          Prints the spec's identity, cue count and the cues evaluated per UI scene. On a \
+          failure exits 2 with the app's prompt key, its zh/en modal texts, the payload \
+          (e.g. missing=lShoulder) and the place in the file.
+
+          Examples:
+            jpreplay spec validate PoseSpec.json
+            jpreplay spec validate ../shared/reference/PoseSpec.json
+          """)
+
+      @Argument(help: "The PoseSpec JSON file (default: ./PoseSpec.json).")
+      var path = "PoseSpec.json"
+
+      func run() throws {
+        let doc = try Harness.loadSpec(path: path)
+        print(doc.summary.description)
+      }
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import Lab
+import Replay
+
+extension JPReplay {
+  struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Replay recordings and compare them with their goldens.",
+      discussion: """
+        Replays every Recordings/<name>.jprec (or the ones named) and compares the trace and \
+        A.13 outputs with Golden/<name>.trace.jsonl and Golden/<name>.a13.jsonl. On a \
+        difference it writes <golden>.new beside the golden (see `jpreplay review`) and exits 1.
+
+        When the CI environment variable is set nothing is written, a missing golden fails, \
+        and a golden without a recording fails.
+
+        Examples:
+          jpreplay verify
+          jpreplay verify Recordings/drift-left-and-back.jprec --jobs 2
+          CI=true jpreplay verify --junit out/verify.xml
+        """)
+
+    @Argument(help: "Recordings to verify (names or paths); default: the whole corpus.")
+    var recordings: [String] = []
+
+    @OptionGroup var corpus: CorpusOptions
+    @OptionGroup var engine: EngineArguments
+
+    @Option(help: "Parallel replays.")
+    var jobs = 1
+
+    @Option(help: "Write a JUnit XML report to this file.")
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Verify only shard i of n (1-based), e.g. 2/4.", valueName: "i/n"))
+    var shard: String?
+
+    @Option(name: .customLong("time-tolerance"), help: "Accept events shifted by up to N ms.")
+    var timeToleranceMs: Int64 = 0
+
+    @Flag(help: "Also replay each recording twice in separate processes (with and without SWIFT_DETERMINISTIC_HASHING) and compare bytes.")
+    var determinism = false
+
+    func validate() throws {
+      guard jobs >= 1, jobs <= 64 else { throw ValidationError("--jobs must be 1…64, got \(jobs)") }
+      if let shard, Shard(shard) == nil { throw ValidationError("--shard '\(shard)': expected i/n with 1 ≤ i ≤ n") }
+      guard timeToleranceMs >= 0 else { throw ValidationError("--time-tolerance must be ≥ 0") }
+    }
+
+    func run() throws {
+      let driver = try Harness.driver(specPath: engine.spec, overrides: try engine.parsedOverrides())
+      var diff = DiffOptions()
+      diff.timingToleranceMs = timeToleranceMs
+      let options = VerifyOptions(
+        names: recordings.isEmpty ? nil : recordings, jobs: jobs, ci: VerifyOptions.isCI(),
+        shard: shard.flatMap(Shard.init), diff: diff)
+      let verifier = Verifier(store: corpus.store, options: options, driver: driver)
+      let progress = ProgressLine(label: "verify")
+      let report = try verifier.run { p in progress.update(p.completed, of: p.total, p.name) }
+      progress.finish()
+      print(report.render(), terminator: "")
+      if let junit {
+        try Harness.writeAtomically(JUnitReport.render(report), to: junit)
+      }
+      var code = report.exitCode
+      if determinism && code == .ok {
+        let names = report.cases.filter(\.passed).map(\.name)
+        let problems = try Harness.checkDeterminism(
+          names: names, store: corpus.store, specPath: engine.spec, overrides: engine.overrides)
+        for p in problems { printErr("determinism: \(p)") }
+        if !problems.isEmpty { code = .difference } else { print("determinism: \(names.count) recordings byte-identical across processes") }
+      }
+      if code != .ok { throw ExitCode(code.rawValue) }
+    }
+  }
+}
