@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Writes the JSONL sources of the committed corpus (Recordings/<name>.jsonl).
+
+This is the stop-gap generator until `jpreplay record` exists, and doubles as the worked
+example of docs/FORMAT.md: a third party writing recordings from Python. Every scenario is a
+timeline of subject keyframes (linear ramps between them) plus seeded landmark noise.
+
+    python3 scripts/corpus_jsonl.py            # rewrite every Recordings/*.jsonl
+    python3 scripts/corpus_jsonl.py NAME...    # only these
+
+Then `jpreplay import Recordings/NAME.jsonl -o Recordings/NAME.jprec` (scripts/import-corpus).
+"""
+import hashlib
+import json
+import os
+import random
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WALL_START_MS = 1_770_860_000_000  # 2026-02-12T01:20:00Z, an arbitrary fixed anchor
+FPS = 15
+
+JOINTS = ["nose", "neck", "leftShoulder", "rightShoulder", "leftElbow", "rightElbow",
+          "leftWrist", "rightWrist", "root", "leftHip", "rightHip", "leftKnee", "rightKnee",
+          "leftAnkle", "rightAnkle", "leftEye", "rightEye", "leftEar", "rightEar"]
+
+# A standing, camera-facing subject. x = centre line px; y values canonical (y-down).
+# Body left/right are the subject's own sides: leftShoulder is at image RIGHT (ENGINE §2.6).
+DEFAULT = dict(px=0.5, top=0.30, hip=0.66, ankle=0.90, nose=0.22, half=0.075, conf=0.9)
+
+
+# Subject poses used by several scenarios.
+GOOD = dict(top=0.30, hip=0.66, ankle=0.90, nose=0.22, half=0.075)  # bboxHeight 0.60
+FAR = dict(top=0.36, hip=0.52, ankle=0.66, nose=0.31, half=0.05)    # bboxHeight 0.30
+
+
+def frame_times(duration_ms):
+    k = 0
+    while True:
+        t = round(k * 1000 / FPS)
+        if t > duration_ms:
+            return
+        yield k, t
+        k += 1
+
+
+def interp(keys, t):
+    """keys: [(t_ms, {param: value})]; linear ramps between keyframes, hold after the last."""
+    state = dict(DEFAULT)
+    prev_t, prev = None, None
+    for kt, params in keys:
+        full = dict(prev or DEFAULT)
+        full.update(params)
+        if t < kt and prev is not None:
+            a = (t - prev_t) / (kt - prev_t)
+            return {k: prev[k] + (full[k] - prev[k]) * a for k in full}
+        prev_t, prev = kt, full
+    state.update(prev or {})
+    return state
+
+
+def r6(v):
+    return round(v, 6)
+
+
+def body_and_face(s, rng, sigma):
+    n = lambda: rng.gauss(0.0, sigma) if sigma > 0 else 0.0
+    px, top, hip, ankle, half = s["px"], s["top"], s["hip"], s["ankle"], s["half"]
+    knee = hip + (ankle - hip) * 0.5
+    elbow = top + (hip - top) * 0.45
+    wrist = top + (hip - top) * 0.85
+    pts = {
+        "nose": (px, s["nose"]), "neck": (px, top - 0.01),
+        "leftShoulder": (px + half, top), "rightShoulder": (px - half, top),
+        "leftElbow": (px + half + 0.02, elbow), "rightElbow": (px - half - 0.02, elbow),
+        "leftWrist": (px + half + 0.01, wrist), "rightWrist": (px - half - 0.01, wrist),
+        "root": (px, hip), "leftHip": (px + half * 0.7, hip), "rightHip": (px - half * 0.7, hip),
+        "leftKnee": (px + half * 0.6, knee), "rightKnee": (px - half * 0.6, knee),
+        "leftAnkle": (px + half * 0.55, ankle), "rightAnkle": (px - half * 0.55, ankle),
+        "leftEye": (px + 0.015, s["nose"] - 0.015), "rightEye": (px - 0.015, s["nose"] - 0.015),
+        "leftEar": (px + 0.03, s["nose"] - 0.01), "rightEar": (px - 0.03, s["nose"] - 0.01),
+    }
+    body = {}
+    for j in JOINTS:
+        x, y = pts[j]
+        c = min(1.0, max(0.0, s["conf"] + n() * 2))
+        body[j] = [r6(x + n()), r6(y + n()), r6(c)]
+    fy = s["nose"] - 0.06
+    face = {
+        "bbox": [r6(px - 0.05), r6(fy), 0.1, 0.13], "conf": 0.95,
+        "left_eye": {"x": r6(px + 0.02), "y": r6(s["nose"] - 0.015)},
+        "right_eye": {"x": r6(px - 0.02), "y": r6(s["nose"] - 0.015)},
+        "nose_tip": {"x": r6(px), "y": r6(s["nose"] + 0.01)},
+        "chin": {"x": r6(px), "y": r6(fy + 0.13)},
+        "mouth": {"x": r6(px), "y": r6(s["nose"] + 0.035)},
+    }
+    return body, face
+
+
+def scenario(name, duration_ms, keys, notes, sigma=0.0, seed=1, options=None, scene="cafe",
+             per_frame=None, extra=()):
+    rng = random.Random(seed)
+    spec = open(os.path.join(ROOT, "PoseSpec.json"), "rb").read()
+    header = {
+        "format": "jp-replay/1", "name": name, "wall_start_ms": WALL_START_MS,
+        "posespec_sha256": hashlib.sha256(spec).hexdigest(), "options": options or {},
+        "initial": {"scene": scene, "camera_auth": "authorized", "voiceover": False,
+                    "thermal": "nominal", "camera_facing": "back"},
+        "fps": FPS, "seed": seed, "duration_ms": duration_ms,
+        "generator": "scripts/corpus_jsonl.py", "notes": notes,
+    }
+    lines = [header]
+    events = []
+    for k, t in frame_times(duration_ms):
+        s = interp(keys, t)
+        if per_frame:
+            s.update(per_frame(k, t, s))
+        if s.get("absent"):
+            # Vision found nobody in this frame: no body observation, no face.
+            body, faces, people = None, [], 0
+        else:
+            body, face = body_and_face(s, rng, sigma)
+            faces, people = [face], 1
+        events.append((t, {"t": t, "kind": "landmarks", "frame": k, "src_t": t,
+                           "image": {"w": 1080, "h": 1920}, "coords": "canonical",
+                           "body": body, "faces": faces, "people": people}))
+    events.extend(extra)
+    events.sort(key=lambda e: e[0])  # stable: extra events after frames at the same t
+    lines += [e for _, e in events]
+    path = os.path.join(ROOT, "Recordings", name + ".jsonl")
+    with open(path, "w", encoding="utf-8") as f:
+        for obj in lines:
+            f.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+    print(f"wrote {os.path.relpath(path, ROOT)} ({len(lines) - 1} events)")
+
+
+def flicker(k, t, s):
+    # ENGINE §3.9 second worked timeline, through the pipeline: subject right of centre
+    # (FRAME_MOVE_LEFT hard) on even frames 0-9 and nobody on odd ones, then steady.
+    return {"px": 0.65, "absent": 1 if (k < 10 and k % 2 == 1) else 0}
+
+
+SCENARIOS = {
+    "s04-frame-left-enter": lambda n: scenario(
+        n, 600, [(0, {"px": 0.65})],
+        "ENGINE §7 S04: centerXOffset +0.15 for 10 frames at 15 Hz from t=0; "
+        "FRAME_MOVE_LEFT hard is displayed at t=200 (persistFrames 4)."),
+    "drift-left-and-back": lambda n: scenario(
+        n, 12000, [(0, {}), (2000, {}), (3000, {"px": 0.66}), (7000, {"px": 0.66}), (8000, {"px": 0.5})],
+        "Subject drifts right of centre (warn, then hard FRAME_MOVE_LEFT), then comes back: "
+        "exit after persistFrames, the gate holds 3 s, then clears (§3.5, §3.9).",
+        sigma=0.003, seed=7),
+    "near-threshold-jitter": lambda n: scenario(
+        n, 10000, [(0, {"px": 0.5 + 0.068})],
+        "centerXOffset hovers at the FRAME_MOVE_LEFT warn boundary (0.07) with noise: the cue "
+        "enters on a warn sample and the dead-band (0.04, 0.07] keeps it active (§3.3, §3.5).",
+        sigma=0.006, seed=11),
+    "flicker-suppression": lambda n: scenario(
+        n, 2000, [(0, {})],
+        "ENGINE §3.9 15 Hz timeline through the pipeline: FRAME_MOVE_LEFT on even frames 0-9, "
+        "nobody on odd ones (the cue goes unavailable, its fallback FRAME_GENERAL is requested, "
+        "§3.4), then steady from frame 10 (t=667): the gate input never holds 4 frames until "
+        "then, so FRAME_MOVE_LEFT is first shown at frame 13 (t=867).",
+        per_frame=flicker),
+    "step-too-close": lambda n: scenario(
+        n, 14000,
+        [(0, {"top": 0.36, "hip": 0.52, "ankle": 0.66, "nose": 0.31, "half": 0.05}),
+         (3000, {"top": 0.36, "hip": 0.52, "ankle": 0.66, "nose": 0.31, "half": 0.05}),
+         (6000, {"top": 0.30, "hip": 0.66, "ankle": 0.90, "nose": 0.22, "half": 0.075}),
+         (8000, {"top": 0.30, "hip": 0.66, "ankle": 0.90, "nose": 0.22, "half": 0.075}),
+         (11000, {"top": 0.04, "hip": 0.50, "ankle": 0.985, "nose": 0.02, "half": 0.11})],
+        "Subject far away (bboxHeight 0.30: DIST_STEP_CLOSER), walks to a good distance, then "
+        "too close (bboxHeight 0.945: DIST_STEP_BACK warn); FRAME_MOVE_* may outrank it (§8 G-49).",
+        sigma=0.002, seed=3),
+    "feet-cropped": lambda n: scenario(
+        n, 12000,
+        [(0, FAR), (2000, FAR), (4000, GOOD), (6000, GOOD),
+         (7000, {"top": 0.24, "hip": 0.66, "ankle": 1.04, "nose": 0.15})],
+        "Far subject (DIST_STEP_CLOSER, rightly), walks to a good distance (cleared), then steps "
+        "forward until the ankles leave the frame (y > 1 → dropped, §2.4). Literal behaviour "
+        "(default options): FRAME_DONT_CROP_FEET never fires (§8 G-48) and DIST_STEP_CLOSER "
+        "fires again on a shoulders-only bbox (§8 G-49). Compare feet-cropped-all-listed.",
+        sigma=0.002, seed=5),
+    "feet-cropped-all-listed": lambda n: scenario(
+        n, 12000,
+        [(0, FAR), (2000, FAR), (4000, GOOD), (6000, GOOD),
+         (7000, {"top": 0.24, "hip": 0.66, "ankle": 1.04, "nose": 0.15})],
+        "Same events as feet-cropped, replayed with bboxRequiresAllListed=true (the documented "
+        "option of §8 G-49): once the ankles are dropped DIST_* are unavailable instead of "
+        "advising the wrong way, so nothing is shown after the crop.",
+        sigma=0.002, seed=5, options={"bboxRequiresAllListed": "true"}),
+}
+
+if __name__ == "__main__":
+    names = sys.argv[1:] or list(SCENARIOS)
+    for n in names:
+        if n not in SCENARIOS:
+            sys.exit(f"unknown scenario '{n}'; known: {', '.join(SCENARIOS)}")
+        SCENARIOS[n](n)
