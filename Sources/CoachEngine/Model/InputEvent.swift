@@ -84,6 +84,10 @@ public struct BodyPose: Equatable, Sendable {
     precondition(points.count == Joint.allCases.count)
     self.points = points
   }
+  /// For decoders that already produce exactly one slot per joint (no precondition check).
+  @inlinable public init(unchecked points: [JointPoint?]) {
+    self.points = points
+  }
   public subscript(joint: Joint) -> JointPoint? {
     get { points[joint.rawValue] }
     set { points[joint.rawValue] = newValue }

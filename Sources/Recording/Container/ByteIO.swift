@@ -110,23 +110,22 @@ struct ByteReader {
   @inline(__always)
   mutating func varint() throws(CodecError) -> UInt64 {
     guard hPos < hEnd else { throw CodecError("the head stream ends early (at byte \(hPos))") }
-    let b = base[hPos]
-    hPos += 1
-    if b < 0x80 { return UInt64(b) }
-    // Continuation bytes come from the tail stream.
-    if tPos + 9 <= tEnd {
-      let c1 = base[tPos]
-      if c1 < 0x80 {
-        tPos += 1
-        return UInt64(b & 0x7F) | UInt64(c1) << 7
+    let b = UInt64(base[hPos])
+    hPos &+= 1
+    // Continuation bytes come from the tail stream. One- and two-byte varints (almost all of
+    // them) are decoded without a data-dependent branch: whether a landmark delta needs a
+    // second byte is a coin toss, and a mispredicted branch costs more than the arithmetic.
+    if tPos < tEnd {
+      let c = UInt64(base[tPos])
+      let cont = b >> 7
+      if (c >> 7) & cont == 0 {
+        tPos &+= Int(truncatingIfNeeded: cont)
+        return (b & 0x7F) | ((c << 7) & (0 &- cont))
       }
-      let c2 = base[tPos + 1]
-      if c2 < 0x80 {
-        tPos += 2
-        return UInt64(b & 0x7F) | UInt64(c1 & 0x7F) << 7 | UInt64(c2) << 14
-      }
+    } else if b < 0x80 {
+      return b
     }
-    return try tailSlow(UInt64(b & 0x7F))
+    return try tailSlow(b & 0x7F)
   }
 
   @inline(never)

@@ -129,16 +129,23 @@ final class EventDecoder {
   let kinds: [EventKind?]
   let kindNames: [String]
   let channel: Channel
-  var prevT: Int64 = 0
-  var prevSeq: Int64 = 0
-  var first = true
-  var startT: Int64 = 0
-  var endT: Int64 = 0
-  var prevFrame: Int64 = 0
-  var prevLumaFrame: Int64 = 0
+  @exclusivity(unchecked) var prevT: Int64 = 0
+  @exclusivity(unchecked) var prevSeq: Int64 = 0
+  @exclusivity(unchecked) var first = true
+  @exclusivity(unchecked) var startT: Int64 = 0
+  @exclusivity(unchecked) var endT: Int64 = 0
+  @exclusivity(unchecked) var prevFrame: Int64 = 0
+  @exclusivity(unchecked) var prevLumaFrame: Int64 = 0
   let joints: UnsafeMutablePointer<Int64>
-  var faces: UnsafeMutablePointer<Int64>
-  var faceSlots: Int
+  @exclusivity(unchecked) var faces: UnsafeMutablePointer<Int64>
+  @exclusivity(unchecked) var faceSlots: Int
+  /// Recycled storage for the decoded arrays: a consumer that lets go of a frame within
+  /// `poolSize - 1` frames gets its arrays reused in place (no allocation per frame);
+  /// one that keeps frames gets fresh copies (copy-on-write), so values never change under it.
+  static let poolSize = 4
+  @exclusivity(unchecked) var pointPool: [[JointPoint?]] = Array(repeating: Array(repeating: nil, count: 19), count: EventDecoder.poolSize)
+  @exclusivity(unchecked) var facePool: [[FaceObservation]] = Array(repeating: [], count: EventDecoder.poolSize)
+  @exclusivity(unchecked) var poolIndex = 0
 
   init(kindNames: [String], channel: Channel) {
     self.kindNames = kindNames
@@ -231,32 +238,33 @@ final class EventDecoder {
       let mask = try r.varint()
       guard mask < 1 << 19 else { throw CodecError("landmarks: joint bitmap 0x\(String(mask, radix: 16)) has more than 19 bits") }
       let j = joints
-      var m = mask
-      var i = 0
-      while m != 0 {
-        if m & 1 != 0 {
-          j[3 * i] = j[3 * i] &+ (try r.zigzag())
-          j[3 * i + 1] = j[3 * i + 1] &+ (try r.zigzag())
-          j[3 * i + 2] = j[3 * i + 2] &+ (try r.zigzag())
-        }
-        m >>= 1
-        i += 1
-      }
-      let points = [JointPoint?](unsafeUninitializedCapacity: 19) { buf, n in
-        for k in 0..<19 {
-          if mask & (1 << UInt64(k)) != 0 {
-            buf.initializeElement(
-              at: k,
-              to: JointPoint(
-                x: Quantization.value(j[3 * k]), y: Quantization.value(j[3 * k + 1]),
-                conf: Quantization.value(j[3 * k + 2])))
-          } else {
-            buf.initializeElement(at: k, to: nil)
+      // Decode straight into the recycled points array (moved out of the pool, not copied).
+      var points: [JointPoint?] = []
+      swap(&points, &pointPool[poolIndex])
+      let failure: CodecError? = points.withUnsafeMutableBufferPointer { buf in
+        do throws(CodecError) {
+          for k in 0..<19 {
+            if mask & (1 << UInt64(k)) != 0 {
+              let x = j[3 * k] &+ (try r.zigzag())
+              let y = j[3 * k + 1] &+ (try r.zigzag())
+              let c = j[3 * k + 2] &+ (try r.zigzag())
+              j[3 * k] = x
+              j[3 * k + 1] = y
+              j[3 * k + 2] = c
+              buf[k] = JointPoint(x: Quantization.value(x), y: Quantization.value(y), conf: Quantization.value(c))
+            } else {
+              buf[k] = nil
+            }
           }
-        }
-        n = 19
+          return nil
+        } catch { return error }
       }
-      f.body = BodyPose(points: points)
+      if let failure {
+        swap(&points, &pointPool[poolIndex])
+        throw failure
+      }
+      f.body = BodyPose(unchecked: points)
+      swap(&points, &pointPool[poolIndex])
     }
     let faceCount = try r.count(max: r.headRemaining / 5, "landmarks: face count")
     if faceCount > 0 {
@@ -269,7 +277,15 @@ final class EventDecoder {
         faces = p
         faceSlots = n
       }
-      f.faces.reserveCapacity(faceCount)
+      var list: [FaceObservation] = []
+      swap(&list, &facePool[poolIndex])
+      defer { swap(&list, &facePool[poolIndex]) }
+      // Same face count as the recycled array: overwrite in place (the common case).
+      let inPlace = list.count == faceCount
+      if !inPlace {
+        list.removeAll(keepingCapacity: true)
+        list.reserveCapacity(faceCount)
+      }
       for fi in 0..<faceCount {
         let ff = try r.varint()
         guard ff < 1 << 15 else { throw CodecError("landmarks: face \(fi): unknown flag bits 0x\(String(ff, radix: 16))") }
@@ -305,9 +321,15 @@ final class EventDecoder {
           if ff & (1 << 13) != 0 { face.eyeAR = try next(23) }
           if ff & (1 << 14) != 0 { face.landmarkConfAvg = try next(24) }
         }
-        f.faces.append(face)
+        if inPlace {
+          list.withUnsafeMutableBufferPointer { $0[fi] = face }
+        } else {
+          list.append(face)
+        }
       }
+      f.faces = list
     }
+    poolIndex = poolIndex == EventDecoder.poolSize - 1 ? 0 : poolIndex + 1
     if flags & lmPeople != 0 { f.people = Int(truncatingIfNeeded: try r.zigzag()) }
     if flags & lmVisionMs != 0 { f.visionMs = Quantization.value(try r.zigzag()) }
     return f

@@ -34,11 +34,16 @@ public final class Recorder {
     var writer = ByteWriter()
   }
 
+  /// Default chunk size limit (raw bytes). 256 KiB rather than 1 MiB: the reader loads the
+  /// next chunk in the background while decoding the current one, and only the first chunk's
+  /// load is not overlapped; compression is within 0.5% of 1 MiB chunks (FORMAT-jprec.md §3).
+  public static let defaultChunkRawLimit = 1 << 18
+
   /// zstd level used for chunks (see docs/FORMAT-jprec.md §3 for the measurement).
   public static let defaultLevel: Int32 = 19
 
   /// Creates a NEW recording at `path` (refuses an existing file) and writes `header` to `meta`.
-  public init(path: String, header: JSONObject, chunkRawLimit: Int = 1 << 20) throws(RecordingError) {
+  public init(path: String, header: JSONObject, chunkRawLimit: Int = Recorder.defaultChunkRawLimit) throws(RecordingError) {
     self.path = path
     self.chunkRawLimit = max(64, chunkRawLimit)
     level = Recorder.defaultLevel

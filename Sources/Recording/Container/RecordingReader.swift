@@ -11,14 +11,14 @@ import PoseSpec
 /// The file is opened read-only (SQLite may replay the WAL of a writer that was killed).
 public final class RecordingReader {
   public let path: String
-  public private(set) var header: JSONObject
+  @exclusivity(unchecked) public private(set) var header: JSONObject
   public let isComplete: Bool
   let db: DatabaseQueue
   let kindNames: [String]
   /// Every meta row as stored (key, JSON text), in insertion order.
   let metaRows: [(key: String, value: String)]
-  var cursors: [ChannelCursor] = []
-  var primed = false
+  @exclusivity(unchecked) var cursors: [ChannelCursor] = []
+  @exclusivity(unchecked) var primed = false
 
   public init(path: String) throws(RecordingError) {
     self.path = path
@@ -67,7 +67,7 @@ public final class RecordingReader {
             db, sql: "SELECT \(ChunkInfo.columns) FROM chunks WHERE channel_id = ? ORDER BY start_ms, id", arguments: [id]
           ).map(ChunkInfo.init(row:))
         }
-        cursors.append(ChannelCursor(channel: ch, name: name, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch)))
+        cursors.append(ChannelCursor(channel: ch, name: name, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch), db: db))
       }
     } catch let e as RecordingError {
       try? db.close()
@@ -78,7 +78,10 @@ public final class RecordingReader {
     }
   }
 
-  deinit { try? db.close() }
+  deinit {
+    for c in cursors { c.prefetcher?.drain() }
+    try? db.close()
+  }
 
   /// The next event in `(t, seq)` order, or nil at the end.
   public func next() throws(RecordingError) -> InputEvent? {
@@ -134,6 +137,16 @@ public final class RecordingReader {
       do throws(CodecError) { return .success(try ChunkLoader.load(db, c)) } catch { return .failure(error) }
     }
     return try r.get()
+  }
+
+  func loadChunk(_ c: ChunkInfo, into buffer: ChunkBuffer) throws(CodecError) {
+    let r: CodecError? = db.inDatabase { db in
+      do throws(CodecError) {
+        try ChunkLoader.load(db, c, into: buffer)
+        return nil
+      } catch { return error }
+    }
+    if let r { throw r }
   }
 
   /// Statistics for `jpreplay info`, from the tables' metadata (no chunk is decompressed,
@@ -199,30 +212,29 @@ final class ChannelCursor {
   let name: String
   let chunks: [ChunkInfo]
   let decoder: EventDecoder
-  var nextChunk = 0
-  var current: ChunkInfo? = nil
-  var buffer: UnsafeMutableRawBufferPointer
-  /// How many bytes of `buffer` hold the current chunk.
-  var validBytes = 0
+  @exclusivity(unchecked) var nextChunk = 0
+  @exclusivity(unchecked) var current: ChunkInfo? = nil
+  /// The decompressed current chunk (`reader_` points into it).
+  @exclusivity(unchecked) var buffer = ChunkBuffer()
+  /// Loads the following chunk in the background (nil when the channel has one chunk).
+  let prefetcher: ChunkPrefetcher?
   /// Read position in the current chunk (points into `buffer`).
-  var reader_: ByteReader
-  var left: Int64 = 0
-  var lastEnd: (t: Int64, seq: Int64)? = nil
-  var head: InputEvent? = nil
-  var hasHead = false
-  var headT: Int64 = 0
-  var headSeq: Int64 = 0
+  @exclusivity(unchecked) var reader_: ByteReader
+  @exclusivity(unchecked) var left: Int64 = 0
+  @exclusivity(unchecked) var lastEnd: (t: Int64, seq: Int64)? = nil
+  @exclusivity(unchecked) var head: InputEvent? = nil
+  @exclusivity(unchecked) var hasHead = false
+  @exclusivity(unchecked) var headT: Int64 = 0
+  @exclusivity(unchecked) var headSeq: Int64 = 0
 
-  init(channel: Channel, name: String, chunks: [ChunkInfo], decoder: EventDecoder) {
+  init(channel: Channel, name: String, chunks: [ChunkInfo], decoder: EventDecoder, db: DatabaseQueue) {
     self.channel = channel
     self.name = name
     self.chunks = chunks
     self.decoder = decoder
-    buffer = .allocate(byteCount: 16, alignment: 8)
+    prefetcher = chunks.count > 1 ? ChunkPrefetcher(db: db) : nil
     reader_ = ByteReader()
   }
-
-  deinit { buffer.deallocate() }
 
   /// Decodes the next event of this channel into `head` (nil at the channel's end).
   @inline(__always)
@@ -263,18 +275,19 @@ final class ChannelCursor {
         nextChunk = chunks.count
         throw reader.fail(c, name, "overlaps the previous chunk of the channel (starts at \(c.startMs) ms, seq \(c.firstSeq); previous ended at \(last.t) ms, seq \(last.seq))")
       }
-      let raw: [UInt8]
-      do { raw = try reader.loadChunk(c) } catch {
+      do throws(CodecError) {
+        if let prefetcher {
+          buffer = try prefetcher.take(
+            nextChunk - 1, c, current: buffer,
+            following: nextChunk < chunks.count ? (nextChunk, chunks[nextChunk]) : nil)
+        } else {
+          try reader.loadChunk(c, into: buffer)
+        }
+      } catch {
         nextChunk = chunks.count
         throw reader.fail(c, name, error.message)
       }
-      if buffer.count < raw.count {
-        buffer.deallocate()
-        buffer = .allocate(byteCount: raw.count, alignment: 8)
-      }
-      raw.withUnsafeBytes { buffer.copyMemory(from: $0) }
-      validBytes = raw.count
-      do throws(CodecError) { reader_ = try ByteReader(UnsafeRawBufferPointer(rebasing: buffer[0..<validBytes])) } catch {
+      do throws(CodecError) { reader_ = try ByteReader(buffer.bytes) } catch {
         nextChunk = chunks.count
         throw reader.fail(c, name, error.message)
       }

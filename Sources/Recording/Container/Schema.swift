@@ -194,6 +194,47 @@ struct ChunkLoader {
   }
 
   static func verify(_ data: Data, _ c: ChunkInfo) throws(CodecError) -> [UInt8] {
+    try check(data, c)
+    let result: Result<[UInt8], Zstd.Failure> = data.withUnsafeBytes { b in
+      do throws(Zstd.Failure) { return .success(try Zstd.decompress(b, expectedSize: Int(c.rawSize))) } catch { return .failure(error) }
+    }
+    switch result {
+    case .success(let raw): return raw
+    case .failure(let f): throw CodecError(f.description)
+    }
+  }
+
+  /// As `load`, but decompresses into `buffer` (grown when too small) without copying the blob.
+  static func load(_ db: Database, _ c: ChunkInfo, into buffer: ChunkBuffer) throws(CodecError) {
+    do {
+      let stmt = try db.cachedStatement(sql: "SELECT data FROM chunks WHERE id = ?")
+      let rows = try Row.fetchCursor(stmt, arguments: [c.id])
+      guard let row = try rows.next() else { throw CodecError("chunk row is missing") }
+      // The blob is read in place (no copy): it is valid until the cursor moves on.
+      try row.withUnsafeData(atIndex: 0) { (data: Data?) throws in
+        guard let data else { throw CodecError("chunk row has no data") }
+        try check(data, c)
+        buffer.reserve(Int(c.rawSize))
+        let result: Result<Void, Zstd.Failure> = data.withUnsafeBytes { b in
+          do throws(Zstd.Failure) {
+            return .success(
+              try Zstd.decompress(b, into: buffer.storage, expectedSize: Int(c.rawSize), context: buffer.context))
+          } catch {
+            return .failure(error)
+          }
+        }
+        if case .failure(let f) = result { throw CodecError(f.description) }
+        buffer.count = Int(c.rawSize)
+      }
+    } catch let e as CodecError {
+      throw e
+    } catch {
+      throw CodecError("cannot read: \(JPRec.sqliteMessage(error))")
+    }
+  }
+
+  /// The checks done before decompressing: CRC, plausible raw size and event count.
+  static func check(_ data: Data, _ c: ChunkInfo) throws(CodecError) {
     let crc = data.withUnsafeBytes { CRC32.checksum($0) }
     guard crc == c.crc32 else {
       throw CodecError("CRC mismatch (stored \(JPRec.hex(c.crc32)), computed \(JPRec.hex(crc)))")
@@ -201,13 +242,6 @@ struct ChunkLoader {
     guard c.rawSize >= 0, c.rawSize <= 1 << 30 else { throw CodecError("implausible raw size \(c.rawSize)") }
     guard c.count >= 0, c.count <= c.rawSize / 3 + 1 else {
       throw CodecError("event count \(c.count) cannot fit in \(c.rawSize) bytes")
-    }
-    let result: Result<[UInt8], Zstd.Failure> = data.withUnsafeBytes { b in
-      do throws(Zstd.Failure) { return .success(try Zstd.decompress(b, expectedSize: Int(c.rawSize))) } catch { return .failure(error) }
-    }
-    switch result {
-    case .success(let raw): return raw
-    case .failure(let f): throw CodecError(f.description)
     }
   }
 

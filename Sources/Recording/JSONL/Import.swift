@@ -15,7 +15,7 @@ public enum RecordingImport {
   /// (A crash or `kill -9` leaves the committed chunks, readable, marked incomplete.)
   @discardableResult
   public static func run(
-    from source: String, to destination: String, chunkRawLimit: Int = 1 << 20,
+    from source: String, to destination: String, chunkRawLimit: Int = Recorder.defaultChunkRawLimit,
     progress: ((Progress) -> Void)? = nil
   ) throws(RecordingError) -> Int {
     let reader = try JSONLReader(path: source)

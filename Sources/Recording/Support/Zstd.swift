@@ -53,6 +53,41 @@ public enum Zstd {
     return out
   }
 
+  /// A reusable decompression context (one per reading thread; not shareable across threads).
+  public final class DecompressionContext {
+    let dctx: OpaquePointer
+    public init() { dctx = ZSTD_createDCtx() }
+    deinit { ZSTD_freeDCtx(dctx) }
+  }
+
+  /// Decompresses one frame of exactly `expectedSize` bytes into `output` (which must hold at
+  /// least that many), without allocating: the reader's hot path reuses one buffer per channel.
+  public static func decompress(
+    _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, expectedSize: Int,
+    context: DecompressionContext? = nil
+  ) throws(Failure) {
+    guard expectedSize >= 0, expectedSize <= 1 << 30, expectedSize <= output.count else {
+      throw Failure(description: "implausible raw size \(expectedSize)")
+    }
+    let declared = ZSTD_getFrameContentSize(input.baseAddress, input.count)
+    if declared == ZSTD_CONTENTSIZE_ERROR { throw Failure(description: "not a zstd frame") }
+    if declared != ZSTD_CONTENTSIZE_UNKNOWN, declared != UInt64(expectedSize) {
+      throw Failure(description: "zstd frame holds \(declared) bytes, expected \(expectedSize)")
+    }
+    let n =
+      if let context {
+        ZSTD_decompressDCtx(context.dctx, output.baseAddress, expectedSize, input.baseAddress, input.count)
+      } else {
+        ZSTD_decompress(output.baseAddress, expectedSize, input.baseAddress, input.count)
+      }
+    if ZSTD_isError(n) != 0 {
+      throw Failure(description: "zstd: \(String(cString: ZSTD_getErrorName(n)))")
+    }
+    guard n == expectedSize else {
+      throw Failure(description: "zstd frame decoded to \(n) bytes, expected \(expectedSize)")
+    }
+  }
+
   public static func decompress(_ input: [UInt8], expectedSize: Int) throws(Failure) -> [UInt8] {
     let r: Result<[UInt8], Failure> = input.withUnsafeBytes { b in
       do throws(Failure) { return .success(try decompress(b, expectedSize: expectedSize)) } catch { return .failure(error) }
