@@ -262,6 +262,29 @@ final class ContainerTests: XCTestCase {
     assertThrows({ _ = try Doctor.recover(from: p, to: out) }, contains: ["recovered.jprec", "exists"])
   }
 
+  /// The background prefetch of the next chunk must not change what a reader sees: every event
+  /// before a damaged chunk is delivered, in order, and the error comes exactly at that chunk.
+  func testADamagedChunkFailsOnlyWhenItsTurnComes() throws {
+    let events = landmarkSession(300)
+    let p = try record(events, to: path("late.jprec"), limit: 1500)
+    let q = try DatabaseQueue(path: p)
+    let before = try q.read { try Int.fetchOne($0, sql: "SELECT SUM(count) FROM chunks WHERE id < 4") } ?? 0
+    try q.close()
+    var d = try chunkData(p, 4)
+    d[d.count / 3] ^= 0x01
+    try tamper(p, chunk: 4, data: d)
+    let r = try RecordingReader(path: p)
+    var got: [InputEvent] = []
+    assertThrows({ while let e = try r.next() { got.append(e) } }, contains: ["late.jprec", "chunk 4 (channel landmarks, ", "CRC mismatch"])
+    XCTAssertGreaterThan(before, 0)
+    XCTAssertEqual(got.count, before)
+    XCTAssertTrue(got == Array(events.prefix(before)).map(Self.expected), "the events before the bad chunk differ")
+    // After an error the reader stays at its end; a seek before the bad chunk reads again.
+    XCTAssertNil(try r.next())
+    try r.seek(to: 0)
+    XCTAssertEqual(try r.next(), Self.expected(events[0]))
+  }
+
   func testATruncatedFileIsRefused() throws {
     let p = try record(landmarkSession(400), to: path("cut.jprec"), limit: 4000)
     let bytes = try Data(contentsOf: URL(fileURLWithPath: p))

@@ -19,6 +19,8 @@ public final class RecordingReader {
   let metaRows: [(key: String, value: String)]
   @exclusivity(unchecked) var cursors: [ChannelCursor] = []
   @exclusivity(unchecked) var primed = false
+  /// A read-ahead failure, thrown by the next call of `next()`.
+  @exclusivity(unchecked) var deferredError: RecordingError? = nil
 
   public init(path: String) throws(RecordingError) {
     self.path = path
@@ -85,6 +87,10 @@ public final class RecordingReader {
 
   /// The next event in `(t, seq)` order, or nil at the end.
   public func next() throws(RecordingError) -> InputEvent? {
+    if let e = deferredError {
+      deferredError = nil
+      throw e
+    }
     if !primed {
       primed = true
       for c in cursors { try c.advance(self) }
@@ -103,13 +109,16 @@ public final class RecordingReader {
     }
     guard let b = best else { return nil }
     let e = b.head.take()
-    try b.advance(self)
+    // Reading ahead must not cost the caller this event: a failure in the next chunk is
+    // reported by the following call.
+    do { try b.advance(self) } catch { deferredError = error }
     return e
   }
 
   /// Positions the reader so that `next()` returns the first event with time ≥ `t`.
   public func seek(to t: Millis) throws(RecordingError) {
     primed = true
+    deferredError = nil
     for c in cursors {
       // Chunks of a channel are in (start_ms, id) order with non-decreasing end_ms: the first
       // chunk that ends at or after t holds the first event at or after t.
