@@ -16,6 +16,10 @@ public enum Harness {
   /// spec's message and the place in the file.
   public static func loadSpec(path: String) throws(HarnessFailure) -> PoseSpecDocument {
     let bytes: [UInt8]
+    if path == defaultSpecPath && !FileManager.default.fileExists(atPath: path) {
+      throw .badInput(
+        "\(path): no PoseSpec.json in the current directory (\(FileManager.default.currentDirectoryPath)); run from the repository root or pass --spec FILE")
+    }
     do { bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
       throw .badInput("\(path): cannot read the PoseSpec (\(describe(error)))")
     }
@@ -55,9 +59,9 @@ public enum Harness {
   /// Validates PoseSpec bytes; a failure (ENGINE §2.3) becomes exit 2 with the prompt key,
   /// its zh/en texts and the place in the file.
   public static func validateSpec(bytes: [UInt8], path: String) throws(HarnessFailure) -> PoseSpecDocument {
-    let name = (path as NSString).lastPathComponent
-    do { return try PoseSpecLoader.load(bytes: bytes, fileName: name) } catch {
-      throw .badInput("\(path): \(error.description)")
+    // The error's description starts with the file name given here: the path as typed.
+    do { return try PoseSpecLoader.load(bytes: bytes, fileName: path) } catch {
+      throw .badInput(error.description)
     }
   }
 

@@ -7,13 +7,19 @@ import Replay
 /// Adapts a `Recording` reader (`.jprec`, `.jsonl`, `.jsonl.zst`) to the replayer's `EventSource`.
 public struct RecordingSource: EventSource {
   let reader: any RecordingEventReader
+  let path: String
   public var header: JSONObject { reader.header }
 
   public init(path: String) throws(RecordingError) {
+    self.path = path
     reader = try RecordingFiles.open(path)
   }
 
   public mutating func next() throws -> InputEvent? {
-    do { return try reader.nextEvent() } catch { throw BadInputError(message: error.description) }
+    do { return try reader.nextEvent() } catch {
+      // The replayer prefixes the recording's path; keep the place ("chunk 3 (…)", "line 7").
+      if error.file == path, let place = error.place { throw BadInputError(message: "\(place): \(error.message)") }
+      throw BadInputError(message: error.description)
+    }
   }
 }

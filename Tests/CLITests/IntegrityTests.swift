@@ -1,4 +1,7 @@
 import Foundation
+import PoseSpec
+import Recording
+import Scenarios
 import Testing
 
 /// Damaged recordings: clean exit-2 errors naming the problem, `doctor`, `--recover`,
@@ -93,6 +96,35 @@ struct IntegrityTests {
     #expect(r2.stderr.contains("bad.jsonl:2"), "\(r2.stderr)")
     #expect(r2.stderr.contains("state"))
     #expect(try Data(contentsOf: f) == before)
+  }
+
+  /// A long recording cut in the middle: `replay` refuses it (exit 2, "truncated"), `doctor`
+  /// names the truncation, and `--recover` keeps the chunks before the cut.
+  @Test func aTruncatedLongRecordingIsSalvagedUpToTheCut() throws {
+    let dir = try CLI.tempDir("integrity")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let f = dir.appendingPathComponent("long.jprec")
+    let rec = try Recorder(path: f.path, header: ["format": "jp-replay/1", "name": "long"], chunkRawLimit: 64 << 10)
+    for e in SyntheticSession(durationMs: 120_000, fps: 30, seed: 3) { try rec.append(e) }
+    try rec.finish()
+    let bytes = try Data(contentsOf: f)
+    try bytes.prefix(bytes.count * 6 / 10).write(to: f)
+
+    let r = try CLI.run(["replay", f.path])
+    #expect(r.code == 2)
+    #expect(r.stderr.contains("long.jprec") && r.stderr.contains("truncated"), "\(r.stderr)")
+    let d = try CLI.run(["doctor", f.path])
+    #expect(d.code == 1)
+    #expect(d.stdout.contains("PROBLEM: truncated"), "\(d.stdout)")
+    let out = dir.appendingPathComponent("salvaged.jprec")
+    let s = try CLI.run(["doctor", "--recover", f.path, "-o", out.path])
+    #expect(s.code == 0, "\(s.stdout)\(s.stderr)")
+    #expect(s.stdout.contains("file truncated"))
+    let info = try CLI.run(["info", "--json", out.path])
+    let events = try JSONParser.parse(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["events"]?.int64Value ?? 0
+    // Roughly the first 60% of the 3601 frames survive; none of the rest.
+    #expect(events > 1000 && events < 3601, "\(events) events kept")
+    #expect(try CLI.run(["doctor", out.path]).code == 0)
   }
 
   @Test func killingImportLeavesAFileThatOpensAndDoctorSaysWhatWasLost() throws {

@@ -58,21 +58,37 @@ public enum Doctor {
     let kinds: [String]
     let channels: [(Int64, String, String)]
     let chunks: [ChunkInfo]
+    nonisolated(unsafe) var tableDamage: String? = nil
     do {
       (kinds, channels, chunks) = try db.inDatabase { db in
         let k = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [JPRec.metaKinds])
         let names = k.flatMap { try? JSONParser.parse($0) }?.arrayValue?.compactMap(\.stringValue) ?? []
         let ch = try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id").map {
-          ($0[0] as Int64, $0[1] as String, $0[2] as String)
+          (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1), try $0.decode(String.self, atIndex: 2))
         }
-        let cs = try Row.fetchAll(db, sql: "SELECT \(ChunkInfo.columns) FROM chunks ORDER BY channel_id, start_ms, id")
-          .map(ChunkInfo.init(row:))
+        // In rowid order, keeping the rows read before any damage (a truncated file).
+        var cs: [ChunkInfo] = []
+        do {
+          let rows = try Row.fetchCursor(db, sql: "SELECT \(ChunkInfo.columns) FROM chunks ORDER BY id")
+          while let row = try rows.next() {
+            guard let info = try? ChunkInfo(row: row) else {
+              tableDamage = "the chunk table is damaged after \(cs.count) readable row(s) (a row with NULL or mistyped columns); later chunks are lost"
+              break
+            }
+            cs.append(info)
+          }
+        } catch {
+          tableDamage =
+            "the chunk table is damaged after \(cs.count) readable row(s) (\(JPRec.sqliteMessage(error))); later chunks are lost"
+        }
+        cs.sort { ($0.channelID, $0.startMs, $0.id) < ($1.channelID, $1.startMs, $1.id) }
         return (names, ch, cs)
       }
     } catch {
       scan.problems.append("cannot read the tables: \(JPRec.sqliteMessage(error))")
       return scan
     }
+    if let tableDamage { scan.problems.append(tableDamage) }
     if kinds.isEmpty { scan.problems.append("meta \"\(JPRec.metaKinds)\" is missing or malformed; no chunk can be decoded") }
     var decoders: [Int64: (EventDecoder, String)] = [:]
     for (id, name, encoding) in channels {
@@ -125,13 +141,17 @@ public enum Doctor {
   public static func check(path: String) -> DoctorReport {
     var lines = ["checking \(path)"]
     let db: DatabaseQueue
-    do { db = try JPRec.openReadOnly(path) } catch {
+    let truncation: String?
+    do {
+      truncation = try JPRec.checkHeader(path, allowTruncated: true)
+      db = try JPRec.openReadOnly(path, allowTruncated: true)
+    } catch {
       lines.append("FAILED: \(error.description)")
       return DoctorReport(ok: false, problems: [error.description], badChunks: [], chunksChecked: 0, events: 0, lines: lines)
     }
     defer { try? db.close() }
     let scan = scan(db, path: path)
-    var problems = scan.problems
+    var problems = (truncation.map { [$0] } ?? []) + scan.problems
     for (c, name, message) in scan.bad { problems.append("\(c.place(name)): \(message)") }
     let complete = (try? db.inDatabase { db in
       try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [JPRec.metaComplete])
@@ -145,7 +165,7 @@ public enum Doctor {
     lines.append("format version \(JPRec.formatVersion), \(complete == "true" ? "complete" : "not complete")")
     lines.append("\(chunksChecked) chunk(s) checked, \(scan.good.count) good, \(scan.bad.count) bad; \(scan.events) events readable")
     for p in problems { lines.append("PROBLEM: \(p)") }
-    if !scan.bad.isEmpty { lines.append("salvage with: jpreplay doctor --recover \(path) -o OUT.jprec") }
+    if !scan.bad.isEmpty || truncation != nil || !scan.problems.isEmpty { lines.append("salvage with: jpreplay doctor --recover \(path) -o OUT.jprec") }
     lines.append(problems.isEmpty ? "ok" : "FAILED: \(problems.count) problem(s)")
     return DoctorReport(
       ok: problems.isEmpty, problems: problems, badChunks: scan.bad.map(\.0.id), chunksChecked: chunksChecked,
@@ -157,21 +177,24 @@ public enum Doctor {
   public static func recover(from: String, to: String) throws(RecordingError) -> RecoverReport {
     let fm = FileManager.default
     if fm.fileExists(atPath: to) { throw RecordingError(file: to, "already exists; choose another name") }
-    let src = try JPRec.openReadOnly(from)
+    let truncation = try JPRec.checkHeader(from, allowTruncated: true)
+    let src = try JPRec.openReadOnly(from, allowTruncated: true)
     defer { try? src.close() }
     let scan = scan(src, path: from)
     if scan.good.isEmpty && !scan.problems.isEmpty {
       throw RecordingError(file: from, "nothing can be recovered: \(scan.problems.joined(separator: "; "))")
     }
-    let lost = scan.bad.map { c, name, message in "\(c.summary(name)): \(message)" }
+    var lost = scan.bad.map { c, name, message in "\(c.summary(name)): \(message)" }
+    if let truncation { lost.append("file \(truncation)") }
+    lost += scan.problems.filter { $0.hasPrefix("the chunk table is damaged") }
     var counts: [String: Int] = [:]
     for g in scan.good { counts.merge(g.counts, uniquingKeysWith: +) }
     do {
       let (metaRows, channelRows) = try src.inDatabase { db in
         (
-          try Row.fetchAll(db, sql: "SELECT key, value FROM meta ORDER BY rowid").map { ($0[0] as String, $0[1] as String) },
+          try Row.fetchAll(db, sql: "SELECT key, value FROM meta ORDER BY rowid").map { (try $0.decode(String.self, atIndex: 0), try $0.decode(String.self, atIndex: 1)) },
           try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id").map {
-            ($0[0] as Int64, $0[1] as String, $0[2] as String)
+            (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1), try $0.decode(String.self, atIndex: 2))
           }
         )
       }

@@ -27,7 +27,7 @@ public final class RecordingReader {
     db = try JPRec.openReadOnly(path)
     do {
       let rows = try db.inDatabase { db in
-        try Row.fetchAll(db, sql: "SELECT key, value FROM meta ORDER BY rowid").map { (key: $0[0] as String, value: $0[1] as String) }
+        try Row.fetchAll(db, sql: "SELECT key, value FROM meta ORDER BY rowid").map { (key: try $0.decode(String.self, atIndex: 0), value: try $0.decode(String.self, atIndex: 1)) }
       }
       metaRows = rows
       var h = JSONObject()
@@ -55,9 +55,9 @@ public final class RecordingReader {
       kindNames = kinds
       let channelRows = try db.inDatabase { db in try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id") }
       for row in channelRows {
-        let id: Int64 = row[0]
-        let name: String = row[1]
-        let encoding: String = row[2]
+        let id: Int64 = try row.decode(atIndex: 0)
+        let name: String = try row.decode(atIndex: 1)
+        let encoding: String = try row.decode(atIndex: 2)
         guard let ch = Channel(rawValue: name) else {
           throw RecordingError(file: path, place: "channel \(id)", "unknown channel \"\(name)\" (written by a newer jpreplay?)")
         }
@@ -67,7 +67,7 @@ public final class RecordingReader {
         let chunks = try db.inDatabase { db in
           try Row.fetchAll(
             db, sql: "SELECT \(ChunkInfo.columns) FROM chunks WHERE channel_id = ? ORDER BY start_ms, id", arguments: [id]
-          ).map(ChunkInfo.init(row:))
+          ).map { try ChunkInfo(row: $0) }
         }
         cursors.append(ChannelCursor(channel: ch, name: name, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch), db: db))
       }
@@ -177,8 +177,10 @@ public final class RecordingReader {
       for r in rows {
         s.channels.append(
           ChannelStats(
-            id: r[0], name: r[1], encoding: r[2], events: Int(r[3] as Int64), chunks: Int(r[4] as Int64),
-            rawBytes: r[5], storedBytes: r[6], firstT: r[7], lastT: r[8]))
+            id: try r.decode(atIndex: 0), name: try r.decode(atIndex: 1), encoding: try r.decode(atIndex: 2),
+            events: Int(try r.decode(Int64.self, atIndex: 3)), chunks: Int(try r.decode(Int64.self, atIndex: 4)),
+            rawBytes: try r.decode(atIndex: 5), storedBytes: try r.decode(atIndex: 6), firstT: try r.decode(atIndex: 7),
+            lastT: try r.decode(atIndex: 8)))
       }
       var counts: [String: Int]? = nil
       if let row = metaRows.first(where: { $0.key == JPRec.metaEventCounts }),

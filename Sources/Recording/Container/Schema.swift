@@ -54,7 +54,10 @@ enum JPRec {
 
   /// Checks the raw SQLite header (first 100 bytes) before SQLite sees the file: magic,
   /// truncation, application_id and user_version. Throws a `RecordingError` naming `path`.
-  static func checkHeader(_ path: String) throws(RecordingError) {
+  /// With `allowTruncated` a truncated file is not an error: the message is returned instead
+  /// (for `Doctor`, which salvages what is readable).
+  @discardableResult
+  static func checkHeader(_ path: String, allowTruncated: Bool = false) throws(RecordingError) -> String? {
     var isDir: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
       throw RecordingError(file: path, "no such file")
@@ -79,17 +82,19 @@ enum JPRec {
     // With a non-empty WAL (a writer that was killed) the WAL holds the newest pages; SQLite
     // checks consistency itself then.
     let walSize = fileSize(path + "-wal") ?? 0
+    var truncation: String? = nil
     if walSize == 0, validFor == changeCounter, pageCount > 0, pageSize >= 512 {
       let expected = pageCount * pageSize
       if size < expected {
-        throw RecordingError(
-          file: path,
-          "truncated: the file has \(size) bytes but its SQLite header declares \(pageCount) pages of \(pageSize) bytes (\(expected) bytes)")
+        truncation =
+          "truncated: the file has \(size) bytes but its SQLite header declares \(pageCount) pages of \(pageSize) bytes (\(expected) bytes)"
       }
     }
     let appID = Int32(bitPattern: be32(68))
     let version = Int(Int32(bitPattern: be32(60)))
     try checkIDs(path, appID: appID, version: version)
+    if let truncation, !allowTruncated { throw RecordingError(file: path, truncation) }
+    return truncation
   }
 
   static func checkIDs(_ path: String, appID: Int32, version: Int) throws(RecordingError) {
@@ -109,11 +114,16 @@ enum JPRec {
   }
 
   /// Opens an existing recording read-only after `checkHeader`, and checks pragmas and tables.
-  static func openReadOnly(_ path: String) throws(RecordingError) -> DatabaseQueue {
-    try checkHeader(path)
+  static func openReadOnly(_ path: String, allowTruncated: Bool = false) throws(RecordingError) -> DatabaseQueue {
+    let truncated = try checkHeader(path, allowTruncated: allowTruncated) != nil
     var config = Configuration()
     config.readonly = true
     config.label = "jprec-reader"
+    if truncated {
+      // SQLite refuses a file shorter than its header says unless writable_schema is on (it
+      // then reads what is there; nothing is written: the connection is read-only).
+      config.prepareDatabase { db in try db.execute(sql: "PRAGMA writable_schema = ON") }
+    }
     let q: DatabaseQueue
     do { q = try DatabaseQueue(path: path, configuration: config) } catch {
       throw RecordingError(file: path, "cannot open: \(sqliteMessage(error))")
@@ -153,15 +163,16 @@ struct ChunkInfo: Sendable {
 
   static let columns = "id, channel_id, start_ms, end_ms, count, first_seq, raw_size, crc32"
 
-  init(row: Row) {
-    id = row[0]
-    channelID = row[1]
-    startMs = row[2]
-    endMs = row[3]
-    count = row[4]
-    firstSeq = row[5]
-    rawSize = row[6]
-    let c: Int64 = row[7]
+  /// Throws (instead of trapping) on a NULL or mistyped column of a damaged file.
+  init(row: Row) throws {
+    id = try row.decode(atIndex: 0)
+    channelID = try row.decode(atIndex: 1)
+    startMs = try row.decode(atIndex: 2)
+    endMs = try row.decode(atIndex: 3)
+    count = try row.decode(atIndex: 4)
+    firstSeq = try row.decode(atIndex: 5)
+    rawSize = try row.decode(atIndex: 6)
+    let c: Int64 = try row.decode(atIndex: 7)
     crc32 = UInt32(truncatingIfNeeded: c)
   }
 

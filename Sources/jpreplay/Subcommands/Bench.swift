@@ -48,8 +48,8 @@ extension JPReplay {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         tmpDir = dir
         let p = dir.appendingPathComponent("synthetic.jprec").path
-        printErr("bench: generating a \(minutes)-minute \(fps) fps session")
         let specSHA = try Harness.loadSpec(path: spec ?? Harness.defaultSpecPath).sha256
+        printErr("bench: generating a \(minutes)-minute \(fps) fps session")
         try Lab.Bench.generate(to: p, minutes: minutes, fps: fps, seed: 1, specSHA: specSHA)
         path = p
       }

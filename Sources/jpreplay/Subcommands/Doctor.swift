@@ -47,7 +47,7 @@ extension JPReplay {
         if r.lostChunks.isEmpty {
           print("lost: nothing")
         } else {
-          print("lost \(r.lostChunks.count) chunk(s):")
+          print("lost:")
           for l in r.lostChunks { print("  \(l)") }
         }
         print("re-check of \(output):")
