@@ -132,7 +132,7 @@ struct IntegrityTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     // A large JSONL: 120k frames, ~1 KB each.
     let src = dir.appendingPathComponent("big.jsonl")
-    FileManager.default.createFile(atPath: src.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: src.path, contents: nil)
     let h = try FileHandle(forWritingTo: src)
     h.write(Data("{\"format\":\"jp-replay/1\",\"name\":\"big\",\"wall_start_ms\":0}\n".utf8))
     var batch = ""

@@ -301,7 +301,7 @@ final class ContainerTests: XCTestCase {
     XCTAssertFalse(report.ok)
     XCTAssertTrue(report.problems[0].contains("not an SQLite database"))
     let empty = path("empty.jprec")
-    FileManager.default.createFile(atPath: empty, contents: Data())
+    _ = FileManager.default.createFile(atPath: empty, contents: Data())
     assertThrows({ _ = try RecordingReader(path: empty) }, contains: ["empty.jprec", "not a .jprec"])
     assertThrows({ _ = try RecordingReader(path: path("missing.jprec")) }, contains: ["missing.jprec", "no such file"])
   }

@@ -102,7 +102,7 @@ final class JSONLTests: XCTestCase {
   func testZstdCompressedFilesReadTheSame() throws {
     let plain = try write([Self.header] + Self.everyKindLines())
     let zst = dir.appendingPathComponent("r.jsonl.zst")
-    FileManager.default.createFile(atPath: zst.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: zst.path, contents: nil)
     let h = try FileHandle(forWritingTo: zst)
     let w = JSONLWriter(handle: h, compressed: true)
     try w.writeLine(Self.header)

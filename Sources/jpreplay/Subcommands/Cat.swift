@@ -43,7 +43,7 @@ extension JPReplay {
       }
       let handle: FileHandle
       if let output {
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         guard let h = FileHandle(forWritingAtPath: output) else { throw CLIError.badInput("\(output): cannot write") }
         handle = h
       } else {
