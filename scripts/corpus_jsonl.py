@@ -140,6 +140,16 @@ def flicker(k, t, s):
     return {"px": 0.65, "absent": 1 if (k < 10 and k % 2 == 1) else 0}
 
 
+def gate_timeline(k, t, s):
+    # ENGINE §3.9 second worked timeline, in full: A/nil alternating on frames 0-9, A steady
+    # from frame 10, nothing to say from frame 21 (t=1400), A again from t=4000.
+    if k < 10:
+        return {"px": 0.65, "absent": 1 if k % 2 == 1 else 0}
+    if k < 21 or t >= 4000:
+        return {"px": 0.65, "absent": 0}
+    return {"px": 0.5, "absent": 0}
+
+
 SCENARIOS = {
     "s04-frame-left-enter": lambda n: scenario(
         n, 600, [(0, {"px": 0.65})],
@@ -162,6 +172,14 @@ SCENARIOS = {
         "§3.4), then steady from frame 10 (t=667): the gate input never holds 4 frames until "
         "then, so FRAME_MOVE_LEFT is first shown at frame 13 (t=867).",
         per_frame=flicker),
+    "gate-timeline-15hz": lambda n: scenario(
+        n, 6000, [(0, {})],
+        "ENGINE §3.9 second worked timeline through the whole pipeline (15 Hz, persistFrames 4, "
+        "minHold 3000, cooldown 800): FRAME_MOVE_LEFT alternating with nobody on frames 0-9, "
+        "steady from frame 10 -> shown at 867; centred from frame 21 (t=1400) -> hold until "
+        "nil at 3867 (867+3000; FRAME_MOVE_LEFT cooldown until 4667); right of centre again "
+        "from t=4000 -> cooldown -> FRAME_MOVE_LEFT again at 4667.",
+        per_frame=gate_timeline),
     "step-too-close": lambda n: scenario(
         n, 14000,
         [(0, {"top": 0.36, "hip": 0.52, "ankle": 0.66, "nose": 0.31, "half": 0.05}),

@@ -1,4 +1,5 @@
 import Foundation
+import PoseSpec
 import Testing
 
 /// The committed corpus: every recording has a golden, replays match, and replays are
@@ -34,6 +35,39 @@ struct CorpusTests {
     let fromJSONL = try CLI.run(["cat", out])
     #expect(fromJprec.code == 0)
     #expect(fromJprec.stdout == fromJSONL.stdout, "Recordings/\(name).jprec is stale: re-import it from \(jsonl)")
+  }
+
+  /// Thresholds are read from the PoseSpec at run time (ENGINE §2.8, §3.3): raising
+  /// FRAME_MOVE_LEFT's noRef hard threshold in a copy of the spec changes the trace of a
+  /// recording that crosses it, with the same binary.
+  @Test func editingAThresholdInTheSpecChangesTheTraceWithoutARebuild() throws {
+    let dir = try CLI.tempDir("spec-edit")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let original = try String(contentsOf: CLI.repoRoot.appendingPathComponent("PoseSpec.json"), encoding: .utf8)
+    var doc = try JSONParser.parse(original)
+    guard case .object(var root) = doc, case .array(var cues)? = root["cues"] else {
+      Issue.record("PoseSpec.json has no cues array")
+      return
+    }
+    let i = try #require(cues.firstIndex { $0["id"]?.stringValue == "FRAME_MOVE_LEFT" })
+    // hard 0.12 → 0.2: drift-left-and-back peaks at +0.16, so the hard display disappears.
+    func edit(_ v: JSONValue, _ path: [String]) -> JSONValue {
+      guard let k = path.first, case .object(var o) = v, let child = o[k] else { return path.isEmpty ? .number(0.2) : v }
+      o[k] = edit(child, Array(path.dropFirst()))
+      return .object(o)
+    }
+    cues[i] = edit(cues[i], ["trigger", "noRef", "hard", ">"])
+    root["cues"] = .array(cues)
+    doc = .object(root)
+    let edited = dir.appendingPathComponent("PoseSpec.json")
+    try Data(JSONWriter.write(doc, sortKeys: false, numbers: .shortest).utf8).write(to: edited)
+
+    let before = try CLI.run(["replay", "Recordings/drift-left-and-back.jprec"])
+    let after = try CLI.run(["replay", "Recordings/drift-left-and-back.jprec", "--spec", edited.path])
+    #expect(before.code == 0 && after.code == 0, "\(before.stderr)\(after.stderr)")
+    #expect(before.stdout.contains(#""level":"hard""#))
+    #expect(!after.stdout.contains(#""level":"hard""#), "\(after.stdout)")
+    #expect(after.stdout.contains(#""cue_id":"FRAME_MOVE_LEFT","level":"warn""#))
   }
 
   @Test func replaysAreByteIdenticalAcrossProcessesAndHashSeeds() throws {
