@@ -150,6 +150,32 @@ def gate_timeline(k, t, s):
     return {"px": 0.5, "absent": 0}
 
 
+def by_frame(*segments):
+    """per_frame function from [(first_frame, px)] segments: px from that frame on."""
+    def f(k, t, s):
+        px = segments[0][1]
+        for first, v in segments:
+            if k >= first:
+                px = v
+        return {"px": px}
+    return f
+
+
+def by_time(*segments):
+    """per_frame function from [(t_ms, px)] segments: px from that time on."""
+    def f(k, t, s):
+        px = segments[0][1]
+        for first, v in segments:
+            if t >= first:
+                px = v
+        return {"px": px}
+    return f
+
+
+def tap(t):
+    return (t, {"t": t, "kind": "shutter_tap"})
+
+
 SCENARIOS = {
     "s04-frame-left-enter": lambda n: scenario(
         n, 600, [(0, {"px": 0.65})],
@@ -180,6 +206,40 @@ SCENARIOS = {
         "nil at 3867 (867+3000; FRAME_MOVE_LEFT cooldown until 4667); right of centre again "
         "from t=4000 -> cooldown -> FRAME_MOVE_LEFT again at 4667.",
         per_frame=gate_timeline),
+    "s06-hold-and-cooldown": lambda n: scenario(
+        n, 7000, [(0, {})],
+        "ENGINE §7 S06: cx=+0.15 frames 0-20, cx=0 frames 21-53, cx=+0.15 from frame 54 (t=3600). "
+        "LEFT hard at 200; exit_crossed + praise on FRAME_X at 1600 (4th exit frame) while the gate "
+        "holds LEFT; null at 3200 (200+3000; LEFT cooldown until 4000); cooldown 3600-3933; LEFT "
+        "hard at 4000; praise off (timeout) at 6600.",
+        per_frame=by_frame((0, 0.65), (21, 0.5), (54, 0.65))),
+    "s07-dead-band": lambda n: scenario(
+        n, 5000, [(0, {})],
+        "ENGINE §7 S07: LEFT active (cx 0.15) for 10 frames, then cx=0.06 for 60 frames: inside "
+        "the dead-band (0.04, 0.07] the cue stays active with its sticky level hard: still "
+        "displayed, no exit_crossed, no praise (§3.3, §3.5).",
+        per_frame=by_frame((0, 0.65), (10, 0.56))),
+    "s08-praise-freeze": lambda n: scenario(
+        n, 11000, [(0, {})],
+        "ENGINE §7 S08: LEFT displayed (cx 0.15 from t=0); cx -> 0.02 from t=5000: exit_crossed at "
+        "the 4th exit frame (t=5200), praise on FRAME_X, card frozen on the praise script, praise "
+        "off (timeout) 5000 ms later at 10200, then the card of the displayed cue.",
+        per_frame=by_time((0, 0.65), (5000, 0.52))),
+    "s09-praise-cooldown": lambda n: scenario(
+        n, 16000,
+        [(0, {"nose": 0.22}), (7466, {"nose": 0.22}), (7467, {"nose": 0.22, "top": 0.16, "hip": 0.52, "ankle": 0.76}),
+         (8466, {"nose": 0.22, "top": 0.16, "hip": 0.52, "ankle": 0.76}),
+         (8467, {"nose": 0.22, "top": 0.30, "hip": 0.66, "ankle": 0.90})],
+        "ENGINE §7 S09: two FRAME_X exits 6 s apart (LEFT shown, exits at 1533; LEFT again, exits "
+        "at 7533 while still shown: no praise, 6000 < 10000), then a FRAME_Y exit about 1 s later "
+        "(the subject stands high from 7467: FRAME_MOVE_DOWN shown at 7667, back at 8467, exits "
+        "at 8667): praised.",
+        per_frame=by_time((0, 0.65), (1333, 0.5), (4000, 0.65), (7333, 0.5))),
+    "s10-shutter-unfreeze": lambda n: scenario(
+        n, 8000, [(0, {})],
+        "ENGINE §7 S10: praise on at 1600 (as S06); shutter_tap at 2800 (+1200): praise off "
+        "(shutter_tap) at 2800 and the card of the displayed cue returns; no timeout later.",
+        per_frame=by_frame((0, 0.65), (21, 0.5)), extra=(tap(2800),)),
     "step-too-close": lambda n: scenario(
         n, 14000,
         [(0, {"top": 0.36, "hip": 0.52, "ankle": 0.66, "nose": 0.31, "half": 0.05}),

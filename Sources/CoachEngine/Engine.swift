@@ -30,8 +30,9 @@ public struct EngineConfiguration: Sendable {
 ///
 /// Implemented so far: the noRef cue pipeline of ENGINE §3.15 steps 1–5 and 7 for the T0
 /// composition cues (canonicalize → metrics → availability, confidence gate, levels,
-/// hysteresis → fallback → selection → anti-jitter gate → `cue_display`, then the director
-/// card → `script_card`), scene switching (§3.6) and T0 frame acceptance (§3.11).
+/// hysteresis → fallback → selection → anti-jitter gate → `cue_display`, noRef praise with
+/// its freeze (§3.12), then the director card → `script_card`), scene switching (§3.6) and
+/// T0 frame acceptance (§3.11).
 public struct Engine: Sendable {
   let configuration: EngineConfiguration
   /// One plan per cue, in spec order.
@@ -50,6 +51,7 @@ public struct Engine: Sendable {
   var hysteresis: [CueHysteresis]
   var gate = AntiJitterGate()
   var card = DirectorCard()
+  var praise: PraiseController
   /// Accepted T0 evaluations so far (numbers `cue_eval` lines).
   var evaluationCount = 0
 
@@ -62,6 +64,7 @@ public struct Engine: Sendable {
     planIndex = index
     metricOptions = MetricOptions(configuration.options)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
+    praise = PraiseController(policy: spec.praisePolicy)
     scene = configuration.initial["scene"]?.stringValue ?? "cafe"
     scenePlans = []
     scenePlans = plansInScene(scene)
@@ -78,17 +81,43 @@ public struct Engine: Sendable {
     switch event.payload {
     case .landmarks(let frame):
       guard acceptance.accept(frame: frame.frame, at: event.t) else { return Effects() }
-      return Effects(outputs: evaluateT0(frame, at: event.t))
+      return evaluateT0(frame, at: event.t)
     case .generic(let g) where g.kind == .ui_scene:
       if let next = g.fields["scene"]?.stringValue { switchScene(to: next) }
       return Effects()
+    case .generic(let g) where g.kind == .shutter_tap:
+      // §3.12: the tap unfreezes praise before capture starts.
+      return unfreezePraise(reason: "shutter_tap", at: event.t)
     case .luma, .generic:
       return Effects()
     }
   }
 
-  /// Fires a timer the engine scheduled earlier, at its due time. (No timers yet.)
-  public mutating func fire(_ timer: TimerID, at now: Millis) -> Effects { Effects() }
+  /// Fires a timer the engine scheduled earlier, at its due time.
+  public mutating func fire(_ timer: TimerID, at now: Millis) -> Effects {
+    switch timer {
+    case PraiseController.timeoutTimer: return unfreezePraise(reason: "timeout", at: now)
+    default: return Effects()
+    }
+  }
+
+  /// Ends a praise freeze (§3.12): a `praise` off line, then the card of the displayed cue.
+  mutating func unfreezePraise(reason: String, at t: Millis) -> Effects {
+    guard let was = praise.unfreeze(reason: reason) else { return Effects() }
+    var effects = Effects()
+    if reason != "timeout" { effects.timers.append(.cancel(PraiseController.timeoutTimer)) }
+    effects.outputs.append(
+      TraceRecord(
+        t: t, out: "praise",
+        fields: [
+          "state": "off", "trigger": .string(was.trigger), "dimension": .string(was.dimension),
+          "off_reason": .string(reason),
+        ]))
+    let id = gate.current.id
+    let script = id.flatMap { planIndex[$0] }.map { plans[$0].script }
+    effects.outputs.append(Self.scriptCardRecord(card.resume(id, script: script), at: t))
+    return effects
+  }
 
   /// Indices of the cues evaluated in `uiScene`, in spec order (§3.6).
   func plansInScene(_ uiScene: String) -> [Int] {

@@ -50,10 +50,11 @@ struct EngineNoRefTests {
       F.lines(F.run(F.engine(slower), rightOfCentre())).first == "333 cue_display FRAME_MOVE_LEFT/hard none noRef")
   }
 
-  @Test("S06 without praise (§3.5, §3.9, §3.10): exit, hold until 3200, cooldown until 4000, second variant")
-  func s06() {
+  @Test("S06 with praise disabled (§3.5, §3.9, §3.10): exit, hold until 3200, cooldown until 4000, second variant")
+  func s06() throws {
     let events = F.frames(0..<70) { k in F.subject(dx: (21..<54).contains(k) ? 0.0 : 0.15) }
-    let out = F.run(F.engine(traceMetrics: true), events)
+    let noPraise = try F.referenceEdited { F.setPath(false, ["praisePolicy", "enabled"], in: &$0) }
+    let out = F.run(F.engine(noPraise, traceMetrics: true), events)
     #expect(
       F.lines(out) == [
         "200 cue_display FRAME_MOVE_LEFT/hard none noRef",
@@ -77,7 +78,11 @@ struct EngineNoRefTests {
     // has been selected persistFrames times: 4 frames → t=3267; with UP at 8 frames → t=3533.
     let events = F.frames(0..<60) { k in k < 46 ? F.subject(dx: 0.15) : F.subject(dy: 0.2) }
     #expect(F.lines(F.run(F.engine(), events))[2] == "3267 cue_display FRAME_MOVE_UP/hard none noRef")
-    let slowUp = try F.referenceEdited { F.setCue("FRAME_MOVE_UP", ["antiJitter", "persistFrames"], 8, in: &$0) }
+    // (Praise disabled: LEFT's exit at 3267 would freeze the card while LEFT is still shown.)
+    let slowUp = try F.referenceEdited {
+      F.setCue("FRAME_MOVE_UP", ["antiJitter", "persistFrames"], 8, in: &$0)
+      F.setPath(false, ["praisePolicy", "enabled"], in: &$0)
+    }
     let lines = F.lines(F.run(F.engine(slowUp), events))
     #expect(lines[2] == "3533 cue_display FRAME_MOVE_UP/hard none noRef")
     #expect(lines[3] == "3533 script_card FRAME_MOVE_UP v0 往上一点 | Move up a bit frozen=false")

@@ -39,4 +39,12 @@ struct DirectorCard: Equatable, Sendable {
     card = next
     return next
   }
+
+  /// The card for `cueId` after a freeze: the card as it was when `cueId` is still the card's
+  /// cue (no new variant), otherwise as `display` would choose it. Always returned, since the
+  /// visible text was the frozen one.
+  mutating func resume(_ cueId: String?, script: CueScript?) -> ScriptCard {
+    if cueId == card.cueId { return card }
+    return display(cueId, script: script) ?? card
+  }
 }

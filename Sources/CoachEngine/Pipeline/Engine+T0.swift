@@ -2,7 +2,7 @@ import PoseSpec
 
 /// One accepted T0 result through the noRef pipeline of ENGINE §3.15.
 extension Engine {
-  mutating func evaluateT0(_ event: LandmarkFrame, at t: Millis) -> [TraceRecord] {
+  mutating func evaluateT0(_ event: LandmarkFrame, at t: Millis) -> Effects {
     let tracing = configuration.traceMetrics
     evaluationCount += 1
 
@@ -16,6 +16,7 @@ extension Engine {
     var unsupported: [(id: String, why: String)] = []
     var candidates: [CueCandidate] = []
     var fallbackRequests: [(fallbackId: String, by: String)] = []
+    var exited: [String] = []
     for i in scenePlans {
       let plan = plans[i]
       if plan.isSystemFallback { continue }
@@ -35,6 +36,7 @@ extension Engine {
       case .value(let error):
         let level = plan.level(of: error)
         let event = hysteresis[i].observe(level, persistFrames: plan.persistFrames)
+        if event == .exitCrossed { exited.append(plan.id) }
         let severity = plan.severity(of: error)
         if let sticky = hysteresis[i].stickyLevel {
           candidates.append(
@@ -102,14 +104,28 @@ extension Engine {
             "mode": "noRef",
           ]))
     }
-    // 7. Director card: only when the displayed cue (not just its level) changes.
-    if result.output.id != before.id {
+    // 6. Praise: a noRef exit_crossed of the cue the gate now displays (§3.12).
+    var timers: [TimerRequest] = []
+    if let shown = result.output.id, exited.contains(shown), let p = planIndex[shown] {
+      let wasFrozen = praise.isFrozen
+      if praise.trigger(dimension: plans[p].mutexGroup, kind: "exit_crossed", at: t) {
+        outputs.append(
+          TraceRecord(
+            t: t, out: "praise",
+            fields: ["state": "on", "trigger": "exit_crossed", "dimension": .string(plans[p].mutexGroup)]))
+        timers.append(.schedule(PraiseController.timeoutTimer, at: t + Millis(praise.policy.timeoutMs)))
+        if !wasFrozen { outputs.append(Self.scriptCardRecord(praise.freezeCard, at: t, frozen: true)) }
+      }
+    }
+    // 7. Director card: only when the displayed cue (not just its level) changes, and not
+    // while praise holds the card frozen (the card catches up when it unfreezes).
+    if result.output.id != before.id && !praise.isFrozen {
       let script = result.output.id.flatMap { planIndex[$0] }.map { plans[$0].script }
       if let next = card.display(result.output.id, script: script) {
         outputs.append(Self.scriptCardRecord(next, at: t))
       }
     }
-    return outputs
+    return Effects(outputs: outputs, timers: timers)
   }
 
   /// Gate parameters (§3.9): persistFrames of the input cue, or of the current cue for a nil
@@ -124,7 +140,7 @@ extension Engine {
       cooldownMs: (current ?? defaults).cooldownMs)
   }
 
-  static func scriptCardRecord(_ card: ScriptCard, at t: Millis) -> TraceRecord {
+  static func scriptCardRecord(_ card: ScriptCard, at t: Millis, frozen: Bool = false) -> TraceRecord {
     TraceRecord(
       t: t, out: "script_card",
       fields: [
@@ -132,7 +148,7 @@ extension Engine {
         "variant": card.variant.map { .number(Double($0)) } ?? .null,
         "zh": card.zh.map { .string($0) } ?? .null,
         "en": card.en.map { .string($0) } ?? .null,
-        "frozen": false,
+        "frozen": .bool(frozen),
       ])
   }
 }

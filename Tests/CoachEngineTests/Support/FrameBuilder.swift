@@ -146,6 +146,9 @@ enum Fixture {
     case "cue_display": return "\(r.t) cue_display \(s("cue_id"))/\(s("level")) \(s("reason")) \(s("mode"))"
     case "script_card":
       return "\(r.t) script_card \(s("cue_id")) v\(s("variant")) \(s("zh")) | \(s("en")) frozen=\(s("frozen"))"
+    case "praise":
+      let off = r.fields["off_reason"].map { _ in " \(s("off_reason"))" } ?? ""
+      return "\(r.t) praise \(s("state")) \(s("trigger")) \(s("dimension"))\(off)"
     default: return "\(r.t) \(r.out)"
     }
   }

@@ -1,0 +1,141 @@
+import PoseSpec
+import Testing
+
+@testable import CoachEngine
+
+/// Praise (ENGINE §3.12) and its place in the pipeline (§3.15 steps 6–7, 9).
+@Suite("Praise (ENGINE §3.12)")
+struct PraiseTests {
+  typealias F = Fixture
+
+  /// Feeds `events`, firing the engine's timers when due (before an event at the same time,
+  /// as the replayer does for timers scheduled earlier), then the timers due by `end`.
+  static func runWithTimers(_ engine: Engine, _ events: [InputEvent], until end: Millis) -> [TraceRecord] {
+    var e = engine
+    var out = e.start().outputs
+    var due: [TimerID: Millis] = [:]
+    func apply(_ fx: Effects) {
+      out += fx.outputs
+      for r in fx.timers {
+        switch r {
+        case .schedule(let id, let at): due[id] = at
+        case .cancel(let id): due[id] = nil
+        }
+      }
+    }
+    func fireDue(upTo t: Millis) {
+      while let next = due.filter({ $0.value <= t }).min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+        due[next.key] = nil
+        apply(e.fire(next.key, at: next.value))
+      }
+    }
+    for ev in events {
+      fireDue(upTo: ev.t)
+      apply(e.handle(ev))
+    }
+    fireDue(upTo: end)
+    return out
+  }
+
+  static func tap(at t: Millis) -> InputEvent {
+    InputEvent(t: t, payload: .generic(GenericEvent(kind: .shutter_tap, fields: [:])))
+  }
+
+  @Test("S06 (§7): praise on FRAME_X at the 4th exit frame while the gate holds; off by timeout at +5000")
+  func s06() {
+    let events = F.frames(0..<105) { k in F.subject(dx: (21..<54).contains(k) ? 0.0 : 0.15) }
+    let lines = F.lines(Self.runWithTimers(F.engine(), events, until: 7000))
+    #expect(
+      lines == [
+        "200 cue_display FRAME_MOVE_LEFT/hard none noRef",
+        "200 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false",
+        "1600 praise on exit_crossed FRAME_X",
+        "1600 script_card null v0 就现在！按快门 | Now—hit the shutter frozen=true",
+        "3200 cue_display null/none none noRef",
+        "4000 cue_display FRAME_MOVE_LEFT/hard none noRef",
+        "6600 praise off exit_crossed FRAME_X timeout",
+        "6600 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false",
+      ])
+  }
+
+  @Test("S10 (§7): shutter_tap unfreezes at once and cancels the timeout")
+  func s10() {
+    var events = F.frames(0..<45) { k in F.subject(dx: k < 21 ? 0.15 : 0.0) }
+    events.append(Self.tap(at: 2800))
+    events.sort { $0.t < $1.t }
+    let out = Self.runWithTimers(F.engine(), events, until: 8000)
+    let praise = F.lines(out.filter { $0.out == "praise" })
+    #expect(praise == ["1600 praise on exit_crossed FRAME_X", "2800 praise off exit_crossed FRAME_X shutter_tap"])
+    #expect(F.lines(out).contains("2800 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false"))
+  }
+
+  @Test("§3.12: the per-dimension cooldown is strict — 9999 ms after is ignored, 10000 ms after praises")
+  func cooldownBoundary() {
+    var p = PraiseController(policy: .reference)
+    let results = [
+      p.trigger(dimension: "FRAME_X", kind: "exit_crossed", at: 1000),
+      p.trigger(dimension: "FRAME_X", kind: "exit_crossed", at: 10_999),
+      p.trigger(dimension: "FRAME_Y", kind: "exit_crossed", at: 10_999),  // another dimension
+      p.trigger(dimension: "FRAME_X", kind: "exit_crossed", at: 11_000),
+    ]
+    #expect(results == [true, false, true, true])
+  }
+
+  @Test("§3.12: a disabled policy never praises; unfreezeOn limits what unfreezes (reset always does)")
+  func policy() throws {
+    var off = PraiseController.reference(enabled: false)
+    let offAccepted = off.trigger(dimension: "FRAME_X", kind: "exit_crossed", at: 0)
+    #expect(!offAccepted)
+    var policy = PraisePolicy.reference
+    policy.unfreezeOn = ["timeout"]
+    var p = PraiseController(policy: policy)
+    let accepted = p.trigger(dimension: "D", kind: "exit_crossed", at: 0)
+    #expect(accepted)
+    let byTap = p.unfreeze(reason: "shutter_tap")
+    #expect(byTap == nil)
+    #expect(p.isFrozen)
+    let byReset = p.unfreeze(reason: "reset")
+    #expect(byReset?.dimension == "D")
+    #expect(!p.isFrozen)
+  }
+
+  @Test("§3.12: the spec's praisePolicy is read (cooldown, freeze text and timeout come from the file)")
+  func fromSpec() throws {
+    let edited = try F.referenceEdited {
+      F.setPath(2000, ["praisePolicy", "freezeAfterExit", "timeoutMs"], in: &$0)
+      F.setPath(.array(["拍！"]), ["praisePolicy", "freezeAfterExit", "script", "zh"], in: &$0)
+    }
+    #expect(edited.praisePolicy.timeoutMs == 2000)
+    let events = F.frames(0..<40) { k in F.subject(dx: k < 21 ? 0.15 : 0.0) }
+    let lines = F.lines(Self.runWithTimers(F.engine(edited), events, until: 4000))
+    #expect(lines.contains("1600 script_card null v0 拍！ | Now—hit the shutter frozen=true"))
+    #expect(lines.contains("3600 praise off exit_crossed FRAME_X timeout"))
+  }
+
+  @Test("§3.12: a new praise during a freeze restarts the timeout (one timer, rescheduled)")
+  func restart() {
+    // LEFT exits at 1600 (praised, FRAME_X); UP shown later exits too — a FRAME_Y praise while
+    // frozen moves the timeout to its own t + 5000 and does not emit a second frozen card.
+    let events = F.frames(0..<150) { k in
+      k < 21 ? F.subject(dx: 0.15) : (k < 60 ? F.subject(dy: 0.2) : F.subject())
+    }
+    let out = Self.runWithTimers(F.engine(), events, until: 12_000)
+    let praise = F.lines(out.filter { $0.out == "praise" })
+    #expect(praise.count == 3, "\(praise)")
+    let praiseRecords = out.filter { (r: TraceRecord) in r.out == "praise" }
+    let on: [Millis] = praiseRecords.filter { (r: TraceRecord) in r.fields["state"] == .string("on") }.map { $0.t }
+    let off: [Millis] = praiseRecords.filter { (r: TraceRecord) in r.fields["state"] == .string("off") }.map { $0.t }
+    #expect(on.count == 2)
+    #expect(off == [(on.last ?? 0) + 5000])
+    let frozenCards = out.filter { (r: TraceRecord) in r.out == "script_card" && r.fields["frozen"] == .bool(true) }
+    #expect(frozenCards.count == 1)
+  }
+}
+
+extension PraiseController {
+  static func reference(enabled: Bool) -> PraiseController {
+    var p = PraisePolicy.reference
+    p.enabled = enabled
+    return PraiseController(policy: p)
+  }
+}
