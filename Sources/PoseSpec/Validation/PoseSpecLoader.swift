@@ -17,6 +17,7 @@ public enum PoseSpecLoader {
   {
     let doc = try decode(bytes: bytes, fileName: fileName)
     try validate(doc)
+    try compileFormulas(doc)
     return doc
   }
 
@@ -66,6 +67,21 @@ public enum PoseSpecLoader {
     else { throw PoseSpecValidationError(kind: .bindingBodyPointsSetMismatch, fileName: file) }
 
     try validateROIs(doc.rois, fileName: file)
+  }
+
+  /// After the app's checks: every formula and threshold `error` must compile (DESIGN:
+  /// formulas are compiled, never hand-coded; an unknown name is a load-time error).
+  public static func compileFormulas(_ doc: PoseSpecDocument) throws(PoseSpecValidationError) {
+    var failure: FormulaCompileError?
+    do { _ = try PoseSpecCompiler.compile(doc) } catch {
+      failure =
+        error as? FormulaCompileError
+        ?? FormulaCompileError(cueIndex: -1, cueId: "", place: "", text: "", column: 0, message: "\(error)")
+    }
+    if let failure {
+      throw PoseSpecValidationError(
+        kind: .formulaInvalid, fileName: doc.fileName, location: failure.description, formula: failure)
+    }
   }
 
   static func validateROIs(_ rois: PoseSpecROIs, fileName: String) throws(PoseSpecValidationError) {

@@ -7,6 +7,11 @@ public struct PoseSpecValidationError: Error, Equatable, Sendable, CustomStringC
     case missingResource, invalidJSON, invalidConfidenceRange, missingRequiredKeys
     case prdVersionMismatch, bindingMissingAliases, bindingBodyPointsSetMismatch
     case roisMissing, roisBadDefinition
+    /// [D] not one of the app's nine: a formula or threshold `error` that does not compile
+    /// (unknown function, alias, ROI, type error). The app interprets formulas by hand and
+    /// has no such check; we fail like `roisBadDefinition` (invalid modal) and name the cue
+    /// and the token.
+    case formulaInvalid
   }
 
   public var kind: Kind
@@ -19,13 +24,17 @@ public struct PoseSpecValidationError: Error, Equatable, Sendable, CustomStringC
   public var actual: String?
   /// `roisBadDefinition`: what is wrong, e.g. "rois.faceROI.paddingPctOfBBox out of range [0,1]".
   public var definitionProblem: String?
+  /// `formulaInvalid`: the compiler's error (cue, text, column, token).
+  public var formula: FormulaCompileError? { formulaBox?.error }
+  /// Boxed, so the error every loader call may throw stays small.
+  var formulaBox: FormulaErrorBox?
   /// `invalidJSON` only: where the document broke, e.g. "line 3, column 7: expected ':' …"
   /// or "cues[3].antiJitter.persistFrames: missing key". Not part of the modal text.
   public var location: String?
 
   public init(
     kind: Kind, fileName: String, missing: [String] = [], expected: String? = nil, actual: String? = nil,
-    definitionProblem: String? = nil, location: String? = nil
+    definitionProblem: String? = nil, location: String? = nil, formula: FormulaCompileError? = nil
   ) {
     self.kind = kind
     self.fileName = fileName
@@ -34,6 +43,7 @@ public struct PoseSpecValidationError: Error, Equatable, Sendable, CustomStringC
     self.actual = actual
     self.definitionProblem = definitionProblem
     self.location = location
+    self.formulaBox = formula.map(FormulaErrorBox.init)
   }
 
   /// Failure 1: the file is absent (the loader works on bytes; callers that read files
@@ -55,6 +65,7 @@ public struct PoseSpecValidationError: Error, Equatable, Sendable, CustomStringC
     case .bindingBodyPointsSetMismatch: "PoseSpec binding.sets.bodyPoints definition mismatch"
     case .roisMissing: "PoseSpec rois missing: \(missing.joined(separator: ", "))"
     case .roisBadDefinition: "PoseSpec rois invalid: \(definitionProblem ?? "")"
+    case .formulaInvalid: "PoseSpec formula invalid: \(formula?.cueId ?? "") \(formula?.token.map { "'\($0)'" } ?? "")"
     }
   }
 
@@ -86,4 +97,11 @@ public struct PoseSpecValidationError: Error, Equatable, Sendable, CustomStringC
     }
     return lines.joined(separator: "\n")
   }
+}
+
+/// An immutable reference to a `FormulaCompileError` (see `PoseSpecValidationError.formulaBox`).
+final class FormulaErrorBox: Equatable, Sendable {
+  let error: FormulaCompileError
+  init(_ error: FormulaCompileError) { self.error = error }
+  static func == (a: FormulaErrorBox, b: FormulaErrorBox) -> Bool { a.error == b.error }
 }
