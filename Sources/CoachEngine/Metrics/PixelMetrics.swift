@@ -1,0 +1,142 @@
+/// A half-open pixel rectangle `[x, xEnd) × [y, yEnd)` of a luma plane (ENGINE §2.11).
+struct PixelRect: Equatable, Sendable {
+  var x: Int
+  var y: Int
+  var xEnd: Int
+  var yEnd: Int
+  var w: Int { xEnd - x }
+  var h: Int { yEnd - y }
+  var count: Int { w * h }
+}
+
+/// The T1 pixel metrics of ENGINE §2.11 over a recorded luma plane.
+///
+/// A ROI is a set of normalized rects. Each rect is mapped to pixels by `pixelRect` (exactly
+/// [C] `FrameMetricComputer.pixelRect`); a rect that maps to no pixels is skipped, and the
+/// pixels of the remaining rects are pooled by count (area weighting). Rects are not
+/// de-duplicated: a pixel inside two rects counts twice. The ROIs of `ROIGeometry` only touch
+/// along edges, but because the mapping rounds outwards (floor/ceil), a pixel row or column
+/// that a boundary cuts through belongs to both sides (e.g. to faceROI and to bgROI).
+/// Every metric is nil (unavailable) when no rect yields pixels or the plane is malformed
+/// (w or h < 2, or fewer than w·h bytes).
+enum PixelMetrics {
+  /// highlightClipPct counts pixels with v ≥ this (§2.11 [D]).
+  static let highlightMin: UInt8 = 250
+  /// shadowClipPct counts pixels with v ≤ this (§2.11 [D]).
+  static let shadowMax: UInt8 = 20
+  /// sobelEdgeDensity counts interior pixels whose Sobel magnitude on v/255 is ≥ this (§2.11 [D]).
+  static let sobelEdgeMin = 0.25
+
+  /// §2.11 steps 1–4: `roi` ∩ [0,1]² (empty ⇒ nil); x0 = ⌊minX·W⌋, y0 = ⌊minY·H⌋,
+  /// x1 = ⌈maxX·W⌉, y1 = ⌈maxY·H⌉; x = clamp(x0, 0, W−1), y = clamp(y0, 0, H−1),
+  /// xEnd = max(x+1, min(W, x1)), yEnd = max(y+1, min(H, y1)); nil unless both sides > 1 pixel.
+  static func pixelRect(_ roi: Rect, width: Int, height: Int) -> PixelRect? {
+    guard width > 0, height > 0, let r = ROIGeometry.clampToUnit(roi) else { return nil }
+    let wF = Double(width)
+    let hF = Double(height)
+    let x0 = Int((r.x * wF).rounded(.down))
+    let y0 = Int((r.y * hF).rounded(.down))
+    let x1 = Int((r.maxX * wF).rounded(.up))
+    let y1 = Int((r.maxY * hF).rounded(.up))
+    let x = max(0, min(width - 1, x0))
+    let y = max(0, min(height - 1, y0))
+    let xEnd = max(x + 1, min(width, x1))
+    let yEnd = max(y + 1, min(height, y1))
+    guard xEnd - x > 1, yEnd - y > 1 else { return nil }
+    return PixelRect(x: x, y: y, xEnd: xEnd, yEnd: yEnd)
+  }
+
+  /// The pixel rects of `rois` in `frame`, in the given order, unmappable ones skipped; empty
+  /// when the plane is malformed.
+  static func pixelRects(_ rois: [Rect], in frame: LumaFrame) -> [PixelRect] {
+    guard isWellFormed(frame) else { return [] }
+    return rois.compactMap { pixelRect($0, width: frame.w, height: frame.h) }
+  }
+
+  /// meanLuma(R) = Σv / (N·255) over the pooled pixels.
+  static func meanLuma(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
+    var sum = 0
+    var n = 0
+    forEachPixel(frame, rois) { v in
+      sum += Int(v)
+      n += 1
+    }
+    return n > 0 ? Double(sum) / (Double(n) * 255) : nil
+  }
+
+  /// highlightClipPct(R): the share of pooled pixels with v ≥ 250.
+  static func highlightClipPct(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
+    share(frame, rois) { $0 >= highlightMin }
+  }
+
+  /// shadowClipPct(R): the share of pooled pixels with v ≤ 20.
+  static func shadowClipPct(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
+    share(frame, rois) { $0 <= shadowMax }
+  }
+
+  /// sobelEdgeDensity(R): the share of interior pixels (those whose whole 3×3 neighbourhood
+  /// lies inside their own pixel rect) with Sobel magnitude √(gx² + gy²) on v/255 ≥ 0.25.
+  /// A rect narrower or shorter than 3 pixels has no interior pixels; nil when no rect has any.
+  static func sobelEdgeDensity(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
+    // On raw values: √(gx² + gy²)/255 ≥ t  ⇔  gx² + gy² ≥ (255·t)² (both sides exact here).
+    let minSquared = (255 * sobelEdgeMin) * (255 * sobelEdgeMin)
+    var edges = 0
+    var n = 0
+    let w = frame.w
+    frame.data.withUnsafeBufferPointer { p in
+      for r in pixelRects(rois, in: frame) where r.w > 2 && r.h > 2 {
+        for y in (r.y + 1)..<(r.yEnd - 1) {
+          let up = (y - 1) * w
+          let mid = y * w
+          let down = (y + 1) * w
+          for x in (r.x + 1)..<(r.xEnd - 1) {
+            let a = Int(p[up + x - 1])
+            let b = Int(p[up + x])
+            let c = Int(p[up + x + 1])
+            let d = Int(p[mid + x - 1])
+            let f = Int(p[mid + x + 1])
+            let g = Int(p[down + x - 1])
+            let h = Int(p[down + x])
+            let i = Int(p[down + x + 1])
+            let gx = (c + 2 * f + i) - (a + 2 * d + g)
+            let gy = (g + 2 * h + i) - (a + 2 * b + c)
+            if Double(gx * gx + gy * gy) >= minSquared { edges += 1 }
+            n += 1
+          }
+        }
+      }
+    }
+    return n > 0 ? Double(edges) / Double(n) : nil
+  }
+
+  // MARK: Helpers
+
+  /// A plane the metrics can read: at least 2×2 (as [C]) and at least w·h bytes.
+  static func isWellFormed(_ frame: LumaFrame) -> Bool {
+    frame.w > 1 && frame.h > 1 && frame.data.count >= frame.w * frame.h
+  }
+
+  /// The share of pooled pixels whose value satisfies `predicate`.
+  static func share(_ frame: LumaFrame, _ rois: [Rect], _ predicate: (UInt8) -> Bool) -> Double? {
+    var hits = 0
+    var n = 0
+    forEachPixel(frame, rois) { v in
+      if predicate(v) { hits += 1 }
+      n += 1
+    }
+    return n > 0 ? Double(hits) / Double(n) : nil
+  }
+
+  /// Calls `body` with every pooled pixel value, rect by rect, row by row.
+  static func forEachPixel(_ frame: LumaFrame, _ rois: [Rect], _ body: (UInt8) -> Void) {
+    let w = frame.w
+    frame.data.withUnsafeBufferPointer { p in
+      for r in pixelRects(rois, in: frame) {
+        for y in r.y..<r.yEnd {
+          let row = y * w
+          for x in r.x..<r.xEnd { body(p[row + x]) }
+        }
+      }
+    }
+  }
+}
