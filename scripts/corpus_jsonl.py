@@ -32,6 +32,8 @@ DEFAULT = dict(px=0.5, top=0.30, hip=0.66, ankle=0.90, nose=0.22, half=0.075, co
 # Subject poses used by several scenarios.
 GOOD = dict(top=0.30, hip=0.66, ankle=0.90, nose=0.22, half=0.075)  # bboxHeight 0.60
 FAR = dict(top=0.36, hip=0.52, ankle=0.66, nose=0.31, half=0.05)    # bboxHeight 0.30
+# ENGINE §7 S44: lS (0.60, 0.40), rS (0.45, 0.40); hips below, feet in frame.
+S44 = dict(px=0.525, top=0.40, hip=0.70, ankle=0.95, nose=0.32, half=0.075)
 
 
 def frame_times(duration_ms):
@@ -76,7 +78,8 @@ def body_and_face(s, rng, sigma):
         "leftWrist": (px + half + 0.01, wrist), "rightWrist": (px - half - 0.01, wrist),
         "root": (px, hip), "leftHip": (px + half * 0.7, hip), "rightHip": (px - half * 0.7, hip),
         "leftKnee": (px + half * 0.6, knee), "rightKnee": (px - half * 0.6, knee),
-        "leftAnkle": (px + half * 0.55, ankle), "rightAnkle": (px - half * 0.55, ankle),
+        # Weight on one leg (ankleMid 0.03 left of hipMid): a symmetric stance is WEIGHT_SHIFT warn.
+        "leftAnkle": (px + half * 0.55 - 0.03, ankle), "rightAnkle": (px - half * 0.55 - 0.03, ankle),
         "leftEye": (px + 0.015, s["nose"] - 0.015), "rightEye": (px - 0.015, s["nose"] - 0.015),
         "leftEar": (px + 0.03, s["nose"] - 0.01), "rightEar": (px - 0.03, s["nose"] - 0.01),
     }
@@ -88,22 +91,34 @@ def body_and_face(s, rng, sigma):
     fy = s["nose"] - 0.06
     face = {
         "bbox": [r6(px - 0.05), r6(fy), 0.1, 0.13], "conf": 0.95,
-        "left_eye": {"x": r6(px + 0.02), "y": r6(s["nose"] - 0.015)},
-        "right_eye": {"x": r6(px - 0.02), "y": r6(s["nose"] - 0.015)},
+        # Face landmarks are image-relative (ENGINE §2.6): left_eye is at image left.
+        "left_eye": {"x": r6(px - 0.02), "y": r6(s["nose"] - 0.015)},
+        "right_eye": {"x": r6(px + 0.02), "y": r6(s["nose"] - 0.015)},
         "nose_tip": {"x": r6(px), "y": r6(s["nose"] + 0.01)},
-        "chin": {"x": r6(px), "y": r6(fy + 0.13)},
+        # nose-to-chin 0.05 / face height 0.13 = 0.385, inside CHIN_*'s exit band [0.36, 0.42].
+        "chin": {"x": r6(px), "y": r6(s["nose"] + 0.06)},
         "mouth": {"x": r6(px), "y": r6(s["nose"] + 0.035)},
     }
     return body, face
 
 
-def scenario(name, duration_ms, keys, notes, sigma=0.0, seed=1, options=None, scene="cafe",
+# The rule-level scenarios (composition, gate, praise) replay with angleFix=on in the outdoor
+# scene: their subject is camera-facing and upright, whose literal shoulder/hip/torso angles
+# are ±180° (ENGINE §8 G-5, G-6) and would show SHOULDER_LEVEL / TORSO over the rule under
+# test, and in cafe CAFE_12 (thirds) fires for every framing FRAME_MOVE_LEFT/RIGHT accept
+# (G-51). The literal default is shown by its own recordings (s44-line-angle-literal, ...).
+RULE_OPTIONS = {"angleFix": "on"}
+RULE_SCENE = "outdoor"
+
+
+def scenario(name, duration_ms, keys, notes, sigma=0.0, seed=1, options=None, scene=RULE_SCENE,
              per_frame=None, extra=()):
     rng = random.Random(seed)
+    options = dict(RULE_OPTIONS) if options is None else options
     spec = open(os.path.join(ROOT, "PoseSpec.json"), "rb").read()
     header = {
         "format": "jp-replay/1", "name": name, "wall_start_ms": WALL_START_MS,
-        "posespec_sha256": hashlib.sha256(spec).hexdigest(), "options": options or {},
+        "posespec_sha256": hashlib.sha256(spec).hexdigest(), "options": options,
         "initial": {"scene": scene, "camera_auth": "authorized", "voiceover": False,
                     "thermal": "nominal", "camera_facing": "back"},
         "fps": FPS, "seed": seed, "duration_ms": duration_ms,
@@ -266,7 +281,20 @@ SCENARIOS = {
         "Same events as feet-cropped, replayed with bboxRequiresAllListed=true (the documented "
         "option of §8 G-49): once the ankles are dropped DIST_* are unavailable instead of "
         "advising the wrong way, so nothing is shown after the crop.",
-        sigma=0.002, seed=5, options={"bboxRequiresAllListed": "true"}),
+        sigma=0.002, seed=5, options=dict(RULE_OPTIONS, bboxRequiresAllListed="true")),
+    "s44-line-angle-literal": lambda n: scenario(
+        n, 1000, [(0, S44)],
+        "ENGINE §7 S44 / §8 G-5, literal default (angleFix off): a camera-facing subject with "
+        "level shoulders, lS (0.60,0.40) rS (0.45,0.40): shoulderAngleDeg = atan2(0, -0.15) = "
+        "180 deg, so SHOULDER_LEVEL_LEFT_DOWN is hard (severity 12.9, eff 5) and displayed at "
+        "t=200. HIP_SQUARE and TORSO_STRAIGHTEN are hard too (180 deg, G-6) but rank lower "
+        "(severity 11.25). Compare s44-line-angle-fixed.",
+        options={}),
+    "s44-line-angle-fixed": lambda n: scenario(
+        n, 1000, [(0, S44)],
+        "ENGINE §7 S44 with angleFix=on (§1.8): the same frames; line angles fold into "
+        "(-90, 90] and the torso lean reads 0 deg upright, so no cue is displayed.",
+        options={"angleFix": "on"}),
 }
 
 if __name__ == "__main__":

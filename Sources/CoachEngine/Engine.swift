@@ -28,11 +28,13 @@ public struct EngineConfiguration: Sendable {
 /// Time enters only with events (`event.t`) and timer firings; timers leave as requests in
 /// `Effects.timers`. The same calls in the same order always give the same effects.
 ///
-/// Implemented so far: the noRef cue pipeline of ENGINE §3.15 steps 1–5 and 7 for the T0
-/// composition cues (canonicalize → metrics → availability, confidence gate, levels,
-/// hysteresis → fallback → selection → anti-jitter gate → `cue_display`, noRef praise with
-/// its freeze (§3.12), then the director card → `script_card`), scene switching (§3.6) and
-/// T0 frame acceptance (§3.11).
+/// Implemented so far: the noRef cue pipeline of ENGINE §3.15 steps 1–7 for every T0 cue of
+/// the spec, each evaluated from its compiled formula (`PoseSpecCompiler`, §2.9): canonicalize
+/// → subject face → metrics → availability, confidence gate, levels, hysteresis → fallback →
+/// multi-person filter → selection → anti-jitter gate → `cue_display`, noRef praise with its
+/// freeze (§3.12), then the director card → `script_card`; scene switching (§3.6), T0 frame
+/// acceptance (§3.11) and the `angleFix` / `bodyPointsScope` / `bboxRequiresAllListed` /
+/// `errorSource` options (§1.8). T1 cues (pixels, sensors) and withRef are not evaluated yet.
 public struct Engine: Sendable {
   let configuration: EngineConfiguration
   /// One plan per cue, in spec order.
@@ -40,6 +42,7 @@ public struct Engine: Sendable {
   /// Cue id → index in `plans` (the first cue with that id). Lookups only.
   let planIndex: [String: Int]
   let metricOptions: MetricOptions
+  let roiCoefficients: ROICoefficients
 
   /// The current UI scene (`cafe` / `outdoor`).
   public private(set) var scene: String
@@ -58,7 +61,15 @@ public struct Engine: Sendable {
   public init(configuration: EngineConfiguration) {
     self.configuration = configuration
     let spec = configuration.spec
-    plans = spec.cues.map { CuePlan($0, options: configuration.options) }
+    var compileError: String?
+    var program: SpecProgram?
+    do { program = try PoseSpecCompiler.compile(spec, formulaFirst: configuration.options.errorSourceFormulaFirst) } catch {
+      compileError = "\(error)"
+    }
+    plans = spec.cues.map { cue in
+      CuePlan(cue, program: program?.cues[cue.index], compileError: compileError)
+    }
+    roiCoefficients = ROICoefficients(spec)
     var index: [String: Int] = [:]
     for p in plans where index[p.id] == nil { index[p.id] = p.index }
     planIndex = index

@@ -108,24 +108,25 @@ struct EngineInputTests {
     #expect(skipped.contains("OUT_01_FACE_IN_SHADOW"))
     #expect(!skipped.contains("CAFE_01_FACE_TOO_DARK"))
     #expect(first.fields["cues"]!.objectValue!.keys.first == "FRAME_MOVE_LEFT")
-    #expect(F.engine().scene == "cafe")
+    #expect(F.engine(scene: nil).scene == "cafe")
 
     // LEFT shown, then the dead-band: shown forever — unless a scene switch resets hysteresis.
-    let base = F.frames(0..<60) { k in F.subject(dx: k < 4 ? 0.15 : 0.06) }
-    #expect(F.lines(F.run(F.engine(), base)).count == 2)
+    // (dx 0.069: in cafe CAFE_12 stays quiet only for x ≤ 0.57, §8 G-51.)
+    let base = F.frames(0..<60) { k in F.subject(dx: k < 4 ? 0.15 : 0.069) }
+    #expect(F.lines(F.run(F.engine(scene: "cafe"), base)).count == 2)
     let switched = Array(base[0..<4]) + [F.scene("outdoor", at: 250)] + Array(base[4...])
     #expect(
-      Array(F.lines(F.run(F.engine(), switched)).suffix(2)) == [
+      Array(F.lines(F.run(F.engine(scene: "cafe"), switched)).suffix(2)) == [
         "3200 cue_display null/none none noRef", "3200 script_card null vnull null | null frozen=false",
       ])
     // Switching to the scene already shown changes nothing.
     let same = Array(base[0..<4]) + [F.scene("cafe", at: 250)] + Array(base[4...])
-    #expect(F.lines(F.run(F.engine(), same)).count == 2)
+    #expect(F.lines(F.run(F.engine(scene: "cafe"), same)).count == 2)
   }
 
   @Test("§1.8 cue_eval: one record per evaluation, before cue_display, per cue level/error/severity/state/reason")
   func cueEvalShape() throws {
-    let out = F.run(F.engine(traceMetrics: true), rightOfCentre(4))
+    let out = F.run(F.engine(scene: "cafe", traceMetrics: true), rightOfCentre(4))
     #expect(out.map(\.out) == ["cue_eval", "cue_eval", "cue_eval", "cue_eval", "cue_display", "script_card"])
     let left = try #require(cue(out[0], "FRAME_MOVE_LEFT"))
     #expect(left["level"] == "hard")
@@ -135,7 +136,9 @@ struct EngineInputTests {
     #expect(left["reason"] == "entered")
     #expect(cue(out[1], "FRAME_MOVE_LEFT")?["reason"] == .null)
     #expect(cue(out[0], "DIST_STEP_CLOSER")?["state"] == "unavailable")
-    #expect(out[0].fields["unsupported"]?["CAFE_12_CAFE_THIRDS_COMPOSE"] == "metric distToThird not implemented")
+    #expect(out[0].fields["unsupported"]?["CAFE_12_CAFE_THIRDS_COMPOSE"] == nil)
+    #expect(cue(out[0], "CAFE_12_CAFE_THIRDS_COMPOSE")?["level"] == "exit")  // x 0.65 is near 2/3
+    #expect(out[0].fields["unsupported"]?["CAFE_01_FACE_TOO_DARK"]?.stringValue?.hasPrefix("T1 cue") == true)
     #expect(out[0].fields["ranked"] == ["FRAME_MOVE_LEFT"])
     #expect(out[0].fields["gate"] == .object(["cue_id": .null, "level": "none", "reason": "frames"]))
     #expect(out[3].fields["gate"] == .object(["cue_id": "FRAME_MOVE_LEFT", "level": "hard", "reason": "none"]))

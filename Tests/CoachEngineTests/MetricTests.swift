@@ -1,3 +1,4 @@
+import Foundation
 import PoseSpec
 import Testing
 
@@ -9,37 +10,33 @@ struct MetricTests {
   func plan(_ id: String, _ spec: PoseSpecDocument = Fixture.reference, options: EngineOptions = EngineOptions())
     -> CuePlan
   {
-    CuePlan(spec.cue(id: id)!, options: options)
+    let program = try! PoseSpecCompiler.compile(spec, formulaFirst: options.errorSourceFormulaFirst)
+    let cue = spec.cue(id: id)!
+    return CuePlan(cue, program: program.cues[cue.index])
   }
 
-  func observe(_ id: String, _ body: BodyPose?, options: EngineOptions = EngineOptions()) -> MetricObservation {
-    let frame = Canonicalizer.canonicalize(LandmarkFrame(frame: 1, body: body), minLandmarkConfidence: 0.5)
-    return plan(id, options: options).observe(frame, options: MetricOptions(options))
+  func observe(
+    _ id: String, _ body: BodyPose?, faces: [FaceObservation] = [], _ spec: PoseSpecDocument = Fixture.reference,
+    options: EngineOptions = EngineOptions()
+  ) -> MetricObservation {
+    let frame = Canonicalizer.canonicalize(LandmarkFrame(frame: 1, body: body, faces: faces), minLandmarkConfidence: 0.5)
+    return plan(id, spec, options: options).observe(
+      MetricContext(frame: frame, face: SubjectChoice.face(frame.faces), options: MetricOptions(options)))
   }
 
-  @Test("§2.8: exactly the 8 composition cues bind to implemented metrics, with spec constants")
-  func registryBindsCompositionCues() {
-    let bound = Fixture.reference.cues.compactMap { cue -> String? in
-      if case .bbox(let m, let params) = CuePlan(cue, options: EngineOptions()).metric {
-        return "\(cue.id)=\(m.rawValue)\(params.map { "(\($0))" }.joined())"
-      }
-      return nil
-    }
-    #expect(
-      bound == [
-        "FRAME_MOVE_LEFT=centerXOffset(0.5)", "FRAME_MOVE_RIGHT=centerXOffset(0.5)",
-        "FRAME_MOVE_UP=centerYOffset(0.52)", "FRAME_MOVE_DOWN=centerYOffset(0.52)",
-        "DIST_STEP_CLOSER=bboxHeight", "DIST_STEP_BACK=bboxHeight", "FRAME_ADD_HEADROOM=headroom",
-        "FRAME_DONT_CROP_FEET=bottomMargin(1.0)",
-      ])
-    #expect(plan("CAFE_12_CAFE_THIRDS_COMPOSE").metric == .unsupported("metric distToThird not implemented"))
-    #expect(
-      plan("OUT_14_OUTDOOR_COMPOSE_MORE_LANDMARK").metric
-        == .unsupported("error expression 'bboxHeight - 0.62' needs the formula compiler"))
-    #expect(plan("OUT_07_LANDMARK_ALIGN_X").metric == .unsupported("no noRef trigger"))
+  @Test("§2.8: every T0 cue with a noRef trigger is evaluated; T1 cues and OUT_07…10 say why not")
+  func evaluatedCues() {
+    let evaluated = Fixture.reference.cues.filter { plan($0.id).isEvaluated }.map(\.id)
+    #expect(evaluated.count == 26)
+    #expect(evaluated.contains("CAFE_12_CAFE_THIRDS_COMPOSE"))
+    #expect(evaluated.contains("OUT_14_OUTDOOR_COMPOSE_MORE_LANDMARK"))
+    #expect(evaluated.contains("OUT_03_SUN_SQUINT"))
+    #expect(plan("OUT_07_LANDMARK_ALIGN_X").notEvaluated == "no noRef trigger")
+    #expect(plan("CAFE_01_FACE_TOO_DARK").notEvaluated?.hasPrefix("T1 cue") == true)
+    #expect(plan("FRAME_GENERAL").notEvaluated == "system fallback cue")
   }
 
-  @Test("§3.2: the formula in the spec decides — a changed constant is used, a changed shape is not run")
+  @Test("§3.2: the formula in the spec decides — a changed constant or a changed shape is what runs")
   func formulaFromSpec() throws {
     let shifted = try Fixture.referenceEdited {
       Fixture.setCue(
@@ -47,12 +44,93 @@ struct MetricTests {
       Fixture.setCue(
         "FRAME_MOVE_DOWN", ["metric", "formula"], "centerYOffset = center(bbox(bodyPoints)).y * 2", in: &$0)
     }
-    #expect(plan("FRAME_MOVE_UP", shifted).metric == .bbox(.centerYOffset, params: [0.4]))
-    guard case .unsupported(let why) = plan("FRAME_MOVE_DOWN", shifted).metric else {
-      Issue.record("a formula of another shape must not be evaluated")
-      return
-    }
-    #expect(why.contains("not the implemented shape"))
+    let body = Fixture.subject(dx: 0.15, dy: -0.05, feetY: 0.95)
+    guard case .value(let up) = observe("FRAME_MOVE_UP", body, shifted) else { throw Failure() }
+    #expect(abs(up - (0.47 - 0.4)) < 1e-12)
+    guard case .value(let down) = observe("FRAME_MOVE_DOWN", body, shifted) else { throw Failure() }
+    #expect(abs(down - 0.47 * 2) < 1e-12)
+  }
+
+  @Test("§2.10: line angles, distances, ratios and elbow angles from the compiled formulas")
+  func geometryMetrics() throws {
+    // A camera-facing subject: leftShoulder at image right (§2.6), level shoulders.
+    let body = Fixture.body([
+      (.leftShoulder, 0.60, 0.40, 0.9), (.rightShoulder, 0.45, 0.40, 0.9),
+      (.leftHip, 0.58, 0.70, 0.9), (.rightHip, 0.47, 0.70, 0.9),
+      (.leftElbow, 0.62, 0.55, 0.9), (.leftWrist, 0.62, 0.70, 0.9),
+      (.rightElbow, 0.45, 0.55, 0.9), (.rightWrist, 0.30, 0.55, 0.9),
+      (.leftAnkle, 0.56, 0.95, 0.9), (.rightAnkle, 0.48, 0.95, 0.9),
+    ])
+    // §8 G-5: atan2(0, −0.15) = 180° literally.
+    guard case .value(let shoulder) = observe("SHOULDER_LEVEL_LEFT_DOWN", body) else { throw Failure() }
+    #expect(abs(shoulder - 180) < 1e-9)
+    // SHOULDERS_OPEN: 0.15 / 0.11.
+    guard case .value(let ratio) = observe("SHOULDERS_OPEN", body) else { throw Failure() }
+    #expect(abs(ratio - 0.15 / 0.11) < 1e-9)
+    // ARMS_RELAX: left arm straight down (180°), right elbow bent 90° → min 90.
+    guard case .value(let elbow) = observe("ARMS_RELAX", body) else { throw Failure() }
+    #expect(abs(elbow - 90) < 1e-9)
+    // WEIGHT_SHIFT: hipMid.x − ankleMid.x = 0.525 − 0.52.
+    guard case .value(let offset) = observe("WEIGHT_SHIFT", body) else { throw Failure() }
+    #expect(abs(offset - 0.005) < 1e-9)
+    // §8 G-6: the torso lean of an upright subject in y-down is ±180° literally.
+    guard case .value(let torso) = observe("TORSO_STRAIGHTEN", body) else { throw Failure() }
+    #expect(abs(abs(torso) - 180) < 1.0)
+    // CAFE_12: personCenter over shoulders+hips, x = 0.525 → min(|0.525−1/3|, |0.525−2/3|).
+    guard case .value(let third) = observe("CAFE_12_CAFE_THIRDS_COMPOSE", body) else { throw Failure() }
+    #expect(abs(third - (2.0 / 3.0 - 0.525)) < 1e-9)
+    // OUT_14 inlines DIST's bboxHeight over its own landmarks (shoulders+hips): 0.30 − 0.62.
+    guard case .value(let out14) = observe("OUT_14_OUTDOOR_COMPOSE_MORE_LANDMARK", body) else { throw Failure() }
+    #expect(abs(out14 - (0.30 - 0.62)) < 1e-9)
+  }
+
+  @Test("§8 G-5…G-7 angleFix=on: folded line angles, upright torso 0°, y-down CAFE_13/14 signs (S44)")
+  func angleFix() throws {
+    var fixed = EngineOptions()
+    try fixed.set("angleFix", "on")
+    let body = Fixture.body([
+      (.nose, 0.52, 0.25, 0.9),
+      (.leftShoulder, 0.60, 0.40, 0.9), (.rightShoulder, 0.45, 0.40, 0.9),
+      (.leftHip, 0.58, 0.70, 0.9), (.rightHip, 0.47, 0.70, 0.9),
+      (.leftWrist, 0.62, 0.70, 0.9), (.rightWrist, 0.45, 0.72, 0.9),
+    ])
+    guard case .value(let shoulder) = observe("SHOULDER_LEVEL_LEFT_DOWN", body, options: fixed) else { throw Failure() }
+    #expect(abs(shoulder) < 1e-9)
+    guard case .value(let torso) = observe("TORSO_STRAIGHTEN", body, options: fixed) else { throw Failure() }
+    #expect(abs(torso) < 1.0)
+    // CAFE_14: neckGap = (shoulderMid.y − nose.y) / torsoLen under the fix → positive.
+    guard case .value(let literal) = observe("CAFE_14_SHRUG_DETECTED", body) else { throw Failure() }
+    guard case .value(let fix) = observe("CAFE_14_SHRUG_DETECTED", body, options: fixed) else { throw Failure() }
+    let torsoLen = ((0.525 - 0.525) * (0.525 - 0.525) + 0.3 * 0.3).squareRoot()
+    #expect(abs(literal - (0.22 - (0.25 - 0.40) / torsoLen)) < 1e-9)
+    #expect(abs(fix - (0.22 - (0.40 - 0.25) / torsoLen)) < 1e-9)
+    // CAFE_13: gap = mouth.y − min(wrist.y) needs the face mouth.
+    let face = FaceObservation(bbox: Rect(x: 0.45, y: 0.15, w: 0.12, h: 0.15), mouth: Point2(x: 0.51, y: 0.27))
+    guard case .value(let gap) = observe("CAFE_13_KEEP_FACE_CLEAR_OF_MENU", body, faces: [face], options: fixed)
+    else { throw Failure() }
+    #expect(abs(gap - (0.06 - (0.70 - 0.27))) < 1e-9)
+    #expect(observe("CAFE_13_KEEP_FACE_CLEAR_OF_MENU", body) == .unavailable("missing_input:no_face"))
+  }
+
+  @Test("§2.6, §2.10: face metrics — eye line, nose-to-chin (bbox-bottom chin by default), hands off face")
+  func faceMetrics() throws {
+    let face = FaceObservation(
+      bbox: Rect(x: 0.40, y: 0.10, w: 0.20, h: 0.25), conf: 0.9,
+      leftEye: EyePoint(x: 0.45, y: 0.18), rightEye: EyePoint(x: 0.55, y: 0.20), nose: Point2(x: 0.50, y: 0.24))
+    let body = Fixture.body([(.leftWrist, 0.5, 0.40, 0.9), (.rightWrist, 0.9, 0.9, 0.9)])
+    guard case .value(let eyeLine) = observe("HEAD_LEVEL", body, faces: [face]) else { throw Failure() }
+    #expect(abs(eyeLine - atan2(0.02, 0.10) * 180 / .pi) < 1e-9)
+    // chinCenter = (0.5, 0.35); noseTip falls back to the nose centroid (0.5, 0.24).
+    guard case .value(let chin) = observe("CHIN_UP", body, faces: [face]) else { throw Failure() }
+    #expect(abs(chin - 0.11 / 0.25) < 1e-9)
+    // HAND_OFF_FACE: faceCenter (0.5, 0.225); left wrist 0.175 below → 0.175 / 0.20.
+    guard case .value(let hand) = observe("HAND_OFF_FACE", body, faces: [face]) else { throw Failure() }
+    #expect(abs(hand - 0.175 / 0.20) < 1e-9)
+    #expect(observe("HEAD_LEVEL", body) == .unavailable("missing_input:no_face"))
+    // The largest face is the subject (§3.4.6).
+    let small = FaceObservation(bbox: Rect(x: 0.1, y: 0.1, w: 0.05, h: 0.05), leftEye: EyePoint(x: 0.11, y: 0.12), rightEye: EyePoint(x: 0.14, y: 0.12))
+    guard case .value(let again) = observe("HEAD_LEVEL", body, faces: [small, face]) else { throw Failure() }
+    #expect(again == eyeLine)
   }
 
   @Test("§2.10: perCue bbox over the cue's own kept body points")

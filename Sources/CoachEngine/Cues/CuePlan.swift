@@ -1,21 +1,41 @@
 import PoseSpec
 
-/// Everything the engine needs about one cue, resolved once from the PoseSpec at init: the
-/// cue's compiled form (today a `MetricBinding`; the expression compiler will extend it),
-/// its parsed landmark list and its thresholds. Immutable and shared (a class, so the
+/// Everything the engine needs about one cue, resolved once from the PoseSpec at init: its
+/// compiled formula (ENGINE §2.9, from `PoseSpecCompiler`) with inputs resolved to engine
+/// types, its parsed landmark list and its thresholds. Immutable and shared (a class, so the
 /// per-frame loop does not copy it).
 final class CuePlan: Sendable {
+  struct Assignment: Sendable {
+    var name: String
+    var node: MetricNode
+    var overrideKeys: [String]
+  }
+
   let index: Int
   let id: String
   let scene: String
   let priority: Int
   let mutexGroup: String
   let noRef: ThresholdSet?
-  let metric: MetricBinding
-  /// The cue's `body.*` landmarks that name a Vision joint, in spec order.
+  let withRef: ThresholdSet?
+  /// `metric.computeTier`: T0, T1 or fallback.
+  let tier: String
+  let updateHz: Double
+  let assignments: [Assignment]
+  /// The noRef error (§3.2); nil without a noRef trigger.
+  let noRefError: MetricNode?
+  let noRefErrorText: String?
+  let withRefError: MetricNode?
+  /// Why the cue is not evaluated in noRef mode, or nil when it is.
+  let notEvaluated: String?
+  /// The cue's `body.*` landmarks that name a Vision joint, in spec order (`bodyPoints`).
   let bodyJoints: [Joint]
   /// `body.*` names that are not Vision joints (never kept).
   let unknownBodyNames: [String]
+  /// Point landmarks for the confidence gate (§3.4.2), in `metric.landmarks` order.
+  let gatePoints: [GatePoint]
+  /// Whether `bbox(bodyPoints)` is used (for `bboxRequiresAllListed`).
+  let usesBodyPoints: Bool
   let minConfidence: Double
   let fallbackCueId: String
   let antiJitter: AntiJitterParameters
@@ -23,37 +43,76 @@ final class CuePlan: Sendable {
   /// FRAME_GENERAL: `computeTier == "fallback"`, a candidate only through §3.4.4.
   let isSystemFallback: Bool
 
-  init(_ cue: PoseSpecCue, options: EngineOptions) {
+  enum GatePoint: Sendable {
+    case joint(Joint)
+    case face(FacePoint)
+  }
+
+  /// `program` nil: the spec did not compile (a loaded spec always does; the loader reports
+  /// the error), so the cue is never evaluated and says why in `cue_eval`.
+  init(_ cue: PoseSpecCue, program: CueProgram?, compileError: String? = nil) {
+    let program =
+      program
+      ?? CueProgram(
+        cueId: cue.id, assignments: [], noRefError: nil, withRefError: nil, requiredJoints: [], requiredFacePoints: [],
+        usesFaceBBox: false, usesBodyPoints: false, bodyBoxMinPoints: 2, catalogueInputs: [], rois: [], targets: [],
+        needsPixels: false, isSystemFallback: cue.metric.computeTier == "fallback")
     index = cue.index
     id = cue.id
     scene = cue.scene
     priority = cue.priority
     mutexGroup = cue.mutexGroup
     noRef = cue.trigger.noRef
-    isSystemFallback = cue.metric.computeTier == "fallback"
-    metric =
-      isSystemFallback
-      ? .unsupported("system fallback cue") : MetricRegistry.bind(cue, formulaFirst: options.errorSourceFormulaFirst)
+    withRef = cue.trigger.withRef
+    tier = cue.metric.computeTier
+    updateHz = cue.metric.updateHz
+    isSystemFallback = program.isSystemFallback
+    let minPoints = program.bodyBoxMinPoints
+    assignments = program.assignments.map {
+      Assignment(name: $0.name, node: MetricNode($0.expression, bodyBoxMinPoints: minPoints), overrideKeys: $0.overrideKeys)
+    }
+    noRefError = program.noRefError.map { MetricNode($0.expression, bodyBoxMinPoints: minPoints) }
+    noRefErrorText = program.noRefError?.text
+    withRefError = program.withRefError.map { MetricNode($0.expression, bodyBoxMinPoints: minPoints) }
+    usesBodyPoints = program.usesBodyPoints
+    if program.isSystemFallback {
+      notEvaluated = "system fallback cue"
+    } else if let compileError {
+      notEvaluated = "formula does not compile: \(compileError)"
+    } else if cue.trigger.noRef == nil {
+      notEvaluated = "no noRef trigger"
+    } else if cue.metric.computeTier != "T0" {
+      notEvaluated = "T1 cue (\(cue.metric.computeTier)): evaluated on T1 ticks, not yet implemented"
+    } else {
+      notEvaluated = nil
+    }
     var joints: [Joint] = []
     var unknown: [String] = []
-    for name in cue.metric.landmarks where name.hasPrefix("body.") {
-      let short = String(name.dropFirst(5))
-      if let j = Joint(name: short) { joints.append(j) } else { unknown.append(short) }
+    var gate: [GatePoint] = []
+    for name in cue.metric.landmarks {
+      if name.hasPrefix("body.") {
+        let short = String(name.dropFirst(5))
+        if let j = Joint(name: short) {
+          joints.append(j)
+          gate.append(.joint(j))
+        } else {
+          unknown.append(short)
+        }
+      } else if name.hasPrefix("face."), let p = FacePoint(rawValue: String(name.dropFirst(5))) {
+        gate.append(.face(p))
+      }
     }
     bodyJoints = joints
     unknownBodyNames = unknown
+    gatePoints = gate
     minConfidence = cue.confidence.minConfidence
     fallbackCueId = cue.confidence.fallbackCueId
     antiJitter = cue.antiJitter
     script = cue.script
   }
 
-  /// Whether the cue is evaluated in noRef mode now: it has a noRef trigger and an
-  /// implemented metric.
-  var isEvaluated: Bool {
-    guard noRef != nil, case .bbox = metric else { return false }
-    return true
-  }
+  /// Whether the cue is evaluated in noRef mode on T0 results now.
+  var isEvaluated: Bool { notEvaluated == nil }
 
   /// The noRef level of `error` (§3.3).
   func level(of error: Double) -> CueLevel { noRef?.level(of: error) ?? .none }
@@ -71,9 +130,12 @@ struct MetricOptions: Equatable, Sendable {
   var perCue: Bool
   /// `bboxRequiresAllListed`.
   var requiresAllListed: Bool
+  /// `angleFix=on`: the y-down fixes of §8 G-5…G-7.
+  var angleFix: Bool
   init(_ options: EngineOptions) {
     perCue = options.bodyPointsPerCue
     requiresAllListed = options.bboxRequiresAllListed
+    angleFix = options.angleFix
   }
 }
 
@@ -86,41 +148,53 @@ enum MetricObservation: Equatable, Sendable {
 }
 
 extension CuePlan {
-  /// The noRef error of this cue on `frame`, or why it is unavailable. Only meaningful when
-  /// `metric` is not `.unsupported`.
-  func observe(_ frame: CanonicalFrame, options: MetricOptions) -> MetricObservation {
-    switch metric {
-    case .unsupported(let why): return .unavailable(why)
-    case .bbox(let m, let params):
-      guard frame.hasBody else { return .unavailable("missing_input:no_pose") }
-      if options.requiresAllListed {
-        let dropped =
-          bodyJoints.compactMap { j in frame.dropReasons[j.rawValue].map { "\(j.name)=\($0.rawValue)" } }
-          + unknownBodyNames.map { "\($0)=missing_input" }
-        if !dropped.isEmpty { return .unavailable("missing_input:" + dropped.joined(separator: "|")) }
-      }
-      let box =
-        options.perCue
-        ? BodyBBox.perCue(bodyJoints, in: frame, minPoints: m.minPoints) : BodyBBox.allJoints(in: frame)
-      switch box {
-      case .failure(let f): return .unavailable("bbox_invalid:\(f.rawValue)")
-      case .success(let b):
-        guard passesConfidenceGate(frame) else { return .unavailable("low_confidence") }
-        return .value(m.value(b, params))
-      }
+  /// The noRef error of this cue on `ctx.frame`, or why it is unavailable (§3.4.1–2).
+  func observe(_ ctx: MetricContext) -> MetricObservation {
+    guard let node = noRefError else { return .unavailable(notEvaluated ?? "no noRef error") }
+    if ctx.options.requiresAllListed, usesBodyPoints {
+      guard ctx.frame.hasBody else { return .unavailable("missing_input:no_pose") }
+      let dropped =
+        bodyJoints.compactMap { j in ctx.frame.dropReasons[j.rawValue].map { "\(j.name)=\($0.rawValue)" } }
+        + unknownBodyNames.map { "\($0)=missing_input" }
+      if !dropped.isEmpty { return .unavailable("missing_input:" + dropped.joined(separator: "|")) }
     }
+    var evaluation = FormulaEvaluation(plan: self, ctx: ctx)
+    guard let value = evaluation.scalar(node) else { return .unavailable(evaluation.failure ?? "unavailable") }
+    guard passesConfidenceGate(ctx) else { return .unavailable("low_confidence") }
+    return .value(value)
   }
 
-  /// The confidence gate of §3.4.2: the mean raw confidence of the cue's body points present
-  /// in the event (dropped ones included, summed in `metric.landmarks` order, non-finite
-  /// confidence counted as 0) must not be below `minConfidence`. No present point: passes
-  /// (availability already failed). Face points join when face metrics arrive.
-  func passesConfidenceGate(_ frame: CanonicalFrame) -> Bool {
+  /// The confidence gate of §3.4.2: the mean confidence of the cue's point landmarks present
+  /// in the event (dropped body joints included with their raw confidence, non-finite counted
+  /// as 0; face points without a confidence count 1.0), in `metric.landmarks` order, must not
+  /// be below `minConfidence`. No present point: passes (availability already decided).
+  func passesConfidenceGate(_ ctx: MetricContext) -> Bool {
     var sum = 0.0
     var n = 0
-    for j in bodyJoints {
-      guard let c = frame.rawConfidence[j.rawValue] else { continue }
-      sum += c.isFinite ? c : 0
+    for p in gatePoints {
+      switch p {
+      case .joint(let j):
+        guard let c = ctx.frame.rawConfidence[j.rawValue] else { continue }
+        sum += c.isFinite ? c : 0
+      case .face(let fp):
+        guard let face = ctx.face else { continue }
+        switch fp {
+        case .leftEyeCenter:
+          guard let e = face.leftEye else { continue }
+          sum += e.conf ?? 1
+        case .rightEyeCenter:
+          guard let e = face.rightEye else { continue }
+          sum += e.conf ?? 1
+        case .noseTip:
+          guard face.noseTip ?? face.nose != nil else { continue }
+          sum += 1
+        case .chinCenter:
+          sum += 1  // always derivable from the face bbox
+        case .mouthCenter:
+          guard face.mouth != nil else { continue }
+          sum += 1
+        }
+      }
       n += 1
     }
     return n == 0 || sum / Double(n) >= minConfidence

@@ -10,6 +10,8 @@ extension Engine {
     let frame = Canonicalizer.canonicalize(
       event, minLandmarkConfidence: configuration.spec.defaults.minLandmarkConfidence)
     let trackingLost = tracking.observe(tracked: frame.isTracked, at: t)
+    let ctx = MetricContext(
+      frame: frame, face: SubjectChoice.face(frame.faces), options: metricOptions, roiCoefficients: roiCoefficients)
 
     // 2–3. Per cue: metric → availability → level → hysteresis.
     var entries: [CueEvalEntry] = []
@@ -21,10 +23,10 @@ extension Engine {
       let plan = plans[i]
       if plan.isSystemFallback { continue }
       guard plan.isEvaluated else {
-        if tracing, case .unsupported(let why) = plan.metric { unsupported.append((plan.id, why)) }
+        if tracing, let why = plan.notEvaluated { unsupported.append((plan.id, why)) }
         continue
       }
-      switch plan.observe(frame, options: metricOptions) {
+      switch plan.observe(ctx) {
       case .unavailable(let why):
         let event = hysteresis[i].markUnavailable()
         if event == .deactivated { fallbackRequests.append((plan.fallbackCueId, plan.id)) }

@@ -146,6 +146,28 @@ public struct CueProgram: Equatable, Sendable {
   public var needsPixels: Bool
   /// FRAME_GENERAL (`computeTier == "fallback"`): its formula is a label, not compiled.
   public var isSystemFallback: Bool
+
+  public init(
+    cueId: String, assignments: [CompiledAssignment], noRefError: CompiledError?, withRefError: CompiledError?,
+    requiredJoints: [String], requiredFacePoints: [FacePoint], usesFaceBBox: Bool, usesBodyPoints: Bool,
+    bodyBoxMinPoints: Int, catalogueInputs: [CatalogueScalar], rois: [String], targets: [String],
+    needsPixels: Bool, isSystemFallback: Bool
+  ) {
+    self.cueId = cueId
+    self.assignments = assignments
+    self.noRefError = noRefError
+    self.withRefError = withRefError
+    self.requiredJoints = requiredJoints
+    self.requiredFacePoints = requiredFacePoints
+    self.usesFaceBBox = usesFaceBBox
+    self.usesBodyPoints = usesBodyPoints
+    self.bodyBoxMinPoints = bodyBoxMinPoints
+    self.catalogueInputs = catalogueInputs
+    self.rois = rois
+    self.targets = targets
+    self.needsPixels = needsPixels
+    self.isSystemFallback = isSystemFallback
+  }
 }
 
 /// The compiled spec: one program per cue, in spec order.

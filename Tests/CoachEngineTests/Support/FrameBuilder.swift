@@ -80,8 +80,10 @@ enum Fixture {
     ]
     if nose { joints.append((.nose, cx, top - 0.1, conf)) }
     if let feetY {
-      joints.append((.leftAnkle, cx + 0.06, feetY, ankleConf))
-      joints.append((.rightAnkle, cx - 0.06, feetY, ankleConf))
+      // Weight on one leg: ankleMid 0.03 left of hipMid, so WEIGHT_SHIFT (warn when the
+      // stance is symmetric, |offset| < 0.01) stays quiet.
+      joints.append((.leftAnkle, cx + 0.03, feetY, ankleConf))
+      joints.append((.rightAnkle, cx - 0.09, feetY, ankleConf))
     }
     return body(joints)
   }
@@ -105,11 +107,18 @@ enum Fixture {
 
   // MARK: Runs
 
+  /// An engine for the rule-level tests. Unless `options` says otherwise, `angleFix=on`: the
+  /// fixtures are camera-facing upright subjects, whose literal line and lean angles are
+  /// ±180° (§8 G-5…G-7) and would show SHOULDER_LEVEL / TORSO / CAFE_15 over the rule under
+  /// test. The scene is `outdoor` unless given: in cafe, CAFE_12 (thirds) fires for every
+  /// framing that FRAME_MOVE_LEFT/RIGHT accept (§8 G-51). The literal default and cafe have
+  /// their own tests (`HazardTests`) and corpus recordings.
   static func engine(
-    _ spec: PoseSpecDocument = reference, options: [String: String] = [:], scene: String? = nil,
+    _ spec: PoseSpecDocument = reference, options: [String: String] = [:], scene: String? = "outdoor",
     traceMetrics: Bool = false
   ) -> Engine {
     var o = EngineOptions()
+    try! o.set("angleFix", "on")
     for (k, v) in options.sorted(by: { $0.key < $1.key }) { try! o.set(k, v) }
     var initial = JSONObject()
     if let scene { initial["scene"] = .string(scene) }

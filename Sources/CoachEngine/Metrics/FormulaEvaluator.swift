@@ -1,0 +1,304 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import PoseSpec
+
+/// A compiled PoseSpec expression with its inputs resolved to engine types (joints by index,
+/// the cue's body points), built once per cue. Evaluating it reads a frame and nothing else.
+indirect enum MetricNode: Sendable {
+  case constant(Double)
+  case joint(Joint)
+  case facePoint(FacePoint)
+  case faceBBox
+  /// `bbox(bodyPoints)` over the cue's landmarks (or all joints, `bodyPointsScope=allJoints`).
+  case bodyBox(minPoints: Int)
+  /// `avgConfidence(bodyPoints)` / `avgConfidence(faceLandmarks)`.
+  case bodyConfidence
+  case faceLandmarkConfidence
+  case catalogue(CatalogueScalar)
+  case pixel(FormulaFunction, roi: String)
+  case target(String)
+  case local(Int)
+  case negate(MetricNode)
+  case binary(FormulaOperator, MetricNode, MetricNode)
+  case call(FormulaFunction, [MetricNode])
+  case field(MetricNode, FormulaField)
+  case verticalDifference(MetricNode)
+  case directionAngle(MetricNode)
+  case angleDifference(MetricNode)
+
+  init(_ e: FormulaExpr, bodyBoxMinPoints: Int) {
+    func n(_ x: FormulaExpr) -> MetricNode { MetricNode(x, bodyBoxMinPoints: bodyBoxMinPoints) }
+    switch e {
+    case .constant(let d): self = .constant(d)
+    // The compiler only emits names of Vision joints (PoseSpecCompiler.jointNames).
+    case .joint(let name): self = Joint(name: name).map { .joint($0) } ?? .constant(.nan)
+    case .facePoint(let p): self = .facePoint(p)
+    case .faceBBox: self = .faceBBox
+    case .bodyPoints, .faceLandmarks, .roi: self = .constant(.nan)  // only as arguments, below
+    case .catalogue(let c): self = .catalogue(c)
+    case .target(let m): self = .target(m)
+    case .local(let i): self = .local(i)
+    case .negate(let x): self = .negate(n(x))
+    case .binary(let op, let a, let b): self = .binary(op, n(a), n(b))
+    case .call(.bbox, _): self = .bodyBox(minPoints: bodyBoxMinPoints)
+    case .call(.avgConfidence, let args):
+      self = args.first == .faceLandmarks ? .faceLandmarkConfidence : .bodyConfidence
+    case .call(let f, let args) where f.isPixel:
+      if case .roi(let r)? = args.first { self = .pixel(f, roi: r) } else { self = .constant(.nan) }
+    case .call(let f, let args): self = .call(f, args.map(n))
+    case .field(let x, let f): self = .field(n(x), f)
+    case .verticalDifference(let x): self = .verticalDifference(n(x))
+    case .directionAngle(let x): self = .directionAngle(n(x))
+    case .angleDifference(let x): self = .angleDifference(n(x))
+    }
+  }
+}
+
+/// A value of the formula language: a number (`a`), a point (`a`,`b` = x,y) or a box
+/// (`a`,`b`,`c`,`d` = minX, minY, maxX, maxY). The static type says which.
+struct MetricValue: Sendable {
+  var a: Double
+  var b: Double = 0
+  var c: Double = 0
+  var d: Double = 0
+  static func scalar(_ v: Double) -> MetricValue { MetricValue(a: v) }
+  static func point(_ p: Point2) -> MetricValue { MetricValue(a: p.x, b: p.y) }
+  static func box(_ r: BBox) -> MetricValue { MetricValue(a: r.minX, b: r.minY, c: r.maxX, d: r.maxY) }
+  static func rect(_ r: Rect) -> MetricValue { MetricValue(a: r.x, b: r.y, c: r.x + r.w, d: r.y + r.h) }
+}
+
+/// Everything one evaluation may read, besides the cue's own plan.
+struct MetricContext {
+  var frame: CanonicalFrame
+  /// The subject's face (§3.4.6), canonical.
+  var face: FaceObservation?
+  var options: MetricOptions
+  /// Latest T1-side scalars (white balance, motion, registration, `frame_scalars`).
+  var scalars: [String: Double] = [:]
+  /// Latest luma plane (T1).
+  var luma: LumaFrame?
+  var roiCoefficients: ROICoefficients = .standard
+  /// Targets of the current reference (withRef).
+  var targets: [String: Double] = [:]
+  /// Apply `frame_scalars` overrides (T1 evaluations).
+  var overrides = false
+}
+
+/// Evaluates one cue's compiled formula on a frame. The first missing input ends the
+/// evaluation with its reason (ENGINE §3.4.1 reason strings).
+struct FormulaEvaluation {
+  let plan: CuePlan
+  let ctx: MetricContext
+  /// Why the value is unavailable (set when `value` returns nil).
+  var failure: String?
+
+  init(plan: CuePlan, ctx: MetricContext) {
+    self.plan = plan
+    self.ctx = ctx
+  }
+
+  mutating func scalar(_ node: MetricNode) -> Double? {
+    guard let v = eval(node) else { return nil }
+    guard v.a.isFinite else {
+      failure = failure ?? "non_finite"
+      return nil
+    }
+    return v.a
+  }
+
+  mutating func fail(_ reason: String) -> MetricValue? {
+    if failure == nil { failure = reason }
+    return nil
+  }
+
+  mutating func eval(_ node: MetricNode) -> MetricValue? {
+    switch node {
+    case .constant(let d): return .scalar(d)
+    case .joint(let j):
+      guard ctx.frame.hasBody else { return fail("missing_input:no_pose") }
+      if let p = ctx.frame[j] { return .point(p) }
+      return fail("missing_input:\(j.name)=\(ctx.frame.dropReasons[j.rawValue]?.rawValue ?? "missing_input")")
+    case .facePoint(let fp):
+      guard let face = ctx.face else { return fail("missing_input:no_face") }
+      let minConf = ctx.roiCoefficients.minLandmarkConfidence
+      func eye(_ e: EyePoint?) -> Point2? {
+        guard let e, (e.conf ?? 1) >= minConf else { return nil }
+        return Point2(x: e.x, y: e.y)
+      }
+      let p: Point2? =
+        switch fp {
+        case .leftEyeCenter: eye(face.leftEye)
+        case .rightEyeCenter: eye(face.rightEye)
+        case .noseTip: face.noseTip ?? face.nose
+        // [C] chinCenter := (faceBBox.midX, faceBBox.maxY) when no chin is recorded.
+        case .chinCenter: face.chin ?? Point2(x: face.bbox.x + face.bbox.w / 2, y: face.bbox.maxY)
+        case .mouthCenter: face.mouth
+        }
+      guard let p else { return fail("missing_input:face.\(fp.rawValue)") }
+      return .point(p)
+    case .faceBBox:
+      guard let face = ctx.face else { return fail("missing_input:no_face") }
+      return .rect(face.bbox)
+    case .bodyBox(let minPoints):
+      guard ctx.frame.hasBody else { return fail("missing_input:no_pose") }
+      let box =
+        ctx.options.perCue
+        ? BodyBBox.perCue(plan.bodyJoints, in: ctx.frame, minPoints: minPoints) : BodyBBox.allJoints(in: ctx.frame)
+      switch box {
+      case .failure(let f): return fail("bbox_invalid:\(f.rawValue)")
+      case .success(let b): return .box(b)
+      }
+    case .bodyConfidence:
+      // avgConfidence(bodyPoints): mean raw confidence of the kept listed joints.
+      var sum = 0.0
+      var n = 0
+      for j in plan.bodyJoints where ctx.frame[j] != nil {
+        sum += ctx.frame.rawConfidence[j.rawValue] ?? 1
+        n += 1
+      }
+      guard n > 0 else { return fail("missing_input:no_pose") }
+      return .scalar(sum / Double(n))
+    case .faceLandmarkConfidence:
+      // Vision gives no per-landmark face confidence: 1.0 unless recorded (§2.10, G-36).
+      guard let face = ctx.face else { return fail("missing_input:no_face") }
+      return .scalar(face.landmarkConfAvg ?? 1)
+    case .catalogue(let c):
+      return catalogue(c)
+    case .pixel(let f, let roi):
+      if ctx.overrides, let v = ctx.scalars["\(f.rawValue)_\(roi)"] { return .scalar(v) }
+      guard let luma = ctx.luma else { return fail("missing_input:luma") }
+      guard let rects = ROIGeometry.rects(named: roi, face: ctx.face, ctx.roiCoefficients) else {
+        return fail("missing_input:\(roi)")
+      }
+      switch rects {
+      case .failure(let why): return fail(why.reason)
+      case .success(let rs):
+        let v: Double? =
+          switch f {
+          case .meanLuma: PixelMetrics.meanLuma(luma, rs)
+          case .highlightClipPct: PixelMetrics.highlightClipPct(luma, rs)
+          case .shadowClipPct: PixelMetrics.shadowClipPct(luma, rs)
+          default: PixelMetrics.sobelEdgeDensity(luma, rs)
+          }
+        guard let v else { return fail("roi_empty:\(roi)") }
+        return .scalar(v)
+      }
+    case .target(let m):
+      guard let v = ctx.targets[m] else { return fail("missing_target:target.\(m)") }
+      return .scalar(v)
+    case .local(let i):
+      let a = plan.assignments[i]
+      if ctx.overrides {
+        for key in a.overrideKeys { if let v = ctx.scalars[key] { return .scalar(v) } }
+      }
+      return eval(a.node)
+    case .negate(let x):
+      guard let v = eval(x) else { return nil }
+      return .scalar(-v.a)
+    case .binary(let op, let l, let r):
+      guard let x = eval(l), let y = eval(r) else { return nil }
+      switch op {
+      case .add: return .scalar(x.a + y.a)
+      case .subtract: return .scalar(x.a - y.a)
+      case .multiply: return .scalar(x.a * y.a)
+      case .divide: return .scalar(x.a / y.a)
+      }
+    case .call(let f, let args):
+      return call(f, args)
+    case .field(let x, let f):
+      guard let v = eval(x) else { return nil }
+      switch f {
+      // On a point a,b are x,y; on a box a,b,c,d are minX,minY,maxX,maxY.
+      case .x, .minX: return .scalar(v.a)
+      case .y, .minY: return .scalar(v.b)
+      case .w: return .scalar(v.c - v.a)
+      case .h: return .scalar(v.d - v.b)
+      case .maxX: return .scalar(v.c)
+      case .maxY: return .scalar(v.d)
+      }
+    case .verticalDifference(let x):
+      guard let v = eval(x) else { return nil }
+      return .scalar(ctx.options.angleFix ? -v.a : v.a)
+    case .directionAngle(let x):
+      guard let v = eval(x) else { return nil }
+      return .scalar(ctx.options.angleFix ? AngleMath.foldLine(v.a) : v.a)
+    case .angleDifference(let x):
+      guard let v = eval(x) else { return nil }
+      return .scalar(ctx.options.angleFix ? AngleMath.wrap(v.a) : v.a)
+    }
+  }
+
+  mutating func call(_ f: FormulaFunction, _ args: [MetricNode]) -> MetricValue? {
+    switch f {
+    case .min, .max:
+      var best: Double? = nil
+      for a in args {
+        guard let v = eval(a) else { return nil }
+        best = best.map { f == .min ? Swift.min($0, v.a) : Swift.max($0, v.a) } ?? v.a
+      }
+      return best.map(MetricValue.scalar)
+    case .angle:
+      guard let a = eval(args[0]), let b = eval(args[1]), let c = eval(args[2]) else { return nil }
+      // Angle at b between ba and bc, degrees (PS metrics.helpers).
+      let (ux, uy, vx, vy) = (a.a - b.a, a.b - b.b, c.a - b.a, c.b - b.b)
+      let norm = (ux * ux + uy * uy).squareRoot() * (vx * vx + vy * vy).squareRoot()
+      guard norm > 0 else { return fail("degenerate_angle") }
+      return .scalar(acos(Swift.max(-1, Swift.min(1, (ux * vx + uy * vy) / norm))) * 180 / .pi)
+    default: break
+    }
+    guard let x = eval(args[0]) else { return nil }
+    switch f {
+    case .center: return .point(Point2(x: (x.a + x.c) / 2, y: (x.b + x.d) / 2))
+    case .deg: return .scalar(x.a * 180 / .pi)
+    case .abs: return .scalar(Swift.abs(x.a))
+    case .log: return .scalar(log(x.a))
+    case .sqrt: return .scalar(x.a.squareRoot())
+    case .acos: return .scalar(acos(x.a))
+    default: break
+    }
+    guard let y = eval(args[1]) else { return nil }
+    switch f {
+    case .mid: return .point(Point2(x: (x.a + y.a) / 2, y: (x.b + y.b) / 2))
+    case .dist: return .scalar(((x.a - y.a) * (x.a - y.a) + (x.b - y.b) * (x.b - y.b)).squareRoot())
+    case .atan2: return .scalar(atan2(x.a, y.a))
+    default: return fail("unsupported_function:\(f.rawValue)")
+    }
+  }
+
+  mutating func catalogue(_ c: CatalogueScalar) -> MetricValue? {
+    if let v = ctx.scalars[c.rawValue] { return .scalar(v) }
+    switch c {
+    case .eyeAR:
+      // [D] recorded eye_ar, else the mean of both eyes' aspect ratios (§2.10).
+      guard let face = ctx.face else { return fail("missing_input:no_face") }
+      if let v = face.eyeAR { return .scalar(v) }
+      guard let l = face.leftEye?.ear, let r = face.rightEye?.ear else { return fail("missing_input:face.eyeAR") }
+      return .scalar((l + r) / 2)
+    case .extraPersonCount:
+      let people = ctx.frame.people ?? ctx.frame.faces.count
+      return .scalar(Double(people - 1))
+    default:
+      return fail("missing_input:\(c.rawValue)")
+    }
+  }
+}
+
+/// The angle fixes of ENGINE §8 G-5/G-6 (`angleFix=on`).
+enum AngleMath {
+  /// A line direction folded into (−90°, 90°]: θ > 90 → θ − 180; θ ≤ −90 → θ + 180.
+  static func foldLine(_ deg: Double) -> Double {
+    if deg > 90 { return deg - 180 }
+    if deg <= -90 { return deg + 180 }
+    return deg
+  }
+  /// An angle difference wrapped into (−180°, 180°].
+  static func wrap(_ deg: Double) -> Double {
+    var d = deg.truncatingRemainder(dividingBy: 360)
+    if d > 180 { d -= 360 }
+    if d <= -180 { d += 360 }
+    return d
+  }
+}
