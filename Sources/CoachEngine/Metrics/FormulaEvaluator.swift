@@ -70,21 +70,37 @@ struct MetricValue: Sendable {
   static func rect(_ r: Rect) -> MetricValue { MetricValue(a: r.x, b: r.y, c: r.x + r.w, d: r.y + r.h) }
 }
 
-/// Everything one evaluation may read, besides the cue's own plan.
-struct MetricContext {
-  var frame: CanonicalFrame
+/// Everything one evaluation may read, besides the cue's own plan. One per evaluation,
+/// shared by every cue (a class: the per-cue evaluations hold a reference, not a copy).
+final class MetricContext {
+  let frame: CanonicalFrame
   /// The subject's face (§3.4.6), canonical.
-  var face: FaceObservation?
-  var options: MetricOptions
+  let face: FaceObservation?
+  let options: MetricOptions
   /// Latest T1-side scalars (white balance, motion, registration, `frame_scalars`).
-  var scalars: [String: Double] = [:]
+  let scalars: [String: Double]
   /// Latest luma plane (T1).
-  var luma: LumaFrame?
-  var roiCoefficients: ROICoefficients = .standard
+  let luma: LumaFrame?
+  let roiCoefficients: ROICoefficients
   /// Targets of the current reference (withRef).
-  var targets: [String: Double] = [:]
+  let targets: [String: Double]
   /// Apply `frame_scalars` overrides (T1 evaluations).
-  var overrides = false
+  let overrides: Bool
+
+  init(
+    frame: CanonicalFrame, face: FaceObservation?, options: MetricOptions, scalars: [String: Double] = [:],
+    luma: LumaFrame? = nil, roiCoefficients: ROICoefficients = .standard, targets: [String: Double] = [:],
+    overrides: Bool = false
+  ) {
+    self.frame = frame
+    self.face = face
+    self.options = options
+    self.scalars = scalars
+    self.luma = luma
+    self.roiCoefficients = roiCoefficients
+    self.targets = targets
+    self.overrides = overrides
+  }
 }
 
 /// Evaluates one cue's compiled formula on a frame. The first missing input ends the
