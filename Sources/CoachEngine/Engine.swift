@@ -57,6 +57,22 @@ public struct Engine: Sendable {
   var praise: PraiseController
   /// Accepted T0 evaluations so far (numbers `cue_eval` lines).
   var evaluationCount = 0
+  var tierScheduler = TierScheduler()
+  /// Index of the last T1 tick (k ≥ 1 at k·500 ms).
+  var t1Tick = 0
+  /// The last accepted T0 result, canonical: what T1 ticks evaluate against (§3.11).
+  var latestFrame: CanonicalFrame?
+  /// The latest `luma` plane (t ≤ now, no back-fill, §2.11).
+  var latestLuma: LumaFrame?
+  /// The latest `frame_scalars` values; they override computed T1 values (§2.11).
+  var frameScalars: [String: Double] = [:]
+  /// Latest sensor scalars by catalogue name (white balance, motion, registration).
+  var sensorScalars: [String: Double] = [:]
+  /// Per cue (indexed like `plans`): the error of the last T1 evaluation, for selection.
+  var t1Errors: [Double?]
+  /// Fallback requests and exit crossings of T1 ticks, consumed by the next T0 evaluation.
+  var pendingT1Fallbacks: [(fallbackId: String, by: String)] = []
+  var pendingT1Exits: [String] = []
 
   public init(configuration: EngineConfiguration) {
     self.configuration = configuration
@@ -75,6 +91,7 @@ public struct Engine: Sendable {
     planIndex = index
     metricOptions = MetricOptions(configuration.options)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
+    t1Errors = Array(repeating: nil, count: plans.count)
     praise = PraiseController(policy: spec.praisePolicy)
     scene = configuration.initial["scene"]?.stringValue ?? "cafe"
     scenePlans = []
@@ -84,8 +101,16 @@ public struct Engine: Sendable {
   /// The cue the anti-jitter gate currently shows and its level ("none" when nothing).
   public var displayedCue: (id: String?, level: String) { (gate.current.id, gate.current.level.rawValue) }
 
-  /// Called once at t = 0 before any event.
-  public mutating func start() -> Effects { Effects() }
+  /// Called once at t = 0 before any event: the first T1 tick is requested, and a device
+  /// that starts hot starts degraded (§3.11).
+  public mutating func start() -> Effects {
+    var effects = Effects(timers: [.schedule(TierScheduler.t1Timer, at: TierScheduler.t1PeriodMs)])
+    if let thermal = configuration.initial["thermal"]?.stringValue {
+      effects.append(tierScheduler.thermal(thermal, at: 0))
+      acceptance.hz = tierScheduler.t0Hz
+    }
+    return effects
+  }
 
   /// Feeds one recorded input event at its time `event.t`.
   public mutating func handle(_ event: InputEvent) -> Effects {
@@ -99,15 +124,60 @@ public struct Engine: Sendable {
     case .generic(let g) where g.kind == .shutter_tap:
       // §3.12: the tap unfreezes praise before capture starts.
       return unfreezePraise(reason: "shutter_tap", at: event.t)
-    case .luma, .generic:
+    case .luma(let plane):
+      latestLuma = plane
       return Effects()
+    case .generic(let g):
+      return handleDeviceInput(g, at: event.t)
     }
+  }
+
+  /// Device state and T1-side inputs (§1.5): tier triggers, scalars for T1 metrics.
+  mutating func handleDeviceInput(_ g: GenericEvent, at t: Millis) -> Effects {
+    let f = g.fields
+    switch g.kind {
+    case .thermal:
+      let effects = tierScheduler.thermal(f["state"]?.stringValue ?? "nominal", at: t)
+      acceptance.hz = tierScheduler.t0Hz
+      return effects
+    case .preview_stats:
+      let dropped = Int(f["dropped_frames"]?.doubleValue ?? 0)
+      let effects = tierScheduler.previewStats(dropped: dropped, averageFps: f["avg_fps"]?.doubleValue, at: t)
+      acceptance.hz = tierScheduler.t0Hz
+      return effects
+    case .frame_scalars:
+      frameScalars = [:]
+      for m in f["values"]?.objectValue?.members ?? [] {
+        if let d = m.value.doubleValue { frameScalars[m.key] = d }
+      }
+    case .white_balance:
+      sensorScalars["colorTempK"] = f["temp_k"]?.doubleValue
+      sensorScalars["colorTempLeftK"] = f["left_k"]?.doubleValue
+      sensorScalars["colorTempRightK"] = f["right_k"]?.doubleValue
+    case .device_motion:
+      sensorScalars["motionRms"] = f["rms"]?.doubleValue
+    case .ref_registration:
+      sensorScalars["registrationOffsetX"] = f["offset_x"]?.doubleValue
+      sensorScalars["registrationOffsetY"] = f["offset_y"]?.doubleValue
+      sensorScalars["registrationRotationDeg"] = f["rotation_deg"]?.doubleValue
+      sensorScalars["registrationScale"] = f["scale"]?.doubleValue
+    default:
+      break
+    }
+    return Effects()
   }
 
   /// Fires a timer the engine scheduled earlier, at its due time.
   public mutating func fire(_ timer: TimerID, at now: Millis) -> Effects {
     switch timer {
     case PraiseController.timeoutTimer: return unfreezePraise(reason: "timeout", at: now)
+    case TierScheduler.t1Timer:
+      t1Tick += 1
+      var effects = Effects(
+        timers: [.schedule(TierScheduler.t1Timer, at: Millis(t1Tick + 1) * TierScheduler.t1PeriodMs)])
+      if tierScheduler.t1Enabled { effects.append(evaluateT1(tick: t1Tick, at: now)) }
+      return effects
+    case TierScheduler.recoveryTimer: return tierScheduler.recoveryDue(at: now)
     default: return Effects()
     }
   }

@@ -10,33 +10,6 @@ struct PraiseTests {
 
   /// Feeds `events`, firing the engine's timers when due (before an event at the same time,
   /// as the replayer does for timers scheduled earlier), then the timers due by `end`.
-  static func runWithTimers(_ engine: Engine, _ events: [InputEvent], until end: Millis) -> [TraceRecord] {
-    var e = engine
-    var out = e.start().outputs
-    var due: [TimerID: Millis] = [:]
-    func apply(_ fx: Effects) {
-      out += fx.outputs
-      for r in fx.timers {
-        switch r {
-        case .schedule(let id, let at): due[id] = at
-        case .cancel(let id): due[id] = nil
-        }
-      }
-    }
-    func fireDue(upTo t: Millis) {
-      while let next = due.filter({ $0.value <= t }).min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
-        due[next.key] = nil
-        apply(e.fire(next.key, at: next.value))
-      }
-    }
-    for ev in events {
-      fireDue(upTo: ev.t)
-      apply(e.handle(ev))
-    }
-    fireDue(upTo: end)
-    return out
-  }
-
   static func tap(at t: Millis) -> InputEvent {
     InputEvent(t: t, payload: .generic(GenericEvent(kind: .shutter_tap, fields: [:])))
   }
@@ -44,7 +17,7 @@ struct PraiseTests {
   @Test("S06 (§7): praise on FRAME_X at the 4th exit frame while the gate holds; off by timeout at +5000")
   func s06() {
     let events = F.frames(0..<105) { k in F.subject(dx: (21..<54).contains(k) ? 0.0 : 0.15) }
-    let lines = F.lines(Self.runWithTimers(F.engine(), events, until: 7000))
+    let lines = F.lines(F.runWithTimers(F.engine(), events, until: 7000))
     #expect(
       lines == [
         "200 cue_display FRAME_MOVE_LEFT/hard none noRef",
@@ -63,7 +36,7 @@ struct PraiseTests {
     var events = F.frames(0..<45) { k in F.subject(dx: k < 21 ? 0.15 : 0.0) }
     events.append(Self.tap(at: 2800))
     events.sort { $0.t < $1.t }
-    let out = Self.runWithTimers(F.engine(), events, until: 8000)
+    let out = F.runWithTimers(F.engine(), events, until: 8000)
     let praise = F.lines(out.filter { $0.out == "praise" })
     #expect(praise == ["1600 praise on exit_crossed FRAME_X", "2800 praise off exit_crossed FRAME_X shutter_tap"])
     #expect(F.lines(out).contains("2800 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false"))
@@ -107,7 +80,7 @@ struct PraiseTests {
     }
     #expect(edited.praisePolicy.timeoutMs == 2000)
     let events = F.frames(0..<40) { k in F.subject(dx: k < 21 ? 0.15 : 0.0) }
-    let lines = F.lines(Self.runWithTimers(F.engine(edited), events, until: 4000))
+    let lines = F.lines(F.runWithTimers(F.engine(edited), events, until: 4000))
     #expect(lines.contains("1600 script_card null v0 拍！ | Now—hit the shutter frozen=true"))
     #expect(lines.contains("3600 praise off exit_crossed FRAME_X timeout"))
   }
@@ -119,7 +92,7 @@ struct PraiseTests {
     let events = F.frames(0..<150) { k in
       k < 21 ? F.subject(dx: 0.15) : (k < 60 ? F.subject(dy: 0.2) : F.subject())
     }
-    let out = Self.runWithTimers(F.engine(), events, until: 12_000)
+    let out = F.runWithTimers(F.engine(), events, until: 12_000)
     let praise = F.lines(out.filter { $0.out == "praise" })
     #expect(praise.count == 3, "\(praise)")
     let praiseRecords = out.filter { (r: TraceRecord) in r.out == "praise" }

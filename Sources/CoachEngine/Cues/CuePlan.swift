@@ -81,8 +81,8 @@ final class CuePlan: Sendable {
       notEvaluated = "formula does not compile: \(compileError)"
     } else if cue.trigger.noRef == nil {
       notEvaluated = "no noRef trigger"
-    } else if cue.metric.computeTier != "T0" {
-      notEvaluated = "T1 cue (\(cue.metric.computeTier)): evaluated on T1 ticks, not yet implemented"
+    } else if cue.metric.computeTier != "T0" && cue.metric.computeTier != "T1" {
+      notEvaluated = "unknown computeTier '\(cue.metric.computeTier)'"
     } else {
       notEvaluated = nil
     }
@@ -111,8 +111,18 @@ final class CuePlan: Sendable {
     script = cue.script
   }
 
-  /// Whether the cue is evaluated in noRef mode on T0 results now.
+  /// Whether the cue is evaluated in noRef mode (on T0 results, or T1 ticks for T1 cues).
   var isEvaluated: Bool { notEvaluated == nil }
+  /// A T1 cue: evaluated on T1 ticks only (§3.11), a candidate on T0 results by its state.
+  var isT1: Bool { tier == "T1" }
+
+  /// Whether a T1 cue runs on T1 tick `k` (k ≥ 1): `updateHz` capped at `t1MaxHz`, every
+  /// `ceil(t1MaxHz / updateHz)`-th tick (§3.11; u = 1 → every 2nd tick at 2 Hz).
+  func runsOnT1Tick(_ k: Int, t1MaxHz: Int) -> Bool {
+    guard updateHz > 0, updateHz.isFinite else { return true }
+    let every = max(1, Int((Double(t1MaxHz) / updateHz).rounded(.up)))
+    return k % every == 0
+  }
 
   /// The noRef level of `error` (§3.3).
   func level(of error: Double) -> CueLevel { noRef?.level(of: error) ?? .none }

@@ -36,18 +36,7 @@ struct CueEvalEntry: Equatable, Sendable {
     t: Millis, frame: Int64, scene: String, entries: [CueEvalEntry],
     unsupported: [(id: String, why: String)], ranked: [CueCandidate], gate: AntiJitterGate.Result
   ) -> TraceRecord {
-    let cues = JSONObject(
-      entries.map { e in
-        JSONMember(
-          e.id,
-          .object([
-            "level": .string(e.level.rawValue),
-            "error": e.error.map { .number($0) } ?? .null,
-            "severity": e.severity.map { .number($0) } ?? .null,
-            "state": .string(e.state),
-            "reason": e.reason.map { .string($0) } ?? .null,
-          ]))
-      })
+    let cues = objects(entries)
     return TraceRecord(
       t: t, out: "cue_eval",
       fields: [
@@ -64,4 +53,30 @@ struct CueEvalEntry: Equatable, Sendable {
         ]),
       ])
   }
+
+  /// The verbose record of one T1 tick: `{"t":…, "out":"cue_eval", "tier":"T1", "tick":k,
+  /// "scene":…, "cues":{…}}` with the T1 cues evaluated on that tick (same entry shape).
+  static func t1Record(t: Millis, tick: Int, scene: String, entries: [CueEvalEntry]) -> TraceRecord {
+    TraceRecord(
+      t: t, out: "cue_eval",
+      fields: [
+        "tier": "T1", "tick": .number(Double(tick)), "scene": .string(scene), "cues": .object(objects(entries)),
+      ])
+  }
+
+  static func objects(_ entries: [CueEvalEntry]) -> JSONObject {
+    JSONObject(
+      entries.map { e in
+        JSONMember(
+          e.id,
+          .object([
+            "level": .string(e.level.rawValue),
+            "error": e.error.map { .number($0) } ?? .null,
+            "severity": e.severity.map { .number($0) } ?? .null,
+            "state": .string(e.state),
+            "reason": e.reason.map { .string($0) } ?? .null,
+          ]))
+      })
+  }
 }
+

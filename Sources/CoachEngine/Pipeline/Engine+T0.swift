@@ -10,6 +10,7 @@ extension Engine {
     let frame = Canonicalizer.canonicalize(
       event, minLandmarkConfidence: configuration.spec.defaults.minLandmarkConfidence)
     let trackingLost = tracking.observe(tracked: frame.isTracked, at: t)
+    latestFrame = frame
     let ctx = MetricContext(
       frame: frame, face: SubjectChoice.face(frame.faces), options: metricOptions, roiCoefficients: roiCoefficients)
 
@@ -17,11 +18,24 @@ extension Engine {
     var entries: [CueEvalEntry] = []
     var unsupported: [(id: String, why: String)] = []
     var candidates: [CueCandidate] = []
-    var fallbackRequests: [(fallbackId: String, by: String)] = []
-    var exited: [String] = []
+    // Requests and exits of T1 ticks since the last evaluation (§3.11).
+    var fallbackRequests = pendingT1Fallbacks
+    var exited = pendingT1Exits
+    pendingT1Fallbacks = []
+    pendingT1Exits = []
     for i in scenePlans {
       let plan = plans[i]
       if plan.isSystemFallback { continue }
+      if plan.isT1 && plan.isEvaluated {
+        // Evaluated on T1 ticks; a candidate by its state unless T1 is paused (§3.15 step 4).
+        if tierScheduler.t1Enabled, let sticky = hysteresis[i].stickyLevel, let error = t1Errors[i] {
+          candidates.append(
+            CueCandidate(
+              id: plan.id, level: sticky, error: error, severity: plan.severity(of: error), priority: plan.priority,
+              mutexGroup: plan.mutexGroup))
+        }
+        continue
+      }
       guard plan.isEvaluated else {
         if tracing, let why = plan.notEvaluated { unsupported.append((plan.id, why)) }
         continue

@@ -126,6 +126,36 @@ enum Fixture {
       configuration: EngineConfiguration(spec: spec, options: o, initial: initial, traceMetrics: traceMetrics))
   }
 
+  /// Like `run`, and fires the engine's timers in due order (ties by id) up to `end`, as the
+  /// replayer does.
+  static func runWithTimers(_ engine: Engine, _ events: [InputEvent], until end: Millis) -> [TraceRecord] {
+    var e = engine
+    var out: [TraceRecord] = []
+    var due: [TimerID: Millis] = [:]
+    func apply(_ fx: Effects) {
+      out += fx.outputs
+      for r in fx.timers {
+        switch r {
+        case .schedule(let id, let at): due[id] = at
+        case .cancel(let id): due[id] = nil
+        }
+      }
+    }
+    apply(e.start())
+    func fireDue(upTo t: Millis) {
+      while let next = due.filter({ $0.value <= t }).min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+        due[next.key] = nil
+        apply(e.fire(next.key, at: next.value))
+      }
+    }
+    for ev in events {
+      fireDue(upTo: ev.t)
+      apply(e.handle(ev))
+    }
+    fireDue(upTo: end)
+    return out
+  }
+
   /// Feeds `events` in order after `start()` and returns every output.
   static func run(_ engine: Engine, _ events: [InputEvent]) -> [TraceRecord] {
     var e = engine

@@ -1,0 +1,58 @@
+import PoseSpec
+
+/// One T1 tick (ENGINE §3.11, §3.15 steps 1–3 for T1 cues).
+///
+/// Each T1 cue of the scene whose cadence hits this tick is evaluated against the latest
+/// accepted landmarks (its face and ROIs), the latest `luma` plane and the latest scalars
+/// (`frame_scalars` override computed values, §2.11), and its hysteresis moves. The tick does
+/// not select or gate: T1 cues take part in the next T0 evaluation's selection with their
+/// sticky level and this error; fallback requests and exit crossings of the tick are carried
+/// to that evaluation ([D]: §3.15 selects once per accepted T0 result).
+extension Engine {
+  mutating func evaluateT1(tick k: Int, at t: Millis) -> Effects {
+    let frame =
+      latestFrame
+      ?? CanonicalFrame(
+        frame: -1, hasBody: false, kept: Array(repeating: nil, count: Joint.allCases.count),
+        dropReasons: Array(repeating: .missingInput, count: Joint.allCases.count),
+        rawConfidence: Array(repeating: nil, count: Joint.allCases.count), faces: [], people: nil)
+    var scalars = sensorScalars
+    for (k, v) in frameScalars { scalars[k] = v }  // a map merge: order does not matter
+    let ctx = MetricContext(
+      frame: frame, face: SubjectChoice.face(frame.faces), options: metricOptions, scalars: scalars,
+      luma: latestLuma, roiCoefficients: roiCoefficients, overrides: true)
+    let tracing = configuration.traceMetrics
+    var entries: [CueEvalEntry] = []
+    let t1MaxHz = configuration.options.t1MaxHz
+    for i in scenePlans {
+      let plan = plans[i]
+      guard plan.isT1, plan.isEvaluated, plan.runsOnT1Tick(k, t1MaxHz: t1MaxHz) else { continue }
+      switch plan.observe(ctx) {
+      case .unavailable(let why):
+        t1Errors[i] = nil
+        let event = hysteresis[i].markUnavailable()
+        if event == .deactivated { pendingT1Fallbacks.append((plan.fallbackCueId, plan.id)) }
+        if tracing {
+          entries.append(
+            CueEvalEntry(
+              id: plan.id, level: .none, error: nil, severity: nil, state: "unavailable",
+              reason: event == .deactivated ? "deactivated:\(why)" : why))
+        }
+      case .value(let error):
+        t1Errors[i] = error
+        let level = plan.level(of: error)
+        let event = hysteresis[i].observe(level, persistFrames: plan.persistFrames)
+        if event == .exitCrossed { pendingT1Exits.append(plan.id) }
+        if tracing {
+          entries.append(
+            CueEvalEntry(
+              id: plan.id, level: level, error: error, severity: plan.severity(of: error),
+              state: hysteresis[i].stickyLevel.map { "active:\($0.rawValue)" } ?? "inactive",
+              reason: event?.rawValue))
+        }
+      }
+    }
+    guard tracing else { return Effects() }
+    return Effects(outputs: [CueEvalEntry.t1Record(t: t, tick: k, scene: scene, entries: entries)])
+  }
+}
