@@ -10,7 +10,9 @@ timeline of subject keyframes (linear ramps between them) plus seeded landmark n
 
 Then `jpreplay import Recordings/NAME.jsonl -o Recordings/NAME.jprec` (scripts/import-corpus).
 """
+import base64
 import hashlib
+import math
 import json
 import os
 import random
@@ -26,7 +28,8 @@ JOINTS = ["nose", "neck", "leftShoulder", "rightShoulder", "leftElbow", "rightEl
 
 # A standing, camera-facing subject. x = centre line px; y values canonical (y-down).
 # Body left/right are the subject's own sides: leftShoulder is at image RIGHT (ENGINE §2.6).
-DEFAULT = dict(px=0.5, top=0.30, hip=0.66, ankle=0.90, nose=0.22, half=0.075, conf=0.9)
+DEFAULT = dict(px=0.5, top=0.30, hip=0.66, ankle=0.90, nose=0.22, half=0.075, conf=0.9,
+               bg_luma=0.5, face_luma=0.5, face_half_diff=0.08)
 
 
 # Subject poses used by several scenarios.
@@ -55,7 +58,7 @@ def interp(keys, t):
         full.update(params)
         if t < kt and prev is not None:
             a = (t - prev_t) / (kt - prev_t)
-            return {k: prev[k] + (full[k] - prev[k]) * a for k in full}
+            return {k: prev.get(k, full[k]) + (full[k] - prev.get(k, full[k])) * a for k in full}
         prev_t, prev = kt, full
     state.update(prev or {})
     return state
@@ -89,17 +92,49 @@ def body_and_face(s, rng, sigma):
         c = min(1.0, max(0.0, s["conf"] + n() * 2))
         body[j] = [r6(x + n()), r6(y + n()), r6(c)]
     fy = s["nose"] - 0.06
+    # Eye line tilt (degrees, image y-down): the right eye lower by tan(tilt) * 0.04.
+    tilt = math.tan(math.radians(s.get("eye_tilt", 0.0))) * 0.04
     face = {
         "bbox": [r6(px - 0.05), r6(fy), 0.1, 0.13], "conf": 0.95,
         # Face landmarks are image-relative (ENGINE §2.6): left_eye is at image left.
         "left_eye": {"x": r6(px - 0.02), "y": r6(s["nose"] - 0.015)},
-        "right_eye": {"x": r6(px + 0.02), "y": r6(s["nose"] - 0.015)},
+        "right_eye": {"x": r6(px + 0.02), "y": r6(s["nose"] - 0.015 + tilt)},
         "nose_tip": {"x": r6(px), "y": r6(s["nose"] + 0.01)},
         # nose-to-chin 0.05 / face height 0.13 = 0.385, inside CHIN_*'s exit band [0.36, 0.42].
         "chin": {"x": r6(px), "y": r6(s["nose"] + 0.06)},
         "mouth": {"x": r6(px), "y": r6(s["nose"] + 0.035)},
     }
+    if s.get("eye_conf"):
+        # Confident eyes (ENGINE §2.7 keep rule): a recorded confidence, and optionally a
+        # precision estimate (worst point) that may fail the 0.012 gate.
+        face["left_eye"]["conf"] = face["right_eye"]["conf"] = s["eye_conf"]
+        if "left_prec" in s:
+            face["left_eye"]["prec_max"] = s["left_prec"]
     return body, face
+
+
+def face_rect(s):
+    """The face bbox the generator records for subject state s: [x, y, w, h]."""
+    return [s["px"] - 0.05, s["nose"] - 0.06, 0.1, 0.13]
+
+
+def luma_event(t, k, s, w=90, h=160):
+    """An 8-bit luma plane (ENGINE §1.5, §2.11): background s["bg_luma"], the padded face
+    ROI (bbox ± 15 %, §2.7) painted with s["face_luma"] (left half s["face_luma"] - d, right
+    half + d, d = s["face_half_diff"] / 2), so meanLuma(faceROI) is the face value."""
+    def v(x):
+        return max(0, min(255, round(x * 255)))
+    buf = bytearray([v(s["bg_luma"])] * (w * h))
+    fx, fy, fw, fh = face_rect(s)
+    x0, y0, x1, y1 = fx - 0.15 * fw, fy - 0.15 * fh, fx + 1.15 * fw, fy + 1.15 * fh
+    d = s.get("face_half_diff", 0.0) / 2
+    mid = (x0 + x1) / 2
+    for py in range(max(0, math.floor(y0 * h)), min(h, math.ceil(y1 * h))):
+        for px in range(max(0, math.floor(x0 * w)), min(w, math.ceil(x1 * w))):
+            left = (px + 0.5) / w < mid
+            buf[py * w + px] = v(s["face_luma"] + (-d if left else d))
+    return (t, {"t": t, "kind": "luma", "frame": k, "w": w, "h": h, "enc": "u8-b64",
+                "data": base64.b64encode(bytes(buf)).decode("ascii")})
 
 
 # The rule-level scenarios (composition, gate, praise) replay with angleFix=on in the outdoor
@@ -112,7 +147,7 @@ RULE_SCENE = "outdoor"
 
 
 def scenario(name, duration_ms, keys, notes, sigma=0.0, seed=1, options=None, scene=RULE_SCENE,
-             per_frame=None, extra=()):
+             per_frame=None, extra=(), luma_every=0):
     rng = random.Random(seed)
     options = dict(RULE_OPTIONS) if options is None else options
     spec = open(os.path.join(ROOT, "PoseSpec.json"), "rb").read()
@@ -135,7 +170,9 @@ def scenario(name, duration_ms, keys, notes, sigma=0.0, seed=1, options=None, sc
             body, faces, people = None, [], 0
         else:
             body, face = body_and_face(s, rng, sigma)
-            faces, people = [face], 1
+            faces, people = ([] if s.get("no_face") else [face]), int(s.get("people", 1))
+        if luma_every and k % luma_every == 0:
+            events.append(luma_event(t, k, s))
         events.append((t, {"t": t, "kind": "landmarks", "frame": k, "src_t": t,
                            "image": {"w": 1080, "h": 1920}, "coords": "canonical",
                            "body": body, "faces": faces, "people": people}))
@@ -185,6 +222,25 @@ def by_time(*segments):
                 px = v
         return {"px": px}
     return f
+
+
+def face_flicker(k, t, s):
+    # ENGINE §7 S05b: the face (eye line 15 deg) on even frames 0-9, no face on odd ones.
+    return {"no_face": 1 if (k < 10 and k % 2 == 1) else 0}
+
+
+def step(t, before, after):
+    """Keyframes that switch from `before` to `after` at t (held before, no ramp)."""
+    return [(0, before), (t - 1, before), (t, after)]
+
+
+def event(t, kind, **fields):
+    return (t, dict({"t": t, "kind": kind}, **fields))
+
+
+# A subject at x = 0.4315: the one framing that keeps CAFE_12 (thirds) and FRAME_MOVE_* quiet
+# together in cafe (ENGINE §8 G-51).
+CAFE_X = 0.4315
 
 
 def tap(t):
@@ -282,6 +338,66 @@ SCENARIOS = {
         "option of §8 G-49): once the ankles are dropped DIST_* are unavailable instead of "
         "advising the wrong way, so nothing is shown after the crop.",
         sigma=0.002, seed=5, options=dict(RULE_OPTIONS, bboxRequiresAllListed="true")),
+    "s05-head-level-flicker": lambda n: scenario(
+        n, 1500, [(0, {"eye_tilt": 15.0})],
+        "ENGINE §7 S05(b): eye line 15 deg (HEAD_LEVEL hard, persistFrames 3) on even frames "
+        "0-9, no face on odd ones: HEAD_LEVEL goes unavailable and requests its fallback "
+        "FRAME_GENERAL (warn), so the gate input alternates and nothing is shown; the face is "
+        "steady from frame 10, so HEAD_LEVEL is shown at frame 12 (t=800).",
+        per_frame=face_flicker),
+    "s11-severity-boost": lambda n: scenario(
+        n, 6000, step(1000, {"px": CAFE_X, "face_luma": 0.27, "bg_luma": 0.3},
+                      {"px": 0.75, "face_luma": 0.27, "bg_luma": 0.3}),
+        "ENGINE §7 S11(a), cafe: a dark face (luma 0.27: CAFE_01 error 0.15 > hard 0.14, "
+        "severity 1.07, eff 5) is shown first (T1 tick at 500 + 6 frames); from t=1000 the "
+        "subject stands at x=0.75 (FRAME_MOVE_LEFT error 0.25, severity 2.08, eff 4+2=6), which "
+        "outranks CAFE_01 and is shown when the hold ends (3867).",
+        scene="cafe", luma_every=5),
+    "s11-severity-tie": lambda n: scenario(
+        n, 6000, step(1000, {"px": CAFE_X, "face_luma": 0.252, "bg_luma": 0.3},
+                      {"px": CAFE_X, "face_luma": 0.252, "bg_luma": 0.3, "eye_tilt": 22.0}),
+        "ENGINE §7 S11(b), cafe: CAFE_01 error 0.168 (severity 1.2, no boost, eff 5) shown "
+        "first; from t=1000 the eye line is 22 deg (HEAD_LEVEL severity 1.83, eff 3+2=5): equal "
+        "effective priority, HEAD_LEVEL wins on severity (§3.7) and is shown when the hold ends.",
+        scene="cafe", luma_every=5),
+    "s12-scene-switch": lambda n: scenario(
+        n, 12000, [(0, {"px": CAFE_X, "face_luma": 0.30, "bg_luma": 0.3})],
+        "ENGINE §7 S12: outdoor, a dark face (luma 0.30): OUT_01 error 0.15 (warn) is shown, "
+        "CAFE_01 is never evaluated; ui_scene cafe at 6000 resets hysteresis and enables "
+        "CAFE_01 (error 0.12, warn), which takes over once T1 has evaluated it.",
+        luma_every=5, extra=(event(6000, "ui_scene", scene="cafe"),)),
+    "s13-multi-person": lambda n: scenario(
+        n, 1000, [(0, {"px": 0.65, "eye_tilt": 25.0, "people": 2})],
+        "ENGINE §7 S13: two people; HEAD_LEVEL (eye line 25 deg, severity 2.08, eff 5) and "
+        "FRAME_MOVE_LEFT (cx 0.15, eff 5) both hold, but only the multiPersonDegradeTo cues "
+        "may be candidates (§3.4.5): FRAME_MOVE_LEFT is shown at 200. Compare s13-single-person.",
+    ),
+    "s13-single-person": lambda n: scenario(
+        n, 1000, [(0, {"px": 0.65, "eye_tilt": 25.0, "people": 1})],
+        "The same frames with one person: HEAD_LEVEL ties FRAME_MOVE_LEFT on effective "
+        "priority and wins on severity (2.08 > 1.25, §3.7); shown at frame 2 (persistFrames 3).",
+    ),
+    "s14-eye-roi-fallback": lambda n: scenario(
+        n, 8000, step(4000, {"px": CAFE_X, "eye_conf": 0.9},
+                      {"px": CAFE_X, "eye_conf": 0.9, "left_prec": 0.02}),
+        "ENGINE §7 S14, cafe: eyes no brighter than the face, so CAFE_11 (0.08 - diff) holds "
+        "and is shown; from t=4000 the left eye's precision estimate is 0.02 (> 0.012, dropped "
+        "by the §2.7 keep rule): eyeROI is unavailable, CAFE_11 is deactivated without "
+        "exit_crossed (no praise) and requests FRAME_GENERAL once; the display clears.",
+        scene="cafe", luma_every=5),
+    "s24-thermal-degrade": lambda n: scenario(
+        n, 25000, [(0, {})],
+        "ENGINE §7 S24: thermal serious at 10 s: tier t0_hz=8 t1_enabled=false cause=thermal; "
+        "landmarks accepted >= 121 ms apart; no T1 evaluation until recovery; thermal nominal "
+        "at 20 s: t0_hz=15 at once, t1_enabled at 21 s (§3.11 [D] staged recovery).",
+        extra=(event(10000, "thermal", state="serious"), event(20000, "thermal", state="nominal"))),
+    "s25-frame-drop": lambda n: scenario(
+        n, 6000, [(0, {})],
+        "ENGINE §7 S25: preview_stats with 6 dropped frames in its 1 s window at 2000: the same "
+        "degrade with cause frame_drop; a clean window (0 dropped, 30 fps) at 3000 recovers "
+        "(T0 at once, T1 at 4000).",
+        extra=(event(2000, "preview_stats", window_ms=1000, dropped_frames=6, avg_fps=24.0),
+               event(3000, "preview_stats", window_ms=1000, dropped_frames=0, avg_fps=30.0))),
     "s44-line-angle-literal": lambda n: scenario(
         n, 1000, [(0, S44)],
         "ENGINE §7 S44 / §8 G-5, literal default (angleFix off): a camera-facing subject with "
