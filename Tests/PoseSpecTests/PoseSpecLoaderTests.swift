@@ -93,6 +93,13 @@ struct PoseSpecLoaderTests {
       #expect(s.cueIds.first == "FRAME_MOVE_LEFT")
     }
     #expect(summary.scenes[0].cueIds.contains("CAFE_01_FACE_TOO_DARK"))
+    // §3.11: tiers as scheduled, T1 capped at t1MaxHz = 2 (G-31).
+    let cafe = Dictionary(uniqueKeysWithValues: zip(summary.scenes[0].cueIds, summary.scenes[0].tiers))
+    #expect(cafe["FRAME_MOVE_LEFT"] == "T0 15 Hz")
+    #expect(cafe["CAFE_05_WB_TOO_YELLOW"] == "T1 1 Hz")
+    #expect(cafe["CAFE_10_LOW_LIGHT_STEADY"] == "T1 2 Hz (declared 30)")
+    #expect(cafe["FRAME_GENERAL"] == "fallback")
+    #expect(summary.description.contains("\n  CAFE_01_FACE_TOO_DARK"))
     #expect(!summary.scenes[0].cueIds.contains("OUT_01_FACE_IN_SHADOW"))
     #expect(summary.description.contains("50 cues"))
     #expect(summary.description.contains("cafe: 35 cues evaluated (base 20 + cafe 15)"))

@@ -5,6 +5,9 @@ public struct PoseSpecSummary: Equatable, Sendable, CustomStringConvertible {
     public var scene: String
     /// Cue ids evaluated in this scene, in file order.
     public var cueIds: [String]
+    /// Per cue (same order): its tier and rate as the engine schedules it (§3.11), e.g.
+    /// "T0 15 Hz", "T1 1 Hz", "T1 2 Hz (declared 30)", "fallback".
+    public var tiers: [String]
     /// How many of them come from the shared (base) scene.
     public var sharedCount: Int
   }
@@ -31,17 +34,33 @@ public struct PoseSpecSummary: Equatable, Sendable, CustomStringConvertible {
     scenes = doc.sceneCatalog.uiScenes.map { scene in
       let cues = doc.cues(inScene: scene)
       return Scene(
-        scene: scene, cueIds: cues.map(\.id),
+        scene: scene, cueIds: cues.map(\.id), tiers: cues.map(Self.tier),
         sharedCount: cues.filter { $0.scene == doc.sceneCatalog.internalSharedScene }.count)
     }
     warnings = doc.warnings
+  }
+
+  /// The tier of a cue as scheduled: T0 at its 15 Hz, T1 capped at 2 Hz (t1MaxHz default,
+  /// §3.11, G-31), the fallback cue without a rate.
+  static func tier(_ cue: PoseSpecCue) -> String {
+    let m = cue.metric
+    switch m.computeTier {
+    case "T0": return "T0 \(JSONWriter.shortest(m.updateHz)) Hz"
+    case "T1":
+      let hz = min(m.updateHz, 2)
+      let shown = JSONWriter.shortest(hz)
+      return m.updateHz > 2 ? "T1 \(shown) Hz (declared \(JSONWriter.shortest(m.updateHz)))" : "T1 \(shown) Hz"
+    default: return m.computeTier
+    }
   }
 
   /// Human-readable report, e.g.
   ///
   ///     PoseSpec.json: valid (prdVersion v1.1.4, schemaVersion 0.1, sha256 fe7a3a10…3792)
   ///     50 cues; fingerprint v1.1.4|v1.1.4-final-hotreload|cues=50
-  ///     cafe: 35 cues evaluated (base 20 + cafe 15): FRAME_MOVE_LEFT, …
+  ///     cafe: 35 cues evaluated (base 20 + cafe 15):
+  ///       FRAME_MOVE_LEFT                   T0 15 Hz
+  ///       …
   public var description: String {
     let shortSHA = sha256.count == 64 ? "\(sha256.prefix(8))…\(sha256.suffix(4))" : sha256
     var lines = [
@@ -50,8 +69,11 @@ public struct PoseSpecSummary: Equatable, Sendable, CustomStringConvertible {
     ]
     for s in scenes {
       lines.append(
-        "\(s.scene): \(s.cueIds.count) cues evaluated (\(sharedScene) \(s.sharedCount) + \(s.scene) \(s.cueIds.count - s.sharedCount)): "
-          + s.cueIds.joined(separator: ", "))
+        "\(s.scene): \(s.cueIds.count) cues evaluated (\(sharedScene) \(s.sharedCount) + \(s.scene) \(s.cueIds.count - s.sharedCount)):")
+      let width = s.cueIds.map(\.count).max() ?? 0
+      for (id, tier) in zip(s.cueIds, s.tiers) {
+        lines.append("  " + id + String(repeating: " ", count: width - id.count) + "  " + tier)
+      }
     }
     for w in warnings { lines.append("warning: \(w)") }
     return lines.joined(separator: "\n")
