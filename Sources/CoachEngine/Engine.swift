@@ -70,6 +70,10 @@ public struct Engine: Sendable {
   var sensorScalars: [String: Double] = [:]
   /// Per cue (indexed like `plans`): the error of the last T1 evaluation, for selection.
   var t1Errors: [Double?]
+  /// Per cue: whether its last T1 evaluation used withRef rules.
+  var t1WithRef: [Bool]
+  /// References, targets and the MatchDecider (§3.13).
+  var withRef: WithRefState
   /// Fallback requests and exit crossings of T1 ticks, consumed by the next T0 evaluation.
   var pendingT1Fallbacks: [(fallbackId: String, by: String)] = []
   var pendingT1Exits: [String] = []
@@ -92,8 +96,10 @@ public struct Engine: Sendable {
     metricOptions = MetricOptions(configuration.options)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
+    t1WithRef = Array(repeating: false, count: plans.count)
     praise = PraiseController(policy: spec.praisePolicy)
     scene = configuration.initial["scene"]?.stringValue ?? "cafe"
+    withRef = WithRefState(spec: spec, scene: scene)
     scenePlans = []
     scenePlans = plansInScene(scene)
   }
@@ -127,6 +133,8 @@ public struct Engine: Sendable {
     case .luma(let plane):
       latestLuma = plane
       return Effects()
+    case .generic(let g) where g.kind == .ref_analysis || g.kind == .ref_switch:
+      return handleReference(g, at: event.t)
     case .generic(let g):
       return handleDeviceInput(g, at: event.t)
     }
@@ -212,5 +220,8 @@ public struct Engine: Sendable {
     scene = next
     scenePlans = plansInScene(next)
     for i in hysteresis.indices { hysteresis[i].reset() }
+    // §3.13d: deciders are cached per `<scene>|<fingerprint>`; a new key is a new decider.
+    let key = MatchDecider.cacheKey(spec: configuration.spec, scene: next)
+    if key != withRef.decider.cacheKey { withRef.decider = MatchDecider(spec: configuration.spec, scene: next) }
   }
 }

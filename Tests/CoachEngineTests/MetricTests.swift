@@ -24,15 +24,17 @@ struct MetricTests {
       MetricContext(frame: frame, face: SubjectChoice.face(frame.faces), options: MetricOptions(options)))
   }
 
-  @Test("§2.8: every cue with a noRef trigger is evaluated (T1 cues on T1 ticks); OUT_07…10 and FRAME_GENERAL say why not")
+  @Test("§2.8, §3.2: every cue but FRAME_GENERAL is evaluated (T1 cues on T1 ticks); OUT_07…10 only with a reference")
   func evaluatedCues() {
     let evaluated = Fixture.reference.cues.filter { plan($0.id).isEvaluated }.map(\.id)
-    #expect(evaluated.count == 45)
-    #expect(Fixture.reference.cues.filter { plan($0.id).isEvaluated && plan($0.id).isT1 }.count == 19)
+    #expect(evaluated.count == 49)
+    #expect(Fixture.reference.cues.filter { plan($0.id).isEvaluated && plan($0.id).isT1 }.count == 23)
+    #expect(!plan("OUT_07_LANDMARK_ALIGN_X").takesPart(withRefSession: false))
+    #expect(plan("OUT_07_LANDMARK_ALIGN_X").takesPart(withRefSession: true))
+    #expect(plan("CAFE_02_FACE_BACKLIT").takesPart(withRefSession: true))  // noRef rules in a withRef session
     #expect(evaluated.contains("CAFE_12_CAFE_THIRDS_COMPOSE"))
     #expect(evaluated.contains("OUT_14_OUTDOOR_COMPOSE_MORE_LANDMARK"))
     #expect(evaluated.contains("OUT_03_SUN_SQUINT"))
-    #expect(plan("OUT_07_LANDMARK_ALIGN_X").notEvaluated == "no noRef trigger")
     #expect(plan("CAFE_01_FACE_TOO_DARK").isEvaluated)
     #expect(plan("FRAME_GENERAL").notEvaluated == "system fallback cue")
   }

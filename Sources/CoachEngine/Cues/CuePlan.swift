@@ -9,6 +9,8 @@ final class CuePlan: Sendable {
     var name: String
     var node: MetricNode
     var overrideKeys: [String]
+    var isScalar: Bool
+    var isAngle: Bool
   }
 
   let index: Int
@@ -26,6 +28,8 @@ final class CuePlan: Sendable {
   let noRefError: MetricNode?
   let noRefErrorText: String?
   let withRefError: MetricNode?
+  /// The assignment index of M when the withRef error is `M - target.M`.
+  let withRefMetric: Int?
   /// Why the cue is not evaluated in noRef mode, or nil when it is.
   let notEvaluated: String?
   /// The cue's `body.*` landmarks that name a Vision joint, in spec order (`bodyPoints`).
@@ -69,18 +73,28 @@ final class CuePlan: Sendable {
     isSystemFallback = program.isSystemFallback
     let minPoints = program.bodyBoxMinPoints
     assignments = program.assignments.map {
-      Assignment(name: $0.name, node: MetricNode($0.expression, bodyBoxMinPoints: minPoints), overrideKeys: $0.overrideKeys)
+      Assignment(
+        name: $0.name, node: MetricNode($0.expression, bodyBoxMinPoints: minPoints), overrideKeys: $0.overrideKeys,
+        isScalar: $0.type == .scalar, isAngle: $0.isAngle)
     }
     noRefError = program.noRefError.map { MetricNode($0.expression, bodyBoxMinPoints: minPoints) }
     noRefErrorText = program.noRefError?.text
     withRefError = program.withRefError.map { MetricNode($0.expression, bodyBoxMinPoints: minPoints) }
+    // `M - target.M` (spaces removed) with M assigned by the formula: the form mirror
+    // evaluation and the MatchDecider understand (§3.13c, f).
+    var metric: Int? = nil
+    if let text = cue.trigger.withRef?.error?.filter({ $0 != " " }), let dash = text.firstIndex(of: "-") {
+      let m = String(text[..<dash])
+      if text == "\(m)-target.\(m)" { metric = program.assignments.firstIndex { $0.name == m } }
+    }
+    withRefMetric = metric
     usesBodyPoints = program.usesBodyPoints
     if program.isSystemFallback {
       notEvaluated = "system fallback cue"
     } else if let compileError {
       notEvaluated = "formula does not compile: \(compileError)"
-    } else if cue.trigger.noRef == nil {
-      notEvaluated = "no noRef trigger"
+    } else if cue.trigger.noRef == nil && cue.trigger.withRef == nil {
+      notEvaluated = "no trigger"
     } else if cue.metric.computeTier != "T0" && cue.metric.computeTier != "T1" {
       notEvaluated = "unknown computeTier '\(cue.metric.computeTier)'"
     } else {
@@ -124,11 +138,23 @@ final class CuePlan: Sendable {
     return k % every == 0
   }
 
-  /// The noRef level of `error` (§3.3).
-  func level(of error: Double) -> CueLevel { noRef?.level(of: error) ?? .none }
+  /// The level of `error` (§3.3) against the thresholds of the mode it was computed in.
+  func level(of error: Double, withRef: Bool = false) -> CueLevel {
+    (withRef ? self.withRef : noRef)?.level(of: error) ?? .none
+  }
 
-  /// The severity of `error` against the noRef hard threshold (§3.7).
-  func severity(of error: Double) -> Double? { noRef?.severity(of: error) }
+  /// The severity of `error` against the hard threshold of its mode (§3.7).
+  func severity(of error: Double, withRef: Bool = false) -> Double? {
+    (withRef ? self.withRef : noRef)?.severity(of: error)
+  }
+
+  /// Whether the cue takes part in a session in this mode: withRef cues use `trigger.withRef`,
+  /// every other cue its noRef rules (PS `withRefPolicy.fallbackRule`, §3.2); OUT_07…10
+  /// have no noRef trigger and take part only with a reference.
+  func takesPart(withRefSession: Bool) -> Bool {
+    guard isEvaluated else { return false }
+    return noRef != nil || (withRefSession && withRef != nil)
+  }
 
   /// Hysteresis and gate persistence (≥ 1, §3.9 clamp).
   var persistFrames: Int { max(1, antiJitter.persistFrames) }
@@ -157,7 +183,68 @@ enum MetricObservation: Equatable, Sendable {
   case unavailable(String)
 }
 
+/// One cue's observation on one evaluation, with the mode it was evaluated in.
+struct CueObservation {
+  var observation: MetricObservation
+  /// Evaluated with `trigger.withRef` (else noRef rules).
+  var withRef: Bool
+  /// The mirrored error was chosen (§3.13f).
+  var mirrored: Bool
+  /// withRef was wanted but the target is missing: evaluated with noRef rules (§3.2 [D]).
+  var targetMissing: Bool
+}
+
 extension CuePlan {
+  /// The cue on this evaluation (§3.2): with a reference, a cue with a withRef trigger uses
+  /// its withRef error (mirror-chosen, §3.13f) and thresholds; a missing target falls back to
+  /// the noRef rules; every other cue uses noRef.
+  func observe(_ ctx: MetricContext, withRefSession: Bool, mirrorCtx: MetricContext?) -> CueObservation {
+    guard withRefSession, let node = withRefError else {
+      return CueObservation(observation: observe(ctx), withRef: false, mirrored: false, targetMissing: false)
+    }
+    var evaluation = FormulaEvaluation(plan: self, ctx: ctx)
+    guard let normal = evaluation.scalar(node) else {
+      let why = evaluation.failure ?? "unavailable"
+      if why.hasPrefix("missing_target:") && noRef != nil {
+        return CueObservation(observation: observe(ctx), withRef: false, mirrored: false, targetMissing: true)
+      }
+      return CueObservation(observation: .unavailable(why), withRef: true, mirrored: false, targetMissing: false)
+    }
+    guard passesConfidenceGate(ctx) else {
+      return CueObservation(observation: .unavailable("low_confidence"), withRef: true, mirrored: false, targetMissing: false)
+    }
+    let chosen = MatchMirror.chooseError(normal: normal, mirrored: mirroredError(ctx, mirrorCtx: mirrorCtx))
+    return CueObservation(observation: .value(chosen.error), withRef: true, mirrored: chosen.mirrored, targetMissing: false)
+  }
+
+  /// The withRef error with mirrored live metrics (§3.13f), for `M - target.M` errors:
+  /// `mirrorMode=scalar` negates the x-dependent scalars [C]; `points` recomputes M on the
+  /// x-mirrored frame (`mirrorCtx`) [P]. nil when the error has another form.
+  func mirroredError(_ ctx: MetricContext, mirrorCtx: MetricContext?) -> Double? {
+    guard let i = withRefMetric, let target = ctx.targets[assignments[i].name] else { return nil }
+    let m: Double?
+    if let mirrorCtx {
+      var e = FormulaEvaluation(plan: self, ctx: mirrorCtx)
+      m = e.scalar(.local(i))
+    } else {
+      guard MatchMirror.negatedMetrics.contains(assignments[i].name) else { return nil }
+      var e = FormulaEvaluation(plan: self, ctx: ctx)
+      m = e.scalar(.local(i)).map { -$0 }
+    }
+    guard let m else { return nil }
+    let d = m - target
+    return assignments[i].isAngle && ctx.options.angleFix ? AngleMath.wrap(d) : d
+  }
+
+  /// The value of the formula's assignment `index` (a metric, for targets and Match), or why
+  /// it is unavailable; the confidence gate applies.
+  func observeAssignment(_ index: Int, _ ctx: MetricContext) -> MetricObservation {
+    var evaluation = FormulaEvaluation(plan: self, ctx: ctx)
+    guard let v = evaluation.scalar(.local(index)) else { return .unavailable(evaluation.failure ?? "unavailable") }
+    guard passesConfidenceGate(ctx) else { return .unavailable("low_confidence") }
+    return .value(v)
+  }
+
   /// The noRef error of this cue on `ctx.frame`, or why it is unavailable (§3.4.1–2).
   func observe(_ ctx: MetricContext) -> MetricObservation {
     guard let node = noRefError else { return .unavailable(notEvaluated ?? "no noRef error") }

@@ -112,3 +112,30 @@ enum SubjectChoice {
     return best
   }
 }
+
+extension CanonicalFrame {
+  /// The frame mirrored about x = 0.5 with labels kept (`mirrorMode=points`, §3.13f [P]):
+  /// every point `x' = 1 − x`, every rect `x' = 1 − (x + w)`.
+  func mirroredX() -> CanonicalFrame {
+    var m = self
+    m.kept = kept.map { $0.map { Point2(x: 1 - $0.x, y: $0.y) } }
+    m.faces = faces.map { f in
+      func p(_ q: Point2?) -> Point2? { q.map { Point2(x: 1 - $0.x, y: $0.y) } }
+      func e(_ q: EyePoint?) -> EyePoint? {
+        guard var q else { return nil }
+        q.x = 1 - q.x
+        return q
+      }
+      var g = f
+      g.bbox = Rect(x: 1 - (f.bbox.x + f.bbox.w), y: f.bbox.y, w: f.bbox.w, h: f.bbox.h)
+      g.leftEye = e(f.leftEye)
+      g.rightEye = e(f.rightEye)
+      g.nose = p(f.nose)
+      g.noseTip = p(f.noseTip)
+      g.chin = p(f.chin)
+      g.mouth = p(f.mouth)
+      return g
+    }
+    return m
+  }
+}

@@ -9,6 +9,8 @@ struct CueEvalEntry: Equatable, Sendable {
   var severity: Double?
   var state: String
   var reason: String?
+  /// withRef sessions only: `withRef`, `withRef:mirrored` or `noRef:missing_target` (§3.2).
+  var mode: String? = nil
 
   /// The verbose `cue_eval` record of one T0 evaluation (`--trace metrics`; never in goldens).
   ///
@@ -33,7 +35,7 @@ struct CueEvalEntry: Equatable, Sendable {
   /// - `ranked`: the candidates after the multi-person filter, best first (§3.7).
   /// - `gate`: the gate's output this evaluation and its reason (§3.9).
   static func record(
-    t: Millis, frame: Int64, scene: String, entries: [CueEvalEntry],
+    t: Millis, frame: Int64, scene: String, mode: String = "noRef", entries: [CueEvalEntry],
     unsupported: [(id: String, why: String)], ranked: [CueCandidate], gate: AntiJitterGate.Result
   ) -> TraceRecord {
     let cues = objects(entries)
@@ -42,7 +44,7 @@ struct CueEvalEntry: Equatable, Sendable {
       fields: [
         "frame": .number(Double(frame)),
         "scene": .string(scene),
-        "mode": "noRef",
+        "mode": .string(mode),
         "cues": .object(cues),
         "unsupported": .object(JSONObject(unsupported.map { JSONMember($0.id, .string($0.why)) })),
         "ranked": .array(ranked.map { .string($0.id) }),
@@ -67,16 +69,15 @@ struct CueEvalEntry: Equatable, Sendable {
   static func objects(_ entries: [CueEvalEntry]) -> JSONObject {
     JSONObject(
       entries.map { e in
-        JSONMember(
-          e.id,
-          .object([
-            "level": .string(e.level.rawValue),
-            "error": e.error.map { .number($0) } ?? .null,
-            "severity": e.severity.map { .number($0) } ?? .null,
-            "state": .string(e.state),
-            "reason": e.reason.map { .string($0) } ?? .null,
-          ]))
+        var o: JSONObject = [
+          "level": .string(e.level.rawValue),
+          "error": e.error.map { .number($0) } ?? .null,
+          "severity": e.severity.map { .number($0) } ?? .null,
+          "state": .string(e.state),
+          "reason": e.reason.map { .string($0) } ?? .null,
+        ]
+        if let mode = e.mode { o["mode"] = .string(mode) }
+        return JSONMember(e.id, .object(o))
       })
   }
 }
-

@@ -1,6 +1,7 @@
 import PoseSpec
 
-/// One accepted T0 result through the noRef pipeline of ENGINE §3.15.
+/// One accepted T0 result through the pipeline of ENGINE §3.15 (noRef, or withRef when a
+/// reference with targets is selected).
 extension Engine {
   mutating func evaluateT0(_ event: LandmarkFrame, at t: Millis) -> Effects {
     let tracing = configuration.traceMetrics
@@ -11,8 +12,17 @@ extension Engine {
       event, minLandmarkConfidence: configuration.spec.defaults.minLandmarkConfidence)
     let trackingLost = tracking.observe(tracked: frame.isTracked, at: t)
     latestFrame = frame
+    // §3.5: a switch between noRef and withRef makes every cue inactive.
+    let withRefSession = withRefActive
+    if withRefSession != withRef.lastModeWithRef {
+      for i in hysteresis.indices { hysteresis[i].reset() }
+      withRef.lastModeWithRef = withRefSession
+    }
+    let targets = withRefSession ? withRef.store.targets : [:]
     let ctx = MetricContext(
-      frame: frame, face: SubjectChoice.face(frame.faces), options: metricOptions, roiCoefficients: roiCoefficients)
+      frame: frame, face: SubjectChoice.face(frame.faces), options: metricOptions, roiCoefficients: roiCoefficients,
+      targets: targets)
+    let mirrorCtx = withRefSession ? self.mirrorContext(frame, targets: targets) : nil
 
     // 2–3. Per cue: metric → availability → level → hysteresis.
     var entries: [CueEvalEntry] = []
@@ -26,21 +36,23 @@ extension Engine {
     for i in scenePlans {
       let plan = plans[i]
       if plan.isSystemFallback { continue }
-      if plan.isT1 && plan.isEvaluated {
+      guard plan.takesPart(withRefSession: withRefSession) else {
+        if tracing { unsupported.append((plan.id, plan.notEvaluated ?? "withRef only (no noRef trigger)")) }
+        continue
+      }
+      if plan.isT1 {
         // Evaluated on T1 ticks; a candidate by its state unless T1 is paused (§3.15 step 4).
         if tierScheduler.t1Enabled, let sticky = hysteresis[i].stickyLevel, let error = t1Errors[i] {
           candidates.append(
             CueCandidate(
-              id: plan.id, level: sticky, error: error, severity: plan.severity(of: error), priority: plan.priority,
-              mutexGroup: plan.mutexGroup))
+              id: plan.id, level: sticky, error: error, severity: plan.severity(of: error, withRef: t1WithRef[i]),
+              priority: plan.priority, mutexGroup: plan.mutexGroup))
         }
         continue
       }
-      guard plan.isEvaluated else {
-        if tracing, let why = plan.notEvaluated { unsupported.append((plan.id, why)) }
-        continue
-      }
-      switch plan.observe(ctx) {
+      let observed = plan.observe(ctx, withRefSession: withRefSession, mirrorCtx: mirrorCtx)
+      let modeWithRef = observed.withRef
+      switch observed.observation {
       case .unavailable(let why):
         let event = hysteresis[i].markUnavailable()
         if event == .deactivated { fallbackRequests.append((plan.fallbackCueId, plan.id)) }
@@ -50,10 +62,10 @@ extension Engine {
             id: plan.id, level: .none, error: nil, severity: nil, state: "unavailable",
             reason: event == .deactivated ? "deactivated:\(why)" : why))
       case .value(let error):
-        let level = plan.level(of: error)
+        let level = plan.level(of: error, withRef: modeWithRef)
         let event = hysteresis[i].observe(level, persistFrames: plan.persistFrames)
         if event == .exitCrossed { exited.append(plan.id) }
-        let severity = plan.severity(of: error)
+        let severity = plan.severity(of: error, withRef: modeWithRef)
         if let sticky = hysteresis[i].stickyLevel {
           candidates.append(
             CueCandidate(
@@ -65,7 +77,8 @@ extension Engine {
           CueEvalEntry(
             id: plan.id, level: level, error: error, severity: severity,
             state: hysteresis[i].stickyLevel.map { "active:\($0.rawValue)" } ?? "inactive",
-            reason: event?.rawValue))
+            reason: event?.rawValue,
+            mode: withRefSession ? (modeWithRef ? (observed.mirrored ? "withRef:mirrored" : "withRef") : "noRef:missing_target") : nil))
       }
     }
 
@@ -102,12 +115,18 @@ extension Engine {
     let before = gate.current
     let result = gate.filter(input, at: t, gateParameters(for: input))
 
+    // 8 (computed before the outputs, which §3.15 step 9 orders): the MatchDecider.
+    let quiet = result.output.id == nil && !praise.isFrozen
+    let match =
+      withRefSession
+      ? evaluateMatch(ctx, mirrorCtx: mirrorCtx, quiet: quiet, at: t) : (outputs: [], diagnostics: [], praised: false)
+
     var outputs: [TraceRecord] = []
     if tracing {
       outputs.append(
         CueEvalEntry.record(
-          t: t, frame: event.frame, scene: scene, entries: entries, unsupported: unsupported,
-          ranked: ranked, gate: result))
+          t: t, frame: event.frame, scene: scene, mode: withRefSession ? "withRef" : "noRef", entries: entries,
+          unsupported: unsupported, ranked: ranked, gate: result))
     }
     if result.changed {
       outputs.append(
@@ -117,21 +136,28 @@ extension Engine {
             "cue_id": result.output.id.map { .string($0) } ?? .null,
             "level": .string(result.output.level.rawValue),
             "reason": .string(result.reason.rawValue),
-            "mode": "noRef",
+            "mode": withRefSession ? "withRef" : "noRef",
           ]))
     }
-    // 6. Praise: a noRef exit_crossed of the cue the gate now displays (§3.12).
+    // 6. Praise (§3.12): noRef, an exit_crossed of the cue the gate now displays; withRef,
+    // Match false → true (step 8; single-cue exits do not praise, PRD §5.1.1.a).
     var timers: [TimerRequest] = []
-    if let shown = result.output.id, exited.contains(shown), let p = planIndex[shown] {
-      let wasFrozen = praise.isFrozen
-      if praise.trigger(dimension: plans[p].mutexGroup, kind: "exit_crossed", at: t) {
-        outputs.append(
-          TraceRecord(
-            t: t, out: "praise",
-            fields: ["state": "on", "trigger": "exit_crossed", "dimension": .string(plans[p].mutexGroup)]))
-        timers.append(.schedule(PraiseController.timeoutTimer, at: t + Millis(praise.policy.timeoutMs)))
-        if !wasFrozen { outputs.append(Self.scriptCardRecord(praise.freezeCard, at: t, frozen: true)) }
-      }
+    var praisedNow: (dimension: String, trigger: String)? = nil
+    let wasFrozen = praise.isFrozen
+    if withRefSession {
+      if match.praised { praisedNow = ("withref_match", "match") }
+    } else if let shown = result.output.id, exited.contains(shown), let p = planIndex[shown],
+      praise.trigger(dimension: plans[p].mutexGroup, kind: "exit_crossed", at: t)
+    {
+      praisedNow = (plans[p].mutexGroup, "exit_crossed")
+    }
+    if let praisedNow {
+      outputs.append(
+        TraceRecord(
+          t: t, out: "praise",
+          fields: ["state": "on", "trigger": .string(praisedNow.trigger), "dimension": .string(praisedNow.dimension)]))
+      timers.append(.schedule(PraiseController.timeoutTimer, at: t + Millis(praise.policy.timeoutMs)))
+      if !wasFrozen { outputs.append(Self.scriptCardRecord(praise.freezeCard, at: t, frozen: true)) }
     }
     // 7. Director card: only when the displayed cue (not just its level) changes, and not
     // while praise holds the card frozen (the card catches up when it unfreezes).
@@ -141,7 +167,17 @@ extension Engine {
         outputs.append(Self.scriptCardRecord(next, at: t))
       }
     }
-    return Effects(outputs: outputs, timers: timers)
+    outputs += match.outputs
+    return Effects(outputs: outputs, diagnostics: match.diagnostics, timers: timers)
+  }
+
+  /// The x-mirrored context for `mirrorMode=points` (§3.13f [P]); nil for `scalar`.
+  func mirrorContext(_ frame: CanonicalFrame, targets: [String: Double]) -> MetricContext? {
+    guard configuration.options["mirrorMode"] == "points" else { return nil }
+    let m = frame.mirroredX()
+    return MetricContext(
+      frame: m, face: SubjectChoice.face(m.faces), options: metricOptions, roiCoefficients: roiCoefficients,
+      targets: targets)
   }
 
   /// Gate parameters (§3.9): persistFrames of the input cue, or of the current cue for a nil

@@ -18,16 +18,23 @@ extension Engine {
         rawConfidence: Array(repeating: nil, count: Joint.allCases.count), faces: [], people: nil)
     var scalars = sensorScalars
     for (k, v) in frameScalars { scalars[k] = v }  // a map merge: order does not matter
+    let withRefSession = withRefActive
+    let targets = withRefSession ? withRef.store.targets : [:]
     let ctx = MetricContext(
       frame: frame, face: SubjectChoice.face(frame.faces), options: metricOptions, scalars: scalars,
-      luma: latestLuma, roiCoefficients: roiCoefficients, overrides: true)
+      luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true)
     let tracing = configuration.traceMetrics
     var entries: [CueEvalEntry] = []
     let t1MaxHz = configuration.options.t1MaxHz
     for i in scenePlans {
       let plan = plans[i]
-      guard plan.isT1, plan.isEvaluated, plan.runsOnT1Tick(k, t1MaxHz: t1MaxHz) else { continue }
-      switch plan.observe(ctx) {
+      guard plan.isT1, plan.takesPart(withRefSession: withRefSession), plan.runsOnT1Tick(k, t1MaxHz: t1MaxHz) else {
+        continue
+      }
+      // Mirror for T1 withRef errors: `scalar` mode only (no x-mirrored luma plane).
+      let observed = plan.observe(ctx, withRefSession: withRefSession, mirrorCtx: nil)
+      t1WithRef[i] = observed.withRef
+      switch observed.observation {
       case .unavailable(let why):
         t1Errors[i] = nil
         let event = hysteresis[i].markUnavailable()
@@ -40,13 +47,13 @@ extension Engine {
         }
       case .value(let error):
         t1Errors[i] = error
-        let level = plan.level(of: error)
+        let level = plan.level(of: error, withRef: observed.withRef)
         let event = hysteresis[i].observe(level, persistFrames: plan.persistFrames)
         if event == .exitCrossed { pendingT1Exits.append(plan.id) }
         if tracing {
           entries.append(
             CueEvalEntry(
-              id: plan.id, level: level, error: error, severity: plan.severity(of: error),
+              id: plan.id, level: level, error: error, severity: plan.severity(of: error, withRef: observed.withRef),
               state: hysteresis[i].stickyLevel.map { "active:\($0.rawValue)" } ?? "inactive",
               reason: event?.rawValue))
         }

@@ -1,0 +1,227 @@
+import PoseSpec
+
+/// withRef in the engine (ENGINE §3.13–3.14): references, targets, the MatchDecider and its
+/// outputs (`match`, praise on Match false → true, `withref_match_state`, `withref_fallback`).
+struct WithRefState: Sendable {
+  var store = RefTargetStore()
+  /// Rebuilt when the scene (cache key) changes (§3.13d).
+  var decider: MatchDecider
+  /// The last emitted (match, blocked_by, mirror_applied) tuple of this session.
+  var lastTuple: MatchTuple?
+  var lastFallback: MatchMissingInfo?
+  var lastMatch = false
+  /// Whether the UI was quiet (nothing shown, no praise) at the last evaluation.
+  var wasQuiet = false
+  /// Whether the last T0 evaluation ran in withRef mode (a switch resets hysteresis, §3.5).
+  var lastModeWithRef = false
+
+  init(spec: PoseSpecDocument, scene: String) {
+    decider = MatchDecider(spec: spec, scene: scene)
+  }
+}
+
+extension Engine {
+  var withRefActive: Bool { withRef.store.isActive }
+
+  /// `ref_pick` / `ref_analysis` / `ref_switch` (§1.5, §3.13b, §3.14).
+  mutating func handleReference(_ g: GenericEvent, at t: Millis) -> Effects {
+    switch g.kind {
+    case .ref_analysis:
+      guard let refId = g.fields["ref_id"]?.stringValue else { return Effects() }
+      let raw = LandmarkFrame(referenceFields: g.fields)
+      if let reason = RefGate.check(raw) {
+        // Rejected: not copied, the current reference unchanged (PLAN M7.9).
+        return Effects(outputs: [Self.refRejectPrompt(reason, refId: refId, at: t)])
+      }
+      if case .limitReached = withRef.store.recordReferenceCopy() {
+        return Effects(outputs: [Self.refLimitPrompt(at: t)])
+      }
+      let targets = extractTargets(raw, scalars: Self.referenceScalars(g.fields))
+      let outcome = withRef.store.store(refId: refId, metrics: targets)
+      var fields: JSONObject = ["ref_id": .string(refId)]
+      switch outcome {
+      case .stored(_, let count, let replaced):
+        fields["result"] = "stored"
+        fields["targets"] = .number(Double(count))
+        fields["replaced"] = replaced.map { .string($0) } ?? .null
+      case .skipped(let reason, let newCount, let existing):
+        fields["result"] = "skipped"
+        fields["reason"] = .string(reason.rawValue)
+        fields["targets"] = .number(Double(newCount))
+        fields["existing"] = .number(Double(existing))
+      }
+      return Effects(outputs: [TraceRecord(t: t, out: "reference", fields: fields)])
+    case .ref_switch:
+      let order = withRef.store.refOrder
+      guard !order.isEmpty else { return Effects() }
+      let current = withRef.store.selectedRefId.flatMap { order.firstIndex(of: $0) } ?? 0
+      let step = g.fields["dir"]?.stringValue == "prev" ? order.count - 1 : 1
+      let next = order[(current + step) % order.count]
+      guard withRef.store.select(refId: next) else { return Effects() }
+      return Effects(outputs: [TraceRecord(t: t, out: "reference", fields: ["ref_id": .string(next), "result": "selected"])])
+    default:
+      return Effects()
+    }
+  }
+
+  /// Target extraction (§3.13b): the reference through the same chain — canonicalize, subject
+  /// face, every metric the spec's formulas assign (first definition, with its cue's landmark
+  /// set) — keeping finite values. Pixel metrics come from the reference's `frame_scalars`.
+  func extractTargets(_ raw: LandmarkFrame, scalars: [String: Double]) -> [String: Double] {
+    let frame = Canonicalizer.canonicalize(raw, minLandmarkConfidence: configuration.spec.defaults.minLandmarkConfidence)
+    let ctx = MetricContext(
+      frame: frame, face: SubjectChoice.face(frame.faces), options: metricOptions, scalars: scalars,
+      roiCoefficients: roiCoefficients, overrides: true)
+    var targets: [String: Double] = [:]
+    var seen: Set<String> = []
+    for plan in plans where !plan.isSystemFallback {
+      for (i, a) in plan.assignments.enumerated() where a.isScalar && a.name != "error" && !seen.contains(a.name) {
+        seen.insert(a.name)
+        if case .value(let v) = plan.observeAssignment(i, ctx), v.isFinite { targets[a.name] = v }
+      }
+    }
+    return targets
+  }
+
+  static func referenceScalars(_ f: JSONObject) -> [String: Double] {
+    var out: [String: Double] = [:]
+    let source = f["frame_scalars"]?["values"]?.objectValue ?? f["frame_scalars"]?.objectValue
+    for m in source?.members ?? [] { if let d = m.value.doubleValue { out[m.key] = d } }
+    return out
+  }
+
+  /// The MatchDecider on one T0 evaluation (§3.13e, step 8 of §3.15): live metrics of the
+  /// required cues, `match` output on a tuple change, praise on false → true, A.13 lines.
+  mutating func evaluateMatch(_ ctx: MetricContext, mirrorCtx: MetricContext?, quiet: Bool, at t: Millis)
+    -> (outputs: [TraceRecord], diagnostics: [DiagnosticLine], praised: Bool)
+  {
+    var live: [String: MetricSample] = [:]
+    var mirrored: [String: MetricSample]? = mirrorCtx == nil ? nil : [:]
+    for r in withRef.decider.requirements {
+      guard let p = planIndex[r.cueId], let i = plans[p].assignments.firstIndex(where: { $0.name == r.metric }) else {
+        continue
+      }
+      let landmarks = configuration.spec.cues[p].metric.landmarks
+      func sample(_ o: MetricObservation) -> MetricSample {
+        switch o {
+        case .value(let v): .value(v)
+        case .unavailable(let why): .unavailable(detail: why, metric: r.metric, landmarks: landmarks)
+        }
+      }
+      if live[r.metric] == nil { live[r.metric] = sample(plans[p].observeAssignment(i, ctx)) }
+      if let mirrorCtx, mirrored?[r.metric] == nil {
+        mirrored?[r.metric] = sample(plans[p].observeAssignment(i, mirrorCtx))
+      }
+    }
+    let result = withRef.decider.evaluate(
+      live: live, targets: withRef.store.targets, options: MatchOptions(configuration.options), mirroredLive: mirrored)
+    var outputs: [TraceRecord] = []
+    var diagnostics: [DiagnosticLine] = []
+    var praised = false
+    let tuple = result.tuple
+    let changed = tuple != withRef.lastTuple
+    if changed {
+      outputs.append(
+        TraceRecord(
+          t: t, out: "match",
+          fields: [
+            "match": .bool(result.match), "required": .array(result.required.map { .string($0) }),
+            "blocked_by": .array(result.blockedBy.map { .string($0) }), "mirror_applied": .bool(result.mirrorApplied),
+          ]))
+    }
+    // §3.13g: on every change of the tuple, and when the UI becomes quiet while match=false.
+    let becameQuiet = quiet && !withRef.wasQuiet && !result.match
+    if changed || becameQuiet {
+      diagnostics.append(
+        diagnostic(
+          "withref_match_state", at: t,
+          [
+            ("match", result.match ? "true" : "false"), ("required_dimensions", result.required.joined(separator: ",")),
+            ("blocked_by", result.blockedBy.joined(separator: ",")),
+            ("mirror_applied", result.mirrorApplied ? "true" : "false"),
+          ]))
+    }
+    if let fb = result.fallback, fb != withRef.lastFallback {
+      diagnostics.append(diagnostic("withref_fallback", at: t, [("reason", fb.reason), ("missing", fb.missingJoined)]))
+    }
+    withRef.lastFallback = result.fallback
+    // §3.12: withRef praise on Match false → true, dimension "withref_match".
+    if result.match && !withRef.lastMatch, praise.trigger(dimension: "withref_match", kind: "match", at: t) {
+      praised = true
+    }
+    withRef.lastMatch = result.match
+    withRef.lastTuple = tuple
+    withRef.wasQuiet = quiet
+    return (outputs, diagnostics, praised)
+  }
+
+  /// An A.13 line of this engine (§6.1): wall time, session, UI scene, string payload.
+  func diagnostic(_ event: String, at t: Millis, _ payload: [(key: String, value: String)]) -> DiagnosticLine {
+    DiagnosticLine(
+      tsMs: configuration.wallStartMs + t, sessionId: sessionId, event: event, scene: scene, payload: payload)
+  }
+
+  /// The session id (§1.3.4): the header's, else the first generated one.
+  var sessionId: String { configuration.initial["session_id"]?.stringValue ?? "S-0001" }
+
+  /// L3 `ref_reject_not_suitable` (§3.14, §4.5) with the gate's reason and next step. The
+  /// prompt system (slots, windows) comes with ENGINE §4; this is the emission.
+  static func refRejectPrompt(_ reason: RefGateReason, refId: String, at t: Millis) -> TraceRecord {
+    TraceRecord(
+      t: t, out: "prompt",
+      fields: [
+        "op": "shown", "key": .string(RefGate.promptKey), "level": "L3", "surface": "sheetModalCenter",
+        "priority": 75, "ref_id": .string(refId), "reason": .string(reason.rawValue),
+        "zh": .string("原因：\(reason.messageZh)"), "en": .string("Reason: \(reason.messageEn)"),
+      ])
+  }
+
+  /// [D] L3 `ref_limit_reached` for an 11th reference in a session (§3.14, G-38).
+  static func refLimitPrompt(at t: Millis) -> TraceRecord {
+    TraceRecord(
+      t: t, out: "prompt",
+      fields: [
+        "op": "shown", "key": "ref_limit_reached", "level": "L3", "surface": "sheetModalCenter", "priority": 75,
+        "zh": "本次最多保存 10 张参考图", "en": "At most 10 references per session",
+      ])
+  }
+}
+
+extension LandmarkFrame {
+  /// The landmarks-like payload of a `ref_analysis` event (`body`, `faces`, `people`,
+  /// `coords`), already checked by the recording decoder; malformed parts are skipped.
+  init(referenceFields f: JSONObject) {
+    self.init(frame: -1)
+    if f["coords"]?.stringValue == "vision" { coords = .vision }
+    people = f["people"]?.doubleValue.map { Int($0) }
+    if let o = f["body"]?.objectValue {
+      var pose = BodyPose()
+      for m in o.members {
+        guard let j = Joint(name: m.key), let a = m.value.arrayValue, a.count == 3, let x = a[0].doubleValue,
+          let y = a[1].doubleValue, let c = a[2].doubleValue
+        else { continue }
+        pose[j] = JointPoint(x: x, y: y, conf: c)
+      }
+      body = pose
+    }
+    for fv in f["faces"]?.arrayValue ?? [] {
+      guard let o = fv.objectValue, let b = o["bbox"]?.arrayValue, b.count == 4, let bx = b[0].doubleValue,
+        let by = b[1].doubleValue, let bw = b[2].doubleValue, let bh = b[3].doubleValue
+      else { continue }
+      func point(_ v: JSONValue?) -> Point2? {
+        guard let x = v?["x"]?.doubleValue, let y = v?["y"]?.doubleValue else { return nil }
+        return Point2(x: x, y: y)
+      }
+      func eye(_ v: JSONValue?) -> EyePoint? {
+        guard let x = v?["x"]?.doubleValue, let y = v?["y"]?.doubleValue else { return nil }
+        return EyePoint(
+          x: x, y: y, conf: v?["conf"]?.doubleValue, precMax: v?["prec_max"]?.doubleValue, ear: v?["ear"]?.doubleValue)
+      }
+      faces.append(
+        FaceObservation(
+          bbox: Rect(x: bx, y: by, w: bw, h: bh), conf: o["conf"]?.doubleValue, leftEye: eye(o["left_eye"]),
+          rightEye: eye(o["right_eye"]), nose: point(o["nose"]), noseTip: point(o["nose_tip"]), chin: point(o["chin"]),
+          mouth: point(o["mouth"]), eyeAR: o["eye_ar"]?.doubleValue, landmarkConfAvg: o["landmark_conf_avg"]?.doubleValue))
+    }
+  }
+}
