@@ -29,7 +29,7 @@ JOINTS = ["nose", "neck", "leftShoulder", "rightShoulder", "leftElbow", "rightEl
 # A standing, camera-facing subject. x = centre line px; y values canonical (y-down).
 # Body left/right are the subject's own sides: leftShoulder is at image RIGHT (ENGINE §2.6).
 DEFAULT = dict(px=0.5, top=0.30, hip=0.66, ankle=0.90, nose=0.22, half=0.075, conf=0.9,
-               bg_luma=0.5, face_luma=0.5, face_half_diff=0.08)
+               bg_luma=0.5, face_luma=0.5, face_half_diff=0.08, face_w=0.1, face_h=0.13, chin_gap=0.06)
 
 
 # Subject poses used by several scenarios.
@@ -76,7 +76,8 @@ def body_and_face(s, rng, sigma):
     wrist = top + (hip - top) * 0.85
     pts = {
         "nose": (px, s["nose"]), "neck": (px, top - 0.01),
-        "leftShoulder": (px + half, top), "rightShoulder": (px - half, top),
+        # shoulder_tilt: the subject's left shoulder (image right) that much lower.
+        "leftShoulder": (px + half, top + s.get("shoulder_tilt", 0.0)), "rightShoulder": (px - half, top),
         "leftElbow": (px + half + 0.02, elbow), "rightElbow": (px - half - 0.02, elbow),
         "leftWrist": (px + half + 0.01, wrist), "rightWrist": (px - half - 0.01, wrist),
         "root": (px, hip), "leftHip": (px + half * 0.7, hip), "rightHip": (px - half * 0.7, hip),
@@ -95,13 +96,14 @@ def body_and_face(s, rng, sigma):
     # Eye line tilt (degrees, image y-down): the right eye lower by tan(tilt) * 0.04.
     tilt = math.tan(math.radians(s.get("eye_tilt", 0.0))) * 0.04
     face = {
-        "bbox": [r6(px - 0.05), r6(fy), 0.1, 0.13], "conf": 0.95,
+        "bbox": [r6(v) for v in face_rect(s)], "conf": 0.95,
         # Face landmarks are image-relative (ENGINE §2.6): left_eye is at image left.
         "left_eye": {"x": r6(px - 0.02), "y": r6(s["nose"] - 0.015)},
         "right_eye": {"x": r6(px + 0.02), "y": r6(s["nose"] - 0.015 + tilt)},
         "nose_tip": {"x": r6(px), "y": r6(s["nose"] + 0.01)},
-        # nose-to-chin 0.05 / face height 0.13 = 0.385, inside CHIN_*'s exit band [0.36, 0.42].
-        "chin": {"x": r6(px), "y": r6(s["nose"] + 0.06)},
+        # nose-to-chin (chin_gap - 0.01) / face_h: 0.05 / 0.13 = 0.385 by default, inside CHIN_*'s
+        # exit band [0.36, 0.42].
+        "chin": {"x": r6(px), "y": r6(s["nose"] + s["chin_gap"])},
         "mouth": {"x": r6(px), "y": r6(s["nose"] + 0.035)},
     }
     if s.get("eye_conf"):
@@ -115,7 +117,7 @@ def body_and_face(s, rng, sigma):
 
 def face_rect(s):
     """The face bbox the generator records for subject state s: [x, y, w, h]."""
-    return [s["px"] - 0.05, s["nose"] - 0.06, 0.1, 0.13]
+    return [s["px"] - s["face_w"] / 2, s["nose"] - 0.06, s["face_w"], s["face_h"]]
 
 
 def luma_event(t, k, s, w=90, h=160):
@@ -170,6 +172,9 @@ def scenario(name, duration_ms, keys, notes, sigma=0.0, seed=1, options=None, sc
             body, faces, people = None, [], 0
         else:
             body, face = body_and_face(s, rng, sigma)
+            if s.get("drop"):
+                for j in WAIST_UP:
+                    body.pop(j, None)
             faces, people = ([] if s.get("no_face") else [face]), int(s.get("people", 1))
         if luma_every and k % luma_every == 0:
             events.append(luma_event(t, k, s))
@@ -241,6 +246,29 @@ def event(t, kind, **fields):
 # A subject at x = 0.4315: the one framing that keeps CAFE_12 (thirds) and FRAME_MOVE_* quiet
 # together in cafe (ENGINE §8 G-51).
 CAFE_X = 0.4315
+
+
+def reference(t, ref_id, params, drop=(), faces=None, conf=None):
+    """A `ref_analysis` event (ENGINE §1.5): the reference photo's landmarks, generated from
+    subject state `params` without noise; `drop` removes body joints (e.g. a waist-up photo),
+    `faces` replaces the face list."""
+    s = dict(DEFAULT)
+    s.update(params)
+    body, face = body_and_face(s, random.Random(0), 0.0)
+    for j in drop:
+        body.pop(j, None)
+    for j, c in (conf or {}).items():
+        body[j][2] = c
+    ev = {"t": t, "kind": "ref_analysis", "ref_id": ref_id, "coords": "canonical", "body": body,
+          "faces": [face] if faces is None else faces(face), "people": 1}
+    return (t, ev)
+
+
+# withRef scenarios: a reference-sized face (w 0.14 > the 0.12 gate, §3.14) with confident
+# eyes, torso box centred at (0.5, 0.52) so the reference's centerX/YOffset targets are 0.
+REF = dict(px=0.5, top=0.37, hip=0.67, ankle=0.92, nose=0.25, face_w=0.14, face_h=0.18,
+           chin_gap=0.08, eye_conf=0.9)
+WAIST_UP = ["leftHip", "rightHip", "leftKnee", "rightKnee", "leftAnkle", "rightAnkle", "root"]
 
 
 def tap(t):
@@ -398,6 +426,70 @@ SCENARIOS = {
         "(T0 at once, T1 at 4000).",
         extra=(event(2000, "preview_stats", window_ms=1000, dropped_frames=6, avg_fps=24.0),
                event(3000, "preview_stats", window_ms=1000, dropped_frames=0, avg_fps=30.0))),
+    "s15-quiet-not-match": lambda n: scenario(
+        n, 2000, [(0, dict(REF, px=0.62))],
+        "ENGINE §7 S15: reference targets 0 (centred, level); live identical except centerXOffset "
+        "0.12, inside FRAME_MOVE_LEFT's withRef dead-band (0.10, 0.14]: no cue is shown, and from "
+        "the 4th evaluation Match is blocked by FRAME_MOVE_LEFT alone (withref_match_state). "
+        "The mirrored error -0.12 ties and keeps the non-mirrored one (S17 tie case).",
+        extra=(reference(0, "ref-A", REF),)),
+    "s16-match-praise": lambda n: scenario(
+        n, 7000, [(0, REF)],
+        "ENGINE §7 S16: live identical to the reference: evaluations 1-2 have one blocker in "
+        "each of the 6 groups, evaluation 3 five (HEAD_LEVEL persists at 3), evaluation 4 "
+        "match=true: praise on withref_match, card frozen, off by timeout 5000 ms later.",
+        extra=(reference(0, "ref-A", REF),)),
+    "s17-mirror": lambda n: scenario(
+        n, 2000, [(0, dict(REF, px=0.45))],
+        "ENGINE §7 S17: target centerXOffset +0.05, live -0.05, everything else equal: the "
+        "mirrored error (0.05 - 0.05 = 0) wins (mirror_applied=true), match=true at evaluation 4.",
+        extra=(reference(0, "ref-A", dict(REF, px=0.55)),)),
+    "s19-chin-not-required": lambda n: scenario(
+        n, 7000, [(0, dict(REF, chin_gap=0.1005))],
+        "ENGINE §7 S19: live noseToChinRatio 0.503 vs target 0.40: CHIN_* are not required "
+        "(withRef null since the 2026-02-25 hotfix), so Match holds at evaluation 4 and "
+        "blocked_by never names them; CHIN_UP still fires by its noRef rules (0.503 > 0.46).",
+        extra=(reference(0, "ref-A", dict(REF, chin_gap=0.082)),)),
+    "s20-no-pose-vs-reference": lambda n: scenario(
+        n, 2000, [(0, {"absent": 1})],
+        "ENGINE §7 S20: a waist-up reference (no hips; shoulders 0.01 apart in height so the "
+        "torso box has one); live frames with no body and no face: blocked_by = [FRAME_MOVE_LEFT, "
+        "FRAME_MOVE_DOWN, HEAD_LEVEL, HIP_SQUARE, SHOULDER_LEVEL_LEFT_DOWN, TORSO_STRAIGHTEN] "
+        "(CON line 816), mirror_applied=false, withref_fallback reason=no_pose.",
+        extra=(reference(0, "ref-waist-up", dict(REF, shoulder_tilt=0.01), drop=WAIST_UP),)),
+    "s21-waist-up-block": lambda n: scenario(
+        n, 2000, [(0, dict(REF, shoulder_tilt=0.01, drop=1))],
+        "ENGINE §7 S21 / §8 G-14, missingTargetPolicy=block (default): live equals the waist-up "
+        "reference; hipAngleDeg and torsoLeanAngleDeg have no target, so from evaluation 4 "
+        "blocked_by = [HIP_SQUARE, TORSO_STRAIGHTEN] forever. Compare s21-waist-up-exclude.",
+        extra=(reference(0, "ref-waist-up", dict(REF, shoulder_tilt=0.01), drop=WAIST_UP),)),
+    "s21-waist-up-exclude": lambda n: scenario(
+        n, 2000, [(0, dict(REF, shoulder_tilt=0.01, drop=1))],
+        "The same with missingTargetPolicy=exclude (§1.8): the dimensions without a target are "
+        "dropped, match=true at evaluation 4, withref_fallback reason=missing_target missing="
+        "target.hipAngleDeg,target.torsoLeanAngleDeg.",
+        options=dict(RULE_OPTIONS, missingTargetPolicy="exclude"),
+        extra=(reference(0, "ref-waist-up", dict(REF, shoulder_tilt=0.01), drop=WAIST_UP),)),
+    "s22-target-store-guard": lambda n: scenario(
+        n, 3000, [(0, REF)],
+        "ENGINE §7 S22: reference A (full body and face: every metric) at 0; a re-extraction of "
+        "A at 1000 from a photo with only the shoulders (fewer than 5 metrics) is ignored "
+        "(lowMetricsKeepExisting, [C] guard); reference B at 2000 (face and shoulders, fewer "
+        "metrics than A) replaces A's targets ([D] the guard is per ref_id, G-33).",
+        extra=(reference(0, "ref-A", REF),
+               reference(1000, "ref-A", REF, drop=[j for j in JOINTS if j not in ("leftShoulder", "rightShoulder")]),
+               reference(2000, "ref-B", dict(REF, shoulder_tilt=0.01), drop=[j for j in JOINTS if j not in ("leftShoulder", "rightShoulder")]))),
+    "s23-reference-gates": lambda n: scenario(
+        n, 3000, [(0, {})],
+        "ENGINE §7 S23: four references rejected by the §3.14 gates, in order: two faces with "
+        "conf 0.7 (multi_person), a face 0.10 wide (face_too_small), a left eye below the "
+        "confidence (eyes_not_visible), a right shoulder at conf 0.4 (upper_body_incomplete): "
+        "four ref_reject_not_suitable prompts with their reasons, no copy, withRef stays "
+        "inactive (cue_display stays noRef).",
+        extra=(reference(500, "ref-two-faces", REF, faces=lambda f: [dict(f, conf=0.7), dict(f, conf=0.7, bbox=[0.1, 0.1, 0.14, 0.18])]),
+               reference(1000, "ref-small-face", dict(REF, face_w=0.10)),
+               reference(1500, "ref-eye", REF, faces=lambda f: [dict(f, left_eye=dict(f["left_eye"], conf=0.3))]),
+               reference(2000, "ref-shoulder", REF, conf={"rightShoulder": 0.4}))),
     "s44-line-angle-literal": lambda n: scenario(
         n, 1000, [(0, S44)],
         "ENGINE §7 S44 / §8 G-5, literal default (angleFix off): a camera-facing subject with "

@@ -117,6 +117,7 @@ extension Engine {
 
     // 8 (computed before the outputs, which §3.15 step 9 orders): the MatchDecider.
     let quiet = result.output.id == nil && !praise.isFrozen
+    let wasFrozen = praise.isFrozen
     let match =
       withRefSession
       ? evaluateMatch(ctx, mirrorCtx: mirrorCtx, quiet: quiet, at: t) : (outputs: [], diagnostics: [], praised: false)
@@ -143,7 +144,6 @@ extension Engine {
     // Match false → true (step 8; single-cue exits do not praise, PRD §5.1.1.a).
     var timers: [TimerRequest] = []
     var praisedNow: (dimension: String, trigger: String)? = nil
-    let wasFrozen = praise.isFrozen
     if withRefSession {
       if match.praised { praisedNow = ("withref_match", "match") }
     } else if let shown = result.output.id, exited.contains(shown), let p = planIndex[shown],

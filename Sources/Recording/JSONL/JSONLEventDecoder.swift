@@ -45,11 +45,33 @@ public struct JSONLEventDecoder {
     case .luma: return InputEvent(t: t, payload: .luma(try luma(fields)))
     default:
       try checkSchema(kind, fields)
+      if kind == .ref_analysis { try checkReference(fields) }
       return InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: fields)))
     }
   }
 
   // MARK: Generic kinds
+
+  /// `ref_analysis` carries a landmarks-like payload (ENGINE §1.5): its `body`, `faces`,
+  /// `people` and `coords` are checked like a `landmarks` event's, `frame_scalars` must be an
+  /// object of numbers (or `{"values": {…}}`).
+  func checkReference(_ f: JSONObject) throws(RecordingError) {
+    var landmarkPart = JSONObject()
+    landmarkPart["frame"] = .number(0)
+    for m in f.members where ["body", "faces", "people", "coords"].contains(m.key) { landmarkPart[m.key] = m.value }
+    do { _ = try landmarks(landmarkPart) } catch {
+      throw fail(error.message.replacingOccurrences(of: "landmarks:", with: "ref_analysis:"))
+    }
+    if let v = f["frame_scalars"], !v.isNull {
+      let values = v["values"]?.objectValue ?? v.objectValue
+      guard let values, values.members.allSatisfy({ $0.value.doubleValue != nil }) else {
+        throw fail("ref_analysis: field \"frame_scalars\": expected an object {metric: number}, found \(describe(v))")
+      }
+    }
+    for m in f.members where !["ref_id", "body", "faces", "people", "coords", "frame_scalars", "luma"].contains(m.key) {
+      throw fail("ref_analysis: unknown field \"\(m.key)\" (expected ref_id, body, faces, people, coords, frame_scalars, luma)")
+    }
+  }
 
   func checkSchema(_ kind: EventKind, _ fields: JSONObject) throws(RecordingError) {
     for spec in kind.schema {

@@ -1,0 +1,112 @@
+import PoseSpec
+import Testing
+
+@testable import CoachEngine
+
+/// withRef through the engine pipeline (ENGINE §3.2, §3.12, §3.13, §3.15).
+@Suite("Engine withRef (ENGINE §3.13)")
+struct EngineWithRefTests {
+  typealias F = Fixture
+
+  /// A `ref_analysis` payload of `body` with one reference-sized face and confident eyes.
+  static func reference(_ id: String, at t: Millis, body: BodyPose) -> InputEvent {
+    var bodyJSON = JSONObject()
+    for j in Joint.allCases { if let p = body[j] { bodyJSON[j.name] = .array([.number(p.x), .number(p.y), .number(p.conf)]) } }
+    let face: JSONValue = .object([
+      "bbox": [0.43, 0.12, 0.14, 0.18], "conf": 0.95,
+      "left_eye": .object(["x": 0.48, "y": 0.19, "conf": 0.9]), "right_eye": .object(["x": 0.52, "y": 0.19, "conf": 0.9]),
+      "nose_tip": .object(["x": 0.5, "y": 0.22]), "chin": .object(["x": 0.5, "y": 0.29]),
+    ])
+    return InputEvent(
+      t: t,
+      payload: .generic(
+        GenericEvent(kind: .ref_analysis, fields: ["ref_id": .string(id), "body": .object(bodyJSON), "faces": [face]])))
+  }
+
+  static func liveFace() -> FaceObservation {
+    FaceObservation(
+      bbox: Rect(x: 0.43, y: 0.12, w: 0.14, h: 0.18), conf: 0.95, leftEye: EyePoint(x: 0.48, y: 0.19, conf: 0.9),
+      rightEye: EyePoint(x: 0.52, y: 0.19, conf: 0.9), noseTip: Point2(x: 0.5, y: 0.22), chin: Point2(x: 0.5, y: 0.29))
+  }
+
+  static func run(live dx: Double, refDx: Double = 0, options: [String: String] = [:], frames: Int = 8) -> (
+    [TraceRecord], [DiagnosticLine]
+  ) {
+    var e = F.engine(options: options)
+    var out = e.start().outputs
+    var diag: [DiagnosticLine] = []
+    let ref = reference("A", at: 0, body: F.subject(dx: refDx, feetY: 0.9))
+    let fx = e.handle(ref)
+    out += fx.outputs
+    for k in 0..<frames {
+      let ev = InputEvent(
+        t: F.t15(k),
+        payload: .landmarks(
+          LandmarkFrame(frame: Int64(k), body: F.subject(dx: dx, feetY: 0.9), faces: [liveFace()], people: 1)))
+      let r = e.handle(ev)
+      out += r.outputs
+      diag += r.diagnostics
+    }
+    return (out, diag)
+  }
+
+  @Test("S16: live equals the reference → match=true at the 4th evaluation, praise on withref_match, frozen card")
+  func matchAndPraise() throws {
+    let (out, diag) = Self.run(live: 0)
+    let matches = out.filter { $0.out == "match" }
+    #expect(matches.map(\.t) == [0, 133, 200])
+    #expect(matches.last?.fields["match"] == true)
+    #expect(matches.last?.fields["blocked_by"] == .array([]))
+    // §3.15 step 9: praise, then the card, then match.
+    let at200 = out.filter { $0.t == 200 }.map(\.out)
+    #expect(at200 == ["praise", "script_card", "match"])
+    #expect(out.first { $0.out == "praise" }?.fields["dimension"] == "withref_match")
+    #expect(diag.last?.event == "withref_match_state")
+    #expect(diag.last?.payload.first { $0.key == "blocked_by" }?.value == "")
+    #expect(diag.allSatisfy { $0.sessionId == "S-0001" && $0.scene == "outdoor" })
+  }
+
+  @Test("S15: in the withRef dead-band nothing is shown and Match stays blocked by FRAME_MOVE_LEFT")
+  func quietButNotMatched() {
+    let (out, _) = Self.run(live: 0.12, frames: 12)
+    #expect(!out.contains { $0.out == "cue_display" })
+    #expect(!out.contains { $0.out == "praise" })
+    #expect(out.filter { $0.out == "match" }.last?.fields["blocked_by"] == ["FRAME_MOVE_LEFT"])
+  }
+
+  @Test("S17 (§3.13f): a mirrored framing matches; mirrorMode=points recomputes the metric on x' = 1 − x")
+  func mirror() {
+    let (scalar, _) = Self.run(live: -0.05, refDx: 0.05)
+    #expect(scalar.filter { $0.out == "match" }.last?.fields["match"] == true)
+    #expect(scalar.filter { $0.out == "match" }.last?.fields["mirror_applied"] == true)
+    let (points, _) = Self.run(live: -0.05, refDx: 0.05, options: ["mirrorMode": "points"])
+    #expect(points.filter { $0.out == "match" }.last?.fields["match"] == true)
+    #expect(points.filter { $0.out == "match" }.last?.fields["mirror_applied"] == true)
+  }
+
+  @Test("§3.2: withRef cues use the withRef thresholds and mode; a cue without withRef keeps noRef rules")
+  func modes() {
+    // cx 0.25 from a centred reference: FRAME_MOVE_LEFT withRef error 0.25 > hard 0.2.
+    let (out, _) = Self.run(live: 0.25, frames: 6)
+    let shown = out.first { $0.out == "cue_display" }
+    #expect(shown?.fields["cue_id"] == "FRAME_MOVE_LEFT")
+    #expect(shown?.fields["level"] == "hard")
+    #expect(shown?.fields["mode"] == "withRef")
+    // 0.13 is withRef dead-band (none) but noRef hard (> 0.12): withRef decides.
+    let (quiet, _) = Self.run(live: 0.13, frames: 6)
+    #expect(!quiet.contains { $0.out == "cue_display" })
+  }
+
+  @Test("S23 (§3.14): a rejected reference shows ref_reject_not_suitable, stores nothing, withRef stays off")
+  func gateRejects() {
+    var e = F.engine()
+    _ = e.start()
+    var body = F.subject(feetY: 0.9)
+    body[.rightShoulder]?.conf = 0.4
+    let out = e.handle(Self.reference("R", at: 0, body: body)).outputs
+    #expect(out.count == 1)
+    #expect(out.first?.fields["key"] == "ref_reject_not_suitable")
+    #expect(out.first?.fields["reason"] == "upper_body_incomplete")
+    #expect(!e.withRefActive)
+  }
+}
