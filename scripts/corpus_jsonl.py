@@ -149,7 +149,7 @@ RULE_SCENE = "outdoor"
 
 
 def scenario(name, duration_ms, keys, notes, sigma=0.0, seed=1, options=None, scene=RULE_SCENE,
-             per_frame=None, extra=(), luma_every=0):
+             per_frame=None, extra=(), luma_every=0, times=None):
     rng = random.Random(seed)
     options = dict(RULE_OPTIONS) if options is None else options
     spec = open(os.path.join(ROOT, "PoseSpec.json"), "rb").read()
@@ -163,7 +163,7 @@ def scenario(name, duration_ms, keys, notes, sigma=0.0, seed=1, options=None, sc
     }
     lines = [header]
     events = []
-    for k, t in frame_times(duration_ms):
+    for k, t in (enumerate(times) if times else frame_times(duration_ms)):
         s = interp(keys, t)
         if per_frame:
             s.update(per_frame(k, t, s))
@@ -490,6 +490,15 @@ SCENARIOS = {
                reference(1000, "ref-small-face", dict(REF, face_w=0.10)),
                reference(1500, "ref-eye", REF, faces=lambda f: [dict(f, left_eye=dict(f["left_eye"], conf=0.3))]),
                reference(2000, "ref-shoulder", REF, conf={"rightShoulder": 0.4}))),
+    "gate-probe-hold-vs-frames": lambda n: scenario(
+        n, 3500, step(800, {"eye_tilt": 15.0}, {"eye_tilt": 15.0, "chin_gap": 0.088}),
+        "The app's own gate probe (AntiJitterGateDebug.simulateHoldVsFrames, MEMO m6.14; ENGINE "
+        "§3.9) through the whole pipeline, with persistFrames-3 cues at the probe's times: A = "
+        "HEAD_LEVEL hard (eye line 15 deg, severity 1.25, eff 4) at 0, 100, 200, 300 -> shown at "
+        "200; B = CHIN_UP hard (noseToChinRatio 0.6, severity 1.30, eff 4: wins the tie on "
+        "severity) at 800, 900, 1000 -> A holds (reason hold); B at 3200 -> B shown (4 equal "
+        "inputs, 3200 - 200 >= 3000).",
+        times=[0, 100, 200, 300, 800, 900, 1000, 3200]),
     "s44-line-angle-literal": lambda n: scenario(
         n, 1000, [(0, S44)],
         "ENGINE §7 S44 / §8 G-5, literal default (angleFix off): a camera-facing subject with "
