@@ -271,6 +271,31 @@ REF = dict(px=0.5, top=0.37, hip=0.67, ankle=0.92, nose=0.25, face_w=0.14, face_
 WAIST_UP = ["leftHip", "rightHip", "leftKnee", "rightKnee", "leftAnkle", "rightAnkle", "root"]
 
 
+def pre_hotreload_spec():
+    """This repository's PoseSpec as it was before the v1.1.4-final-hotreload entry (ENGINE §7
+    S18, MEMO m6.19 Phase 3): CHIN_DOWN / CHIN_UP still carry withRef thresholds
+    (noseToChinRatio - target.noseToChinRatio, PRD §D.1 values) and the last changeLog entry
+    is v1.1.4-final, so the decider fingerprint is v1.1.4|v1.1.4-final|cues=50."""
+    spec = json.load(open(os.path.join(ROOT, "PoseSpec.json"), encoding="utf-8"))
+    spec["changeLog"] = spec["changeLog"][:-1]
+    for cue in spec["cues"]:
+        if cue["id"] == "CHIN_DOWN":
+            cue["trigger"]["withRef"] = {"error": "noseToChinRatio - target.noseToChinRatio",
+                                         "warn": {"<": -0.02}, "hard": {"<": -0.04},
+                                         "exit": {"between": [0.36, 0.42]}}
+        if cue["id"] == "CHIN_UP":
+            cue["trigger"]["withRef"] = {"error": "noseToChinRatio - target.noseToChinRatio",
+                                         "warn": {">": 0.02}, "hard": {">": 0.04},
+                                         "exit": {"between": [0.36, 0.42]}}
+    return spec
+
+
+def reload(t, spec):
+    text = json.dumps(spec, ensure_ascii=False, separators=(",", ":"))
+    return (t, {"t": t, "kind": "posespec_reload",
+                "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "spec": spec})
+
+
 def tap(t):
     return (t, {"t": t, "kind": "shutter_tap"})
 
@@ -444,6 +469,16 @@ SCENARIOS = {
         "ENGINE §7 S17: target centerXOffset +0.05, live -0.05, everything else equal: the "
         "mirrored error (0.05 - 0.05 = 0) wins (mirror_applied=true), match=true at evaluation 4.",
         extra=(reference(0, "ref-A", dict(REF, px=0.55)),)),
+    "s18-stale-decider": lambda n: scenario(
+        n, 3000, [(0, dict(REF, chin_gap=0.1005))],
+        "ENGINE §7 S18 (MEMO m6.19 root cause #1): the session starts on the pre-hotreload spec "
+        "(posespec_reload at 0: fingerprint v1.1.4|v1.1.4-final|cues=50, CHIN_DOWN/CHIN_UP "
+        "required, 11 cues) and live noseToChinRatio 0.503 vs target 0.40 keeps CHIN_UP "
+        "blocking Match; the reload of the current spec at 1500 changes the fingerprint to "
+        "v1.1.4|v1.1.4-final-hotreload|cues=50, rebuilds the decider (9 required, exit counters "
+        "reset) and Match holds 4 evaluations later.",
+        extra=(reload(0, pre_hotreload_spec()), reference(0, "ref-A", dict(REF, chin_gap=0.082)),
+               reload(1500, json.load(open(os.path.join(ROOT, "PoseSpec.json"), encoding="utf-8"))))),
     "s19-chin-not-required": lambda n: scenario(
         n, 7000, [(0, dict(REF, chin_gap=0.1005))],
         "ENGINE §7 S19: live noseToChinRatio 0.503 vs target 0.40: CHIN_* are not required "

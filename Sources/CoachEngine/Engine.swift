@@ -36,13 +36,16 @@ public struct EngineConfiguration: Sendable {
 /// acceptance (§3.11) and the `angleFix` / `bodyPointsScope` / `bboxRequiresAllListed` /
 /// `errorSource` options (§1.8). T1 cues (pixels, sensors) and withRef are not evaluated yet.
 public struct Engine: Sendable {
-  let configuration: EngineConfiguration
+  /// `spec` changes on a valid `posespec_reload` (ENGINE §3.13d); the rest never changes.
+  var configuration: EngineConfiguration
   /// One plan per cue, in spec order.
-  let plans: [CuePlan]
+  var plans: [CuePlan]
   /// Cue id → index in `plans` (the first cue with that id). Lookups only.
-  let planIndex: [String: Int]
+  var planIndex: [String: Int]
   let metricOptions: MetricOptions
-  let roiCoefficients: ROICoefficients
+  var roiCoefficients: ROICoefficients
+  /// False after a `posespec_reload` whose spec fails §2.3: no evaluation runs (§3.15 paused).
+  var specValid = true
 
   /// The current UI scene (`cafe` / `outdoor`).
   public private(set) var scene: String
@@ -81,18 +84,8 @@ public struct Engine: Sendable {
   public init(configuration: EngineConfiguration) {
     self.configuration = configuration
     let spec = configuration.spec
-    var compileError: String?
-    var program: SpecProgram?
-    do { program = try PoseSpecCompiler.compile(spec, formulaFirst: configuration.options.errorSourceFormulaFirst) } catch {
-      compileError = "\(error)"
-    }
-    plans = spec.cues.map { cue in
-      CuePlan(cue, program: program?.cues[cue.index], compileError: compileError)
-    }
+    (plans, planIndex) = Self.plans(for: spec, options: configuration.options)
     roiCoefficients = ROICoefficients(spec)
-    var index: [String: Int] = [:]
-    for p in plans where index[p.id] == nil { index[p.id] = p.index }
-    planIndex = index
     metricOptions = MetricOptions(configuration.options)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
@@ -102,6 +95,67 @@ public struct Engine: Sendable {
     withRef = WithRefState(spec: spec, scene: scene)
     scenePlans = []
     scenePlans = plansInScene(scene)
+  }
+
+  /// One plan per cue (compiled formulas, ENGINE §2.9) and the id → index lookup.
+  static func plans(for spec: PoseSpecDocument, options: EngineOptions) -> ([CuePlan], [String: Int]) {
+    var compileError: String?
+    var program: SpecProgram?
+    do { program = try PoseSpecCompiler.compile(spec, formulaFirst: options.errorSourceFormulaFirst) } catch {
+      compileError = "\(error)"
+    }
+    let plans = spec.cues.map { cue in CuePlan(cue, program: program?.cues[cue.index], compileError: compileError) }
+    var index: [String: Int] = [:]
+    for p in plans where index[p.id] == nil { index[p.id] = p.index }
+    return (plans, index)
+  }
+
+  /// `posespec_reload` with an inline spec (DebugTools "Reload PoseSpec & Rebuild Deciders",
+  /// MEMO m6.19; ENGINE §3.13d): validated as at launch (§2.3). A valid spec replaces the
+  /// cue plans, resets every cue's hysteresis (§3.5) and rebuilds the MatchDecider for the new
+  /// fingerprint (exit counters start over); an invalid one shows its L3 modal and pauses
+  /// evaluation. Output: `{"out":"posespec", result, fingerprint, required, …}`.
+  mutating func reloadSpec(_ g: GenericEvent, at t: Millis) -> Effects {
+    var fields: JSONObject = ["sha256": g.fields["sha256"] ?? .null]
+    guard let inline = g.fields["spec"] else {
+      fields["result"] = "skipped"
+      fields["reason"] = "no inline spec (a path is resolved by the device shell, not the engine)"
+      return Effects(outputs: [TraceRecord(t: t, out: "posespec", fields: fields)])
+    }
+    let bytes = Array(JSONWriter.write(inline).utf8)
+    let doc: PoseSpecDocument
+    do { doc = try PoseSpecLoader.load(bytes: bytes, fileName: "posespec_reload") } catch {
+      specValid = false
+      let p = error.prompt
+      fields["result"] = "invalid"
+      fields["error"] = .string(error.kind.rawValue)
+      return Effects(outputs: [
+        TraceRecord(t: t, out: "posespec", fields: fields),
+        TraceRecord(
+          t: t, out: "prompt",
+          fields: [
+            "op": "shown", "key": .string(p.key), "level": .string(PoseSpecPrompt.level),
+            "priority": .number(Double(PoseSpecPrompt.priority)), "surface": "cameraModalCenter",
+            "zh": .string(p.messageZh), "en": .string(p.messageEn),
+          ]),
+      ])
+    }
+    specValid = true
+    configuration.spec = doc
+    (plans, planIndex) = Self.plans(for: doc, options: configuration.options)
+    roiCoefficients = ROICoefficients(doc)
+    hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
+    t1Errors = Array(repeating: nil, count: plans.count)
+    t1WithRef = Array(repeating: false, count: plans.count)
+    scenePlans = plansInScene(scene)
+    withRef.decider = MatchDecider(spec: doc, scene: scene)
+    withRef.lastTuple = nil
+    withRef.lastMatch = false
+    fields["result"] = "loaded"
+    fields["fingerprint"] = .string(doc.fingerprint)
+    fields["cues"] = .number(Double(doc.cues.count))
+    fields["required"] = .array(withRef.decider.requirements.map { .string($0.cueId) })
+    return Effects(outputs: [TraceRecord(t: t, out: "posespec", fields: fields)])
   }
 
   /// The cue the anti-jitter gate currently shows and its level ("none" when nothing).
@@ -122,7 +176,7 @@ public struct Engine: Sendable {
   public mutating func handle(_ event: InputEvent) -> Effects {
     switch event.payload {
     case .landmarks(let frame):
-      guard acceptance.accept(frame: frame.frame, at: event.t) else { return Effects() }
+      guard specValid, acceptance.accept(frame: frame.frame, at: event.t) else { return Effects() }
       return evaluateT0(frame, at: event.t)
     case .generic(let g) where g.kind == .ui_scene:
       if let next = g.fields["scene"]?.stringValue { switchScene(to: next) }
@@ -133,6 +187,8 @@ public struct Engine: Sendable {
     case .luma(let plane):
       latestLuma = plane
       return Effects()
+    case .generic(let g) where g.kind == .posespec_reload:
+      return reloadSpec(g, at: event.t)
     case .generic(let g) where g.kind == .ref_analysis || g.kind == .ref_switch:
       return handleReference(g, at: event.t)
     case .generic(let g):
@@ -183,7 +239,7 @@ public struct Engine: Sendable {
       t1Tick += 1
       var effects = Effects(
         timers: [.schedule(TierScheduler.t1Timer, at: Millis(t1Tick + 1) * TierScheduler.t1PeriodMs)])
-      if tierScheduler.t1Enabled { effects.append(evaluateT1(tick: t1Tick, at: now)) }
+      if tierScheduler.t1Enabled && specValid { effects.append(evaluateT1(tick: t1Tick, at: now)) }
       return effects
     case TierScheduler.recoveryTimer: return tierScheduler.recoveryDue(at: now)
     default: return Effects()

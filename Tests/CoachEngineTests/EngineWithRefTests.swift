@@ -109,4 +109,19 @@ struct EngineWithRefTests {
     #expect(out.first?.fields["reason"] == "upper_body_incomplete")
     #expect(!e.withRefActive)
   }
+
+  @Test("§2.3, §3.15: posespec_reload with an invalid inline spec shows its modal and pauses evaluation")
+  func invalidReloadPauses() throws {
+    var e = F.engine()
+    _ = e.start()
+    var bad = F.reference.raw.objectValue!
+    bad["prdVersion"] = "v0.0.0"
+    let out = e.handle(
+      InputEvent(
+        t: 0, payload: .generic(GenericEvent(kind: .posespec_reload, fields: ["sha256": "x", "spec": .object(bad)]))))
+    #expect(out.outputs.first?.fields["result"] == "invalid")
+    #expect(out.outputs.last?.fields["key"] == "posespec_version_mismatch_modal")
+    let frames = F.frames(0..<10) { _ in F.subject(dx: 0.15) }
+    #expect(F.run(e, frames).filter { $0.out == "cue_display" }.isEmpty)
+  }
 }
