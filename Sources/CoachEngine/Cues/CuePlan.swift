@@ -30,6 +30,10 @@ final class CuePlan: Sendable {
   let withRefError: MetricNode?
   /// The assignment index of M when the withRef error is `M - target.M`.
   let withRefMetric: Int?
+  /// `takesPart(withRefSession:)`, resolved once (comparing the optional ThresholdSets per
+  /// frame copied them).
+  let takesPartNoRef: Bool
+  let takesPartWithRef: Bool
   /// Why the cue is not evaluated in noRef mode, or nil when it is.
   let notEvaluated: String?
   /// The cue's `body.*` landmarks that name a Vision joint, in spec order (`bodyPoints`).
@@ -100,6 +104,8 @@ final class CuePlan: Sendable {
     } else {
       notEvaluated = nil
     }
+    takesPartNoRef = notEvaluated == nil && cue.trigger.noRef != nil
+    takesPartWithRef = notEvaluated == nil && (cue.trigger.noRef != nil || cue.trigger.withRef != nil)
     var joints: [Joint] = []
     var unknown: [String] = []
     var gate: [GatePoint] = []
@@ -140,20 +146,22 @@ final class CuePlan: Sendable {
 
   /// The level of `error` (§3.3) against the thresholds of the mode it was computed in.
   func level(of error: Double, withRef: Bool = false) -> CueLevel {
-    (withRef ? self.withRef : noRef)?.level(of: error) ?? .none
+    // Branches, not `(c ? a : b)?.…`: that form copies the whole ThresholdSet per call.
+    if withRef { return self.withRef?.level(of: error) ?? .none }
+    return noRef?.level(of: error) ?? .none
   }
 
   /// The severity of `error` against the hard threshold of its mode (§3.7).
   func severity(of error: Double, withRef: Bool = false) -> Double? {
-    (withRef ? self.withRef : noRef)?.severity(of: error)
+    if withRef { return self.withRef?.severity(of: error) }
+    return noRef?.severity(of: error)
   }
 
   /// Whether the cue takes part in a session in this mode: withRef cues use `trigger.withRef`,
   /// every other cue its noRef rules (PS `withRefPolicy.fallbackRule`, §3.2); OUT_07…10
   /// have no noRef trigger and take part only with a reference.
   func takesPart(withRefSession: Bool) -> Bool {
-    guard isEvaluated else { return false }
-    return noRef != nil || (withRefSession && withRef != nil)
+    withRefSession ? takesPartWithRef : takesPartNoRef
   }
 
   /// Hysteresis and gate persistence (≥ 1, §3.9 clamp).

@@ -136,7 +136,7 @@ struct FormulaEvaluation {
     case .joint(let j):
       guard ctx.frame.hasBody else { return fail("missing_input:no_pose") }
       if let p = ctx.frame[j] { return .point(p) }
-      return fail("missing_input:\(j.name)=\(ctx.frame.dropReasons[j.rawValue]?.rawValue ?? "missing_input")")
+      return fail(Reasons.joint[j.rawValue][ctx.frame.dropReasons[j.rawValue].map(Reasons.dropIndex) ?? 0])
     case .facePoint(let fp):
       guard let face = ctx.face else { return fail("missing_input:no_face") }
       let minConf = ctx.roiCoefficients.minLandmarkConfidence
@@ -153,7 +153,7 @@ struct FormulaEvaluation {
         case .chinCenter: face.chin ?? Point2(x: face.bbox.x + face.bbox.w / 2, y: face.bbox.maxY)
         case .mouthCenter: face.mouth
         }
-      guard let p else { return fail("missing_input:face.\(fp.rawValue)") }
+      guard let p else { return fail(Reasons.facePoint[fp]!) }
       return .point(p)
     case .faceBBox:
       guard let face = ctx.face else { return fail("missing_input:no_face") }
@@ -164,7 +164,7 @@ struct FormulaEvaluation {
         ctx.options.perCue
         ? BodyBBox.perCue(plan.bodyJoints, in: ctx.frame, minPoints: minPoints) : BodyBBox.allJoints(in: ctx.frame)
       switch box {
-      case .failure(let f): return fail("bbox_invalid:\(f.rawValue)")
+      case .failure(let f): return fail(f == .insufficientPoints ? Reasons.insufficientPoints : Reasons.degenerateBBox)
       case .success(let b): return .box(b)
       }
     case .bodyConfidence:
@@ -297,7 +297,7 @@ struct FormulaEvaluation {
       let people = ctx.frame.people ?? ctx.frame.faces.count
       return .scalar(Double(people - 1))
     default:
-      return fail("missing_input:\(c.rawValue)")
+      return fail(Reasons.catalogue[c]!)
     }
   }
 }
@@ -317,4 +317,21 @@ enum AngleMath {
     if d <= -180 { d += 360 }
     return d
   }
+}
+
+/// Unavailability reasons built once: an unavailable cue is common on every frame (no face,
+/// a dropped joint), and interpolating its reason per frame cost more than evaluating it.
+enum Reasons {
+  static let dropReasons: [JointDropReason] = [.missingInput, .lowConf, .outOfRange]
+  static func dropIndex(_ r: JointDropReason) -> Int { dropReasons.firstIndex(of: r)! }
+  /// `missing_input:<joint>=<drop reason>`, by joint and drop reason index.
+  static let joint: [[String]] = Joint.allCases.map { j in
+    dropReasons.map { "missing_input:\(j.name)=\($0.rawValue)" }
+  }
+  static let facePoint: [FacePoint: String] = Dictionary(
+    uniqueKeysWithValues: FacePoint.allCases.map { ($0, "missing_input:face.\($0.rawValue)") })
+  static let catalogue: [CatalogueScalar: String] = Dictionary(
+    uniqueKeysWithValues: CatalogueScalar.allCases.map { ($0, "missing_input:\($0.rawValue)") })
+  static let insufficientPoints = "bbox_invalid:\(BodyBBox.Failure.insufficientPoints.rawValue)"
+  static let degenerateBBox = "bbox_invalid:\(BodyBBox.Failure.degenerateBBox.rawValue)"
 }
