@@ -56,6 +56,8 @@ public struct Engine: Sendable {
   /// Per cue, indexed like `plans`.
   var hysteresis: [CueHysteresis]
   var gate = AntiJitterGate()
+  /// Only used with `useStabilityLayer=true` (§3.8).
+  var stability = CueStabilityLayer()
   var card = DirectorCard()
   var praise: PraiseController
   /// Accepted T0 evaluations so far (numbers `cue_eval` lines).

@@ -111,7 +111,9 @@ extension Engine {
 
     // 5. Selection → anti-jitter gate.
     let ranked = CueSelector.rank(candidates, policy: configuration.spec.defaults.selection)
-    let input = ranked.first.map { GateSignal(id: $0.id, level: $0.level) } ?? .empty
+    var input = ranked.first.map { GateSignal(id: $0.id, level: $0.level) } ?? .empty
+    // §3.8: the optional stability layer between the selector and the gate.
+    if configuration.options.useStabilityLayer { input = stability.filter(input).output }
     let before = gate.current
     let result = gate.filter(input, at: t, gateParameters(for: input))
 
