@@ -56,6 +56,12 @@ public struct Engine: Sendable {
   /// Per cue, indexed like `plans`.
   var hysteresis: [CueHysteresis]
   var gate = AntiJitterGate()
+  /// Expired entitlement (PRD §8 Epic E4, §3.10): no card and no praise; evaluation goes on.
+  var entitlementExpired = false
+  /// Quiet mode (PRD §7.1.2, §3.12): praise lines carry `quiet: true`.
+  var quietMode = false
+  /// Last 👎 that advanced the card (≤ 1 per 3000 ms, §3.10).
+  var lastFeedbackAdvance: Millis?
   /// Only used with `useStabilityLayer=true` (§3.8).
   var stability = CueStabilityLayer()
   var card = DirectorCard()
@@ -95,6 +101,7 @@ public struct Engine: Sendable {
     praise = PraiseController(policy: spec.praisePolicy)
     scene = configuration.initial["scene"]?.stringValue ?? "cafe"
     withRef = WithRefState(spec: spec, scene: scene)
+    entitlementExpired = configuration.initial["entitlement"]?.stringValue == "expired"
     scenePlans = []
     scenePlans = plansInScene(scene)
   }
@@ -189,6 +196,8 @@ public struct Engine: Sendable {
     case .luma(let plane):
       latestLuma = plane
       return Effects()
+    case .generic(let g) where g.kind == .praise_feedback || g.kind == .quiet_mode || g.kind == .entitlement:
+      return handleCardInput(g, at: event.t)
     case .generic(let g) where g.kind == .posespec_reload:
       return reloadSpec(g, at: event.t)
     case .generic(let g) where g.kind == .ref_analysis || g.kind == .ref_switch:
@@ -248,6 +257,47 @@ public struct Engine: Sendable {
     }
   }
 
+  /// 👎 / 👍, quiet mode and entitlement (§3.10, §3.12).
+  mutating func handleCardInput(_ g: GenericEvent, at t: Millis) -> Effects {
+    switch g.kind {
+    case .praise_feedback:
+      var out = [Self.feedbackToast(at: t)]
+      if g.fields["vote"]?.stringValue == "down", !praise.isFrozen, !entitlementExpired,
+        lastFeedbackAdvance.map({ t - $0 >= 3000 }) ?? true
+      {
+        let script = gate.current.id.flatMap { planIndex[$0] }.map { plans[$0].script }
+        if let next = card.advance(script: script) {
+          lastFeedbackAdvance = t
+          out.append(Self.scriptCardRecord(next, at: t))
+        }
+      }
+      return Effects(outputs: out)
+    case .quiet_mode:
+      quietMode = g.fields["on"]?.boolValue ?? false
+    case .entitlement:
+      let expired = g.fields["state"]?.stringValue == "expired"
+      guard expired != entitlementExpired else { return Effects() }
+      entitlementExpired = expired
+      // Back from expiry: the card of the cue shown now (none was emitted meanwhile).
+      if !expired {
+        let id = gate.current.id
+        let script = id.flatMap { planIndex[$0] }.map { plans[$0].script }
+        return Effects(outputs: [Self.scriptCardRecord(card.resume(id, script: script), at: t)])
+      }
+      return Effects(outputs: [Self.scriptCardRecord(.empty, at: t)])
+    default: break
+    }
+    return Effects()
+  }
+
+  /// [D] L1 `feedback_recorded` "已记录" → "Noted" (§3.10, §4.5); the prompt system's
+  /// 24 h de-duplication of 👍 comes with ENGINE §4.
+  static func feedbackToast(at t: Millis) -> TraceRecord {
+    TraceRecord(
+      t: t, out: "prompt",
+      fields: ["op": "shown", "key": "feedback_recorded", "level": "L1", "surface": "toastTop", "zh": "已记录", "en": "Noted"])
+  }
+
   /// Ends a praise freeze (§3.12): a `praise` off line, then the card of the displayed cue.
   mutating func unfreezePraise(reason: String, at t: Millis) -> Effects {
     guard let was = praise.unfreeze(reason: reason) else { return Effects() }
@@ -260,6 +310,7 @@ public struct Engine: Sendable {
           "state": "off", "trigger": .string(was.trigger), "dimension": .string(was.dimension),
           "off_reason": .string(reason),
         ]))
+    guard !entitlementExpired else { return effects }
     let id = gate.current.id
     let script = id.flatMap { planIndex[$0] }.map { plans[$0].script }
     effects.outputs.append(Self.scriptCardRecord(card.resume(id, script: script), at: t))

@@ -112,3 +112,59 @@ extension PraiseController {
     return PraiseController(policy: p)
   }
 }
+
+/// The card and praise controls of ENGINE §3.10 / §3.12: 👎, quiet mode, entitlement, and the
+/// retractPraiseOnInstability option (§1.8).
+@Suite("Card feedback, quiet mode, entitlement (ENGINE §3.10, §3.12)")
+struct CardControlTests {
+  typealias F = Fixture
+
+  static func event(_ kind: EventKind, at t: Millis, _ fields: JSONObject = [:]) -> InputEvent {
+    InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: fields)))
+  }
+
+  @Test("§3.10: 👎 advances the shown cue's card at once, at most once per 3000 ms, and toasts 已记录")
+  func thumbsDownAdvances() {
+    var events = F.frames(0..<100) { _ in F.subject(dx: 0.15) }
+    events.append(Self.event(.praise_feedback, at: 1000, ["vote": "down"]))
+    events.append(Self.event(.praise_feedback, at: 2000, ["vote": "down"]))
+    events.append(Self.event(.praise_feedback, at: 4100, ["vote": "down"]))
+    events.sort { $0.t < $1.t }
+    let out = F.runWithTimers(F.engine(), events, until: 6000)
+    let cards = out.filter { $0.out == "script_card" }.map { "\($0.t) v\(Int($0.fields["variant"]!.doubleValue!))" }
+    // FRAME_MOVE_LEFT has 3 variants; the 👎 at 2000 is within 3000 ms of the one at 1000.
+    #expect(cards == ["200 v0", "1000 v1", "4100 v2"])
+    #expect(out.filter { $0.out == "prompt" && $0.fields["key"] == "feedback_recorded" }.count == 3)
+  }
+
+  @Test("§3.12: quiet mode marks praise quiet; an expired entitlement suppresses card and praise")
+  func quietAndEntitlement() {
+    let events =
+      [Self.event(.quiet_mode, at: 0, ["on": true])]
+      + F.frames(0..<40) { k in F.subject(dx: k < 21 ? 0.15 : 0.0) }
+    let out = F.runWithTimers(F.engine(), events, until: 3000)
+    #expect(out.first { $0.out == "praise" }?.fields["quiet"] == true)
+    var expired = Engine(
+      configuration: EngineConfiguration(
+        spec: F.reference, options: try! { var o = EngineOptions(); try o.set("angleFix", "on"); return o }(),
+        initial: ["scene": "outdoor", "entitlement": "expired"]))
+    _ = expired.start()
+    var lines: [TraceRecord] = []
+    for e in F.frames(0..<40, { k in F.subject(dx: k < 21 ? 0.15 : 0.0) }) { lines += expired.handle(e).outputs }
+    #expect(lines.contains { $0.out == "cue_display" })
+    #expect(!lines.contains { $0.out == "script_card" || $0.out == "praise" })
+  }
+
+  @Test("§1.8 retractPraiseOnInstability: a new cue during the freeze takes the praise back")
+  func retract() {
+    // LEFT shown, exits at 1600 (praise), then the subject moves far down: MOVE_UP after hold.
+    let events = F.frames(0..<90) { k in k < 21 ? F.subject(dx: 0.15) : (k < 60 ? F.subject() : F.subject(dy: 0.2)) }
+    let plain = F.runWithTimers(F.engine(), events, until: 7000).filter { $0.out == "praise" }
+    #expect(plain.map { $0.fields["state"] } == ["on", "off"])
+    #expect(plain.last?.fields["off_reason"] == "timeout")
+    let retracting = F.runWithTimers(F.engine(options: ["retractPraiseOnInstability": "true"]), events, until: 7000)
+      .filter { $0.out == "praise" }
+    #expect(retracting.last?.fields["off_reason"] == "retracted")
+    #expect(retracting.last!.t < 6600)
+  }
+}

@@ -14,7 +14,7 @@ struct ScriptCard: Equatable, Sendable {
 /// Variant [D]: the number of times this cue had become the displayed cue before, modulo its
 /// variant count (the first display shows variant 0). zh and en use the same index (each
 /// modulo its own count, should the spec give them different lengths). A level change of the
-/// displayed cue keeps its card. 👎 handling and freezes come with praise.
+/// displayed cue keeps its card. 👎 advances the shown cue to its next variant (`advance`).
 struct DirectorCard: Equatable, Sendable {
   private(set) var card = ScriptCard.empty
   /// Cue id → how many times it became the displayed cue. Looked up only, never iterated.
@@ -46,5 +46,20 @@ struct DirectorCard: Equatable, Sendable {
   mutating func resume(_ cueId: String?, script: CueScript?) -> ScriptCard {
     if cueId == card.cueId { return card }
     return display(cueId, script: script) ?? card
+  }
+
+  /// 👎 (`praise_feedback vote=down`, §3.10): the next variant of the shown cue at once; the
+  /// cue's cycle continues from there. nil when no cue is shown or it has a single variant.
+  mutating func advance(script: CueScript?) -> ScriptCard? {
+    guard let cueId = card.cueId, let script, max(script.zh.count, script.en.count) > 1 else { return nil }
+    let k = timesDisplayed[cueId, default: 1]
+    timesDisplayed[cueId] = k + 1
+    var next = card
+    next.variant = k % max(script.zh.count, 1)
+    next.zh = script.zh.isEmpty ? nil : script.zh[k % script.zh.count]
+    next.en = script.en.isEmpty ? nil : script.en[k % script.en.count]
+    guard next != card else { return nil }
+    card = next
+    return next
   }
 }

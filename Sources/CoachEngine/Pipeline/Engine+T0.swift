@@ -146,24 +146,41 @@ extension Engine {
     // Match false → true (step 8; single-cue exits do not praise, PRD §5.1.1.a).
     var timers: [TimerRequest] = []
     var praisedNow: (dimension: String, trigger: String)? = nil
-    if withRefSession {
+    if entitlementExpired {
+      // §3.10 / Epic E4: no praise while the entitlement is expired.
+    } else if withRefSession {
       if match.praised { praisedNow = ("withref_match", "match") }
     } else if let shown = result.output.id, exited.contains(shown), let p = planIndex[shown],
       praise.trigger(dimension: plans[p].mutexGroup, kind: "exit_crossed", at: t)
     {
       praisedNow = (plans[p].mutexGroup, "exit_crossed")
     }
-    if let praisedNow {
+    // [D] retractPraiseOnInstability (PRD §4.3 "不稳定…收回夸夸", §1.8): a newly displayed cue
+    // during the freeze takes the praise back.
+    if praisedNow == nil, configuration.options["retractPraiseOnInstability"] == "true", praise.isFrozen,
+      result.changed, result.output.id != nil, let was = praise.unfreeze(reason: "reset")
+    {
+      timers.append(.cancel(PraiseController.timeoutTimer))
       outputs.append(
         TraceRecord(
           t: t, out: "praise",
-          fields: ["state": "on", "trigger": .string(praisedNow.trigger), "dimension": .string(praisedNow.dimension)]))
+          fields: [
+            "state": "off", "trigger": .string(was.trigger), "dimension": .string(was.dimension),
+            "off_reason": "retracted",
+          ]))
+    }
+    if let praisedNow {
+      var fields: JSONObject = [
+        "state": "on", "trigger": .string(praisedNow.trigger), "dimension": .string(praisedNow.dimension),
+      ]
+      if quietMode { fields["quiet"] = true }
+      outputs.append(TraceRecord(t: t, out: "praise", fields: fields))
       timers.append(.schedule(PraiseController.timeoutTimer, at: t + Millis(praise.policy.timeoutMs)))
       if !wasFrozen { outputs.append(Self.scriptCardRecord(praise.freezeCard, at: t, frozen: true)) }
     }
     // 7. Director card: only when the displayed cue (not just its level) changes, and not
     // while praise holds the card frozen (the card catches up when it unfreezes).
-    if result.output.id != before.id && !praise.isFrozen {
+    if result.output.id != before.id && !praise.isFrozen && !entitlementExpired {
       let script = result.output.id.flatMap { planIndex[$0] }.map { plans[$0].script }
       if let next = card.display(result.output.id, script: script) {
         outputs.append(Self.scriptCardRecord(next, at: t))

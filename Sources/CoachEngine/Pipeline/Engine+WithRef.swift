@@ -146,7 +146,9 @@ extension Engine {
     }
     withRef.lastFallback = result.fallback
     // §3.12: withRef praise on Match false → true, dimension "withref_match".
-    if result.match && !withRef.lastMatch, praise.trigger(dimension: "withref_match", kind: "match", at: t) {
+    if result.match && !withRef.lastMatch, !entitlementExpired,
+      praise.trigger(dimension: "withref_match", kind: "match", at: t)
+    {
       praised = true
     }
     withRef.lastMatch = result.match
