@@ -62,6 +62,15 @@ public struct Engine: Sendable {
   var quietMode = false
   /// Last 👎 that advanced the card (≤ 1 per 3000 ms, §3.10).
   var lastFeedbackAdvance: Millis?
+  /// Subject lock and identity switches (§3.4.4c, §3.4.6).
+  var subject = SubjectTracker()
+  /// The subject face of the last accepted T0 result (what T1 ticks use).
+  var latestSubjectFace: FaceObservation?
+  /// Paused engine (§3.15 [D]): app not active, camera interrupted. No evaluation; counters
+  /// frozen; the display stays.
+  var appInactive = false
+  var cameraInterrupted = false
+  var paused: Bool { appInactive || cameraInterrupted || !specValid }
   /// Only used with `useStabilityLayer=true` (§3.8).
   var stability = CueStabilityLayer()
   var card = DirectorCard()
@@ -185,7 +194,7 @@ public struct Engine: Sendable {
   public mutating func handle(_ event: InputEvent) -> Effects {
     switch event.payload {
     case .landmarks(let frame):
-      guard specValid, acceptance.accept(frame: frame.frame, at: event.t) else { return Effects() }
+      guard !paused, acceptance.accept(frame: frame.frame, at: event.t) else { return Effects() }
       return evaluateT0(frame, at: event.t)
     case .generic(let g) where g.kind == .ui_scene:
       if let next = g.fields["scene"]?.stringValue { switchScene(to: next) }
@@ -198,6 +207,19 @@ public struct Engine: Sendable {
       return Effects()
     case .generic(let g) where g.kind == .praise_feedback || g.kind == .quiet_mode || g.kind == .entitlement:
       return handleCardInput(g, at: event.t)
+    case .generic(let g) where g.kind == .subject_tap:
+      subject.tap(faceIndex: Int(g.fields["face_index"]?.doubleValue ?? 0))
+      return Effects()
+    case .generic(let g) where g.kind == .camera_flipped:
+      subject.resetLock()  // PRD §7.1.3
+      tracking.reset()
+      return Effects()
+    case .generic(let g) where g.kind == .app_lifecycle:
+      appInactive = g.fields["state"]?.stringValue != "active"
+      return Effects()
+    case .generic(let g) where g.kind == .camera_interrupted || g.kind == .camera_interruption_ended:
+      cameraInterrupted = g.kind == .camera_interrupted
+      return Effects()
     case .generic(let g) where g.kind == .posespec_reload:
       return reloadSpec(g, at: event.t)
     case .generic(let g) where g.kind == .ref_analysis || g.kind == .ref_switch:
@@ -250,7 +272,7 @@ public struct Engine: Sendable {
       t1Tick += 1
       var effects = Effects(
         timers: [.schedule(TierScheduler.t1Timer, at: Millis(t1Tick + 1) * TierScheduler.t1PeriodMs)])
-      if tierScheduler.t1Enabled && specValid { effects.append(evaluateT1(tick: t1Tick, at: now)) }
+      if tierScheduler.t1Enabled && !paused { effects.append(evaluateT1(tick: t1Tick, at: now)) }
       return effects
     case TierScheduler.recoveryTimer: return tierScheduler.recoveryDue(at: now)
     default: return Effects()

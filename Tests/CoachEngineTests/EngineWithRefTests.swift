@@ -125,3 +125,80 @@ struct EngineWithRefTests {
     #expect(F.run(e, frames).filter { $0.out == "cue_display" }.isEmpty)
   }
 }
+
+/// Subject choice over time, paused states and the Match cadence option (ENGINE §3.4, §3.15,
+/// §1.8 matchEvalCadence).
+@Suite("Subject, pauses, Match cadence (ENGINE §3.4.4, §3.4.6, §3.15)")
+struct SubjectAndPauseTests {
+  typealias F = Fixture
+
+  static func event(_ kind: EventKind, at t: Millis, _ fields: JSONObject = [:]) -> InputEvent {
+    InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: fields)))
+  }
+
+  static func face(x: Double, size: Double, tilt: Double) -> FaceObservation {
+    FaceObservation(
+      bbox: Rect(x: x, y: 0.1, w: size, h: size * 1.3), conf: 0.95, leftEye: EyePoint(x: x + size * 0.3, y: 0.15),
+      rightEye: EyePoint(x: x + size * 0.7, y: 0.15 + tilt))
+  }
+
+  @Test("§3.4.6: the largest face is the subject unless a subject_tap locks another; the lock ends when the face is lost")
+  func tapLocks() {
+    var tracker = SubjectTracker()
+    let big = Self.face(x: 0.4, size: 0.15, tilt: 0)
+    let small = Self.face(x: 0.1, size: 0.08, tilt: 0.02)
+    #expect(tracker.subject([small, big], at: 0).face == big)
+    tracker.tap(faceIndex: 0)
+    #expect(tracker.subject([small, big], at: 67).face == small)
+    #expect(tracker.subject([], at: 133).face == nil)
+    #expect(tracker.subject([small, big], at: 200).face == big)
+  }
+
+  @Test("§3.4.4c: two identity switches within 1000 ms make FRAME_GENERAL a candidate")
+  func unstableTarget() {
+    var tracker = SubjectTracker()
+    let a = Self.face(x: 0.4, size: 0.15, tilt: 0)
+    let b = Self.face(x: 0.1, size: 0.16, tilt: 0)
+    #expect(!tracker.subject([a, b.with(size: 0.1)], at: 0).unstable)
+    #expect(!tracker.subject([a, b], at: 100).unstable)  // one switch
+    #expect(tracker.subject([a, b.with(size: 0.1)], at: 200).unstable)  // two within 1 s
+    #expect(!tracker.subject([a, b.with(size: 0.1)], at: 1300).unstable)  // window passed
+  }
+
+  @Test("§3.15: while the app is in the background nothing is evaluated; the display stays")
+  func backgroundPauses() {
+    var events = F.frames(0..<60) { k in F.subject(dx: k < 30 ? 0.15 : 0.0) }
+    events.append(Self.event(.app_lifecycle, at: 1000, ["state": "background"]))
+    events.sort { $0.t < $1.t }
+    let out = F.run(F.engine(), events)
+    #expect(F.lines(out) == ["200 cue_display FRAME_MOVE_LEFT/hard none noRef", "200 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false"])
+    var resumed = events
+    resumed.append(Self.event(.app_lifecycle, at: 2500, ["state": "active"]))
+    resumed.sort { $0.t < $1.t }
+    #expect(F.run(F.engine(), resumed).contains { $0.out == "praise" })
+  }
+
+  @Test("§1.8 matchEvalCadence=t1: Match runs on the 500 ms T1 ticks, so S16's match comes at the 4th tick")
+  func matchOnT1() {
+    var events = [EngineWithRefTests.reference("A", at: 0, body: F.subject(feetY: 0.9))]
+    events += (0..<40).map { k in
+      InputEvent(
+        t: F.t15(k),
+        payload: .landmarks(
+          LandmarkFrame(frame: Int64(k), body: F.subject(feetY: 0.9), faces: [EngineWithRefTests.liveFace()], people: 1)))
+    }
+    let out = F.runWithTimers(F.engine(options: ["matchEvalCadence": "t1"]), events, until: 2600)
+    let matches = out.filter { $0.out == "match" }
+    #expect(matches.map(\.t) == [500, 1500, 2000])
+    #expect(matches.last?.fields["match"] == true)
+  }
+}
+
+extension FaceObservation {
+  func with(size: Double) -> FaceObservation {
+    var f = self
+    f.bbox.w = size
+    f.bbox.h = size * 1.3
+    return f
+  }
+}

@@ -98,16 +98,23 @@ enum Canonicalizer {
 /// Subject choice of ENGINE §3.4.6 ([D] G-20): the face with the largest bbox area, ties to
 /// the one nearest the frame centre, then Vision order. (`subject_tap` comes later.)
 enum SubjectChoice {
-  static func face(_ faces: [FaceObservation]) -> FaceObservation? {
-    guard var best = faces.first else { return nil }
+  static func face(_ faces: [FaceObservation]) -> FaceObservation? { index(faces).map { faces[$0] } }
+
+  /// The index of the subject face: largest bbox area, ties to the nearest centre, then the
+  /// first in Vision order.
+  static func index(_ faces: [FaceObservation]) -> Int? {
+    guard !faces.isEmpty else { return nil }
     func area(_ f: FaceObservation) -> Double { f.bbox.w * f.bbox.h }
     func centreDistance(_ f: FaceObservation) -> Double {
       let dx = f.bbox.x + f.bbox.w / 2 - 0.5
       let dy = f.bbox.y + f.bbox.h / 2 - 0.5
       return dx * dx + dy * dy
     }
-    for f in faces.dropFirst() {
-      if area(f) > area(best) || (area(f) == area(best) && centreDistance(f) < centreDistance(best)) { best = f }
+    var best = 0
+    for i in faces.indices.dropFirst() {
+      let f = faces[i]
+      let b = faces[best]
+      if area(f) > area(b) || (area(f) == area(b) && centreDistance(f) < centreDistance(b)) { best = i }
     }
     return best
   }

@@ -19,8 +19,10 @@ extension Engine {
       withRef.lastModeWithRef = withRefSession
     }
     let targets = withRefSession ? withRef.store.targets : [:]
+    let (subjectFace, targetUnstable) = subject.subject(frame.faces, at: t)
+    latestSubjectFace = subjectFace
     let ctx = MetricContext(
-      frame: frame, face: SubjectChoice.face(frame.faces), options: metricOptions, roiCoefficients: roiCoefficients,
+      frame: frame, face: subjectFace, options: metricOptions, roiCoefficients: roiCoefficients,
       targets: targets)
     let mirrorCtx = withRefSession ? self.mirrorContext(frame, targets: targets) : nil
 
@@ -84,6 +86,9 @@ extension Engine {
 
     // 4. Fallback candidates (§3.4.3–4) and the multi-person filter (§3.4.5).
     if trackingLost { fallbackRequests.append((configuration.spec.defaults.fallbackCueId, "tracking_lost")) }
+    if targetUnstable {
+      fallbackRequests.append((configuration.spec.defaults.fallbackCueId, "multi_person_target_unstable"))
+    }
     for i in scenePlans where tracing || !fallbackRequests.isEmpty {
       let plan = plans[i]
       let requesters = fallbackRequests.filter { $0.fallbackId == plan.id }.map(\.by)
@@ -117,11 +122,12 @@ extension Engine {
     let before = gate.current
     let result = gate.filter(input, at: t, gateParameters(for: input))
 
-    // 8 (computed before the outputs, which §3.15 step 9 orders): the MatchDecider.
+    // 8 (computed before the outputs, which §3.15 step 9 orders): the MatchDecider, per T0
+    // result with matchEvalCadence=t0 (default); with t1 it runs on T1 ticks ([C], G-13).
     let quiet = result.output.id == nil && !praise.isFrozen
     let wasFrozen = praise.isFrozen
     let match =
-      withRefSession
+      withRefSession && configuration.options["matchEvalCadence"] != "t1"
       ? evaluateMatch(ctx, mirrorCtx: mirrorCtx, quiet: quiet, at: t) : (outputs: [], diagnostics: [], praised: false)
 
     var outputs: [TraceRecord] = []

@@ -21,7 +21,7 @@ extension Engine {
     let withRefSession = withRefActive
     let targets = withRefSession ? withRef.store.targets : [:]
     let ctx = MetricContext(
-      frame: frame, face: SubjectChoice.face(frame.faces), options: metricOptions, scalars: scalars,
+      frame: frame, face: latestSubjectFace, options: metricOptions, scalars: scalars,
       luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true)
     let tracing = configuration.traceMetrics
     var entries: [CueEvalEntry] = []
@@ -59,7 +59,27 @@ extension Engine {
         }
       }
     }
-    guard tracing else { return Effects() }
-    return Effects(outputs: [CueEvalEntry.t1Record(t: t, tick: k, scene: scene, entries: entries)])
+    var effects = Effects()
+    if tracing { effects.outputs.append(CueEvalEntry.t1Record(t: t, tick: k, scene: scene, entries: entries)) }
+    // matchEvalCadence=t1 ([C] `TierScheduler.handleT1Tick`, G-13): Match on T1 ticks, from
+    // the latest accepted landmarks.
+    if withRefSession, configuration.options["matchEvalCadence"] == "t1" {
+      let wasFrozen = praise.isFrozen
+      let quiet = gate.current.id == nil && !wasFrozen
+      let match = evaluateMatch(ctx, mirrorCtx: mirrorContext(frame, targets: targets), quiet: quiet, at: t)
+      if match.praised {
+        effects.outputs.append(
+          TraceRecord(
+            t: t, out: "praise",
+            fields: quietMode
+              ? ["state": "on", "trigger": "match", "dimension": "withref_match", "quiet": true]
+              : ["state": "on", "trigger": "match", "dimension": "withref_match"]))
+        effects.timers.append(.schedule(PraiseController.timeoutTimer, at: t + Millis(praise.policy.timeoutMs)))
+        if !wasFrozen { effects.outputs.append(Self.scriptCardRecord(praise.freezeCard, at: t, frozen: true)) }
+      }
+      effects.outputs += match.outputs
+      effects.diagnostics += match.diagnostics
+    }
+    return effects
   }
 }

@@ -1,0 +1,44 @@
+import PoseSpec
+
+/// Subject choice over time (ENGINE §3.4.4c, §3.4.6; [D] G-20).
+///
+/// - A `subject_tap` locks the subject to the tapped face (by Vision index) until the subject
+///   is lost (a result with no face), or `camera_flipped` resets the lock (PRD §7.1.3).
+/// - Otherwise the subject is the largest face (`SubjectChoice`).
+/// - Identity proxy: the subject's index in Vision order. `multiPersonTargetUnstable` holds
+///   when that identity switched at least twice within the last 1000 ms (FRAME_GENERAL's
+///   third trigger).
+struct SubjectTracker: Equatable, Sendable {
+  static let unstableWindowMs: Millis = 1000
+  static let unstableSwitches = 2
+
+  private(set) var lockedIndex: Int?
+  private(set) var lastIndex: Int?
+  /// Times of identity switches within the window, oldest first.
+  private(set) var switches: [Millis] = []
+
+  mutating func tap(faceIndex: Int) { lockedIndex = faceIndex }
+  mutating func resetLock() { lockedIndex = nil }
+
+  /// The subject face of `faces` at `t`, and whether the target is unstable.
+  mutating func subject(_ faces: [FaceObservation], at t: Millis) -> (face: FaceObservation?, unstable: Bool) {
+    guard !faces.isEmpty else {
+      lockedIndex = nil  // subject lost: the manual lock ends
+      return (nil, recent(at: t) >= Self.unstableSwitches)
+    }
+    let index: Int
+    if let locked = lockedIndex, locked < faces.count {
+      index = locked
+    } else {
+      index = SubjectChoice.index(faces) ?? 0
+    }
+    if let last = lastIndex, last != index { switches.append(t) }
+    lastIndex = index
+    return (faces[index], recent(at: t) >= Self.unstableSwitches)
+  }
+
+  mutating func recent(at t: Millis) -> Int {
+    switches.removeAll { t - $0 > Self.unstableWindowMs }
+    return switches.count
+  }
+}
