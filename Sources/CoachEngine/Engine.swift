@@ -71,6 +71,8 @@ public struct Engine: Sendable {
   var appInactive = false
   var cameraInterrupted = false
   var paused: Bool { appInactive || cameraInterrupted || !specValid }
+  /// Per evaluation: the observation of each shared evaluation slot (see `plans(for:)`).
+  var observationCache: [CueObservation?] = []
   /// Only used with `useStabilityLayer=true` (§3.8).
   var stability = CueStabilityLayer()
   var card = DirectorCard()
@@ -122,7 +124,25 @@ public struct Engine: Sendable {
     do { program = try PoseSpecCompiler.compile(spec, formulaFirst: options.errorSourceFormulaFirst) } catch {
       compileError = "\(error)"
     }
-    let plans = spec.cues.map { cue in CuePlan(cue, program: program?.cues[cue.index], compileError: compileError) }
+    // Cues whose compiled formula, errors, landmarks and confidence gate are identical
+    // (FRAME_MOVE_LEFT/RIGHT, UP/DOWN, DIST_*, SHOULDER_LEVEL_*, CHIN_*) observe the same value
+    // on a frame: they share one evaluation slot (the first such cue's index).
+    var slots: [Int] = []
+    for cue in spec.cues {
+      let mine = program?.cues[cue.index]
+      let twin = spec.cues[..<cue.index].first { other in
+        guard let mine, let theirs = program?.cues[other.index] else { return false }
+        return mine.assignments == theirs.assignments && mine.noRefError?.expression == theirs.noRefError?.expression
+          && mine.withRefError?.expression == theirs.withRefError?.expression
+          && other.metric.landmarks == cue.metric.landmarks
+          && other.confidence.minConfidence == cue.confidence.minConfidence
+          && other.metric.computeTier == cue.metric.computeTier
+      }
+      slots.append(twin.map { slots[$0.index] } ?? cue.index)
+    }
+    let plans = spec.cues.map { cue in
+      CuePlan(cue, program: program?.cues[cue.index], compileError: compileError, evaluationSlot: slots[cue.index])
+    }
     var index: [String: Int] = [:]
     for p in plans where index[p.id] == nil { index[p.id] = p.index }
     return (plans, index)

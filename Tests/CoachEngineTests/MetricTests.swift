@@ -39,6 +39,22 @@ struct MetricTests {
     #expect(plan("FRAME_GENERAL").notEvaluated == "system fallback cue")
   }
 
+  @Test("Cues with identical compiled formulas, landmarks and gate share one evaluation per frame")
+  func sharedEvaluationSlots() {
+    let (plans, index) = Engine.plans(for: Fixture.reference, options: EngineOptions())
+    func slot(_ id: String) -> Int { plans[index[id]!].evaluationSlot }
+    #expect(slot("FRAME_MOVE_RIGHT") == slot("FRAME_MOVE_LEFT"))
+    #expect(slot("FRAME_MOVE_DOWN") == slot("FRAME_MOVE_UP"))
+    #expect(slot("DIST_STEP_BACK") == slot("DIST_STEP_CLOSER"))
+    #expect(slot("SHOULDER_LEVEL_RIGHT_DOWN") == slot("SHOULDER_LEVEL_LEFT_DOWN"))
+    #expect(slot("CHIN_UP") == slot("CHIN_DOWN"))
+    // Same metric name, other landmarks or formula: their own evaluation.
+    #expect(slot("FRAME_MOVE_UP") != slot("FRAME_MOVE_LEFT"))
+    #expect(slot("OUT_14_OUTDOOR_COMPOSE_MORE_LANDMARK") != slot("DIST_STEP_CLOSER"))
+    #expect(slot("CAFE_15_SEATED_POSTURE_STRAIGHT") != slot("TORSO_STRAIGHTEN"))
+    #expect(Set(plans.map(\.evaluationSlot)).count == 45)
+  }
+
   @Test("§3.2: the formula in the spec decides — a changed constant or a changed shape is what runs")
   func formulaFromSpec() throws {
     let shifted = try Fixture.referenceEdited {

@@ -28,6 +28,8 @@ final class CuePlan: Sendable {
   let noRefError: MetricNode?
   let noRefErrorText: String?
   let withRefError: MetricNode?
+  /// The index of the first cue whose observation equals this one's on every frame.
+  let evaluationSlot: Int
   /// The assignment index of M when the withRef error is `M - target.M`.
   let withRefMetric: Int?
   /// `takesPart(withRefSession:)`, resolved once (comparing the optional ThresholdSets per
@@ -58,7 +60,8 @@ final class CuePlan: Sendable {
 
   /// `program` nil: the spec did not compile (a loaded spec always does; the loader reports
   /// the error), so the cue is never evaluated and says why in `cue_eval`.
-  init(_ cue: PoseSpecCue, program: CueProgram?, compileError: String? = nil) {
+  init(_ cue: PoseSpecCue, program: CueProgram?, compileError: String? = nil, evaluationSlot: Int? = nil) {
+    self.evaluationSlot = evaluationSlot ?? cue.index
     let program =
       program
       ?? CueProgram(

@@ -31,6 +31,11 @@ extension Engine {
     var unsupported: [(id: String, why: String)] = []
     var candidates: [CueCandidate] = []
     // Requests and exits of T1 ticks since the last evaluation (§3.11).
+    if observationCache.count != plans.count {
+      observationCache = Array(repeating: nil, count: plans.count)
+    } else {
+      for i in observationCache.indices { observationCache[i] = nil }
+    }
     var fallbackRequests = pendingT1Fallbacks
     var exited = pendingT1Exits
     pendingT1Fallbacks = []
@@ -52,7 +57,13 @@ extension Engine {
         }
         continue
       }
-      let observed = plan.observe(ctx, withRefSession: withRefSession, mirrorCtx: mirrorCtx)
+      let observed: CueObservation
+      if let cached = observationCache[plan.evaluationSlot] {
+        observed = cached
+      } else {
+        observed = plan.observe(ctx, withRefSession: withRefSession, mirrorCtx: mirrorCtx)
+        observationCache[plan.evaluationSlot] = observed
+      }
       let modeWithRef = observed.withRef
       switch observed.observation {
       case .unavailable(let why):
