@@ -82,3 +82,19 @@ struct CorpusTests {
     #expect(b.stdoutData == c.stdoutData)
   }
 }
+
+/// `verify --budgets` on the committed corpus (prompt budgets of the guidance rules).
+@Suite("verify --budgets")
+struct BudgetCLITests {
+  @Test func theCorpusIsWithinTheDefaultBudgetsAndATightLimitFails() throws {
+    let ok = try CLI.run(["verify", "s06-hold-and-cooldown", "--budgets"])
+    #expect(ok.code == 0, "\(ok.stdout)\(ok.stderr)")
+    #expect(ok.stdout.contains("budgets s06-hold-and-cooldown: 3 cue changes"))
+    let tight = try CLI.run(["verify", "s06-hold-and-cooldown", "--budgets", "--budget", "maxShowsOfOneCue=1"])
+    #expect(tight.code == 1)
+    #expect(tight.stdout.contains("BREACH FRAME_MOVE_LEFT shown more than 1 times"))
+    let bad = try CLI.run(["verify", "s06-hold-and-cooldown", "--budgets", "--budget", "maxFun=1"])
+    #expect(bad.code == 2)
+    #expect(bad.stderr.contains("known: maxShowsOfOneCue"))
+  }
+}

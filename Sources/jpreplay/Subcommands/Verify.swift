@@ -19,6 +19,14 @@ extension JPReplay {
           jpreplay verify
           jpreplay verify Recordings/drift-left-and-back.jprec --jobs 2
           CI=true jpreplay verify --junit out/verify.xml
+          jpreplay verify --budgets --budget minHoldMs=500
+
+        --budgets checks each verified trace against the prompt budgets of the Camera Coach \
+        guidance (one cue shown at most 3 times in 10 s, at most 2 prompts in 1 s, at most 8 \
+        displayed-cue changes a minute, every display held at least 300 ms), prints the \
+        changes per minute, and fails on a breach. --budget name=value changes a limit \
+        (maxShowsOfOneCue, repeatWindowMs, maxPromptsPerSecond, maxCueChangesPerMinute, \
+        minHoldMs).
         """)
 
     @Argument(help: "Recordings to verify (names or paths); default: the whole corpus.")
@@ -41,6 +49,12 @@ extension JPReplay {
 
     @Flag(help: "Also replay each recording twice in separate processes (with and without SWIFT_DETERMINISTIC_HASHING) and compare bytes.")
     var determinism = false
+
+    @Flag(help: "Check the prompt budgets on every verified trace; a breach fails verify.")
+    var budgets = false
+
+    @Option(name: .customLong("budget"), help: ArgumentHelp("Change a budget limit (with --budgets).", valueName: "name=value"))
+    var budgetSettings: [String] = []
 
     func validate() throws {
       guard jobs >= 1, jobs <= 64 else { throw ValidationError("--jobs must be 1…64, got \(jobs)") }
@@ -70,6 +84,24 @@ extension JPReplay {
           names: names, store: corpus.store, specPath: engine.spec, overrides: engine.overrides)
         for p in problems { printErr("determinism: \(p)") }
         if !problems.isEmpty { code = .difference } else { print("determinism: \(names.count) recordings byte-identical across processes") }
+      }
+      if budgets {
+        var limits = BudgetLimits()
+        for b in budgetSettings {
+          do { try limits.set(b) } catch {
+            printErr("jpreplay: \(error.message)")
+            throw ExitCode(2)
+          }
+        }
+        var breached = 0
+        for c in report.cases where c.passed {
+          guard let trace = try? corpus.store.readGolden(c.name, .trace) else { continue }
+          let r = BudgetCheck.check(name: c.name, trace: trace, limits: limits)
+          print(r.line)
+          if !r.passed { breached += 1 }
+        }
+        print("budgets: \(breached == 0 ? "all within limits" : "\(breached) recording(s) over budget")")
+        if breached > 0 && code == .ok { code = .difference }
       }
       if code != .ok { throw ExitCode(code.rawValue) }
     }

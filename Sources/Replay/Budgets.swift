@@ -1,0 +1,132 @@
+import PoseSpec
+
+/// Prompt budgets from the Camera Coach guidance rules, checked on a canonical trace:
+/// how often the displayed cue may change, how often one cue may come back, how many
+/// prompts may appear together, and how short a display may be.
+public struct BudgetLimits: Equatable, Sendable {
+  /// At most this many displays of one cue within `repeatWindowMs` (default 3 in 10 s).
+  public var maxShowsOfOneCue = 3
+  public var repeatWindowMs: Int64 = 10_000
+  /// At most this many prompts shown within 1 s (default 2).
+  public var maxPromptsPerSecond = 2
+  /// At most this many displayed-cue changes within any minute (default 8).
+  public var maxCueChangesPerMinute = 8
+  /// A displayed cue stays at least this long (default 300 ms).
+  public var minHoldMs: Int64 = 300
+
+  public init() {}
+
+  /// The names `--budget name=value` accepts, with their current values.
+  public var settings: [(name: String, value: Int64)] {
+    [
+      ("maxShowsOfOneCue", Int64(maxShowsOfOneCue)), ("repeatWindowMs", repeatWindowMs),
+      ("maxPromptsPerSecond", Int64(maxPromptsPerSecond)), ("maxCueChangesPerMinute", Int64(maxCueChangesPerMinute)),
+      ("minHoldMs", minHoldMs),
+    ]
+  }
+
+  /// Sets one limit from `name=value`; the error names the known limits.
+  public mutating func set(_ assignment: String) throws(BudgetError) {
+    let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+    guard parts.count == 2, let v = Int64(parts[1]), v >= 0 else {
+      throw BudgetError(message: "--budget '\(assignment)': expected name=non-negative integer")
+    }
+    switch parts[0] {
+    case "maxShowsOfOneCue": maxShowsOfOneCue = Int(v)
+    case "repeatWindowMs": repeatWindowMs = v
+    case "maxPromptsPerSecond": maxPromptsPerSecond = Int(v)
+    case "maxCueChangesPerMinute": maxCueChangesPerMinute = Int(v)
+    case "minHoldMs": minHoldMs = v
+    default:
+      throw BudgetError(
+        message: "--budget '\(parts[0])': unknown budget; known: \(settings.map(\.name).joined(separator: ", "))")
+    }
+  }
+}
+
+public struct BudgetError: Error, Equatable, Sendable, CustomStringConvertible {
+  public var message: String
+  public var description: String { message }
+}
+
+/// What `BudgetCheck` found in one trace.
+public struct BudgetReport: Equatable, Sendable {
+  public var name: String
+  /// Displayed-cue changes (cue_display lines whose cue id differs from the previous one).
+  public var cueChanges: Int
+  /// The trace's span in ms (last line's t, at least 1).
+  public var spanMs: Int64
+  /// Human-readable breaches, in time order; empty when every budget holds.
+  public var breaches: [String]
+
+  /// Changes per minute over the trace's span, or per the first minute when it is shorter.
+  public var changesPerMinute: Double { Double(cueChanges) * 60_000 / Double(max(spanMs, 60_000)) }
+  public var passed: Bool { breaches.isEmpty }
+
+  public var line: String {
+    let rate = (changesPerMinute * 10).rounded() / 10
+    let head = "budgets \(name): \(cueChanges) cue changes (\(rate)/min)"
+    return breaches.isEmpty ? head + ", ok" : head + "\n" + breaches.map { "  BREACH \($0)" }.joined(separator: "\n")
+  }
+}
+
+/// Checks a canonical trace (`Golden/<name>.trace.jsonl` text) against `BudgetLimits`.
+public enum BudgetCheck {
+  public static func check(name: String, trace: String, limits: BudgetLimits) -> BudgetReport {
+    struct Display {
+      var t: Int64
+      var cue: String?
+    }
+    var displays: [Display] = []
+    var prompts: [Int64] = []
+    var lastT: Int64 = 0
+    for line in trace.split(separator: "\n") {
+      guard let v = try? JSONParser.parse(String(line)), let t = v["t"]?.doubleValue.map({ Int64($0) }) else { continue }
+      lastT = max(lastT, t)
+      switch v["out"]?.stringValue {
+      case "cue_display": displays.append(Display(t: t, cue: v["cue_id"]?.stringValue))
+      case "prompt" where v["op"]?.stringValue == "shown": prompts.append(t)
+      default: break
+      }
+    }
+    // Changes of the displayed cue id (a level change of the same cue is not a new cue).
+    var changes: [Display] = []
+    var shown: String? = nil
+    for d in displays where d.cue != shown {
+      changes.append(d)
+      shown = d.cue
+    }
+    var breaches: [(t: Int64, text: String)] = []
+    // One cue shown more than N times within the window.
+    var showsByCue: [String: [Int64]] = [:]
+    for c in changes { if let id = c.cue { showsByCue[id, default: []].append(c.t) } }
+    for id in showsByCue.keys.sorted() {
+      let times = showsByCue[id]!
+      if let at = firstBurst(times, count: limits.maxShowsOfOneCue + 1, windowMs: limits.repeatWindowMs) {
+        breaches.append(
+          (at, "\(id) shown more than \(limits.maxShowsOfOneCue) times within \(limits.repeatWindowMs) ms (by t=\(at))"))
+      }
+    }
+    if let at = firstBurst(prompts, count: limits.maxPromptsPerSecond + 1, windowMs: 1000) {
+      breaches.append((at, "more than \(limits.maxPromptsPerSecond) prompts shown within 1000 ms (by t=\(at))"))
+    }
+    if let at = firstBurst(changes.map(\.t), count: limits.maxCueChangesPerMinute + 1, windowMs: 60_000) {
+      breaches.append((at, "more than \(limits.maxCueChangesPerMinute) cue changes within a minute (by t=\(at))"))
+    }
+    for (a, b) in zip(changes, changes.dropFirst()) where a.cue != nil && b.t - a.t < limits.minHoldMs {
+      breaches.append((b.t, "\(a.cue!) held \(b.t - a.t) ms < \(limits.minHoldMs) ms (t=\(a.t)…\(b.t))"))
+    }
+    breaches.sort { ($0.t, $0.text) < ($1.t, $1.text) }
+    return BudgetReport(name: name, cueChanges: changes.count, spanMs: lastT, breaches: breaches.map(\.text))
+  }
+
+  /// The time of the first event that completes `count` events within `windowMs` (first to
+  /// last strictly less than the window apart), or nil. `times` ascending.
+  static func firstBurst(_ times: [Int64], count: Int, windowMs: Int64) -> Int64? {
+    guard count >= 1, times.count >= count else { return nil }
+    for end in (count - 1)..<times.count where times[end] - times[end - count + 1] < windowMs {
+      return times[end]
+    }
+    return nil
+  }
+}
