@@ -111,13 +111,28 @@ public enum Harness {
         }
         outputs.append(d)
       }
-      if outputs.count == 2, outputs[0] != outputs[1] {
-        problems.append("\(name): traces differ between processes (\(outputs[0].count) vs \(outputs[1].count) bytes)")
-      } else if outputs.count == 2, let golden = try? store.readGolden(name, .trace), Data(golden.utf8) != outputs[0] {
-        problems.append("\(name): child-process trace differs from the golden")
+      guard outputs.count == 2 else { continue }
+      // Per-event hashes: name the first event that differs, not just the byte counts.
+      let a = eventHashes(outputs[0])
+      let b = eventHashes(outputs[1])
+      let golden = (try? store.readGolden(name, .trace)).map { eventHashes(Data($0.utf8)) }
+      if let k = firstDifference(a, b) {
+        problems.append("\(name): processes differ from event \(k + 1) on (\(a.count) vs \(b.count) events; hashing on vs off)")
+      } else if let golden, let k = firstDifference(a, golden) {
+        problems.append("\(name): child-process trace differs from the golden from event \(k + 1) on")
       }
     }
     return problems
+  }
+
+  /// SHA-256 of each line of a trace (one event per line).
+  static func eventHashes(_ data: Data) -> [String] {
+    data.split(separator: UInt8(ascii: "\n")).map { SHA256.hex(Array($0)) }
+  }
+
+  static func firstDifference(_ a: [String], _ b: [String]) -> Int? {
+    for i in 0..<min(a.count, b.count) where a[i] != b[i] { return i }
+    return a.count == b.count ? nil : min(a.count, b.count)
   }
 
   /// Whether `path` names a recording (replayed) rather than a trace file.

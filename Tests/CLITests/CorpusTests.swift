@@ -98,3 +98,15 @@ struct BudgetCLITests {
     #expect(bad.stderr.contains("known: maxShowsOfOneCue"))
   }
 }
+
+/// `verify --determinism` over the whole corpus, with two workers (CI runs it through the
+/// test suite): every recording replays to the same per-event hashes in two more processes,
+/// with SWIFT_DETERMINISTIC_HASHING on and off, and matches its golden.
+@Suite("verify --determinism")
+struct DeterminismCLITests {
+  @Test func theWholeCorpusIsDeterministicAcrossProcessesWorkersAndHashSeeds() throws {
+    let r = try CLI.run(["verify", "--determinism", "--jobs", "2"])
+    #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+    #expect(r.stdout.contains("recordings byte-identical across processes"))
+  }
+}
