@@ -202,3 +202,35 @@ extension FaceObservation {
     return f
   }
 }
+
+@Suite("Reference targets from pixels (ENGINE §3.13b, §2.11)")
+struct ReferencePixelTargetTests {
+  @Test("§3.13b: a reference's luma plane gives pixel targets (faceLumaMean); base64 decodes exactly")
+  func lumaTargets() {
+    #expect(Base64.decode("AICA/w==") == [0, 128, 128, 255])
+    #expect(Base64.decode("AIC") == [0, 128])
+    #expect(Base64.decode("A$") == nil)
+    // A 20×20 plane of value 102 (0.4): every ROI mean is 0.4.
+    let plane = [UInt8](repeating: 102, count: 400)
+    var b64 = ""
+    let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+    var i = 0
+    while i < plane.count {
+      let chunk = Array(plane[i..<min(i + 3, plane.count)])
+      let n = (UInt32(chunk[0]) << 16) | (UInt32(chunk.count > 1 ? chunk[1] : 0) << 8) | UInt32(chunk.count > 2 ? chunk[2] : 0)
+      for k in 0..<4 {
+        if k <= chunk.count { b64.append(table[Int((n >> UInt32(18 - 6 * k)) & 63)]) } else { b64.append("=") }
+      }
+      i += 3
+    }
+    let luma = LumaFrame(referenceJSON: .object(["w": 20, "h": 20, "enc": "u8-b64", "data": .string(b64)]))
+    #expect(luma?.data == plane)
+    var e = Fixture.engine()
+    _ = e.start()
+    let face = FaceObservation(bbox: Rect(x: 0.4, y: 0.1, w: 0.2, h: 0.25))
+    let targets = e.extractTargets(
+      LandmarkFrame(frame: 0, body: Fixture.subject(), faces: [face]), scalars: [:], luma: luma)
+    #expect(abs((targets["faceLumaMean"] ?? 0) - 0.4) < 1e-12)
+    #expect(e.extractTargets(LandmarkFrame(frame: 0, body: Fixture.subject(), faces: [face]), scalars: [:])["faceLumaMean"] == nil)
+  }
+}

@@ -36,7 +36,8 @@ extension Engine {
       if case .limitReached = withRef.store.recordReferenceCopy() {
         return Effects(outputs: [Self.refLimitPrompt(at: t)])
       }
-      let targets = extractTargets(raw, scalars: Self.referenceScalars(g.fields))
+      let targets = extractTargets(
+        raw, scalars: Self.referenceScalars(g.fields), luma: g.fields["luma"].flatMap(LumaFrame.init(referenceJSON:)))
       let outcome = withRef.store.store(refId: refId, metrics: targets)
       var fields: JSONObject = ["ref_id": .string(refId)]
       switch outcome {
@@ -66,11 +67,12 @@ extension Engine {
 
   /// Target extraction (§3.13b): the reference through the same chain — canonicalize, subject
   /// face, every metric the spec's formulas assign (first definition, with its cue's landmark
-  /// set) — keeping finite values. Pixel metrics come from the reference's `frame_scalars`.
-  func extractTargets(_ raw: LandmarkFrame, scalars: [String: Double]) -> [String: Double] {
+  /// set) — keeping finite values. Pixel metrics come from the reference's `luma` plane, and
+  /// its `frame_scalars` override them (§2.11).
+  func extractTargets(_ raw: LandmarkFrame, scalars: [String: Double], luma: LumaFrame? = nil) -> [String: Double] {
     let frame = Canonicalizer.canonicalize(raw, minLandmarkConfidence: configuration.spec.defaults.minLandmarkConfidence)
     let ctx = MetricContext(
-      frame: frame, face: SubjectChoice.face(frame.faces), options: metricOptions, scalars: scalars,
+      frame: frame, face: SubjectChoice.face(frame.faces), options: metricOptions, scalars: scalars, luma: luma,
       roiCoefficients: roiCoefficients, overrides: true)
     var targets: [String: Double] = [:]
     var seen: Set<String> = []
@@ -225,5 +227,49 @@ extension LandmarkFrame {
           rightEye: eye(o["right_eye"]), nose: point(o["nose"]), noseTip: point(o["nose_tip"]), chin: point(o["chin"]),
           mouth: point(o["mouth"]), eyeAR: o["eye_ar"]?.doubleValue, landmarkConfAvg: o["landmark_conf_avg"]?.doubleValue))
     }
+  }
+}
+
+extension LumaFrame {
+  /// The `luma` object of a `ref_analysis` payload: `{w, h, enc: "u8-b64", data}`; nil when
+  /// malformed (the recording decoder reports that on import).
+  init?(referenceJSON v: JSONValue) {
+    guard let w = v["w"]?.doubleValue, let h = v["h"]?.doubleValue, w >= 1, h >= 1, w * h <= 16_777_216,
+      let text = v["data"]?.stringValue, let bytes = Base64.decode(text), bytes.count == Int(w * h)
+    else { return nil }
+    self.init(frame: -1, w: Int(w), h: Int(h), data: bytes)
+  }
+}
+
+/// Standard base64 (RFC 4648, `=` padding, no line breaks) without Foundation.
+enum Base64 {
+  static func decode(_ text: String) -> [UInt8]? {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count * 3 / 4)
+    var buffer: UInt32 = 0
+    var bits = 0
+    var padding = 0
+    for c in text.utf8 {
+      let v: UInt8
+      switch c {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = c - UInt8(ascii: "A")
+      case UInt8(ascii: "a")...UInt8(ascii: "z"): v = c - UInt8(ascii: "a") + 26
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c - UInt8(ascii: "0") + 52
+      case UInt8(ascii: "+"): v = 62
+      case UInt8(ascii: "/"): v = 63
+      case UInt8(ascii: "="):
+        padding += 1
+        continue
+      default: return nil
+      }
+      guard padding == 0 else { return nil }
+      buffer = buffer << 6 | UInt32(v)
+      bits += 6
+      if bits >= 8 {
+        bits -= 8
+        out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+      }
+    }
+    return padding <= 2 ? out : nil
   }
 }

@@ -62,6 +62,15 @@ public struct JSONLEventDecoder {
     do { _ = try landmarks(landmarkPart) } catch {
       throw fail(error.message.replacingOccurrences(of: "landmarks:", with: "ref_analysis:"))
     }
+    if let v = f["luma"], !v.isNull {
+      guard var plane = v.objectValue else {
+        throw fail("ref_analysis: field \"luma\": expected an object {w, h, enc, data}, found \(describe(v))")
+      }
+      if plane["frame"] == nil { plane["frame"] = .number(0) }
+      do { _ = try luma(plane) } catch {
+        throw fail(error.message.replacingOccurrences(of: "luma:", with: "ref_analysis: luma:"))
+      }
+    }
     if let v = f["frame_scalars"], !v.isNull {
       let values = v["values"]?.objectValue ?? v.objectValue
       guard let values, values.members.allSatisfy({ $0.value.doubleValue != nil }) else {
