@@ -335,9 +335,13 @@ public struct Engine: Sendable {
   /// [D] L1 `feedback_recorded` "已记录" → "Noted" (§3.10, §4.5); the prompt system's
   /// 24 h de-duplication of 👍 comes with ENGINE §4.
   static func feedbackToast(at t: Millis) -> TraceRecord {
-    TraceRecord(
+    let d = PromptCatalogue.definition("feedback_recorded")
+    return TraceRecord(
       t: t, out: "prompt",
-      fields: ["op": "shown", "key": "feedback_recorded", "level": "L1", "surface": "toastTop", "zh": "已记录", "en": "Noted"])
+      fields: [
+        "op": "shown", "key": "feedback_recorded", "level": "L1",
+        "surface": .string(d?.surface.rawValue ?? "cameraToastBottom"), "zh": "已记录", "en": "Noted",
+      ])
   }
 
   /// Ends a praise freeze (§3.12): a `praise` off line, then the card of the displayed cue.
