@@ -29,7 +29,7 @@ struct TierScheduler: Equatable, Sendable {
 
   var degraded: Bool { thermalTrigger || frameDropTrigger }
 
-  /// Thermal state names of `ProcessInfo.ThermalState` (nominal 0 … critical 3).
+  /// Thermal state names as the device reports them (nominal 0, fair 1, serious 2, critical 3).
   static func thermalRaw(_ state: String) -> Int {
     switch state {
     case "fair": 1
