@@ -43,6 +43,8 @@ public struct Engine: Sendable {
   /// Cue id → index in `plans` (the first cue with that id). Lookups only.
   var planIndex: [String: Int]
   let metricOptions: MetricOptions
+  /// `useStabilityLayer` (§1.8), read once: the option map is not consulted per frame.
+  let useStabilityLayer: Bool
   var roiCoefficients: ROICoefficients
   /// False after a `posespec_reload` whose spec fails §2.3: no evaluation runs (§3.15 paused).
   var specValid = true
@@ -106,6 +108,7 @@ public struct Engine: Sendable {
     (plans, planIndex) = Self.plans(for: spec, options: configuration.options)
     roiCoefficients = ROICoefficients(spec)
     metricOptions = MetricOptions(configuration.options)
+    useStabilityLayer = configuration.options.useStabilityLayer
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
     t1WithRef = Array(repeating: false, count: plans.count)

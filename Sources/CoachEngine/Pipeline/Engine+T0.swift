@@ -129,7 +129,7 @@ extension Engine {
     let ranked = CueSelector.rank(candidates, policy: configuration.spec.defaults.selection)
     var input = ranked.first.map { GateSignal(id: $0.id, level: $0.level) } ?? .empty
     // §3.8: the optional stability layer between the selector and the gate.
-    if configuration.options.useStabilityLayer { input = stability.filter(input).output }
+    if useStabilityLayer { input = stability.filter(input).output }
     let before = gate.current
     let result = gate.filter(input, at: t, gateParameters(for: input))
 
@@ -174,8 +174,8 @@ extension Engine {
     }
     // [D] retractPraiseOnInstability (PRD §4.3 "不稳定…收回夸夸", §1.8): a newly displayed cue
     // during the freeze takes the praise back.
-    if praisedNow == nil, configuration.options["retractPraiseOnInstability"] == "true", praise.isFrozen,
-      result.changed, result.output.id != nil, let was = praise.unfreeze(reason: "reset")
+    if praisedNow == nil, praise.isFrozen, result.changed, result.output.id != nil,
+      configuration.options["retractPraiseOnInstability"] == "true", let was = praise.unfreeze(reason: "reset")
     {
       timers.append(.cancel(PraiseController.timeoutTimer))
       outputs.append(
