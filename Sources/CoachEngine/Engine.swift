@@ -352,18 +352,35 @@ public struct Engine: Sendable {
     guard let was = praise.unfreeze(reason: reason) else { return Effects() }
     var effects = Effects()
     if reason != "timeout" { effects.timers.append(.cancel(PraiseController.timeoutTimer)) }
-    effects.outputs.append(
-      TraceRecord(
-        t: t, out: "praise",
-        fields: [
-          "state": "off", "trigger": .string(was.trigger), "dimension": .string(was.dimension),
-          "off_reason": .string(reason),
-        ]))
+    effects.outputs.append(Self.praiseOffRecord(was, reason: reason, at: t))
     guard !entitlementExpired else { return effects }
     let id = gate.current.id
     let script = id.flatMap { planIndex[$0] }.map { plans[$0].script }
     effects.outputs.append(Self.scriptCardRecord(card.resume(id, script: script), at: t))
     return effects
+  }
+
+  /// A praise that has just been granted (§3.12): the `praise on` line, the timeout timer
+  /// (restarted by a new praise), and the frozen card unless the card was already frozen.
+  func praiseOn(_ praised: (dimension: String, trigger: String), wasFrozen: Bool, at t: Millis) -> Effects {
+    var fields: JSONObject = [
+      "state": "on", "trigger": .string(praised.trigger), "dimension": .string(praised.dimension),
+    ]
+    if quietMode { fields["quiet"] = true }
+    var effects = Effects(
+      outputs: [TraceRecord(t: t, out: "praise", fields: fields)],
+      timers: [.schedule(PraiseController.timeoutTimer, at: t + Millis(praise.policy.timeoutMs))])
+    if !wasFrozen { effects.outputs.append(Self.scriptCardRecord(praise.freezeCard, at: t, frozen: true)) }
+    return effects
+  }
+
+  static func praiseOffRecord(_ was: (dimension: String, trigger: String), reason: String, at t: Millis) -> TraceRecord {
+    TraceRecord(
+      t: t, out: "praise",
+      fields: [
+        "state": "off", "trigger": .string(was.trigger), "dimension": .string(was.dimension),
+        "off_reason": .string(reason),
+      ])
   }
 
   /// Indices of the cues evaluated in `uiScene`, in spec order (§3.6).

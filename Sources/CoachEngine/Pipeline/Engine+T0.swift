@@ -178,22 +178,12 @@ extension Engine {
       configuration.options["retractPraiseOnInstability"] == "true", let was = praise.unfreeze(reason: "reset")
     {
       timers.append(.cancel(PraiseController.timeoutTimer))
-      outputs.append(
-        TraceRecord(
-          t: t, out: "praise",
-          fields: [
-            "state": "off", "trigger": .string(was.trigger), "dimension": .string(was.dimension),
-            "off_reason": "retracted",
-          ]))
+      outputs.append(Self.praiseOffRecord(was, reason: "retracted", at: t))
     }
     if let praisedNow {
-      var fields: JSONObject = [
-        "state": "on", "trigger": .string(praisedNow.trigger), "dimension": .string(praisedNow.dimension),
-      ]
-      if quietMode { fields["quiet"] = true }
-      outputs.append(TraceRecord(t: t, out: "praise", fields: fields))
-      timers.append(.schedule(PraiseController.timeoutTimer, at: t + Millis(praise.policy.timeoutMs)))
-      if !wasFrozen { outputs.append(Self.scriptCardRecord(praise.freezeCard, at: t, frozen: true)) }
+      let on = praiseOn(praisedNow, wasFrozen: wasFrozen, at: t)
+      outputs += on.outputs
+      timers += on.timers
     }
     // 7. Director card: only when the displayed cue (not just its level) changes, and not
     // while praise holds the card frozen (the card catches up when it unfreezes).

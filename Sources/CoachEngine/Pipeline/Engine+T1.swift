@@ -67,16 +67,7 @@ extension Engine {
       let wasFrozen = praise.isFrozen
       let quiet = gate.current.id == nil && !wasFrozen
       let match = evaluateMatch(ctx, mirrorCtx: mirrorContext(frame, targets: targets), quiet: quiet, at: t)
-      if match.praised {
-        effects.outputs.append(
-          TraceRecord(
-            t: t, out: "praise",
-            fields: quietMode
-              ? ["state": "on", "trigger": "match", "dimension": "withref_match", "quiet": true]
-              : ["state": "on", "trigger": "match", "dimension": "withref_match"]))
-        effects.timers.append(.schedule(PraiseController.timeoutTimer, at: t + Millis(praise.policy.timeoutMs)))
-        if !wasFrozen { effects.outputs.append(Self.scriptCardRecord(praise.freezeCard, at: t, frozen: true)) }
-      }
+      if match.praised { effects.append(praiseOn(("withref_match", "match"), wasFrozen: wasFrozen, at: t)) }
       effects.outputs += match.outputs
       effects.diagnostics += match.diagnostics
     }
