@@ -77,20 +77,27 @@ enum Canonicalizer {
 
   static func face(_ f: FaceObservation, _ coords: CoordinateConvention) -> FaceObservation {
     guard coords == .vision else { return f }
-    func flip(_ p: Point2?) -> Point2? { p.map { point(x: $0.x, y: $0.y, coords) } }
-    func flipEye(_ e: EyePoint?) -> EyePoint? {
+    return f.mapped(point: { Point2(x: $0.x, y: 1 - $0.y) }, rect: { rect($0, coords) })
+  }
+}
+
+extension FaceObservation {
+  /// The face with every point (eyes keep their quality fields) and its bbox transformed.
+  func mapped(point: (Point2) -> Point2, rect: (Rect) -> Rect) -> FaceObservation {
+    func eye(_ e: EyePoint?) -> EyePoint? {
       guard var e else { return nil }
-      e.y = 1 - e.y
+      let q = point(Point2(x: e.x, y: e.y))
+      (e.x, e.y) = (q.x, q.y)
       return e
     }
-    var out = f
-    out.bbox = rect(f.bbox, coords)
-    out.leftEye = flipEye(f.leftEye)
-    out.rightEye = flipEye(f.rightEye)
-    out.nose = flip(f.nose)
-    out.noseTip = flip(f.noseTip)
-    out.chin = flip(f.chin)
-    out.mouth = flip(f.mouth)
+    var out = self
+    out.bbox = rect(bbox)
+    out.leftEye = eye(leftEye)
+    out.rightEye = eye(rightEye)
+    out.nose = nose.map(point)
+    out.noseTip = noseTip.map(point)
+    out.chin = chin.map(point)
+    out.mouth = mouth.map(point)
     return out
   }
 }
@@ -126,22 +133,9 @@ extension CanonicalFrame {
   func mirroredX() -> CanonicalFrame {
     var m = self
     m.kept = kept.map { $0.map { Point2(x: 1 - $0.x, y: $0.y) } }
-    m.faces = faces.map { f in
-      func p(_ q: Point2?) -> Point2? { q.map { Point2(x: 1 - $0.x, y: $0.y) } }
-      func e(_ q: EyePoint?) -> EyePoint? {
-        guard var q else { return nil }
-        q.x = 1 - q.x
-        return q
-      }
-      var g = f
-      g.bbox = Rect(x: 1 - (f.bbox.x + f.bbox.w), y: f.bbox.y, w: f.bbox.w, h: f.bbox.h)
-      g.leftEye = e(f.leftEye)
-      g.rightEye = e(f.rightEye)
-      g.nose = p(f.nose)
-      g.noseTip = p(f.noseTip)
-      g.chin = p(f.chin)
-      g.mouth = p(f.mouth)
-      return g
+    m.faces = faces.map {
+      $0.mapped(
+        point: { Point2(x: 1 - $0.x, y: $0.y) }, rect: { Rect(x: 1 - ($0.x + $0.w), y: $0.y, w: $0.w, h: $0.h) })
     }
     return m
   }
