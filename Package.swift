@@ -37,6 +37,7 @@ let package = Package(
       dependencies: [
         "CoachEngine", "Recording",
         .product(name: "HeapModule", package: "swift-collections"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .target(name: "Scenarios", dependencies: ["Recording"]),
     .target(name: "Lab", dependencies: ["Replay", "Scenarios"]),

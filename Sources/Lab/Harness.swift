@@ -27,10 +27,12 @@ public enum Harness {
   }
 
   /// A driver that replays recordings with the spec at `specPath` (default ./PoseSpec.json),
-  /// engine options from each recording's header, then `overrides`.
+  /// engine options from each recording's header, then `overrides`. Each replay persists to
+  /// its own SQLite session store (DESIGN §1): by default a fresh file in a temporary
+  /// directory, removed after the replay.
   public static func driver(
     specPath: String?, overrides: [(name: String, value: String)] = [], traceMetrics: Bool = false,
-    strictEffects: Bool? = nil
+    strictEffects: Bool? = nil, sessionStore: SessionStorePolicy = .temporary
   ) throws(HarnessFailure) -> ReplayDriver<Engine> {
     let spec = try loadSpec(path: specPath ?? defaultSpecPath)
     let explicitSpec = specPath != nil
@@ -44,6 +46,7 @@ public enum Harness {
     let sha = spec.sha256
     return ReplayDriver(
       options: options,
+      sessionStore: sessionStore,
       open: { url in try openSource(url) },
       makeEngine: { header in
         if !explicitSpec, let recorded = header.posespecSHA256, recorded != sha {

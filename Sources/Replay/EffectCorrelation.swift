@@ -165,6 +165,13 @@ struct EffectLedger {
     return true
   }
 
+  /// The app was killed (`app_lifecycle terminated`): its requests die with the process and
+  /// expect no result (a recorded one after the kill is a result without a request).
+  mutating func processKilled() {
+    pending = [:]
+    synthesizedKeys = [:]
+  }
+
   /// Requests still unanswered, in request order.
   var unanswered: [HarnessIssue] {
     pending.values.flatMap { $0 }.sorted { $0.order < $1.order }

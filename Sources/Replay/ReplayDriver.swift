@@ -12,15 +12,21 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
   public var open: @Sendable (URL) throws -> any EventSource
   public var makeEngine: @Sendable (RecordingHeader) throws -> E
   public var options: ReplayOptions
+  /// The session store each replay gets (DESIGN §1): `.temporary` = a fresh SQLite file per
+  /// replay, removed afterwards; `.keep(path)` writes it at `path` (one replay only: a second
+  /// replay finds the file and fails); `.none` = no persistence.
+  public var sessionStore: SessionStorePolicy
 
   public init(
     options: ReplayOptions = ReplayOptions(),
+    sessionStore: SessionStorePolicy = .none,
     open: @escaping @Sendable (URL) throws -> any EventSource,
     makeEngine: @escaping @Sendable (RecordingHeader) throws -> E
   ) {
     self.open = open
     self.makeEngine = makeEngine
     self.options = options
+    self.sessionStore = sessionStore
   }
 
   /// Replays `url` into `output` (streaming: nothing is kept in memory).
@@ -45,7 +51,12 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
       }
       throw .badInput(BadInputError(recording: recording, message: "\(error)"))
     }
-    var replayer = Replayer(engine: engine, options: options)
+    let lease: ReplayStoreLease?
+    do { lease = try ReplayStoreLease.open(sessionStore, label: recording ?? "replay") } catch {
+      throw .badInput(BadInputError(recording: recording, message: error.description))
+    }
+    defer { lease?.finish() }
+    var replayer = Replayer(engine: engine, options: options, sessionStore: lease?.store)
     return try replayer.run(&source, into: &output, recording: recording)
   }
 

@@ -64,13 +64,23 @@ public struct ReplaySummary: Equatable, Sendable {
 ///
 /// The end is the header's `duration_ms` if present, else the last input's t. Timers due at or
 /// before the end fire; later ones are reported in ``ReplaySummary/pendingTimers``.
+///
+/// With a ``sessionStore`` the replay persists like the app (DESIGN §1): after each engine
+/// call whose `Effects.persist` is set the snapshot is saved to the store, and an `app_launch`
+/// event without a recorded `store` field gets `store = sessionStore.load().json` before the
+/// engine sees it (a recorded `store` is kept). Without a store nothing changes.
 public struct Replayer<E: ReplayableEngine> {
   public private(set) var engine: E
   public var options: ReplayOptions
+  /// Where persisted state goes during the replay and comes back from at `app_launch`.
+  public var sessionStore: (any SessionStorePort)?
 
-  public init(engine: E, options: ReplayOptions = ReplayOptions()) {
+  public init(
+    engine: E, options: ReplayOptions = ReplayOptions(), sessionStore: (any SessionStorePort)? = nil
+  ) {
     self.engine = engine
     self.options = options
+    self.sessionStore = sessionStore
   }
 
   /// Replays `source` to its end, sending outputs to `output`. `recording` names the source in
@@ -93,8 +103,10 @@ public struct Replayer<E: ReplayableEngine> {
       engine: engine, source: source, output: output, options: options, header: header,
       ledger: EffectLedger(strict: strict, latencyMs: options.effectLatencyMs), recording: recording
     )
+    run.store = sessionStore
     defer {
       engine = run.engine
+      sessionStore = run.store
       source = run.source
       output = run.output
     }
@@ -111,6 +123,9 @@ private struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
   let header: RecordingHeader
   var ledger: EffectLedger
   let recording: String?
+  var store: (any SessionStorePort)?
+  /// An `app_lifecycle terminated` was replayed and no `app_launch` since.
+  var killed = false
   var queue = EventQueue()
   var summary = ReplaySummary()
   var now: Millis = 0
@@ -164,7 +179,13 @@ private struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
         do { deliver = try ledger.recorded(event) } catch { throw .harness(error) }
         if deliver {
           summary.inputs += 1
-          try apply(engine.handle(event))
+          try apply(engine.handle(try restoringStore(event)))
+        }
+        if case .generic(let g) = event.payload, g.kind == .app_lifecycle,
+          g.fields["state"]?.stringValue == "terminated"
+        {
+          ledger.processKilled()
+          killed = true
         }
       case .synthesized(let event):
         if ledger.synthesized(event) {
@@ -219,7 +240,20 @@ private struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
     queue.push(input: event)
   }
 
+  /// An `app_launch` after a kill (`app_lifecycle terminated`) without a recorded `store` gets
+  /// the session store's content. A first launch is the header's business (`session_restore`).
+  mutating func restoringStore(_ event: InputEvent) throws(ReplayError) -> InputEvent {
+    guard case .generic(var g) = event.payload, g.kind == .app_launch else { return event }
+    defer { killed = false }
+    guard let store, killed, g.fields["store"] == nil else { return event }
+    do { g.fields["store"] = try store.load().json } catch { throw bad(event.t, "\(error)") }
+    return InputEvent(t: event.t, payload: .generic(g))
+  }
+
   mutating func apply(_ effects: Effects) throws(ReplayError) {
+    if let snapshot = effects.persist, store != nil {
+      do { try store!.save(snapshot) } catch { throw bad(now, "\(error)") }
+    }
     for record in effects.outputs {
       do { try output.emit(record) } catch { throw .output("\(error)") }
       summary.outputs += 1

@@ -55,15 +55,19 @@ public struct Effects: Equatable, Sendable {
   public var outputs: [TraceRecord] = []
   public var diagnostics: [DiagnosticLine] = []
   public var timers: [TimerRequest] = []
+  /// The persisted state after this call when it changed (a flush, ENGINE §5.1 Persistence);
+  /// the replay adapter writes it to the SQLite store. nil = nothing to flush.
+  public var persist: StoreSnapshot?
   public init(outputs: [TraceRecord] = [], diagnostics: [DiagnosticLine] = [], timers: [TimerRequest] = []) {
     self.outputs = outputs
     self.diagnostics = diagnostics
     self.timers = timers
   }
-  public var isEmpty: Bool { outputs.isEmpty && diagnostics.isEmpty && timers.isEmpty }
+  public var isEmpty: Bool { outputs.isEmpty && diagnostics.isEmpty && timers.isEmpty && persist == nil }
   public mutating func append(_ other: Effects) {
     outputs += other.outputs
     diagnostics += other.diagnostics
     timers += other.timers
+    if let p = other.persist { persist = p }
   }
 }

@@ -12,6 +12,10 @@ extension JPReplay {
         canonical trace (DESIGN §4) to stdout or -o. The same recording, spec and options \
         always give byte-identical output.
 
+        Each replay persists the session to a fresh SQLite store (the app's schema) in a \
+        temporary directory, removed afterwards; --keep-store PATH writes it to PATH instead, \
+        for inspection with sqlite3 (an existing PATH is refused unless --force).
+
         --trace metrics adds the per-evaluation cue_eval lines (metric values against \
         thresholds), for debugging and tuning; --trace cue_display,script_card keeps only \
         those output kinds.
@@ -21,6 +25,7 @@ extension JPReplay {
           jpreplay replay Recordings/drift-left-and-back.jprec --trace metrics | grep FRAME_MOVE
           jpreplay replay Recordings/feet-cropped.jprec --set bboxRequiresAllListed=true -o /tmp/t.jsonl --a13 /tmp/a13.jsonl
           jpreplay replay device.jsonl --spec ../shared/reference/PoseSpec.json
+          jpreplay replay Recordings/kill-during-write.jprec --keep-store /tmp/s.sqlite && sqlite3 /tmp/s.sqlite 'SELECT * FROM session_items'
         """)
 
     @Argument(help: "The recording (.jprec, .jsonl or .jsonl.zst).")
@@ -40,12 +45,33 @@ extension JPReplay {
     @Flag(help: "Lenient effect correlation (ENGINE §1.6): missing results default to success.")
     var lenient = false
 
+    @Option(name: .customLong("keep-store"), help: ArgumentHelp("Write the replay's SQLite session store to this file and keep it.", valueName: "path"))
+    var keepStore: String?
+
+    @Flag(help: "With --keep-store, replace an existing file.")
+    var force = false
+
     func run() throws {
       var overrides = try engine.parsedOverrides()
       if lenient { overrides.append(("strictEffects", "false")) }
       let metrics = trace == "metrics"
       let kinds: Set<String>? = (trace == nil || metrics) ? nil : Set(trace!.split(separator: ",").map(String.init))
-      let driver = try Harness.driver(specPath: engine.spec, overrides: overrides, traceMetrics: metrics)
+      var storePolicy = SessionStorePolicy.temporary
+      if let keepStore {
+        if FileManager.default.fileExists(atPath: keepStore) {
+          guard force else {
+            throw CLIError.badInput("\(keepStore): --keep-store file already exists; pass --force to overwrite it")
+          }
+          for suffix in ["", "-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: keepStore + suffix) {
+            do { try FileManager.default.removeItem(atPath: keepStore + suffix) } catch {
+              throw CLIError.badInput("\(keepStore + suffix): cannot remove (\(error.localizedDescription))")
+            }
+          }
+        }
+        storePolicy = .keep(path: keepStore)
+      }
+      let driver = try Harness.driver(
+        specPath: engine.spec, overrides: overrides, traceMetrics: metrics, sessionStore: storePolicy)
       let url = URL(fileURLWithPath: recording)
       let traceTmp = output.map { $0 + ".tmp-\(getpid())" }
       let a13Tmp = a13.map { $0 + ".tmp-\(getpid())" }
