@@ -300,6 +300,19 @@ def tap(t):
     return (t, {"t": t, "kind": "shutter_tap"})
 
 
+def REJECTS(t1, t2, t3, t4):
+    """The four §3.14 gate failures of ENGINE §7 S23, at these times."""
+    return (reference(t1, "ref-two-faces", REF, faces=lambda f: [dict(f, conf=0.7), dict(f, conf=0.7, bbox=[0.1, 0.1, 0.14, 0.18])]),
+            reference(t2, "ref-small-face", dict(REF, face_w=0.10)),
+            reference(t3, "ref-eye", REF, faces=lambda f: [dict(f, left_eye=dict(f["left_eye"], conf=0.3))]),
+            reference(t4, "ref-shoulder", REF, conf={"rightShoulder": 0.4}))
+
+
+def app_shot(t, n):
+    from corpus_app import shot
+    return [e for e in shot(t, n)]
+
+
 SCENARIOS = {
     "s04-frame-left-enter": lambda n: scenario(
         n, 600, [(0, {"px": 0.65})],
@@ -362,8 +375,9 @@ SCENARIOS = {
     "s10-shutter-unfreeze": lambda n: scenario(
         n, 8000, [(0, {})],
         "ENGINE §7 S10: praise on at 1600 (as S06); shutter_tap at 2800 (+1200): praise off "
-        "(shutter_tap) at 2800 and the card of the displayed cue returns; no timeout later.",
-        per_frame=by_frame((0, 0.65), (21, 0.5)), extra=(tap(2800),)),
+        "(shutter_tap) at 2800 and the card of the displayed cue returns, then the item is "
+        "captured_preview (§5.5) and saved (photo data +180, write +420); no timeout later.",
+        per_frame=by_frame((0, 0.65), (21, 0.5)), extra=tuple(app_shot(2800, 1))),
     "step-too-close": lambda n: scenario(
         n, 14000,
         [(0, {"top": 0.36, "hip": 0.52, "ankle": 0.66, "nose": 0.31, "half": 0.05}),
@@ -515,16 +529,24 @@ SCENARIOS = {
                reference(1000, "ref-A", REF, drop=[j for j in JOINTS if j not in ("leftShoulder", "rightShoulder")]),
                reference(2000, "ref-B", dict(REF, shoulder_tilt=0.01), drop=[j for j in JOINTS if j not in ("leftShoulder", "rightShoulder")]))),
     "s23-reference-gates": lambda n: scenario(
-        n, 3000, [(0, {})],
+        n, 183000, [(0, {})],
         "ENGINE §7 S23: four references rejected by the §3.14 gates, in order: two faces with "
         "conf 0.7 (multi_person), a face 0.10 wide (face_too_small), a left eye below the "
         "confidence (eyes_not_visible), a right shoulder at conf 0.4 (upper_body_incomplete): "
-        "four ref_reject_not_suitable prompts with their reasons, no copy, withRef stays "
-        "inactive (cue_display stays noRef).",
-        extra=(reference(500, "ref-two-faces", REF, faces=lambda f: [dict(f, conf=0.7), dict(f, conf=0.7, bbox=[0.1, 0.1, 0.14, 0.18])]),
-               reference(1000, "ref-small-face", dict(REF, face_w=0.10)),
-               reference(1500, "ref-eye", REF, faces=lambda f: [dict(f, left_eye=dict(f["left_eye"], conf=0.3))]),
-               reference(2000, "ref-shoulder", REF, conf={"rightShoulder": 0.4}))),
+        "four ref_reject_not_suitable prompts with their reasons ({reason} 画面里有多个人 / 脸太小 / "
+        "看不到眼睛 / 上半身不全), no copy, withRef stays inactive (cue_display stays noRef). The "
+        "picks are 60.5 s apart: the L3 slot shows one modal per 60 s (A.3.2) and each new "
+        "rejection replaces the previous one (equal priority, later wins). Compare "
+        "s23b-reference-gates-rapid.",
+        times=list(range(0, 183001, 500)),
+        extra=REJECTS(500, 61000, 121500, 182000)),
+    "s23b-reference-gates-rapid": lambda n: scenario(
+        n, 3000, [(0, {})],
+        "The S23 picks 500 ms apart, as a user trying four photos in a row would: the PRD's L3 "
+        "throttle (one modal per 60 s in the slot, A.3.2) shows only the first rejection; the "
+        "other three are dropped (drop_reason throttle) and the user never learns why those "
+        "photos were refused. A hazard of the literal prompt rules, kept visible here.",
+        extra=REJECTS(500, 1000, 1500, 2000)),
     "gate-probe-hold-vs-frames": lambda n: scenario(
         n, 3500, step(800, {"eye_tilt": 15.0}, {"eye_tilt": 15.0, "chin_gap": 0.088}),
         "The app's own gate probe (AntiJitterGateDebug.simulateHoldVsFrames, MEMO m6.14; ENGINE "
@@ -548,6 +570,11 @@ SCENARIOS = {
         "(-90, 90] and the torso lean reads 0 deg upright, so no cue is displayed.",
         options={"angleFix": "on"}),
 }
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus_app import APP_SCENARIOS  # noqa: E402
+
+SCENARIOS.update(APP_SCENARIOS)
 
 if __name__ == "__main__":
     names = sys.argv[1:] or list(SCENARIOS)

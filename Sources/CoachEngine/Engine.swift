@@ -72,7 +72,9 @@ public struct Engine: Sendable {
   /// frozen; the display stays.
   var appInactive = false
   var cameraInterrupted = false
-  var paused: Bool { appInactive || cameraInterrupted || !specValid }
+  var paused: Bool { appInactive || cameraInterrupted || !specValid || app.killed }
+  /// Session, capture, camera, prompts, ODR (ENGINE §4–6; Engine+App.swift).
+  var app: AppState
   /// Per evaluation: the observation of each shared evaluation slot (see `plans(for:)`).
   var observationCache: [CueObservation?] = []
   /// Only used with `useStabilityLayer=true` (§3.8).
@@ -117,6 +119,8 @@ public struct Engine: Sendable {
     withRef = WithRefState(spec: spec, scene: scene)
     entitlementExpired = configuration.initial["entitlement"]?.stringValue == "expired"
     scenePlans = []
+    app = AppState(initial: configuration.initial, wallStartMs: configuration.wallStartMs)
+    app.prompts.options = PromptCenter.Options(configuration.options)
     scenePlans = plansInScene(scene)
   }
 
@@ -157,8 +161,16 @@ public struct Engine: Sendable {
   /// fingerprint (exit counters start over); an invalid one shows its L3 modal and pauses
   /// evaluation. Output: `{"out":"posespec", result, fingerprint, required, …}`.
   mutating func reloadSpec(_ g: GenericEvent, at t: Millis) -> Effects {
-    var fields: JSONObject = ["sha256": g.fields["sha256"] ?? .null]
-    guard let inline = g.fields["spec"] else {
+    var effects = reloadSpec(inline: g.fields["spec"], sha256: g.fields["sha256"] ?? .null, at: t)
+    finishApp(&effects, at: t)
+    return effects
+  }
+
+  /// Validates and installs an inline spec (a `posespec_reload`, or the header's launch spec).
+  mutating func reloadSpec(inline: JSONValue?, sha256: JSONValue, at t: Millis) -> Effects {
+    var fields = JSONObject()
+    if !sha256.isNull { fields["sha256"] = sha256 }
+    guard let inline else {
       fields["result"] = "skipped"
       fields["reason"] = "no inline spec (a path is resolved by the device shell, not the engine)"
       return Effects(outputs: [TraceRecord(t: t, out: "posespec", fields: fields)])
@@ -170,16 +182,21 @@ public struct Engine: Sendable {
       let p = error.prompt
       fields["result"] = "invalid"
       fields["error"] = .string(error.kind.rawValue)
-      return Effects(outputs: [
-        TraceRecord(t: t, out: "posespec", fields: fields),
-        TraceRecord(
-          t: t, out: "prompt",
-          fields: [
-            "op": "shown", "key": .string(p.key), "level": .string(PoseSpecPrompt.level),
-            "priority": .number(Double(PoseSpecPrompt.priority)), "surface": "cameraModalCenter",
-            "zh": .string(p.messageZh), "en": .string(p.messageEn),
-          ]),
-      ])
+      var effects = Effects(outputs: [TraceRecord(t: t, out: "posespec", fields: fields)])
+      effects.append(
+        emitPrompt(
+          Self.poseSpecPromptDefinition(p), payload: p.payload.map { ($0.key, .string($0.value)) }, at: t))
+      return effects
+    }
+    var effects = Effects()
+    if !specValid {
+      // The condition behind the stateOnly PoseSpec modal ended.
+      for key in [
+        PoseSpecPrompt.invalidKey, PoseSpecPrompt.versionMismatchKey, PoseSpecPrompt.bindingMissingKey,
+        PoseSpecPrompt.roisMissingKey,
+      ] {
+        effects.append(app.prompts.conditionEnded(key, at: t, context: promptContext))
+      }
     }
     specValid = true
     configuration.spec = doc
@@ -196,7 +213,8 @@ public struct Engine: Sendable {
     fields["fingerprint"] = .string(doc.fingerprint)
     fields["cues"] = .number(Double(doc.cues.count))
     fields["required"] = .array(withRef.decider.requirements.map { .string($0.cueId) })
-    return Effects(outputs: [TraceRecord(t: t, out: "posespec", fields: fields)])
+    effects.outputs.insert(TraceRecord(t: t, out: "posespec", fields: fields), at: 0)
+    return effects
   }
 
   /// The cue the anti-jitter gate currently shows and its level ("none" when nothing).
@@ -210,6 +228,15 @@ public struct Engine: Sendable {
       effects.append(tierScheduler.thermal(thermal, at: 0))
       acceptance.hz = tierScheduler.t0Hz
     }
+    // The header's launch spec (ENGINE §2.3, S01–S03): validated as the app does at launch.
+    if let inline = configuration.initial["posespec"] {
+      effects.append(reloadSpec(inline: inline, sha256: .null, at: 0))
+    }
+    // A persisted session from the header (§5.1 TTL and recovery, S39).
+    if let stored = configuration.initial["session_restore"].flatMap(SessionSnapshot.init(json:)) {
+      effects.append(restoreSession(stored, at: 0))
+    }
+    finishApp(&effects, at: 0)
     return effects
   }
 
@@ -219,12 +246,11 @@ public struct Engine: Sendable {
     case .landmarks(let frame):
       guard !paused, acceptance.accept(frame: frame.frame, at: event.t) else { return Effects() }
       return evaluateT0(frame, at: event.t)
+    case .generic(let g) where app.killed && g.kind != .app_launch:
+      return Effects()
     case .generic(let g) where g.kind == .ui_scene:
       if let next = g.fields["scene"]?.stringValue { switchScene(to: next) }
       return Effects()
-    case .generic(let g) where g.kind == .shutter_tap:
-      // §3.12: the tap unfreezes praise before capture starts.
-      return unfreezePraise(reason: "shutter_tap", at: event.t)
     case .luma(let plane):
       latestLuma = plane
       return Effects()
@@ -237,18 +263,17 @@ public struct Engine: Sendable {
       subject.resetLock()  // PRD §7.1.3
       tracking.reset()
       return Effects()
-    case .generic(let g) where g.kind == .app_lifecycle:
-      appInactive = g.fields["state"]?.stringValue != "active"
-      return Effects()
-    case .generic(let g) where g.kind == .camera_interrupted || g.kind == .camera_interruption_ended:
-      cameraInterrupted = g.kind == .camera_interrupted
-      return Effects()
     case .generic(let g) where g.kind == .posespec_reload:
       return reloadSpec(g, at: event.t)
     case .generic(let g) where g.kind == .ref_analysis || g.kind == .ref_switch:
       return handleReference(g, at: event.t)
     case .generic(let g):
-      return handleDeviceInput(g, at: event.t)
+      switch g.kind {
+      case .thermal, .preview_stats, .frame_scalars, .white_balance, .device_motion, .ref_registration:
+        return handleDeviceInput(g, at: event.t)
+      default:
+        return handleApp(g, at: event.t)
+      }
     }
   }
 
@@ -289,6 +314,8 @@ public struct Engine: Sendable {
 
   /// Fires a timer the engine scheduled earlier, at its due time.
   public mutating func fire(_ timer: TimerID, at now: Millis) -> Effects {
+    // A killed app runs nothing; the T1 tick only keeps its period for the relaunched engine.
+    if app.killed && timer != TierScheduler.t1Timer { return Effects() }
     switch timer {
     case PraiseController.timeoutTimer: return unfreezePraise(reason: "timeout", at: now)
     case TierScheduler.t1Timer:
@@ -298,7 +325,7 @@ public struct Engine: Sendable {
       if tierScheduler.t1Enabled && !paused { effects.append(evaluateT1(tick: t1Tick, at: now)) }
       return effects
     case TierScheduler.recoveryTimer: return tierScheduler.recoveryDue(at: now)
-    default: return Effects()
+    default: return fireApp(timer, at: now) ?? Effects()
     }
   }
 
@@ -306,7 +333,8 @@ public struct Engine: Sendable {
   mutating func handleCardInput(_ g: GenericEvent, at t: Millis) -> Effects {
     switch g.kind {
     case .praise_feedback:
-      var out = [Self.feedbackToast(at: t)]
+      var effects = emitPrompt("feedback_recorded", at: t)
+      var out: [TraceRecord] = []
       if g.fields["vote"]?.stringValue == "down", !praise.isFrozen, !entitlementExpired,
         lastFeedbackAdvance.map({ t - $0 >= 3000 }) ?? true
       {
@@ -316,7 +344,8 @@ public struct Engine: Sendable {
           out.append(Self.scriptCardRecord(next, at: t))
         }
       }
-      return Effects(outputs: out)
+      effects.outputs += out
+      return effects
     case .quiet_mode:
       quietMode = g.fields["on"]?.boolValue ?? false
     case .entitlement:
@@ -333,18 +362,6 @@ public struct Engine: Sendable {
     default: break
     }
     return Effects()
-  }
-
-  /// [D] L1 `feedback_recorded` "已记录" → "Noted" (§3.10, §4.5); the prompt system's
-  /// 24 h de-duplication of 👍 comes with ENGINE §4.
-  static func feedbackToast(at t: Millis) -> TraceRecord {
-    let d = PromptCatalogue.definition("feedback_recorded")
-    return TraceRecord(
-      t: t, out: "prompt",
-      fields: [
-        "op": "shown", "key": "feedback_recorded", "level": "L1",
-        "surface": .string(d?.surface.rawValue ?? "cameraToastBottom"), "zh": "已记录", "en": "Noted",
-      ])
   }
 
   /// Ends a praise freeze (§3.12): a `praise` off line, then the card of the displayed cue.

@@ -117,7 +117,10 @@ public enum BudgetCheck {
       breaches.append((b.t, "\(a.cue!) held \(b.t - a.t) ms < \(limits.minHoldMs) ms (t=\(a.t)…\(b.t))"))
     }
     breaches.sort { ($0.t, $0.text) < ($1.t, $1.text) }
-    return BudgetReport(name: name, cueChanges: changes.count, spanMs: lastT, breaches: breaches.map(\.text))
+    // The prompt system's own invariants (one L3 at a time, no timer on an L2 with a button).
+    let invariants = PromptInvariants.check(trace: trace)
+    return BudgetReport(
+      name: name, cueChanges: changes.count, spanMs: lastT, breaches: breaches.map(\.text) + invariants)
   }
 
   /// The time of the first event that completes `count` events within `windowMs` (first to

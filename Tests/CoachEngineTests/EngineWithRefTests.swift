@@ -103,10 +103,14 @@ struct EngineWithRefTests {
     _ = e.start()
     var body = F.subject(feetY: 0.9)
     body[.rightShoulder]?.conf = 0.4
-    let out = e.handle(Self.reference("R", at: 0, body: body)).outputs
-    #expect(out.count == 1)
+    let effects = e.handle(Self.reference("R", at: 0, body: body))
+    let out = effects.outputs
+    // The prompt (through the prompt system, §4.4) and the `reference` line saying why.
+    #expect(out.map(\.out) == ["prompt", "reference"])
     #expect(out.first?.fields["key"] == "ref_reject_not_suitable")
-    #expect(out.first?.fields["reason"] == "upper_body_incomplete")
+    #expect(out.first?.fields["zh"] == "原因：上半身不全")
+    #expect(out.last?.fields["reason"] == "upper_body_incomplete")
+    #expect(effects.diagnostics.map(\.event) == ["prompt_shown"])
     #expect(!e.withRefActive)
   }
 
@@ -120,7 +124,9 @@ struct EngineWithRefTests {
       InputEvent(
         t: 0, payload: .generic(GenericEvent(kind: .posespec_reload, fields: ["sha256": "x", "spec": .object(bad)]))))
     #expect(out.outputs.first?.fields["result"] == "invalid")
-    #expect(out.outputs.last?.fields["key"] == "posespec_version_mismatch_modal")
+    #expect(out.outputs.first { $0.out == "prompt" }?.fields["key"] == "posespec_version_mismatch_modal")
+    // §5.3 row 7: the shutter is disabled while the spec is invalid.
+    #expect(out.outputs.last.map { "\($0.out) \($0.fields["reason"]?.stringValue ?? "")" } == "shutter posespec_invalid")
     let frames = F.frames(0..<10) { _ in F.subject(dx: 0.15) }
     #expect(F.run(e, frames).filter { $0.out == "cue_display" }.isEmpty)
   }
@@ -171,7 +177,13 @@ struct SubjectAndPauseTests {
     events.append(Self.event(.app_lifecycle, at: 1000, ["state": "background"]))
     events.sort { $0.t < $1.t }
     let out = F.run(F.engine(), events)
-    #expect(F.lines(out) == ["200 cue_display FRAME_MOVE_LEFT/hard none noRef", "200 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false"])
+    // §5.3 row 8: the shutter goes with it (app_inactive).
+    #expect(
+      F.lines(out) == [
+        "200 cue_display FRAME_MOVE_LEFT/hard none noRef",
+        "200 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false", "1000 shutter",
+      ])
+    #expect(out.last?.fields["reason"] == "app_inactive")
     var resumed = events
     resumed.append(Self.event(.app_lifecycle, at: 2500, ["state": "active"]))
     resumed.sort { $0.t < $1.t }

@@ -134,7 +134,10 @@ struct CardControlTests {
     let cards = out.filter { $0.out == "script_card" }.map { "\($0.t) v\(Int($0.fields["variant"]!.doubleValue!))" }
     // FRAME_MOVE_LEFT has 3 variants; the 👎 at 2000 is within 3000 ms of the one at 1000.
     #expect(cards == ["200 v0", "1000 v1", "4100 v2"])
-    #expect(out.filter { $0.out == "prompt" && $0.fields["key"] == "feedback_recorded" }.count == 3)
+    // The toast goes through the prompt system (§4.4): the one at 2000 is 1000 ms after the
+    // previous show, under the L1 per-key interval of 2 s (A.3.2) → dropped as throttle.
+    let toasts = out.filter { $0.out == "prompt" && $0.fields["key"] == "feedback_recorded" && $0.fields["op"] != "dismissed" }
+    #expect(toasts.map { "\($0.t) \($0.fields["op"]!.stringValue!)" } == ["1000 shown", "2000 dropped", "4100 shown"])
   }
 
   @Test("§3.12: quiet mode marks praise quiet; an expired entitlement suppresses card and praise")

@@ -31,10 +31,13 @@ extension Engine {
       let raw = LandmarkFrame(referenceFields: g.fields)
       if let reason = RefGate.check(raw) {
         // Rejected: not copied, the current reference unchanged (PLAN M7.9).
-        return Effects(outputs: [Self.refRejectPrompt(reason, refId: refId, at: t)])
+        var effects = emitPrompt(RefGate.promptKey, payload: [("reason", .string(reason.rawValue))], at: t)
+        effects.outputs.append(
+          TraceRecord(t: t, out: "reference", fields: ["ref_id": .string(refId), "result": "rejected", "reason": .string(reason.rawValue)]))
+        return effects
       }
       if case .limitReached = withRef.store.recordReferenceCopy() {
-        return Effects(outputs: [Self.refLimitPrompt(at: t)])
+        return emitPrompt("ref_limit_reached", at: t)
       }
       let targets = extractTargets(
         raw, scalars: Self.referenceScalars(g.fields), luma: g.fields["luma"].flatMap(LumaFrame.init(referenceJSON:)))
@@ -165,30 +168,8 @@ extension Engine {
       tsMs: configuration.wallStartMs + t, sessionId: sessionId, event: event, scene: scene, payload: payload)
   }
 
-  /// The session id (§1.3.4): the header's, else the first generated one.
-  var sessionId: String { configuration.initial["session_id"]?.stringValue ?? "S-0001" }
-
-  /// L3 `ref_reject_not_suitable` (§3.14, §4.5) with the gate's reason and next step. The
-  /// prompt system (slots, windows) comes with ENGINE §4; this is the emission.
-  static func refRejectPrompt(_ reason: RefGateReason, refId: String, at t: Millis) -> TraceRecord {
-    TraceRecord(
-      t: t, out: "prompt",
-      fields: [
-        "op": "shown", "key": .string(RefGate.promptKey), "level": "L3", "surface": "sheetModalCenter",
-        "priority": 75, "ref_id": .string(refId), "reason": .string(reason.rawValue),
-        "zh": .string("原因：\(reason.messageZh)"), "en": .string("Reason: \(reason.messageEn)"),
-      ])
-  }
-
-  /// [D] L3 `ref_limit_reached` for an 11th reference in a session (§3.14, G-38).
-  static func refLimitPrompt(at t: Millis) -> TraceRecord {
-    TraceRecord(
-      t: t, out: "prompt",
-      fields: [
-        "op": "shown", "key": "ref_limit_reached", "level": "L3", "surface": "sheetModalCenter", "priority": 75,
-        "zh": "本次最多保存 10 张参考图", "en": "At most 10 references per session",
-      ])
-  }
+  /// The current session's id (§1.3.4: the header's, else generated `S-0001`, …).
+  var sessionId: String { app.session.sessionId }
 }
 
 extension LandmarkFrame {

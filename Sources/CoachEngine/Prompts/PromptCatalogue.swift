@@ -246,6 +246,20 @@ public enum PromptCatalogue {
     PromptDefinition(
       key: "next_ref_hint", level: .L1, surface: .cameraToastBottom, priority: 10, autoDismiss: .standard,
       messageZh: "要不要拍下一张参考图？", messageEn: "Shoot the next reference?", origin: "D"),
+    // [C] toasts of §4.9 the engine keeps (base 2 s there; the L1 default here): the manual
+    // album repair result (§5.9) and the clear_unliked confirmation (§5.4). [C]'s {ok}/{total}
+    // and {n} are not A.2.4 placeholders: the text uses {count} (ok / deleted), the payload
+    // keeps every number.
+    PromptDefinition(
+      key: "album_retry_empty", level: .L1, surface: .cameraToastBottom, priority: 6, autoDismiss: .standard,
+      messageZh: "暂无需要修复的照片", messageEn: "Nothing to fix", origin: "C"),
+    PromptDefinition(
+      key: "album_retry_result", level: .L1, surface: .cameraToastBottom, priority: 6, autoDismiss: .standard,
+      messageZh: "已修复 {count} 张", messageEn: "Fixed {count}", origin: "C"),
+    PromptDefinition(
+      key: "workset_clear_unliked_done", level: .L1, surface: .cameraToastBottom, priority: 10,
+      autoDismiss: .standard, messageZh: "已清理未喜欢（{count}）", messageEn: "Cleared un‑liked ({count})",
+      origin: "C"),
     // G‑38: the 11th reference.
     PromptDefinition(
       key: "ref_limit_reached", level: .L3, surface: .sheetModalCenter, priority: 75,

@@ -361,7 +361,9 @@ public struct PromptCenter: Sendable, Equatable {
     case .sessionOnce: sessionOnceSet.insert(def.key)
     case .none, .stateOnly: break
     }
-    out.outputs.append(trace(p, op: "shown", extra: nil, at: now))
+    var shownLine = trace(p, op: "shown", extra: nil, at: now)
+    if let ms = PromptTimings.autoDismissMs(def, voiceOver: context.voiceOver) { shownLine.fields["auto_ms"] = .number(Double(ms)) }
+    out.outputs.append(shownLine)
     out.diagnostics.append(line(p, event: "prompt_shown", extra: nil, at: now, context: context))
     return out
   }
@@ -380,7 +382,10 @@ public struct PromptCenter: Sendable, Equatable {
     if suppress && p.definition.throttle.suppressAfterDismissMs > 0 {
       suppressedUntil[p.key] = t + p.definition.throttle.suppressAfterDismissMs
     }
-    out.outputs.append(trace(p, op: "dismissed", extra: ("dismiss_reason", reason.rawValue), at: t))
+    var record = trace(p, op: "dismissed", extra: ("dismiss_reason", reason.rawValue), at: t)
+    // `auto` covers both the timer and "the condition ended" (§4.1); the trace tells them apart.
+    if reason == .auto { record.fields["by"] = byTimer ? "timer" : "condition" }
+    out.outputs.append(record)
     out.diagnostics.append(
       line(p, event: "prompt_dismissed", extra: ("dismissReason", reason.rawValue), at: t, context: context))
     return out
