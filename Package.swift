@@ -51,6 +51,6 @@ let package = Package(
     .testTarget(name: "CoachEngineTests", dependencies: ["CoachEngine"]),
     .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
     .testTarget(name: "ReplayTests", dependencies: ["Replay"]),
-    .testTarget(name: "CLITests", dependencies: ["Lab", "Recording", "Scenarios"]),
+    .testTarget(name: "CLITests", dependencies: ["Lab", "Recording", "Replay", "Scenarios"]),
   ]
 )

@@ -352,7 +352,7 @@ def kill(variant):
                        ev(7300, "photokit_write_result", shot=1, attempt=2, ok=True, asset_id=a),
                        ev(7303, "asset_fetch_result", asset_id=a, attempt=1, count=1),
                        ev(7330, "album_add_result", asset_id=a, attempt=1, ok=True),
-                       ev(7300, "thumb_result", shot=1, ok=True)]
+                       ev(5100, "thumb_result", shot=1, ok=True)]
             note = ("killed at 1250 while the item is writing (pending file written at 1180): the engine "
                     "restarts from the SQLite store at 5000; the item comes back write_failed"
                     "(photo_lib_unavailable) and the shutter is blocked_by_write_failed; 重试保存 at 7000 "

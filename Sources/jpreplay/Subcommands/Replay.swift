@@ -25,7 +25,7 @@ extension JPReplay {
           jpreplay replay Recordings/drift-left-and-back.jprec --trace metrics | grep FRAME_MOVE
           jpreplay replay Recordings/feet-cropped.jprec --set bboxRequiresAllListed=true -o /tmp/t.jsonl --a13 /tmp/a13.jsonl
           jpreplay replay device.jsonl --spec ../shared/reference/PoseSpec.json
-          jpreplay replay Recordings/kill-during-write.jprec --keep-store /tmp/s.sqlite && sqlite3 /tmp/s.sqlite 'SELECT * FROM session_items'
+          jpreplay replay Recordings/kill-while-writing.jprec --keep-store /tmp/s.sqlite && sqlite3 /tmp/s.sqlite 'SELECT * FROM session_items'
         """)
 
     @Argument(help: "The recording (.jprec, .jsonl or .jsonl.zst).")
