@@ -556,6 +556,13 @@ SCENARIOS = {
         "severity) at 800, 900, 1000 -> A holds (reason hold); B at 3200 -> B shown (4 equal "
         "inputs, 3200 - 200 >= 3000).",
         times=[0, 100, 200, 300, 800, 900, 1000, 3200]),
+    "subject-lost": lambda n: scenario(
+        n, 6000, [(0, {})],
+        "ENGINE §4.6 subject_lost with the [D] of §8 G-20: the subject leaves at 1000 (empty "
+        "Vision results); 2000 ms after the last frame with a subject (933 -> 2933, the first "
+        "empty frame at or after it is 2933) the L2 subject_lost banner is shown (stateOnly); the "
+        "subject is back at 4000: the condition ends, the banner goes (dismissed, by condition).",
+        per_frame=lambda k, t, s: {"absent": 1 if 1000 <= t < 4000 else 0}),
     "s44-line-angle-literal": lambda n: scenario(
         n, 1000, [(0, S44)],
         "ENGINE §7 S44 / §8 G-5, literal default (angleFix off): a camera-facing subject with "

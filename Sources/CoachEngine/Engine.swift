@@ -68,6 +68,9 @@ public struct Engine: Sendable {
   var subject = SubjectTracker()
   /// The subject face of the last accepted T0 result (what T1 ticks use).
   var latestSubjectFace: FaceObservation?
+  /// Whether the last accepted T0 result had a subject (a face or a kept joint): feeds the
+  /// subject-lost rule (§4.6, G‑20).
+  var subjectTracked = true
   /// Paused engine (§3.15 [D]): app not active, camera interrupted. No evaluation; counters
   /// frozen; the display stays.
   var appInactive = false
@@ -245,7 +248,9 @@ public struct Engine: Sendable {
     switch event.payload {
     case .landmarks(let frame):
       guard !paused, acceptance.accept(frame: frame.frame, at: event.t) else { return Effects() }
-      return evaluateT0(frame, at: event.t)
+      var effects = evaluateT0(frame, at: event.t)
+      if app.subjectLost || !subjectTracked { effects.append(subjectLostCheck(at: event.t)) }
+      return effects
     case .generic(let g) where app.killed && g.kind != .app_launch:
       return Effects()
     case .generic(let g) where g.kind == .ui_scene:

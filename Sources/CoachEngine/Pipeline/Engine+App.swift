@@ -580,6 +580,23 @@ extension Engine {
     }
   }
 
+  // MARK: Subject lost (§4.6, G‑20)
+
+  /// [D] G‑20: no subject for ≥ 2000 ms after having one → L2 `subject_lost` (stateOnly); the
+  /// subject's return ends the condition (the banner goes, the gate re-arms).
+  mutating func subjectLostCheck(at t: Millis) -> Effects {
+    if subjectTracked {
+      guard app.subjectLost else { return Effects() }
+      app.subjectLost = false
+      return app.prompts.conditionEnded("subject_lost", at: t, context: promptContext)
+    }
+    guard !app.subjectLost, let seen = app.subjectSeenAt, t - seen >= Self.subjectLostMs else { return Effects() }
+    app.subjectLost = true
+    return emitPrompt("subject_lost", at: t)
+  }
+
+  static let subjectLostMs: Millis = 2000
+
   // MARK: Routing
 
   /// App-side events (everything that is not a frame, a T1 input or a card input).

@@ -11,6 +11,8 @@ extension Engine {
     let frame = Canonicalizer.canonicalize(
       event, minLandmarkConfidence: configuration.spec.defaults.minLandmarkConfidence)
     let trackingLost = tracking.observe(tracked: frame.isTracked, at: t)
+    subjectTracked = frame.isTracked
+    if subjectTracked { app.subjectSeenAt = t }
     latestFrame = frame
     // §3.5: a switch between noRef and withRef makes every cue inactive.
     let withRefSession = withRefActive

@@ -38,6 +38,9 @@ struct AppState: Sendable {
   var blockedEntered = false
   /// The 20-limit modal was shown for the current "full" episode ([C] re-show rule, §4.9).
   var fullEpisodeShown = false
+  /// The last accepted frame with a subject, and whether `subject_lost` is up (§4.6, G‑20).
+  var subjectSeenAt: Millis?
+  var subjectLost = false
   /// The Viewer's item (shotSeq) while it is open: the write_failed bar shows there (§4.6).
   var viewerItem: Int?
   /// Inspiration sheet (§5.14).
