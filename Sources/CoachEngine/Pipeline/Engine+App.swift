@@ -659,6 +659,11 @@ extension Engine {
       out = handleOdr(g, at: t)
     case .wrap_open, .wrap_export, .down_reason_select:
       out = handleWrap(g, at: t)
+    case .purchase_result, .restore_result:
+      // §4.6, §5.15: a failed purchase / restore → its L3.
+      if f["ok"]?.boolValue == false {
+        out = emitPrompt(g.kind == .purchase_result ? "purchase_failed" : "restore_failed", at: t)
+      }
     case .viewer_open, .viewer_page, .viewer_close:
       out = viewer(g, at: t)
       if g.kind == .viewer_open {

@@ -36,9 +36,15 @@ extension Engine {
           TraceRecord(t: t, out: "reference", fields: ["ref_id": .string(refId), "result": "rejected", "reason": .string(reason.rawValue)]))
         return effects
       }
+      // §5.15: the copy into the album needs 200 MB; below that it is not performed.
+      if let free = app.freeMB, free < 200 {
+        return emitPrompt("low_space_blocking", payload: [("mb", .int(200))], at: t)
+      }
       if case .limitReached = withRef.store.recordReferenceCopy() {
         return emitPrompt("ref_limit_reached", at: t)
       }
+      // §4.6: before the first reference copy ever (installOnce).
+      var effects = emitPrompt("ref_first_save_notice", at: t)
       let targets = extractTargets(
         raw, scalars: Self.referenceScalars(g.fields), luma: g.fields["luma"].flatMap(LumaFrame.init(referenceJSON:)))
       let outcome = withRef.store.store(refId: refId, metrics: targets)
@@ -54,7 +60,8 @@ extension Engine {
         fields["targets"] = .number(Double(newCount))
         fields["existing"] = .number(Double(existing))
       }
-      return Effects(outputs: [TraceRecord(t: t, out: "reference", fields: fields)])
+      effects.outputs.append(TraceRecord(t: t, out: "reference", fields: fields))
+      return effects
     case .ref_switch:
       let order = withRef.store.refOrder
       guard !order.isEmpty else { return Effects() }
