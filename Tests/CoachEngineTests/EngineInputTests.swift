@@ -54,6 +54,8 @@ struct EngineInputTests {
       F.lines(out) == [
         "200 cue_display FRAME_MOVE_LEFT/hard none noRef",
         "200 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false",
+        // §4.6 subject_lost: 2000 ms after the last frame with a subject (frame 9, t=600).
+        "2600 prompt",
         "3200 cue_display FRAME_GENERAL/warn none noRef",
         "3200 script_card FRAME_GENERAL v0 停一下 | Hold still frozen=false",
       ])

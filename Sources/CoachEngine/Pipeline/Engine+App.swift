@@ -177,6 +177,8 @@ extension Engine {
     if relaunch {
       var fresh = Engine(configuration: configurationAfterKill)
       fresh.app.session.ordinal = 0
+      // The T1 tick is the device's clock, not app memory: its period carries on (§1.3 rule 2).
+      fresh.t1Tick = t1Tick
       self = fresh
     }
     if let storeJSON = g.fields["store"], !storeJSON.isNull {
@@ -646,8 +648,9 @@ extension Engine {
     case .photo_auth:
       app.photoAuth = f["status"]?.stringValue ?? "authorized"
     case .shutter_tap:
-      // §3.12: the tap unfreezes praise before capture starts.
-      out = unfreezePraise(reason: "shutter_tap", at: t)
+      // §3.12: an accepted tap unfreezes praise before capture starts; a refused one creates
+      // no item and leaves praise alone (§5.3 [D]).
+      if shutterReason(at: t) == nil { out = unfreezePraise(reason: "shutter_tap", at: t) }
       out.append(shutterTap(at: t))
     case .prompt_action:
       out = promptAction(g, at: t)
