@@ -19,6 +19,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
   ],
   targets: [
     .systemLibrary(
@@ -39,18 +40,21 @@ let package = Package(
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
-    .target(name: "Scenarios", dependencies: ["Recording"]),
+    .target(
+      name: "Scenarios",
+      dependencies: ["Recording", .product(name: "Yams", package: "Yams")]),
     .target(name: "Lab", dependencies: ["Replay", "Scenarios"]),
     .executableTarget(
       name: "jpreplay",
       dependencies: [
-        "Lab",
+        "Lab", "Scenarios",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "PoseSpecTests", dependencies: ["PoseSpec"]),
     .testTarget(name: "CoachEngineTests", dependencies: ["CoachEngine"]),
     .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
     .testTarget(name: "ReplayTests", dependencies: ["Replay"]),
+    .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Recording"]),
     .testTarget(name: "CLITests", dependencies: ["Lab", "Recording", "Replay", "Scenarios"]),
   ]
 )

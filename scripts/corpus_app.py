@@ -173,7 +173,6 @@ APP_SCENARIOS = {
         "dialog answers 'not granted' -> L2 '未获得相机权限，无法拍照' [去设置]; the shutter stays "
         "disabled with reason camera_not_authorized.",
         initial={"camera_auth": "not_determined", "camera_ready": False}),
-    "s28-capture-happy-path": happy,
     "s29-fetch-retry": lambda n: write(
         n, 4000, shot(1000, 1, fetch=(3, 505)),
         "ENGINE §7 S29: as S28 but fetch #1 returns count 0; fetch #2 is requested 500 ms after "

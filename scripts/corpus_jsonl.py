@@ -314,10 +314,6 @@ def app_shot(t, n):
 
 
 SCENARIOS = {
-    "s04-frame-left-enter": lambda n: scenario(
-        n, 600, [(0, {"px": 0.65})],
-        "ENGINE §7 S04: centerXOffset +0.15 for 10 frames at 15 Hz from t=0; "
-        "FRAME_MOVE_LEFT hard is displayed at t=200 (persistFrames 4)."),
     "drift-left-and-back": lambda n: scenario(
         n, 12000, [(0, {}), (2000, {}), (3000, {"px": 0.66}), (7000, {"px": 0.66}), (8000, {"px": 0.5})],
         "Subject drifts right of centre (warn, then hard FRAME_MOVE_LEFT), then comes back: "

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Lab
 import Recording
+import Scenarios
 
 /// `jpreplay`: record, inspect, replay and verify Just Photo coaching sessions.
 struct JPReplay: ParsableCommand {
@@ -15,13 +16,14 @@ struct JPReplay: ParsableCommand {
       Exit codes: 0 ok, 1 behavioural difference or failed check, 2 bad input or usage.
 
       Typical loop:
+        jpreplay record Recordings/walk.scenario.yaml
         jpreplay import walk.jsonl -o Recordings/walk.jprec
         jpreplay replay Recordings/walk.jprec
         jpreplay verify
         jpreplay review
       """,
     subcommands: [
-      Import.self, Cat.self, Info.self, Doctor.self, Spec.self, Replay.self, Verify.self,
+      Record.self, Import.self, Cat.self, Info.self, Doctor.self, Spec.self, Replay.self, Verify.self,
       Review.self, Accept.self, Reject.self, Diff.self, Bench.self,
     ])
 }
@@ -35,6 +37,9 @@ enum Main {
     } catch let error as HarnessFailure {
       FileHandle.standardError.write(Data(("jpreplay: " + error.message + "\n").utf8))
       exit(error.code)
+    } catch let error as ScenarioError {
+      FileHandle.standardError.write(Data(("jpreplay: " + error.description + "\n").utf8))
+      exit(2)
     } catch let error as RecordingError {
       FileHandle.standardError.write(Data(("jpreplay: " + error.description + "\n").utf8))
       exit(2)

@@ -18,7 +18,15 @@ public enum RecordingImport {
     from source: String, to destination: String, chunkRawLimit: Int = Recorder.defaultChunkRawLimit,
     progress: ((Progress) -> Void)? = nil
   ) throws(RecordingError) -> Int {
-    let reader = try JSONLReader(path: source)
+    try run(reader: JSONLReader(path: source), to: destination, chunkRawLimit: chunkRawLimit, progress: progress)
+  }
+
+  /// The same, from an open reader (a file, or JSONL text in memory: `jpreplay record`).
+  @discardableResult
+  public static func run(
+    reader: JSONLReader, to destination: String, chunkRawLimit: Int = Recorder.defaultChunkRawLimit,
+    progress: ((Progress) -> Void)? = nil
+  ) throws(RecordingError) -> Int {
     let recorder = try Recorder(path: destination, header: reader.header, chunkRawLimit: chunkRawLimit)
     do {
       var n = 0

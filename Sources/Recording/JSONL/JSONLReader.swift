@@ -17,7 +17,7 @@ public final class JSONLReader {
   public private(set) var lineNumber = 0
   public private(set) var eventCount = 0
 
-  private let handle: FileHandle
+  private let handle: FileHandle?
   private let zstd: ZstdFileReader?
   private var plainBytesRead: Int64 = 0
   private var buffer = [UInt8]()
@@ -44,6 +44,28 @@ public final class JSONLReader {
     guard let first = try nextLine() else {
       throw RecordingError(file: "\(path):1", "empty file; expected a header line {\"format\": \"jp-replay/1\", …}")
     }
+    try readHeader(first)
+  }
+
+  /// Reads JSONL text held in memory (e.g. what a scenario generator produced) with the same
+  /// checks as a file; `path` names it in messages.
+  public init(bytes: [UInt8], path: String) throws(RecordingError) {
+    self.path = path
+    handle = nil
+    zstd = nil
+    totalBytes = Int64(bytes.count)
+    plainBytesRead = Int64(bytes.count)
+    buffer = bytes
+    atEOF = true
+    header = JSONObject()
+    durationMs = nil
+    guard let first = try nextLine() else {
+      throw RecordingError(file: "\(path):1", "empty file; expected a header line {\"format\": \"jp-replay/1\", …}")
+    }
+    try readHeader(first)
+  }
+
+  private func readHeader(_ first: ArraySlice<UInt8>) throws(RecordingError) {
     let value: JSONValue
     do { value = try Self.parse(first) } catch {
       throw RecordingError(file: "\(path):1:\(error.column)", "header is not valid JSON: \(error.message)")
@@ -53,7 +75,7 @@ public final class JSONLReader {
     durationMs = h1["duration_ms"]?.int64Value
   }
 
-  deinit { try? handle.close() }
+  deinit { try? handle?.close() }
 
   static func parse(_ line: ArraySlice<UInt8>) throws(JSONParseError) -> JSONValue {
     let r: Result<JSONValue, JSONParseError> = line.withUnsafeBytes { b in
@@ -148,7 +170,7 @@ public final class JSONLReader {
         }
       } else {
         let data: Data?
-        do { data = try handle.read(upToCount: 1 << 20) } catch {
+        do { data = try handle?.read(upToCount: 1 << 20) } catch {
           throw RecordingError(file: path, "read failed after line \(lineNumber): \(error)")
         }
         block = data.map { [UInt8]($0) } ?? []

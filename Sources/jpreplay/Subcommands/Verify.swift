@@ -15,6 +15,11 @@ extension JPReplay {
         When the CI environment variable is set nothing is written, a missing golden fails, \
         and a golden without a recording fails.
 
+        A recording with a scenario file (Recordings/<name>.scenario.yaml) must hold exactly \
+        what the scenario generates: otherwise verify reports it stale ("run jpreplay record \
+        <name>") and exits 1; an unreadable scenario exits 2. The check generates in memory \
+        and compares events; recordings without a scenario are not affected.
+
         Examples:
           jpreplay verify
           jpreplay verify Recordings/drift-left-and-back.jprec --jobs 2
@@ -69,6 +74,11 @@ extension JPReplay {
       let options = VerifyOptions(
         names: recordings.isEmpty ? nil : recordings, jobs: jobs, ci: VerifyOptions.isCI(),
         shard: shard.flatMap(Shard.init), diff: diff)
+      // Scenario recordings first: a stale one replays events its scenario no longer makes.
+      let stale = try ScenarioCorpus.staleRecordings(
+        recordingsDir: corpus.recordingsDir,
+        names: recordings.isEmpty ? nil : recordings.map { corpus.store.name(of: $0) })
+      for p in stale.problems { printErr(p.code == 1 ? p.message : "jpreplay: \(p.message)") }
       let verifier = Verifier(store: corpus.store, options: options, driver: driver)
       let progress = ProgressLine(label: "verify")
       let report = try verifier.run { p in progress.update(p.completed, of: p.total, p.name) }
@@ -78,6 +88,12 @@ extension JPReplay {
         try Harness.writeAtomically(JUnitReport.render(report), to: junit)
       }
       var code = report.exitCode
+      if let worst = stale.problems.map(\.code).max() {
+        print("scenarios: \(stale.problems.count) of \(stale.checked) scenario recordings stale or unreadable")
+        code = max(code, worst == 2 ? .badInput : .difference)
+      } else if stale.checked > 0 {
+        print("scenarios: \(stale.checked) scenario recordings up to date")
+      }
       if determinism && code == .ok {
         let names = report.cases.filter(\.passed).map(\.name)
         let problems = try Harness.checkDeterminism(

@@ -1,0 +1,72 @@
+import Foundation
+import Recording
+import Scenarios
+
+/// Scenario files of the corpus (`Recordings/<name>.scenario.yaml`) and their recordings:
+/// `jpreplay record` writes them, `jpreplay verify` checks they are not stale.
+public enum ScenarioCorpus {
+  /// `<dir>/<name>.scenario.yaml` paths in `dir`, sorted by name.
+  public static func scenarioFiles(in dir: String) throws(HarnessFailure) -> [String] {
+    let names: [String]
+    do { names = try FileManager.default.contentsOfDirectory(atPath: dir) } catch {
+      throw .badInput("\(dir): cannot list the folder (\(Harness.describe(error)))")
+    }
+    return names.filter { Scenario.recordingName(ofFile: $0) != nil && !$0.hasPrefix(".") }
+      .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      .map { join(dir, $0) }
+  }
+
+  /// The scenario path for a `record` argument: a path as given, or a bare recording name
+  /// (`s04-frame-left-enter`) looked up as `<dir>/<name>.scenario.yaml`.
+  public static func resolve(_ argument: String, recordingsDir: String) -> String {
+    if argument.hasSuffix(".yaml") || argument.hasSuffix(".yml") || argument.contains("/") { return argument }
+    if argument.hasSuffix(".jprec") { return join(recordingsDir, String(argument.dropLast(6)) + Scenario.suffix) }
+    return join(recordingsDir, argument + Scenario.suffix)
+  }
+
+  /// The `.jprec` a scenario file generates: beside it, `<name>.jprec`.
+  public static func recordingPath(forScenario path: String, name: String) -> String {
+    let dir = (path as NSString).deletingLastPathComponent
+    return dir.isEmpty ? "\(name).jprec" : join(dir, "\(name).jprec")
+  }
+
+  static func join(_ dir: String, _ file: String) -> String {
+    dir.hasSuffix("/") ? dir + file : "\(dir)/\(file)"
+  }
+
+  /// One stale or broken scenario recording found by `staleRecordings`.
+  public struct Problem: Sendable {
+    public var name: String
+    public var message: String
+    /// 1: the recording is stale; 2: the scenario cannot be read or generated.
+    public var code: Int32
+  }
+
+  /// Checks every recording that has a scenario file in `recordingsDir` (only `names`, when
+  /// given): generated in memory and compared with the committed `.jprec` event by event.
+  /// Recordings without a scenario are not looked at.
+  public static func staleRecordings(recordingsDir: String, names: [String]?) throws(HarnessFailure) -> (checked: Int, problems: [Problem]) {
+    var files = try scenarioFiles(in: recordingsDir)
+    if let names {
+      let wanted = Set(names)
+      files = files.filter { Scenario.recordingName(ofFile: $0).map(wanted.contains) ?? false }
+    }
+    var problems: [Problem] = []
+    for file in files {
+      let name = Scenario.recordingName(ofFile: file)!
+      let rec = recordingPath(forScenario: file, name: name)
+      let scenario: Scenario
+      do { scenario = try Scenario.load(path: file) } catch {
+        problems.append(Problem(name: name, message: error.description, code: 2))
+        continue
+      }
+      if let diff = scenario.generate().difference(fromRecordingAt: rec) {
+        problems.append(
+          Problem(
+            name: name,
+            message: "stale: \(rec) is not what \(file) generates; run jpreplay record \(name) (\(diff))", code: 1))
+      }
+    }
+    return (files.count, problems)
+  }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import Lab
+import Recording
+import Scenarios
+
+extension JPReplay {
+  struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Generate recordings from scenario files (Recordings/<name>.scenario.yaml).",
+      discussion: """
+        A scenario file is YAML: a parametric subject animated over a timeline of keyframes, \
+        ramps and oscillations, seeded landmark noise, and input events (schema: Sources/Scenarios/Scenario.swift). \
+        The recording is a function of the file alone: the same file gives the same events on \
+        every machine. It is written beside the scenario as <name>.jprec through the same code \
+        path as `jpreplay import`; an existing recording is replaced atomically, only once the \
+        new one is complete, and left untouched when it already holds what the scenario \
+        generates. A bad scenario (exit 2) names the file, the line and the key.
+
+        `jpreplay verify` fails a recording whose scenario generates something else (stale).
+
+        Examples:
+          jpreplay record Recordings/s04-frame-left-enter.scenario.yaml
+          jpreplay record s04-frame-left-enter s28-capture-happy-path
+          jpreplay record --all
+          jpreplay record my.scenario.yaml -o /tmp/my.jprec
+          jpreplay record s04-frame-left-enter --jsonl | head -3
+        """)
+
+    @Argument(help: "Scenario files, or recording names looked up as <recordings-dir>/<name>.scenario.yaml.")
+    var scenarios: [String] = []
+
+    @Flag(help: "Record every <recordings-dir>/*.scenario.yaml.")
+    var all = false
+
+    @Option(name: .shortAndLong, help: "The .jprec to write (one scenario only; default: <name>.jprec beside the scenario).")
+    var output: String?
+
+    @Flag(help: "Print the generated JSONL interchange on stdout instead of writing a .jprec (one scenario only).")
+    var jsonl = false
+
+    @Option(name: .customLong("recordings-dir"), help: "Folder of the scenario files and recordings.")
+    var recordingsDir = "Recordings"
+
+    func validate() throws {
+      if all == !scenarios.isEmpty { throw ValidationError("name the scenario files to record, or pass --all") }
+      let single = !all && scenarios.count == 1
+      if output != nil && !single { throw ValidationError("-o needs exactly one scenario") }
+      if jsonl && !single { throw ValidationError("--jsonl needs exactly one scenario") }
+      if jsonl && output != nil { throw ValidationError("--jsonl prints to stdout; leave out -o") }
+    }
+
+    func run() throws {
+      let files = all
+        ? try ScenarioCorpus.scenarioFiles(in: recordingsDir)
+        : scenarios.map { ScenarioCorpus.resolve($0, recordingsDir: recordingsDir) }
+      if all && files.isEmpty { print("no *.scenario.yaml in \(recordingsDir)") }
+      var failures = 0
+      for file in files {
+        do {
+          try record(file)
+        } catch let e as ScenarioError {
+          printErr("jpreplay: \(e.description)")
+          failures += 1
+        } catch let e as RecordingError {
+          printErr("jpreplay: \(e.description)")
+          failures += 1
+        } catch let e as CLIError {
+          printErr("jpreplay: \(e.message)")
+          failures += 1
+        }
+      }
+      if failures > 0 {
+        if files.count > 1 { printErr("jpreplay: \(failures) of \(files.count) scenarios failed; their recordings were left as they were") }
+        throw ExitCode(2)
+      }
+    }
+
+    func record(_ file: String) throws {
+      let scenario = try Scenario.load(path: file)
+      let generated = scenario.generate()
+      if jsonl {
+        // Check it as `import` would, then print it.
+        let reader = try generated.reader()
+        while try reader.next() != nil {}
+        FileHandle.standardOutput.write(Data(generated.jsonl))
+        return
+      }
+      let out = output ?? ScenarioCorpus.recordingPath(forScenario: file, name: scenario.name)
+      let exists = FileManager.default.fileExists(atPath: out)
+      if exists && generated.difference(fromRecordingAt: out) == nil {
+        print("unchanged \(out) (\(generated.lines.count - 1) events, from \(file))")
+        return
+      }
+      // Always through a temporary file renamed over OUT: an error never leaves a damaged or
+      // half-written recording under the real name.
+      let tmp = Import.temporaryPath(beside: out).replacingOccurrences(of: ".import-", with: ".record-")
+      RecordingFiles.remove(tmp)
+      let n: Int
+      do { n = try generated.writeRecording(to: tmp) } catch {
+        RecordingFiles.remove(tmp)
+        throw error
+      }
+      if exists {
+        RecordingFiles.remove(out + "-wal")
+        RecordingFiles.remove(out + "-shm")
+      }
+      guard rename(tmp, out) == 0 else {
+        let why = String(cString: strerror(errno))
+        RecordingFiles.remove(tmp)
+        throw CLIError.badInput("\(out): cannot write (\(why))")
+      }
+      print("recorded \(n) events from \(file) into \(out)")
+    }
+  }
+}

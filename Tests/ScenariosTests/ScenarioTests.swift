@@ -1,0 +1,242 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+import Recording
+import Testing
+
+@testable import Scenarios
+
+/// Scenario files (DESIGN §6): strict parsing, deterministic generation,
+/// the timeline's keyframes / ramps / oscillations, seeded noise.
+@Suite("scenarios")
+struct ScenarioTests {
+  static let file = "Recordings/t.scenario.yaml"
+
+  static func parse(_ text: String, file: String = file) throws -> Scenario {
+    try Scenario.parse(bytes: Array(text.utf8), file: file)
+  }
+
+  static func parseError(_ text: String) -> ScenarioError? {
+    do {
+      _ = try parse(text)
+      return nil
+    } catch { return error as? ScenarioError }
+  }
+
+  static let base = """
+    name: t
+    duration_ms: 1000
+    seed: 7
+
+    """
+
+  /// The landmark lines of a generated recording, decoded.
+  static func frames(_ s: Scenario) throws -> [JSONObject] {
+    try s.generate().lines.dropFirst().map { try #require(JSONParser.parse($0).objectValue) }
+      .filter { $0["kind"]?.stringValue == "landmarks" }
+  }
+
+  static func joint(_ line: JSONObject, _ name: String) -> [Double]? {
+    line["body"]?[name]?.arrayValue?.compactMap(\.doubleValue)
+  }
+
+  // MARK: Errors name the file, the line and the key
+
+  @Test func aTypoedKeyNamesFileLineAndKey() throws {
+    let e = try #require(Self.parseError(Self.base + "subjet:\n  x: 0.6\n"))
+    #expect(e.file == Self.file)
+    #expect(e.line == 4)
+    #expect(e.key == "subjet")
+    #expect(e.description.hasPrefix("Recordings/t.scenario.yaml:4:1: subjet: unknown key"), "\(e)")
+    #expect(e.message.contains("did you mean \"subject\""))
+
+    let p = try #require(Self.parseError(Self.base + "subject:\n  x: 0.6\n  hpi: 0.7\n"))
+    #expect(p.line == 6 && p.key == "subject.hpi", "\(p)")
+    #expect(p.message.contains("did you mean \"hip\""), "\(p)")
+  }
+
+  @Test func aNegativeOrMissingDurationIsRefused() throws {
+    let e = try #require(Self.parseError("name: t\nseed: 1\nduration_ms: -40\n"))
+    #expect(e.line == 3 && e.key == "duration_ms", "\(e)")
+    #expect(e.message.contains("non-negative"), "\(e)")
+    let m = try #require(Self.parseError("name: t\nseed: 1\n"))
+    #expect(m.message.contains("missing key \"duration_ms\""), "\(m)")
+  }
+
+  @Test func anUnknownEventKindIsRefused() throws {
+    let e = try #require(
+      Self.parseError(Self.base + "timeline:\n  - at: 100\n    event: {kind: shuter_tap}\n"))
+    #expect(e.line == 6, "\(e)")
+    #expect(e.key == "timeline[0].event.kind", "\(e)")
+    #expect(e.message.contains("unknown event kind \"shuter_tap\""), "\(e)")
+    #expect(e.message.contains("did you mean \"shutter_tap\""), "\(e)")
+  }
+
+  @Test func eventsAreCheckedLikeImportedLines() throws {
+    let e = try #require(
+      Self.parseError(Self.base + "timeline:\n  - at: 100\n    event:\n      kind: thermal\n      state: hot\n"))
+    #expect(e.line == 8 && e.key == "timeline[0].event.state", "\(e)")
+    #expect(e.message.contains("nominal"), "\(e)")
+  }
+
+  @Test func wrongTypesAndShapesAreRefused() throws {
+    let cases: [(String, Int, String, String)] = [
+      ("fps: fast\n", 4, "fps", "expected an integer"),
+      ("subject: {absent: yes}\n", 4, "subject.absent", "expected true or false"),
+      ("timeline:\n  - {at: 5, from: 3}\n", 5, "timeline[0]", "expected one of"),
+      ("timeline:\n  - {from: 500, to: 100, subject: {x: 0.6}}\n", 5, "timeline[0].to", "expected to > from"),
+      ("timeline:\n  - {at: 2000, subject: {x: 0.6}}\n", 5, "timeline[0].at", "after the end"),
+      ("timeline:\n  - {from: 0, to: 100, subject: {people: 2}}\n", 5, "timeline[0].subject", "numeric parameters only"),
+      ("frames: {times: [0, 100, 50]}\n", 4, "frames.times[2]", "must increase"),
+      ("noise: {landmark_sigma: 0.01, miss: 0.1}\n", 4, "noise.miss", "did you mean \"miss_rate\""),
+      ("options: {angleFix: sideways}\n", 4, "options.angleFix", "angleFix"),
+      ("subject: {drop: [leftHip, leftHop]}\n", 4, "subject.drop[1]", "unknown joint"),
+    ]
+    for (text, line, key, message) in cases {
+      let e = try #require(Self.parseError(Self.base + text), "accepted: \(text)")
+      #expect(e.line == line && e.key == key && e.message.contains(message), "\(text) → \(e)")
+    }
+  }
+
+  @Test func theNameMustMatchTheFileName() throws {
+    let e = try #require(Self.parseError("name: other\nduration_ms: 10\nseed: 1\n"))
+    #expect(e.line == 1 && e.key == "name", "\(e)")
+  }
+
+  // MARK: Determinism
+
+  static let noisy = base + """
+    subject: {x: 0.55}
+    noise: {landmark_sigma: 0.004, conf_sigma: 0.02, miss_rate: 0.1}
+    luma: {every: 5}
+    timeline:
+      - {from: 100, to: 600, subject: {x: 0.7, eye_tilt: 10}}
+      - {from: 0, to: 1000, oscillate: {top: {amplitude: 0.01, period_ms: 400}}}
+      - {at: 300, event: {kind: thermal, state: fair}}
+    references:
+      - {at: 0, ref_id: ref-A, subject: {face_w: 0.14}, drop: [leftAnkle], conf: {rightShoulder: 0.4}}
+
+    """
+
+  @Test func theSameScenarioTwiceGivesIdenticalBytes() throws {
+    let a = try Self.parse(Self.noisy).generate()
+    let b = try Self.parse(Self.noisy).generate()
+    #expect(a.jsonl == b.jsonl)
+    #expect(a.lines.count == 23)  // header, 16 frames, 4 luma planes, 1 event, 1 reference
+
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let p1 = dir.appendingPathComponent("1.jprec").path
+    let p2 = dir.appendingPathComponent("2.jprec").path
+    try a.writeRecording(to: p1)
+    try b.writeRecording(to: p2)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: p1)) == Data(contentsOf: URL(fileURLWithPath: p2)))
+    // The written recording holds what the scenario generates; a changed scenario does not.
+    #expect(a.difference(fromRecordingAt: p1) == nil)
+    let changed = try Self.parse(Self.noisy.replacingOccurrences(of: "x: 0.7", with: "x: 0.71")).generate()
+    let diff = try #require(changed.difference(fromRecordingAt: p1))
+    #expect(diff.contains("differs"), "\(diff)")
+  }
+
+  @Test func noiseIsSeeded() throws {
+    let a = try Self.frames(Self.parse(Self.noisy))
+    let b = try Self.frames(Self.parse(Self.noisy.replacingOccurrences(of: "seed: 7", with: "seed: 8")))
+    #expect(a.count == b.count)
+    #expect(a != b)
+    // miss_rate 0.1 over 15 frames drops some detections with this seed: empty landmarks.
+    let empty = a.filter { $0["body"] == .null }
+    #expect(empty.allSatisfy { $0["faces"] == .array([]) && $0["people"] == .number(0) })
+    // Without noise, two seeds give the same frames.
+    let quiet = Self.base + "subject: {x: 0.6}\n"
+    #expect(try Self.frames(Self.parse(quiet)) == Self.frames(Self.parse(quiet.replacingOccurrences(of: "seed: 7", with: "seed: 9"))))
+  }
+
+  // MARK: Timeline
+
+  @Test func aStepKeyframeChangesAtItsTime() throws {
+    let s = try Self.parse(Self.base + "frames: {every_ms: 100}\ntimeline:\n  - {at: 300, subject: {x: 0.65, people: 2}}\n")
+    #expect(s.subjectState(at: 299)[.x] == 0.5)
+    #expect(s.subjectState(at: 300)[.x] == 0.65)
+    let f = try Self.frames(s)
+    #expect(f.map { $0["t"]?.doubleValue } == (0...10).map { Double($0 * 100) })
+    #expect(Self.joint(f[2], "nose")?.first == 0.5)
+    #expect(Self.joint(f[3], "nose")?.first == 0.65)
+    #expect(f[2]["people"] == .number(1) && f[3]["people"] == .number(2))
+  }
+
+  @Test func aRampIsLinearFromTheValueAtItsStart() throws {
+    let s = try Self.parse(
+      Self.base + """
+        subject: {x: 0.4}
+        timeline:
+          - {at: 100, subject: {x: 0.5}}
+          - {from: 200, to: 600, subject: {x: 0.7}}
+
+        """)
+    #expect(s.subjectState(at: 150)[.x] == 0.5)
+    #expect(abs(s.subjectState(at: 400)[.x] - 0.6) < 1e-12)  // midpoint
+    #expect(s.subjectState(at: 600)[.x] == 0.7)
+    #expect(s.subjectState(at: 900)[.x] == 0.7)
+    #expect(s.subjectState(at: 400)[.hip] == 0.66)  // untouched parameters keep their value
+  }
+
+  @Test func anOscillationAddsASine() throws {
+    let s = try Self.parse(
+      Self.base + "timeline:\n  - {from: 100, to: 900, oscillate: {x: {amplitude: 0.05, period_ms: 400}}}\n")
+    #expect(s.subjectState(at: 50)[.x] == 0.5)
+    #expect(abs(s.subjectState(at: 200)[.x] - 0.55) < 1e-12)  // a quarter period: + amplitude
+    #expect(abs(s.subjectState(at: 300)[.x] - 0.5) < 1e-12)
+    #expect(abs(s.subjectState(at: 400)[.x] - 0.45) < 1e-12)
+    #expect(s.subjectState(at: 900)[.x] == 0.5)
+  }
+
+  @Test func defaultFrameTimesFollowPythonRounding() throws {
+    let s = try Self.parse("name: t\nduration_ms: 200\nseed: 1\nfps: 16\n")
+    // round(k · 1000 / 16): 62.5 → 62 and 187.5 → 188 (half to even), as scripts/corpus_jsonl.py.
+    #expect(s.frameTimes == [0, 62, 125, 188])
+  }
+
+  @Test func eventsAndReferencesComeAfterFramesAtTheSameTime() throws {
+    let s = try Self.parse(
+      Self.base + """
+        frames: {times: [0, 500]}
+        luma: {every: 1}
+        timeline:
+          - {at: 500, event: {kind: shutter_tap}}
+        references:
+          - {at: 500, ref_id: r1, drop: [leftHip]}
+
+        """)
+    let kinds = s.generate().lines.dropFirst().compactMap { try? JSONParser.parse($0)["kind"]?.stringValue }
+    #expect(kinds == ["luma", "landmarks", "luma", "landmarks", "shutter_tap", "ref_analysis"])
+    let ref = try #require(s.generate().lines.last.map { try JSONParser.parse($0) })
+    #expect(ref["body"]?["leftHip"] == nil && ref["body"]?["rightHip"] != nil)
+  }
+
+  // MARK: The port of the Python model
+
+  @Test func r6MatchesPythonRound() {
+    // (v, Python's round(v, 6)) for near-ties in binary, computed with CPython 3.
+    let cases: [(Double, Double)] = [
+      (0.745, 0.745), (0.5 + 0.075 + 0.02, 0.595), (1.0000005, 1.000001), (2.6749995, 2.675),
+      (0.1234565, 0.123456), (-4e-07, 0), (5e-07, 0), (1.5e-06, 2e-06), (0.65 + 0.075 * 0.55 - 0.03, 0.66125),
+      (0.39923835, 0.399238), (0.99428645, 0.994286), (0.91306515, 0.913065), (0.21881315, 0.218813),
+      (0.62068175, 0.620682), (0.79532985, 0.79533),
+    ]
+    for (v, expected) in cases { #expect(SubjectModel.r6(v) == expected, "round(\(v), 6)") }
+  }
+
+  @Test func theConvertedCorpusScenariosGenerateThePythonEvents() throws {
+    // s04 and s28 were generated by scripts/corpus_jsonl.py / corpus_app.py; their event lines
+    // (not the header: generator and posespec_sha256 differ) are reproduced byte for byte.
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    for name in ["s04-frame-left-enter", "s28-capture-happy-path"] {
+      let yaml = root.appendingPathComponent("Recordings/\(name).scenario.yaml").path
+      let s = try Scenario.load(path: yaml)
+      let python = try String(contentsOf: root.appendingPathComponent("Recordings/\(name).jsonl"), encoding: .utf8)
+        .split(separator: "\n").dropFirst().map(String.init)
+      #expect(Array(s.generate().lines.dropFirst()) == python, "\(name)")
+    }
+  }
+}
