@@ -1,0 +1,105 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+import Replay
+
+/// What the corpus exercises (issue: every ENGINE §7 scenario and every cue of the spec, in
+/// its scene, noRef and — where it has one — withRef): each recording is replayed with
+/// `cue_eval` lines, and a cue counts as exercised in a mode when it reaches warn or hard
+/// there, and as shown when the gate displays it.
+public struct CoverageReport: Sendable {
+  public struct CueRow: Sendable {
+    public var id: String
+    public var scene: String
+    public var hasNoRef: Bool
+    public var hasWithRef: Bool
+    /// Recordings where the cue reached warn/hard in each mode, in name order.
+    public var noRef: [String] = []
+    public var withRef: [String] = []
+    /// Recordings where the gate displayed it.
+    public var shown: [String] = []
+  }
+  public var cues: [CueRow]
+  /// ENGINE §7 scenario id (S01…S44) → recordings named after it.
+  public var scenarios: [(id: String, recordings: [String])]
+
+  public var missing: [String] {
+    var out: [String] = []
+    for s in scenarios where s.recordings.isEmpty { out.append("§7 \(s.id): no recording") }
+    for c in cues {
+      if c.hasNoRef && c.noRef.isEmpty { out.append("\(c.id) (\(c.scene)) noRef: never warn/hard") }
+      if c.hasWithRef && c.withRef.isEmpty { out.append("\(c.id) (\(c.scene)) withRef: never warn/hard") }
+    }
+    return out
+  }
+
+  /// The table of docs/CORPUS.md.
+  public var markdown: String {
+    func list(_ names: [String]) -> String {
+      guard !names.isEmpty else { return "—" }
+      let head = names.prefix(3).map { "`\($0)`" }.joined(separator: ", ")
+      return names.count > 3 ? "\(head) +\(names.count - 3)" : head
+    }
+    var lines = ["| §7 | recordings |", "|---|---|"]
+    for s in scenarios { lines.append("| \(s.id) | \(list(s.recordings)) |") }
+    lines += ["", "| cue | scene | noRef warn/hard in | withRef warn/hard in | shown in |", "|---|---|---|---|---|"]
+    for c in cues {
+      let n = c.hasNoRef ? list(c.noRef) : "(no noRef rule)"
+      let w = c.hasWithRef ? list(c.withRef) : "(no withRef rule)"
+      lines.append("| \(c.id) | \(c.scene) | \(n) | \(w) | \(list(c.shown)) |")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+public enum Coverage {
+  /// Replays every recording of `recordings` (URLs, name order) with `spec`.
+  public static func run(recordings: [URL], specPath: String?) throws(HarnessFailure) -> CoverageReport {
+    let spec = try Harness.loadSpec(path: specPath ?? Harness.defaultSpecPath)
+    let driver = try Harness.driver(specPath: specPath, traceMetrics: true)
+    var rows = spec.cues.map {
+      CoverageReport.CueRow(
+        id: $0.id, scene: $0.scene, hasNoRef: $0.trigger.noRef != nil, hasWithRef: $0.trigger.withRef != nil)
+    }
+    var index: [String: Int] = [:]
+    for (i, r) in rows.enumerated() where index[r.id] == nil { index[r.id] = i }
+    var scenarios: [(id: String, recordings: [String])] = (1...44).map {
+      (id: String(format: "S%02d", $0), recordings: [])
+    }
+    for url in recordings {
+      let name = url.deletingPathExtension().lastPathComponent
+      if name.hasPrefix("s"), let n = Int(name.dropFirst().prefix(2)), (1...44).contains(n) {
+        scenarios[n - 1].recordings.append(name)
+      }
+      var output = CollectingOutput { $0.out == "cue_eval" || $0.out == "cue_display" }
+      do { _ = try driver.replay(url, into: &output) } catch {
+        throw .badInput("\(url.path): \(error)")
+      }
+      var noRef: Set<Int> = []
+      var withRef: Set<Int> = []
+      var shown: Set<Int> = []
+      var mode = "noRef"
+      for r in output.records {
+        if r.out == "cue_display" {
+          if let id = r.fields["cue_id"]?.stringValue, let i = index[id] { shown.insert(i) }
+          continue
+        }
+        if let m = r.fields["mode"]?.stringValue { mode = m }
+        for member in r.fields["cues"]?.objectValue?.members ?? [] {
+          let level = member.value["level"]?.stringValue
+          guard level == "warn" || level == "hard", let i = index[member.key] else { continue }
+          if mode == "withRef" { withRef.insert(i) } else { noRef.insert(i) }
+        }
+      }
+      for i in noRef { rows[i].noRef.append(name) }
+      for i in withRef { rows[i].withRef.append(name) }
+      for i in shown { rows[i].shown.append(name) }
+    }
+    for i in rows.indices {
+      rows[i].noRef.sort()
+      rows[i].withRef.sort()
+      rows[i].shown.sort()
+    }
+    return CoverageReport(cues: rows, scenarios: scenarios)
+  }
+}
