@@ -2,7 +2,8 @@
 camera, prompts, ODR, diagnostics. No landmark frames unless a scenario needs them; every
 effect request the engine makes is answered by a recorded result (strict replay, §1.6).
 
-Imported by scripts/corpus_jsonl.py, whose SCENARIOS table includes APP_SCENARIOS.
+Imported by scripts/corpus_jsonl.py, whose SCENARIOS table includes APP_SCENARIOS (an
+example now: the corpus source is Recordings/<name>.scenario.yaml, see scripts/py2scenario.py).
 """
 import copy
 import hashlib
@@ -12,6 +13,7 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WALL_START_MS = 1_770_860_000_000
 HOUR = 3_600_000
+OUT_DIR = None  # set by corpus_jsonl.set_out_dir()
 
 
 def ev(t, kind, **fields):
@@ -103,11 +105,11 @@ def write(name, duration_ms, events, notes, initial=None, options=None):
               "initial": init, "duration_ms": duration_ms, "generator": "scripts/corpus_app.py",
               "notes": notes}
     events = sorted(events, key=lambda e: e[0])
-    path = os.path.join(ROOT, "Recordings", name + ".jsonl")
+    path = os.path.join(OUT_DIR, name + ".jsonl")
     with open(path, "w", encoding="utf-8") as f:
         for obj in [header] + [e for _, e in events]:
             f.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
-    print(f"wrote {os.path.relpath(path, ROOT)} ({len(events)} events)")
+    print(f"wrote {path} ({len(events)} events)")
 
 
 def no_version(spec):

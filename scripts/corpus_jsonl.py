@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Writes the JSONL sources of the committed corpus (Recordings/<name>.jsonl).
+"""An example of writing recordings from Python (docs/FORMAT.md "Writing recordings from
+Python"): a parametric subject animated by keyframes (linear ramps between them), seeded
+landmark noise, and input events, written as JSONL interchange files.
 
-This is the stop-gap generator until `jpreplay record` exists, and doubles as the worked
-example of docs/FORMAT.md: a third party writing recordings from Python. Every scenario is a
-timeline of subject keyframes (linear ramps between them) plus seeded landmark noise.
+This script is no longer the source of the committed corpus: Recordings/<name>.scenario.yaml
+are (`jpreplay record --all`). scripts/py2scenario.py converted the SCENARIOS table below (and
+APP_SCENARIOS of scripts/corpus_app.py) into those files; the table is kept as the worked
+example and as the converter's input.
 
-    python3 scripts/corpus_jsonl.py            # rewrite every Recordings/*.jsonl
-    python3 scripts/corpus_jsonl.py NAME...    # only these
+    python3 scripts/corpus_jsonl.py                  # every scenario, into a new temp dir
+    python3 scripts/corpus_jsonl.py -o DIR NAME...   # only these, into DIR
 
-Then `jpreplay import Recordings/NAME.jsonl -o Recordings/NAME.jprec` (scripts/import-corpus).
+Then `jpreplay import DIR/NAME.jsonl -o NAME.jprec` and `jpreplay replay NAME.jprec`.
 """
 import base64
 import hashlib
@@ -17,10 +20,20 @@ import json
 import os
 import random
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WALL_START_MS = 1_770_860_000_000  # 2026-02-12T01:20:00Z, an arbitrary fixed anchor
 FPS = 15
+# Where scenario() and corpus_app.write() put the JSONL files: set_out_dir() (the -o argument).
+OUT_DIR = None
+
+
+def set_out_dir(path):
+    global OUT_DIR
+    import corpus_app
+    os.makedirs(path, exist_ok=True)
+    OUT_DIR = corpus_app.OUT_DIR = path
 
 JOINTS = ["nose", "neck", "leftShoulder", "rightShoulder", "leftElbow", "rightElbow",
           "leftWrist", "rightWrist", "root", "leftHip", "rightHip", "leftKnee", "rightKnee",
@@ -184,11 +197,11 @@ def scenario(name, duration_ms, keys, notes, sigma=0.0, seed=1, options=None, sc
     events.extend(extra)
     events.sort(key=lambda e: e[0])  # stable: extra events after frames at the same t
     lines += [e for _, e in events]
-    path = os.path.join(ROOT, "Recordings", name + ".jsonl")
+    path = os.path.join(OUT_DIR, name + ".jsonl")
     with open(path, "w", encoding="utf-8") as f:
         for obj in lines:
             f.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
-    print(f"wrote {os.path.relpath(path, ROOT)} ({len(lines) - 1} events)")
+    print(f"wrote {path} ({len(lines) - 1} events)")
 
 
 def flicker(k, t, s):
@@ -580,7 +593,13 @@ from corpus_app import APP_SCENARIOS  # noqa: E402
 SCENARIOS.update(APP_SCENARIOS)
 
 if __name__ == "__main__":
-    names = sys.argv[1:] or list(SCENARIOS)
+    args = sys.argv[1:]
+    if args[:1] == ["-o"] and len(args) >= 2:
+        out, args = args[1], args[2:]
+    else:
+        out = tempfile.mkdtemp(prefix="corpus-jsonl-")
+    set_out_dir(out)
+    names = args or list(SCENARIOS)
     for n in names:
         if n not in SCENARIOS:
             sys.exit(f"unknown scenario '{n}'; known: {', '.join(SCENARIOS)}")

@@ -18,6 +18,7 @@ import Yams
 /// wall_start_ms: 1770860000000    # default; header anchor for A.13 ts_ms
 /// options: {angleFix: "on"}       # engine options (ENGINE §1.8), checked
 /// initial: {camera_auth: authorized, voiceover: false}   # header `initial`, passed through
+///   # except initial.posespec {from: ../PoseSpec.json, remove: [...], set: {...}} (derived, below)
 /// notes: free text
 /// subject: {x: 0.65}              # baseline over the model defaults (SubjectParam, DiscreteParam)
 /// frames: none | {every_ms: 100} | {times: [0, 100, 800]}
@@ -28,8 +29,12 @@ import Yams
 ///   - {from: 2000, to: 3000, subject: {x: 0.5}}                # linear ramp
 ///   - {from: 0, to: 5000, oscillate: {top: {amplitude: 0.01, period_ms: 800}}}
 ///   - {at: 1500, event: {kind: thermal, state: serious}}       # any ENGINE §1.5 kind
+///   - at: 2000                                                  # a derived spec; sha256 computed
+///     event: {kind: posespec_reload, spec: {from: ../PoseSpec.json, remove: ["changeLog[-1]"]}}
 /// references:
 ///   - {at: 0, ref_id: ref-A, subject: {face_w: 0.14}, drop: [leftHip], conf: {rightShoulder: 0.4}}
+///   - {at: 500, ref_id: ref-2, faces: [{conf: 0.7}, {conf: 0.7, bbox: [0.1, 0.1, 0.14, 0.18]}]}
+///   - {at: 900, ref_id: ref-eye, subject: {eye_conf: 0.9}, faces: [{left_eye: {conf: 0.3}}]}
 /// ```
 ///
 /// Numeric subject parameters (keyframes, ramps, oscillations): x, top, hip, ankle, nose,
@@ -37,6 +42,24 @@ import Yams
 /// face_half_diff, chin_gap, eye_conf. Discrete (keyframes only): people, absent, no_face,
 /// drop (joint names), left_prec. The Python's `conf` noise was 2 × landmark sigma; here it
 /// is `conf_sigma`. At one t the events come: luma, landmarks, timeline events, references.
+///
+/// A reference is the model subject (defaults + its own `subject`, no noise, not the
+/// scenario's baseline); `subject: {absent: true}` gives `body: null, faces: []`. `faces`
+/// replaces the face list: one face per entry, each the model's face with the entry's fields
+/// changed (bbox, conf, left_eye, right_eye, nose_tip, chin, mouth; a mapping such as
+/// `left_eye: {conf: 0.3}` merges into the model's point, other values replace; `faces: []`
+/// is no face) — the Python's `reference(faces=...)`.
+///
+/// A PoseSpec may be derived from a spec file in `initial.posespec` and in a `posespec_reload`
+/// event's `spec` (S01–S03, S18; `PoseSpecDerivation`): a mapping with `from` (a path relative
+/// to the scenario file's folder), `remove` (paths) and `set` (path: value), applied in that
+/// order. A path is keys joined by `.`, each optionally followed by `[i]` (an index, negative
+/// from the end) or `[field=value]` (the list element whose field equals value), e.g.
+/// `"cues[id=CHIN_UP].trigger.withRef"`. The file is read keeping integers and decimals apart,
+/// so a reload without `sha256` gets the SHA-256 of the spec as Python's
+/// `json.dumps(spec, ensure_ascii=False, separators=(",", ":"))` writes it (reload() of
+/// scripts/corpus_jsonl.py). The spec file is then an input of the recording as well: after
+/// it changes, `jpreplay verify` reports the recording stale until it is re-recorded.
 public struct Scenario: Sendable {
   public enum FramePlan: Equatable, Sendable {
     /// round(k · 1000 / fps) while ≤ duration_ms (the default)
@@ -72,6 +95,8 @@ public struct Scenario: Sendable {
     public var subject: SubjectPatch
     public var drop: [Joint]
     public var conf: [(Joint, Double)]
+    /// The face list as edits of the model's face (one face per edit); nil: the model's.
+    public var faces: [JSONObject]? = nil
   }
 
   public struct Noise: Sendable {
@@ -184,9 +209,15 @@ public struct Scenario: Sendable {
         s.options.members.append(member)
       }
     }
+    let dir = URL(fileURLWithPath: file).deletingLastPathComponent().path
     if let n = member("initial") {
-      guard case .object(let o) = try n.json() else { throw n.error("expected a mapping, found \(n.typeName)") }
-      s.initial = o
+      guard case .mapping = n.node else { throw n.error("expected a mapping, found \(n.typeName)") }
+      for m in try n.mapping() {
+        // initial.posespec may derive the launch spec from a file (S01–S03).
+        let v = m.key == "posespec" && PoseSpecDerivation.isDerivation(m.value)
+          ? try PoseSpecDerivation.expand(m.value, dir: dir).json : try m.value.json()
+        s.initial.members.append(JSONMember(m.key, v))
+      }
     }
     if let n = member("scene") {
       let v = try n.string()
@@ -227,7 +258,7 @@ public struct Scenario: Sendable {
       }
     }
     if let n = member("timeline") {
-      for e in try n.sequence() { s.timeline.append(try parseEntry(e, duration: duration)) }
+      for e in try n.sequence() { s.timeline.append(try parseEntry(e, duration: duration, dir: dir)) }
     }
     if let n = member("references") {
       for r in try n.sequence() { s.references.append(try parseReference(r, duration: duration)) }
@@ -260,7 +291,7 @@ public struct Scenario: Sendable {
   static let entryShapes =
     "expected one of {at, subject} (keyframe), {from, to, subject} (ramp), {from, to, oscillate} (oscillation), {at, event} (event)"
 
-  static func parseEntry(_ n: YNode, duration: Int64) throws(ScenarioError) -> TimelineEntry {
+  static func parseEntry(_ n: YNode, duration: Int64, dir: String = ".") throws(ScenarioError) -> TimelineEntry {
     let m = try n.mapping(allowed: ["at", "from", "to", "subject", "oscillate", "event"], what: "timeline key")
     let keys = Set(m.map(\.key))
     func v(_ k: String) -> YNode { m.first(where: { $0.key == k })!.value }
@@ -316,6 +347,16 @@ public struct Scenario: Sendable {
       line.members.append(JSONMember("kind", .string(kind)))
       for f in fields where f.key != "kind" {
         if f.key == "t" { throw f.value.error("the time of a timeline event is its `at`; remove `t`") }
+        if ek == .posespec_reload && f.key == "spec" && PoseSpecDerivation.isDerivation(f.value) {
+          // A derived spec; without an explicit sha256, the hash of its Python JSON text
+          // (scripts/corpus_jsonl.py reload()), right after `kind` as the Python wrote it.
+          let spec = try PoseSpecDerivation.expand(f.value, dir: dir)
+          if !fields.contains(where: { $0.key == "sha256" }) {
+            line.members.insert(JSONMember("sha256", .string(SHA256.hex(spec.pythonText))), at: 2)
+          }
+          line.members.append(JSONMember(f.key, spec.json))
+          continue
+        }
         line.members.append(JSONMember(f.key, try f.value.json()))
       }
       // The same check an imported JSONL line gets (ENGINE §1.5–1.6), reported at this entry.
@@ -337,8 +378,11 @@ public struct Scenario: Sendable {
     }
   }
 
+  /// The fields of a face observation (ENGINE §1.5) a reference's `faces` edit may change.
+  static let faceKeys = ["bbox", "conf", "left_eye", "right_eye", "nose_tip", "chin", "mouth"]
+
   static func parseReference(_ n: YNode, duration: Int64) throws(ScenarioError) -> Reference {
-    let m = try n.mapping(allowed: ["at", "ref_id", "subject", "drop", "conf"], what: "reference key")
+    let m = try n.mapping(allowed: ["at", "ref_id", "subject", "drop", "conf", "faces"], what: "reference key")
     func v(_ k: String) -> YNode? { m.first(where: { $0.key == k })?.value }
     guard let atN = v("at") else { throw n.error("missing key \"at\" (time of the ref_analysis event)") }
     guard let idN = v("ref_id") else { throw n.error("missing key \"ref_id\"") }
@@ -355,6 +399,16 @@ public struct Scenario: Sendable {
         }
         r.conf.append((joint, x))
       }
+    }
+    if let f = v("faces") {
+      var faces: [JSONObject] = []
+      for e in try f.sequence() {
+        let members = try e.mapping(allowed: faceKeys, what: "face field")
+        var o = JSONObject()
+        for m in members { o.members.append(JSONMember(m.key, try m.value.json())) }
+        faces.append(o)
+      }
+      r.faces = faces
     }
     return r
   }

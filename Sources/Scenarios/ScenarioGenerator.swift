@@ -245,11 +245,31 @@ extension Scenario {
     if s.absent {
       o.members += [JSONMember("body", .null), JSONMember("faces", []), JSONMember("people", 0)]
     } else {
+      // `faces`: each entry the model's face with the given fields changed (reference(faces=)).
+      let faces = r.faces.map { $0.map { JSONValue.object(Self.merge(face, $0)) } } ?? (s.noFace ? [] : [.object(face)])
       o.members += [
-        JSONMember("body", .object(body)), JSONMember("faces", .array(s.noFace ? [] : [.object(face)])),
+        JSONMember("body", .object(body)), JSONMember("faces", .array(faces)),
         JSONMember("people", .number(Double(s.people))),
       ]
     }
     return o
+  }
+
+  /// `base` with `edit` applied: a mapping in both merges, any other value replaces (in its
+  /// place); new keys go last. Python's `dict(face, conf=0.7)`.
+  static func merge(_ base: JSONObject, _ edit: JSONObject) -> JSONObject {
+    var out = base
+    for m in edit.members {
+      if let i = out.members.firstIndex(where: { $0.key == m.key }) {
+        if case .object(let a) = out.members[i].value, case .object(let b) = m.value {
+          out.members[i].value = .object(merge(a, b))
+        } else {
+          out.members[i].value = m.value
+        }
+      } else {
+        out.members.append(m)
+      }
+    }
+    return out
   }
 }

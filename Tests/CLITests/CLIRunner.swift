@@ -56,6 +56,16 @@ enum CLI {
       stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
   }
 
+  /// The JSONL interchange of corpus recording `name`, generated from its scenario file
+  /// (`jpreplay record NAME --jsonl`), written into `dir`.
+  static func corpusJSONL(_ name: String, in dir: URL) throws -> URL {
+    let r = try run(["record", name, "--jsonl"])
+    try #require(r.code == 0, "jpreplay record \(name) --jsonl: \(r.stderr)")
+    let url = dir.appendingPathComponent("\(name).jsonl")
+    try r.stdoutData.write(to: url)
+    return url
+  }
+
   /// A fresh temporary folder, removed by the caller's `defer`.
   static func tempDir(_ label: String = "cli") throws -> URL {
     let dir = FileManager.default.temporaryDirectory

@@ -23,26 +23,20 @@ struct CorpusTests {
   }
 
   @Test(arguments: recordings)
-  func eachRecordingIsImportedFromItsCommittedJSONL(name: String) throws {
-    let jsonl = "Recordings/\(name).jsonl"
-    try #require(FileManager.default.fileExists(atPath: CLI.repoRoot.appendingPathComponent(jsonl).path))
-    let fromJprec = try CLI.run(["cat", "Recordings/\(name).jprec"])
+  func eachRecordingIsRecordedFromItsScenario(name: String) throws {
+    // The corpus source is Recordings/<name>.scenario.yaml (scripts/py2scenario.py converted
+    // the Python tables); `jpreplay record` into a temp file gives the committed recording.
+    let scenario = "Recordings/\(name).scenario.yaml"
+    try #require(FileManager.default.fileExists(atPath: CLI.repoRoot.appendingPathComponent(scenario).path))
     let dir = try CLI.tempDir("corpus")
     defer { try? FileManager.default.removeItem(at: dir) }
     let out = dir.appendingPathComponent("\(name).jprec").path
-    let imp = try CLI.run(["import", jsonl, "-o", out])
-    #expect(imp.code == 0, "\(imp.stderr)")
-    let fromJSONL = try CLI.run(["cat", out])
-    #expect(fromJprec.code == 0)
-    let scenario = CLI.repoRoot.appendingPathComponent("Recordings/\(name).scenario.yaml").path
-    if FileManager.default.fileExists(atPath: scenario) {
-      // Recorded from its scenario file (`jpreplay record`; verify checks it is not stale):
-      // the header names the scenario, the events are still the ones the Python wrote.
-      let events = { (s: String) in s.split(separator: "\n").dropFirst() }
-      #expect(events(fromJprec.stdout) == events(fromJSONL.stdout), "Recordings/\(name).jprec: its events differ from \(jsonl)")
-      return
-    }
-    #expect(fromJprec.stdout == fromJSONL.stdout, "Recordings/\(name).jprec is stale: re-import it from \(jsonl)")
+    let rec = try CLI.run(["record", scenario, "-o", out])
+    #expect(rec.code == 0, "\(rec.stderr)")
+    let committed = try CLI.run(["cat", "Recordings/\(name).jprec"])
+    let fresh = try CLI.run(["cat", out])
+    #expect(committed.code == 0 && fresh.code == 0)
+    #expect(committed.stdout == fresh.stdout, "Recordings/\(name).jprec is stale: jpreplay record \(name)")
   }
 
   /// Thresholds are read from the PoseSpec at run time (ENGINE §2.8, §3.3): raising

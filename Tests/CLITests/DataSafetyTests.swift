@@ -10,7 +10,7 @@ import Testing
   /// The recording `name` cut at `t` (events after it dropped, duration t): the store the
   /// replay leaves is the state at that moment.
   static func truncated(_ name: String, at t: Int64, in dir: URL) throws -> URL {
-    let text = try String(contentsOf: CLI.repoRoot.appendingPathComponent("Recordings/\(name).jsonl"), encoding: .utf8)
+    let text = try String(contentsOf: CLI.corpusJSONL(name, in: dir), encoding: .utf8)
     var lines = text.split(separator: "\n").map(String.init)
     var header = try JSONParser.parse(lines[0]).objectValue!
     header["duration_ms"] = .number(Double(t))

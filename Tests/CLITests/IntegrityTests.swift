@@ -8,10 +8,11 @@ import Testing
 /// and a `kill -9` in the middle of `import` (DESIGN §3).
 @Suite("recording integrity")
 struct IntegrityTests {
-  /// Imports a corpus JSONL into a temp folder and returns the .jprec path.
+  /// Imports a corpus JSONL (generated from its scenario) into a temp folder and returns the
+  /// .jprec path.
   func freshRecording(in dir: URL) throws -> URL {
     let out = dir.appendingPathComponent("r.jprec")
-    let r = try CLI.run(["import", "Recordings/drift-left-and-back.jsonl", "-o", out.path])
+    let r = try CLI.run(["import", CLI.corpusJSONL("drift-left-and-back", in: dir).path, "-o", out.path])
     try #require(r.code == 0, "\(r.stderr)")
     return out
   }

@@ -159,8 +159,11 @@ struct InterchangeTests {
   }
 
   @Test func aJSONLRecordingReplaysExactlyLikeItsImport() throws {
+    let dir = try CLI.tempDir("interchange")
+    defer { try? FileManager.default.removeItem(at: dir) }
     for name in ["drift-left-and-back", "feet-cropped"] {
-      let a = try CLI.run(["replay", "Recordings/\(name).jsonl"])
+      // The scenario's JSONL (what `jpreplay record` imports into the .jprec).
+      let a = try CLI.run(["replay", CLI.corpusJSONL(name, in: dir).path])
       let b = try CLI.run(["replay", "Recordings/\(name).jprec"])
       #expect(a.code == 0 && b.code == 0, "\(a.stderr)\(b.stderr)")
       #expect(!a.stdout.isEmpty)
