@@ -10,8 +10,8 @@ extension Engine {
     // 1. Canonicalize; tracking-lost bookkeeping.
     let frame = Canonicalizer.canonicalize(
       event, minLandmarkConfidence: configuration.spec.defaults.minLandmarkConfidence)
-    let trackingLost = tracking.observe(tracked: frame.isTracked, at: t)
     subjectTracked = frame.isTracked
+    let trackingLost = tracking.observe(tracked: subjectTracked, at: t)
     if subjectTracked { app.subjectSeenAt = t }
     latestFrame = frame
     // §3.5: a switch between noRef and withRef makes every cue inactive.
