@@ -15,6 +15,12 @@ public struct RecordingSource: EventSource {
     reader = try RecordingFiles.open(path)
   }
 
+  /// An already opened reader (e.g. a generated recording in memory).
+  public init(reader: any RecordingEventReader, path: String) {
+    self.reader = reader
+    self.path = path
+  }
+
   public mutating func next() throws -> InputEvent? {
     do { return try reader.nextEvent() } catch {
       // The replayer prefixes the recording's path; keep the place ("chunk 3 (…)", "line 7").

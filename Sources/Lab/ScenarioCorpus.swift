@@ -60,7 +60,12 @@ public enum ScenarioCorpus {
         problems.append(Problem(name: name, message: error.description, code: 2))
         continue
       }
-      if let diff = scenario.generate().difference(fromRecordingAt: rec) {
+      let generated: GeneratedRecording
+      do { generated = try GroundTruth.labeled(scenario.generate()) } catch {
+        problems.append(Problem(name: name, message: error.message, code: 2))
+        continue
+      }
+      if let diff = generated.difference(fromRecordingAt: rec) {
         problems.append(
           Problem(
             name: name,

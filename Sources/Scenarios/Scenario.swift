@@ -35,12 +35,19 @@ import Yams
 ///   - {at: 0, ref_id: ref-A, subject: {face_w: 0.14}, drop: [leftHip], conf: {rightShoulder: 0.4}}
 ///   - {at: 500, ref_id: ref-2, faces: [{conf: 0.7}, {conf: 0.7, bbox: [0.1, 0.1, 0.14, 0.18]}]}
 ///   - {at: 900, ref_id: ref-eye, subject: {eye_conf: 0.9}, faces: [{left_eye: {conf: 0.3}}]}
+///   - {at: 0, ref_id: ref-lit, frame_scalars: {faceLumaMean: 0.55}}   # T1 targets (§2.11)
 /// ```
 ///
 /// Numeric subject parameters (keyframes, ramps, oscillations): x, top, hip, ankle, nose,
 /// half, conf, eye_tilt, shoulder_tilt, face_w, face_h, face_conf, face_luma, bg_luma,
-/// face_half_diff, chin_gap, eye_conf. Discrete (keyframes only): people, absent, no_face,
-/// drop (joint names), left_prec. The Python's `conf` noise was 2 × landmark sigma; here it
+/// face_half_diff, chin_gap, eye_conf, hip_tilt (the left hip, image right, this much lower),
+/// lean (body nose, neck, shoulders, elbows, wrists and body eyes/ears shifted by this in x
+/// against the hips; the face stays), hip_ratio (hip half-width / `half`, default 0.7),
+/// eye_ar and landmark_conf (the face's recorded `eye_ar` / `landmark_conf_avg`, ENGINE §1.5;
+/// 0 = not recorded, the default). Discrete (keyframes only): people, absent, no_face,
+/// drop (joint names), left_prec, joints — `joints: {leftWrist: [0.52, 0.24]}` places body
+/// joints at fixed canonical positions instead of the model's (noise and confidence as any
+/// joint; `joints: {}` restores the model; a keyframe replaces the whole override list). The Python's `conf` noise was 2 × landmark sigma; here it
 /// is `conf_sigma`. At one t the events come: luma, landmarks, timeline events, references.
 ///
 /// A reference is the model subject (defaults + its own `subject`, no noise, not the
@@ -48,7 +55,9 @@ import Yams
 /// replaces the face list: one face per entry, each the model's face with the entry's fields
 /// changed (bbox, conf, left_eye, right_eye, nose_tip, chin, mouth; a mapping such as
 /// `left_eye: {conf: 0.3}` merges into the model's point, other values replace; `faces: []`
-/// is no face) — the Python's `reference(faces=...)`.
+/// is no face) — the Python's `reference(faces=...)`. `frame_scalars` (metric name → number)
+/// becomes the event's `frame_scalars.values`: pixel metrics of the reference photo, which
+/// the target extraction reads like a live frame's overrides (ENGINE §2.11, §3.13b).
 ///
 /// A PoseSpec may be derived from a spec file in `initial.posespec` and in a `posespec_reload`
 /// event's `spec` (S01–S03, S18; `PoseSpecDerivation`): a mapping with `from` (a path relative
@@ -97,12 +106,15 @@ public struct Scenario: Sendable {
     public var conf: [(Joint, Double)]
     /// The face list as edits of the model's face (one face per edit); nil: the model's.
     public var faces: [JSONObject]? = nil
+    /// `frame_scalars.values` of the ref_analysis event; nil: none.
+    public var scalars: JSONObject? = nil
   }
 
   public struct Noise: Sendable {
     public var landmarkSigma = 0.0
     public var confSigma = 0.0
     public var missRate = 0.0
+    public init() {}
   }
 
   /// The file as named by the caller, its base name and the SHA-256 of its bytes.
@@ -382,7 +394,8 @@ public struct Scenario: Sendable {
   static let faceKeys = ["bbox", "conf", "left_eye", "right_eye", "nose_tip", "chin", "mouth"]
 
   static func parseReference(_ n: YNode, duration: Int64) throws(ScenarioError) -> Reference {
-    let m = try n.mapping(allowed: ["at", "ref_id", "subject", "drop", "conf", "faces"], what: "reference key")
+    let m = try n.mapping(
+      allowed: ["at", "ref_id", "subject", "drop", "conf", "faces", "frame_scalars"], what: "reference key")
     func v(_ k: String) -> YNode? { m.first(where: { $0.key == k })?.value }
     guard let atN = v("at") else { throw n.error("missing key \"at\" (time of the ref_analysis event)") }
     guard let idN = v("ref_id") else { throw n.error("missing key \"ref_id\"") }
@@ -409,6 +422,11 @@ public struct Scenario: Sendable {
         faces.append(o)
       }
       r.faces = faces
+    }
+    if let f = v("frame_scalars") {
+      var o = JSONObject()
+      for m in try f.mapping() { o.members.append(JSONMember(m.key, .number(try m.value.double()))) }
+      r.scalars = o
     }
     return r
   }

@@ -13,6 +13,11 @@ public struct GeneratedRecording: Sendable {
   /// The JSONL lines, header first, without newlines.
   public let lines: [String]
 
+  public init(scenario: Scenario, lines: [String]) {
+    self.scenario = scenario
+    self.lines = lines
+  }
+
   /// The JSONL text (one line per event, `\n` line ends).
   public var jsonl: [UInt8] {
     var out: [UInt8] = []
@@ -251,6 +256,9 @@ extension Scenario {
         JSONMember("body", .object(body)), JSONMember("faces", .array(faces)),
         JSONMember("people", .number(Double(s.people))),
       ]
+    }
+    if let scalars = r.scalars {
+      o.members.append(JSONMember("frame_scalars", .object(JSONObject([JSONMember("values", .object(scalars))]))))
     }
     return o
   }

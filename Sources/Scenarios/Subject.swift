@@ -32,6 +32,17 @@ public enum SubjectParam: String, CaseIterable, Sendable {
   case chin_gap
   /// recorded eye confidence (0 = not recorded)
   case eye_conf
+  /// the subject's left hip (image right) this much lower (like shoulder_tilt)
+  case hip_tilt
+  /// torso lean: the upper body (body nose, neck, shoulders, elbows, wrists, body eyes/ears)
+  /// shifted this much in x against the hips (the face stays at x)
+  case lean
+  /// hip half-width as a fraction of `half` (0.7: hips narrower than the shoulders)
+  case hip_ratio
+  /// recorded face `eye_ar` (eye aspect ratio, OUT_03; 0 = not recorded)
+  case eye_ar
+  /// recorded face `landmark_conf_avg` (OUT_15; 0 = not recorded)
+  case landmark_conf
 
   public var defaultValue: Double {
     switch self {
@@ -42,7 +53,8 @@ public enum SubjectParam: String, CaseIterable, Sendable {
     case .nose: 0.22
     case .half: 0.075
     case .conf: 0.9
-    case .eye_tilt, .shoulder_tilt, .eye_conf: 0
+    case .eye_tilt, .shoulder_tilt, .eye_conf, .hip_tilt, .lean, .eye_ar, .landmark_conf: 0
+    case .hip_ratio: 0.7
     case .face_w: 0.1
     case .face_h: 0.13
     case .face_conf: 0.95
@@ -55,7 +67,7 @@ public enum SubjectParam: String, CaseIterable, Sendable {
 
 /// The discrete parameters: only keyframes (step changes) set them.
 enum DiscreteParam: String, CaseIterable {
-  case people, absent, no_face, drop, left_prec
+  case people, absent, no_face, drop, left_prec, joints
 }
 
 /// The full subject state at one instant.
@@ -71,8 +83,17 @@ public struct SubjectState: Equatable, Sendable {
   public var drop: [Joint] = []
   /// the left eye's precision estimate (`prec_max`), if recorded
   public var leftPrec: Double?
+  /// body joints placed at fixed canonical positions, replacing the model's point (noise and
+  /// confidence as for any joint): hands near the face, a folded arm, …
+  public var joints: [(Joint, Double, Double)] = []
 
   public init() {}
+
+  public static func == (a: SubjectState, b: SubjectState) -> Bool {
+    a.values == b.values && a.people == b.people && a.absent == b.absent && a.noFace == b.noFace
+      && a.drop == b.drop && a.leftPrec == b.leftPrec
+      && a.joints.map { "\($0.0.name) \($0.1) \($0.2)" } == b.joints.map { "\($0.0.name) \($0.1) \($0.2)" }
+  }
 
   public subscript(_ p: SubjectParam) -> Double {
     get { values[SubjectParam.allCases.firstIndex(of: p)!] }
@@ -86,6 +107,7 @@ public struct SubjectState: Equatable, Sendable {
     if let v = patch.noFace { noFace = v }
     if let v = patch.drop { drop = v }
     if let v = patch.leftPrec { leftPrec = v }
+    if let v = patch.joints { joints = v }
   }
 }
 
@@ -97,8 +119,11 @@ public struct SubjectPatch: Sendable {
   public var noFace: Bool?
   public var drop: [Joint]?
   public var leftPrec: Double??
+  public var joints: [(Joint, Double, Double)]?
 
-  var hasDiscrete: Bool { people != nil || absent != nil || noFace != nil || drop != nil || leftPrec != nil }
+  var hasDiscrete: Bool {
+    people != nil || absent != nil || noFace != nil || drop != nil || leftPrec != nil || joints != nil
+  }
 
   static let keys = SubjectParam.allCases.map(\.rawValue) + DiscreteParam.allCases.map(\.rawValue)
 
@@ -121,6 +146,15 @@ public struct SubjectPatch: Sendable {
       case .drop: p.drop = try parseJoints(m.value)
       case .left_prec:
         if case .null = try m.value.scalar() { p.leftPrec = .some(nil) } else { p.leftPrec = .some(try m.value.double()) }
+      case .joints:
+        // {leftWrist: [x, y], …}; `joints: {}` restores the model's points.
+        var out: [(Joint, Double, Double)] = []
+        for j in try m.value.mapping(allowed: Joint.allCases.map(\.name), what: "joint") {
+          let xy = try j.value.sequence()
+          guard xy.count == 2 else { throw j.value.error("expected [x, y], found \(xy.count) values") }
+          out.append((Joint(name: j.key)!, try xy[0].double(), try xy[1].double()))
+        }
+        p.joints = out
       }
     }
     return p
@@ -132,6 +166,10 @@ public struct SubjectPatch: Sendable {
       guard v >= 0, v <= 1 else { throw y.error("expected a value in [0, 1], found \(v)") }
     case .face_w, .face_h:
       guard v > 0 else { throw y.error("expected a positive size, found \(v)") }
+    case .eye_ar, .landmark_conf:
+      guard v >= 0, v <= 1 else { throw y.error("expected a value in [0, 1] (0 = not recorded), found \(v)") }
+    case .hip_ratio:
+      guard v > 0 else { throw y.error("expected a positive fraction of half, found \(v)") }
     case .eye_tilt:
       guard abs(v) < 90 else { throw y.error("expected degrees in (-90, 90), found \(v)") }
     default: break

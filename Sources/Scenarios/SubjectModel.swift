@@ -48,17 +48,21 @@ enum SubjectModel {
     let knee = hip + (ankle - hip) * 0.5
     let elbow = top + (hip - top) * 0.45
     let wrist = top + (hip - top) * 0.85
-    let pts: [(Double, Double)] = [
-      (px, nose), (px, top - 0.01),
-      (px + half, top + s[.shoulder_tilt]), (px - half, top),
-      (px + half + 0.02, elbow), (px - half - 0.02, elbow),
-      (px + half + 0.01, wrist), (px - half - 0.01, wrist),
-      (px, hip), (px + half * 0.7, hip), (px - half * 0.7, hip),
+    // `lean` moves the upper body against the hips; `hip_tilt` lowers the left hip. Both
+    // default to 0 and `hip_ratio` to 0.7, which give the Python's numbers exactly.
+    let ux = px + s[.lean]
+    var pts: [(Double, Double)] = [
+      (ux, nose), (ux, top - 0.01),
+      (ux + half, top + s[.shoulder_tilt]), (ux - half, top),
+      (ux + half + 0.02, elbow), (ux - half - 0.02, elbow),
+      (ux + half + 0.01, wrist), (ux - half - 0.01, wrist),
+      (px, hip), (px + half * s[.hip_ratio], hip + s[.hip_tilt]), (px - half * s[.hip_ratio], hip),
       (px + half * 0.6, knee), (px - half * 0.6, knee),
       (px + half * 0.55 - 0.03, ankle), (px - half * 0.55 - 0.03, ankle),
-      (px + 0.015, nose - 0.015), (px - 0.015, nose - 0.015),
-      (px + 0.03, nose - 0.01), (px - 0.03, nose - 0.01),
+      (ux + 0.015, nose - 0.015), (ux - 0.015, nose - 0.015),
+      (ux + 0.03, nose - 0.01), (ux - 0.03, nose - 0.01),
     ]
+    for (j, x, y) in s.joints { pts[j.rawValue] = (x, y) }
     var body = JSONObject()
     body.members.reserveCapacity(Joint.allCases.count)
     for j in Joint.allCases {
@@ -88,7 +92,10 @@ enum SubjectModel {
       JSONMember("chin", point(px, nose + s[.chin_gap])),
       JSONMember("mouth", point(px, nose + 0.035)),
     ])
-    return (body, face)
+    var withExtras = face
+    if s[.eye_ar] != 0 { withExtras.members.append(JSONMember("eye_ar", num(r6(s[.eye_ar])))) }
+    if s[.landmark_conf] != 0 { withExtras.members.append(JSONMember("landmark_conf_avg", num(r6(s[.landmark_conf])))) }
+    return (body, withExtras)
   }
 
   /// luma_event(): an 8-bit plane, background `bg_luma`, the padded face ROI (bbox ± 15 %)

@@ -78,7 +78,7 @@ extension JPReplay {
 
     func record(_ file: String) throws {
       let scenario = try Scenario.load(path: file)
-      let generated = scenario.generate()
+      let generated = try GroundTruth.labeled(scenario.generate())
       if jsonl {
         // Check it as `import` would, then print it.
         let reader = try generated.reader()
