@@ -20,6 +20,7 @@ import Yams
 /// initial: {camera_auth: authorized, voiceover: false}   # header `initial`, passed through
 ///   # except initial.posespec {from: ../PoseSpec.json, remove: [...], set: {...}} (derived, below)
 /// notes: free text
+/// budgets: {maxCueChangesPerMinute: 16}   # this recording's own `verify --budgets` limits
 /// subject: {x: 0.65}              # baseline over the model defaults (SubjectParam, DiscreteParam)
 /// frames: none | {every_ms: 100} | {times: [0, 100, 800]}
 /// luma: {every: 5, w: 90, h: 160} # a luma plane every N frames
@@ -131,6 +132,9 @@ public struct Scenario: Sendable {
   public var options = JSONObject()
   public var initial = JSONObject()
   public var notes: String?
+  /// `budgets: {maxCueChangesPerMinute: 16}`: this recording's own prompt-budget limits for
+  /// `verify --budgets` (header `budgets`), e.g. a coverage sweep showing many cues on purpose.
+  public var budgets: [(name: String, value: Int64)] = []
   public var subject = SubjectState()
   public var timeline: [TimelineEntry] = []
   public var frames: FramePlan = .fps
@@ -149,7 +153,7 @@ public struct Scenario: Sendable {
   }
 
   static let topKeys = [
-    "name", "scene", "fps", "duration_ms", "seed", "wall_start_ms", "options", "initial", "notes",
+    "name", "scene", "fps", "duration_ms", "seed", "wall_start_ms", "options", "initial", "notes", "budgets",
     "subject", "timeline", "frames", "luma", "noise", "references",
   ]
 
@@ -206,6 +210,14 @@ public struct Scenario: Sendable {
       s.wallStartMs = v
     }
     if let n = member("notes") { s.notes = try n.string() }
+    if let n = member("budgets") {
+      let known = ["maxShowsOfOneCue", "repeatWindowMs", "maxPromptsPerSecond", "maxCueChangesPerMinute", "minHoldMs"]
+      for m in try n.mapping(allowed: known, what: "budget") {
+        let v = try m.value.int()
+        guard v >= 0 else { throw m.value.error("expected a non-negative integer, found \(v)") }
+        s.budgets.append((m.key, v))
+      }
+    }
     if let n = member("options") {
       for m in try n.mapping() {
         let text: String

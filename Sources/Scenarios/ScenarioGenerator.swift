@@ -178,6 +178,9 @@ extension Scenario {
     h.members.append(JSONMember("generator", .string(fileName)))
     h.members.append(JSONMember("generator_sha256", .string(sha256)))
     if let notes { h.members.append(JSONMember("notes", .string(notes))) }
+    if !budgets.isEmpty {
+      h.members.append(JSONMember("budgets", .object(JSONObject(budgets.map { JSONMember($0.name, .number(Double($0.value))) }))))
+    }
     return h
   }
 

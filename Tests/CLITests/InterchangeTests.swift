@@ -174,13 +174,15 @@ struct InterchangeTests {
   @Test func infoShowsCountsDurationSizesAndRatio() throws {
     let r = try CLI.run(["info", "Recordings/drift-left-and-back.jprec"])
     #expect(r.code == 0, "\(r.stderr)")
-    #expect(r.stdout.contains("events:      181"))
+    // 181 frames and 2 ground-truth labels (FRAME_MOVE_LEFT on and off).
+    #expect(r.stdout.contains("events:      183"))
     #expect(r.stdout.contains("duration:    12000 ms"))
     #expect(r.stdout.contains("landmarks"))
     #expect(r.stdout.contains("compression"))
     let j = try CLI.run(["info", "--json", "Recordings/drift-left-and-back.jprec"])
     let v = try JSONParser.parse(j.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-    #expect(v["events"]?.int64Value == 181)
+    #expect(v["events"]?.int64Value == 183)
     #expect(v["events_by_kind"]?["landmarks"]?.int64Value == 181)
+    #expect(v["events_by_kind"]?["label"]?.int64Value == 2)
   }
 }

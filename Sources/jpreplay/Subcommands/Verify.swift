@@ -112,7 +112,24 @@ extension JPReplay {
         var breached = 0
         for c in report.cases where c.passed {
           guard let trace = try? corpus.store.readGolden(c.name, .trace) else { continue }
-          let r = BudgetCheck.check(name: c.name, trace: trace, limits: limits)
+          // A recording may declare its own limits in its header (`budgets: {name: value}`),
+          // e.g. a coverage sweep that shows many cues in one minute on purpose.
+          var local = limits
+          var own: [String] = []
+          if let header = try? Harness.openReader(corpus.store.recordingURL(c.name).path).header,
+            let declared = header["budgets"]?.objectValue
+          {
+            for m in declared.members {
+              let setting = "\(m.key)=\(m.value.int64Value.map(String.init) ?? m.value.stringValue ?? "")"
+              do { try local.set(setting) } catch {
+                printErr("jpreplay: \(c.name): header budgets: \(error.message)")
+                throw ExitCode(2)
+              }
+              own.append(setting)
+            }
+          }
+          var r = BudgetCheck.check(name: c.name, trace: trace, limits: local)
+          if !own.isEmpty { r.name += " (own limits \(own.joined(separator: ", ")))" }
           print(r.line)
           if !r.passed { breached += 1 }
         }
