@@ -35,3 +35,28 @@ import Testing
     #expect((7000...8000).contains(off))
   }
 }
+
+/// `jpreplay record --all` from a fresh copy of the scenario files gives the committed
+/// recordings byte for byte (issue 5: two clones, the same files).
+@Suite struct RecordAllTests {
+  @Test func recordAllFromAFreshCopyIsByteIdentical() throws {
+    let dir = try CLI.tempDir("record-all")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fm = FileManager.default
+    let recordings = dir.appendingPathComponent("Recordings")
+    try fm.createDirectory(at: recordings, withIntermediateDirectories: true)
+    try fm.copyItem(at: CLI.repoRoot.appendingPathComponent("PoseSpec.json"), to: dir.appendingPathComponent("PoseSpec.json"))
+    let source = CLI.repoRoot.appendingPathComponent("Recordings")
+    let scenarios = try fm.contentsOfDirectory(atPath: source.path).filter { $0.hasSuffix(".scenario.yaml") }.sorted()
+    #expect(scenarios.count >= 70)
+    for f in scenarios { try fm.copyItem(at: source.appendingPathComponent(f), to: recordings.appendingPathComponent(f)) }
+    let r = try CLI.run(["record", "--all", "--recordings-dir", recordings.path], cwd: dir)
+    #expect(r.code == 0, "\(r.stderr)")
+    for f in scenarios {
+      let name = String(f.dropLast(".scenario.yaml".count))
+      let fresh = try Data(contentsOf: recordings.appendingPathComponent("\(name).jprec"))
+      let committed = try Data(contentsOf: source.appendingPathComponent("\(name).jprec"))
+      #expect(fresh == committed, "Recordings/\(name).jprec differs from a fresh `jpreplay record --all`")
+    }
+  }
+}

@@ -11,8 +11,11 @@ extension JPReplay {
       discussion: """
         A scenario file is YAML: a parametric subject animated over a timeline of keyframes, \
         ramps and oscillations, seeded landmark noise, and input events (schema: Sources/Scenarios/Scenario.swift). \
-        The recording is a function of the file alone: the same file gives the same events on \
-        every machine. It is written beside the scenario as <name>.jprec through the same code \
+        The recording is a function of the file (and of the PoseSpec beside the corpus, \
+        ../PoseSpec.json): the same file gives the same bytes on every machine. Frames come with \
+        ground-truth `label` events: each cue's condition evaluated on the noise-free scenario \
+        (raw level warn/hard, before hysteresis and the gate), for scoring; the engine never sees \
+        them. It is written beside the scenario as <name>.jprec through the same code \
         path as `jpreplay import`; an existing recording is replaced atomically, only once the \
         new one is complete, and left untouched when it already holds what the scenario \
         generates. A bad scenario (exit 2) names the file, the line and the key.
