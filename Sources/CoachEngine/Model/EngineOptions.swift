@@ -19,6 +19,7 @@ public struct EngineOptions: Equatable, Sendable {
     ("bboxRequiresAllListed", ["false", "true"]),
     ("writeFailReasonStrings", ["a10", "c41"]),
     ("captureFailedText", ["prd", "code"]),
+    ("traceEvaluations", ["false", "true"]),
   ]
 
   /// Current values by name (always complete: every catalogue option has a value).
@@ -83,6 +84,10 @@ public struct EngineOptions: Equatable, Sendable {
   public var errorSourceFormulaFirst: Bool { self["errorSource"] == "formulaFirst" }
   public var strictEffects: Bool { self["strictEffects"] == "true" }
   public var t1MaxHz: Int { Int(self["t1MaxHz"]) ?? 2 }
+  /// `traceEvaluations=true`: every T0 evaluation and T1 tick leaves a compact `eval` line, so
+  /// a golden can show *when* the engine evaluated (ENGINE §3.11: no T1 tick while degraded,
+  /// landmarks accepted ≥ 121 ms apart at 8 Hz) — evidence that `tier` lines alone cannot give.
+  public var traceEvaluations: Bool { self["traceEvaluations"] == "true" }
 }
 
 /// A bad engine option in a header or on the command line.

@@ -501,6 +501,10 @@ extension Engine {
       if app.networkSatisfied {
         out.append(odrRequest(tag: app.odrTag ?? "inspiration", at: t))
       } else {
+        // An image tap offline is a fetch that fails at once (§5.14: failed_retry on failure),
+        // so the network's return on the sheet brings the one auto-retry.
+        app.odr = .failed_retry
+        out.outputs.append(TraceRecord(t: t, out: "odr", fields: ["state": .string(app.odr.rawValue)]))
         out.append(emitPrompt("odr_unavailable", at: t))
       }
     case .odr_retry_tap:
@@ -520,7 +524,8 @@ extension Engine {
         app.odrAutoInFlight = false
         out.diagnostics.append(odrAutoRetryLine(result: ok ? "success" : "fail", at: t))
       }
-      if !ok && !app.networkSatisfied { out.append(emitPrompt("odr_unavailable", at: t)) }
+      // §4.6 / PRD A.8: odr_unavailable when the sheet is opened offline *or a fetch fails*.
+      if !ok { out.append(emitPrompt("odr_unavailable", at: t)) }
       out.outputs.append(TraceRecord(t: t, out: "odr", fields: ["state": .string(app.odr.rawValue)]))
     default: break
     }

@@ -144,6 +144,9 @@ extension Engine {
       ? evaluateMatch(ctx, mirrorCtx: mirrorCtx, quiet: quiet, at: t) : (outputs: [], diagnostics: [], praised: false)
 
     var outputs: [TraceRecord] = []
+    if configuration.options.traceEvaluations {
+      outputs.append(TraceRecord(t: t, out: "eval", fields: ["tier": "T0", "frame": .number(Double(event.frame))]))
+    }
     if tracing {
       outputs.append(
         CueEvalEntry.record(

@@ -25,6 +25,7 @@ extension Engine {
       luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true)
     let tracing = configuration.traceMetrics
     var entries: [CueEvalEntry] = []
+    var evaluatedCount = 0
     let t1MaxHz = configuration.options.t1MaxHz
     for i in scenePlans {
       let plan = plans[i]
@@ -33,6 +34,7 @@ extension Engine {
       }
       // Mirror for T1 withRef errors: `scalar` mode only (no x-mirrored luma plane).
       let observed = plan.observe(ctx, withRefSession: withRefSession, mirrorCtx: nil)
+      evaluatedCount += 1
       t1WithRef[i] = observed.withRef
       switch observed.observation {
       case .unavailable(let why):
@@ -60,6 +62,10 @@ extension Engine {
       }
     }
     var effects = Effects()
+    if configuration.options.traceEvaluations {
+      effects.outputs.append(
+        TraceRecord(t: t, out: "eval", fields: ["tier": "T1", "tick": .number(Double(k)), "cues": .number(Double(evaluatedCount))]))
+    }
     if tracing { effects.outputs.append(CueEvalEntry.t1Record(t: t, tick: k, scene: scene, entries: entries)) }
     // matchEvalCadence=t1 ([C] `TierScheduler.handleT1Tick`, G-13): Match on T1 ticks, from
     // the latest accepted landmarks.

@@ -77,12 +77,13 @@ public enum PromptCatalogue {
       autoDismiss: .never, throttle: ThrottleRule(2, 20, 2, 60),
       messageZh: "有未保存照片：先处理再继续拍", messageEn: "Unsaved photo: resolve it before shooting on",
       actions: [PromptButton("open_first_write_failed", "去处理", "Resolve")]),
-    // G‑28: PRD §6.1.4 adds "稍后" (suppresses the banner); the catalogue text is kept.
+    // G‑28 [D]: the banner per PRD §6.1.4 (also the real app's message), not the A.7 catalogue
+    // row ("已保存，但没进 Just Photo 相册" + 修复); "稍后" suppresses further banners (§5.9).
     PromptDefinition(
       key: "album_add_failed", level: .L2, surface: .cameraBannerTop, priority: 60,
       autoDismiss: .standard, throttle: ThrottleRule(10, 20, 2, 60),
-      messageZh: "已保存，但没进 Just Photo 相册", messageEn: "Saved, but not added to the Just Photo album",
-      actions: [PromptButton("retry_album_add", "修复", "Fix"), PromptButton("later", "稍后", "Later")]),
+      messageZh: "部分照片未归档到 Just Photo 相册", messageEn: "Some photos weren't archived to the Just Photo album",
+      actions: [PromptButton("retry_album_add", "重试归档", "Retry archiving"), PromptButton("later", "稍后", "Later")]),
     PromptDefinition(
       key: "thumb_failed", level: .L2, surface: .viewerBannerTop, priority: 50,
       autoDismiss: .standard, throttle: ThrottleRule(10, 20, 2, 60),

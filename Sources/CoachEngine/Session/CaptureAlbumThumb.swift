@@ -27,7 +27,7 @@ extension CapturePipeline {
   /// `album_add_result`: ok → success; asset_not_found under authorized/limited → phantom prune
   /// (§5.11); otherwise album failed, the first failure of the session asks for the banner
   /// (unless "稍后"), and automatic retries follow at +1 s, +3 s, +10 s after each failure (≤ 3).
-  /// A failure inside a manual "修复" batch schedules no auto retry and no banner.
+  /// A failure inside a manual "重试归档" batch schedules no auto retry and no banner.
   mutating func albumResult(_ f: JSONObject, _ s: inout SessionSnapshot, _ c: CaptureContext, _ out: inout [CaptureOutput]) {
     guard let asset = f["asset_id"]?.stringValue, let attempt = f.int("attempt"),
       let i = s.items.firstIndex(where: { $0.assetId == asset && $0.core == .write_success }),
@@ -84,7 +84,7 @@ extension CapturePipeline {
     startAlbumAdd(i, &s, c, &out)
   }
 
-  /// Manual "修复" (`retry_album_add`): one attempt for every album-failed item of the session,
+  /// Manual "重试归档" (`retry_album_add`): one attempt for every album-failed item of the session,
   /// cancelling scheduled auto retries without bumping their count; `album_retry_empty` when none.
   mutating func retryAlbumAdd(_ s: inout SessionSnapshot, _ c: CaptureContext, _ out: inout [CaptureOutput]) {
     let ids = s.items.filter { $0.core == .write_success && $0.album == .failed && $0.assetId != nil }.map(\.itemId)

@@ -101,7 +101,7 @@ public struct CapturePipeline: Sendable, Equatable {
     var hasRealThumb = false
     var lastRebuildAt: Millis?
     var thumbScheduled = 0
-    /// The pending album_add belongs to a manual "修复" batch.
+    /// The pending album_add belongs to a manual "重试归档" batch.
     var manualAlbum = false
     init(insertedAt: Millis) { self.insertedAt = insertedAt }
   }
