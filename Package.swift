@@ -56,5 +56,6 @@ let package = Package(
     .testTarget(name: "ReplayTests", dependencies: ["Replay"]),
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Recording"]),
     .testTarget(name: "CLITests", dependencies: ["Lab", "Recording", "Replay", "Scenarios"]),
+    .testTarget(name: "LabTests", dependencies: ["Lab", "Replay", "PoseSpec"]),
   ]
 )

@@ -35,7 +35,18 @@ public enum Harness {
     strictEffects: Bool? = nil, sessionStore: SessionStorePolicy = .temporary
   ) throws(HarnessFailure) -> ReplayDriver<Engine> {
     let spec = try loadSpec(path: specPath ?? defaultSpecPath)
-    let explicitSpec = specPath != nil
+    return try driver(
+      spec: spec, explicitSpec: specPath != nil, overrides: overrides, traceMetrics: traceMetrics,
+      strictEffects: strictEffects, sessionStore: sessionStore)
+  }
+
+  /// A driver that replays recordings with an already loaded `spec` (bisect and tune replay
+  /// many specs in one process). `explicitSpec: false` notes when a recording pinned another
+  /// spec (ENGINE §1.4).
+  public static func driver(
+    spec: PoseSpecDocument, explicitSpec: Bool = true, overrides: [(name: String, value: String)] = [],
+    traceMetrics: Bool = false, strictEffects: Bool? = nil, sessionStore: SessionStorePolicy = .temporary
+  ) throws(HarnessFailure) -> ReplayDriver<Engine> {
     // Check overrides once up front so a typo fails before any replay.
     var probe = EngineOptions()
     for o in overrides {

@@ -1,0 +1,182 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+import Replay
+
+/// `jpreplay bisect spec`: which of the leaf edits between two PoseSpecs change behaviour.
+///
+/// Every recording is replayed in-process with the old and the new spec. For each recording
+/// whose trace or A.13 lines differ, delta debugging (``DeltaDebugging``) finds the smallest
+/// set of edits that, applied to the old spec, reproduces the new spec's behaviour exactly on
+/// that recording. Recordings are then grouped by that edit set.
+public struct SpecBisect: Sendable {
+  /// One side of the comparison: the spec's bytes and a name for messages.
+  public struct Side: Sendable {
+    public var name: String
+    public var bytes: [UInt8]
+    public init(name: String, bytes: [UInt8]) {
+      self.name = name
+      self.bytes = bytes
+    }
+  }
+
+  /// What one recording showed.
+  public struct Finding: Sendable {
+    public var recording: String
+    /// Indices into ``Report/edits``; empty when the recording did not change.
+    public var culprits: [Int]
+    public var changed: Bool
+    /// Replays run by ddmin for this recording (0 when unchanged).
+    public var tests: Int
+  }
+
+  public struct Report: Sendable {
+    public var old: String
+    public var new: String
+    public var edits: [SpecEdit]
+    public var findings: [Finding]
+    /// Recordings grouped by the edit set that explains them, largest group first.
+    public var groups: [(culprits: [Int], recordings: [String])] {
+      var order: [[Int]] = []
+      var byKey: [[Int]: [String]] = [:]
+      for f in findings where f.changed {
+        if byKey[f.culprits] == nil { order.append(f.culprits) }
+        byKey[f.culprits, default: []].append(f.recording)
+      }
+      return order.map { ($0, byKey[$0]!) }.sorted {
+        $0.recordings.count != $1.recordings.count
+          ? $0.recordings.count > $1.recordings.count : $0.culprits.lexicographicallyPrecedes($1.culprits)
+      }
+    }
+  }
+
+  public var old: Side
+  public var new: Side
+  public var overrides: [(name: String, value: String)]
+  public var jobs: Int
+
+  public init(old: Side, new: Side, overrides: [(name: String, value: String)] = [], jobs: Int = 1) {
+    self.old = old
+    self.new = new
+    self.overrides = overrides
+    self.jobs = jobs
+  }
+
+  /// Runs the bisection over `recordings`; `progress` is called once per finished recording.
+  public func run(recordings: [URL], progress: (@Sendable (Int, Int) -> Void)? = nil) throws(HarnessFailure) -> Report {
+    let oldJSON = try Self.parse(old)
+    let newJSON = try Self.parse(new)
+    let oldDoc = try Harness.validateSpec(bytes: old.bytes, path: old.name)
+    let newDoc = try Harness.validateSpec(bytes: new.bytes, path: new.name)
+    let edits = SpecDiff.edits(from: oldJSON, to: newJSON)
+    let overrides = self.overrides
+    let oldDriver = try Harness.driver(spec: oldDoc, overrides: overrides)
+    let newDriver = try Harness.driver(spec: newDoc, overrides: overrides)
+    let total = recordings.count
+    let results = ParallelMap.run(
+      recordings, jobs: jobs,
+      work: { url -> Result<Finding, HarnessFailure> in
+        do throws(HarnessFailure) {
+          let before = try Self.products(oldDriver, url)
+          let after = try Self.products(newDriver, url)
+          let name = url.deletingPathExtension().lastPathComponent
+          guard before != after else { return .success(Finding(recording: name, culprits: [], changed: false, tests: 0)) }
+          var specs: [[Int]: ReplayDriver<Engine>?] = [:]
+          let (subset, tests) = DeltaDebugging.minimize(Array(edits.indices)) { s in
+            if s.count == edits.count { return true }
+            let driver: ReplayDriver<Engine>?
+            if let cached = specs[s] {
+              driver = cached
+            } else {
+              driver = Self.driver(applying: s.map { edits[$0] }, to: oldJSON, overrides: overrides)
+              specs[s] = driver
+            }
+            guard let driver, let p = try? Self.products(driver, url) else { return false }
+            return p == after
+          }
+          return .success(Finding(recording: name, culprits: subset, changed: true, tests: tests))
+        } catch {
+          return .failure(error)
+        }
+      },
+      finished: { done, _, _ in progress?(done, total) })
+    var findings: [Finding] = []
+    for r in results {
+      switch r {
+      case .success(let f): findings.append(f)
+      case .failure(let e): throw e
+      }
+    }
+    return Report(old: old.name, new: new.name, edits: edits, findings: findings)
+  }
+
+  static func parse(_ side: Side) throws(HarnessFailure) -> JSONValue {
+    do { return try JSONParser.parse(bytes: side.bytes) } catch {
+      throw .badInput("\(side.name): \(error.description)")
+    }
+  }
+
+  /// A driver for the old spec with `edits` applied; nil when that spec does not validate.
+  static func driver(applying edits: [SpecEdit], to base: JSONValue, overrides: [(name: String, value: String)])
+    -> ReplayDriver<Engine>?
+  {
+    guard let json = try? SpecDiff.apply(edits, to: base) else { return nil }
+    let bytes = Array(JSONWriter.write(json, sortKeys: false, numbers: .shortest).utf8)
+    guard let doc = try? Harness.validateSpec(bytes: bytes, path: "bisect candidate") else { return nil }
+    return try? Harness.driver(spec: doc, overrides: overrides)
+  }
+
+  static func products(_ driver: ReplayDriver<Engine>, _ url: URL) throws(HarnessFailure) -> [String] {
+    do {
+      let p = try driver.canonicalProducts(url)
+      return [p.trace, p.a13]
+    } catch {
+      throw HarnessFailure(code: 2, message: error.description)
+    }
+  }
+}
+
+extension SpecBisect.Report {
+  /// The human-readable report.
+  public func render() -> String {
+    var s = "bisect spec: \(edits.count) leaf edit(s) from \(old) to \(new)\n"
+    for (i, e) in edits.enumerated() { s += "  [\(i + 1)] \(e)\n" }
+    let changed = findings.filter(\.changed)
+    s += "\(findings.count) recording(s) replayed with both specs: \(changed.count) changed, \(findings.count - changed.count) unchanged\n"
+    for g in groups {
+      let names = g.culprits.map { "[\($0 + 1)]" }.joined(separator: " + ")
+      let label = g.culprits.isEmpty ? "no single edit set (the change needs the whole new spec)" : names
+      s += "\n\(label) explains \(g.recordings.count) recording(s):\n"
+      for i in g.culprits { s += "    \(edits[i])\n" }
+      s += "  " + g.recordings.joined(separator: ", ") + "\n"
+    }
+    return s
+  }
+
+  /// The report as canonical JSON (`--json`).
+  public func json() -> String {
+    let editsJSON: [JSONValue] = edits.map { e in
+      .object([
+        "path": .string(e.pathText), "old": e.old ?? .null, "new": e.new ?? .null,
+        "old_absent": .bool(e.old == nil), "new_absent": .bool(e.new == nil),
+      ])
+    }
+    let groupsJSON: [JSONValue] = groups.map { g in
+      .object([
+        "edits": .array(g.culprits.map { .number(Double($0 + 1)) }),
+        "recordings": .array(g.recordings.map { .string($0) }),
+      ])
+    }
+    let findingsJSON: [JSONValue] = findings.map { f in
+      .object([
+        "recording": .string(f.recording), "changed": .bool(f.changed),
+        "edits": .array(f.culprits.map { .number(Double($0 + 1)) }), "replays": .number(Double(f.tests)),
+      ])
+    }
+    let root: JSONValue = .object([
+      "old": .string(old), "new": .string(new), "edits": .array(editsJSON), "groups": .array(groupsJSON),
+      "recordings": .array(findingsJSON),
+    ])
+    return JSONWriter.write(root, sortKeys: true, numbers: .shortest) + "\n"
+  }
+}

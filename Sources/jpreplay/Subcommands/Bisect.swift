@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import Lab
+import Replay
+
+extension JPReplay {
+  /// `jpreplay bisect`: find the change that altered behaviour.
+  struct Bisect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Find what changed behaviour: the PoseSpec edits between two specs.",
+      discussion: """
+        `bisect spec OLD NEW` names the smallest set of PoseSpec edits (JSON paths, old → new) \
+        that reproduces each behaviour change between two specs, grouped by recording.
+        """,
+      subcommands: [SpecEdits.self])
+  }
+}
+
+extension JPReplay.Bisect {
+  struct SpecEdits: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "spec",
+      abstract: "The smallest set of PoseSpec edits that explains each behaviour change.",
+      discussion: """
+        OLD and NEW are PoseSpec files, or REV:PATH to read a spec from git (e.g. \
+        HEAD~3:PoseSpec.json). The leaf-level edits between them are listed (cues keyed by \
+        id, not index). Every recording is replayed in-process with both specs; for each one \
+        whose trace or A.13 lines differ, delta debugging (ddmin) finds the smallest set of \
+        edits that, applied to OLD, gives exactly NEW's behaviour on that recording. \
+        Recordings are grouped by that edit set.
+
+        Exits 0 when the bisection ran (changed or not), 2 on bad input (a spec that does not \
+        load, an unreadable recording).
+
+        Examples:
+          jpreplay bisect spec PoseSpec.json PoseSpec.json
+          jpreplay bisect spec HEAD:PoseSpec.json PoseSpec.json Recordings/drift-left-and-back.jprec --json
+        """)
+
+    @Argument(help: "The old spec: a file, or REV:PATH.")
+    var old: String
+    @Argument(help: "The new spec: a file, or REV:PATH.")
+    var new: String
+    @Argument(help: "Recordings to replay (default: every Recordings/*.jprec).")
+    var recordings: [String] = []
+
+    @Option(name: .customLong("recordings-dir"), help: "Folder of <name>.jprec recordings.")
+    var recordingsDir = "Recordings"
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override an engine option for both sides. Repeatable.", valueName: "key=value"))
+    var overrides: [String] = []
+    @Option(help: "Parallel replays (default: the number of cores).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func run() throws {
+      let oldSide = try SpecSource.load(old)
+      let newSide = try SpecSource.load(new)
+      let urls = try RecordingList.resolve(recordings, recordingsDir: recordingsDir)
+      let parsed = try EngineArguments.parse(overrides.flatMap { ["--set", $0] }).parsedOverrides()
+      let bisect = SpecBisect(old: oldSide, new: newSide, overrides: parsed, jobs: max(1, jobs))
+      let progress = ProgressLine(label: "bisect spec: recordings")
+      let report = try bisect.run(recordings: urls) { done, total in progress.update(done, of: total) }
+      progress.finish()
+      print(json ? report.json() : report.render(), terminator: "")
+    }
+  }
+}
+
+/// A PoseSpec named on the command line: a file, or `REV:PATH` read through `git show`.
+enum SpecSource {
+  static func load(_ argument: String) throws -> SpecBisect.Side {
+    if FileManager.default.fileExists(atPath: argument) {
+      guard let data = FileManager.default.contents(atPath: argument) else {
+        throw CLIError.badInput("\(argument): cannot read the PoseSpec")
+      }
+      return SpecBisect.Side(name: argument, bytes: [UInt8](data))
+    }
+    guard let colon = argument.firstIndex(of: ":"), colon != argument.startIndex else {
+      throw CLIError.badInput("\(argument): no such file (give a PoseSpec file or REV:PATH, e.g. HEAD~1:PoseSpec.json)")
+    }
+    let result = try Git.run(["show", argument])
+    guard result.status == 0 else {
+      throw CLIError.badInput("\(argument): git show failed: \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+    }
+    return SpecBisect.Side(name: argument, bytes: [UInt8](result.stdout))
+  }
+}
+
+/// Recording arguments (names, paths) or every `*.jprec` of the recordings folder.
+enum RecordingList {
+  static func resolve(_ arguments: [String], recordingsDir: String) throws -> [URL] {
+    let store = GoldenStore(
+      recordingsDir: URL(fileURLWithPath: recordingsDir, isDirectory: true), goldenDir: URL(fileURLWithPath: "Golden"))
+    if arguments.isEmpty {
+      let names: [String]
+      do { names = try store.recordingNames() } catch {
+        throw CLIError.badInput("\(recordingsDir): cannot list recordings (\(error)); run from the repository root or pass --recordings-dir")
+      }
+      return names.map { store.recordingURL($0) }
+    }
+    return try arguments.map { a in
+      let url = FileManager.default.fileExists(atPath: a) ? URL(fileURLWithPath: a) : store.recordingURL(store.name(of: a))
+      guard FileManager.default.fileExists(atPath: url.path) else {
+        throw CLIError.badInput("\(a): no such recording (looked for \(url.path))")
+      }
+      return url
+    }
+  }
+}
+
+/// Runs git (process spawning stays in the CLI).
+enum Git {
+  struct Output {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+  }
+
+  static func run(_ arguments: [String], in directory: String? = nil) throws -> Output {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["git"] + arguments
+    if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    do { try p.run() } catch { throw CLIError.badInput("cannot run git: \(error)") }
+    nonisolated(unsafe) var errData = Data()
+    let t = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+    t.start()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    while !t.isFinished { usleep(1000) }
+    return Output(status: p.terminationStatus, stdout: data, stderr: String(decoding: errData, as: UTF8.self))
+  }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Lab
+import PoseSpec
+import Testing
+
+/// `bisect spec` (issue 14): leaf edits between specs, ddmin, and grouping by culprit.
+@Suite("Spec edits, delta debugging and bisect spec")
+struct SpecBisectTests {
+  static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  static let specURL = repoRoot.appendingPathComponent("PoseSpec.json")
+  static func recording(_ name: String) -> URL { repoRoot.appendingPathComponent("Recordings/\(name).jprec") }
+
+  static func projectSpec() throws -> JSONValue {
+    try JSONParser.parse(bytes: [UInt8](try Data(contentsOf: specURL)))
+  }
+
+  /// The project spec with `value` set at `path` (through the differ's own apply).
+  static func editing(_ doc: JSONValue, _ path: [SpecEdit.Step], _ value: JSONValue) throws -> JSONValue {
+    try SpecDiff.apply([SpecEdit(path: path, old: nil, new: value)], to: doc)
+  }
+
+  static func side(_ name: String, _ doc: JSONValue) -> SpecBisect.Side {
+    SpecBisect.Side(name: name, bytes: Array(JSONWriter.write(doc).utf8))
+  }
+
+  // MARK: SpecDiff
+
+  @Test("cues are keyed by id: reordering the cue array is no edit; a changed leaf is one edit with its path")
+  func cuesKeyedByID() throws {
+    let base = try Self.projectSpec()
+    var o = try #require(base.objectValue)
+    let cues = try #require(o["cues"]?.arrayValue)
+    o["cues"] = .array(cues.reversed())
+    #expect(SpecDiff.edits(from: base, to: .object(o)).isEmpty)
+    let edited = try Self.editing(.object(o), [.key("cues"), .id("FRAME_MOVE_LEFT"), .key("antiJitter"), .key("persistFrames")], 5)
+    let edits = SpecDiff.edits(from: base, to: edited)
+    #expect(edits.map(\.description) == ["cues[FRAME_MOVE_LEFT].antiJitter.persistFrames 4 → 5"])
+  }
+
+  @Test("apply(edits(a, b), a) has b's content: members added, removed and changed, a cue removed and one added")
+  func applyRoundTrip() throws {
+    let a: JSONValue = .object([
+      "name": "x", "defaults": .object(["persist": 6, "hold": 3000]),
+      "cues": [.object(["id": "A", "w": 1]), .object(["id": "B", "w": 2]), .object(["id": "C", "w": 3])], "list": [1, 2, 3],
+    ])
+    let b: JSONValue = .object([
+      "name": "y", "defaults": .object(["persist": 6, "cool": 800]),
+      "cues": [.object(["id": "A", "w": 1.5]), .object(["id": "C", "w": 3]), .object(["id": "D", "w": 4])], "list": [1, 2],
+    ])
+    let edits = SpecDiff.edits(from: a, to: b)
+    #expect(
+      edits.map(\.description) == [
+        #"name "x" → "y""#, "defaults.hold 3000 → (absent)", "defaults.cool (absent) → 800", "cues[A].w 1 → 1.5",
+        #"cues[B] {"id":"B","w":2} → (absent)"#, #"cues[D] (absent) → {"id":"D","w":4}"#, "list [1,2,3] → [1,2]",
+      ])
+    #expect(try SpecDiff.apply(edits, to: a).sortedRecursively() == b.sortedRecursively())
+    // Any subset applies (no path is a prefix of another).
+    for i in edits.indices { _ = try SpecDiff.apply([edits[i]], to: a) }
+  }
+
+  // MARK: ddmin
+
+  @Test("ddmin finds the interacting pair among 16 changes, and the answer is 1-minimal and deterministic")
+  func ddminPair() {
+    let items = Array(0..<16)
+    let r = DeltaDebugging.minimize(items) { Set($0).isSuperset(of: [3, 11]) }
+    #expect(r.subset == [3, 11])
+    #expect(r.tests < 60)
+    #expect(DeltaDebugging.minimize(items) { Set($0).isSuperset(of: [3, 11]) }.tests == r.tests)
+    #expect(DeltaDebugging.minimize(items) { $0.contains(7) }.subset == [7])
+    #expect(DeltaDebugging.minimize(items) { _ in true }.subset == [])
+  }
+
+  // MARK: bisect spec over corpus recordings
+
+  @Test("five edits of which one changes behaviour: bisect names that edit alone, with its recordings")
+  func oneCulprit() throws {
+    let old = try Self.projectSpec()
+    var new = try Self.editing(old, [.key("cues"), .id("FRAME_MOVE_LEFT"), .key("antiJitter"), .key("persistFrames")], 5)
+    new = try Self.editing(new, [.key("cues"), .id("FRAME_MOVE_LEFT"), .key("qa"), .key("beforeExpected")], "edited")
+    new = try Self.editing(new, [.key("cues"), .id("FRAME_MOVE_RIGHT"), .key("script"), .key("rule")], "edited")
+    new = try Self.editing(new, [.key("cues"), .id("HEAD_LEVEL"), .key("metric"), .key("notes")], "edited")
+    new = try Self.editing(new, [.key("generatedAt")], "2026-11-23")
+    let bisect = SpecBisect(old: Self.side("old", old), new: Self.side("new", new), jobs: 2)
+    let report = try bisect.run(recordings: ["s04-frame-left-enter", "s05-head-level-flicker"].map(Self.recording))
+    #expect(report.edits.count == 5)
+    #expect(report.groups.count == 1)
+    let g = try #require(report.groups.first)
+    #expect(g.culprits.map { report.edits[$0].description } == ["cues[FRAME_MOVE_LEFT].antiJitter.persistFrames 4 → 5"])
+    #expect(g.recordings == ["s04-frame-left-enter"])
+    #expect(report.render().contains("1 changed, 1 unchanged"))
+  }
+
+  @Test("two independent culprits: each is named with its own recordings")
+  func twoCulprits() throws {
+    let old = try Self.projectSpec()
+    var new = try Self.editing(old, [.key("cues"), .id("FRAME_MOVE_LEFT"), .key("antiJitter"), .key("persistFrames")], 5)
+    new = try Self.editing(new, [.key("cues"), .id("FRAME_MOVE_LEFT"), .key("qa"), .key("beforeExpected")], "edited")
+    new = try Self.editing(new, [.key("cues"), .id("HEAD_LEVEL"), .key("antiJitter"), .key("persistFrames")], 6)
+    new = try Self.editing(new, [.key("generatedAt")], "2026-11-23")
+    let bisect = SpecBisect(old: Self.side("old", old), new: Self.side("new", new), jobs: 2)
+    let report = try bisect.run(recordings: ["s04-frame-left-enter", "s05-head-level-flicker"].map(Self.recording))
+    let named = report.groups.map { g in (g.culprits.map { report.edits[$0].pathText }, g.recordings) }
+    #expect(named.count == 2)
+    #expect(named.contains { $0.0 == ["cues[FRAME_MOVE_LEFT].antiJitter.persistFrames"] && $0.1 == ["s04-frame-left-enter"] })
+    #expect(named.contains { $0.0 == ["cues[HEAD_LEVEL].antiJitter.persistFrames"] && $0.1 == ["s05-head-level-flicker"] })
+    let json = try JSONParser.parse(report.json())
+    #expect(json["groups"]?.arrayValue?.count == 2)
+  }
+}
