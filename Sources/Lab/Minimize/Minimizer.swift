@@ -1,0 +1,163 @@
+import CoachEngine
+import PoseSpec
+import Replay
+
+/// Shrinks a recording while a property still holds (`jpreplay minimize`).
+///
+/// Stages, each keeping the property true: drop ground-truth `label` events (the engine never
+/// sees them); cut the end (the shortest duration that still shows it); delta-debug whole
+/// event kinds, then whole time windows, then single events; cut the end again; finally try moving the whole
+/// recording earlier so it starts at t = 0. The result's header states its real duration.
+/// Every stage tries candidates in a fixed order, so the same input gives the same output.
+public struct Minimizer {
+  /// A candidate recording: its header and its events (non-decreasing `t`).
+  public struct Candidate: Sendable, Equatable {
+    public var header: JSONObject
+    public var events: [InputEvent]
+    public init(header: JSONObject, events: [InputEvent]) {
+      self.header = header
+      self.events = events
+    }
+    public var durationMs: Millis { header["duration_ms"]?.int64Value ?? (events.last?.t ?? 0) }
+  }
+
+  public struct Outcome: Sendable {
+    public var original: Candidate
+    public var minimized: Candidate
+    /// Property evaluations (replays, or runs of the user's test command).
+    public var tests: Int
+  }
+
+  /// Bounds of a minimization.
+  public enum Limits {
+    /// Events a recording may have to be minimized (all are held in memory).
+    public static let eventsMax = 2_000_000
+    /// Property evaluations per ddmin stage before it settles for what it has.
+    public static let testsPerStageMax = 4_000
+  }
+
+  /// Width of the time windows of the window stage.
+  public var windowMs: Millis
+  /// Whether the candidate still shows the behaviour (true = keep the reduction).
+  public var property: (Candidate) throws -> Bool
+
+  public init(windowMs: Millis = 1000, property: @escaping (Candidate) throws -> Bool) {
+    self.windowMs = max(1, windowMs)
+    self.property = property
+  }
+
+  public func run(_ original: Candidate) throws -> Outcome {
+    var tests = 0
+    func holds(_ c: Candidate) throws -> Bool {
+      tests += 1
+      return try property(c)
+    }
+    guard try holds(original) else { throw MinimizeError.propertyFailsOnInput }
+    var best = original
+
+    // 1. Labels: ground truth only, never seen by the engine.
+    let unlabelled = Candidate(header: best.header, events: best.events.filter { $0.kind.isEngineInput })
+    if unlabelled.events.count < best.events.count, try holds(unlabelled) { best = unlabelled }
+
+    // 2. Cut the end.
+    best = try cutEnd(best, holds)
+
+    // 3. Whole kinds (e.g. every landmarks frame of a prompt repro), whole windows, then
+    // 4. single events.
+    best = try reduce(best, units: kinds(best.events), holds)
+    best = try reduce(best, units: windows(best.events), holds)
+    best = try reduce(best, units: best.events.indices.map { [$0] }, holds)
+
+    // 5. Cut the end again (later events may have gone).
+    best = try cutEnd(best, holds)
+
+    // 6. Start at t = 0 when the behaviour does not depend on absolute times.
+    if let first = best.events.first?.t, first > 0 {
+      var shifted = best
+      shifted.events = best.events.map { var e = $0; e.t -= first; return e }
+      shifted.header["duration_ms"] = .number(Double(best.durationMs - first))
+      if try holds(shifted) { best = shifted }
+    }
+    return Outcome(original: original, minimized: best, tests: tests)
+  }
+
+  /// The shortest prefix (by duration, on event times) that still holds; binary search on
+  /// the distinct event times, then the result is checked once more.
+  func cutEnd(_ c: Candidate, _ holds: (Candidate) throws -> Bool) throws -> Candidate {
+    var ends = Array(Set(c.events.map(\.t))).sorted()
+    ends.append(c.durationMs)
+    ends = ends.filter { $0 <= c.durationMs }
+    var lo = 0
+    var hi = ends.count - 1
+    var best = c
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      let cut = prefix(c, until: ends[mid])
+      if try holds(cut) {
+        best = cut
+        hi = mid
+      } else {
+        lo = mid + 1
+      }
+    }
+    return best
+  }
+
+  func prefix(_ c: Candidate, until end: Millis) -> Candidate {
+    var h = c.header
+    h["duration_ms"] = .number(Double(end))
+    return Candidate(header: h, events: c.events.filter { $0.t <= end })
+  }
+
+  /// Event indices grouped by `windowMs`-wide windows of time.
+  func windows(_ events: [InputEvent]) -> [[Int]] {
+    var out: [[Int]] = []
+    var current: Millis? = nil
+    for (i, e) in events.enumerated() {
+      let w = e.t / windowMs
+      if w != current {
+        out.append([])
+        current = w
+      }
+      out[out.count - 1].append(i)
+    }
+    return out
+  }
+
+  /// Event indices grouped by kind, in order of first appearance.
+  func kinds(_ events: [InputEvent]) -> [[Int]] {
+    var order: [EventKind] = []
+    var groups: [EventKind: [Int]] = [:]
+    for (i, e) in events.enumerated() {
+      if groups[e.kind] == nil { order.append(e.kind) }
+      groups[e.kind, default: []].append(i)
+    }
+    return order.map { groups[$0]! }
+  }
+
+  /// ddmin over `units` (groups of event indices of `c`).
+  func reduce(_ c: Candidate, units: [[Int]], _ holds: (Candidate) throws -> Bool) throws -> Candidate {
+    guard units.count > 1 else { return c }
+    func candidate(_ kept: [Int]) -> Candidate {
+      let keep = Set(kept.flatMap { units[$0] })
+      return Candidate(header: c.header, events: c.events.indices.filter { keep.contains($0) }.map { c.events[$0] })
+    }
+    let r = try DeltaDebugging.minimize(Array(units.indices), testsMax: Limits.testsPerStageMax) { kept in
+      kept.count == units.count ? true : try holds(candidate(kept))
+    }
+    return candidate(r.subset)
+  }
+}
+
+/// Why a minimization could not start.
+public enum MinimizeError: Error, CustomStringConvertible, Equatable {
+  case propertyFailsOnInput
+  case noDivergence(String)
+
+  public var description: String {
+    switch self {
+    case .propertyFailsOnInput: "the property does not hold on the input recording: nothing to minimize"
+    case .noDivergence(let name): "\(name): the replay equals its golden; give --expect or --test to say what to keep"
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import CoachEngine
+import Foundation
+import Lab
+import Replay
+
+extension JPReplay {
+  struct Minimize: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Shrink a recording to a small repro that still shows a behaviour.",
+      discussion: """
+        Delta-debugs the recording (drops label events, cuts the end, removes whole time \
+        windows, then single events, and moves the rest to start at t = 0 when the behaviour \
+        allows) while a property still holds, and writes the result as a new .jprec whose \
+        header states its real duration and counts. Same input, same output bytes.
+
+        Properties:
+          (default)        the replay still diverges from Golden/<name>.trace.jsonl in the same \
+        way: the trace lines within ±500 ms of the first divergence are unchanged
+          --expect M       some trace line matches M: KIND [ID][/LEVEL] [key=value]…
+          --test CMD       CMD exits 0 (run with sh -c; {} is replaced by the candidate's path)
+
+        Exits 0 when a minimized recording was written, 2 on bad input or when the property \
+        does not hold on the input.
+
+        Examples:
+          jpreplay minimize Recordings/s04-frame-left-enter.jprec --expect 'cue_display FRAME_MOVE_LEFT/hard' -o /tmp/left-min.jprec --force
+          jpreplay minimize Recordings/cafe-shoot-2min.jprec --expect 'prompt key=write_failed_block op=shown' -o /tmp/wf.jprec --force
+          jpreplay minimize Recordings/s04-frame-left-enter.jprec --test 'jpreplay replay {} | grep -q cue_display' -o /tmp/t.jprec --force
+        """)
+
+    @Argument(help: "The recording to shrink (.jprec or JSONL).")
+    var recording: String
+
+    @Option(name: .shortAndLong, help: "Where to write the result (default: <name>-min.jprec here).")
+    var output: String?
+    @Flag(help: "Replace the output file if it exists.")
+    var force = false
+    @Option(help: ArgumentHelp("Keep a trace line matching this.", valueName: "KIND [ID][/LEVEL] [key=value]…"))
+    var expect: String?
+    @Option(help: ArgumentHelp("Keep what makes this shell command exit 0 ({} = the candidate).", valueName: "CMD"))
+    var test: String?
+    @Option(name: .customLong("window-ms"), help: "Width of the time windows removed as a whole.")
+    var windowMs: Int64 = 1000
+    @Option(name: .customLong("golden-dir"), help: "Where the golden of the default property is.")
+    var goldenDir = "Golden"
+    @OptionGroup var engine: EngineArguments
+
+    func validate() throws {
+      if expect != nil, test != nil { throw ValidationError("--expect and --test are mutually exclusive") }
+      if windowMs < 1 { throw ValidationError("--window-ms must be ≥ 1") }
+    }
+
+    func run() throws {
+      let url = URL(fileURLWithPath: recording)
+      let name = url.deletingPathExtension().lastPathComponent
+      let original = try MinimizeFiles.read(url)
+      let driver = try Harness.driver(specPath: engine.spec, overrides: try engine.parsedOverrides(), sessionStore: .temporary)
+      let property: (Minimizer.Candidate) throws -> Bool
+      let what: String
+      if let expect {
+        let matcher = try TraceMatcher(parsing: expect)
+        property = MinimizeProperty.expects(driver: driver, matcher)
+        what = "a trace line matching '\(expect)'"
+      } else if let test {
+        property = { c in try Self.runTest(test, on: c, name: name) }
+        what = "`\(test)` exits 0"
+      } else {
+        let goldenPath = (goldenDir as NSString).appendingPathComponent(name + ".trace.jsonl")
+        guard let golden = FileManager.default.contents(atPath: goldenPath) else {
+          throw CLIError.badInput("\(goldenPath): no golden to compare with (give --expect or --test, or --golden-dir)")
+        }
+        let keep = try MinimizeProperty.keepsDivergence(
+          driver: driver, name: name, golden: String(decoding: golden, as: UTF8.self), original: original)
+        property = keep.property
+        what = "the divergence from the golden at t=\(keep.at)"
+      }
+      let progress = ProgressLine(label: "minimize: tests")
+      var count = 0
+      let minimizer = Minimizer(windowMs: windowMs) { c in
+        count += 1
+        progress.update(count, of: count)
+        return try property(c)
+      }
+      let outcome: Minimizer.Outcome
+      do { outcome = try minimizer.run(original) } catch let e as MinimizeError { throw CLIError.badInput("\(recording): \(e)") }
+      progress.finish()
+      let out = output ?? "\(name)-min.jprec"
+      try MinimizeFiles.write(outcome.minimized, from: name, to: out, force: force)
+      let before = outcome.original
+      let after = outcome.minimized
+      print("minimize \(recording): keeping \(what)")
+      print("  before: \(before.events.count) events, \(before.durationMs) ms  \(Self.counts(before.events))")
+      print("  after:  \(after.events.count) events, \(after.durationMs) ms  \(Self.counts(after.events))")
+      let pct = before.events.isEmpty ? 100 : Double(after.events.count) * 100 / Double(before.events.count)
+      print("  \(String(format: "%.1f", pct)) % of the events, \(outcome.tests) property checks; wrote \(out)")
+    }
+
+    static func counts(_ events: [InputEvent]) -> String {
+      var order: [String] = []
+      var n: [String: Int] = [:]
+      for e in events {
+        let k = e.kind.rawValue
+        if n[k] == nil { order.append(k) }
+        n[k, default: 0] += 1
+      }
+      return "(" + order.map { "\($0) \(n[$0]!)" }.joined(separator: ", ") + ")"
+    }
+
+    /// Writes the candidate to a temporary recording and runs the user's command on it.
+    static func runTest(_ command: String, on c: Minimizer.Candidate, name: String) throws -> Bool {
+      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-minimize-\(getpid())")
+      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+      let path = dir.appendingPathComponent("\(name)-candidate.jprec").path
+      try MinimizeFiles.write(c, from: name, to: path, force: true)
+      defer { try? FileManager.default.removeItem(at: dir) }
+      let shell = command.contains("{}") ? command.replacingOccurrences(of: "{}", with: "'\(path)'") : command + " '\(path)'"
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/bin/sh")
+      p.arguments = ["-c", shell]
+      p.standardOutput = FileHandle.nullDevice
+      p.standardError = FileHandle.nullDevice
+      try p.run()
+      p.waitUntilExit()
+      return p.terminationStatus == 0
+    }
+  }
+}
