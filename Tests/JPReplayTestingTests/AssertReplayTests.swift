@@ -87,6 +87,12 @@ struct AssertReplayTests {
     #expect(bad?.contains("JPREPLAY_UPDATE=maybe") == true)
   }
 
+  /// Outside Swift Testing the failure goes to XCTFail, found by symbol at run time: the test
+  /// runner loads XCTest, so the lookup must find it (a wrong mangled name would not).
+  @Test func xctFailIsFoundAtRunTimeWhenXCTestIsLoaded() {
+    #expect(IssueReporter.xctFail != nil)
+  }
+
   @Test func aFailureIsRecordedAsASwiftTestingIssue() throws {
     let c = try Copy()
     #expect(IssueReporter.inSwiftTesting)
