@@ -144,4 +144,62 @@ struct VerifyReportTests {
     #expect(text.contains("--update <new|always|no>"))
     #expect(text.contains("--unreferenced <ignore|fail|delete>"))
   }
+
+  /// Runs `/bin/sh -c line` in `cwd` with standard input closed; returns the exit status
+  /// (128 + n for a signal) and the merged output.
+  static func shell(_ line: String, cwd: URL) throws -> (Int32, String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/sh")
+    p.arguments = ["-c", line]
+    p.currentDirectoryURL = cwd
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    let code = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
+    return (code, String(decoding: data, as: UTF8.self))
+  }
+
+  /// The examples of `<command> --help` (lines after "Examples:" that run jpreplay).
+  static func examples(_ command: String) throws -> [String] {
+    let help = try CLI.run([command, "--help"])
+    var out: [String] = []
+    var inExamples = false
+    for line in help.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
+      let text = line.trimmingCharacters(in: .whitespaces)
+      if text == "Examples:" {
+        inExamples = true
+      } else if inExamples && text.isEmpty {
+        inExamples = false
+      } else if inExamples && text.contains("jpreplay ") {
+        out.append(text)
+      }
+    }
+    return out
+  }
+
+  /// Every example of verify, review, accept and reject runs on a copy of the corpus with a
+  /// pending change (goldens one line short, the `.new` holding the full text): each exits 0
+  /// or 1, never 2 or a signal.
+  @Test(arguments: ["verify", "review", "accept", "reject"])
+  func everyHelpExampleRuns(command: String) throws {
+    let examples = try Self.examples(command)
+    #expect(examples.count >= 2, "no examples in \(command) --help")
+    for example in examples {
+      let dir = try Self.corpusCopy("example")
+      defer { try? FileManager.default.removeItem(at: dir) }
+      for n in Self.names {
+        let golden = dir.appendingPathComponent("Golden/\(n).trace.jsonl")
+        let text = try String(contentsOf: golden, encoding: .utf8)
+        try text.write(to: dir.appendingPathComponent("Golden/\(n).trace.jsonl.new"), atomically: true, encoding: .utf8)
+        try String(text.drop { $0 != "\n" }.dropFirst()).write(to: golden, atomically: true, encoding: .utf8)
+      }
+      let line = example.replacingOccurrences(of: "jpreplay ", with: "'\(CLI.binary.path)' ")
+      let (code, output) = try Self.shell(line, cwd: dir)
+      #expect(code == 0 || code == 1, "\(example) exited \(code): \(output)")
+    }
+  }
 }

@@ -14,7 +14,7 @@ extension JPReplay {
 
         Examples:
           jpreplay accept drift-left-and-back
-          jpreplay accept 'cov-*'
+          jpreplay accept 's0*'
           jpreplay accept --all
         """)
 

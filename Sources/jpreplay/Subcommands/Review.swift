@@ -17,7 +17,7 @@ extension JPReplay {
         Examples:
           jpreplay review
           jpreplay review drift-left-and-back
-          jpreplay review 'cov-*'
+          jpreplay review 's0*'
           printf 'a\\nr\\n' | jpreplay review
           jpreplay review --accept-all
         """)

@@ -38,7 +38,7 @@ extension JPReplay {
 
         Examples:
           jpreplay verify
-          jpreplay verify 'cov-*' --jobs 2
+          jpreplay verify 's0*' --jobs 2
           jpreplay verify Recordings/drift-left-and-back.jprec --format json
           CI=true jpreplay verify --junit out/verify.xml
           jpreplay verify --spec PoseSpec.json --update new
@@ -144,6 +144,9 @@ extension JPReplay {
         for line in GitHubAnnotations.render(report, store: corpus.store, base: base) { say(line) }
       }
       if let junit {
+        // `--junit out/verify.xml` on a fresh checkout: create the report's folder.
+        let folder = URL(fileURLWithPath: junit).deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Harness.writeAtomically(JUnitReport.render(report), to: junit)
       }
       var code = report.exitCode
