@@ -14,6 +14,8 @@ let package = Package(
     .library(name: "CoachEngine", targets: ["CoachEngine"]),
     .library(name: "Recording", targets: ["Recording"]),
     .library(name: "Replay", targets: ["Replay"]),
+    // For app teams' test targets: assertReplay(recording:matchesGoldenIn:) (XCTest or Swift Testing).
+    .library(name: "JPReplayTesting", targets: ["JPReplayTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,6 +46,7 @@ let package = Package(
       name: "Scenarios",
       dependencies: ["Recording", .product(name: "Yams", package: "Yams")]),
     .target(name: "Lab", dependencies: ["Replay", "Scenarios"]),
+    .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "Lab", "Replay"]),
     .executableTarget(
       name: "jpreplay",
       dependencies: [
@@ -55,6 +58,7 @@ let package = Package(
     .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
     .testTarget(name: "ReplayTests", dependencies: ["Replay"]),
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Recording"]),
+    .testTarget(name: "JPReplayTestingTests", dependencies: ["JPReplayTesting", "Replay"]),
     .testTarget(name: "CLITests", dependencies: ["Lab", "Recording", "Replay", "Scenarios"]),
     .testTarget(name: "LabTests", dependencies: ["Lab", "Replay", "PoseSpec"]),
   ]

@@ -115,14 +115,21 @@ public struct Divergence: Equatable, Sendable, CustomStringConvertible {
   public var context: [String]
   /// Cue ids named by the records involved (for metric explanations).
   public var cueIDs: [String]
+  /// The golden line where its hunk starts (1-based; for annotations).
+  public var anchorLine: Int = 0
 
   public var description: String { ([explanation] + context).joined(separator: "\n") }
 }
 
 /// The outcome of a structural diff.
 public struct DiffResult: Equatable, Sendable {
-  /// nil when the two files align completely (within tolerance).
+  /// nil when the two files align completely (within tolerance); the first of `divergences`.
   public var divergence: Divergence?
+  /// One divergence per divergent hunk, in file order, at most `TraceDiffer.divergencesMax`;
+  /// only the first carries context lines.
+  public var divergences: [Divergence] = []
+  /// Divergent hunks in all (may exceed `divergences.count`).
+  public var hunkCount = 0
   /// Records only in the golden / only in the replay (after alignment).
   public var goldenOnly: Int
   public var replayOnly: Int
@@ -138,6 +145,12 @@ public struct DiffResult: Equatable, Sendable {
     guard let d = divergence else { return "no difference (\(goldenCount) records)\n" }
     var out = "first divergence: \(d.explanation)\n"
     for line in d.context { out += line + "\n" }
+    for (n, other) in divergences.enumerated().dropFirst() {
+      out += "divergence \(n + 1): \(other.explanation)\n"
+    }
+    if hunkCount > divergences.count {
+      out += "… and \(hunkCount - divergences.count) more divergent hunks\n"
+    }
     out +=
       "\(goldenOnly) of \(goldenCount) golden records and \(replayOnly) of \(replayCount) replay records do not align\n"
     return out

@@ -30,8 +30,10 @@ public struct ResolveResult: Equatable, Sendable {
   public var resolved: [PendingGolden] = []
   /// Requested names that had no pending file.
   public var unknown: [String] = []
-  /// `.badInput` when a requested name had nothing pending.
-  public var exitCode: ExitDecision { unknown.isEmpty ? .ok : .badInput }
+  /// Pending files not accepted because their recording does not exist.
+  public var refused: [PendingGolden] = []
+  /// `.badInput` when a requested name had nothing pending or a file was refused.
+  public var exitCode: ExitDecision { unknown.isEmpty && refused.isEmpty ? .ok : .badInput }
 }
 
 /// The corpus on disk (DESIGN §2, §4): `Recordings/<name>.jprec` and, per recording,
@@ -151,9 +153,10 @@ public struct GoldenStore: Sendable {
     try removePending(p.name, p.kind)
   }
 
-  /// Accepts every pending file of `names` (all pending when nil).
+  /// Accepts every pending file of `names` (all pending when nil; globs such as `cov-*`
+  /// allowed). A pending file whose recording does not exist is refused, not accepted.
   public func accept(names: [String]?) throws -> ResolveResult {
-    try resolve(names: names) { try accept($0) }
+    try resolve(names: names, refuseOrphans: true) { try accept($0) }
   }
 
   /// Rejects every pending file of `names` (all pending when nil).
@@ -161,18 +164,25 @@ public struct GoldenStore: Sendable {
     try resolve(names: names) { try reject($0) }
   }
 
-  private func resolve(names: [String]?, _ action: (PendingGolden) throws -> Void) throws
-    -> ResolveResult
-  {
+  private func resolve(
+    names: [String]?, refuseOrphans: Bool = false, _ action: (PendingGolden) throws -> Void
+  ) throws -> ResolveResult {
     let wanted = names?.map { name(of: $0) }
     var result = ResolveResult()
-    let pending = try pending(names: wanted)
+    let pending = try pending().filter { p in
+      wanted?.contains { Self.glob($0, matches: p.name) } ?? true
+    }
     for p in pending {
+      if refuseOrphans && !hasRecording(p.name) {
+        result.refused.append(p)
+        continue
+      }
       try action(p)
       result.resolved.append(p)
     }
     for n in wanted ?? []
-    where !pending.contains(where: { $0.name == n }) && !result.unknown.contains(n) {
+    where !pending.contains(where: { Self.glob(n, matches: $0.name) }) && !result.unknown.contains(n)
+    {
       result.unknown.append(n)
     }
     return result

@@ -46,18 +46,29 @@ public struct ReviewSession {
     public var accepted: [PendingGolden] = []
     public var rejected: [PendingGolden] = []
     public var skipped: [PendingGolden] = []
-    /// 0; 1 when files are still pending (skipped), so a script can tell.
-    public var exitCode: ExitDecision { skipped.isEmpty ? .ok : .difference }
+    /// Pending files not offered because their recording does not exist.
+    public var refused: [PendingGolden] = []
+    /// 0; 1 when files are still pending (skipped or refused), so a script can tell.
+    public var exitCode: ExitDecision { skipped.isEmpty && refused.isEmpty ? .ok : .difference }
   }
 
   enum Answer { case accept, reject, skip, quit }
 
   public func run() throws -> Outcome {
-    let pending = try store.pending(names: names?.map { store.name(of: $0) })
+    let wanted = names?.map { store.name(of: $0) }
+    var pending = try store.pending().filter { p in
+      wanted?.contains { GoldenStore.glob($0, matches: p.name) } ?? true
+    }
     var outcome = Outcome()
     if pending.isEmpty {
       write("nothing to review: no pending .new files in \(store.goldenDir.path)\n")
       return outcome
+    }
+    // A .new whose recording is gone cannot be verified again: never offer it for accepting.
+    if mode != .rejectAll {
+      outcome.refused = pending.filter { !store.hasRecording($0.name) }
+      pending.removeAll { !store.hasRecording($0.name) }
+      for p in outcome.refused { write(store.refusal(p) + "\n") }
     }
     var quitting = false
     for (i, p) in pending.enumerated() {
@@ -90,7 +101,8 @@ public struct ReviewSession {
       }
     }
     write(
-      "\n\(outcome.accepted.count) accepted, \(outcome.rejected.count) rejected, \(outcome.skipped.count) skipped\n"
+      "\n\(outcome.accepted.count) accepted, \(outcome.rejected.count) rejected, \(outcome.skipped.count) skipped"
+        + (outcome.refused.isEmpty ? "" : ", \(outcome.refused.count) refused (no recording)") + "\n"
     )
     return outcome
   }
@@ -105,6 +117,12 @@ public struct ReviewSession {
         golden: golden, fresh: fresh, kind: p.kind, name: p.name, diff: DiffOptions())
       {
         out += "first divergence: \(problem.message)\n"
+        if problem.hunkCount > 1 {
+          out += "\(problem.hunkCount) divergent hunks in all:\n"
+          for (n, d) in problem.divergences.prefix(VerifyCase.headlinesShownMax).enumerated() {
+            out += "  #\(n + 1) \(d.explanation)\n"
+          }
+        }
       } else {
         out += "the .new equals the golden\n"
       }

@@ -2,7 +2,7 @@ import CoachEngine
 import PoseSpec
 
 /// Structural differ: aligns records by (t, kind) with Myers' algorithm, within tolerances, and
-/// reports the first divergence with context and a one-sentence explanation.
+/// reports every divergent hunk with a one-sentence explanation (the first with context).
 public struct TraceDiffer: Sendable {
   public var options: DiffOptions
   public init(options: DiffOptions = DiffOptions()) { self.options = options }
@@ -38,7 +38,7 @@ public struct TraceDiffer: Sendable {
     let ops = Myers.diff(g.count, r.count) { equivalent(g[$0], r[$1]) }
     var goldenOnly = 0
     var replayOnly = 0
-    var firstHunk: Range<Int>?
+    var hunks: [Range<Int>] = []
     var i = 0
     while i < ops.count {
       if case .equal = ops[i] {
@@ -47,7 +47,7 @@ public struct TraceDiffer: Sendable {
       }
       let start = i
       while i < ops.count, !ops[i].isEqual { i += 1 }
-      if firstHunk == nil { firstHunk = start..<i }
+      hunks.append(start..<i)
       for op in ops[start..<i] {
         if case .delete = op { goldenOnly += 1 } else { replayOnly += 1 }
       }
@@ -55,10 +55,32 @@ public struct TraceDiffer: Sendable {
     var result = DiffResult(
       divergence: nil, goldenOnly: goldenOnly, replayOnly: replayOnly, goldenCount: g.count,
       replayCount: r.count)
-    if let hunk = firstHunk {
-      result.divergence = divergence(in: hunk, ops: ops, golden: g, replay: r, timeName: timeName)
+    result.hunkCount = hunks.count
+    // One divergence per hunk (the first with its context), up to a bound: a golden that has
+    // nothing in common with the replay is one hunk, not thousands.
+    for (n, hunk) in hunks.prefix(Self.divergencesMax).enumerated() {
+      var d = divergence(in: hunk, ops: ops, golden: g, replay: r, timeName: timeName)
+      d.anchorLine = anchorLine(of: hunk, ops: ops, golden: g)
+      if n > 0 { d.context = [] }
+      result.divergences.append(d)
     }
+    result.divergence = result.divergences.first
     return result
+  }
+
+  /// Divergences described per file at most (the count of hunks is always exact).
+  public static let divergencesMax = 1_000
+
+  /// The golden line a hunk starts at (for annotations): its first golden record, else the
+  /// golden record after it, else the line after the last golden record.
+  private func anchorLine(of hunk: Range<Int>, ops: [DiffOp], golden g: [StructuredLine]) -> Int {
+    for op in ops[hunk.lowerBound...] {
+      switch op {
+      case .delete(let a), .equal(let a, _): return g[a].line
+      case .insert: continue
+      }
+    }
+    return (g.last?.line ?? 0) + 1
   }
 
   // MARK: - Alignment

@@ -1,57 +1,5 @@
 import Foundation
 
-/// Options of `verify`.
-public struct VerifyOptions: Sendable {
-  /// Recordings to verify (names or paths); nil = the whole corpus, orphan goldens included.
-  public var names: [String]?
-  /// Parallel replays (threads); results come back in name order whatever the value.
-  public var jobs: Int
-  /// CI mode (DESIGN §4): write nothing, fail on a missing golden.
-  public var ci: Bool
-  /// `--shard i/n`: only every n-th name starting at the i-th (1-based) of the sorted list.
-  public var shard: Shard?
-  /// Tolerances; exact by default (byte equality decides).
-  public var diff: DiffOptions
-
-  public init(
-    names: [String]? = nil, jobs: Int = 1, ci: Bool = false, shard: Shard? = nil,
-    diff: DiffOptions = DiffOptions()
-  ) {
-    self.names = names
-    self.jobs = jobs
-    self.ci = ci
-    self.shard = shard
-    self.diff = diff
-  }
-
-  /// Whether the environment says CI: `CI` set to anything but "", "0" or "false".
-  public static func isCI(_ environment: [String: String] = ProcessInfo.processInfo.environment)
-    -> Bool
-  {
-    guard let v = environment["CI"] else { return false }
-    return !["", "0", "false", "FALSE", "False"].contains(v)
-  }
-}
-
-/// One slice of the corpus for parallel CI machines.
-public struct Shard: Sendable, Equatable {
-  /// 1-based, ≤ count.
-  public var index: Int
-  public var count: Int
-  public init(index: Int, count: Int) {
-    self.index = index
-    self.count = count
-  }
-  /// Parses "i/n" (1 ≤ i ≤ n).
-  public init?(_ text: String) {
-    let parts = text.split(separator: "/")
-    guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 1, i <= n
-    else { return nil }
-    self.init(index: i, count: n)
-  }
-  func contains(position: Int) -> Bool { position % count == index - 1 }
-}
-
 /// `verify`: replays recordings and compares them with their goldens (DESIGN §4).
 public struct Verifier: Sendable {
   public var store: GoldenStore
@@ -77,32 +25,65 @@ public struct Verifier: Sendable {
     }
   }
 
+  /// Checks a recording against its scenario (`Recordings/<name>.scenario.yaml`) before it is
+  /// replayed; nil when it has none or is up to date. Set by the CLI (the Lab knows scenarios).
+  public var scenarioCheck: (@Sendable (String) -> ScenarioFinding?)?
+  /// Names that have a scenario file: a scenario without its recording is a (stale) case too.
+  public var scenarioNames: [String] = []
+
   /// Runs the verification. `progress` is called once per finished recording, one call at a
   /// time (from worker threads when `jobs > 1`).
   public func run(progress: (@Sendable (VerifyProgress) -> Void)? = nil) throws -> VerifyReport {
     let recordings = Set(try store.recordingNames())
+    let goldens = Set(try store.goldenNames())
+    let scenarios = Set(scenarioNames)
     var names: [String]
+    var unmatched = Set<String>()
     if let requested = options.names {
-      names = Array(Set(requested.map { store.name(of: $0) })).sortedByBytes()
+      let universe = recordings.union(goldens).union(scenarios).sortedByBytes()
+      var selected = Set<String>()
+      for argument in requested {
+        let name = store.name(of: argument)
+        guard GoldenStore.isGlob(name) else {
+          selected.insert(name)
+          continue
+        }
+        let hits = universe.filter { GoldenStore.glob(name, matches: $0) }
+        if hits.isEmpty { unmatched.insert(name) }
+        selected.formUnion(hits)
+      }
+      names = Array(selected.union(unmatched)).sortedByBytes()
     } else {
-      names = Array(recordings.union(try store.goldenNames())).sortedByBytes()
+      names = Array(recordings.union(goldens).union(scenarios)).sortedByBytes()
     }
     if let shard = options.shard {
       names = names.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element)
     }
-    let goldens = Set(try store.goldenNames())
     let corpus = self.store
     let replay = self.replay
     let options = self.options
+    let check = self.scenarioCheck
+    let noMatch = unmatched
     let work: @Sendable (String) -> VerifyCase = { name in
-      if !recordings.contains(name) {
-        if goldens.contains(name) { return VerifyCase(name: name, status: .orphanGolden) }
+      if noMatch.contains(name) {
         return VerifyCase(
           name: name,
           status: .badInput(
-            BadInputError(recording: corpus.recordingURL(name).path, message: "no such recording")))
+            BadInputError(
+              recording: corpus.recordingsDir.path,
+              message: "no recording or golden matches '\(name)' (quote a glob: 'cov-*')")))
       }
-      return Self.verifyOne(name, store: corpus, options: options, replay: replay)
+      let finding = scenarios.contains(name) ? check?(name) : nil
+      guard recordings.contains(name) else {
+        var c = Self.unreferenced(name, golden: goldens.contains(name), finding: finding,
+          store: corpus, policy: options.unreferenced)
+        c.scenario = finding
+        return c
+      }
+      var c = Self.verifyOne(
+        name, store: corpus, options: options, replay: replay, write: finding == nil)
+      c.scenario = finding
+      return c
     }
     let selected = names
     let cases = ParallelMap.run(selected, jobs: options.jobs, work: work) {
@@ -112,12 +93,48 @@ public struct Verifier: Sendable {
           completed: completed, total: selected.count, name: selected[index], passed: result.passed)
       )
     }
-    return VerifyReport(cases: cases)
+    return VerifyReport(cases: cases, update: options.update)
   }
 
+  /// Verifies one recording by name (its goldens per `options.update`), without the corpus
+  /// walk or scenario check: what `assertReplay` runs.
+  public func verify(name: String) -> VerifyCase {
+    Self.verifyOne(name, store: store, options: options, replay: replay)
+  }
+
+  /// The case of a name without a recording: an orphan golden (per `policy`), a scenario not
+  /// recorded yet (stale), or an unknown name (bad input).
+  static func unreferenced(
+    _ name: String, golden: Bool, finding: ScenarioFinding?, store: GoldenStore,
+    policy: UnreferencedPolicy
+  ) -> VerifyCase {
+    if finding != nil { return VerifyCase(name: name, status: .passed) }
+    guard golden else {
+      return VerifyCase(
+        name: name,
+        status: .badInput(
+          BadInputError(recording: store.recordingURL(name).path, message: "no such recording")))
+    }
+    switch policy {
+    case .fail: return VerifyCase(name: name, status: .orphanGolden)
+    case .ignore: return VerifyCase(name: name, status: .orphanIgnored)
+    case .delete:
+      do { return VerifyCase(name: name, status: .orphanDeleted(try store.deleteGoldens(name))) } catch {
+        return VerifyCase(
+          name: name,
+          status: .badInput(
+            BadInputError(
+              recording: store.goldenURL(name, .trace).path,
+              message: "cannot delete the orphan golden (\(error))")))
+      }
+    }
+  }
+
+  /// Verifies one recording; `write: false` (a stale recording) writes nothing whatever the
+  /// update mode: its replay is not what its scenario makes.
   static func verifyOne(
     _ name: String, store: GoldenStore, options: VerifyOptions,
-    replay: (URL) throws(ReplayError) -> ReplayProducts
+    replay: (URL) throws(ReplayError) -> ReplayProducts, write: Bool = true
   ) -> VerifyCase {
     let products: ReplayProducts
     do { products = try replay(store.recordingURL(name)) } catch {
@@ -130,6 +147,7 @@ public struct Verifier: Sendable {
     }
     var result = VerifyCase(name: name, status: .passed, summary: products.summary)
     var problems: [GoldenProblem] = []
+    let mode = write ? options.update : .no
     for kind in GoldenKind.allCases {
       let fresh = products.text(kind)
       do {
@@ -137,12 +155,18 @@ public struct Verifier: Sendable {
         if let problem = compare(
           golden: golden, fresh: fresh, kind: kind, name: name, diff: options.diff)
         {
-          problems.append(problem)
-          if !options.ci {
+          switch mode {
+          case .no: problems.append(problem)
+          case .new:
+            problems.append(problem)
             try store.writePending(name, kind, fresh)
             result.written.append(name + kind.suffix + ".new")
+          case .always:
+            try store.writeGolden(name, kind, fresh)
+            try store.removePending(name, kind)
+            result.updated.append(problem)
           }
-        } else if !options.ci, try store.removePending(name, kind) {
+        } else if mode != .no, try store.removePending(name, kind) {
           result.removedStale.append(name + kind.suffix + ".new")
         }
       } catch {
@@ -177,8 +201,11 @@ public struct Verifier: Sendable {
         file: kind, kind: .mismatch(nil), message: "\(kind.rawValue): unreadable golden (\(error))")
     }
     if let d = result.divergence {
-      return GoldenProblem(
+      var problem = GoldenProblem(
         file: kind, kind: .mismatch(d), message: "\(kind.rawValue): \(d.explanation)")
+      problem.divergences = result.divergences
+      problem.hunkCount = result.hunkCount
+      return problem
     }
     if !diff.isExact { return nil }
     return GoldenProblem(

@@ -11,19 +11,70 @@ public struct GoldenProblem: Equatable, Sendable {
   public var kind: Kind
   /// One line: the first divergence or what is missing.
   public var message: String
+  /// Every divergent hunk (the first with context), at most `TraceDiffer.divergencesMax`.
+  public var divergences: [Divergence] = []
+  /// Divergent hunks in all.
+  public var hunkCount = 0
+
+  public init(file: GoldenKind, kind: Kind, message: String) {
+    self.file = file
+    self.kind = kind
+    self.message = message
+  }
 }
 
-/// The verdict on one recording.
+/// A recording whose scenario file says it is out of date (or cannot be read).
+public struct ScenarioFinding: Equatable, Sendable {
+  /// One line naming the files and what to run.
+  public var message: String
+  /// The scenario itself cannot be read or generated (bad input, exit 2) rather than the
+  /// recording being stale (exit 1).
+  public var unreadable: Bool
+  public init(message: String, unreadable: Bool = false) {
+    self.message = message
+    self.unreadable = unreadable
+  }
+}
+
+/// The verdict on one recording's replay.
 public enum VerifyStatus: Equatable, Sendable {
   case passed
   /// Golden mismatch or missing golden (exit 1).
   case failed([GoldenProblem])
-  /// A golden without a recording (exit 1).
+  /// A golden without a recording, `--unreferenced fail` (exit 1).
   case orphanGolden
+  /// A golden without a recording, `--unreferenced ignore` (listed, exit 0).
+  case orphanIgnored
+  /// A golden without a recording, deleted by `--unreferenced delete` (these files; exit 0).
+  case orphanDeleted([String])
   /// Strict effect correlation failed (exit 1, reported apart from diffs).
   case harnessError(HarnessError)
   /// The recording cannot be replayed (exit 2).
   case badInput(BadInputError)
+}
+
+/// The category a recording is counted in; every case is in exactly one.
+public enum VerifyCategory: String, CaseIterable, Sendable {
+  case passed, updated, failed, missing, stale, orphan, error
+
+  /// The tag at the start of a console line.
+  public var tag: String {
+    switch self {
+    case .passed: "ok"
+    case .updated: "UPDATED"
+    case .failed: "FAIL"
+    case .missing: "MISSING"
+    case .stale: "STALE"
+    case .orphan: "ORPHAN"
+    case .error: "ERROR"
+    }
+  }
+}
+
+/// A divergence and the golden file it is in.
+public struct FileDivergence: Equatable, Sendable {
+  public var file: GoldenKind
+  public var divergence: Divergence
 }
 
 /// The result for one recording.
@@ -32,42 +83,95 @@ public struct VerifyCase: Equatable, Sendable {
   public var status: VerifyStatus
   /// Files written (`.new`), relative to the golden directory.
   public var written: [String] = []
+  /// Goldens overwritten by `--update always`, with what they differed in.
+  public var updated: [GoldenProblem] = []
   /// Stale `.new` files removed because the golden matches.
   public var removedStale: [String] = []
   /// Replay statistics, when the replay ran.
   public var summary: ReplaySummary?
+  /// The scenario check, when the recording has a scenario and it does not hold.
+  public var scenario: ScenarioFinding?
 
-  public var passed: Bool { status == .passed }
+  public init(name: String, status: VerifyStatus, summary: ReplaySummary? = nil) {
+    self.name = name
+    self.status = status
+    self.summary = summary
+  }
+
+  /// Whether the replay matched and the recording is up to date.
+  public var passed: Bool { status == .passed && scenario == nil }
+
+  public var category: VerifyCategory {
+    if case .badInput = status { return .error }
+    if let scenario { return scenario.unreadable ? .error : .stale }
+    switch status {
+    case .passed: return updated.isEmpty ? .passed : .updated
+    case .failed(let problems):
+      return problems.allSatisfy { $0.kind == .missing } ? .missing : .failed
+    case .harnessError, .badInput: return .failed
+    case .orphanGolden, .orphanIgnored, .orphanDeleted: return .orphan
+    }
+  }
 
   public var exitCode: ExitDecision {
-    switch status {
-    case .passed: .ok
-    case .failed, .orphanGolden, .harnessError: .difference
-    case .badInput: .badInput
+    switch category {
+    case .passed, .updated: return .ok
+    case .error: return .badInput
+    case .failed, .missing, .stale: return .difference
+    case .orphan: return status == .orphanGolden ? .difference : .ok
     }
   }
 
-  /// One line for reports: "ok" or the first problem.
+  /// One line for reports: "ok", the scenario finding, or the problems.
   public var message: String {
+    var parts: [String] = []
+    if let scenario { parts.append(scenario.message) }
     switch status {
-    case .passed: return "ok"
-    case .failed(let problems): return problems.map(\.message).joined(separator: "; ")
+    case .passed:
+      if parts.isEmpty {
+        parts.append(updated.isEmpty ? "ok" : "updated: " + updated.map(\.message).joined(separator: "; "))
+      }
+    case .failed(let problems): parts += problems.map(\.message)
     case .orphanGolden:
-      return
-        "golden without recording: restore Recordings/\(name).* or delete Golden/\(name).*.jsonl"
-    case .harnessError(let e): return e.description
-    case .badInput(let e): return e.description
+      parts.append(
+        "golden without recording: restore Recordings/\(name).* or delete Golden/\(name).*.jsonl (--unreferenced delete)")
+    case .orphanIgnored: parts.append("golden without recording (ignored: --unreferenced ignore)")
+    case .orphanDeleted(let files):
+      parts.append("golden without recording: deleted \(files.map { "Golden/\($0)" }.joined(separator: ", "))")
+    case .harnessError(let e): parts.append(e.description)
+    case .badInput(let e): parts.append(e.description)
     }
+    return parts.joined(separator: "; ")
   }
 
-  /// The context lines of the first divergence, if any.
+  /// Every divergence of the failed goldens, trace first.
+  public var divergences: [FileDivergence] {
+    guard case .failed(let problems) = status else { return [] }
+    return problems.flatMap { p in p.divergences.map { FileDivergence(file: p.file, divergence: $0) } }
+  }
+
+  /// The explanation lines: per failed golden the first divergence's context, then one
+  /// headline per further divergent hunk (at most `headlinesShownMax`).
   public var details: [String] {
     guard case .failed(let problems) = status else { return [] }
     return problems.flatMap { p -> [String] in
-      if case .mismatch(let d?) = p.kind { return ["\(p.file.rawValue):"] + d.context }
-      return []
+      guard case .mismatch(let d?) = p.kind else { return [] }
+      var out = ["\(p.file.rawValue):"] + d.context
+      let more = p.divergences.dropFirst()
+      if !more.isEmpty {
+        out.append("\(p.hunkCount) divergent hunks in \(p.file.rawValue); the others:")
+      }
+      for (n, other) in more.prefix(Self.headlinesShownMax).enumerated() {
+        out.append("  #\(n + 2) \(other.explanation)")
+      }
+      let hidden = p.hunkCount - 1 - min(more.count, Self.headlinesShownMax)
+      if hidden > 0 { out.append("  … and \(hidden) more (see --format json or jpreplay diff)") }
+      return out
     }
   }
+
+  /// Headlines of further divergent hunks shown per golden file in the console and JUnit.
+  public static let headlinesShownMax = 20
 }
 
 /// Progress of a long `verify` (the CLI shows it on a TTY only).
@@ -76,28 +180,4 @@ public struct VerifyProgress: Sendable {
   public var total: Int
   public var name: String
   public var passed: Bool
-}
-
-/// The result of `verify`, cases in name order.
-public struct VerifyReport: Equatable, Sendable {
-  public var cases: [VerifyCase]
-  /// The most severe case: 2 bad input > 1 difference > 0 ok.
-  public var exitCode: ExitDecision { cases.map(\.exitCode).max() ?? .ok }
-  public var failures: [VerifyCase] { cases.filter { !$0.passed } }
-
-  /// A plain-text report: one line per failing case (with context) and a closing count.
-  public func render(verbose: Bool = false) -> String {
-    var out = ""
-    for c in cases where verbose || !c.passed {
-      out += "\(c.passed ? "ok  " : "FAIL") \(c.name): \(c.message)\n"
-      for line in c.details { out += "     \(line)\n" }
-      for w in c.written { out += "     wrote Golden/\(w)\n" }
-    }
-    let failed = failures.count
-    out += "\(cases.count - failed) passed, \(failed) failed\n"
-    if cases.contains(where: { !$0.written.isEmpty }) {
-      out += "review the pending goldens with `jpreplay review` (or `jpreplay accept <name>`)\n"
-    }
-    return out
-  }
 }

@@ -8,10 +8,13 @@ extension JPReplay {
       abstract: "Accept pending golden changes: Golden/<name>.*.jsonl.new replaces the golden.",
       discussion: """
         The replacement is atomic (write to a temporary file, then rename). Naming a recording \
-        with nothing pending is an error (exit 2).
+        with nothing pending is an error (exit 2). A pending file whose recording does not \
+        exist is refused (exit 2): restore the recording and verify again, or drop the file \
+        with `jpreplay reject <name>`. Quoted globs select names ('cov-*').
 
         Examples:
           jpreplay accept drift-left-and-back
+          jpreplay accept 's0*'
           jpreplay accept --all
         """)
 
@@ -29,7 +32,7 @@ extension JPReplay {
 
     func run() throws {
       let result = try corpus.store.accept(names: all ? nil : recordings)
-      try report(result, verb: "accepted")
+      try report(result, verb: "accepted", store: corpus.store)
     }
   }
 
@@ -56,14 +59,18 @@ extension JPReplay {
 
     func run() throws {
       let result = try corpus.store.reject(names: all ? nil : recordings)
-      try report(result, verb: "rejected")
+      try report(result, verb: "rejected", store: corpus.store)
     }
   }
 }
 
-private func report(_ result: ResolveResult, verb: String) throws {
+private func report(_ result: ResolveResult, verb: String, store: GoldenStore) throws {
   for p in result.resolved { print("\(verb) \(p)") }
-  if result.resolved.isEmpty && result.unknown.isEmpty { print("nothing pending") }
+  if result.resolved.isEmpty && result.unknown.isEmpty && result.refused.isEmpty { print("nothing pending") }
+  if !result.refused.isEmpty {
+    for p in result.refused { printErr("jpreplay: " + store.refusal(p)) }
+    if result.unknown.isEmpty { throw ExitCode(2) }
+  }
   if !result.unknown.isEmpty {
     throw CLIError.badInput("nothing pending for: \(result.unknown.joined(separator: ", ")) (see `jpreplay verify`)")
   }

@@ -9,11 +9,15 @@ extension JPReplay {
       discussion: """
         Shows each pending Golden/<name>.<kind>.jsonl.new as a diff against its golden and \
         asks: [a]ccept, [r]eject, [s]kip, [q]uit. Answers are read line by line from standard \
-        input, so a script can drive it without a terminal. Exits 1 while files stay pending.
+        input, so a script can drive it without a terminal. Exits 1 while files stay pending. \
+        A pending file whose recording does not exist is never offered (restore the \
+        recording, or drop the file with `jpreplay reject <name>`). Quoted globs select \
+        names ('cov-*'). --color auto colours diffs on a terminal unless NO_COLOR is set.
 
         Examples:
           jpreplay review
           jpreplay review drift-left-and-back
+          jpreplay review 's0*'
           printf 'a\\nr\\n' | jpreplay review
           jpreplay review --accept-all
         """)
@@ -32,6 +36,9 @@ extension JPReplay {
     @Option(help: "Lines of context in diffs.")
     var context = 3
 
+    @Option(help: "Colour: auto (a terminal without NO_COLOR), always or never.")
+    var color: ColorChoice = .auto
+
     func validate() throws {
       if acceptAll && rejectAll { throw ValidationError("--accept-all and --reject-all are mutually exclusive") }
       guard context >= 0 else { throw ValidationError("--context must be ≥ 0") }
@@ -41,7 +48,7 @@ extension JPReplay {
       let mode: ReviewSession.Mode = acceptAll ? .acceptAll : rejectAll ? .rejectAll : .ask
       let session = ReviewSession(
         store: corpus.store, mode: mode, names: recordings.isEmpty ? nil : recordings,
-        color: stdoutIsTTY, context: context,
+        color: color.enabled(isTTY: stdoutIsTTY), context: context,
         readLine: { Swift.readLine(strippingNewline: true) },
         write: { text in
           FileHandle.standardOutput.write(Data(text.utf8))

@@ -2,28 +2,47 @@ import ArgumentParser
 import Foundation
 import Lab
 import Replay
+import Scenarios
 
 extension JPReplay {
   struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Replay recordings and compare them with their goldens.",
       discussion: """
-        Replays every Recordings/<name>.jprec (or the ones named) and compares the trace and \
-        A.13 outputs with Golden/<name>.trace.jsonl and Golden/<name>.a13.jsonl. On a \
-        difference it writes <golden>.new beside the golden (see `jpreplay review`) and exits 1.
+        Replays every Recordings/<name>.jprec (or the ones named; quoted globs such as \
+        'cov-*' select names) and compares the trace and A.13 outputs with \
+        Golden/<name>.trace.jsonl and Golden/<name>.a13.jsonl. Every divergent hunk is listed \
+        (the first with context), and the console groups the divergences of the whole run by \
+        cue and kind.
 
-        When the CI environment variable is set nothing is written, a missing golden fails, \
-        and a golden without a recording fails.
+        Update mode (--update, else the JPREPLAY_UPDATE environment variable): new writes \
+        <golden>.new beside the golden for `jpreplay review`; always overwrites the golden \
+        (the recording then counts as updated, exit 0); no writes nothing. The default is no \
+        when CI is set or when --spec/--set explore another spec or options, new otherwise.
 
         A recording with a scenario file (Recordings/<name>.scenario.yaml) must hold exactly \
-        what the scenario generates: otherwise verify reports it stale ("run jpreplay record \
-        <name>") and exits 1; an unreadable scenario exits 2. The check generates in memory \
-        and compares events; recordings without a scenario are not affected.
+        what the scenario generates, otherwise it is reported stale ("run jpreplay record \
+        <name>") and nothing is written for it; an unreadable scenario is bad input.
+
+        Categories: passed, failed (the replay differs), missing (no golden yet), stale, \
+        orphan (a golden without recording; --unreferenced ignore|fail|delete, default fail), \
+        updated (--update always) and error (bad input). Each is counted on the summary line, \
+        in the JUnit report (failure type and suite properties) and in --format json; with \
+        GITHUB_ACTIONS=true each failing file is also printed as a ::error annotation.
+
+        Exit codes: 0 every recording passed (or was updated, or is an ignored/deleted \
+        orphan); 1 a behavioural difference or failed check: failed, missing, stale, orphan \
+        with --unreferenced fail, a budget breach, a determinism difference; 2 bad input \
+        (unreadable recording, scenario, golden or option; a name or glob that matches \
+        nothing). The most severe case decides.
 
         Examples:
           jpreplay verify
-          jpreplay verify Recordings/drift-left-and-back.jprec --jobs 2
+          jpreplay verify 's0*' --jobs 2
+          jpreplay verify Recordings/drift-left-and-back.jprec --format json
           CI=true jpreplay verify --junit out/verify.xml
+          jpreplay verify --spec PoseSpec.json --update new
+          jpreplay verify --unreferenced delete
           jpreplay verify --budgets --budget minHoldMs=500
 
         --budgets checks each verified trace against the prompt budgets of the Camera Coach \
@@ -34,17 +53,29 @@ extension JPReplay {
         minHoldMs).
         """)
 
-    @Argument(help: "Recordings to verify (names or paths); default: the whole corpus.")
+    @Argument(help: "Recordings to verify (names, paths or quoted globs); default: the whole corpus.")
     var recordings: [String] = []
 
     @OptionGroup var corpus: CorpusOptions
     @OptionGroup var engine: EngineArguments
 
-    @Option(help: "Parallel replays.")
-    var jobs = 1
+    @Option(help: "Parallel replays (default: the number of cores).")
+    var jobs: Int?
 
     @Option(help: "Write a JUnit XML report to this file.")
     var junit: String?
+
+    @Option(help: "Report on standard output as text or json.")
+    var format: ReportFormat = .text
+
+    @Option(help: ArgumentHelp("What to write on a difference: new (.new files), always (overwrite the golden) or no (default: JPREPLAY_UPDATE, else no on CI or with --spec/--set, else new).", valueName: "new|always|no"))
+    var update: UpdateMode?
+
+    @Option(help: ArgumentHelp("Goldens without a recording: ignore, fail or delete.", valueName: "ignore|fail|delete"))
+    var unreferenced: UnreferencedPolicy = .fail
+
+    @Option(help: "Colour: auto (a terminal without NO_COLOR), always or never.")
+    var color: ColorChoice = .auto
 
     @Option(help: ArgumentHelp("Verify only shard i of n (1-based), e.g. 2/4.", valueName: "i/n"))
     var shard: String?
@@ -62,7 +93,9 @@ extension JPReplay {
     var budgetSettings: [String] = []
 
     func validate() throws {
-      guard jobs >= 1, jobs <= 64 else { throw ValidationError("--jobs must be 1…64, got \(jobs)") }
+      if let jobs, jobs < 1 || jobs > VerifyOptions.jobsMax {
+        throw ValidationError("--jobs must be 1…\(VerifyOptions.jobsMax), got \(jobs)")
+      }
       if let shard, Shard(shard) == nil { throw ValidationError("--shard '\(shard)': expected i/n with 1 ≤ i ≤ n") }
       guard timeToleranceMs >= 0 else { throw ValidationError("--time-tolerance must be ≥ 0") }
     }
@@ -71,35 +104,58 @@ extension JPReplay {
       let driver = try Harness.driver(specPath: engine.spec, overrides: try engine.parsedOverrides())
       var diff = DiffOptions()
       diff.timingToleranceMs = timeToleranceMs
+      let mode: UpdateMode
+      do {
+        mode = try UpdateMode.resolve(
+          flag: update, exploring: engine.spec != nil || !engine.overrides.isEmpty)
+      } catch { throw CLIError.badInput(error.message) }
       let options = VerifyOptions(
-        names: recordings.isEmpty ? nil : recordings, jobs: jobs, ci: VerifyOptions.isCI(),
-        shard: shard.flatMap(Shard.init), diff: diff)
-      // Scenario recordings first: a stale one replays events its scenario no longer makes.
-      let stale = try ScenarioCorpus.staleRecordings(
-        recordingsDir: corpus.recordingsDir,
-        names: recordings.isEmpty ? nil : recordings.map { corpus.store.name(of: $0) })
-      for p in stale.problems { printErr(p.code == 1 ? p.message : "jpreplay: \(p.message)") }
-      let verifier = Verifier(store: corpus.store, options: options, driver: driver)
+        names: recordings.isEmpty ? nil : recordings, jobs: jobs ?? VerifyOptions.defaultJobs,
+        update: mode, unreferenced: unreferenced, shard: shard.flatMap(Shard.init), diff: diff)
+      var verifier = Verifier(store: corpus.store, options: options, driver: driver)
+      // Scenario recordings are checked in the workers, before their replay: a stale one
+      // replays events its scenario no longer makes, so nothing is written for it.
+      let dir = corpus.recordingsDir
+      verifier.scenarioNames = try ScenarioCorpus.scenarioFiles(in: dir).compactMap {
+        Scenario.recordingName(ofFile: $0)
+      }
+      verifier.scenarioCheck = { name in
+        do {
+          guard let p = try ScenarioCorpus.staleRecordings(recordingsDir: dir, names: [name]).problems.first
+          else { return nil }
+          return ScenarioFinding(message: p.message, unreadable: p.code == 2)
+        } catch {
+          return ScenarioFinding(message: "\(error)", unreadable: true)
+        }
+      }
       let progress = ProgressLine(label: "verify")
       let report = try verifier.run { p in progress.update(p.completed, of: p.total, p.name) }
       progress.finish()
-      print(report.render(), terminator: "")
+      let json = format == .json
+      // With --format json standard output holds the JSON document only.
+      let say: (String) -> Void = json ? { printErr($0) } : { print($0) }
+      if json {
+        print(VerifyJSONReport.render(report), terminator: "")
+      } else {
+        print(report.render(color: color.enabled(isTTY: stdoutIsTTY)), terminator: "")
+      }
+      if GitHubAnnotations.isEnabled() {
+        let base = FileManager.default.currentDirectoryPath
+        for line in GitHubAnnotations.render(report, store: corpus.store, base: base) { say(line) }
+      }
       if let junit {
+        // `--junit out/verify.xml` on a fresh checkout: create the report's folder.
+        let folder = URL(fileURLWithPath: junit).deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Harness.writeAtomically(JUnitReport.render(report), to: junit)
       }
       var code = report.exitCode
-      if let worst = stale.problems.map(\.code).max() {
-        print("scenarios: \(stale.problems.count) of \(stale.checked) scenario recordings stale or unreadable")
-        code = max(code, worst == 2 ? .badInput : .difference)
-      } else if stale.checked > 0 {
-        print("scenarios: \(stale.checked) scenario recordings up to date")
-      }
       if determinism && code == .ok {
         let names = report.cases.filter(\.passed).map(\.name)
         let problems = try Harness.checkDeterminism(
           names: names, store: corpus.store, specPath: engine.spec, overrides: engine.overrides)
         for p in problems { printErr("determinism: \(p)") }
-        if !problems.isEmpty { code = .difference } else { print("determinism: \(names.count) recordings byte-identical across processes") }
+        if !problems.isEmpty { code = .difference } else { say("determinism: \(names.count) recordings byte-identical across processes") }
       }
       if budgets {
         var limits = BudgetLimits()
@@ -130,13 +186,21 @@ extension JPReplay {
           }
           var r = BudgetCheck.check(name: c.name, trace: trace, limits: local)
           if !own.isEmpty { r.name += " (own limits \(own.joined(separator: ", ")))" }
-          print(r.line)
+          say(r.line)
           if !r.passed { breached += 1 }
         }
-        print("budgets: \(breached == 0 ? "all within limits" : "\(breached) recording(s) over budget")")
+        say("budgets: \(breached == 0 ? "all within limits" : "\(breached) recording(s) over budget")")
         if breached > 0 && code == .ok { code = .difference }
       }
       if code != .ok { throw ExitCode(code.rawValue) }
     }
   }
 }
+
+/// `verify --format`.
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+  case text, json
+}
+
+extension UpdateMode: ExpressibleByArgument {}
+extension UnreferencedPolicy: ExpressibleByArgument {}

@@ -46,3 +46,16 @@ struct EngineArguments: ParsableArguments {
 
   func validate() throws { _ = try parsedOverrides() }
 }
+
+/// `--color auto|always|never`; auto colours a terminal unless NO_COLOR is set (no-color.org).
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+  case auto, always, never
+
+  func enabled(isTTY: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    switch self {
+    case .always: true
+    case .never: false
+    case .auto: isTTY && (environment["NO_COLOR"] ?? "").isEmpty
+    }
+  }
+}

@@ -1,0 +1,108 @@
+/// The result of `verify`, cases in name order, and its console text.
+public struct VerifyReport: Equatable, Sendable {
+  public var cases: [VerifyCase]
+  /// The update mode the run used (for the closing hints); nil when unknown.
+  public var update: UpdateMode?
+
+  public init(cases: [VerifyCase], update: UpdateMode? = nil) {
+    self.cases = cases
+    self.update = update
+  }
+
+  /// The most severe case: 2 bad input > 1 difference > 0 ok.
+  public var exitCode: ExitDecision { cases.map(\.exitCode).max() ?? .ok }
+  /// Every case that did not pass (whatever its category).
+  public var failures: [VerifyCase] { cases.filter { !$0.passed } }
+
+  /// Cases per category.
+  public func count(_ category: VerifyCategory) -> Int {
+    cases.reduce(0) { $0 + ($1.category == category ? 1 : 0) }
+  }
+
+  /// Divergences of the whole run grouped by cue, kind and shape.
+  public var groups: [DivergenceGroup] { DivergenceGroup.groups(of: cases) }
+
+  /// "75 passed, 1 failed, 2 stale" — passed and failed always, other categories when not
+  /// zero; the numbers add up to the cases.
+  public var summaryLine: String {
+    var parts = ["\(count(.passed)) passed", "\(count(.failed)) failed"]
+    for c in [VerifyCategory.missing, .stale, .orphan, .updated] where count(c) > 0 {
+      parts.append("\(count(c)) \(c.rawValue)")
+    }
+    let errors = count(.error)
+    if errors > 0 { parts.append("\(errors) \(errors == 1 ? "error" : "errors") (bad input)") }
+    return parts.joined(separator: ", ")
+  }
+
+  /// Group lines shown in the console.
+  public static let groupsShownMax = 20
+
+  /// A plain-text report: one block per case that is not ok (all with `verbose`), the
+  /// divergences grouped across the corpus, a closing count and what to do next.
+  public func render(verbose: Bool = false, color: Bool = false) -> String {
+    var out = ""
+    for c in cases where verbose || c.category != .passed { out += block(c, color: color) }
+    let groups = self.groups
+    if !groups.isEmpty {
+      out += "divergences by cue (\(groups.count) \(groups.count == 1 ? "group" : "groups")):\n"
+      for g in groups.prefix(Self.groupsShownMax) { out += "  \(g.line)\n" }
+      if groups.count > Self.groupsShownMax {
+        out += "  … and \(groups.count - Self.groupsShownMax) more (see --format json)\n"
+      }
+    }
+    out += summaryLine + "\n"
+    out += hints().map { $0 + "\n" }.joined()
+    return out
+  }
+
+  /// The console block of one case: tag, name and message, the explanation, files written.
+  public func block(_ c: VerifyCase, color: Bool = false) -> String {
+    let paint = Paint(enabled: color)
+    let tag = c.category.tag
+    let tagText = paint.category(c.category, tag + String(repeating: " ", count: max(0, 7 - tag.count)))
+    var out = "\(tagText) \(c.name): \(c.message)\n"
+    for line in c.details { out += "        \(paint.diffLine(line))\n" }
+    for w in c.written { out += "        wrote Golden/\(w)\n" }
+    for u in c.updated { out += "        updated Golden/\(c.name)\(u.file.suffix)\n" }
+    return out
+  }
+
+  /// What to run next, one line each.
+  public func hints() -> [String] {
+    var out: [String] = []
+    if cases.contains(where: { !$0.written.isEmpty }) {
+      out.append("review the pending goldens with `jpreplay review` (or `jpreplay accept <name>`)")
+    }
+    if count(.stale) > 0 {
+      out.append("re-record stale recordings with `jpreplay record <name>`, then verify again")
+    }
+    if cases.contains(where: { $0.status == .orphanGolden }) {
+      out.append("orphan goldens: restore their recordings, or pass --unreferenced delete (or ignore)")
+    }
+    let differing = cases.contains { [.failed, .missing].contains($0.category) }
+    if differing && update == .no {
+      out.append("nothing written (update mode no); pass --update new to write .new files")
+    }
+    return out
+  }
+}
+
+/// ANSI colour for the console, or nothing.
+struct Paint {
+  var enabled: Bool
+  func wrap(_ code: String, _ s: String) -> String { enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+  func category(_ c: VerifyCategory, _ s: String) -> String {
+    switch c {
+    case .passed: wrap("32", s)
+    case .updated: wrap("36", s)
+    case .failed: wrap("31", s)
+    case .missing, .stale, .orphan: wrap("33", s)
+    case .error: wrap("1;31", s)
+    }
+  }
+  func diffLine(_ s: String) -> String {
+    if s.hasPrefix("  - ") { return wrap("31", s) }
+    if s.hasPrefix("  + ") { return wrap("32", s) }
+    return s
+  }
+}
