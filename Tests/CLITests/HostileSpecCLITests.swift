@@ -57,12 +57,12 @@ struct HostileSpecCLITests {
           root["praisePolicy"] = .object(p)
         }))
     let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-    let quadrupling = [("q0", "lShoulder.x")] + (1...6).map { i in
-      ("q\(i)", Array(repeating: "q\(i - 1)", count: 4).joined(separator: " + "))
+    let eightfold = [("q0", "lShoulder.x")] + (1...4).map { i in
+      ("q\(i)", "max(" + Array(repeating: "q\(i - 1)", count: 8).joined(separator: ", ") + ")")
     }
-    let wide = JSONWriter.write(.object(try withFormula("error = q6", aliases: quadrupling)))
+    let wide = JSONWriter.write(.object(try withFormula("error = q4", aliases: eightfold)))
     let cases: [(String, String, [String])] = [
-      ("unary.json", unary, ["formulaInvalid", "FRAME_MOVE_LEFT", "metric.formula", "column 36", "formulaDepthMax = 32"]),
+      ("unary.json", unary, ["formulaInvalid", "FRAME_MOVE_LEFT", "metric.formula", "column 28", "formulaDepthMax = 24"]),
       ("doubling.json", doubling, ["formulaInvalid", "FRAME_MOVE_LEFT", "column 9", "aliasChainMax = 8"]),
       ("wide.json", wide, ["formulaInvalid", "FRAME_MOVE_LEFT", "column 9", "formulaNodesMax = 4096"]),
       ("cooldown.json", cooldown, ["valueInvalid", "praisePolicy.cooldownMs", "expected an integer", "2500.5"]),

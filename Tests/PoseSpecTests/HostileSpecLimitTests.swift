@@ -47,7 +47,7 @@ struct HostileSpecLimitTests {
     #expect(f.cueId == "FRAME_MOVE_LEFT")
     #expect(f.place == "metric.formula")
     #expect(f.message.contains("formulaDepthMax = \(PoseSpecLimits.formulaDepthMax)"))
-    #expect(f.column == 5 + PoseSpecLimits.formulaDepthMax - 1)  // the 32nd sign: 31 and a leaf fit
+    #expect(f.column == 5 + PoseSpecLimits.formulaDepthMax - 1)  // the formulaDepthMax-th sign: one fewer and a leaf fit
   }
 
   @Test("§2.9: 3,000 nested parentheses and 3,000 nested calls stop at formulaDepthMax")
@@ -96,12 +96,12 @@ struct HostileSpecLimitTests {
     #expect(f.message.contains("aliasChainMax = \(PoseSpecLimits.aliasChainMax)"), "\(f)")
     #expect(f.token == "z22")
     #expect(elapsed < .seconds(5), "refusing took \(elapsed)")  // unbounded: 16.8 s and 1.2 GB
-    // Within the chain bound, 4^6 copies of lShoulder.x exceed the node bound.
+    // Within the chain and depth bounds, 8^4 copies of lShoulder.x exceed the node bound.
     var wide = [("q0", "lShoulder.x")]
-    for i in 1...6 { wide.append(("q\(i)", Array(repeating: "q\(i - 1)", count: 4).joined(separator: " + "))) }
-    let g = try formulaFailure(try withFormula("error = q6", aliases: wide))
+    for i in 1...4 { wide.append(("q\(i)", "max(" + Array(repeating: "q\(i - 1)", count: 8).joined(separator: ", ") + ")")) }
+    let g = try formulaFailure(try withFormula("error = q4", aliases: wide))
     #expect(g.message.contains("formulaNodesMax = \(PoseSpecLimits.formulaNodesMax)"), "\(g)")
-    #expect(g.token == "q6")
+    #expect(g.token == "q4")
     #expect(g.column == 9)
   }
 
@@ -164,6 +164,25 @@ struct HostileSpecLimitTests {
     #expect(failure(try withFormula(text)) == nil)
     let deeper = "error = " + String(repeating: "abs(", count: n + 2) + "lShoulder.x" + String(repeating: ")", count: n + 2)
     #expect(failure(try withFormula(deeper))?.kind == .formulaInvalid)
+  }
+
+  @Test("The costliest path at the bounds (aliasChainMax hops under formulaDepthMax calls) fits 512 KiB")
+  func deepestAcceptedAliasPath() throws {
+    // a1 → … → a7 → lShoulder (a binding alias): the 8 names of aliasChainMax, each hop
+    // three compiler frames; the rest of formulaDepthMax spent on nested calls.
+    var aliases: [(String, String)] = (1..<7).map { ("a\($0)", "a\($0 + 1)") }
+    aliases.append(("a7", "lShoulder.x"))
+    let calls = PoseSpecLimits.formulaDepthMax - 10  // 7 hops, .x, lShoulder, its body.leftShoulder
+    func formula(_ k: Int) -> String {
+      "error = " + String(repeating: "abs(", count: k) + "a1" + String(repeating: ")", count: k)
+    }
+    #expect(failure(try withFormula(formula(calls), aliases: aliases)) == nil)
+    let over = try formulaFailure(try withFormula(formula(calls + 1), aliases: aliases))
+    #expect(over.message.contains("formulaDepthMax"), "\(over)")
+    aliases[6] = ("a7", "a8")
+    aliases.append(("a8", "lShoulder.x"))
+    let chain = try formulaFailure(try withFormula(formula(1), aliases: aliases))
+    #expect(chain.message.contains("aliasChainMax"), "\(chain)")
   }
 
   @Test("§2.3 #2: a document over specBytesMax is refused before parsing")

@@ -456,32 +456,48 @@ struct CueCompiler {
     }
   }
 
+  /// What a name stands for (`classify`), so that `resolve`, which is on the recursive path,
+  /// keeps a small frame.
+  enum Resolution {
+    case typed(Typed)
+    case foreign(FormulaSyntax)
+    case definition(String, what: String)
+    case metric(MetricDefinitions.Definition)
+  }
+
   mutating func resolve(_ name: String, at: Int) throws -> Typed {
-    if let i = localIndex[name] {
-      let a = assignments[i]
-      return Typed(expr: .local(i), type: a.type, isAngle: a.isAngle)
-    }
-    if let s = lookupForeign(name) {
+    switch try classify(name, at: at) {
+    case .typed(let t):
+      return t
+    case .foreign(let s):
       guard !expanding.contains(name) else { throw cycle(name, at: at) }
       try checkChain(name, at: at)
       expanding.append(name)
       defer { expanding.removeLast() }
       return try compileExpression(s)
-    }
-    if name == "bodyPoints" { return Typed(expr: .bodyPoints, type: .points) }
-    if let alias = doc.binding?.aliases[name] {
-      return try expand(name, definition: alias, at: at, what: "binding.aliases")
-    }
-    if let derived = PoseSpecCompiler.derivedBindings.first(where: { $0.name == name }) {
-      return try expand(name, definition: derived.definition, at: at, what: "binding")
-    }
-    if let c = CatalogueScalar(rawValue: name) {
-      return Typed(expr: .catalogue(c), type: .scalar, isAngle: name.hasSuffix("Deg"))
-    }
-    if isROI(name) { return Typed(expr: .roi(name), type: .roi) }
-    if let def = definitions.byName[name], def.cueIndex != cue.index {
+    case .definition(let definition, let what):
+      return try expand(name, definition: definition, at: at, what: what)
+    case .metric(let def):
       return try inline(name, def, at: at)
     }
+  }
+
+  func classify(_ name: String, at: Int) throws -> Resolution {
+    if let i = localIndex[name] {
+      let a = assignments[i]
+      return .typed(Typed(expr: .local(i), type: a.type, isAngle: a.isAngle))
+    }
+    if let s = lookupForeign(name) { return .foreign(s) }
+    if name == "bodyPoints" { return .typed(Typed(expr: .bodyPoints, type: .points)) }
+    if let alias = doc.binding?.aliases[name] { return .definition(alias, what: "binding.aliases") }
+    if let derived = PoseSpecCompiler.derivedBindings.first(where: { $0.name == name }) {
+      return .definition(derived.definition, what: "binding")
+    }
+    if let c = CatalogueScalar(rawValue: name) {
+      return .typed(Typed(expr: .catalogue(c), type: .scalar, isAngle: name.hasSuffix("Deg")))
+    }
+    if isROI(name) { return .typed(Typed(expr: .roi(name), type: .roi)) }
+    if let def = definitions.byName[name], def.cueIndex != cue.index { return .metric(def) }
     throw unknownName(name, at: at)
   }
 

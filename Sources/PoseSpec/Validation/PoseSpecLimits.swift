@@ -18,8 +18,10 @@ public enum PoseSpecLimits {
   /// Nesting of one expression: the height of its syntax tree (operators, calls, unary
   /// signs, parentheses), and of the compiled tree once aliases and other cues' metrics are
   /// expanded into it (the reference: at most 12). A debug build's compiler frames take
-  /// 9–11 KiB each, which is what keeps this small.
-  public static let formulaDepthMax = 32
+  /// 4–14 KiB each (18 KiB per alias hop), which is what keeps this small: the costliest
+  /// path at these bounds (`aliasChainMax` hops under nested calls) needs about 380 KiB
+  /// (measured: it fits a 448 KiB stack, not a 384 KiB one).
+  public static let formulaDepthMax = 24
   /// Names expanded inside one another (alias → alias → metric of another cue …; the
   /// reference: at most 3).
   public static let aliasChainMax = 8
