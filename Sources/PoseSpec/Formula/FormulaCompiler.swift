@@ -74,9 +74,16 @@ public enum PoseSpecCompiler {
     let definitions = MetricDefinitions(doc)
     var programs: [CueProgram] = []
     programs.reserveCapacity(doc.cues.count)
+    var specNodes = 0
     for cue in doc.cues {
       var c = CueCompiler(doc: doc, cue: cue, definitions: definitions)
       programs.append(try c.compile(formulaFirst: formulaFirst))
+      specNodes += c.nodes  // each ≤ formulaNodesMax, so no overflow before the check
+      guard specNodes <= PoseSpecLimits.specNodesMax else {
+        throw c.fail(
+          1, "the cues compile to \(specNodes) nodes so far, more than specNodesMax = \(PoseSpecLimits.specNodesMax) "
+            + "for the whole spec; simplify the formulas or the aliases they use")
+      }
     }
     return SpecProgram(cues: programs)
   }
@@ -131,6 +138,12 @@ struct CueCompiler {
   /// Where we are, for errors.
   var place = "metric.formula"
   var text = ""
+  /// Nesting of `compileExpression` (aliases and inlined metrics included) and nodes compiled
+  /// for this cue so far (`PoseSpecLimits.formulaDepthMax`, `formulaNodesMax`).
+  var depth = 0
+  var nodes = 0
+  /// The column, in `text`, of the name whose expansion is under way (for limit errors).
+  var expansionColumn = 1
 
   init(doc: PoseSpecDocument, cue: PoseSpecCue, definitions: MetricDefinitions) {
     self.doc = doc
@@ -157,6 +170,9 @@ struct CueCompiler {
     let statements: [FormulaStatement]
     do { statements = try FormulaParser.parseFormula(text) } catch {
       throw fail(error.column, error.message)
+    }
+    guard !statements.isEmpty else {
+      throw fail(1, "the formula is empty: a \(cue.metric.computeTier) cue needs an assignment 'name = expression'")
     }
     for s in statements {
       guard let name = s.name else {
@@ -237,73 +253,109 @@ struct CueCompiler {
 
   // MARK: Expressions
 
+  /// Compiles one node. Only recursion happens here; the typing of each node is in
+  /// `typeField` / `typeNegate` / `typeBinary` / `typeCall`, so that the frames on the
+  /// recursive path stay small (a debug frame holds every temporary of its function) and
+  /// `PoseSpecLimits.formulaDepthMax` levels fit a 512 KiB stack.
   mutating func compileExpression(_ s: FormulaSyntax) throws -> Typed {
+    depth += 1
+    defer { depth -= 1 }
+    nodes += 1
+    try checkSize(s.column)
     switch s {
     case .number(let d, _):
       return Typed(expr: .constant(d), type: .scalar)
     case .name(let n, let at):
       return try resolve(n, at: at)
     case .field(let base, let member, let at):
-      if case .name(let qualifier, _) = base, localIndex[qualifier] == nil, lookupForeign(qualifier) == nil,
-        ["body", "face", "target", "frame", "device", "ref"].contains(qualifier)
-      {
-        return try qualified(qualifier, member, at: at)
-      }
-      let b = try compileExpression(base)
-      guard let field = FormulaField(rawValue: member) else {
-        throw fail(at, "unknown field '.\(member)' (known: .x .y .w .h .minX .minY .maxX .maxY)", token: member)
-      }
-      switch (b.type, field) {
-      case (.point, .x), (.point, .y):
-        return Typed(expr: .field(b.expr, field), type: .scalar, isVertical: field == .y)
-      case (.rect, _):
-        return Typed(expr: .field(b.expr, field), type: .scalar)
-      default:
-        throw fail(at, "a \(b.type.rawValue) has no field '.\(member)'", token: member)
-      }
+      if let q = try qualifiedField(base, member, at: at) { return q }
+      return try typeField(try compileExpression(base), member, at: at)
     case .negate(let inner, let at):
-      let t = try compileExpression(inner)
-      guard t.type == .scalar else { throw fail(at, "cannot negate a \(t.type.rawValue)") }
-      if case .constant(let d) = t.expr { return Typed(expr: .constant(-d), type: .scalar) }
-      return Typed(expr: .negate(t.expr), type: .scalar, isAngle: t.isAngle)
+      return try typeNegate(try compileExpression(inner), at: at)
     case .binary(let op, let l, let r, let at):
       let a = try compileExpression(l)
-      let b = try compileExpression(r)
-      guard a.type == .scalar, b.type == .scalar else {
-        throw fail(at, "'\(op.rawValue)' needs two numbers, found a \(a.type.rawValue) and a \(b.type.rawValue)")
-      }
-      if case .constant(let x) = a.expr, case .constant(let y) = b.expr {
-        let v: Double =
-          switch op {
-          case .add: x + y
-          case .subtract: x - y
-          case .multiply: x * y
-          case .divide: x / y
-          }
-        return Typed(expr: .constant(v), type: .scalar)
-      }
-      let e = FormulaExpr.binary(op, a.expr, b.expr)
-      if op == .subtract && a.isVertical && b.isVertical {
-        return Typed(expr: .verticalDifference(e), type: .scalar)
-      }
-      if op == .subtract && a.isAngle && b.isAngle {
-        return Typed(expr: .angleDifference(e), type: .scalar, isAngle: true)
-      }
-      return Typed(expr: e, type: .scalar)
+      return try typeBinary(op, a, try compileExpression(r), at: at)
     case .call(let name, let args, let at):
       return try call(name, args, at: at)
     }
   }
 
-  mutating func call(_ name: String, _ args: [FormulaSyntax], at: Int) throws -> Typed {
-    guard let f = FormulaFunction(rawValue: name) else {
-      throw fail(
-        at,
-        "unknown function '\(name)' (known: \(FormulaFunction.allCases.map(\.rawValue).joined(separator: ", ")))",
-        token: name)
+  /// `body.x`, `face.x`, `target.x`, … when `base` is such a qualifier (not a local name).
+  mutating func qualifiedField(_ base: FormulaSyntax, _ member: String, at: Int) throws -> Typed? {
+    guard case .name(let qualifier, _) = base, localIndex[qualifier] == nil, lookupForeign(qualifier) == nil,
+      ["body", "face", "target", "frame", "device", "ref"].contains(qualifier)
+    else { return nil }
+    return try qualified(qualifier, member, at: at)
+  }
+
+  func typeField(_ b: Typed, _ member: String, at: Int) throws -> Typed {
+    guard let field = FormulaField(rawValue: member) else {
+      throw fail(at, "unknown field '.\(member)' (known: .x .y .w .h .minX .minY .maxX .maxY)", token: member)
     }
+    switch (b.type, field) {
+    case (.point, .x), (.point, .y):
+      return Typed(expr: .field(b.expr, field), type: .scalar, isVertical: field == .y)
+    case (.rect, _):
+      return Typed(expr: .field(b.expr, field), type: .scalar)
+    default:
+      throw fail(at, "a \(b.type.rawValue) has no field '.\(member)'", token: member)
+    }
+  }
+
+  func typeNegate(_ t: Typed, at: Int) throws -> Typed {
+    guard t.type == .scalar else { throw fail(at, "cannot negate a \(t.type.rawValue)") }
+    if case .constant(let d) = t.expr { return Typed(expr: .constant(-d), type: .scalar) }
+    return Typed(expr: .negate(t.expr), type: .scalar, isAngle: t.isAngle)
+  }
+
+  func typeBinary(_ op: FormulaOperator, _ a: Typed, _ b: Typed, at: Int) throws -> Typed {
+    guard a.type == .scalar, b.type == .scalar else {
+      throw fail(at, "'\(op.rawValue)' needs two numbers, found a \(a.type.rawValue) and a \(b.type.rawValue)")
+    }
+    if op == .divide, case .constant(0) = b.expr {
+      throw fail(expanding.isEmpty ? at : expansionColumn, "division by the constant 0", token: expanding.first)
+    }
+    if case .constant(let x) = a.expr, case .constant(let y) = b.expr {
+      let v: Double =
+        switch op {
+        case .add: x + y
+        case .subtract: x - y
+        case .multiply: x * y
+        case .divide: x / y
+        }
+      guard v.isFinite else {
+        throw fail(
+          expanding.isEmpty ? at : expansionColumn,
+          "the constant \(JSONWriter.shortest(x)) \(op.rawValue) \(JSONWriter.shortest(y)) is not a finite number")
+      }
+      return Typed(expr: .constant(v), type: .scalar)
+    }
+    let e = FormulaExpr.binary(op, a.expr, b.expr)
+    if op == .subtract && a.isVertical && b.isVertical {
+      return Typed(expr: .verticalDifference(e), type: .scalar)
+    }
+    if op == .subtract && a.isAngle && b.isAngle {
+      return Typed(expr: .angleDifference(e), type: .scalar, isAngle: true)
+    }
+    return Typed(expr: e, type: .scalar)
+  }
+
+  mutating func call(_ name: String, _ args: [FormulaSyntax], at: Int) throws -> Typed {
+    guard let f = FormulaFunction(rawValue: name) else { throw unknownFunction(name, at: at) }
     var typed: [Typed] = []
     for a in args { typed.append(try compileExpression(a)) }
+    return try typeCall(f, name, args, typed, at: at)
+  }
+
+  func unknownFunction(_ name: String, at: Int) -> FormulaCompileError {
+    fail(
+      at, "unknown function '\(name)' (known: \(FormulaFunction.allCases.map(\.rawValue).joined(separator: ", ")))",
+      token: name)
+  }
+
+  func typeCall(_ f: FormulaFunction, _ name: String, _ args: [FormulaSyntax], _ typed: [Typed], at: Int) throws
+    -> Typed
+  {
     let types = typed.map(\.type)
     func expect(_ wanted: [FormulaType]) throws {
       guard types == wanted else {
@@ -349,6 +401,9 @@ struct CueCompiler {
     case .abs, .log, .sqrt, .acos:
       try expect([.scalar])
       if case .constant(let d) = exprs[0], f == .abs || f == .sqrt {
+        guard d >= 0 || f == .abs else {
+          throw fail(at, "sqrt of the negative constant \(JSONWriter.shortest(d))", token: name)
+        }
         return Typed(expr: .constant(f == .abs ? Swift.abs(d) : d.squareRoot()), type: .scalar)
       }
       return Typed(expr: .call(f, exprs), type: .scalar)
@@ -372,13 +427,9 @@ struct CueCompiler {
   mutating func expand(_ name: String, definition: String, at: Int, what: String) throws
     -> Typed
   {
-    guard !expanding.contains(name) else {
-      throw fail(at, "'\(name)' is defined in terms of itself (\((expanding + [name]).joined(separator: " → ")))", token: name)
-    }
-    let syntax: FormulaSyntax
-    do { syntax = try FormulaParser.parseExpression(definition) } catch {
-      throw fail(at, "\(what) '\(name)' = \"\(definition)\" does not parse: \(error.description)", token: name)
-    }
+    guard !expanding.contains(name) else { throw cycle(name, at: at) }
+    try checkChain(name, at: at)
+    let syntax = try parseDefinition(name, definition, at: at, what: what)
     expanding.append(name)
     defer { expanding.removeLast() }
     // Aliases never see the formula's own variables or a foreign formula's scope.
@@ -393,32 +444,65 @@ struct CueCompiler {
     return try compileExpression(syntax)
   }
 
-  mutating func resolve(_ name: String, at: Int) throws -> Typed {
-    if let i = localIndex[name] {
-      let a = assignments[i]
-      return Typed(expr: .local(i), type: a.type, isAngle: a.isAngle)
+  /// `name` is being expanded inside itself.
+  func cycle(_ name: String, at: Int) -> FormulaCompileError {
+    fail(at, "'\(name)' is defined in terms of itself (\((expanding + [name]).joined(separator: " → ")))", token: name)
+  }
+
+  /// The syntax of an alias or binding definition.
+  func parseDefinition(_ name: String, _ definition: String, at: Int, what: String) throws -> FormulaSyntax {
+    do { return try FormulaParser.parseExpression(definition) } catch {
+      throw fail(at, "\(what) '\(name)' = \"\(definition)\" does not parse: \(error.description)", token: name)
     }
-    if let s = lookupForeign(name) {
-      guard !expanding.contains(name) else { throw fail(at, "'\(name)' is defined in terms of itself", token: name) }
+  }
+
+  /// What a name stands for (`classify`), so that `resolve`, which is on the recursive path,
+  /// keeps a small frame.
+  enum Resolution {
+    case typed(Typed)
+    case foreign(FormulaSyntax)
+    case definition(String, what: String)
+    case metric(MetricDefinitions.Definition)
+  }
+
+  mutating func resolve(_ name: String, at: Int) throws -> Typed {
+    switch try classify(name, at: at) {
+    case .typed(let t):
+      return t
+    case .foreign(let s):
+      guard !expanding.contains(name) else { throw cycle(name, at: at) }
+      try checkChain(name, at: at)
       expanding.append(name)
       defer { expanding.removeLast() }
       return try compileExpression(s)
-    }
-    if name == "bodyPoints" { return Typed(expr: .bodyPoints, type: .points) }
-    if let alias = doc.binding?.aliases[name] {
-      return try expand(name, definition: alias, at: at, what: "binding.aliases")
-    }
-    if let derived = PoseSpecCompiler.derivedBindings.first(where: { $0.name == name }) {
-      return try expand(name, definition: derived.definition, at: at, what: "binding")
-    }
-    if let c = CatalogueScalar(rawValue: name) {
-      return Typed(expr: .catalogue(c), type: .scalar, isAngle: name.hasSuffix("Deg"))
-    }
-    if isROI(name) { return Typed(expr: .roi(name), type: .roi) }
-    if let def = definitions.byName[name], def.cueIndex != cue.index {
+    case .definition(let definition, let what):
+      return try expand(name, definition: definition, at: at, what: what)
+    case .metric(let def):
       return try inline(name, def, at: at)
     }
-    throw fail(
+  }
+
+  func classify(_ name: String, at: Int) throws -> Resolution {
+    if let i = localIndex[name] {
+      let a = assignments[i]
+      return .typed(Typed(expr: .local(i), type: a.type, isAngle: a.isAngle))
+    }
+    if let s = lookupForeign(name) { return .foreign(s) }
+    if name == "bodyPoints" { return .typed(Typed(expr: .bodyPoints, type: .points)) }
+    if let alias = doc.binding?.aliases[name] { return .definition(alias, what: "binding.aliases") }
+    if let derived = PoseSpecCompiler.derivedBindings.first(where: { $0.name == name }) {
+      return .definition(derived.definition, what: "binding")
+    }
+    if let c = CatalogueScalar(rawValue: name) {
+      return .typed(Typed(expr: .catalogue(c), type: .scalar, isAngle: name.hasSuffix("Deg")))
+    }
+    if isROI(name) { return .typed(Typed(expr: .roi(name), type: .roi)) }
+    if let def = definitions.byName[name], def.cueIndex != cue.index { return .metric(def) }
+    throw unknownName(name, at: at)
+  }
+
+  func unknownName(_ name: String, at: Int) -> FormulaCompileError {
+    fail(
       at,
       "unknown name '\(name)': not assigned earlier in this formula, not a binding alias, not a catalogue input, ROI or metric of another cue",
       token: name)
@@ -438,7 +522,8 @@ struct CueCompiler {
   mutating func inline(_ name: String, _ def: MetricDefinitions.Definition, at: Int) throws
     -> Typed
   {
-    guard !expanding.contains(name) else { throw fail(at, "'\(name)' is defined in terms of itself", token: name) }
+    guard !expanding.contains(name) else { throw cycle(name, at: at) }
+    try checkChain(name, at: at)
     let statements = definitions.statements[def.cueIndex]
     var scope: [String: FormulaSyntax] = [:]
     for s in statements[..<def.statementIndex] { if let n = s.name { scope[n] = s.expression } }

@@ -87,7 +87,7 @@ public struct FormulaParser {
   public static func parseExpression(_ text: String) throws(FormulaSyntaxError) -> FormulaSyntax {
     var parser = FormulaParser(tokens: try tokenize(text))
     guard parser.peek != .end else { throw FormulaSyntaxError(column: 1, message: "empty expression") }
-    let e = try parser.expression()
+    let e = try parser.expression(nesting: 1).syntax
     guard parser.peek == .end else { throw parser.unexpected("an operator or the end of the expression") }
     return e
   }
@@ -95,6 +95,11 @@ public struct FormulaParser {
   // MARK: Lexer
 
   static func tokenize(_ text: String) throws(FormulaSyntaxError) -> [(token: Token, column: Int)] {
+    let bytesMax = PoseSpecLimits.formulaBytesMax
+    guard text.utf8.count <= bytesMax else {
+      throw FormulaSyntaxError(
+        column: 1, message: "the text is \(text.utf8.count) bytes, more than formulaBytesMax = \(bytesMax)")
+    }
     let chars = Array(text.unicodeScalars)
     var out: [(token: Token, column: Int)] = []
     var i = 0
@@ -156,81 +161,115 @@ public struct FormulaParser {
     return FormulaSyntaxError(column: column, message: "expected \(expected), found \(found)")
   }
 
+  /// A parsed sub-expression and the height of its tree (a leaf is 1).
+  struct Parsed {
+    var syntax: FormulaSyntax
+    var height: Int
+  }
+
+  /// Refuses a tree or a recursion deeper than `PoseSpecLimits.formulaDepthMax` at `column`,
+  /// before the next level is built.
+  func checkDepth(_ depth: Int, at column: Int) throws(FormulaSyntaxError) {
+    let max = PoseSpecLimits.formulaDepthMax
+    guard depth <= max else {
+      throw FormulaSyntaxError(
+        column: column,
+        message: "the expression nests deeper than formulaDepthMax = \(max) levels (operators, calls, signs "
+          + "and parentheses count); split it into named steps 'a = …; b = …'")
+    }
+  }
+
   mutating func statement() throws(FormulaSyntaxError) -> FormulaStatement {
     let start = column
     if case .ident(let name) = peek, position + 1 < tokens.count, tokens[position + 1].token == .symbol("=") {
       position += 2
       guard peek != .end, peek != .symbol(";") else { throw unexpected("an expression after '\(name) ='") }
-      return FormulaStatement(name: name, expression: try expression(), column: start)
+      return FormulaStatement(name: name, expression: try expression(nesting: 1).syntax, column: start)
     }
-    return FormulaStatement(name: nil, expression: try expression(), column: start)
+    return FormulaStatement(name: nil, expression: try expression(nesting: 1).syntax, column: start)
   }
 
-  mutating func expression() throws(FormulaSyntaxError) -> FormulaSyntax {
-    var lhs = try term()
+  /// `nesting` counts the parser's own recursion (parentheses, calls, signs); the tree's
+  /// height is checked separately, since operator chains grow it without recursion.
+  mutating func expression(nesting: Int) throws(FormulaSyntaxError) -> Parsed {
+    try checkDepth(nesting, at: column)
+    var lhs = try term(nesting: nesting)
     while case .symbol(let c) = peek, c == "+" || c == "-" {
       let at = column
       position += 1
-      lhs = .binary(c == "+" ? .add : .subtract, lhs, try term(), at: at)
+      let rhs = try term(nesting: nesting)
+      let height = Swift.max(lhs.height, rhs.height) + 1
+      try checkDepth(height, at: at)
+      lhs = Parsed(syntax: .binary(c == "+" ? .add : .subtract, lhs.syntax, rhs.syntax, at: at), height: height)
     }
     return lhs
   }
 
-  mutating func term() throws(FormulaSyntaxError) -> FormulaSyntax {
-    var lhs = try unary()
+  mutating func term(nesting: Int) throws(FormulaSyntaxError) -> Parsed {
+    var lhs = try unary(nesting: nesting)
     while case .symbol(let c) = peek, c == "*" || c == "/" {
       let at = column
       position += 1
-      lhs = .binary(c == "*" ? .multiply : .divide, lhs, try unary(), at: at)
+      let rhs = try unary(nesting: nesting)
+      let height = Swift.max(lhs.height, rhs.height) + 1
+      try checkDepth(height, at: at)
+      lhs = Parsed(syntax: .binary(c == "*" ? .multiply : .divide, lhs.syntax, rhs.syntax, at: at), height: height)
     }
     return lhs
   }
 
-  mutating func unary() throws(FormulaSyntaxError) -> FormulaSyntax {
+  mutating func unary(nesting: Int) throws(FormulaSyntaxError) -> Parsed {
     if case .symbol(let c) = peek, c == "-" || c == "+" {
       let at = column
+      try checkDepth(nesting + 1, at: at)
       position += 1
-      let operand = try unary()
-      return c == "-" ? .negate(operand, at: at) : operand
+      let operand = try unary(nesting: nesting + 1)
+      guard c == "-" else { return operand }
+      try checkDepth(operand.height + 1, at: at)
+      return Parsed(syntax: .negate(operand.syntax, at: at), height: operand.height + 1)
     }
-    return try postfix()
+    return try postfix(nesting: nesting)
   }
 
-  mutating func postfix() throws(FormulaSyntaxError) -> FormulaSyntax {
-    var base = try primary()
+  mutating func postfix(nesting: Int) throws(FormulaSyntaxError) -> Parsed {
+    var base = try primary(nesting: nesting)
     while peek == .symbol(".") {
       position += 1
       guard case .ident(let field) = peek else { throw unexpected("a field name after '.'") }
-      base = .field(base, field, at: column)
+      try checkDepth(base.height + 1, at: column)
+      base = Parsed(syntax: .field(base.syntax, field, at: column), height: base.height + 1)
       position += 1
     }
     return base
   }
 
-  mutating func primary() throws(FormulaSyntaxError) -> FormulaSyntax {
+  mutating func primary(nesting: Int) throws(FormulaSyntaxError) -> Parsed {
     let at = column
     switch peek {
     case .number(let d):
       position += 1
-      return .number(d, at: at)
+      return Parsed(syntax: .number(d, at: at), height: 1)
     case .ident(let name):
       position += 1
-      guard peek == .symbol("(") else { return .name(name, at: at) }
+      guard peek == .symbol("(") else { return Parsed(syntax: .name(name, at: at), height: 1) }
       position += 1
       var args: [FormulaSyntax] = []
+      var height = 1
       if peek != .symbol(")") {
-        args.append(try expression())
-        while peek == .symbol(",") {
+        while true {
+          let arg = try expression(nesting: nesting + 1)
+          args.append(arg.syntax)
+          height = Swift.max(height, arg.height + 1)
+          guard peek == .symbol(",") else { break }
           position += 1
-          args.append(try expression())
         }
       }
       guard peek == .symbol(")") else { throw unexpected("',' or ')' in the arguments of \(name)(…)") }
       position += 1
-      return .call(name, args, at: at)
+      return Parsed(syntax: .call(name, args, at: at), height: height)
     case .symbol("("):
       position += 1
-      let inner = try expression()
+      let inner = try expression(nesting: nesting + 1)
       guard peek == .symbol(")") else { throw unexpected("')'") }
       position += 1
       return inner

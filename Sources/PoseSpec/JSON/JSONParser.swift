@@ -16,8 +16,14 @@ public enum JSONParser {
     try parse(bytes: Array(text.utf8))
   }
   /// Parses one JSON value filling the whole byte buffer.
-  public static func parse(bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
-    var p = Parser(bytes: bytes)
+  ///
+  /// With `rejectingDuplicateKeys` an object that names a key twice is an error at the second
+  /// key (RFC 8259 leaves duplicates undefined; without the option the members are kept in
+  /// order and lookups see the first).
+  public static func parse(
+    bytes: UnsafeRawBufferPointer, rejectingDuplicateKeys: Bool
+  ) throws(JSONParseError) -> JSONValue {
+    var p = Parser(bytes: bytes, rejectsDuplicateKeys: rejectingDuplicateKeys)
     p.skipWhitespace()
     let v = try p.parseValue(depth: 0)
     p.skipWhitespace()
@@ -25,21 +31,43 @@ public enum JSONParser {
     return v
   }
   /// Parses a byte array.
-  public static func parse(bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+  public static func parse(bytes: [UInt8], rejectingDuplicateKeys: Bool) throws(JSONParseError)
+    -> JSONValue
+  {
     let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBytes { b in
-      do throws(JSONParseError) { return .success(try parse(bytes: b)) } catch { return .failure(error) }
+      do throws(JSONParseError) {
+        return .success(try parse(bytes: b, rejectingDuplicateKeys: rejectingDuplicateKeys))
+      } catch { return .failure(error) }
     }
     return try result.get()
   }
 
-  /// Nesting limit: deeper input is rejected instead of exhausting the stack.
-  public static let maxDepth = 512
+  /// Parses one JSON value filling the whole byte buffer; duplicate keys are kept.
+  public static func parse(bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
+    try parse(bytes: bytes, rejectingDuplicateKeys: false)
+  }
+  /// Parses a byte array; duplicate keys are kept.
+  public static func parse(bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    try parse(bytes: bytes, rejectingDuplicateKeys: false)
+  }
+
+  /// Nesting limit (objects and arrays): deeper input is rejected before the recursion that
+  /// would exhaust the stack. Parsing, writing, hashing and freeing a value this deep fit a
+  /// 512 KiB thread stack in a debug build (a debug frame pair of the parser takes ~3 KiB;
+  /// `HostileSpecLimitTests`). Every document this project reads nests less than 10 deep.
+  public static let depthMax = 64
+  /// The former name of `depthMax`.
+  public static let maxDepth = depthMax
 }
 
 private struct Parser {
   let bytes: UnsafeRawBufferPointer
+  let rejectsDuplicateKeys: Bool
   var pos = 0
-  init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+  init(bytes: UnsafeRawBufferPointer, rejectsDuplicateKeys: Bool) {
+    self.bytes = bytes
+    self.rejectsDuplicateKeys = rejectsDuplicateKeys
+  }
 
   func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
     let off = min(offset ?? pos, bytes.count)
@@ -73,10 +101,13 @@ private struct Parser {
 
   mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
     guard pos < bytes.count else { throw error("expected a JSON value") }
-    if depth > JSONParser.maxDepth { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
     switch bytes[pos] {
-    case UInt8(ascii: "{"): return try parseObject(depth: depth)
-    case UInt8(ascii: "["): return try parseArray(depth: depth)
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      // `depth` containers enclose this one.
+      guard depth < JSONParser.depthMax else {
+        throw error("objects and arrays nest deeper than JSONParser.depthMax = \(JSONParser.depthMax) levels")
+      }
+      return bytes[pos] == UInt8(ascii: "{") ? try parseObject(depth: depth) : try parseArray(depth: depth)
     case UInt8(ascii: "\""): return .string(try parseString())
     case UInt8(ascii: "t"): try literal("true"); return .bool(true)
     case UInt8(ascii: "f"): try literal("false"); return .bool(false)
@@ -98,6 +129,7 @@ private struct Parser {
   mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
     pos += 1
     var members: [JSONMember] = []
+    var keys: Set<String> = []  // only with rejectsDuplicateKeys, once the object is not tiny
     skipWhitespace()
     if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
       pos += 1
@@ -108,7 +140,11 @@ private struct Parser {
       guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else {
         throw error("expected a string key in an object")
       }
+      let keyStart = pos
       let key = try parseString()
+      if rejectsDuplicateKeys && isDuplicate(key, in: members, index: &keys) {
+        throw error("duplicate key \"\(key)\" in an object (each key may appear once; remove one)", at: keyStart)
+      }
       skipWhitespace()
       guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else {
         throw error("expected ':' after the object key \"\(key)\"")
@@ -129,6 +165,15 @@ private struct Parser {
       }
       throw error("expected ',' or '}' after an object member")
     }
+  }
+
+  /// Whether `key` is already a member: a linear scan for small objects, then a set (so an
+  /// object with many keys stays linear).
+  func isDuplicate(_ key: String, in members: [JSONMember], index: inout Set<String>) -> Bool {
+    let linearMax = 16
+    if members.count < linearMax { return members.contains { $0.key == key } }
+    if index.isEmpty { index = Set(members.map(\.key)) }
+    return !index.insert(key).inserted
   }
 
   mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {

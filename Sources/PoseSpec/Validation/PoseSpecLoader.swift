@@ -3,7 +3,7 @@
 ///
 /// Checks run in the app's order and the first failure wins: decode → confidence range →
 /// required fields → prdVersion → binding minimal aliases → bodyPoints set → rois missing →
-/// rois definitions.
+/// rois definitions; then the [D] checks: values (`PoseSpecRules`) → formulas.
 public enum PoseSpecLoader {
   /// The 14 aliases every PoseSpec must bind, in validator order (§2.5).
   public static let requiredAliases = [
@@ -17,19 +17,28 @@ public enum PoseSpecLoader {
   {
     let doc = try decode(bytes: bytes, fileName: fileName)
     try validate(doc)
+    try PoseSpecRules.check(doc)
     try compileFormulas(doc)
     return doc
   }
 
-  /// The loader half of §2.3 (failures 2 and 3): parse, decode, confidence range.
+  /// The loader half of §2.3 (failures 2 and 3): parse, decode, confidence range. A document
+  /// larger than `PoseSpecLimits.specBytesMax`, nested deeper than `jsonDepthMax` or with a
+  /// key twice in one object is `invalidJSON` too.
   public static func decode(bytes: [UInt8], fileName: String = "PoseSpec.json") throws(PoseSpecValidationError)
     -> PoseSpecDocument
   {
     let invalid = { (place: String) in
       PoseSpecValidationError(kind: .invalidJSON, fileName: fileName, location: place)
     }
+    guard bytes.count <= PoseSpecLimits.specBytesMax else {
+      throw invalid(
+        "the document is \(bytes.count) bytes, more than specBytesMax = \(PoseSpecLimits.specBytesMax) (4 MiB)")
+    }
     let json: JSONValue
-    do { json = try JSONParser.parse(bytes: bytes) } catch { throw invalid(error.description) }
+    do { json = try JSONParser.parse(bytes: bytes, rejectingDuplicateKeys: true) } catch {
+      throw invalid(error.description)
+    }
     let doc: PoseSpecDocument
     do { doc = try PoseSpecDocument(json: json, fileName: fileName, sha256: SHA256.hex(bytes)) } catch {
       throw invalid(error.description)

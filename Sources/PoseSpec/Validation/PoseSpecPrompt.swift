@@ -76,7 +76,7 @@ public struct PoseSpecPrompt: Equatable, Sendable {
         messageEn: "PoseSpec incomplete: rois missing.\n\nmissing=\(error.missing.joined(separator: ", "))",
         payload: [("missing", error.missing.joined(separator: ","))])
     case .missingResource, .invalidJSON, .invalidConfidenceRange, .missingRequiredKeys, .roisBadDefinition,
-      .formulaInvalid:
+      .formulaInvalid, .valueInvalid:
       return PoseSpecPrompt(
         key: invalidKey, titleZh: "PoseSpec 不完整", titleEn: "PoseSpec incomplete",
         messageZh: "PoseSpec 不完整，无法继续。\n\n\(error.reason)\n\nexpected_prdVersion=\(expectedPrd)",

@@ -12,6 +12,13 @@ public struct PoseSpecValidationError: Error, Equatable, Sendable, CustomStringC
     /// has no such check; we fail like `roisBadDefinition` (invalid modal) and name the cue
     /// and the token.
     case formulaInvalid
+    /// [D] not one of the app's nine: a value that decodes but that the engine cannot evaluate
+    /// as written — a duplicated cue id, a threshold level with no usable threshold (`{}`,
+    /// `{">": "abc"}`, `{"between": [1, 2, 3]}`), `updateHz` out of range, a `praisePolicy`
+    /// field of the wrong type or range, a frozen card with no text, more cues than
+    /// `PoseSpecLimits.cuesMax`. The app skips or defaults such values silently; we fail like
+    /// `formulaInvalid` (invalid modal), naming the cue and the key (`PoseSpecRules`).
+    case valueInvalid
   }
 
   public var kind: Kind
@@ -22,7 +29,9 @@ public struct PoseSpecValidationError: Error, Equatable, Sendable, CustomStringC
   /// `prdVersionMismatch` only.
   public var expected: String?
   public var actual: String?
-  /// `roisBadDefinition`: what is wrong, e.g. "rois.faceROI.paddingPctOfBBox out of range [0,1]".
+  /// `roisBadDefinition`: what is wrong, e.g. "rois.faceROI.paddingPctOfBBox out of range [0,1]";
+  /// `valueInvalid`: the cue and the key, e.g. "FRAME_MOVE_LEFT trigger.noRef.warn" (the
+  /// full place and problem are in `location`).
   public var definitionProblem: String?
   /// `formulaInvalid`: the compiler's error (cue, text, column, token).
   public var formula: FormulaCompileError? { formulaBox?.error }
@@ -66,6 +75,7 @@ public struct PoseSpecValidationError: Error, Equatable, Sendable, CustomStringC
     case .roisMissing: "PoseSpec rois missing: \(missing.joined(separator: ", "))"
     case .roisBadDefinition: "PoseSpec rois invalid: \(definitionProblem ?? "")"
     case .formulaInvalid: "PoseSpec formula invalid: \(formula?.cueId ?? "") \(formula?.token.map { "'\($0)'" } ?? "")"
+    case .valueInvalid: "PoseSpec value invalid: \(definitionProblem ?? "")"
     }
   }
 
