@@ -80,7 +80,7 @@ struct IntegrityTests {
     let r = try CLI.run(["info", f.path])
     #expect(r.code == 2)
     #expect(r.stderr.contains("9"), "\(r.stderr)")
-    #expect(r.stderr.contains("1"))
+    #expect(r.stderr.contains("version 2"))
   }
 
   @Test func importRefusesToOverwriteAndLeavesTheOldFileIntact() throws {

@@ -34,11 +34,6 @@ public enum ContainerLimits {
   /// Lines of `PRAGMA integrity_check` that `doctor` reports.
   public static let integrityLinesMax = 20
 
-  /// The largest raw size a chunk of `channel` may claim.
-  static func chunkRawBytesMax(for channel: String) -> Int {
-    channel == "pixels" ? max(chunkRawBytesMax, lumaChunkRawBytesMax) : chunkRawBytesMax
-  }
-
   /// `w·h` of a luma plane when both are ≥ 0 and the product is ≤ `lumaPixelsMax`; nil otherwise
   /// (overflow-safe).
   public static func lumaPixels(w: Int, h: Int) -> Int? {

@@ -27,7 +27,7 @@ extension Doctor {
     let counts = scan.counts
     let chunksLost = !lost.isEmpty
     let tmp: SafeFile.Temporary
-    do { tmp = try SafeFile.Temporary(beside: to) } catch {
+    do { tmp = try SafeFile.Temporary(beside: to, keepOpen: false) } catch {
       throw RecordingError(file: to, "cannot create a temporary file beside it: \(error)")
     }
     do {
