@@ -219,4 +219,30 @@ import Testing
     try Damage.sql(p, "PRAGMA user_version = 1")
     expectRefused(p, ["format version 1 is no longer read", "jpreplay record", "jpreplay import --force"])
   }
+
+  // The writer refuses what the reader would refuse, so everything it writes reads back.
+  @Test func theWriterRefusesEventsBeyondTheLimits() throws {
+    let d = try Damage.tempDir("w")
+    defer { try? FileManager.default.removeItem(at: d) }
+    let r = try Recorder(path: d.appendingPathComponent("faces.jprec").path, header: Damage.header)
+    let faces = Array(repeating: FaceObservation(bbox: Rect(x: 0.1, y: 0.1, w: 0.1, h: 0.1)), count: ContainerLimits.landmarkFacesMax + 1)
+    #expect(throws: RecordingError.self) { try r.append(InputEvent(t: 0, payload: .landmarks(LandmarkFrame(frame: 0, faces: faces)))) }
+    // Refused before touching the chunk: the recording goes on.
+    try r.append(InputEvent(t: 0, payload: .landmarks(LandmarkFrame(frame: 0, faces: Array(faces.prefix(2))))))
+    try r.finish()
+    #expect(try Damage.readAll(r.path).count == 1)
+
+    let g = try Recorder(path: d.appendingPathComponent("big.jprec").path, header: Damage.header)
+    try g.append(InputEvent(t: 0, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": "A"]))))
+    let huge = String(repeating: "x", count: ContainerLimits.chunkRawBytesMax)
+    do {
+      try g.append(InputEvent(t: 1, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": .string(huge)]))))
+      Issue.record("a label event larger than a chunk was accepted")
+    } catch {
+      #expect("\(error)".contains("chunkRawBytesMax"))
+    }
+    // The recording is left unfinished (as after a crash), and still opens.
+    #expect(throws: RecordingError.self) { try g.finish() }
+    #expect(Doctor.check(path: g.path).problems.contains { $0.hasPrefix("incomplete") })
+  }
 }
