@@ -100,6 +100,10 @@ import Testing
     try Damage.flipIndexPage(p)
     // The reader scans the table itself (never the index): every event is still there.
     #expect(try Damage.readAll(p).count == before.count)
+    // `info` counts from the same scan: not "events: 0".
+    let stats = try RecordingReader(path: p).stats()
+    #expect(stats.channels.reduce(0) { $0 + $1.events } == before.count)
+    #expect(stats.channels.allSatisfy { $0.storedBytes > 0 && $0.chunks > 0 })
     let r = Doctor.check(path: p)
     #expect(r.status == .damaged, "\(r.lines)")
     #expect(r.problems.contains { $0.hasPrefix("SQLite integrity check") }, "\(r.problems)")

@@ -165,22 +165,19 @@ public final class RecordingReader {
       var s = RecordingStats(
         fileBytes: JPRec.fileSize(path) ?? 0, formatVersion: JPRec.formatVersion, complete: isComplete,
         meta: metaRows)
-      let rows = try db.inDatabase { db in
-        try Row.fetchAll(
-          db,
-          sql: """
-            SELECT c.id, c.name, c.encoding, COALESCE(SUM(k.count), 0), COUNT(k.id), COALESCE(SUM(k.raw_size), 0),
-                   COALESCE(SUM(LENGTH(k.data)), 0), MIN(k.start_ms), MAX(k.end_ms)
-            FROM channels c LEFT JOIN chunks k ON k.channel_id = c.id GROUP BY c.id ORDER BY c.id
-            """)
+      // From the chunk rows the reader scanned (never through the index), plus the stored
+      // sizes by a table scan.
+      let stored = try db.inDatabase { db in
+        try Row.fetchAll(db, sql: "SELECT channel_id, COALESCE(SUM(LENGTH(data)), 0) FROM chunks NOT INDEXED GROUP BY channel_id")
+          .reduce(into: [Int64: Int64]()) { d, r in d[try r.decode(Int64.self, atIndex: 0)] = try r.decode(Int64.self, atIndex: 1) }
       }
-      for r in rows {
+      for c in cursors {
+        let id = JPRec.channelID(c.channel)
         s.channels.append(
           ChannelStats(
-            id: try r.decode(atIndex: 0), name: try r.decode(atIndex: 1), encoding: try r.decode(atIndex: 2),
-            events: Int(try r.decode(Int64.self, atIndex: 3)), chunks: Int(try r.decode(Int64.self, atIndex: 4)),
-            rawBytes: try r.decode(atIndex: 5), storedBytes: try r.decode(atIndex: 6), firstT: try r.decode(atIndex: 7),
-            lastT: try r.decode(atIndex: 8)))
+            id: id, name: c.name, encoding: eventEncodingName, events: Int(c.chunks.reduce(0) { $0 + $1.count }),
+            chunks: c.chunks.count, rawBytes: c.chunks.reduce(0) { $0 + $1.rawSize }, storedBytes: stored[id] ?? 0,
+            firstT: c.chunks.map(\.startMs).min(), lastT: c.chunks.map(\.endMs).max()))
       }
       var counts: [String: Int]? = nil
       if let row = metaRows.first(where: { $0.key == JPRec.metaEventCounts }),
