@@ -51,7 +51,9 @@ public final class Recorder {
     // An empty `SafeFile.Temporary` (created exclusively by the caller) is filled; anything
     // else that exists is refused.
     let isEmptyTemporary = (path as NSString).lastPathComponent.hasPrefix(SafeFile.temporaryPrefix) && JPRec.fileSize(path) == 0
-    if fm.fileExists(atPath: path) && !isEmptyTemporary {
+    var st = stat()
+    let exists = lstat(path, &st) == 0  // also a (dangling) symlink: never written through
+    if exists && !isEmptyTemporary {
       throw RecordingError(file: path, "already exists; a recording is never overwritten (choose another name or delete it first)")
     }
     var seen = Set<String>()
