@@ -191,16 +191,10 @@ public enum Harness {
     } catch { throw HarnessFailure(code: error.exitCode.rawValue, message: error.description) }
   }
 
-  /// Writes `text` to `path` atomically (temporary file in the same folder, then rename).
+  /// Writes `text` to `path` atomically (`SafeFile`: exclusive temporary beside it, fsync, rename).
   public static func writeAtomically(_ text: String, to path: String) throws(HarnessFailure) {
-    let url = URL(fileURLWithPath: path)
-    let tmp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-    do {
-      try Data(text.utf8).write(to: tmp)
-      if rename(tmp.path, url.path) != 0 { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    } catch {
-      try? FileManager.default.removeItem(at: tmp)
-      throw .badInput("\(path): cannot write (\(describe(error)))")
+    do { try SafeFile.write(text, to: path) } catch {
+      throw .badInput("\(path): cannot write (\(error.message))")
     }
   }
 

@@ -80,7 +80,7 @@ struct IntegrityTests {
     let r = try CLI.run(["info", f.path])
     #expect(r.code == 2)
     #expect(r.stderr.contains("9"), "\(r.stderr)")
-    #expect(r.stderr.contains("1"))
+    #expect(r.stderr.contains("version 2"))
   }
 
   @Test func importRefusesToOverwriteAndLeavesTheOldFileIntact() throws {
@@ -97,6 +97,16 @@ struct IntegrityTests {
     #expect(r2.stderr.contains("bad.jsonl:2"), "\(r2.stderr)")
     #expect(r2.stderr.contains("state"))
     #expect(try Data(contentsOf: f) == before)
+    // The failed replacement left no temporary file (nor its -wal/-shm) behind.
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(!left.contains { $0.hasPrefix(SafeFile.temporaryPrefix) }, "\(left)")
+    // A planted (dangling) symlink at OUT is refused, not written through.
+    let link = dir.appendingPathComponent("link.jprec")
+    let outside = dir.appendingPathComponent("outside.jprec")
+    try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: outside.path)
+    let good = try CLI.run(["import", CLI.corpusJSONL("drift-left-and-back", in: dir).path, "-o", link.path])
+    #expect(good.code == 2, "\(good.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: outside.path))
   }
 
   /// A long recording cut in the middle: `replay` refuses it (exit 2, "truncated"), `doctor`

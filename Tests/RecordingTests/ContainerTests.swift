@@ -166,7 +166,7 @@ final class ContainerTests: XCTestCase {
     XCTAssertEqual(try readAll(p), events.map(Self.expected))
     XCTAssertEqual(s.eventsByKind.map(\.kind), ["landmarks"])
     XCTAssertEqual(s.durationMs, 5000)  // the header's duration_ms wins over the last t
-    XCTAssertEqual(s.formatVersion, 1)
+    XCTAssertEqual(s.formatVersion, 2)
     XCTAssertTrue(s.complete)
     XCTAssertTrue(s.meta.contains { $0.key == "name" && $0.value == "\"unit\"" })
   }
@@ -201,10 +201,18 @@ final class ContainerTests: XCTestCase {
     let q = try DatabaseQueue(path: p)
     try q.write { db in
       if let raw {
+        // A well-formed row (CRC over the row's fields and data) holding a garbage payload.
         let z = Zstd.compress(raw, level: 3)
+        let row = try Row.fetchOne(db, sql: "SELECT \(ChunkInfo.columns) FROM chunks WHERE id = ?", arguments: [chunk])!
+        let c = try ChunkInfo(row: row)
+        let crc = z.withUnsafeBytes {
+          JPRec.chunkCRC32(
+            channelID: c.channelID, startMs: c.startMs, endMs: c.endMs, count: c.count, firstSeq: c.firstSeq,
+            rawSize: Int64(raw.count), data: $0)
+        }
         try db.execute(
           sql: "UPDATE chunks SET data = ?, crc32 = ?, raw_size = ? WHERE id = ?",
-          arguments: [Data(z), Int64(CRC32.checksum(z)), raw.count, chunk])
+          arguments: [Data(z), Int64(crc), raw.count, chunk])
       }
       if let data { try db.execute(sql: "UPDATE chunks SET data = ? WHERE id = ?", arguments: [Data(data), chunk]) }
       if let count { try db.execute(sql: "UPDATE chunks SET count = ? WHERE id = ?", arguments: [count, chunk]) }
@@ -321,7 +329,7 @@ final class ContainerTests: XCTestCase {
     try Data(bytes).write(to: URL(fileURLWithPath: p))
     assertThrows(
       { _ = try RecordingReader(path: p) },
-      contains: ["v9.jprec", "recording format version 9 is newer than this jpreplay understands (version 1)"])
+      contains: ["v9.jprec", "recording format version 9 is newer than this jpreplay understands (version 2)"])
   }
 
   func testGarbagePayloadsWithAValidCRCNeverTrap() throws {
@@ -361,7 +369,7 @@ final class ContainerTests: XCTestCase {
         // Usually the damaged chunk itself; garbage that decodes to plausible events is caught
         // by the next chunk's order check.
         let d = "\(error)"
-        XCTAssertTrue(d.contains("chunk \(ids[1]) (channel landmarks") || d.contains("chunk \(ids[2]) (channel landmarks") && d.contains("overlaps"), "case \(k): \(d)")
+        XCTAssertTrue(d.contains("chunk \(ids[1]) (channel landmarks") || d.contains("chunk \(ids[2]) (channel landmarks") && d.contains("overlaps") || d.contains("sequence number"), "case \(k): \(d)")
       }
       _ = Doctor.check(path: p)
     }

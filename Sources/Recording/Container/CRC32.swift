@@ -19,8 +19,21 @@ public enum CRC32 {
   }()
 
   public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    guard bytes.count > 0 else { return 0 }
+    return update(0xFFFF_FFFF, bytes) ^ 0xFFFF_FFFF
+  }
+
+  /// The CRC of several byte strings in a row, as if concatenated.
+  public static func checksum(parts: [UnsafeRawBufferPointer]) -> UInt32 {
     var crc: UInt32 = 0xFFFF_FFFF
-    guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+    for p in parts { crc = update(crc, p) }
+    return crc ^ 0xFFFF_FFFF
+  }
+
+  /// Feeds `bytes` into a running (not yet final-xored) CRC register.
+  static func update(_ start: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    var crc = start
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return crc }
     let n = bytes.count
     tables.withUnsafeBufferPointer { tp in
       let t = tp.baseAddress!
@@ -39,7 +52,7 @@ public enum CRC32 {
         i += 1
       }
     }
-    return crc ^ 0xFFFF_FFFF
+    return crc
   }
 
   public static func checksum(_ bytes: [UInt8]) -> UInt32 {

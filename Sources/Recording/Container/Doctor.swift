@@ -5,8 +5,19 @@ import PoseSpec
 
 /// The result of `Doctor.check`.
 public struct DoctorReport: Sendable {
-  /// True when the file opens, is complete, and every chunk verifies and decodes.
-  public var ok: Bool
+  /// What `doctor` found, as a value (the CLI picks its exit code from it).
+  public enum Status: Sendable, Equatable {
+    /// Opens, is complete, passes SQLite's integrity check, meta parses and matches its CRC,
+    /// every chunk verifies and decodes, the counts agree, and a full read as `replay` does it succeeds.
+    case ok
+    /// A recording with damage or missing parts (exit 1); `--recover` may salvage it.
+    case damaged
+    /// Not a readable recording at all: no such file, not SQLite, not a .jprec, a newer format (exit 2).
+    case unreadable
+  }
+  public var status: Status
+  /// True when `status == .ok`.
+  public var ok: Bool { status == .ok }
   /// One line per problem (a bad chunk, an unfinished recording, a file that does not open).
   public var problems: [String]
   /// Ids of chunks that failed.
@@ -17,8 +28,8 @@ public struct DoctorReport: Sendable {
   /// The human-readable report (`jpreplay doctor` prints it).
   public var lines: [String]
 
-  public init(ok: Bool, problems: [String], badChunks: [Int64], chunksChecked: Int, events: Int, lines: [String]) {
-    self.ok = ok
+  public init(status: Status, problems: [String], badChunks: [Int64], chunksChecked: Int, events: Int, lines: [String]) {
+    self.status = status
     self.problems = problems
     self.badChunks = badChunks
     self.chunksChecked = chunksChecked
@@ -50,6 +61,14 @@ public enum Doctor {
     var bad: [(ChunkInfo, channel: String, message: String)] = []
     var events = 0
     var problems: [String] = []
+    /// The largest sequence number of the good chunks (-1 when none).
+    var maxSeq: Int64 = -1
+    /// Events per kind in the good chunks.
+    var counts: [String: Int] {
+      var d: [String: Int] = [:]
+      for g in good { d.merge(g.counts, uniquingKeysWith: +) }
+      return d
+    }
   }
 
   /// Verifies every chunk of every channel: CRC, zstd, full decode, count, time range, order.
@@ -69,8 +88,12 @@ public enum Doctor {
         // In rowid order, keeping the rows read before any damage (a truncated file).
         var cs: [ChunkInfo] = []
         do {
-          let rows = try Row.fetchCursor(db, sql: "SELECT \(ChunkInfo.columns) FROM chunks ORDER BY id")
+          let rows = try Row.fetchCursor(db, sql: "SELECT \(ChunkInfo.columns) FROM chunks NOT INDEXED ORDER BY id")
           while let row = try rows.next() {
+            guard cs.count < ContainerLimits.chunksMax else {
+              tableDamage = "more than \(ContainerLimits.chunksMax) chunk rows (chunksMax); later chunks are ignored"
+              break
+            }
             guard let info = try? ChunkInfo(row: row) else {
               tableDamage = "the chunk table is damaged after \(cs.count) readable row(s) (a row with NULL or mistyped columns); later chunks are lost"
               break
@@ -100,6 +123,10 @@ public enum Doctor {
         scan.problems.append("channel \(name): unknown encoding \"\(encoding)\"")
         continue
       }
+      guard id == JPRec.channelID(ch) else {
+        scan.problems.append("channel \(name): has id \(id), expected \(JPRec.channelID(ch))")
+        continue
+      }
       decoders[id] = (EventDecoder(kindNames: kinds, channel: ch), name)
     }
     var last: [Int64: (t: Int64, seq: Int64)] = [:]
@@ -127,6 +154,7 @@ public enum Doctor {
         }
         last[c.channelID] = lastEv
         scan.good.append((c, counts))
+        scan.maxSeq = max(scan.maxSeq, lastEv.seq)
         scan.events += Int(c.count)
       } catch let e as CodecError {
         scan.bad.append((c, name, e.message))
@@ -138,6 +166,11 @@ public enum Doctor {
   }
 
   /// Checks a recording. Never throws: a file that cannot be opened is a failed report.
+  ///
+  /// Runs, in order: the header checks, `PRAGMA integrity_check`, the meta parse (as the reader
+  /// does it, CRC included), every chunk (CRC, bounds, zstd, full decode, order), the event
+  /// counts of meta against the chunks, and — when all that passed — a complete read through
+  /// `RecordingReader`, the code path `replay` uses. So `ok` means `replay` can read every event.
   public static func check(path: String) -> DoctorReport {
     var lines = ["checking \(path)"]
     let db: DatabaseQueue
@@ -147,119 +180,71 @@ public enum Doctor {
       db = try JPRec.openReadOnly(path, allowTruncated: true)
     } catch {
       lines.append("FAILED: \(error.description)")
-      return DoctorReport(ok: false, problems: [error.description], badChunks: [], chunksChecked: 0, events: 0, lines: lines)
+      return DoctorReport(
+        status: .unreadable, problems: [error.description], badChunks: [], chunksChecked: 0, events: 0, lines: lines)
     }
     defer { try? db.close() }
+    var problems = truncation.map { [$0] } ?? []
+    problems += integrityProblems(db)
+    let meta: RecordingMeta?
+    do { meta = try db.inDatabase { try RecordingMeta.read($0) } } catch let e as MetaError {
+      problems.append("\(e.place): \(e.message)")
+      meta = nil
+    } catch {
+      problems.append("meta: cannot read: \(JPRec.sqliteMessage(error))")
+      meta = nil
+    }
     let scan = scan(db, path: path)
-    var problems = (truncation.map { [$0] } ?? []) + scan.problems
+    problems += scan.problems
     for (c, name, message) in scan.bad { problems.append("\(c.place(name)): \(message)") }
-    let complete = (try? db.inDatabase { db in
-      try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [JPRec.metaComplete])
-    }) ?? nil
+    if let declared = meta?.eventCounts {
+      let found = scan.counts
+      for (kind, n) in declared where Int64(found[kind] ?? 0) != n {
+        problems.append("event counts: meta \"\(JPRec.metaEventCounts)\" declares \(n) \(kind) events, the readable chunks hold \(found[kind] ?? 0)")
+      }
+      for (kind, n) in found.sorted(by: { $0.key < $1.key }) where !declared.contains(where: { $0.kind == kind }) {
+        problems.append("event counts: the chunks hold \(n) \(kind) events that meta \"\(JPRec.metaEventCounts)\" does not declare")
+      }
+    }
+    let complete = meta?.complete ?? false
     let chunksChecked = scan.good.count + scan.bad.count
-    if complete != "true" {
+    if meta != nil && !complete {
       let lastT = scan.good.map(\.0.endMs).max()
       problems.append(
         "incomplete: recording was not finished (writer stopped after \(scan.events) events, last t=\(lastT.map { "\($0) ms" } ?? "-")); events in its open chunks are lost")
     }
-    lines.append("format version \(JPRec.formatVersion), \(complete == "true" ? "complete" : "not complete")")
+    if problems.isEmpty, let p = readAsReplayDoes(path) { problems.append(p) }
+    lines.append("format version \(JPRec.formatVersion), \(complete ? "complete" : "not complete")")
     lines.append("\(chunksChecked) chunk(s) checked, \(scan.good.count) good, \(scan.bad.count) bad; \(scan.events) events readable")
     for p in problems { lines.append("PROBLEM: \(p)") }
-    if !scan.bad.isEmpty || truncation != nil || !scan.problems.isEmpty { lines.append("salvage with: jpreplay doctor --recover \(path) -o OUT.jprec") }
+    if !problems.isEmpty { lines.append("salvage with: jpreplay doctor --recover \(path) -o OUT.jprec") }
     lines.append(problems.isEmpty ? "ok" : "FAILED: \(problems.count) problem(s)")
     return DoctorReport(
-      ok: problems.isEmpty, problems: problems, badChunks: scan.bad.map(\.0.id), chunksChecked: chunksChecked,
-      events: scan.events, lines: lines)
+      status: problems.isEmpty ? .ok : .damaged, problems: problems, badChunks: scan.bad.map(\.0.id),
+      chunksChecked: chunksChecked, events: scan.events, lines: lines)
   }
 
-  /// Copies the meta rows and every good chunk of `from` into the new file `to` (which must
-  /// not exist), marks it complete with meta `recovered_from` and `recovery_lost`, then checks it.
-  public static func recover(from: String, to: String) throws(RecordingError) -> RecoverReport {
-    let fm = FileManager.default
-    if fm.fileExists(atPath: to) { throw RecordingError(file: to, "already exists; choose another name") }
-    let truncation = try JPRec.checkHeader(from, allowTruncated: true)
-    let src = try JPRec.openReadOnly(from, allowTruncated: true)
-    defer { try? src.close() }
-    let scan = scan(src, path: from)
-    if scan.good.isEmpty && !scan.problems.isEmpty {
-      throw RecordingError(file: from, "nothing can be recovered: \(scan.problems.joined(separator: "; "))")
-    }
-    var lost = scan.bad.map { c, name, message in "\(c.summary(name)): \(message)" }
-    if let truncation { lost.append("file \(truncation)") }
-    lost += scan.problems.filter { $0.hasPrefix("the chunk table is damaged") }
-    var counts: [String: Int] = [:]
-    for g in scan.good { counts.merge(g.counts, uniquingKeysWith: +) }
+  /// `PRAGMA integrity_check` (at most `integrityLinesMax` lines), as problems.
+  static func integrityProblems(_ db: DatabaseQueue) -> [String] {
     do {
-      let (metaRows, channelRows) = try src.inDatabase { db in
-        (
-          try Row.fetchAll(db, sql: "SELECT key, value FROM meta ORDER BY rowid").map { (try $0.decode(String.self, atIndex: 0), try $0.decode(String.self, atIndex: 1)) },
-          try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id").map {
-            (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1), try $0.decode(String.self, atIndex: 2))
-          }
-        )
+      let rows = try db.inDatabase { db in
+        try String.fetchAll(db, sql: "PRAGMA integrity_check(\(ContainerLimits.integrityLinesMax))")
       }
-      for s in ["-wal", "-shm", "-journal"] where fm.fileExists(atPath: to + s) { try? fm.removeItem(atPath: to + s) }
-      let dst = try DatabaseQueue(path: to)
-      do {
-        try dst.writeWithoutTransaction { db in
-          try db.execute(sql: "PRAGMA application_id = \(JPRec.applicationID)")
-          try db.execute(sql: "PRAGMA user_version = \(JPRec.formatVersion)")
-          try db.inTransaction {
-            try db.execute(sql: JPRec.schemaSQL)
-            var lostText = "nothing"
-            if !lost.isEmpty { lostText = lost.joined(separator: "; ") }
-            var hadKinds = false
-            for (k, v) in metaRows where k != JPRec.metaEventCounts && k != "recovered_from" && k != "recovery_lost" {
-              let value = k == JPRec.metaComplete ? "true" : v
-              if k == JPRec.metaKinds { hadKinds = true }
-              try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [k, value])
-            }
-            if !hadKinds {
-              try db.execute(
-                sql: "INSERT INTO meta(key, value) VALUES (?, ?)",
-                arguments: [JPRec.metaKinds, JSONWriter.write(.array(KindTable.names.map { .string($0) }))])
-            }
-            var co = JSONObject()
-            for (k, n) in counts.sorted(by: { $0.key < $1.key }) { co.members.append(JSONMember(k, .number(Double(n)))) }
-            try db.execute(
-              sql: "INSERT INTO meta(key, value) VALUES (?, ?)",
-              arguments: [JPRec.metaEventCounts, JSONWriter.write(.object(co))])
-            try db.execute(
-              sql: "INSERT INTO meta(key, value) VALUES (?, ?)",
-              arguments: ["recovered_from", JSONWriter.write(.string((from as NSString).lastPathComponent))])
-            try db.execute(
-              sql: "INSERT INTO meta(key, value) VALUES (?, ?)",
-              arguments: ["recovery_lost", JSONWriter.write(.string(lostText))])
-            for (id, name, enc) in channelRows {
-              try db.execute(sql: "INSERT INTO channels(id, name, encoding) VALUES (?, ?, ?)", arguments: [id, name, enc])
-            }
-            return .commit
-          }
-        }
-        for (c, _) in scan.good {
-          try dst.write { db in
-            let data = try src.inDatabase { sdb in
-              try Data.fetchOne(sdb, sql: "SELECT data FROM chunks WHERE id = ?", arguments: [c.id])
-            } ?? Data()
-            try db.execute(
-              sql: """
-                INSERT INTO chunks(id, channel_id, start_ms, end_ms, count, first_seq, raw_size, crc32, data)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-              arguments: [c.id, c.channelID, c.startMs, c.endMs, c.count, c.firstSeq, c.rawSize, Int64(c.crc32), data])
-          }
-        }
-        try dst.close()
-      } catch {
-        try? dst.close()
-        throw error
-      }
+      if rows == ["ok"] { return [] }
+      return rows.map { "SQLite integrity check: \($0)" }
     } catch {
-      for s in ["", "-wal", "-shm", "-journal"] { try? fm.removeItem(atPath: to + s) }
-      if let e = error as? RecordingError { throw e }
-      throw RecordingError(file: to, "cannot write the recovered recording: \(JPRec.sqliteMessage(error))")
+      return ["SQLite integrity check failed: \(JPRec.sqliteMessage(error))"]
     }
-    let verify = check(path: to)
-    return RecoverReport(kept: scan.good.count, lostChunks: lost, verify: verify)
+  }
+
+  /// Reads every event with `RecordingReader` (what `replay` does); the error, if any.
+  static func readAsReplayDoes(_ path: String) -> String? {
+    do {
+      let r = try RecordingReader(path: path)
+      while try r.next() != nil {}
+      return nil
+    } catch {
+      return "a full read (as replay does it) fails: \(error.description)"
+    }
   }
 }

@@ -208,9 +208,15 @@ final class EventDecoder {
     case .landmarks: return (InputEvent(t: t, payload: .landmarks(try decodeLandmarks(&r, t: t))), seq)
     case .luma:
       prevLumaFrame = prevLumaFrame &+ (try r.zigzag())
-      let w = Int(truncatingIfNeeded: try r.varint())
-      let h = Int(truncatingIfNeeded: try r.varint())
+      let wv = try r.varint(), hv = try r.varint()
+      guard wv <= UInt64(ContainerLimits.lumaPixelsMax), hv <= UInt64(ContainerLimits.lumaPixelsMax),
+        let pixels = ContainerLimits.lumaPixels(w: Int(wv), h: Int(hv))
+      else {
+        throw CodecError("luma: \(wv)×\(hv) pixels; expected w·h ≤ \(ContainerLimits.lumaPixelsMax) (lumaPixelsMax)")
+      }
+      let w = Int(wv), h = Int(hv)
       let n = try r.count(max: r.tailRemaining, "luma byte count")
+      guard n == pixels else { throw CodecError("luma: \(n) bytes of data for \(w)×\(h) pixels; expected w·h = \(pixels)") }
       let data = try r.bytes(n)
       return (InputEvent(t: t, payload: .luma(LumaFrame(frame: prevLumaFrame, w: w, h: h, data: data))), seq)
     default:
@@ -266,7 +272,7 @@ final class EventDecoder {
       f.body = BodyPose(unchecked: points)
       swap(&points, &pointPool[poolIndex])
     }
-    let faceCount = try r.count(max: r.headRemaining / 5, "landmarks: face count")
+    let faceCount = try r.count(max: min(r.headRemaining / 5, ContainerLimits.landmarkFacesMax), "landmarks: face count")
     if faceCount > 0 {
       if faceCount * faceSlotCount > faceSlots {
         let n = faceCount * faceSlotCount

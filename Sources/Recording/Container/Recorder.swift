@@ -45,10 +45,15 @@ public final class Recorder {
   /// Creates a NEW recording at `path` (refuses an existing file) and writes `header` to `meta`.
   public init(path: String, header: JSONObject, chunkRawLimit: Int = Recorder.defaultChunkRawLimit) throws(RecordingError) {
     self.path = path
-    self.chunkRawLimit = max(64, chunkRawLimit)
+    self.chunkRawLimit = min(max(64, chunkRawLimit), ContainerLimits.chunkRawBytesMax)
     level = Recorder.defaultLevel
     let fm = FileManager.default
-    if fm.fileExists(atPath: path) {
+    // An empty `SafeFile.Temporary` (created exclusively by the caller) is filled; anything
+    // else that exists is refused.
+    let isEmptyTemporary = (path as NSString).lastPathComponent.hasPrefix(SafeFile.temporaryPrefix) && JPRec.fileSize(path) == 0
+    var st = stat()
+    let exists = lstat(path, &st) == 0  // also a (dangling) symlink: never written through
+    if exists && !isEmptyTemporary {
       throw RecordingError(file: path, "already exists; a recording is never overwritten (choose another name or delete it first)")
     }
     var seen = Set<String>()
@@ -79,6 +84,7 @@ public final class Recorder {
           try put(JPRec.metaComplete, .bool(false))
           try put(JPRec.metaKinds, .array(KindTable.names.map { .string($0) }))
           for m in header.members { try put(m.key, m.value) }
+          try Recorder.putMetaCRC(db)
           return .commit
         }
         _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
@@ -104,6 +110,7 @@ public final class Recorder {
     if case .generic(let g) = event.payload, g.kind == .landmarks || g.kind == .luma {
       throw RecordingError(file: path, place: "event \(eventCount + 1)", "a \(g.kind.rawValue) event must use its typed payload")
     }
+    try checkBounds(event)
     let ci = Channel.allCases.firstIndex(of: kind.channel)!
     let kindIndex = KindTable.index[kind]!
     let seq = nextSeq
@@ -121,9 +128,19 @@ public final class Recorder {
         startT: event.t, endT: event.t, firstSeq: seq, count: 0, encoder: EventEncoder(startT: event.t, firstSeq: seq))
       c.encoder.encode(event, seq: seq, kindIndex: kindIndex, into: &c.writer)
     }
+    let eventBytes = (c.writer.head.count - (c.count > 0 ? markH : 0)) + (c.writer.tail.count - (c.count > 0 ? markT : 0))
+    if case .generic = event.payload, eventBytes > ContainerLimits.chunkRawBytesMax {
+      // The encoder state already holds this event: the open chunk is dropped, as in a crash.
+      open[ci] = nil
+      try? db?.close()
+      db = nil
+      throw RecordingError(
+        file: path, place: "event \(eventCount + 1)",
+        "a \(kind.rawValue) event of \(eventBytes) bytes is larger than a chunk may hold (\(ContainerLimits.chunkRawBytesMax), chunkRawBytesMax); the recording is left unfinished")
+    }
     c.count += 1
     c.endT = event.t
-    let full = c.writer.count >= chunkRawLimit
+    let full = c.writer.count >= chunkRawLimit || c.count >= Int64(ContainerLimits.chunkEventsMax)
     open[ci] = c
     nextSeq += 1
     lastT = event.t
@@ -139,7 +156,11 @@ public final class Recorder {
     let channel = Channel.allCases[ci]
     let payload = c.writer.payload()
     let compressed = Zstd.compress(payload, level: level)
-    let crc = CRC32.checksum(compressed)
+    let crc = compressed.withUnsafeBytes {
+      JPRec.chunkCRC32(
+        channelID: JPRec.channelID(channel), startMs: c.startT, endMs: c.endT, count: c.count, firstSeq: c.firstSeq,
+        rawSize: Int64(payload.count), data: $0)
+    }
     let create = !channelCreated[ci]
     do {
       try db.write { db in
@@ -182,6 +203,7 @@ public final class Recorder {
           sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
           arguments: [JPRec.metaEventCounts, JSONWriter.write(.object(counts), sortKeys: false, numbers: .shortest)])
         try db.execute(sql: "UPDATE meta SET value = 'true' WHERE key = ?", arguments: [JPRec.metaComplete])
+        try Recorder.putMetaCRC(db)
       }
       try db.writeWithoutTransaction { db in
         try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
@@ -193,6 +215,34 @@ public final class Recorder {
       throw RecordingError(file: path, "cannot finish: \(JPRec.sqliteMessage(error))")
     }
     self.db = nil
+  }
+
+  /// Refuses an event the reader would refuse (ContainerLimits), before it touches the chunk.
+  func checkBounds(_ event: InputEvent) throws(RecordingError) {
+    switch event.payload {
+    case .luma(let l):
+      guard let pixels = ContainerLimits.lumaPixels(w: l.w, h: l.h), pixels == l.data.count else {
+        throw RecordingError(
+          file: path, place: "event \(eventCount + 1)",
+          "luma: expected w, h ≥ 0 with w·h ≤ \(ContainerLimits.lumaPixelsMax) (lumaPixelsMax) and w·h bytes of data, found \(l.w)×\(l.h) with \(l.data.count) bytes")
+      }
+    case .landmarks(let f):
+      guard f.faces.count <= ContainerLimits.landmarkFacesMax else {
+        throw RecordingError(
+          file: path, place: "event \(eventCount + 1)",
+          "landmarks: \(f.faces.count) faces; at most \(ContainerLimits.landmarkFacesMax) (landmarkFacesMax)")
+      }
+    case .generic: break
+    }
+  }
+
+  /// Writes `jprec.meta_crc32` for the meta rows as they are now.
+  static func putMetaCRC(_ db: Database) throws {
+    let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM meta WHERE key != ? ORDER BY rowid", arguments: [JPRec.metaCRC])
+      .map { (key: try $0.decode(String.self, atIndex: 0), value: try $0.decode(String.self, atIndex: 1)) }
+    try db.execute(
+      sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+      arguments: [JPRec.metaCRC, String(JPRec.metaCRC32(rows))])
   }
 
   deinit {

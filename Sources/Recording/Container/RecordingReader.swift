@@ -19,6 +19,10 @@ public final class RecordingReader {
   let metaRows: [(key: String, value: String)]
   @exclusivity(unchecked) var cursors: [ChannelCursor] = []
   @exclusivity(unchecked) var primed = false
+  /// False in a `recover` output that lost chunks: then sequence numbers may have gaps.
+  let seqContiguous: Bool
+  /// The sequence number the next event must have (nil after a seek, until the next event).
+  @exclusivity(unchecked) var expectedSeq: Int64? = 0
   /// A read-ahead failure, thrown by the next call of `next()`.
   @exclusivity(unchecked) var deferredError: RecordingError? = nil
 
@@ -26,50 +30,35 @@ public final class RecordingReader {
     self.path = path
     db = try JPRec.openReadOnly(path)
     do {
-      let rows = try db.inDatabase { db in
-        try Row.fetchAll(db, sql: "SELECT key, value FROM meta ORDER BY rowid").map { (key: try $0.decode(String.self, atIndex: 0), value: try $0.decode(String.self, atIndex: 1)) }
+      let meta: RecordingMeta
+      do { meta = try db.inDatabase { try RecordingMeta.read($0) } } catch let e as MetaError {
+        throw e.recordingError(path)
       }
-      metaRows = rows
-      var h = JSONObject()
-      var complete = false
-      var kinds: [String]? = nil
-      for r in rows {
-        let v: JSONValue
-        do { v = try JSONParser.parse(r.value) } catch {
-          throw RecordingError(file: path, place: "meta \"\(r.key)\"", "not valid JSON: \(error.description)")
+      metaRows = meta.rows
+      header = meta.header
+      isComplete = meta.complete
+      kindNames = meta.kinds
+      seqContiguous = meta.seqContiguous
+      let kinds = meta.kinds
+      let layout = try db.inDatabase { try ChunkIndex.read($0, path: path) }
+      var declared: [String: Int64]
+      do throws(MetaError) { declared = try meta.eventsPerChannel() ?? [:] } catch { throw error.recordingError(path) }
+      let checkCounts = meta.eventCounts != nil
+      for (ch, chunks) in layout.channels {
+        var total: Int64 = 0
+        for c in chunks { total += c.count }  // each ≤ chunkEventsMax, at most chunksMax rows: no overflow
+        if checkCounts, total != declared[ch.rawValue] ?? 0 {
+          throw RecordingError(
+            file: path, place: "channel \(ch.rawValue)",
+            "its chunks hold \(total) events but meta \"\(JPRec.metaEventCounts)\" declares \(declared[ch.rawValue] ?? 0): chunks are missing or the chunk index is damaged (run `jpreplay doctor`)")
         }
-        if r.key == JPRec.metaComplete {
-          complete = v.boolValue ?? false
-        } else if r.key == JPRec.metaKinds {
-          guard let a = v.arrayValue?.compactMap(\.stringValue), a.count == v.arrayValue?.count else {
-            throw RecordingError(file: path, place: "meta \"\(r.key)\"", "expected an array of event kind names")
-          }
-          kinds = a
-        } else if !r.key.hasPrefix(JPRec.internalPrefix) {
-          h.members.append(JSONMember(r.key, v))
-        }
+        declared[ch.rawValue] = nil
+        cursors.append(ChannelCursor(channel: ch, name: ch.rawValue, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch), db: db))
       }
-      guard let kinds else { throw RecordingError(file: path, place: "meta", "row \"\(JPRec.metaKinds)\" is missing") }
-      header = h
-      isComplete = complete
-      kindNames = kinds
-      let channelRows = try db.inDatabase { db in try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id") }
-      for row in channelRows {
-        let id: Int64 = try row.decode(atIndex: 0)
-        let name: String = try row.decode(atIndex: 1)
-        let encoding: String = try row.decode(atIndex: 2)
-        guard let ch = Channel(rawValue: name) else {
-          throw RecordingError(file: path, place: "channel \(id)", "unknown channel \"\(name)\" (written by a newer jpreplay?)")
-        }
-        guard encoding == eventEncodingName else {
-          throw RecordingError(file: path, place: "channel \(name)", "unknown encoding \"\(encoding)\" (expected \(eventEncodingName))")
-        }
-        let chunks = try db.inDatabase { db in
-          try Row.fetchAll(
-            db, sql: "SELECT \(ChunkInfo.columns) FROM chunks WHERE channel_id = ? ORDER BY start_ms, id", arguments: [id]
-          ).map { try ChunkInfo(row: $0) }
-        }
-        cursors.append(ChannelCursor(channel: ch, name: name, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch), db: db))
+      if checkCounts, let (name, n) = declared.filter({ $0.value > 0 }).sorted(by: { $0.key < $1.key }).first {
+        throw RecordingError(
+          file: path, place: "channel \(name)",
+          "meta \"\(JPRec.metaEventCounts)\" declares \(n) events but the recording has no chunk of this channel: chunks are missing or the chunk index is damaged (run `jpreplay doctor`)")
       }
     } catch let e as RecordingError {
       try? db.close()
@@ -108,6 +97,16 @@ public final class RecordingReader {
       }
     }
     guard let b = best else { return nil }
+    if seqContiguous {
+      // Merged by (t, seq) the events come in append order: every sequence number once.
+      if let want = expectedSeq, b.headSeq != want {
+        let place = b.current.map { $0.place(b.name) } ?? "channel \(b.name)"
+        throw RecordingError(
+          file: path, place: place,
+          "event sequence number \(b.headSeq) where \(want) was expected: a chunk holding events \(want)…\(b.headSeq - 1) is missing (run `jpreplay doctor`)")
+      }
+      expectedSeq = b.headSeq &+ 1
+    }
     let e = b.head.take()
     // Reading ahead must not cost the caller this event: a failure in the next chunk is
     // reported by the following call.
@@ -119,6 +118,7 @@ public final class RecordingReader {
   public func seek(to t: Millis) throws(RecordingError) {
     primed = true
     deferredError = nil
+    expectedSeq = nil
     for c in cursors {
       // Chunks of a channel are in (start_ms, id) order with non-decreasing end_ms: the first
       // chunk that ends at or after t holds the first event at or after t.
@@ -165,22 +165,19 @@ public final class RecordingReader {
       var s = RecordingStats(
         fileBytes: JPRec.fileSize(path) ?? 0, formatVersion: JPRec.formatVersion, complete: isComplete,
         meta: metaRows)
-      let rows = try db.inDatabase { db in
-        try Row.fetchAll(
-          db,
-          sql: """
-            SELECT c.id, c.name, c.encoding, COALESCE(SUM(k.count), 0), COUNT(k.id), COALESCE(SUM(k.raw_size), 0),
-                   COALESCE(SUM(LENGTH(k.data)), 0), MIN(k.start_ms), MAX(k.end_ms)
-            FROM channels c LEFT JOIN chunks k ON k.channel_id = c.id GROUP BY c.id ORDER BY c.id
-            """)
+      // From the chunk rows the reader scanned (never through the index), plus the stored
+      // sizes by a table scan.
+      let stored = try db.inDatabase { db in
+        try Row.fetchAll(db, sql: "SELECT channel_id, COALESCE(SUM(LENGTH(data)), 0) FROM chunks NOT INDEXED GROUP BY channel_id")
+          .reduce(into: [Int64: Int64]()) { d, r in d[try r.decode(Int64.self, atIndex: 0)] = try r.decode(Int64.self, atIndex: 1) }
       }
-      for r in rows {
+      for c in cursors {
+        let id = JPRec.channelID(c.channel)
         s.channels.append(
           ChannelStats(
-            id: try r.decode(atIndex: 0), name: try r.decode(atIndex: 1), encoding: try r.decode(atIndex: 2),
-            events: Int(try r.decode(Int64.self, atIndex: 3)), chunks: Int(try r.decode(Int64.self, atIndex: 4)),
-            rawBytes: try r.decode(atIndex: 5), storedBytes: try r.decode(atIndex: 6), firstT: try r.decode(atIndex: 7),
-            lastT: try r.decode(atIndex: 8)))
+            id: id, name: c.name, encoding: eventEncodingName, events: Int(c.chunks.reduce(0) { $0 + $1.count }),
+            chunks: c.chunks.count, rawBytes: c.chunks.reduce(0) { $0 + $1.rawSize }, storedBytes: stored[id] ?? 0,
+            firstT: c.chunks.map(\.startMs).min(), lastT: c.chunks.map(\.endMs).max()))
       }
       var counts: [String: Int]? = nil
       if let row = metaRows.first(where: { $0.key == JPRec.metaEventCounts }),

@@ -7,13 +7,18 @@ enum JPRec {
   /// `PRAGMA application_id`: "JPRC".
   static let applicationID: Int32 = 0x4A50_5243
   /// `PRAGMA user_version`: the container format version this code reads and writes.
-  static let formatVersion = 1
-  static let writerName = "justphoto-replay jprec/1"
+  /// Version 2 (issue 12): the chunk CRC covers the row's fields, meta carries a CRC.
+  static let formatVersion = 2
+  static let writerName = "justphoto-replay jprec/2"
 
   static let metaComplete = "jprec.complete"
   static let metaWriter = "jprec.writer"
   static let metaKinds = "jprec.kinds"
   static let metaEventCounts = "jprec.event_counts"
+  /// CRC-32 of every other meta row (`metaCRC32`).
+  static let metaCRC = "jprec.meta_crc32"
+  /// `false` in a `recover` output that lost chunks (sequence numbers then have gaps).
+  static let metaSeqContiguous = "jprec.seq_contiguous"
   static let internalPrefix = "jprec."
 
   static let schemaSQL = """
@@ -34,6 +39,36 @@ enum JPRec {
 
   /// The stable channel id of a channel: its position in `Channel.allCases`, plus one.
   static func channelID(_ c: Channel) -> Int64 { Int64(Channel.allCases.firstIndex(of: c)!) + 1 }
+
+  /// The meta CRC: CRC-32 over every row but `jprec.meta_crc32`, in ascending byte order of the
+  /// UTF-8 keys, each row as `u32le(len key) ‖ key ‖ u32le(len value) ‖ value` (the stored text).
+  static func metaCRC32(_ rows: [(key: String, value: String)]) -> UInt32 {
+    let sorted = rows.filter { $0.key != metaCRC }.map { (Array($0.key.utf8), Array($0.value.utf8)) }
+      .sorted { $0.0.lexicographicallyPrecedes($1.0) }
+    var bytes: [UInt8] = []
+    func u32(_ n: Int) { for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: UInt32(truncatingIfNeeded: n) >> (8 * UInt32(i)))) } }
+    for (k, v) in sorted {
+      u32(k.count)
+      bytes += k
+      u32(v.count)
+      bytes += v
+    }
+    return CRC32.checksum(bytes)
+  }
+
+  /// The chunk CRC: CRC-32 of the row's fields `channel_id, start_ms, end_ms, count, first_seq,
+  /// raw_size` (each as 8 bytes little-endian) followed by `data` (the compressed bytes).
+  static func chunkCRC32(
+    channelID: Int64, startMs: Int64, endMs: Int64, count: Int64, firstSeq: Int64, rawSize: Int64,
+    data: UnsafeRawBufferPointer
+  ) -> UInt32 {
+    var fields = [UInt8]()
+    fields.reserveCapacity(48)
+    for v in [channelID, startMs, endMs, count, firstSeq, rawSize] {
+      for i in 0..<8 { fields.append(UInt8(truncatingIfNeeded: v >> (8 * Int64(i)))) }
+    }
+    return fields.withUnsafeBytes { CRC32.checksum(parts: [$0, data]) }
+  }
 
   static func hex(_ v: UInt32) -> String {
     let s = String(v, radix: 16, uppercase: true)
@@ -107,6 +142,11 @@ enum JPRec {
       throw RecordingError(
         file: path,
         "recording format version \(version) is newer than this jpreplay understands (version \(formatVersion))")
+    }
+    if version == 1 {
+      throw RecordingError(
+        file: path,
+        "recording format version 1 is no longer read (its checksums do not cover the chunk index or the header; this jpreplay reads version \(formatVersion)): re-record it with `jpreplay record` or re-import its JSONL with `jpreplay import --force`")
     }
     guard version == formatVersion else {
       throw RecordingError(file: path, "not a .jprec recording: format version \(version) (expected \(formatVersion))")
@@ -246,12 +286,28 @@ struct ChunkLoader {
 
   /// The checks done before decompressing: CRC, plausible raw size and event count.
   static func check(_ data: Data, _ c: ChunkInfo) throws(CodecError) {
-    let crc = data.withUnsafeBytes { CRC32.checksum($0) }
-    guard crc == c.crc32 else {
-      throw CodecError("CRC mismatch (stored \(JPRec.hex(c.crc32)), computed \(JPRec.hex(crc)))")
+    let crc = data.withUnsafeBytes {
+      JPRec.chunkCRC32(
+        channelID: c.channelID, startMs: c.startMs, endMs: c.endMs, count: c.count, firstSeq: c.firstSeq,
+        rawSize: c.rawSize, data: $0)
     }
-    guard c.rawSize >= 0, c.rawSize <= 1 << 30 else { throw CodecError("implausible raw size \(c.rawSize)") }
-    guard c.count >= 0, c.count <= c.rawSize / 3 + 1 else {
+    guard crc == c.crc32 else {
+      throw CodecError("CRC mismatch (stored \(JPRec.hex(c.crc32)), computed \(JPRec.hex(crc))): the chunk's data or its row (channel, times, count, first_seq, raw_size) is damaged")
+    }
+    try checkBounds(c)
+  }
+
+  /// The checks of a chunk row against `ContainerLimits`, done before anything is allocated.
+  static func checkBounds(_ c: ChunkInfo) throws(CodecError) {
+    let rawMax = Int64(c.channelID == JPRec.channelID(.pixels) && c.count == 1
+      ? ContainerLimits.lumaChunkRawBytesMax : ContainerLimits.chunkRawBytesMax)
+    guard c.rawSize >= 0, c.rawSize <= rawMax else {
+      throw CodecError("raw size \(c.rawSize) bytes is more than the \(rawMax) a chunk may hold (chunkRawBytesMax; only a pixels chunk with one luma event may reach lumaChunkRawBytesMax)")
+    }
+    guard c.count >= 0, c.count <= Int64(ContainerLimits.chunkEventsMax) else {
+      throw CodecError("event count \(c.count) is more than the \(ContainerLimits.chunkEventsMax) a chunk may hold (chunkEventsMax)")
+    }
+    guard c.count <= c.rawSize / 3 + 1 else {
       throw CodecError("event count \(c.count) cannot fit in \(c.rawSize) bytes")
     }
   }

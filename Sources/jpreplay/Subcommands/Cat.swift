@@ -41,14 +41,18 @@ extension JPReplay {
       if let output, FileManager.default.fileExists(atPath: output) {
         throw CLIError.badInput("\(output) exists; choose another name")
       }
+      // OUT is written through a `SafeFile` temporary (never through a symlink), linked to its
+      // name only when complete and only if nothing appeared there meanwhile.
       let handle: FileHandle
+      let tmp: SafeFile.Temporary?
       if let output {
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        guard let h = FileHandle(forWritingAtPath: output) else { throw CLIError.badInput("\(output): cannot write") }
-        handle = h
+        do { tmp = try SafeFile.Temporary(beside: output) } catch { throw CLIError.badInput(error.description) }
+        handle = FileHandle(fileDescriptor: tmp!.fd!, closeOnDealloc: false)
       } else {
+        tmp = nil
         handle = FileHandle.standardOutput
       }
+      defer { tmp?.discard() }
       let writer = JSONLWriter(handle: handle, compressed: output?.hasSuffix(".zst") ?? false)
       let kinds = Set(kind)
       do {
@@ -60,8 +64,10 @@ extension JPReplay {
         try writer.finish()
       } catch let e as RecordingError {
         try? writer.finish()
-        if let output { try? FileManager.default.removeItem(atPath: output) }
         throw e
+      }
+      if let tmp, let output {
+        do { try tmp.commitNew(to: output) } catch { throw CLIError.badInput(error.description) }
       }
     }
   }

@@ -8,8 +8,10 @@ extension JPReplay {
     static let configuration = CommandConfiguration(
       abstract: "Check every chunk of a recording; optionally salvage a damaged one.",
       discussion: """
-        Verifies each chunk's CRC, decompresses and decodes it, and checks counts, times and \
-        order. Exit 0 when the recording is sound, 1 when something is damaged or missing \
+        Runs SQLite's integrity check, parses every header (meta) value and checks the meta \
+        CRC, verifies each chunk's CRC (which covers its row: channel, times, count, sequence), \
+        decompresses and decodes it, checks counts, times, order and the event counts of the \
+        header, then reads the whole recording the way `replay` does. Exit 0 when the recording is sound, 1 when something is damaged or missing \
         (each bad chunk is named), 2 when the file cannot be opened at all.
 
         --recover copies the header and every readable chunk into a new file, re-checks that \
@@ -55,19 +57,15 @@ extension JPReplay {
         if !r.verify.ok { throw ExitCode(1) }
         return
       }
-      // A file that is no recording at all is bad input (exit 2); damage inside one is exit 1.
-      do { _ = try RecordingReader(path: recording) } catch where Self.unopenable(error.description) {
-        throw error
-      } catch {}
+      // The exit code comes from the report's status: a file that is no recording at all is
+      // bad input (exit 2); damage inside one is exit 1.
       let report = Recording.Doctor.check(path: recording)
       for l in report.lines { print(l) }
-      if !report.ok { throw ExitCode(1) }
-    }
-
-    /// A problem that means the file is not a readable recording at all (exit 2, not 1).
-    static func unopenable(_ problem: String) -> Bool {
-      let p = problem.lowercased()
-      return p.contains("not an sqlite") || p.contains("not a .jprec") || p.contains("newer than") || p.contains("application_id") || p.contains("no such file")
+      switch report.status {
+      case .ok: return
+      case .damaged: throw ExitCode(1)
+      case .unreadable: throw CLIError.badInput(report.problems.first ?? "\(recording): not a readable recording")
+      }
     }
   }
 }

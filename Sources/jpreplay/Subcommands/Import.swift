@@ -38,8 +38,12 @@ extension JPReplay {
         throw CLIError.badInput("\(out) exists; pass --force to replace it")
       }
       // A new file is written in place (a crash leaves the committed chunks, see `doctor`);
-      // a replacement goes to a temporary file renamed over OUT at the end.
-      let target = exists ? Self.temporaryPath(beside: out) : out
+      // a replacement goes to a `SafeFile` temporary renamed over OUT at the end.
+      let tmp: SafeFile.Temporary?
+      do { tmp = exists ? try SafeFile.Temporary(beside: out, keepOpen: false) : nil } catch {
+        throw CLIError.badInput(error.description)
+      }
+      let target = tmp?.path ?? out
       let progress = ProgressLine(label: "import")
       let n: Int
       do {
@@ -48,16 +52,16 @@ extension JPReplay {
         }
       } catch {
         progress.finish()
-        if target != out { RecordingFiles.remove(target) }
+        tmp?.discard()
         throw error
       }
       progress.finish()
-      if target != out {
+      if let tmp {
         RecordingFiles.remove(out + "-wal")
         RecordingFiles.remove(out + "-shm")
-        guard rename(target, out) == 0 else {
-          RecordingFiles.remove(target)
-          throw CLIError.badInput("\(out): cannot replace (\(String(cString: strerror(errno))))")
+        do { try tmp.commit(to: out) } catch {
+          tmp.discard()
+          throw CLIError.badInput("\(out): cannot replace (\(error.message))")
         }
       }
       let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
@@ -70,10 +74,6 @@ extension JPReplay {
       return s + ".jprec"
     }
 
-    static func temporaryPath(beside path: String) -> String {
-      let url = URL(fileURLWithPath: path)
-      return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).import-\(getpid())").path
-    }
   }
 }
 

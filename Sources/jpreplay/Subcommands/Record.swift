@@ -95,23 +95,24 @@ extension JPReplay {
         print("unchanged \(out) (\(generated.lines.count - 1) events, from \(file))")
         return
       }
-      // Always through a temporary file renamed over OUT: an error never leaves a damaged or
-      // half-written recording under the real name.
-      let tmp = Import.temporaryPath(beside: out).replacingOccurrences(of: ".import-", with: ".record-")
-      RecordingFiles.remove(tmp)
+      // Always through a `SafeFile` temporary renamed over OUT: an error never leaves a damaged
+      // or half-written recording under the real name.
+      let tmp: SafeFile.Temporary
+      do { tmp = try SafeFile.Temporary(beside: out, keepOpen: false) } catch {
+        throw CLIError.badInput(error.description)
+      }
       let n: Int
-      do { n = try generated.writeRecording(to: tmp) } catch {
-        RecordingFiles.remove(tmp)
+      do { n = try generated.writeRecording(to: tmp.path) } catch {
+        tmp.discard()
         throw error
       }
       if exists {
         RecordingFiles.remove(out + "-wal")
         RecordingFiles.remove(out + "-shm")
       }
-      guard rename(tmp, out) == 0 else {
-        let why = String(cString: strerror(errno))
-        RecordingFiles.remove(tmp)
-        throw CLIError.badInput("\(out): cannot write (\(why))")
+      do { try tmp.commit(to: out) } catch {
+        tmp.discard()
+        throw CLIError.badInput("\(out): cannot write (\(error.message))")
       }
       print("recorded \(n) events from \(file) into \(out)")
     }

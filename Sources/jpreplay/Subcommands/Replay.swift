@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import Recording
 import Replay
 
 extension JPReplay {
@@ -73,14 +74,23 @@ extension JPReplay {
       let driver = try Harness.driver(
         specPath: engine.spec, overrides: overrides, traceMetrics: metrics, sessionStore: storePolicy)
       let url = URL(fileURLWithPath: recording)
-      let traceTmp = output.map { $0 + ".tmp-\(getpid())" }
-      let a13Tmp = a13.map { $0 + ".tmp-\(getpid())" }
+      // Outputs go to `SafeFile` temporaries (created exclusively, never through a symlink),
+      // renamed over OUT only when the replay succeeded; dropped temporaries remove themselves.
+      let traceTmp: SafeFile.Temporary?, a13Tmp: SafeFile.Temporary?
+      do {
+        traceTmp = try output.map { try SafeFile.Temporary(beside: $0) }
+        a13Tmp = try a13.map { try SafeFile.Temporary(beside: $0) }
+      } catch { throw CLIError.badInput("\(error)") }
       defer {
-        for t in [traceTmp, a13Tmp].compactMap({ $0 }) { try? FileManager.default.removeItem(atPath: t) }
+        traceTmp?.discard()
+        a13Tmp?.discard()
+      }
+      func sink(_ t: SafeFile.Temporary) -> FileLineSink {
+        FileLineSink(handle: FileHandle(fileDescriptor: t.fd!, closeOnDealloc: false))
       }
       do {
-        let traceSink = try traceTmp.map { try FileLineSink(creating: URL(fileURLWithPath: $0)) } ?? FileLineSink(handle: .standardOutput)
-        let a13Sink = try a13Tmp.map { try FileLineSink(creating: URL(fileURLWithPath: $0)) }
+        let traceSink = traceTmp.map(sink) ?? FileLineSink(handle: .standardOutput)
+        let a13Sink = a13Tmp.map(sink)
         if let a13Sink {
           var out = CanonicalOutput(trace: traceSink, a13: a13Sink, traceKinds: kinds)
           _ = try driver.replay(url, into: &out)
@@ -96,9 +106,8 @@ extension JPReplay {
         throw CLIError.badInput("cannot write output: \(error)")
       }
       for (tmp, final) in [(traceTmp, output), (a13Tmp, a13)] {
-        if let tmp, let final, rename(tmp, final) != 0 {
-          throw CLIError.badInput("\(final): cannot write (\(String(cString: strerror(errno))))")
-        }
+        guard let tmp, let final else { continue }
+        do { try tmp.commit(to: final) } catch { throw CLIError.badInput("\(final): cannot write (\(error.message))") }
       }
     }
   }

@@ -1,0 +1,136 @@
+import CoachEngine
+import Foundation
+import GRDB
+import PoseSpec
+
+extension Doctor {
+  /// Copies the meta rows and every good chunk of `from` into the new file `to` (which must
+  /// not exist), marks it complete with meta `recovered_from` and `recovery_lost`, then checks it.
+  ///
+  /// The output is written to a temporary file beside `to` (`SafeFile`) and renamed to `to`
+  /// once complete, so it is always one `replay` reads: meta values that are not valid JSON are
+  /// dropped (and listed as lost), the event counts are recomputed, the meta CRC is rewritten,
+  /// and `jprec.seq_contiguous = false` records that sequence numbers have gaps when chunks were lost.
+  public static func recover(from: String, to: String) throws(RecordingError) -> RecoverReport {
+    let fm = FileManager.default
+    if fm.fileExists(atPath: to) { throw RecordingError(file: to, "already exists; choose another name") }
+    let truncation = try JPRec.checkHeader(from, allowTruncated: true)
+    let src = try JPRec.openReadOnly(from, allowTruncated: true)
+    defer { try? src.close() }
+    let scan = scan(src, path: from)
+    if scan.good.isEmpty && !scan.problems.isEmpty {
+      throw RecordingError(file: from, "nothing can be recovered: \(scan.problems.joined(separator: "; "))")
+    }
+    var lost = scan.bad.map { c, name, message in "\(c.summary(name)): \(message)" }
+    if let truncation { lost.append("file \(truncation)") }
+    lost += scan.problems.filter { $0.hasPrefix("the chunk table is damaged") || $0.hasPrefix("more than") }
+    let counts = scan.counts
+    let chunksLost = !lost.isEmpty
+    let tmp: SafeFile.Temporary
+    do { tmp = try SafeFile.Temporary(beside: to, keepOpen: false) } catch {
+      throw RecordingError(file: to, "cannot create a temporary file beside it: \(error)")
+    }
+    do {
+      let (metaRows, channelRows) = try src.inDatabase { db in
+        (
+          try Row.fetchAll(db, sql: "SELECT key, value FROM meta ORDER BY rowid LIMIT \(ContainerLimits.metaRowsMax)").map {
+            (try $0.decode(String.self, atIndex: 0), try $0.decode(String.self, atIndex: 1))
+          },
+          try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id LIMIT \(ContainerLimits.channelsMax)").map {
+            (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1), try $0.decode(String.self, atIndex: 2))
+          }
+        )
+      }
+      if let e = RecordingMeta.crcProblem(metaRows) { lost.append(e) }
+      let dst = try DatabaseQueue(path: tmp.path)
+      do {
+        try dst.writeWithoutTransaction { db in
+          try db.execute(sql: "PRAGMA application_id = \(JPRec.applicationID)")
+          try db.execute(sql: "PRAGMA user_version = \(JPRec.formatVersion)")
+          try db.inTransaction {
+            try db.execute(sql: JPRec.schemaSQL)
+            func put(_ k: String, _ v: String) throws {
+              try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [k, v])
+            }
+            var hadKinds = false
+            let skip: Set<String> = [
+              JPRec.metaEventCounts, JPRec.metaCRC, JPRec.metaSeqContiguous, "recovered_from", "recovery_lost",
+            ]
+            for (k, v) in metaRows where !skip.contains(k) {
+              guard (try? JSONParser.parse(v)) != nil else {
+                lost.append("meta \"\(k)\": not valid JSON; dropped")
+                continue
+              }
+              if k == JPRec.metaKinds {
+                guard (try? RecordingMeta.parseKinds(v)) != nil else {
+                  lost.append("meta \"\(k)\": malformed; replaced by this jpreplay's kind table")
+                  continue
+                }
+                hadKinds = true
+              }
+              if k == JPRec.metaComplete { continue }
+              try put(k, v)
+            }
+            try put(JPRec.metaComplete, "true")
+            if !hadKinds { try put(JPRec.metaKinds, JSONWriter.write(.array(KindTable.names.map { .string($0) }))) }
+            var co = JSONObject()
+            for (k, n) in counts.sorted(by: { $0.key < $1.key }) { co.members.append(JSONMember(k, .number(Double(n)))) }
+            try put(JPRec.metaEventCounts, JSONWriter.write(.object(co)))
+            // Sequence numbers are 0…N-1 only when nothing was lost and the largest is N-1.
+            let contiguous = !chunksLost && scan.maxSeq + 1 == Int64(scan.events)
+            if !contiguous { try put(JPRec.metaSeqContiguous, "false") }
+            try put("recovered_from", JSONWriter.write(.string((from as NSString).lastPathComponent)))
+            try put("recovery_lost", JSONWriter.write(.string(lost.isEmpty ? "nothing" : lost.joined(separator: "; "))))
+            try Recorder.putMetaCRC(db)
+            for (id, name, enc) in channelRows {
+              try db.execute(sql: "INSERT INTO channels(id, name, encoding) VALUES (?, ?, ?)", arguments: [id, name, enc])
+            }
+            return .commit
+          }
+        }
+        for (c, _) in scan.good {
+          try dst.write { db in
+            let data = try src.inDatabase { sdb in
+              try Data.fetchOne(sdb, sql: "SELECT data FROM chunks WHERE id = ?", arguments: [c.id])
+            } ?? Data()
+            try db.execute(
+              sql: """
+                INSERT INTO chunks(id, channel_id, start_ms, end_ms, count, first_seq, raw_size, crc32, data)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+              arguments: [c.id, c.channelID, c.startMs, c.endMs, c.count, c.firstSeq, c.rawSize, Int64(c.crc32), data])
+          }
+        }
+        try dst.close()
+      } catch {
+        try? dst.close()
+        throw error
+      }
+      try tmp.commitNew(to: to)
+    } catch {
+      tmp.discard()
+      if let e = error as? RecordingError { throw e }
+      throw RecordingError(file: to, "cannot write the recovered recording: \(JPRec.sqliteMessage(error))")
+    }
+    let verify = check(path: to)
+    return RecoverReport(kept: scan.good.count, lostChunks: lost, verify: verify)
+  }
+}
+
+extension RecordingMeta {
+  /// "meta: CRC mismatch …" when the stored meta CRC is missing or wrong (nil when it matches).
+  static func crcProblem(_ rows: [(String, String)]) -> String? {
+    let r = rows.map { (key: $0.0, value: $0.1) }
+    guard let stored = r.first(where: { $0.key == JPRec.metaCRC }).flatMap({ UInt32($0.value) }) else {
+      return "meta: no valid \"\(JPRec.metaCRC)\"; header values could not be verified"
+    }
+    let computed = JPRec.metaCRC32(r)
+    return stored == computed ? nil : "meta: CRC mismatch (stored \(JPRec.hex(stored)), computed \(JPRec.hex(computed))); header values may be altered"
+  }
+
+  /// The kind table of a `jprec.kinds` value, as `parse` checks it.
+  static func parseKinds(_ text: String) throws(MetaError) -> [String] {
+    let m = try parse([(key: JPRec.metaKinds, value: text), (key: JPRec.metaCRC, value: String(JPRec.metaCRC32([(key: JPRec.metaKinds, value: text)])))])
+    return m.kinds
+  }
+}

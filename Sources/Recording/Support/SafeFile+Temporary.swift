@@ -1,0 +1,104 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension SafeFile {
+  /// A temporary file created exclusively beside a target; see `SafeFile`. Removed by
+  /// `discard()` or when dropped without `commit`.
+  public final class Temporary: @unchecked Sendable {
+    /// The temporary file's path (same directory as the target).
+    public let path: String
+    /// The open descriptor (nil once closed; `SQLite` users close it before opening the path).
+    public private(set) var fd: Int32?
+    private var done = false
+
+    /// Creates `.jpreplay-tmp-<pid>-<random>-<name>` in `target`'s directory (creating the
+    /// directory if needed), after sweeping that directory of dead processes' temporaries.
+    /// With `keepOpen: false` the file is closed at once (for a writer that opens it by path).
+    public init(beside target: String, keepOpen: Bool = true) throws(SafeFileError) {
+      let url = URL(fileURLWithPath: target)
+      let dir = url.deletingLastPathComponent().path
+      do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+        throw SafeFileError(path: dir, "cannot create the directory: \(error.localizedDescription)")
+      }
+      SafeFile.sweep(directory: dir)
+      var rng = SystemRandomNumberGenerator()
+      var attempt = 0
+      while true {
+        let token = String(rng.next() as UInt64, radix: 16)
+        let name = "\(SafeFile.temporaryPrefix)\(getpid())-\(token)-\(url.lastPathComponent)"
+        let p = (dir as NSString).appendingPathComponent(name)
+        let d = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        if d >= 0 {
+          path = p
+          if keepOpen { fd = d } else { close(d) }
+          return
+        }
+        attempt += 1
+        guard errno == EEXIST, attempt < 8 else {
+          throw SafeFileError(path: p, "cannot create a temporary file", errno)
+        }
+      }
+    }
+
+    /// Appends `bytes` (the file must be open).
+    public func write(_ bytes: [UInt8]) throws(SafeFileError) {
+      guard let fd else { throw SafeFileError(path: path, "write after close") }
+      var off = 0
+      while off < bytes.count {
+        let n = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + off, $0.count - off) }
+        if n < 0 {
+          if errno == EINTR { continue }
+          throw SafeFileError(path: path, "cannot write", errno)
+        }
+        off += n
+      }
+    }
+
+    /// Flushes to disk and closes the descriptor (if open).
+    func syncAndClose() throws(SafeFileError) {
+      if let d = fd {
+        fd = nil
+        let synced = fsync(d) == 0
+        let code = errno
+        close(d)
+        guard synced else { throw SafeFileError(path: path, "cannot flush to disk", code) }
+      }
+    }
+
+    /// fsync, close, and rename over `target` (replacing it: a symlink there is replaced, not followed).
+    public func commit(to target: String) throws(SafeFileError) {
+      try syncAndClose()
+      for s in SafeFile.sqliteSuffixes { unlink(path + s) }
+      try SafeFile.rename(path, to: target)
+      done = true
+    }
+
+    /// As `commit`, but fails (EEXIST) when `target` exists: link(2), then unlink the temporary.
+    public func commitNew(to target: String) throws(SafeFileError) {
+      try syncAndClose()
+      for s in SafeFile.sqliteSuffixes { unlink(path + s) }
+      guard link(path, target) == 0 else { throw SafeFileError(path: target, "cannot create", errno) }
+      unlink(path)
+      SafeFile.syncDirectory(of: target)
+      done = true
+    }
+
+    /// Closes and removes the temporary file and any SQLite files beside it.
+    public func discard() {
+      if let d = fd { close(d) }
+      fd = nil
+      if !done { for s in [""] + SafeFile.sqliteSuffixes { unlink(path + s) } }
+      done = true
+    }
+
+    deinit { discard() }
+  }
+}
+
+/// write(2) (a free function: inside `Temporary`, `write` is the method).
+private func posixWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }

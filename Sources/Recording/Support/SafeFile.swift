@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Safe file replacement, the one helper every writer of jpreplay uses (goldens and `.new`
+/// files, JUnit, traces, recordings from `record`/`import`, `doctor --recover`).
+///
+/// A `Temporary` is created beside its target (same directory, hence same file system) with
+/// `open(O_CREAT | O_EXCL | O_NOFOLLOW)` under an unpredictable name holding the pid:
+/// `.jpreplay-tmp-<pid>-<16 random hex>-<target name>`; a planted file or symlink of that name
+/// makes the creation fail instead of being followed. It is fsynced and renamed over the
+/// target (readers see the old or the new file, never a part), and removed — with any SQLite
+/// `-wal`/`-shm`/`-journal` beside it — on every error path. Creating one first sweeps the
+/// directory of temporaries whose process is gone (`kill(pid, 0)` fails with ESRCH): what a
+/// `kill -9` left behind, including the older names `.<name>.import-<pid>`,
+/// `.<name>.record-<pid>` and `.<name>.tmp-<pid>`.
+public enum SafeFile {
+  /// The prefix of every temporary file (listings of `Golden/` skip such files).
+  public static let temporaryPrefix = ".jpreplay-tmp-"
+  /// Suffixes SQLite adds beside a database file.
+  static let sqliteSuffixes = ["-wal", "-shm", "-journal"]
+
+  /// Writes `bytes` to `path` atomically (a symlink at `path` is replaced, never followed).
+  public static func write(_ bytes: [UInt8], to path: String) throws(SafeFileError) {
+    let t = try Temporary(beside: path)
+    do throws(SafeFileError) {
+      try t.write(bytes)
+      try t.commit(to: path)
+    } catch {
+      t.discard()
+      throw error
+    }
+  }
+
+  /// Writes `text` (UTF-8) to `path` atomically.
+  public static func write(_ text: String, to path: String) throws(SafeFileError) {
+    try write(Array(text.utf8), to: path)
+  }
+
+  /// rename(2) `from` over `to` (atomic within one file system), then fsync the directory.
+  public static func rename(_ from: String, to: String) throws(SafeFileError) {
+    guard Foundation.rename(from, to) == 0 else { throw SafeFileError(path: to, "cannot rename \(from) over it", errno) }
+    syncDirectory(of: to)
+  }
+
+  /// Removes the temporary files in `directory` left by processes that no longer exist.
+  /// Returns the names removed. Never touches a file whose process is alive (or unknown).
+  @discardableResult
+  public static func sweep(directory: String) -> [String] {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+    var removed: [String] = []
+    for name in names.sorted() {
+      guard let pid = ownerPID(of: name), pid != getpid(), !processExists(pid) else { continue }
+      let p = (directory as NSString).appendingPathComponent(name)
+      var st = stat()
+      guard lstat(p, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG || (st.st_mode & S_IFMT) == S_IFLNK else { continue }
+      if unlink(p) == 0 { removed.append(name) }
+    }
+    return removed
+  }
+
+  /// The pid in a temporary file's name (`.jpreplay-tmp-<pid>-…`, or the older
+  /// `.<name>.import-<pid>`, `.<name>.record-<pid>`, `.<name>.tmp-<pid>`, each possibly followed
+  /// by `-wal`, `-shm` or `-journal`); nil for any other name.
+  static func ownerPID(of name: String) -> pid_t? {
+    if name.hasPrefix(temporaryPrefix) {
+      let digits = name.dropFirst(temporaryPrefix.count).prefix { $0.isASCII && $0.isNumber }
+      guard !digits.isEmpty, name.dropFirst(temporaryPrefix.count + digits.count).hasPrefix("-") else { return nil }
+      return pid_t(digits)
+    }
+    guard name.hasPrefix(".") else { return nil }
+    var base = Substring(name)
+    for s in sqliteSuffixes where base.hasSuffix(s) { base = base.dropLast(s.count) }
+    for marker in [".import-", ".record-", ".tmp-"] {
+      guard let r = base.range(of: marker, options: .backwards) else { continue }
+      let digits = base[r.upperBound...]
+      guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { continue }
+      return pid_t(digits)
+    }
+    return nil
+  }
+
+  /// False only when `kill(pid, 0)` says no such process (EPERM: it exists, another user's).
+  static func processExists(_ pid: pid_t) -> Bool {
+    guard pid > 0 else { return true }
+    return kill(pid, 0) == 0 || errno != ESRCH
+  }
+
+  static func syncDirectory(of path: String) {
+    let dir = (path as NSString).deletingLastPathComponent
+    let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    _ = fsync(fd)
+    close(fd)
+  }
+}
+
+/// A failed safe write: the file and what went wrong (with the system's reason).
+public struct SafeFileError: Error, CustomStringConvertible, Sendable {
+  public var path: String
+  public var message: String
+  public init(path: String, _ message: String, _ code: Int32? = nil) {
+    self.path = path
+    self.message = code.map { "\(message) (\(String(cString: strerror($0))))" } ?? message
+  }
+  public var description: String { "\(path): \(message)" }
+}
