@@ -56,7 +56,7 @@ struct JSONLLimitsTests {
     for n in [5, 7, 9, 300] {
       let line = "{\"t\":0,\"kind\":\"luma\",\"frame\":1,\"w\":2,\"h\":3,\"data\":\"\(Self.base64(n))\"}"
       let e = try #require(Self.readError([Self.header, line]), "\(n) bytes")
-      #expect(e.message.contains("w·h = 6 bytes"), "\(e)")
+      #expect(e.message.contains("w·h = 6 bytes, found \(n)"), "\(e)")
       #expect(e.file == "hostile.jsonl:2")
     }
   }

@@ -242,11 +242,12 @@ public struct JSONLEventDecoder {
     guard let s = f["data"]?.stringValue else {
       throw fail("luma: field \"data\": expected a base64 string of w·h = \(pixels) bytes")
     }
-    // Base64 of n bytes is 4·⌈n/3⌉ characters: a longer text is refused before decoding.
-    let expectedLength = (pixels + 2) / 3 * 4
-    guard s.utf8.count == expectedLength else {
-      throw fail(
-        "luma: field \"data\": expected base64 of w·h = \(pixels) bytes (\(expectedLength) characters), found \(s.utf8.count) characters")
+    // Base64 of n bytes is 4·⌈n/3⌉ characters: a text of another length is refused before
+    // decoding, with the byte count it spells.
+    let length = s.utf8.count
+    guard length == (pixels + 2) / 3 * 4 else {
+      let padding = s.utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
+      throw fail("luma: field \"data\": expected w·h = \(pixels) bytes, found \(length / 4 * 3 - padding) (\(length) base64 characters)")
     }
     guard let data = Data(base64Encoded: s) else { throw fail("luma: field \"data\": not valid base64") }
     guard data.count == pixels else {
