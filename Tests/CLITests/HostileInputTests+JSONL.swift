@@ -1,4 +1,6 @@
+import CoachEngine
 import Foundation
+import PoseSpec
 import Recording
 import Testing
 
@@ -54,6 +56,24 @@ struct HostileJSONLInputTests {
       let h = "{\"format\":\"jp-replay/1\",\"wall_start_ms\":1770860000000,\"duration_ms\":\(d)}"
       try Self.expectBothRefused([h, #"{"t":0,"kind":"shutter_tap"}"#], line: 1, bound: "durationMsMax = \(RecordingLimits.durationMsMax) ms")
     }
+  }
+
+  @Test("H1 in a .jprec (written without the JSONL checks): replay refuses duration_ms 10¹² at once")
+  func hugeDurationInJPRec() throws {
+    let dir = try CLI.tempDir("hostile-jprec")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("long.jprec").path
+    let header: JSONObject = ["format": "jp-replay/1", "wall_start_ms": 1_770_860_000_000, "duration_ms": 1e12]
+    let recorder = try Recorder(path: path, header: header)
+    try recorder.append(InputEvent(t: 0, payload: .generic(GenericEvent(kind: .shutter_tap, fields: [:]))))
+    try recorder.finish()
+    let clock = ContinuousClock()
+    var r: CLI.Result?
+    let elapsed = try clock.measure { r = try CLI.run(["replay", path]) }
+    let result = try #require(r)
+    #expect(result.code == 2, "\(result.stderr)")
+    #expect(result.stderr.contains(path) && result.stderr.contains("duration_ms"), "\(result.stderr)")
+    #expect(elapsed < .seconds(10), "took \(elapsed)")
   }
 
   @Test("H1 without duration_ms: an event at t = 2⁶² → exit 2 at its line")

@@ -107,6 +107,6 @@ struct JSONLLimitsTests {
     let e = try #require(Self.readError(lines, eventsMax: 5))
     #expect(e.file == "hostile.jsonl:7")
     #expect(e.message.contains("eventsMax = 5"))
-    #expect(RecordingLimits.eventsMax == 1 << 22)
+    #expect(RecordingLimits.eventsMax == 1 << 20)
   }
 }

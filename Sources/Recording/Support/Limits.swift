@@ -17,9 +17,11 @@ public enum RecordingLimits {
   /// leaves room for both, and bounds the reader's buffer.
   public static let lineBytesMax = 8 << 20
 
-  /// Events in one recording (`label` events included). A 6-hour session at ~190 events/s
-  /// (15 Hz landmarks, 10 Hz luma, sensors, UI) stays under it; replay cost is linear in it.
-  public static let eventsMax = 1 << 22
+  /// Events in one recording (`label` events included): 2²⁰ = 1,048,576, a `durationMsMax`
+  /// session at 48 events/s (the camera delivers ≤ 10 frames/s, ENGINE §1.5: landmarks + luma
+  /// ≤ 20/s, plus sensors and UI; the corpus averages 19/s). Import and replay cost is linear
+  /// in it (~40 µs per event imported in a debug build).
+  public static let eventsMax = 1 << 20
 
   /// The recording's virtual-time span in ms: `duration_ms` and every event's `t`. The engine
   /// ticks T1 every 500 ms of virtual time whether or not events arrive, so replay cost grows
