@@ -92,7 +92,10 @@ public struct Engine: Sendable {
   /// The last accepted T0 result, canonical: what T1 ticks evaluate against (§3.11).
   var latestFrame: CanonicalFrame?
   /// The latest `luma` plane (t ≤ now, no back-fill, §2.11).
-  var latestLuma: LumaFrame?
+  var latestLuma: LumaFrame? { didSet { latestLumaTables = nil } }
+  /// Summed-area tables of `latestLuma`, built at the first T1 tick that reads it and kept
+  /// while it stays the latest plane: idle T1 ticks cost table look-ups, not pixel passes.
+  var latestLumaTables: LumaTables?
   /// The latest `frame_scalars` values; they override computed T1 values (§2.11).
   var frameScalars: [String: Double] = [:]
   /// Latest sensor scalars by catalogue name (white balance, motion, registration).

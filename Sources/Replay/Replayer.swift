@@ -1,5 +1,6 @@
 import CoachEngine
 import PoseSpec
+import Recording
 
 /// Settings of one replay that are not engine options.
 public struct ReplayOptions: Sendable, Equatable {
@@ -15,15 +16,19 @@ public struct ReplayOptions: Sendable, Equatable {
   /// Bound on timer firings at one instant: more means the engine re-arms a timer for "now"
   /// forever, reported as a harness error instead of hanging.
   public var maxFiringsPerInstant: Int
+  /// Bound on events read from the source (labels included): `RecordingLimits.eventsMax`
+  /// (tests lower it to reach the bound cheaply).
+  public var eventsMax: Int
 
   public init(
     strictEffects: Bool? = nil, effectLatencyMs: Millis = 50, stopAfterMs: Millis? = nil,
-    maxFiringsPerInstant: Int = 10_000
+    maxFiringsPerInstant: Int = 10_000, eventsMax: Int = RecordingLimits.eventsMax
   ) {
     self.strictEffects = strictEffects
     self.effectLatencyMs = effectLatencyMs
     self.stopAfterMs = stopAfterMs
     self.maxFiringsPerInstant = maxFiringsPerInstant
+    self.eventsMax = eventsMax
   }
 }
 
@@ -115,7 +120,7 @@ public struct Replayer<E: ReplayableEngine> {
 }
 
 /// The state of one replay in progress.
-private struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
+struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
   var engine: E
   var source: S
   var output: O
@@ -132,6 +137,8 @@ private struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
   var lastInputT: Millis?
   var sourceDone = false
   var firingsNow = 0
+  /// Events read from the source (labels included), against `RecordingLimits.eventsMax`.
+  var eventsRead = 0
 
   init(
     engine: E, source: S, output: O, options: ReplayOptions, header: RecordingHeader,
@@ -149,6 +156,7 @@ private struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
 
   mutating func go() throws(ReplayError) -> ReplaySummary {
     if let d = header.durationMs, d < 0 { throw bad(nil, "duration_ms is negative (\(d))") }
+    try checkHeaderLimits()
     try apply(engine.start())
     try pull()
     while let time = queue.peekTime() {
@@ -227,6 +235,7 @@ private struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
       return
     }
     if event.t < 0 { throw bad(event.t, "negative time") }
+    try checkEventLimits(event)
     if let last = lastInputT, event.t < last {
       throw bad(
         event.t,

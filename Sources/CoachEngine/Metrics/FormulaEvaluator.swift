@@ -81,6 +81,9 @@ final class MetricContext {
   let scalars: [String: Double]
   /// Latest luma plane (T1).
   let luma: LumaFrame?
+  /// Summed-area tables of `luma` when the caller keeps them across evaluations (T1 ticks);
+  /// nil = compute the pixel metrics from the plane.
+  let lumaTables: LumaTables?
   let roiCoefficients: ROICoefficients
   /// Targets of the current reference (withRef).
   let targets: [String: Double]
@@ -90,8 +93,9 @@ final class MetricContext {
   init(
     frame: CanonicalFrame, face: FaceObservation?, options: MetricOptions, scalars: [String: Double] = [:],
     luma: LumaFrame? = nil, roiCoefficients: ROICoefficients = .standard, targets: [String: Double] = [:],
-    overrides: Bool = false
+    overrides: Bool = false, lumaTables: LumaTables? = nil
   ) {
+    self.lumaTables = lumaTables
     self.frame = frame
     self.face = face
     self.options = options
@@ -193,11 +197,20 @@ struct FormulaEvaluation {
       case .failure(let why): return fail(why.reason)
       case .success(let rs):
         let v: Double? =
-          switch f {
-          case .meanLuma: PixelMetrics.meanLuma(luma, rs)
-          case .highlightClipPct: PixelMetrics.highlightClipPct(luma, rs)
-          case .shadowClipPct: PixelMetrics.shadowClipPct(luma, rs)
-          default: PixelMetrics.sobelEdgeDensity(luma, rs)
+          if let t = ctx.lumaTables {
+            switch f {
+            case .meanLuma: t.meanLuma(rs)
+            case .highlightClipPct: t.highlightClipPct(rs)
+            case .shadowClipPct: t.shadowClipPct(rs)
+            default: t.sobelEdgeDensity(rs)
+            }
+          } else {
+            switch f {
+            case .meanLuma: PixelMetrics.meanLuma(luma, rs)
+            case .highlightClipPct: PixelMetrics.highlightClipPct(luma, rs)
+            case .shadowClipPct: PixelMetrics.shadowClipPct(luma, rs)
+            default: PixelMetrics.sobelEdgeDensity(luma, rs)
+            }
           }
         guard let v else { return fail("roi_empty:\(roi)") }
         return .scalar(v)

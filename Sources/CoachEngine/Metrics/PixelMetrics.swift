@@ -111,9 +111,13 @@ enum PixelMetrics {
 
   // MARK: Helpers
 
-  /// A plane the metrics can read: at least 2×2 (as [C]) and at least w·h bytes.
+  /// A plane the metrics can read: at least 2×2 (as [C]) and at least w·h bytes. Overflow-safe:
+  /// sides whose product overflows (a hostile `w = h = 2³²`) are malformed, never a trap, and
+  /// once this holds every pixel index `y·w + x` is below `data.count`.
   static func isWellFormed(_ frame: LumaFrame) -> Bool {
-    frame.w > 1 && frame.h > 1 && frame.data.count >= frame.w * frame.h
+    guard frame.w > 1, frame.h > 1 else { return false }
+    let (pixels, overflow) = frame.w.multipliedReportingOverflow(by: frame.h)
+    return !overflow && frame.data.count >= pixels
   }
 
   /// The share of pooled pixels whose value satisfies `predicate`.

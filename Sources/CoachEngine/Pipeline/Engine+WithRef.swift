@@ -220,10 +220,13 @@ extension LandmarkFrame {
 
 extension LumaFrame {
   /// The `luma` object of a `ref_analysis` payload: `{w, h, enc: "u8-b64", data}`; nil when
-  /// malformed (the recording decoder reports that on import).
+  /// malformed — sides not integers ≥ 1, `w·h` over ``pixelsMax`` (checked overflow-safe
+  /// before decoding) or data not exactly `w·h` bytes. The reference then has no pixel
+  /// metrics; the recording decoders refuse such a reference on import (exit 2).
   init?(referenceJSON v: JSONValue) {
-    guard let w = v["w"]?.doubleValue, let h = v["h"]?.doubleValue, w >= 1, h >= 1, w * h <= 16_777_216,
-      let text = v["data"]?.stringValue, let bytes = Base64.decode(text), bytes.count == Int(w * h)
+    guard let w = v["w"]?.int64Value, let h = v["h"]?.int64Value, let pixels = Self.pixelCount(w: w, h: h),
+      let text = v["data"]?.stringValue, text.utf8.count == (pixels + 2) / 3 * 4,
+      let bytes = Base64.decode(text), bytes.count == pixels
     else { return nil }
     self.init(frame: -1, w: Int(w), h: Int(h), data: bytes)
   }

@@ -226,22 +226,32 @@ public struct JSONLEventDecoder {
 
   // MARK: luma
 
+  /// A `luma` plane: `w · h` within `RecordingLimits.lumaPixelsMax` (checked overflow-safe
+  /// before anything is decoded), `data` exactly `w · h` bytes.
   func luma(_ f: JSONObject) throws(RecordingError) -> LumaFrame {
     let frame = try int(f, "frame", in: "luma")
     let w = try int(f, "w", in: "luma")
     let h = try int(f, "h", in: "luma")
-    guard w > 0, h > 0, w * h <= 4096 * 4096 else {
-      throw fail("luma: expected 1 ≤ w, h and w·h ≤ 16M, found \(w)×\(h)")
+    guard let pixels = LumaFrame.pixelCount(w: w, h: h) else {
+      throw fail(
+        "luma: expected 1 ≤ w, h and w·h ≤ lumaPixelsMax = \(RecordingLimits.lumaPixelsMax) pixels (e.g. 1080×1920), found \(w)×\(h)")
     }
     if let e = f["enc"], e.stringValue != "u8-b64" {
       throw fail("luma: field \"enc\": expected \"u8-b64\", found \(describe(e))")
     }
     guard let s = f["data"]?.stringValue else {
-      throw fail("luma: field \"data\": expected a base64 string of w·h = \(w * h) bytes")
+      throw fail("luma: field \"data\": expected a base64 string of w·h = \(pixels) bytes")
+    }
+    // Base64 of n bytes is 4·⌈n/3⌉ characters: a text of another length is refused before
+    // decoding, with the byte count it spells.
+    let length = s.utf8.count
+    guard length == (pixels + 2) / 3 * 4 else {
+      let padding = s.utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
+      throw fail("luma: field \"data\": expected w·h = \(pixels) bytes, found \(length / 4 * 3 - padding) (\(length) base64 characters)")
     }
     guard let data = Data(base64Encoded: s) else { throw fail("luma: field \"data\": not valid base64") }
-    guard data.count == Int(w * h) else {
-      throw fail("luma: field \"data\": expected w·h = \(w * h) bytes, found \(data.count)")
+    guard data.count == pixels else {
+      throw fail("luma: field \"data\": expected w·h = \(pixels) bytes, found \(data.count)")
     }
     for m in f.members where !["frame", "w", "h", "enc", "data"].contains(m.key) {
       throw fail("luma: unknown field \"\(m.key)\" (expected frame, w, h, enc, data)")

@@ -6,7 +6,8 @@ import PoseSpec
 /// then one event per line (DESIGN §3, ENGINE §1.4–1.6), in bounded memory.
 ///
 /// Checks as it goes: the header, every event against its kind, times never going back, no
-/// event after `duration_ms`. Errors read `file:line: what was expected`.
+/// event after `duration_ms`, and the bounds of ``RecordingLimits`` (line length, event count,
+/// time span). Errors read `file:line: what was expected`.
 public final class JSONLReader {
   public let path: String
   public private(set) var header: JSONObject
@@ -22,8 +23,15 @@ public final class JSONLReader {
   private var plainBytesRead: Int64 = 0
   private var buffer = [UInt8]()
   private var start = 0
+  /// `buffer[start..<scanned]` holds no newline: a refill searches only the new bytes, so a
+  /// long line costs linear time.
+  private var scanned = 0
+  /// Bytes the newline search has looked at so far (each byte once: tests check it).
+  private(set) var bytesSearched = 0
   private var atEOF = false
   private var lastT: Millis = 0
+  /// `RecordingLimits.eventsMax`; tests lower it to reach the bound cheaply.
+  var eventsMax = RecordingLimits.eventsMax
   private var durationMs: Millis?
 
   public static func isJSONL(_ path: String) -> Bool {
@@ -75,6 +83,20 @@ public final class JSONLReader {
     durationMs = h1["duration_ms"]?.int64Value
   }
 
+  /// The header bounds of ``RecordingLimits``: `duration_ms` and `wall_start_ms`.
+  static func checkHeaderLimits(_ o: JSONObject, file: String) throws(RecordingError) {
+    if let d = o["duration_ms"]?.int64Value, d > RecordingLimits.durationMsMax {
+      throw RecordingError(
+        file: file,
+        "header: \"duration_ms\" \(d) is over the bound durationMsMax = \(RecordingLimits.durationMsMax) ms (\(RecordingLimits.durationMsMax / 3_600_000) h); split the recording")
+    }
+    if let w = o["wall_start_ms"]?.int64Value, w > RecordingLimits.wallStartMsMax {
+      throw RecordingError(
+        file: file,
+        "header: \"wall_start_ms\" \(w) is over the bound wallStartMsMax = \(RecordingLimits.wallStartMsMax) (year 9999); expected Unix epoch milliseconds")
+    }
+  }
+
   deinit { try? handle?.close() }
 
   static func parse(_ line: ArraySlice<UInt8>) throws(JSONParseError) -> JSONValue {
@@ -103,6 +125,7 @@ public final class JSONLReader {
         throw RecordingError(file: file, "header: \"\(key)\": expected a non-negative integer (ms), found \(JSONWriter.write(v))")
       }
     }
+    try checkHeaderLimits(o, file: file)
     if let v = o["posespec_sha256"], v.stringValue == nil {
       throw RecordingError(file: file, "header: \"posespec_sha256\": expected a hex string, found \(v.typeName)")
     }
@@ -135,6 +158,16 @@ public final class JSONLReader {
       if let d = durationMs, event.t > d {
         throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is after the header's duration_ms \(d)")
       }
+      if event.t > RecordingLimits.durationMsMax {
+        throw RecordingError(
+          file: "\(path):\(lineNumber)",
+          "t \(event.t) is over the bound durationMsMax = \(RecordingLimits.durationMsMax) ms (\(RecordingLimits.durationMsMax / 3_600_000) h); split the recording")
+      }
+      guard eventCount < eventsMax else {
+        throw RecordingError(
+          file: "\(path):\(lineNumber)",
+          "event \(eventCount + 1) is over the bound eventsMax = \(eventsMax) events per recording; split the recording")
+      }
       lastT = event.t
       eventCount += 1
       return event
@@ -142,25 +175,36 @@ public final class JSONLReader {
     return nil
   }
 
-  /// The next line without its newline, or nil at the end.
+  /// The next line without its newline, or nil at the end. A line longer than
+  /// `RecordingLimits.lineBytesMax` is an error, found before the buffer grows past the bound
+  /// by more than one read block.
   private func nextLine() throws(RecordingError) -> ArraySlice<UInt8>? {
     while true {
-      if let nl = buffer[start...].firstIndex(of: 0x0A) {
+      let from = max(start, scanned)
+      if let nl = buffer[from...].firstIndex(of: 0x0A) {
+        bytesSearched += nl + 1 - from
+        try checkLineLength(nl - start)
         let line = buffer[start..<nl]
         start = nl + 1
+        scanned = start
         lineNumber += 1
         return line
       }
+      bytesSearched += buffer.count - from
+      scanned = buffer.count
+      try checkLineLength(buffer.count - start)
       if atEOF {
         guard start < buffer.count else { return nil }
         let line = buffer[start...]
         start = buffer.count
+        scanned = start
         lineNumber += 1
         return line
       }
       // Refill: drop consumed bytes, append the next block.
       if start > 0 {
         buffer.removeSubrange(0..<start)
+        scanned -= start
         start = 0
       }
       let block: [UInt8]
@@ -177,9 +221,14 @@ public final class JSONLReader {
         plainBytesRead += Int64(block.count)
       }
       if block.isEmpty { atEOF = true } else { buffer.append(contentsOf: block) }
-      if buffer.count > 256 << 20 {
-        throw RecordingError(file: path, "line \(lineNumber + 1) is longer than 256 MiB; expected one event per line")
-      }
+    }
+  }
+
+  private func checkLineLength(_ count: Int) throws(RecordingError) {
+    guard count <= RecordingLimits.lineBytesMax else {
+      throw RecordingError(
+        file: "\(path):\(lineNumber + 1)",
+        "line is longer than the bound lineBytesMax = \(RecordingLimits.lineBytesMax) bytes (\(RecordingLimits.lineBytesMax >> 20) MiB); expected one event per line")
     }
   }
 }

@@ -96,7 +96,10 @@ public enum Zstd {
   }
 }
 
-/// Streaming zstd decompression of a whole file (`.jsonl.zst`), in bounded memory.
+/// Streaming zstd decompression of a whole file (`.jsonl.zst`), in bounded memory: one
+/// ~128 KiB output block at a time, and a decoder window of at most
+/// 2^`RecordingLimits.zstdWindowLogMax` bytes (a frame asking for more is refused, not
+/// allocated).
 public final class ZstdFileReader {
   private let handle: FileHandle
   private let dctx: OpaquePointer
@@ -109,6 +112,7 @@ public final class ZstdFileReader {
   public init(handle: FileHandle) {
     self.handle = handle
     dctx = ZSTD_createDCtx()
+    ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, RecordingLimits.zstdWindowLogMax)
   }
   deinit { ZSTD_freeDCtx(dctx) }
 
@@ -145,7 +149,12 @@ public final class ZstdFileReader {
         }
       }
       if ZSTD_isError(result) != 0 {
-        throw Zstd.Failure(description: "zstd: \(String(cString: ZSTD_getErrorName(result)))")
+        let name = String(cString: ZSTD_getErrorName(result))
+        var message = "zstd: \(name)"
+        if name.contains("too much memory") {  // ZSTD_error_frameParameter_windowTooLarge
+          message += " (the frame's window is over the bound zstdWindowLogMax = 2^\(RecordingLimits.zstdWindowLogMax) bytes; recompress with zstd -19 or lower)"
+        }
+        throw Zstd.Failure(description: message)
       }
       frameOpen = result != 0
       if produced > 0 {

@@ -1,0 +1,125 @@
+/// Summed-area tables of one luma plane: the §2.11 pixel metrics of any set of pixel rects in
+/// O(rects) instead of O(pixels).
+///
+/// Built once per plane (at the first T1 tick that reads it) and reused by every later tick
+/// while the plane stays the latest one, so a long span without new `luma` events costs a few
+/// table look-ups per tick, not a pass over the ROI pixels. The results are exactly those of
+/// ``PixelMetrics``: the same integer sums and counts divided the same way (pixel sums and
+/// counts are exact in integers, so pooling by table look-up cannot change a bit).
+///
+/// Only for well-formed planes of at most `LumaFrame.pixelsMax` pixels: then every table entry
+/// (≤ 255 · 2²¹) fits in a `UInt32`.
+struct LumaTables: Sendable {
+  let w: Int
+  let h: Int
+  /// Row-major `(h + 1) × (w + 1)`: entry (x, y) sums the pixels of `[0, x) × [0, y)`.
+  private let sum: [UInt32]
+  private let highlights: [UInt32]
+  private let shadows: [UInt32]
+  /// Interior pixels (a whole 3×3 neighbourhood in the plane) whose Sobel magnitude ≥ 0.25.
+  private let edges: [UInt32]
+
+  init?(_ frame: LumaFrame) {
+    guard PixelMetrics.isWellFormed(frame), frame.w * frame.h <= LumaFrame.pixelsMax else { return nil }
+    let w = frame.w
+    let h = frame.h
+    let stride = w + 1
+    let count = stride * (h + 1)
+    var sum = [UInt32](repeating: 0, count: count)
+    var highlights = [UInt32](repeating: 0, count: count)
+    var shadows = [UInt32](repeating: 0, count: count)
+    var edges = [UInt32](repeating: 0, count: count)
+    let minSquared = (255 * PixelMetrics.sobelEdgeMin) * (255 * PixelMetrics.sobelEdgeMin)
+    frame.data.withUnsafeBufferPointer { p in
+      for y in 0..<h {
+        var rowSum: UInt32 = 0
+        var rowHigh: UInt32 = 0
+        var rowShadow: UInt32 = 0
+        var rowEdge: UInt32 = 0
+        let interiorRow = y > 0 && y < h - 1
+        for x in 0..<w {
+          let v = p[y * w + x]
+          rowSum += UInt32(v)
+          if v >= PixelMetrics.highlightMin { rowHigh += 1 }
+          if v <= PixelMetrics.shadowMax { rowShadow += 1 }
+          if interiorRow, x > 0, x < w - 1 {
+            let up = (y - 1) * w
+            let mid = y * w
+            let down = (y + 1) * w
+            let a = Int(p[up + x - 1])
+            let b = Int(p[up + x])
+            let c = Int(p[up + x + 1])
+            let d = Int(p[mid + x - 1])
+            let f = Int(p[mid + x + 1])
+            let g = Int(p[down + x - 1])
+            let hh = Int(p[down + x])
+            let i = Int(p[down + x + 1])
+            let gx = (c + 2 * f + i) - (a + 2 * d + g)
+            let gy = (g + 2 * hh + i) - (a + 2 * b + c)
+            if Double(gx * gx + gy * gy) >= minSquared { rowEdge += 1 }
+          }
+          let at = (y + 1) * stride + x + 1
+          let above = y * stride + x + 1
+          sum[at] = sum[above] + rowSum
+          highlights[at] = highlights[above] + rowHigh
+          shadows[at] = shadows[above] + rowShadow
+          edges[at] = edges[above] + rowEdge
+        }
+      }
+    }
+    self.w = w
+    self.h = h
+    self.sum = sum
+    self.highlights = highlights
+    self.shadows = shadows
+    self.edges = edges
+  }
+
+  /// The table total over `[x, xEnd) × [y, yEnd)`.
+  private func total(_ t: [UInt32], _ x: Int, _ y: Int, _ xEnd: Int, _ yEnd: Int) -> Int {
+    let s = w + 1
+    return Int(t[yEnd * s + xEnd]) - Int(t[y * s + xEnd]) - Int(t[yEnd * s + x]) + Int(t[y * s + x])
+  }
+
+  private func rects(_ rois: [Rect]) -> [PixelRect] {
+    rois.compactMap { PixelMetrics.pixelRect($0, width: w, height: h) }
+  }
+
+  /// ``PixelMetrics/meanLuma(_:_:)``.
+  func meanLuma(_ rois: [Rect]) -> Double? {
+    var s = 0
+    var n = 0
+    for r in rects(rois) {
+      s += total(sum, r.x, r.y, r.xEnd, r.yEnd)
+      n += r.count
+    }
+    return n > 0 ? Double(s) / (Double(n) * 255) : nil
+  }
+
+  /// ``PixelMetrics/highlightClipPct(_:_:)``.
+  func highlightClipPct(_ rois: [Rect]) -> Double? { share(highlights, rois) }
+
+  /// ``PixelMetrics/shadowClipPct(_:_:)``.
+  func shadowClipPct(_ rois: [Rect]) -> Double? { share(shadows, rois) }
+
+  /// ``PixelMetrics/sobelEdgeDensity(_:_:)``: over each rect's interior pixels.
+  func sobelEdgeDensity(_ rois: [Rect]) -> Double? {
+    var hits = 0
+    var n = 0
+    for r in rects(rois) where r.w > 2 && r.h > 2 {
+      hits += total(edges, r.x + 1, r.y + 1, r.xEnd - 1, r.yEnd - 1)
+      n += (r.w - 2) * (r.h - 2)
+    }
+    return n > 0 ? Double(hits) / Double(n) : nil
+  }
+
+  private func share(_ t: [UInt32], _ rois: [Rect]) -> Double? {
+    var hits = 0
+    var n = 0
+    for r in rects(rois) {
+      hits += total(t, r.x, r.y, r.xEnd, r.yEnd)
+      n += r.count
+    }
+    return n > 0 ? Double(hits) / Double(n) : nil
+  }
+}
