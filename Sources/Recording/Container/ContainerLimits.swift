@@ -6,8 +6,9 @@ public enum ContainerLimits {
   /// (`Recorder.defaultChunkRawLimit`; DESIGN §3 says ≤ ~1 MiB); 4 MiB leaves 16× headroom.
   /// Bounds the reader's memory: at most two chunk buffers per channel are alive.
   public static let chunkRawBytesMax = 1 << 22
-  /// Pixels (`w·h`) of one `luma` plane: 4096 × 4096, the bound of the JSONL interchange.
-  public static let lumaPixelsMax = 4096 * 4096
+  /// Pixels (`w·h`) of one `luma` plane: the bound of the JSONL interchange and the engine
+  /// (`RecordingLimits.lumaPixelsMax` = `LumaFrame.pixelsMax`, 2²¹).
+  public static let lumaPixelsMax = RecordingLimits.lumaPixelsMax
   /// Bytes a `luma` event takes in a payload beyond its pixels (dt, dseq, kind, dframe, w, h, n:
   /// seven varints of at most 10 bytes each).
   public static let lumaEventOverheadBytesMax = 7 * 10
@@ -28,9 +29,10 @@ public enum ContainerLimits {
   public static let kindsMax = 256
   /// Faces in one `landmarks` event.
   public static let landmarkFacesMax = 64
-  /// Events in one recording (sum of `jprec.event_counts`): 2^40, far beyond any session, but
-  /// keeps every sum of counts far from Int64 overflow.
-  public static let recordingEventsMax: Int64 = 1 << 40
+  /// Events in one recording (sum of `jprec.event_counts`): the interchange's bound
+  /// (`RecordingLimits.eventsMax`, 2²⁰), so a `.jprec` and its JSONL export accept the same
+  /// recordings; every sum of counts stays far from Int64 overflow.
+  public static let recordingEventsMax = Int64(RecordingLimits.eventsMax)
   /// Lines of `PRAGMA integrity_check` that `doctor` reports.
   public static let integrityLinesMax = 20
 
