@@ -177,8 +177,9 @@ struct YNode {
     return out
   }
 
-  func sequence() throws(ScenarioError) -> [YNode] {
+  func sequence(max: Int? = nil, bound: String = "") throws(ScenarioError) -> [YNode] {
     guard case .sequence(let s) = node else { throw error("expected a list, found \(typeName)") }
+    if let max, s.count > max { throw error("\(s.count) entries, more than the bound \(max) (\(bound))") }
     return s.enumerated().map { YNode(node: $0.element, file: file, path: "\(path)[\($0.offset)]") }
   }
 
@@ -274,6 +275,8 @@ func editDistance(_ a: [Character], _ b: [Character]) -> Int {
 
 /// Parses YAML text into its root node; syntax errors become a `ScenarioError` at their mark.
 func composeYAML(_ text: String, file: String) throws(ScenarioError) -> Node {
+  // Anchors, aliases, depth and size first: nothing is built from a hostile document.
+  try YAMLGuard.check(text, file: file)
   let root: Node?
   do { root = try Yams.compose(yaml: text) } catch let e as YamlError {
     switch e {
