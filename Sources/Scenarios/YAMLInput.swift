@@ -249,10 +249,17 @@ struct YNode {
 /// The allowed word closest to `word` (edit distance ≤ 2, or a case-insensitive match).
 func closest(_ word: String, in words: [String]) -> String? {
   var best: (String, Int)?
+  let lower = word.lowercased()
+  let chars = Array(lower)
+  let long = word.count >= 3
   for w in words {
-    if w.lowercased() == word.lowercased() { return w }
-    if word.count >= 3, w.lowercased().hasPrefix(word.lowercased()) { return w }
-    let d = editDistance(Array(word.lowercased()), Array(w.lowercased()))
+    let wl = w.lowercased()
+    if wl == lower { return w }
+    if long, wl.hasPrefix(lower) { return w }
+    // The distance is at least the length difference: a long key costs nothing to reject.
+    let wc = Array(wl)
+    guard abs(chars.count - wc.count) <= 2 else { continue }
+    let d = editDistance(chars, wc)
     if d <= 2, best.map({ d < $0.1 }) ?? true { best = (w, d) }
   }
   return best?.0
