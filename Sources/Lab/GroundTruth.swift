@@ -20,70 +20,73 @@ public enum GroundTruth {
     return FileManager.default.fileExists(atPath: beside) ? beside : Harness.defaultSpecPath
   }
 
-  /// `generated` with its label lines merged in (after the events of the same t), and
-  /// `labels_spec_sha256` in the header. Recordings without frames get no labels.
-  public static func labeled(_ generated: GeneratedRecording) throws(HarnessFailure) -> GeneratedRecording {
-    let specFile = specPath(forScenario: generated.scenario.file)
-    let spec = try Harness.loadSpec(path: specFile)
-    var clean = generated.scenario
+  /// The recording `scenario` generates, with its label lines merged in (after the events of
+  /// the same t) and `labels_spec_sha256` in the header. Recordings without frames get no
+  /// labels. The labels come from one streaming replay of the noise-free scenario; only the
+  /// label lines (one per change of a cue) are kept.
+  public static func labeled(_ scenario: Scenario) throws(HarnessFailure) -> GeneratedRecording {
+    let spec = try Harness.loadSpec(path: specPath(forScenario: scenario.file))
+    var clean = scenario
     clean.noise = Scenario.Noise()
-    let truth = clean.generate()
-    let labels = try labelEvents(truth, spec: spec)
-    guard !labels.isEmpty else { return generated }
-    var header = try parse(generated.lines[0], generated.scenario.file)
-    header["labels_spec_sha256"] = .string(spec.sha256)
-    var lines = [JSONWriter.write(.object(header))]
-    var next = 0
-    for line in generated.lines.dropFirst() {
-      let t = try parse(line, generated.scenario.file)["t"]?.int64Value ?? 0
-      while next < labels.count && labels[next].t < t {
-        lines.append(labels[next].line)
-        next += 1
-      }
-      lines.append(line)
-    }
-    lines += labels[next...].map(\.line)
-    return GeneratedRecording(scenario: generated.scenario, lines: lines)
-  }
-
-  static func parse(_ line: String, _ file: String) throws(HarnessFailure) -> JSONObject {
-    guard let o = (try? JSONParser.parse(line))?.objectValue else {
-      throw .badInput("\(file): generated line is not a JSON object: \(line.prefix(80))")
-    }
-    return o
+    var labels = try labelEvents(clean, spec: spec)
+    guard !labels.marks.isEmpty else { return GeneratedRecording(scenario: scenario) }
+    labels.specSHA256 = spec.sha256
+    return GeneratedRecording(scenario: scenario, labels: labels)
   }
 
   /// One `label {cue_id, holds}` per change of each cue, in evaluation order; at equal t
   /// after that t's events.
-  static func labelEvents(_ truth: GeneratedRecording, spec: PoseSpecDocument) throws(HarnessFailure)
-    -> [(t: Int64, line: String)]
-  {
-    let reader: JSONLReader
-    do { reader = try truth.reader() } catch { throw .badInput(error.description) }
-    var source = RecordingSource(reader: reader, path: truth.scenario.file)
+  static func labelEvents(_ truth: Scenario, spec: PoseSpecDocument) throws(HarnessFailure) -> GeneratedLabels {
+    let reader: GeneratedReader
+    do { reader = try GeneratedReader(scenario: truth) } catch { throw .badInput(error.description) }
+    var source = RecordingSource(reader: reader, path: truth.file)
     let header = RecordingHeader(source.header)
     let config: EngineConfiguration
     do { config = try EngineConfiguration(spec: spec, header: header, traceMetrics: true) } catch {
-      throw .badInput("\(truth.scenario.file): \(error)")
+      throw .badInput("\(truth.file): \(error)")
     }
     var replayer = Replayer(engine: Engine(configuration: config), options: ReplayOptions(strictEffects: false))
-    var output = CollectingOutput { $0.out == "cue_eval" }
-    do { _ = try replayer.run(&source, into: &output, recording: truth.scenario.file) } catch {
-      throw .badInput("\(truth.scenario.file): labels: \(error)")
-    }
-    var holds: [String: Bool] = [:]
-    var out: [(t: Int64, line: String)] = []
-    for r in output.records {
-      // Every cue in spec order (cue_eval's members are sorted by id): stable output.
-      for m in r.fields["cues"]?.objectValue?.members ?? [] {
-        let level = m.value["level"]?.stringValue
-        let now = level == "warn" || level == "hard"
-        guard holds[m.key] != now, now || holds[m.key] != nil else { continue }
-        holds[m.key] = now
-        let event: JSONObject = ["t": .number(Double(r.t)), "kind": "label", "cue_id": .string(m.key), "holds": .bool(now)]
-        out.append((r.t, JSONWriter.write(.object(event))))
+    var output = LabelOutput()
+    do { _ = try replayer.run(&source, into: &output, recording: truth.file) } catch {
+      if output.full {
+        throw .badInput(
+          "\(truth.file): the ground-truth labels change more than \(ScenarioLimits.labelsMax) times (ScenarioLimits.labelsMax); the subject flickers across a threshold on almost every frame — shorten the scenario or smooth its timeline")
       }
+      throw .badInput("\(truth.file): labels: \(error)")
     }
-    return out
+    return output.labels
   }
+}
+
+/// Turns the replay's `cue_eval` records into labels as they come (nothing else kept):
+/// one per change of a cue's raw level between "holds" (warn/hard) and not.
+struct LabelOutput: ReplayOutput {
+  /// Per cue id that has held: its index in `labels.cueIDs` and whether it holds now.
+  var cues: [String: (index: Int32, holds: Bool)] = [:]
+  var labels = GeneratedLabels(specSHA256: "", cueIDs: [], marks: [])
+  /// Set when `labelsMax` was reached (the replay is stopped by the thrown error).
+  var full = false
+
+  struct TooMany: Error {}
+
+  mutating func emit(_ r: TraceRecord) throws {
+    guard r.out == "cue_eval" else { return }
+    // Every cue in spec order (cue_eval's members are sorted by id): stable output.
+    for m in r.fields["cues"]?.objectValue?.members ?? [] {
+      let level = m.value["level"]?.stringValue
+      let now = level == "warn" || level == "hard"
+      let cue = cues[m.key]
+      guard cue?.holds != now, now || cue?.holds != nil else { continue }
+      guard labels.marks.count < ScenarioLimits.labelsMax else {
+        full = true
+        throw TooMany()
+      }
+      let index = cue?.index ?? Int32(labels.cueIDs.count)
+      if cue == nil { labels.cueIDs.append(m.key) }
+      cues[m.key] = (index, now)
+      labels.marks.append(GeneratedLabels.Mark(t: r.t, cue: index, holds: now))
+    }
+  }
+
+  mutating func emit(_ line: DiagnosticLine) {}
 }

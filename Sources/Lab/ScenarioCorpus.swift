@@ -43,7 +43,8 @@ public enum ScenarioCorpus {
   }
 
   /// Checks every recording that has a scenario file in `recordingsDir` (only `names`, when
-  /// given): generated in memory and compared with the committed `.jprec` event by event.
+  /// given): generated again and compared with the committed `.jprec` event by event, both
+  /// streamed (flat memory whatever the duration).
   /// Recordings without a scenario are not looked at.
   public static func staleRecordings(recordingsDir: String, names: [String]?) throws(HarnessFailure) -> (checked: Int, problems: [Problem]) {
     var files = try scenarioFiles(in: recordingsDir)
@@ -61,7 +62,7 @@ public enum ScenarioCorpus {
         continue
       }
       let generated: GeneratedRecording
-      do { generated = try GroundTruth.labeled(scenario.generate()) } catch {
+      do { generated = try GroundTruth.labeled(scenario) } catch {
         problems.append(Problem(name: name, message: error.message, code: 2))
         continue
       }

@@ -70,6 +70,11 @@ import Yams
 /// `json.dumps(spec, ensure_ascii=False, separators=(",", ":"))` writes it (reload() of
 /// scripts/corpus_jsonl.py). The spec file is then an input of the recording as well: after
 /// it changes, `jpreplay verify` reports the recording stale until it is re-recorded.
+///
+/// Bounds (`ScenarioLimits`, each refused at its key with the bound named): a file of at most
+/// 1 MiB, YAML nested at most 64 deep, no anchors or aliases (`&a`, `*a`), at most 24 h,
+/// 4 M frames, 1 Mpixel luma planes and 1 Gpixel of luma in all, 20,000 timeline entries,
+/// 10,000 references. The recording is generated as it is written or compared (flat memory).
 public struct Scenario: Sendable {
   public enum FramePlan: Equatable, Sendable {
     /// round(k · 1000 / fps) while ≤ duration_ms (the default)
@@ -159,17 +164,27 @@ public struct Scenario: Sendable {
 
   /// Reads and parses a scenario file.
   public static func load(path: String) throws(ScenarioError) -> Scenario {
-    let data: Data
-    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
       let missing = !FileManager.default.fileExists(atPath: path)
-      throw ScenarioError(file: path, missing ? "no such file" : "cannot read (\(error.localizedDescription))")
+      throw ScenarioError(file: path, missing ? "no such file" : "cannot open for reading")
     }
-    return try parse(bytes: [UInt8](data), file: path)
+    defer { try? handle.close() }
+    // One byte past the bound is enough to refuse the file without reading all of it.
+    let data: Data?
+    do { data = try handle.read(upToCount: ScenarioLimits.documentBytesMax + 1) } catch {
+      throw ScenarioError(file: path, "cannot read (\(error.localizedDescription))")
+    }
+    return try parse(bytes: [UInt8](data ?? Data()), file: path)
   }
 
   /// Parses scenario text; `file` names it in messages and its base name must be
   /// `<name>.scenario.yaml`.
   public static func parse(bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+    guard bytes.count <= ScenarioLimits.documentBytesMax else {
+      throw ScenarioError(
+        file: file,
+        "the file is larger than \(ScenarioLimits.documentBytesMax) bytes (ScenarioLimits.documentBytesMax); split the scenario")
+    }
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw ScenarioError(file: file, "not valid UTF-8")
     }
@@ -191,6 +206,10 @@ public struct Scenario: Sendable {
     }
     let duration = try durNode.int()
     guard duration >= 0 else { throw durNode.error("expected a non-negative duration in ms, found \(duration)") }
+    guard duration <= ScenarioLimits.durationMsMax else {
+      throw durNode.error(
+        "\(duration) ms is longer than the bound \(ScenarioLimits.durationMsMax) ms (24 h, ScenarioLimits.durationMsMax); shorten the scenario")
+    }
     guard let seedNode = member("seed") else { throw root.error("missing key \"seed\" (the noise seed, an integer ≥ 0)") }
     let seedValue = try seedNode.int()
     guard seedValue >= 0 else { throw seedNode.error("expected an integer ≥ 0, found \(seedValue)") }
@@ -201,7 +220,9 @@ public struct Scenario: Sendable {
 
     if let n = member("fps") {
       let v = try n.int()
-      guard v >= 1, v <= 1000 else { throw n.error("expected frames per second 1…1000, found \(v)") }
+      guard v >= 1, v <= ScenarioLimits.fpsMax else {
+        throw n.error("expected frames per second 1…\(ScenarioLimits.fpsMax) (ScenarioLimits.fpsMax), found \(v)")
+      }
       s.fps = Int(v)
     }
     if let n = member("wall_start_ms") {
@@ -262,11 +283,17 @@ public struct Scenario: Sendable {
           guard v >= 1 else { throw m.value.error("expected a frame count ≥ 1, found \(v)") }
           s.lumaEvery = Int(v)
         default:
-          guard v >= 1, v <= 4096 else { throw m.value.error("expected a size 1…4096, found \(v)") }
+          let side = ScenarioLimits.lumaSideMax
+          guard v >= 1, v <= side else { throw m.value.error("expected a size 1…\(side) (ScenarioLimits.lumaSideMax), found \(v)") }
           if m.key == "w" { s.lumaW = Int(v) } else { s.lumaH = Int(v) }
         }
       }
       if s.lumaEvery == nil { throw n.error("missing key \"every\" (a luma plane every N frames)") }
+      let pixels = Int64(s.lumaW) * Int64(s.lumaH)  // both ≤ lumaSideMax: no overflow
+      guard pixels <= ScenarioLimits.lumaPixelsMax else {
+        throw n.error(
+          "a \(s.lumaW)×\(s.lumaH) plane has \(pixels) pixels, more than the bound \(ScenarioLimits.lumaPixelsMax) (ScenarioLimits.lumaPixelsMax); use a smaller w·h")
+      }
     }
     if let n = member("noise") {
       for m in try n.mapping(allowed: ["landmark_sigma", "conf_sigma", "miss_rate"]) {
@@ -282,11 +309,19 @@ public struct Scenario: Sendable {
       }
     }
     if let n = member("timeline") {
-      for e in try n.sequence() { s.timeline.append(try parseEntry(e, duration: duration, dir: dir)) }
+      let entries = try n.sequence(max: ScenarioLimits.timelineEntriesMax, bound: "ScenarioLimits.timelineEntriesMax")
+      for e in entries { s.timeline.append(try parseEntry(e, duration: duration, dir: dir)) }
+      let oscillations = s.timeline.reduce(0) { n, e in if case .oscillate(_, _, let p) = e { n + p.count } else { n } }
+      guard oscillations <= ScenarioLimits.oscillationsMax else {
+        throw n.error(
+          "\(oscillations) oscillated parameters, more than the bound \(ScenarioLimits.oscillationsMax) (ScenarioLimits.oscillationsMax)")
+      }
     }
     if let n = member("references") {
-      for r in try n.sequence() { s.references.append(try parseReference(r, duration: duration)) }
+      let refs = try n.sequence(max: ScenarioLimits.referencesMax, bound: "ScenarioLimits.referencesMax")
+      for r in refs { s.references.append(try parseReference(r, duration: duration)) }
     }
+    try s.checkGeneratedSize(root: root, duration: durNode, fps: member("fps"), frames: member("frames"), luma: member("luma"))
     return s
   }
 
@@ -340,9 +375,9 @@ public struct Scenario: Sendable {
         var amp: Double?
         var period: Double?
         for f in try o.value.mapping(allowed: ["amplitude", "period_ms"]) {
-          if f.key == "amplitude" { amp = try f.value.double() } else {
+          if f.key == "amplitude" { amp = try SubjectPatch.bounded(f.value) } else {
             let p = try f.value.double()
-            guard p > 0 else { throw f.value.error("expected a period > 0 ms, found \(p)") }
+            guard p >= 1 else { throw f.value.error("expected a period ≥ 1 ms, found \(p)") }
             period = p
           }
         }
@@ -427,7 +462,7 @@ public struct Scenario: Sendable {
     }
     if let f = v("faces") {
       var faces: [JSONObject] = []
-      for e in try f.sequence() {
+      for e in try f.sequence(max: ScenarioLimits.referenceFacesMax, bound: "ScenarioLimits.referenceFacesMax") {
         let members = try e.mapping(allowed: faceKeys, what: "face field")
         var o = JSONObject()
         for m in members { o.members.append(JSONMember(m.key, try m.value.json())) }

@@ -3,25 +3,39 @@ import Foundation
 import PoseSpec
 import Recording
 
-/// Turns a `Scenario` into a recording: JSONL interchange lines (header + events sorted by
-/// t, stable), deterministic from the file alone — no dictionary order, no clock, no libm
-/// (SplitMix64 noise, series sin/cos), numbers rounded like the Python's `round(v, 6)` and
-/// printed by the repository's `JSONWriter`. The `.jprec` is written through the same code
-/// path as `jpreplay import` (`RecordingImport.run(reader:to:)` on the JSONL text).
+/// A scenario's recording, generated on demand (never held whole): read it with `reader()`,
+/// write it as a `.jprec` with `writeRecording(to:)`, or compare it with a recording on disk
+/// with `difference(fromRecordingAt:)`, each in flat memory. Deterministic from the file
+/// alone — no dictionary order, no clock, no libm (SplitMix64 noise, series sin/cos), numbers
+/// rounded like the Python's `round(v, 6)` and printed by the repository's `JSONWriter`. The
+/// `.jprec` gets the events `jpreplay import` would read from the JSONL text.
 public struct GeneratedRecording: Sendable {
   public let scenario: Scenario
-  /// The JSONL lines, header first, without newlines.
-  public let lines: [String]
+  /// Ground-truth labels merged in, if any.
+  public let labels: GeneratedLabels?
 
-  public init(scenario: Scenario, lines: [String]) {
+  public init(scenario: Scenario, labels: GeneratedLabels? = nil) {
     self.scenario = scenario
-    self.lines = lines
+    self.labels = labels
   }
 
-  /// The JSONL text (one line per event, `\n` line ends).
+  /// A reader over the generated recording, from its first event.
+  public func reader() throws(RecordingError) -> GeneratedReader {
+    try GeneratedReader(scenario: scenario, labels: labels)
+  }
+
+  /// The JSONL lines, header first, without newlines. Holds the whole recording: for tests
+  /// and small scenarios; everything else streams through `reader()`.
+  public var lines: [String] {
+    guard let r = try? reader() else { return [] }
+    var out = [r.headerLine]
+    while let l = r.nextLine() { out.append(l) }
+    return out
+  }
+
+  /// The JSONL text (one line per event, `\n` line ends); see `lines`.
   public var jsonl: [UInt8] {
     var out: [UInt8] = []
-    out.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
     for l in lines {
       out.append(contentsOf: l.utf8)
       out.append(0x0A)
@@ -29,49 +43,62 @@ public struct GeneratedRecording: Sendable {
     return out
   }
 
-  /// A reader over the generated JSONL: the checks of `jpreplay import` (header, every event
-  /// against its kind, time order, duration).
-  public func reader() throws(RecordingError) -> JSONLReader {
-    try JSONLReader(bytes: jsonl, path: "\(scenario.file) (generated)")
-  }
-
-  /// Writes a NEW `.jprec` at `path` (which must not exist) and returns the event count.
+  /// Writes a NEW `.jprec` at `path` (which must not exist), chunk by chunk, and returns the
+  /// event count. On an error the partial file is removed.
   @discardableResult
   public func writeRecording(to path: String) throws(RecordingError) -> Int {
-    try RecordingImport.run(reader: reader(), to: path)
+    let r = try reader()
+    let recorder = try Recorder(path: path, header: r.header)
+    do {
+      while let e = try r.nextEvent() { try recorder.append(e) }
+      try recorder.finish()
+      return r.eventCount
+    } catch {
+      RecordingFiles.remove(path)
+      throw error
+    }
   }
 
   /// Whether the recording at `path` holds exactly what this scenario generates: the same
   /// header and the same events (compared in their canonical JSONL form, after the `.jprec`
-  /// quantization), independent of the SQLite version that wrote the file. Returns nil when
-  /// it does, else what differs first.
-  public func difference(fromRecordingAt path: String) -> String? {
-    guard FileManager.default.fileExists(atPath: path) else { return "\(path) does not exist" }
-    let committed: RecordingReader
-    do { committed = try RecordingReader(path: path) } catch { return "cannot read it (\(error.description))" }
-    let generated: JSONLReader
-    do { generated = try reader() } catch { return "the scenario does not generate a valid recording (\(error.description))" }
+  /// quantization), one event at a time, independent of the SQLite version that wrote the
+  /// file. Returns nil when it does, else what differs first.
+  public func difference(fromRecordingAt path: String) -> String? { compare(withRecordingAt: path).difference }
+
+  /// `difference(fromRecordingAt:)`, and the event count when there is none (else the
+  /// number of the first event that differs).
+  public func compare(withRecordingAt path: String) -> (difference: String?, events: Int) {
+    let (d, n) = compareEvents(path)
+    return (d, d == nil ? n - 1 : n)
+  }
+
+  private func compareEvents(_ path: String) -> (String?, Int) {
+    guard FileManager.default.fileExists(atPath: path) else { return ("\(path) does not exist", 0) }
     var n = 0
+    let committed: RecordingReader
+    do { committed = try RecordingReader(path: path) } catch { return ("cannot read it (\(error.description))", n) }
+    let generated: GeneratedReader
+    do { generated = try reader() } catch { return ("the scenario does not generate a valid recording (\(error.description))", n) }
     while true {
       let a: InputEvent?
       let b: InputEvent?
-      do { a = try generated.next() } catch { return "the scenario does not generate a valid recording (\(error.description))" }
-      do { b = try committed.next() } catch { return "cannot read it (\(error.description))" }
+      do { a = try generated.nextEvent() } catch { return ("the scenario does not generate a valid recording (\(error.description))", n) }
+      do { b = try committed.next() } catch { return ("cannot read it (\(error.description))", n) }
       n += 1
       switch (a, b) {
       case (nil, nil):
         // Events equal: the header (options, initial, notes, the scenario's sha256, …).
         let h1 = JSONWriter.write(.object(generated.header.sortedRecursively()))
         let h2 = JSONWriter.write(.object(committed.header.sortedRecursively()))
-        if h1 == h2 { return nil }
+        if h1 == h2 { return (nil, n) }
         let keys = Set(generated.header.keys).union(committed.header.keys).sorted()
         let differing = keys.filter { generated.header[$0] != committed.header[$0] }
-        return "same events, header differs: \(differing.joined(separator: ", "))"
-      case (let a?, nil): return "event \(n) (t=\(a.t) \(a.kind.rawValue)) is missing from the recording"
-      case (nil, let b?): return "the recording has an extra event \(n) (t=\(b.t) \(b.kind.rawValue))"
+        return ("same events, header differs: \(differing.joined(separator: ", "))", n)
+      case (let a?, nil): return ("event \(n) (t=\(a.t) \(a.kind.rawValue)) is missing from the recording", n)
+      case (nil, let b?): return ("the recording has an extra event \(n) (t=\(b.t) \(b.kind.rawValue))", n)
       case (let a?, let b?):
         if JSONLEventEncoder.line(a) != JSONLEventEncoder.line(b) {
-          return "event \(n) differs (t=\(a.t) \(a.kind.rawValue) vs t=\(b.t) \(b.kind.rawValue))"
+          return ("event \(n) differs (t=\(a.t) \(a.kind.rawValue) vs t=\(b.t) \(b.kind.rawValue))", n)
         }
       }
     }
@@ -79,23 +106,15 @@ public struct GeneratedRecording: Sendable {
 }
 
 extension Scenario {
-  /// The frame times of the recording.
+  /// The frame times of the recording (all of them: for tests and small scenarios).
   public var frameTimes: [Int64] {
-    switch frames {
-    case .none: return []
-    case .times(let t): return t
-    case .every(let ms): return Array(stride(from: Int64(0), through: durationMs, by: Int(ms)))
-    case .fps:
-      var out: [Int64] = []
-      var k = 0
-      while true {
-        // Python: round(k * 1000 / FPS), half to even.
-        let t = Int64((Double(k * 1000) / Double(fps)).rounded(.toNearestOrEven))
-        if t > durationMs { return out }
-        out.append(t)
-        k += 1
-      }
+    var clock = FrameClock(self)
+    var out: [Int64] = []
+    while let t = clock.peek() {
+      out.append(t)
+      clock.k += 1
     }
+    return out
   }
 
   /// The subject entries in start order (stable), with each ramp's start values.
@@ -120,15 +139,20 @@ extension Scenario {
     // Stable sort by start time: entries at one time apply in file order.
     let ordered = entries.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
     var tr = Track()
+    // The steps so far, evaluated incrementally (all start at or before this entry).
+    var base = SubjectCursor.Base(state: subject)
     for (start, e) in ordered {
+      let step: Track.Step
       switch e {
-      case .keyframe(_, let p): tr.steps.append((start, .keyframe(p)))
+      case .keyframe(_, let p): step = .keyframe(p)
       case .ramp(let from, let to, let p):
         // "The value at from": what the entries before this one give at `from`.
-        let before = Self.baseState(subject, tr, at: from)
-        tr.steps.append((start, .ramp(to: to, targets: p.numbers.map { ($0.0, $0.1, before[$0.0]) })))
-      default: break
+        let before = base.state(at: from)
+        step = .ramp(to: to, targets: p.numbers.map { ($0.0, $0.1, before[$0.0]) })
+      default: continue
       }
+      tr.steps.append((start, step))
+      base.apply(start: start, step)
     }
     for e in timeline {
       if case .oscillate(let from, let to, let params) = e {
@@ -138,31 +162,11 @@ extension Scenario {
     return tr
   }
 
-  static func baseState(_ baseline: SubjectState, _ tr: Track, at t: Int64) -> SubjectState {
-    var s = baseline
-    for (start, step) in tr.steps where start <= t {
-      switch step {
-      case .keyframe(let p): s.apply(p)
-      case .ramp(let to, let targets):
-        for (p, target, v0) in targets {
-          // Python interp(): prev + (full - prev) * a, a = (t - prev_t) / (kt - prev_t).
-          s[p] = t >= to ? target : v0 + (target - v0) * (Double(t - start) / Double(to - start))
-        }
-      }
-    }
-    return s
-  }
-
-  static func state(_ baseline: SubjectState, _ tr: Track, at t: Int64) -> SubjectState {
-    var s = baseState(baseline, tr, at: t)
-    for (from, to, o) in tr.oscillations where from <= t && t < to {
-      s[o.param] += o.amplitude * _sin(2 * Double.pi * Double(t - from) / o.periodMs)
-    }
-    return s
-  }
-
   /// The subject state at time `t` (keyframes, ramps, then oscillations added).
-  public func subjectState(at t: Int64) -> SubjectState { Self.state(subject, track(), at: t) }
+  public func subjectState(at t: Int64) -> SubjectState {
+    var c = SubjectCursor(baseline: subject, track: track())
+    return c.state(at: t)
+  }
 
   /// The header of the generated recording, in a fixed key order.
   public var header: JSONObject {
@@ -184,54 +188,11 @@ extension Scenario {
     return h
   }
 
-  /// Generates the recording.
-  public func generate() -> GeneratedRecording {
-    let tr = track()
-    var rng = SplitMix64(seed: seed)
-    var events: [(t: Int64, line: JSONObject)] = []
-    for (k, t) in frameTimes.enumerated() {
-      let s = Self.state(subject, tr, at: t)
-      let missed = noise.missRate > 0 && rng.unit() < noise.missRate
-      if let every = lumaEvery, k % every == 0 {
-        let plane = SubjectModel.lumaPlane(s, w: lumaW, h: lumaH)
-        events.append(
-          (t, JSONObject([
-            JSONMember("t", .number(Double(t))), JSONMember("kind", "luma"), JSONMember("frame", .number(Double(k))),
-            JSONMember("w", .number(Double(lumaW))), JSONMember("h", .number(Double(lumaH))), JSONMember("enc", "u8-b64"),
-            JSONMember("data", .string(Data(plane).base64EncodedString())),
-          ])))
-      }
-      var body: JSONValue = .null
-      var faces: [JSONValue] = []
-      var people = 0
-      if !(s.absent || missed) {
-        let (b, f) = SubjectModel.bodyAndFace(
-          s, rng: &rng, landmarkSigma: noise.landmarkSigma, confSigma: noise.confSigma)
-        body = .object(b)
-        faces = s.noFace ? [] : [.object(f)]
-        people = s.people
-      }
-      events.append(
-        (t, JSONObject([
-          JSONMember("t", .number(Double(t))), JSONMember("kind", "landmarks"), JSONMember("frame", .number(Double(k))),
-          JSONMember("src_t", .number(Double(t))),
-          JSONMember("image", .object(JSONObject([JSONMember("w", 1080), JSONMember("h", 1920)]))),
-          JSONMember("coords", "canonical"), JSONMember("body", body), JSONMember("faces", .array(faces)),
-          JSONMember("people", .number(Double(people))),
-        ])))
-    }
-    for e in timeline {
-      if case .event(let at, let line) = e { events.append((at, line)) }
-    }
-    for r in references { events.append((r.at, referenceEvent(r))) }
-    // Stable: at equal t, frames first (luma before landmarks), then timeline events, then
-    // references, each in file order.
-    let sorted = events.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }
-    var lines = [JSONWriter.write(.object(header))]
-    lines.reserveCapacity(sorted.count + 1)
-    for e in sorted { lines.append(JSONWriter.write(.object(e.element.line))) }
-    return GeneratedRecording(scenario: self, lines: lines)
-  }
+  /// The recording this scenario generates (made as it is read).
+  public func generate() -> GeneratedRecording { GeneratedRecording(scenario: self) }
+
+  /// The scenario's events one at a time (no labels, no checks).
+  public func events() -> ScenarioEventStream { ScenarioEventStream(self) }
 
   /// reference(): a `ref_analysis` event from a noise-free subject (the model's defaults plus
   /// the reference's own `subject`, not the scenario's baseline — a reference is another photo).

@@ -131,7 +131,7 @@ public struct SubjectPatch: Sendable {
     var p = SubjectPatch()
     for m in try y.mapping(allowed: keys, what: "subject parameter") {
       if let num = SubjectParam(rawValue: m.key) {
-        let v = try m.value.double()
+        let v = try bounded(m.value)
         try check(num, v, m.value)
         p.numbers.append((num, v))
         continue
@@ -139,7 +139,8 @@ public struct SubjectPatch: Sendable {
       switch DiscreteParam(rawValue: m.key)! {
       case .people:
         let v = try m.value.int()
-        guard v >= 0, v <= 100 else { throw m.value.error("expected a person count 0…100, found \(v)") }
+        let most = ScenarioLimits.peopleMax
+        guard v >= 0, v <= most else { throw m.value.error("expected a person count 0…\(most) (ScenarioLimits.peopleMax), found \(v)") }
         p.people = Int(v)
       case .absent: p.absent = try m.value.bool()
       case .no_face: p.noFace = try m.value.bool()
@@ -152,12 +153,23 @@ public struct SubjectPatch: Sendable {
         for j in try m.value.mapping(allowed: Joint.allCases.map(\.name), what: "joint") {
           let xy = try j.value.sequence()
           guard xy.count == 2 else { throw j.value.error("expected [x, y], found \(xy.count) values") }
-          out.append((Joint(name: j.key)!, try xy[0].double(), try xy[1].double()))
+          out.append((Joint(name: j.key)!, try bounded(xy[0]), try bounded(xy[1])))
         }
         p.joints = out
       }
     }
     return p
+  }
+
+  /// A number of magnitude at most `ScenarioLimits.subjectValueMagnitudeMax` (every
+  /// coordinate the model computes from it stays finite).
+  static func bounded(_ y: YNode) throws(ScenarioError) -> Double {
+    let v = try y.double()
+    let most = ScenarioLimits.subjectValueMagnitudeMax
+    guard abs(v) <= most else {
+      throw y.error("expected a value within ±\(Int(most)) (ScenarioLimits.subjectValueMagnitudeMax), found \(v)")
+    }
+    return v
   }
 
   static func check(_ p: SubjectParam, _ v: Double, _ y: YNode) throws(ScenarioError) {

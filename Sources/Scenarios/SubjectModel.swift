@@ -98,6 +98,13 @@ enum SubjectModel {
     return (body, withExtras)
   }
 
+  /// `v` (a whole number of pixels) clamped to 0…n without trapping on any double (NaN: 0):
+  /// `max(0, Int(v))` and `min(n, Int(v))` for every `v` those can convert.
+  static func index(_ v: Double, _ n: Int) -> Int {
+    guard v > 0 else { return 0 }
+    return v >= Double(n) ? n : Int(v)
+  }
+
   /// luma_event(): an 8-bit plane, background `bg_luma`, the padded face ROI (bbox ± 15 %)
   /// painted `face_luma` ∓ face_half_diff / 2 (left / right half).
   static func lumaPlane(_ s: SubjectState, w: Int, h: Int) -> [UInt8] {
@@ -109,8 +116,8 @@ enum SubjectModel {
     let d = s[.face_half_diff] / 2
     let mid = (x0 + x1) / 2
     let left = v(s[.face_luma] + -d), right = v(s[.face_luma] + d)
-    let pyLo = max(0, Int((y0 * Double(h)).rounded(.down))), pyHi = min(h, Int((y1 * Double(h)).rounded(.up)))
-    let pxLo = max(0, Int((x0 * Double(w)).rounded(.down))), pxHi = min(w, Int((x1 * Double(w)).rounded(.up)))
+    let pyLo = index((y0 * Double(h)).rounded(.down), h), pyHi = index((y1 * Double(h)).rounded(.up), h)
+    let pxLo = index((x0 * Double(w)).rounded(.down), w), pxHi = index((x1 * Double(w)).rounded(.up), w)
     guard pyLo < pyHi, pxLo < pxHi else { return buf }
     for py in pyLo..<pyHi {
       for px in pxLo..<pxHi {

@@ -177,8 +177,9 @@ struct YNode {
     return out
   }
 
-  func sequence() throws(ScenarioError) -> [YNode] {
+  func sequence(max: Int? = nil, bound: String = "") throws(ScenarioError) -> [YNode] {
     guard case .sequence(let s) = node else { throw error("expected a list, found \(typeName)") }
+    if let max, s.count > max { throw error("\(s.count) entries, more than the bound \(max) (\(bound))") }
     return s.enumerated().map { YNode(node: $0.element, file: file, path: "\(path)[\($0.offset)]") }
   }
 
@@ -248,10 +249,17 @@ struct YNode {
 /// The allowed word closest to `word` (edit distance ≤ 2, or a case-insensitive match).
 func closest(_ word: String, in words: [String]) -> String? {
   var best: (String, Int)?
+  let lower = word.lowercased()
+  let chars = Array(lower)
+  let long = word.count >= 3
   for w in words {
-    if w.lowercased() == word.lowercased() { return w }
-    if word.count >= 3, w.lowercased().hasPrefix(word.lowercased()) { return w }
-    let d = editDistance(Array(word.lowercased()), Array(w.lowercased()))
+    let wl = w.lowercased()
+    if wl == lower { return w }
+    if long, wl.hasPrefix(lower) { return w }
+    // The distance is at least the length difference: a long key costs nothing to reject.
+    let wc = Array(wl)
+    guard abs(chars.count - wc.count) <= 2 else { continue }
+    let d = editDistance(chars, wc)
     if d <= 2, best.map({ d < $0.1 }) ?? true { best = (w, d) }
   }
   return best?.0
@@ -274,6 +282,8 @@ func editDistance(_ a: [Character], _ b: [Character]) -> Int {
 
 /// Parses YAML text into its root node; syntax errors become a `ScenarioError` at their mark.
 func composeYAML(_ text: String, file: String) throws(ScenarioError) -> Node {
+  // Anchors, aliases, depth and size first: nothing is built from a hostile document.
+  try YAMLGuard.check(text, file: file)
   let root: Node?
   do { root = try Yams.compose(yaml: text) } catch let e as YamlError {
     switch e {

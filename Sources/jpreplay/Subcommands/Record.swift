@@ -81,19 +81,22 @@ extension JPReplay {
 
     func record(_ file: String) throws {
       let scenario = try Scenario.load(path: file)
-      let generated = try GroundTruth.labeled(scenario.generate())
+      let generated = try GroundTruth.labeled(scenario)
       if jsonl {
-        // Check it as `import` would, then print it.
-        let reader = try generated.reader()
-        while try reader.next() != nil {}
-        FileHandle.standardOutput.write(Data(generated.jsonl))
+        // Check it as `import` would (one streaming pass), then print it (a second one).
+        let check = try generated.reader()
+        while try check.nextEvent() != nil {}
+        try printJSONL(generated.reader())
         return
       }
       let out = output ?? ScenarioCorpus.recordingPath(forScenario: file, name: scenario.name)
       let exists = FileManager.default.fileExists(atPath: out)
-      if exists && generated.difference(fromRecordingAt: out) == nil {
-        print("unchanged \(out) (\(generated.lines.count - 1) events, from \(file))")
-        return
+      if exists {
+        let same = generated.compare(withRecordingAt: out)
+        if same.difference == nil {
+          print("unchanged \(out) (\(same.events) events, from \(file))")
+          return
+        }
       }
       // Always through a `SafeFile` temporary renamed over OUT: an error never leaves a damaged
       // or half-written recording under the real name.
@@ -115,6 +118,23 @@ extension JPReplay {
         throw CLIError.badInput("\(out): cannot write (\(error.message))")
       }
       print("recorded \(n) events from \(file) into \(out)")
+    }
+
+    /// Writes the header and event lines to stdout in 64 KiB blocks.
+    func printJSONL(_ reader: GeneratedReader) throws {
+      var block: [UInt8] = []
+      block.reserveCapacity(1 << 16)
+      func put(_ line: String) {
+        block.append(contentsOf: line.utf8)
+        block.append(0x0A)
+        if block.count >= 1 << 16 {
+          FileHandle.standardOutput.write(Data(block))
+          block.removeAll(keepingCapacity: true)
+        }
+      }
+      put(reader.headerLine)
+      while let line = reader.nextLine() { put(line) }
+      FileHandle.standardOutput.write(Data(block))
     }
   }
 }

@@ -1,0 +1,118 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+import Recording
+
+/// Ground-truth `label` events to merge into a generated recording (sorted by t), and the
+/// SHA-256 of the spec they were computed with (header `labels_spec_sha256`). Held compactly
+/// (16 bytes a label; at most `ScenarioLimits.labelsMax`), written out as lines when read.
+public struct GeneratedLabels: Sendable {
+  /// One `label {cue_id, holds}` at `t`; `cue` indexes `cueIDs`.
+  public struct Mark: Sendable, Equatable {
+    public var t: Int64
+    public var cue: Int32
+    public var holds: Bool
+    public init(t: Int64, cue: Int32, holds: Bool) {
+      self.t = t
+      self.cue = cue
+      self.holds = holds
+    }
+  }
+
+  public var specSHA256: String
+  public var cueIDs: [String]
+  public var marks: [Mark]
+
+  public init(specSHA256: String, cueIDs: [String], marks: [Mark]) {
+    self.specSHA256 = specSHA256
+    self.cueIDs = cueIDs
+    self.marks = marks
+  }
+
+  /// The JSONL line of label `i`: `{"t":…,"kind":"label","cue_id":…,"holds":…}`.
+  public func line(_ i: Int) -> String {
+    let m = marks[i]
+    let event: JSONObject = [
+      "t": .number(Double(m.t)), "kind": "label", "cue_id": .string(cueIDs[Int(m.cue)]), "holds": .bool(m.holds),
+    ]
+    return JSONWriter.write(.object(event))
+  }
+}
+
+/// A generated recording read as it is generated: the JSONL header line, then each event
+/// line (labels merged in after the events of their t), then each event decoded and checked
+/// as `jpreplay import` checks a JSONL line (the event against its kind, time order, no event
+/// after `duration_ms`). Memory stays flat whatever the duration: one frame at a time.
+public final class GeneratedReader: RecordingEventReader {
+  public let scenario: Scenario
+  /// The header line and the header parsed back from it (as `import` reads it).
+  public let headerLine: String
+  public let header: JSONObject
+  /// The name used in messages: `<scenario file> (generated)`.
+  public let path: String
+  /// 1-based number of the last line produced (the header is line 1).
+  public private(set) var lineNumber = 1
+  public private(set) var eventCount = 0
+
+  var stream: ScenarioEventStream
+  var peeked: (t: Int64, line: JSONObject)?
+  let labels: GeneratedLabels?
+  let labelCount: Int
+  var nextLabel = 0
+  var lastT: Int64 = 0
+  let durationMs: Int64?
+
+  public init(scenario: Scenario, labels: GeneratedLabels? = nil) throws(RecordingError) {
+    self.scenario = scenario
+    path = "\(scenario.file) (generated)"
+    var h = scenario.header
+    if let labels, !labels.marks.isEmpty { h["labels_spec_sha256"] = .string(labels.specSHA256) }
+    self.labels = labels
+    labelCount = labels?.marks.count ?? 0
+    headerLine = JSONWriter.write(.object(h))
+    let value: JSONValue
+    do { value = try JSONParser.parse(headerLine) } catch {
+      throw RecordingError(file: "\(path):1", "header is not valid JSON: \(error.message)")
+    }
+    header = try JSONLReader.checkHeader(value, file: "\(path):1")
+    durationMs = header["duration_ms"]?.int64Value
+    stream = ScenarioEventStream(scenario)
+    peeked = stream.next()
+  }
+
+  /// The next event line (JSONL, no newline), or nil at the end. Labels go after every event
+  /// of their t.
+  public func nextLine() -> String? {
+    if nextLabel < labelCount, let labels, peeked.map({ labels.marks[nextLabel].t < $0.t }) ?? true {
+      nextLabel += 1
+      lineNumber += 1
+      return labels.line(nextLabel - 1)
+    }
+    guard let e = peeked else { return nil }
+    peeked = stream.next()
+    lineNumber += 1
+    return JSONWriter.write(.object(e.line))
+  }
+
+  /// The next event (as `JSONLReader.next()`).
+  public func next() throws(RecordingError) -> InputEvent? { try nextEvent() }
+
+  /// The next event, decoded and checked like an imported line; nil at the end.
+  public func nextEvent() throws(RecordingError) -> InputEvent? {
+    guard let line = nextLine() else { return nil }
+    let value: JSONValue
+    do { value = try JSONParser.parse(line) } catch {
+      throw RecordingError(file: "\(path):\(lineNumber):\(error.column)", "not valid JSON: \(error.message)")
+    }
+    let event = try JSONLEventDecoder(file: path, line: lineNumber).decode(value)
+    if event.t < lastT {
+      throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is before the previous event's t \(lastT) (events must be in time order)")
+    }
+    if let d = durationMs, event.t > d {
+      throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is after the header's duration_ms \(d)")
+    }
+    lastT = event.t
+    eventCount += 1
+    return event
+  }
+}
