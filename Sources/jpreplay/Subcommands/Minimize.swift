@@ -52,6 +52,10 @@ extension JPReplay {
     }
 
     func run() throws {
+      do { try minimize() } catch let e as MinimizeError { throw CLIError.badInput("\(recording): \(e)") }
+    }
+
+    func minimize() throws {
       let url = URL(fileURLWithPath: recording)
       let name = url.deletingPathExtension().lastPathComponent
       let original = try MinimizeFiles.read(url)
@@ -82,8 +86,7 @@ extension JPReplay {
         progress.update(count, of: count)
         return try property(c)
       }
-      let outcome: Minimizer.Outcome
-      do { outcome = try minimizer.run(original) } catch let e as MinimizeError { throw CLIError.badInput("\(recording): \(e)") }
+      let outcome = try minimizer.run(original)
       progress.finish()
       let out = output ?? "\(name)-min.jprec"
       try MinimizeFiles.write(outcome.minimized, from: name, to: out, force: force)
