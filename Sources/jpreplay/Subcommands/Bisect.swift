@@ -7,12 +7,15 @@ extension JPReplay {
   /// `jpreplay bisect`: find the change that altered behaviour.
   struct Bisect: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Find what changed behaviour: the PoseSpec edits between two specs.",
+      abstract: "Find what changed behaviour: the commit, or the PoseSpec edits.",
       discussion: """
-        `bisect spec OLD NEW` names the smallest set of PoseSpec edits (JSON paths, old → new) \
-        that reproduces each behaviour change between two specs, grouped by recording.
+        `bisect commits --good REV` finds the first commit whose replays differ from the \
+        behaviour at GOOD (git bisect run in a separate worktree, builds cached by source \
+        tree). `bisect spec OLD NEW` names the smallest set of PoseSpec edits (JSON paths, \
+        old → new) that reproduces each behaviour change between two specs, grouped by \
+        recording.
         """,
-      subcommands: [SpecEdits.self])
+      subcommands: [SpecEdits.self, Commits.self, Step.self])
   }
 }
 

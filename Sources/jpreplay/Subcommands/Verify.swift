@@ -36,8 +36,17 @@ extension JPReplay {
         (unreadable recording, scenario, golden or option; a name or glob that matches \
         nothing). The most severe case decides.
 
+        --bisect is for `git bisect run jpreplay verify --bisect …`: nothing is written, \
+        orphans are ignored, and the exit code is 0 (good) when every recording matches its \
+        golden, 1 (bad) when some replay differs from its existing golden, 125 (skip) when \
+        nothing could be judged — stale or unreadable recordings, missing goldens, bad input, \
+        names that do not exist at that commit — so such a commit is never blamed. See \
+        README "Find a regression" (goldens re-blessed after the culprit need --golden-dir \
+        with a saved copy, or `jpreplay bisect commits`).
+
         Examples:
           jpreplay verify
+          jpreplay verify --bisect s04-frame-left-enter drift-left-and-back
           jpreplay verify 's0*' --jobs 2
           jpreplay verify Recordings/drift-left-and-back.jprec --format json
           CI=true jpreplay verify --junit out/verify.xml
@@ -86,6 +95,9 @@ extension JPReplay {
     @Flag(help: "Also replay each recording twice in separate processes (with and without SWIFT_DETERMINISTIC_HASHING) and compare bytes.")
     var determinism = false
 
+    @Flag(help: "git bisect run mode: exit 0 good, 1 behavioural difference, 125 anything that cannot be judged.")
+    var bisect = false
+
     @Flag(help: "Check the prompt budgets on every verified trace; a breach fails verify.")
     var budgets = false
 
@@ -101,6 +113,17 @@ extension JPReplay {
     }
 
     func run() throws {
+      guard bisect else { return try verify() }
+      // Whatever goes wrong, a bisect step that cannot judge says "skip" (125), never "bad".
+      do { try verify() } catch let e as ExitCode where e.rawValue == 0 || e.rawValue == 1 || e.rawValue == 125 {
+        throw e
+      } catch {
+        printErr("bisect: skip (\(error))")
+        throw ExitCode(BisectVerdict.skip.rawValue)
+      }
+    }
+
+    func verify() throws {
       let driver = try Harness.driver(specPath: engine.spec, overrides: try engine.parsedOverrides())
       var diff = DiffOptions()
       diff.timingToleranceMs = timeToleranceMs
@@ -109,9 +132,21 @@ extension JPReplay {
         mode = try UpdateMode.resolve(
           flag: update, exploring: engine.spec != nil || !engine.overrides.isEmpty)
       } catch { throw CLIError.badInput(error.message) }
+      var names = recordings.isEmpty ? nil : recordings
+      if bisect, let requested = names {
+        // A recording that does not exist at this commit is skipped, not failed.
+        let existing = requested.filter { r in
+          r.contains("*") || r.contains("?") || FileManager.default.fileExists(atPath: r)
+            || FileManager.default.fileExists(atPath: corpus.store.recordingURL(corpus.store.name(of: r)).path)
+        }
+        for r in requested where !existing.contains(r) { printErr("bisect: \(r) does not exist here; skipped") }
+        guard !existing.isEmpty else { throw ExitCode(BisectVerdict.skip.rawValue) }
+        names = existing
+      }
       let options = VerifyOptions(
-        names: recordings.isEmpty ? nil : recordings, jobs: jobs ?? VerifyOptions.defaultJobs,
-        update: mode, unreferenced: unreferenced, shard: shard.flatMap(Shard.init), diff: diff)
+        names: names, jobs: jobs ?? VerifyOptions.defaultJobs,
+        update: bisect ? .no : mode, unreferenced: bisect ? .ignore : unreferenced, shard: shard.flatMap(Shard.init),
+        diff: diff)
       var verifier = Verifier(store: corpus.store, options: options, driver: driver)
       // Scenario recordings are checked in the workers, before their replay: a stale one
       // replays events its scenario no longer makes, so nothing is written for it.
@@ -148,6 +183,11 @@ extension JPReplay {
         let folder = URL(fileURLWithPath: junit).deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Harness.writeAtomically(JUnitReport.render(report), to: junit)
+      }
+      if bisect {
+        let verdict = BisectVerdict(report)
+        say("bisect: \(verdict)")
+        throw ExitCode(verdict.rawValue)
       }
       var code = report.exitCode
       if determinism && code == .ok {
