@@ -178,16 +178,17 @@ public enum Harness {
     } catch { throw .badInput("\(path): cannot read (\(describe(error)))") }
   }
 
-  /// The `cue_eval` lines around `t` for `cues`, rendered one per line (the explanation).
+  /// The explanation of a divergence at `t`: for each cue in `cues`, a table of its metric,
+  /// level, hysteresis state and the anti-jitter gate's counters within 500 ms of `t`, under
+  /// the thresholds it was judged against (``CueEvalTable``).
   public static func explain(
     recording: String, at t: Millis, cues: [String], specPath: String?,
     overrides: [(name: String, value: String)]
   ) throws(HarnessFailure) -> [String] {
     let d = try driver(specPath: specPath, overrides: overrides, traceMetrics: true)
     do {
-      return try d.cueEvals(URL(fileURLWithPath: recording), around: t, cues: cues).map {
-        TraceFormat.line($0)
-      }
+      let records = try d.cueEvals(URL(fileURLWithPath: recording), around: t, cues: cues)
+      return CueEvalTable.render(records, cues: cues)
     } catch { throw HarnessFailure(code: error.exitCode.rawValue, message: error.description) }
   }
 

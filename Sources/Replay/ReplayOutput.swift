@@ -82,16 +82,24 @@ public struct CanonicalOutput<Trace: LineSink, A13: LineSink>: ReplayOutput {
   public var a13: A13
   /// Only these `out` kinds reach the trace; nil = all (`replay --trace kinds`).
   public var traceKinds: Set<String>?
+  /// `cue_eval` records narrowed to these cues (`replay --cue`); empty = all.
+  public var cues: Set<String>
   private var canonicalizer = A13Canonicalizer()
 
-  public init(trace: Trace, a13: A13, traceKinds: Set<String>? = nil) {
+  public init(trace: Trace, a13: A13, traceKinds: Set<String>? = nil, cues: Set<String> = []) {
     self.trace = trace
     self.a13 = a13
     self.traceKinds = traceKinds
+    self.cues = cues
   }
 
   public mutating func emit(_ record: TraceRecord) throws {
     if let traceKinds, !traceKinds.contains(record.out) { return }
+    if !cues.isEmpty, record.out == "cue_eval" {
+      guard let narrowed = TraceKinds.narrow(record, to: cues) else { return }
+      try trace.write(line: TraceFormat.line(narrowed))
+      return
+    }
     try trace.write(line: TraceFormat.line(record))
   }
 

@@ -11,6 +11,10 @@ struct CueEvalEntry: Equatable, Sendable {
   var reason: String?
   /// withRef sessions only: `withRef`, `withRef:mirrored` or `noRef:missing_target` (§3.2).
   var mode: String? = nil
+  /// The thresholds the level was judged against (the set of the mode used), so a reader of
+  /// `--trace metrics` needs no spec at hand: `{"hard":">0.12","warn":">0.07","enter":null,
+  /// "exit":"<=0.04"}`.
+  var thresholds: ThresholdSet? = nil
 
   /// The verbose `cue_eval` record of one T0 evaluation (`--trace metrics`; never in goldens).
   ///
@@ -34,10 +38,27 @@ struct CueEvalEntry: Equatable, Sendable {
   ///   noRef trigger).
   /// - `ranked`: the candidates after the multi-person filter, best first (§3.7).
   /// - `gate`: the gate's output this evaluation and its reason (§3.9).
+  /// - `gate` also carries the gate's counters after this call: `stable_frames` (consecutive
+  ///   identical inputs) against `persist_frames`, `held_ms` of the shown cue against
+  ///   `min_hold_ms`, and `cooldown_until` of the input cue when it is cooling down (§3.9).
   static func record(
     t: Millis, frame: Int64, scene: String, mode: String = "noRef", entries: [CueEvalEntry],
-    unsupported: [(id: String, why: String)], ranked: [CueCandidate], gate: AntiJitterGate.Result
+    unsupported: [(id: String, why: String)], ranked: [CueCandidate], gate: AntiJitterGate.Result,
+    gateState: AntiJitterGate, gateParameters: GateParameters, input: GateSignal
   ) -> TraceRecord {
+    var gateObject: JSONObject = [
+      "cue_id": gate.output.id.map { .string($0) } ?? .null,
+      "level": .string(gate.output.level.rawValue),
+      "reason": .string(gate.reason.rawValue),
+      "input": input.id.map { .string($0) } ?? .null,
+      "stable_frames": .number(Double(gateState.stableFrameCount)),
+      "persist_frames": .number(Double(gateParameters.persistFrames)),
+      "held_ms": .number(Double(t - gateState.lastOutputChangeMs)),
+      "min_hold_ms": .number(Double(gateParameters.minHoldMs)),
+    ]
+    if let id = input.id, let until = gateState.cooldownUntil[id], until > t {
+      gateObject["cooldown_until"] = .number(Double(until))
+    }
     let cues = objects(entries)
     return TraceRecord(
       t: t, out: "cue_eval",
@@ -48,11 +69,7 @@ struct CueEvalEntry: Equatable, Sendable {
         "cues": .object(cues),
         "unsupported": .object(JSONObject(unsupported.map { JSONMember($0.id, .string($0.why)) })),
         "ranked": .array(ranked.map { .string($0.id) }),
-        "gate": .object([
-          "cue_id": gate.output.id.map { .string($0) } ?? .null,
-          "level": .string(gate.output.level.rawValue),
-          "reason": .string(gate.reason.rawValue),
-        ]),
+        "gate": .object(gateObject),
       ])
   }
 
@@ -77,6 +94,12 @@ struct CueEvalEntry: Equatable, Sendable {
           "reason": e.reason.map { .string($0) } ?? .null,
         ]
         if let mode = e.mode { o["mode"] = .string(mode) }
+        if let th = e.thresholds {
+          func text(_ list: [Threshold]) -> JSONValue {
+            list.isEmpty ? .null : .string(list.map(\.description).joined(separator: "|"))
+          }
+          o["thresholds"] = .object(["hard": text(th.hard), "warn": text(th.warn), "enter": text(th.enter), "exit": text(th.exit)])
+        }
         return JSONMember(e.id, .object(o))
       })
   }

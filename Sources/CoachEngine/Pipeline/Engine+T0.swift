@@ -93,7 +93,8 @@ extension Engine {
             id: plan.id, level: level, error: error, severity: severity,
             state: hysteresis[i].stickyLevel.map { "active:\($0.rawValue)" } ?? "inactive",
             reason: event?.rawValue,
-            mode: withRefSession ? (modeWithRef ? (observed.mirrored ? "withRef:mirrored" : "withRef") : "noRef:missing_target") : nil))
+            mode: withRefSession ? (modeWithRef ? (observed.mirrored ? "withRef:mirrored" : "withRef") : "noRef:missing_target") : nil,
+            thresholds: modeWithRef ? plan.withRef : plan.noRef))
       }
     }
 
@@ -133,7 +134,8 @@ extension Engine {
     // §3.8: the optional stability layer between the selector and the gate.
     if useStabilityLayer { input = stability.filter(input).output }
     let before = gate.current
-    let result = gate.filter(input, at: t, gateParameters(for: input))
+    let gateParams = gateParameters(for: input)
+    let result = gate.filter(input, at: t, gateParams)
 
     // 8 (computed before the outputs, which §3.15 step 9 orders): the MatchDecider, per T0
     // result with matchEvalCadence=t0 (default); with t1 it runs on T1 ticks ([C], G-13).
@@ -151,7 +153,8 @@ extension Engine {
       outputs.append(
         CueEvalEntry.record(
           t: t, frame: event.frame, scene: scene, mode: withRefSession ? "withRef" : "noRef", entries: entries,
-          unsupported: unsupported, ranked: ranked, gate: result))
+          unsupported: unsupported, ranked: ranked, gate: result, gateState: gate, gateParameters: gateParams,
+          input: input))
     }
     if result.changed {
       outputs.append(

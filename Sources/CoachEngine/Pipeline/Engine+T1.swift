@@ -59,7 +59,7 @@ extension Engine {
             CueEvalEntry(
               id: plan.id, level: level, error: error, severity: plan.severity(of: error, withRef: observed.withRef),
               state: hysteresis[i].stickyLevel.map { "active:\($0.rawValue)" } ?? "inactive",
-              reason: event?.rawValue))
+              reason: event?.rawValue, thresholds: observed.withRef ? plan.withRef : plan.noRef))
         }
       }
     }

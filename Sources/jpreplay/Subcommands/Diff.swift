@@ -60,12 +60,18 @@ extension JPReplay {
       } catch { throw CLIError.badInput(error.description) }
       print(result.render(), terminator: "")
       if let d = result.divergence {
-        if Harness.isRecording(b) {
+        for (label, side) in [("golden side", a), ("replay side", b)] where Harness.isRecording(side) {
+          guard !d.cueIDs.isEmpty else { break }
           let lines = try Harness.explain(
-            recording: b, at: d.t, cues: d.cueIDs, specPath: engine.spec, overrides: overrides)
+            recording: side, at: d.t, cues: d.cueIDs, specPath: engine.spec, overrides: overrides)
           if !lines.isEmpty {
-            print("\nwhy (engine metrics within 500 ms of t=\(d.t)):")
+            print("\nwhy, \(label) \(side) (engine metrics within 500 ms of t=\(d.t)):")
             for l in lines { print("  " + l) }
+          }
+        }
+        if !Harness.isRecording(a), Harness.isRecording(b) {
+          for l in SpecHistory.editsInPlay(golden: a, currentSpec: engine.spec ?? Harness.defaultSpecPath, cues: d.cueIDs) {
+            print(l)
           }
         }
         throw ExitCode(1)

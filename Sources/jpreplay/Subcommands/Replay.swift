@@ -17,13 +17,15 @@ extension JPReplay {
         temporary directory, removed afterwards; --keep-store PATH writes it to PATH instead, \
         for inspection with sqlite3 (an existing PATH is refused unless --force).
 
-        --trace metrics adds the per-evaluation cue_eval lines (metric values against \
-        thresholds), for debugging and tuning; --trace cue_display,script_card keeps only \
-        those output kinds.
+        --trace metrics adds the per-evaluation cue_eval lines (each cue's metric value, level, \
+        hysteresis state and the thresholds it was judged against; the anti-jitter gate's \
+        input, stable_frames/persist_frames, held_ms/min_hold_ms and cooldown), for debugging \
+        and tuning; --cue ID (repeatable) narrows them to those cues. --trace \
+        cue_display,script_card keeps only those output kinds (an unknown kind is an error).
 
         Examples:
           jpreplay replay Recordings/drift-left-and-back.jprec
-          jpreplay replay Recordings/drift-left-and-back.jprec --trace metrics | grep FRAME_MOVE
+          jpreplay replay Recordings/drift-left-and-back.jprec --trace metrics --cue FRAME_MOVE_LEFT
           jpreplay replay Recordings/feet-cropped.jprec --set bboxRequiresAllListed=true -o /tmp/t.jsonl --a13 /tmp/a13.jsonl
           jpreplay replay device.jsonl --spec ../shared/reference/PoseSpec.json
           jpreplay replay Recordings/kill-while-writing.jprec --keep-store /tmp/s.sqlite && sqlite3 /tmp/s.sqlite 'SELECT * FROM session_items'
@@ -43,6 +45,9 @@ extension JPReplay {
     @Option(help: ArgumentHelp("'metrics' adds cue_eval lines; or a comma-separated list of output kinds to keep.", valueName: "metrics|kinds"))
     var trace: String?
 
+    @Option(help: ArgumentHelp("With --trace metrics: keep only this cue in cue_eval lines. Repeatable.", valueName: "ID"))
+    var cue: [String] = []
+
     @Flag(help: "Lenient effect correlation (ENGINE §1.6): missing results default to success.")
     var lenient = false
 
@@ -56,7 +61,14 @@ extension JPReplay {
       var overrides = try engine.parsedOverrides()
       if lenient { overrides.append(("strictEffects", "false")) }
       let metrics = trace == "metrics"
-      let kinds: Set<String>? = (trace == nil || metrics) ? nil : Set(trace!.split(separator: ",").map(String.init))
+      var kinds: Set<String>? = nil
+      if let trace, !metrics {
+        switch TraceKinds.parse(trace) {
+        case .success(let k): kinds = k
+        case .failure(let e): throw CLIError.badInput("--trace: \(e)")
+        }
+      }
+      if !cue.isEmpty && !metrics { throw CLIError.badInput("--cue narrows cue_eval lines: use it with --trace metrics") }
       var storePolicy = SessionStorePolicy.temporary
       if let keepStore {
         if FileManager.default.fileExists(atPath: keepStore) {
@@ -92,11 +104,11 @@ extension JPReplay {
         let traceSink = traceTmp.map(sink) ?? FileLineSink(handle: .standardOutput)
         let a13Sink = a13Tmp.map(sink)
         if let a13Sink {
-          var out = CanonicalOutput(trace: traceSink, a13: a13Sink, traceKinds: kinds)
+          var out = CanonicalOutput(trace: traceSink, a13: a13Sink, traceKinds: kinds, cues: Set(cue))
           _ = try driver.replay(url, into: &out)
           try a13Sink.finish()
         } else {
-          var out = CanonicalOutput(trace: traceSink, a13: DiscardLineSink(), traceKinds: kinds)
+          var out = CanonicalOutput(trace: traceSink, a13: DiscardLineSink(), traceKinds: kinds, cues: Set(cue))
           _ = try driver.replay(url, into: &out)
         }
         try traceSink.finish()
