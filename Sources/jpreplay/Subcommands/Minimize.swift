@@ -25,8 +25,8 @@ extension JPReplay {
 
         Examples:
           jpreplay minimize Recordings/s04-frame-left-enter.jprec --expect 'cue_display FRAME_MOVE_LEFT/hard' -o /tmp/left-min.jprec --force
-          jpreplay minimize Recordings/cafe-shoot-2min.jprec --expect 'prompt key=write_failed_block op=shown' -o /tmp/wf.jprec --force
-          jpreplay minimize Recordings/s04-frame-left-enter.jprec --test 'jpreplay replay {} | grep -q cue_display' -o /tmp/t.jprec --force
+          jpreplay minimize Recordings/kill-while-writing.jprec --expect 'prompt key=write_failed_block op=shown' -o /tmp/wf.jprec --force
+          jpreplay minimize Recordings/s04-frame-left-enter.jprec --test 'test -s {}' -o /tmp/t.jprec --force
         """)
 
     @Argument(help: "The recording to shrink (.jprec or JSONL).")
