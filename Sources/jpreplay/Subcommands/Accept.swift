@@ -11,7 +11,8 @@ extension JPReplay {
         with nothing pending is an error (exit 2).
 
         Examples:
-          jpreplay accept drift-left-and-back
+          jpreplay verify feet-cropped --set bboxRequiresAllListed=true    # exit 1: writes Golden/feet-cropped.trace.jsonl.new
+          jpreplay accept feet-cropped
           jpreplay accept --all
         """)
 
@@ -38,7 +39,8 @@ extension JPReplay {
       abstract: "Reject pending golden changes: delete Golden/<name>.*.jsonl.new.",
       discussion: """
         Examples:
-          jpreplay reject drift-left-and-back
+          jpreplay verify feet-cropped --set bboxRequiresAllListed=true    # exit 1
+          jpreplay reject feet-cropped
           jpreplay reject --all
         """)
 

@@ -23,7 +23,7 @@ extension JPReplay {
         Examples:
           jpreplay verify
           jpreplay verify Recordings/drift-left-and-back.jprec --jobs 2
-          CI=true jpreplay verify --junit out/verify.xml
+          CI=true jpreplay verify --junit /tmp/verify.xml
           jpreplay verify --budgets --budget minHoldMs=500
 
         --budgets checks each verified trace against the prompt budgets of the Camera Coach \
