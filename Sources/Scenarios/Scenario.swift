@@ -65,10 +65,9 @@ import Yams
 /// to the scenario file's folder), `remove` (paths) and `set` (path: value), applied in that
 /// order. A path is keys joined by `.`, each optionally followed by `[i]` (an index, negative
 /// from the end) or `[field=value]` (the list element whose field equals value), e.g.
-/// `"cues[id=CHIN_UP].trigger.withRef"`. The file is read keeping integers and decimals apart,
-/// so a reload without `sha256` gets the SHA-256 of the spec as Python's
-/// `json.dumps(spec, ensure_ascii=False, separators=(",", ":"))` writes it (reload() of
-/// scripts/corpus_jsonl.py). The spec file is then an input of the recording as well: after
+/// `"cues[id=CHIN_UP].trigger.withRef"`. A reload without `sha256` gets the SHA-256 of the
+/// derived spec as the canonical writer prints it (`JSONWriter.write`: the text the engine
+/// loads an inline spec from). The spec file is then an input of the recording as well: after
 /// it changes, `jpreplay verify` reports the recording stale until it is re-recorded.
 ///
 /// Bounds (`ScenarioLimits`, each refused at its key with the bound named): a file of at most
@@ -260,7 +259,7 @@ public struct Scenario: Sendable {
       for m in try n.mapping() {
         // initial.posespec may derive the launch spec from a file (S01–S03).
         let v = m.key == "posespec" && PoseSpecDerivation.isDerivation(m.value)
-          ? try PoseSpecDerivation.expand(m.value, dir: dir).json : try m.value.json()
+          ? try PoseSpecDerivation.expand(m.value, dir: dir) : try m.value.json()
         s.initial.members.append(JSONMember(m.key, v))
       }
     }
@@ -407,13 +406,13 @@ public struct Scenario: Sendable {
       for f in fields where f.key != "kind" {
         if f.key == "t" { throw f.value.error("the time of a timeline event is its `at`; remove `t`") }
         if ek == .posespec_reload && f.key == "spec" && PoseSpecDerivation.isDerivation(f.value) {
-          // A derived spec; without an explicit sha256, the hash of its Python JSON text
-          // (scripts/corpus_jsonl.py reload()), right after `kind` as the Python wrote it.
+          // A derived spec; without an explicit sha256, the hash of its canonical JSON text
+          // (the text the engine loads it from), right after `kind`.
           let spec = try PoseSpecDerivation.expand(f.value, dir: dir)
           if !fields.contains(where: { $0.key == "sha256" }) {
-            line.members.insert(JSONMember("sha256", .string(SHA256.hex(spec.pythonText))), at: 2)
+            line.members.insert(JSONMember("sha256", .string(SHA256.hex(JSONWriter.write(spec)))), at: 2)
           }
-          line.members.append(JSONMember(f.key, spec.json))
+          line.members.append(JSONMember(f.key, spec))
           continue
         }
         line.members.append(JSONMember(f.key, try f.value.json()))

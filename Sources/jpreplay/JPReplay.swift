@@ -16,9 +16,8 @@ struct JPReplay: ParsableCommand {
       Exit codes: 0 ok, 1 behavioural difference or failed check, 2 bad input or usage.
 
       Typical loop:
-        jpreplay record Recordings/walk.scenario.yaml
-        jpreplay import walk.jsonl -o Recordings/walk.jprec
-        jpreplay replay Recordings/walk.jprec
+        jpreplay record Recordings/drift-left-and-back.scenario.yaml
+        jpreplay replay Recordings/drift-left-and-back.jprec
         jpreplay verify
         jpreplay review
       """,

@@ -21,7 +21,9 @@ import Testing
 
   @Test("§6.1: every event and payload key set of the reference export is produced by a committed recording")
   func referenceExportKeySetsAreCovered() throws {
-    let reference = try Self.jsonLines(CLI.sharedDir.appendingPathComponent("reference/diagnostics-export.jsonl"))
+    // The app's reference export, canonicalized (key sets unchanged) and committed.
+    let reference = try Self.jsonLines(CLI.fixtures.appendingPathComponent("diagnostics-export.canonical.jsonl"))
+    #expect(reference.count == 15)
     var produced: Set<String> = []
     var topLevel: Set<String> = []
     for url in try Self.goldens(".a13.jsonl") {

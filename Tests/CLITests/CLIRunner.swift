@@ -1,17 +1,33 @@
 import Foundation
 import Testing
 
-/// Runs the freshly built `jpreplay` binary (scripts/test builds it before the tests).
+/// Runs the `jpreplay` binary built beside this test bundle (scripts/test and `swift test`
+/// build it with the tests), found the way swift-argument-parser's test helpers find theirs:
+/// never by a path inside the repository, so a stale binary can never run.
 enum CLI {
-  static let repoRoot: URL = URL(fileURLWithPath: #filePath)
+  static let repoRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  static let sharedDir = repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
+  /// Fixtures shared by the test targets (`Tests/Fixtures`).
+  static let fixtures = repoRoot.appendingPathComponent("Tests/Fixtures")
 
-  static var binary: URL {
-    let candidates = [".build/debug/jpreplay", ".build/release/jpreplay"].map {
-      repoRoot.appendingPathComponent($0)
+  /// The build products folder: the folder of the `.xctest` bundle (macOS, and Linux where
+  /// the test runner is the `.xctest` executable), else the main bundle's folder.
+  static let productsDirectory: URL = {
+    #if os(macOS)
+      if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+        return bundle.bundleURL.deletingLastPathComponent()
+      }
+    #endif
+    let url = Bundle.main.bundleURL
+    return url.lastPathComponent.hasSuffix(".xctest") ? url.deletingLastPathComponent() : url
+  }()
+
+  static let binary = productsDirectory.appendingPathComponent("jpreplay")
+
+  struct MissingBinary: Error, CustomStringConvertible {
+    var description: String {
+      "no jpreplay at \(binary.path): build it with the tests (swift build --build-tests, or scripts/test)"
     }
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
   }
 
   struct Result {
@@ -21,14 +37,16 @@ enum CLI {
     var stdoutData: Data
   }
 
-  /// Runs jpreplay with `args` in `cwd` (default: the repo root), with extra environment.
+  /// Runs jpreplay (or `executable`) with `args` in `cwd` (default: the repo root), with extra
+  /// environment.
   @discardableResult
   static func run(
     _ args: [String], cwd: URL? = nil, env: [String: String] = [:], removeEnv: [String] = [],
-    stdin: String? = nil
+    stdin: String? = nil, executable: URL? = nil
   ) throws -> Result {
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw MissingBinary() }
     let p = Process()
-    p.executableURL = binary
+    p.executableURL = executable ?? binary
     p.arguments = args
     p.currentDirectoryURL = cwd ?? repoRoot
     var environment = ProcessInfo.processInfo.environment

@@ -24,8 +24,8 @@ struct CorpusTests {
 
   @Test(arguments: recordings)
   func eachRecordingIsRecordedFromItsScenario(name: String) throws {
-    // The corpus source is Recordings/<name>.scenario.yaml (scripts/py2scenario.py converted
-    // the Python tables); `jpreplay record` into a temp file gives the committed recording.
+    // The corpus source is Recordings/<name>.scenario.yaml; `jpreplay record` into a temp
+    // file gives the committed recording.
     let scenario = "Recordings/\(name).scenario.yaml"
     try #require(FileManager.default.fileExists(atPath: CLI.repoRoot.appendingPathComponent(scenario).path))
     let dir = try CLI.tempDir("corpus")

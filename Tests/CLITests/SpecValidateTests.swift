@@ -5,7 +5,7 @@ import Testing
 /// `jpreplay spec validate` on the real PoseSpec and on broken copies (ENGINE §2.3).
 @Suite("spec validate (ENGINE §2.3)")
 struct SpecValidateTests {
-  static let reference = CLI.sharedDir.appendingPathComponent("reference/PoseSpec.json")
+  static let reference = CLI.fixtures.appendingPathComponent("reference-posespec.json")
 
   /// Writes a mutated copy of the reference PoseSpec and validates it.
   func validateMutated(_ mutate: (inout JSONObject) -> Void) throws -> CLI.Result {

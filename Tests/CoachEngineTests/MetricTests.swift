@@ -131,6 +131,32 @@ struct MetricTests {
     #expect(observe("CAFE_13_KEEP_FACE_CLEAR_OF_MENU", body) == .unavailable("missing_input:no_face"))
   }
 
+  @Test("§8 G-6 angleFix=on: the torso lean is a direction, never folded — an inverted torso reads ±180°, not 0°")
+  func torsoLeanIsNeverFolded() throws {
+    var fixed = EngineOptions()
+    try fixed.set("angleFix", "on")
+    func torso(_ id: String, shoulders: (Double, Double), hips: (Double, Double)) throws -> Double {
+      let body = Fixture.body([
+        (.leftShoulder, shoulders.0 + 0.075, shoulders.1, 0.9), (.rightShoulder, shoulders.0 - 0.075, shoulders.1, 0.9),
+        (.leftHip, hips.0 + 0.055, hips.1, 0.9), (.rightHip, hips.0 - 0.055, hips.1, 0.9),
+      ])
+      guard case .value(let v) = observe(id, body, options: fixed) else { throw Failure() }
+      return v
+    }
+    // Upright: 0°. Leaning (hips 0.1 right of the shoulders over 0.3): atan2(0.1, 0.3).
+    #expect(abs(try torso("TORSO_STRAIGHTEN", shoulders: (0.5, 0.4), hips: (0.5, 0.7))) < 1e-9)
+    let lean = try torso("TORSO_STRAIGHTEN", shoulders: (0.5, 0.4), hips: (0.6, 0.7))
+    #expect(abs(lean - atan2(0.1, 0.3) * 180 / .pi) < 1e-9)
+    // Inverted (hips above the shoulders): ±180°, where a folded line would read 0°.
+    let inverted = try torso("TORSO_STRAIGHTEN", shoulders: (0.5, 0.7), hips: (0.5, 0.4))
+    #expect(abs(abs(inverted) - 180) < 1e-9)
+    // Past horizontal (hips 0.3 right, 0.05 above): 99.46°, not the folded −80.54°.
+    let past = try torso("TORSO_STRAIGHTEN", shoulders: (0.4, 0.55), hips: (0.7, 0.5))
+    #expect(abs(past - atan2(0.3, -0.05) * 180 / .pi) < 1e-9 && past > 90)
+    // CAFE_15 inlines the same direction: abs(±180) − 8 = 172 (hard), not abs(0) − 8.
+    #expect(abs(try torso("CAFE_15_SEATED_POSTURE_STRAIGHT", shoulders: (0.5, 0.7), hips: (0.5, 0.4)) - 172) < 1e-9)
+  }
+
   @Test("§2.6, §2.10: face metrics — eye line, nose-to-chin (bbox-bottom chin by default), hands off face")
   func faceMetrics() throws {
     let face = FaceObservation(

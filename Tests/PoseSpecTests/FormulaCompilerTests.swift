@@ -135,6 +135,33 @@ struct FormulaCompilerTests {
     }
   }
 
+  @Test("§8 G-6: torsoLeanAngleDeg deg(atan2(dx, dy)) is a direction — an angle, never marked as a foldable line")
+  func torsoLeanIsADirectionNotALine() throws {
+    let p = try PoseSpecCompiler.compile(try reference())
+    let byId = Dictionary(uniqueKeysWithValues: p.cues.map { ($0.cueId, $0) })
+    let torso = try #require(byId["TORSO_STRAIGHTEN"]?.assignments.first)
+    #expect(torso.name == "torsoLeanAngleDeg" && torso.isAngle)
+    // CAFE_15 inlines TORSO_STRAIGHTEN's formula: error = abs(torsoLeanAngleDeg) - 8.
+    guard case .binary(.subtract, .call(.abs, let inlined), .constant(8))? = byId["CAFE_15_SEATED_POSTURE_STRAIGHT"]?.assignments.first?.expression
+    else {
+      Issue.record("CAFE_15 is not abs(torsoLeanAngleDeg) - 8")
+      return
+    }
+    for (id, expression) in [("TORSO_STRAIGHTEN", torso.expression), ("CAFE_15_SEATED_POSTURE_STRAIGHT", inlined[0])] {
+      guard case .call(.deg, let args) = expression, case .call(.atan2, let xy)? = args.first else {
+        Issue.record("\(id): torsoLeanAngleDeg is \(expression), expected an unfolded deg(atan2(…))")
+        continue
+      }
+      // dy (the second argument) is still a y-up vertical difference (negated under angleFix).
+      if case .negate(.verticalDifference) = xy[1] {} else { Issue.record("\(id): dy not marked vertical: \(xy[1])") }
+    }
+    // The withRef error is still an angle difference, wrapped under angleFix.
+    guard case .angleDifference = byId["TORSO_STRAIGHTEN"]!.withRefError!.expression else {
+      Issue.record("withRef torso error not wrapped")
+      return
+    }
+  }
+
   @Test("§2.9: literals such as 1/3 fold to constants; frame_scalars keys include the ROI for pixel calls")
   func foldingAndOverrides() throws {
     let p = try PoseSpecCompiler.compile(try reference())

@@ -3,14 +3,13 @@ import PoseSpec
 
 /// Paths and mutated copies of the PoseSpecs the tests load.
 ///
-/// The repository is `/work/main` and the shared material its sibling `../shared`; both are
-/// found from `#filePath` (symlinks resolved, so a private package that links the test
-/// folders finds them too).
+/// Everything lives in the repository: the app's reference PoseSpec is committed byte for
+/// byte as `Tests/Fixtures/reference-posespec.json`. Both are found from `#filePath`
+/// (symlinks resolved, so a private package that links the test folders finds them too).
 enum SpecFixtures {
   static let repoRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  static let sharedDir = repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
-  static let referenceURL = sharedDir.appendingPathComponent("reference/PoseSpec.json")
+  static let referenceURL = repoRoot.appendingPathComponent("Tests/Fixtures/reference-posespec.json")
   static let projectURL = repoRoot.appendingPathComponent("PoseSpec.json")
 
   static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }

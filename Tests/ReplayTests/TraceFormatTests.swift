@@ -63,7 +63,7 @@ struct TraceFormatTests {
 
 @Suite("A.13 canonicalization (ENGINE §6.6)")
 struct A13CanonicalizerTests {
-  /// The first lines of shared/reference/diagnostics-export.jsonl, verbatim (a real export:
+  /// Lines of the app's reference export (shared/reference/diagnostics-export.jsonl), verbatim (a real export:
   /// unsorted keys, escaped slashes, upper-case UUIDs), behind the export's file header.
   static let reference = #"""
     # file: diagnostics-2026-02-11.jsonl
@@ -87,15 +87,33 @@ struct A13CanonicalizerTests {
     #expect(!lines.joined().contains(#"\/"#))
   }
 
-  @Test func theWholeReferenceExportCanonicalizesWhenPresent() throws {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../../../shared/reference/diagnostics-export.jsonl")
-    guard let text = try? String(contentsOf: url, encoding: .utf8) else { return }
-    let lines = try A13Canonicalizer.canonicalize(log: text)
+  static let testsDir = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  /// The whole reference export (shared/reference/diagnostics-export.jsonl, 15 records),
+  /// canonicalized once and committed: the repository's own form of it.
+  static let canonicalExport = testsDir.appendingPathComponent("Fixtures/diagnostics-export.canonical.jsonl")
+
+  static func lines(_ url: URL) throws -> [String] {
+    try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+  }
+
+  @Test func theCommittedCanonicalExportIsCanonical() throws {
+    let lines = try Self.lines(Self.canonicalExport)
     #expect(lines.count == 15)
     #expect(lines.allSatisfy { !$0.contains(#"\/"#) && !$0.contains("F40A4C16") })
+    #expect(lines.allSatisfy { $0.contains(#""session_id":"<SESSION_1>""#) || $0.contains(#""session_id":"dev_session""#) })
     // Idempotent: canonical lines stay as they are.
     #expect(try A13Canonicalizer.canonicalize(log: lines.joined(separator: "\n")) == lines)
+  }
+
+  @Test func theReferenceExportCanonicalizesToTheCommittedFixtureWhenPresent() throws {
+    let url = Self.testsDir.deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("shared/reference/diagnostics-export.jsonl")
+    guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+      print("skipped: \(url.path) is not present; the committed canonical export is checked on its own")
+      return
+    }
+    #expect(try A13Canonicalizer.canonicalize(log: text) == Self.lines(Self.canonicalExport))
   }
 
   @Test func aUUIDKeepsItsFirstPlaceholderAndCaseDoesNotMatter() throws {

@@ -386,7 +386,9 @@ struct CueCompiler {
       return Typed(expr: .call(f, exprs), type: .scalar, isAngle: true)
     case .deg:
       try expect([.scalar])
-      if case .call(.atan2, _) = exprs[0] {
+      // A line's inclination `deg(atan2(Δy, Δx))` (G-5) is folded under angleFix; a lean
+      // `deg(atan2(Δx, Δy))` (torsoLeanAngleDeg) is a direction, never folded (G-6).
+      if case .call(.atan2, let xy) = exprs[0], case .verticalDifference = xy[0] {
         return Typed(expr: .directionAngle(.call(f, exprs)), type: .scalar, isAngle: true)
       }
       return Typed(expr: .call(f, exprs), type: .scalar, isAngle: true)

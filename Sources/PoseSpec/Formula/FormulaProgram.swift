@@ -67,8 +67,10 @@ public enum FormulaField: String, Equatable, Sendable, CaseIterable {
 /// operand unless the engine option `angleFix=on` asks for the documented fix:
 /// - `verticalDifference`: `a.y − b.y` of two vertical positions, written y-up (G-7;
 ///   also the `dy` of every `atan2`): negated under angleFix;
-/// - `directionAngle`: `deg(atan2(…))`, a line or lean direction (G-5, G-6): folded into
-///   (−90°, 90°] under angleFix;
+/// - `directionAngle`: `deg(atan2(Δy, Δx))`, the inclination of a line through two points
+///   (G-5): folded into (−90°, 90°] under angleFix. A lean `deg(atan2(Δx, Δy))`
+///   (torsoLeanAngleDeg) is a direction and is never folded (G-6): an inverted torso reads
+///   ±180°, not 0°;
 /// - `angleDifference`: the difference of two angles (a withRef error): wrapped into
 ///   (−180°, 180°] under angleFix.
 public indirect enum FormulaExpr: Equatable, Sendable {

@@ -13,8 +13,8 @@ extension JPReplay {
         with `jpreplay reject <name>`. Quoted globs select names ('cov-*').
 
         Examples:
-          jpreplay accept drift-left-and-back
-          jpreplay accept 's0*'
+          jpreplay verify feet-cropped --set bboxRequiresAllListed=true --update new    # exit 1: writes Golden/feet-cropped.trace.jsonl.new
+          jpreplay accept feet-cropped
           jpreplay accept --all
         """)
 
@@ -41,7 +41,8 @@ extension JPReplay {
       abstract: "Reject pending golden changes: delete Golden/<name>.*.jsonl.new.",
       discussion: """
         Examples:
-          jpreplay reject drift-left-and-back
+          jpreplay verify feet-cropped --set bboxRequiresAllListed=true    # exit 1
+          jpreplay reject feet-cropped
           jpreplay reject --all
         """)
 

@@ -24,13 +24,12 @@ extension JPReplay.Bisect {
 
         The plain recipe without this command (goldens must not have been re-blessed in the \
         range; see verify --help for --bisect):
-          git bisect start BAD GOOD
-          git bisect run sh -c 'swift build -c release --product jpreplay || exit 125; \
-        .build/release/jpreplay verify --bisect NAME…'
+          git bisect start BAD GOOD   # not run: the recipe, for a git checkout
+          git bisect run sh -c 'swift build -c release --product jpreplay || exit 125; .build/release/jpreplay verify --bisect s04-frame-left-enter'   # not run: the recipe
 
-        Examples:
-          jpreplay bisect commits --good HEAD~1 --bad HEAD s04-frame-left-enter
-          jpreplay bisect commits --good v1.0 --golden-dir /tmp/golden-v1.0
+        Examples (they need the repository's git history, and build jpreplay per commit):
+          jpreplay bisect commits --good HEAD~1 --bad HEAD s04-frame-left-enter   # not run: builds a release jpreplay per commit
+          jpreplay bisect commits --good v1.0 --golden-dir /tmp/golden-v1.0   # not run: needs a tag v1.0
         """)
 
     @Option(help: "A commit whose behaviour is right.")

@@ -17,7 +17,7 @@ extension JPReplay {
         Examples:
           jpreplay coverage
           jpreplay coverage --markdown > /tmp/coverage.md
-          jpreplay coverage --spec ../shared/reference/PoseSpec.json --strict
+          jpreplay coverage --spec Tests/Fixtures/reference-posespec.json --strict    # exit 1: two G-48 cues never fire
         """)
 
     @Option(help: "Directory of recordings (default: Recordings).")

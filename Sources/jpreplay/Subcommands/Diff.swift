@@ -18,7 +18,9 @@ extension JPReplay {
 
         Examples:
           jpreplay diff Golden/drift-left-and-back.trace.jsonl Recordings/drift-left-and-back.jprec
-          jpreplay diff old.trace.jsonl new.trace.jsonl --time-tolerance 67
+          jpreplay diff Golden/feet-cropped.trace.jsonl Recordings/feet-cropped.jprec --set bboxRequiresAllListed=true    # exit 1
+          jpreplay replay Recordings/step-too-close.jprec -o /tmp/step.trace.jsonl
+          jpreplay diff Golden/step-too-close.trace.jsonl /tmp/step.trace.jsonl --time-tolerance 67
         """)
 
     @Argument(help: "The reference side (golden).")

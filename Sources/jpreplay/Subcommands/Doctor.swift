@@ -19,7 +19,9 @@ extension JPReplay {
 
         Examples:
           jpreplay doctor Recordings/feet-cropped.jprec
-          jpreplay doctor --recover damaged.jprec -o salvaged.jprec
+          head -c 30000 Recordings/feet-cropped.jprec > /tmp/damaged.jprec
+          jpreplay doctor /tmp/damaged.jprec    # exit 1: a truncated copy
+          jpreplay doctor --recover /tmp/damaged.jprec -o /tmp/salvaged.jprec
         """)
 
     @Argument(help: "The .jprec recording to check.")

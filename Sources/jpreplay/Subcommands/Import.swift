@@ -15,8 +15,10 @@ extension JPReplay {
         damages the old file.
 
         Examples:
-          jpreplay import Recordings/drift-left-and-back.jsonl -o Recordings/drift-left-and-back.jprec
-          jpreplay import device-log.jsonl.zst -o /tmp/device.jprec --force
+          jpreplay record drift-left-and-back --jsonl > /tmp/drift.jsonl
+          jpreplay import /tmp/drift.jsonl -o /tmp/drift.jprec --force
+          jpreplay cat Recordings/step-too-close.jprec -o /tmp/step.jsonl.zst
+          jpreplay import /tmp/step.jsonl.zst -o /tmp/step.jprec --force
         """)
 
     @Argument(help: "The JSONL recording to read (.jsonl or .jsonl.zst).")

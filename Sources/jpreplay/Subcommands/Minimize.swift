@@ -14,11 +14,11 @@ extension JPReplay {
         allows) while a property still holds, and writes the result as a new .jprec whose \
         header states its real duration and counts. Same input, same output bytes.
 
-        Properties:
-          (default)        the replay still diverges from Golden/<name>.trace.jsonl in the same \
-        way: the trace lines within ±500 ms of the first divergence are unchanged
-          --expect M       some trace line matches M: KIND [ID][/LEVEL] [key=value]…
-          --test CMD       CMD exits 0 (run with sh -c; {} is replaced by the candidate's path)
+        The property kept is, by default, that the replay still diverges from \
+        Golden/<name>.trace.jsonl in the same way (the trace lines within ±500 ms of the first \
+        divergence are unchanged); with --expect M, that some trace line matches M (KIND \
+        [ID][/LEVEL] [key=value]…); with --test CMD, that CMD exits 0 (run with sh -c; {} is \
+        replaced by the candidate's path).
 
         Exits 0 when a minimized recording was written, 2 on bad input or when the property \
         does not hold on the input.

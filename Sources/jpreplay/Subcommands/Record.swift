@@ -26,7 +26,7 @@ extension JPReplay {
           jpreplay record Recordings/s04-frame-left-enter.scenario.yaml
           jpreplay record s04-frame-left-enter s28-capture-happy-path
           jpreplay record --all
-          jpreplay record my.scenario.yaml -o /tmp/my.jprec
+          jpreplay record Recordings/s04-frame-left-enter.scenario.yaml -o /tmp/s04.jprec
           jpreplay record s04-frame-left-enter --jsonl | head -3
         """)
 

@@ -27,8 +27,9 @@ extension JPReplay {
           jpreplay replay Recordings/drift-left-and-back.jprec
           jpreplay replay Recordings/drift-left-and-back.jprec --trace metrics --cue FRAME_MOVE_LEFT
           jpreplay replay Recordings/feet-cropped.jprec --set bboxRequiresAllListed=true -o /tmp/t.jsonl --a13 /tmp/a13.jsonl
-          jpreplay replay device.jsonl --spec ../shared/reference/PoseSpec.json
-          jpreplay replay Recordings/kill-while-writing.jprec --keep-store /tmp/s.sqlite && sqlite3 /tmp/s.sqlite 'SELECT * FROM session_items'
+          jpreplay record drift-left-and-back --jsonl > /tmp/drift.jsonl
+          jpreplay replay /tmp/drift.jsonl --spec Tests/Fixtures/reference-posespec.json
+          jpreplay replay Recordings/kill-while-writing.jprec --keep-store /tmp/s.sqlite --force && sqlite3 /tmp/s.sqlite 'SELECT * FROM session_items'
         """)
 
     @Argument(help: "The recording (.jprec, .jsonl or .jsonl.zst).")

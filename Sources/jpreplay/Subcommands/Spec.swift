@@ -19,7 +19,7 @@ extension JPReplay {
 
           Examples:
             jpreplay spec validate PoseSpec.json
-            jpreplay spec validate ../shared/reference/PoseSpec.json
+            jpreplay spec validate Tests/Fixtures/reference-posespec.json
           """)
 
       @Argument(help: "The PoseSpec JSON file (default: ./PoseSpec.json).")

@@ -49,10 +49,10 @@ extension JPReplay {
           jpreplay verify --bisect s04-frame-left-enter drift-left-and-back
           jpreplay verify 's0*' --jobs 2
           jpreplay verify Recordings/drift-left-and-back.jprec --format json
-          CI=true jpreplay verify --junit out/verify.xml
-          jpreplay verify --spec PoseSpec.json --update new
-          jpreplay verify --unreferenced delete
-          jpreplay verify --budgets --budget minHoldMs=500
+          CI=true jpreplay verify 'cov-*' --junit /tmp/verify.xml
+          jpreplay verify drift-left-and-back --spec PoseSpec.json --update new
+          jpreplay verify 'cov-*' --unreferenced delete
+          jpreplay verify 's0*' --budgets --budget minHoldMs=500
 
         --budgets checks each verified trace against the prompt budgets of the Camera Coach \
         guidance (one cue shown at most 3 times in 10 s, at most 2 prompts in 1 s, at most 8 \

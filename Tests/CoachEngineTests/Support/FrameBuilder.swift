@@ -8,8 +8,8 @@ enum Fixture {
   static let repoRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
-  static let referenceURL = repoRoot.deletingLastPathComponent().appendingPathComponent(
-    "shared/reference/PoseSpec.json")
+  /// The app's reference PoseSpec, committed byte for byte as a test fixture.
+  static let referenceURL = repoRoot.appendingPathComponent("Tests/Fixtures/reference-posespec.json")
   static let projectURL = repoRoot.appendingPathComponent("PoseSpec.json")
 
   /// The app's reference PoseSpec (loaded once).
