@@ -41,7 +41,7 @@ extension JPReplay {
       abstract: "Reject pending golden changes: delete Golden/<name>.*.jsonl.new.",
       discussion: """
         Examples:
-          jpreplay verify feet-cropped --set bboxRequiresAllListed=true    # exit 1
+          jpreplay verify feet-cropped --set bboxRequiresAllListed=true --update new    # exit 1
           jpreplay reject feet-cropped
           jpreplay reject --all
         """)

@@ -14,9 +14,9 @@ extension JPReplay {
         session. Build with -c release for meaningful numbers (scripts/bench does).
 
         Examples:
-          jpreplay bench
+          jpreplay bench --minutes 1
           jpreplay bench Recordings/drift-left-and-back.jprec
-          jpreplay bench --minutes 2 --json
+          jpreplay bench --minutes 0.5 --json
         """)
 
     @Argument(help: "A .jprec to measure (default: a generated session).")

@@ -36,8 +36,9 @@ extension JPReplay.Bisect {
         load, an unreadable recording).
 
         Examples:
-          jpreplay bisect spec PoseSpec.json PoseSpec.json
-          jpreplay bisect spec HEAD:PoseSpec.json PoseSpec.json Recordings/drift-left-and-back.jprec --json
+          jpreplay bisect spec Tests/Fixtures/reference-posespec.json PoseSpec.json s04-frame-left-enter s05-head-level-flicker
+          jpreplay bisect spec PoseSpec.json PoseSpec.json Recordings/drift-left-and-back.jprec --json
+          jpreplay bisect spec HEAD~3:PoseSpec.json PoseSpec.json   # not run: needs the repository's git history
         """)
 
     @Argument(help: "The old spec: a file, or REV:PATH.")
