@@ -51,6 +51,17 @@ public struct DivergenceGroup: Equatable, Sendable {
     }
   }
 
+  /// "moved +1 frame" when the shift is a whole number of 15 Hz frames (66 or 67 ms after
+  /// rounding, ENGINE §3.11), so a one-frame change groups across recordings; else in ms.
+  static func movedText(_ ms: Int64) -> String {
+    let frames = (Double(ms) * 15 / 1000).rounded()
+    if frames != 0, abs(Double(ms) - frames * 1000 / 15) <= 1 {
+      let n = Int64(frames)
+      return "moved \(n > 0 ? "+" : "")\(n) frame\(abs(n) == 1 ? "" : "s") (15 Hz)"
+    }
+    return "moved \(ms >= 0 ? "+" : "")\(ms) ms"
+  }
+
   /// (cue, record kind, shape) of one divergence.
   static func signature(_ d: Divergence) -> (String, String, String) {
     let cue = d.cueIDs.first ?? "-"
@@ -59,7 +70,7 @@ public struct DivergenceGroup: Equatable, Sendable {
     switch d.kind {
     case .missingInReplay: shape = "missing in replay"
     case .extraInReplay: shape = "extra in replay"
-    case .moved(let ms): shape = "moved \(ms >= 0 ? "+" : "")\(ms) ms"
+    case .moved(let ms): shape = movedText(ms)
     case .changed(let fields):
       // Short non-numeric values name the change; numbers would split every group apart.
       shape = fields.map { f -> String in
