@@ -62,7 +62,7 @@ let package = Package(
 )
 
 // libFuzzer targets (docs/FUZZING.md): declared only when JPREPLAY_FUZZ=1, which scripts/fuzz
-// sets while building them with `--sanitize=fuzzer --sanitize=address` into .build-fuzz.
+// sets while building them with libFuzzer and AddressSanitizer into .build-fuzz.
 // Normal builds, tests and CI never see them.
 if Context.environment["JPREPLAY_FUZZ"] == "1" {
   package.targets.append(

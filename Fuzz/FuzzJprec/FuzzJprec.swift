@@ -1,6 +1,7 @@
 import CoachEngine
 import Foundation
 import FuzzSupport
+import PoseSpec
 import Recording
 
 /// libFuzzer target: one input is a whole `.jprec` file (an SQLite database).

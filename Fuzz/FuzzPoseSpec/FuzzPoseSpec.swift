@@ -14,7 +14,7 @@ enum CannedRecording {
   /// Events of the canned recording replayed per accepted spec.
   static let eventsMax = 300
   /// A short committed recording with landmark frames, read once.
-  nonisolated(unsafe) static let events: (header: JSONObject, events: [InputEvent]) = {
+  static let events: (header: JSONObject, events: [InputEvent]) = {
     let path = FuzzReplay.repositoryRoot.appendingPathComponent("Recordings/s05-head-level-flicker.jprec").path
     guard let reader = try? RecordingReader(path: path) else { fatalError("fuzz: cannot read \(path)") }
     var out: [InputEvent] = []

@@ -23,7 +23,7 @@ public enum FuzzReplay {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
   /// The project PoseSpec (the repository's PoseSpec.json), loaded once.
-  nonisolated(unsafe) public static let spec: PoseSpecDocument = {
+  public static let spec: PoseSpecDocument = {
     let url = repositoryRoot.appendingPathComponent("PoseSpec.json")
     guard let data = try? Data(contentsOf: url), let doc = try? PoseSpecLoader.load(bytes: [UInt8](data)) else {
       fatalError("fuzz: cannot load \(url.path); run from a checkout of justphoto-replay")
