@@ -9,14 +9,15 @@ import Recording
 /// prints back (`JSONLEventEncoder`) to a line that decodes to the same event, then replays
 /// the events through the engine. A thrown error is fine; a trap, a sanitizer report or a
 /// round-trip mismatch is a finding.
-/// Seeds: the header and first events of each seed recording, printed as JSONL.
+/// Seeds: the header and first 29 events of each seed recording, printed as JSONL.
 @_cdecl("LLVMFuzzerInitialize")
 public func initialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRawPointer?) -> CInt {
   FuzzSeeds.writeIfAsked {
-    try FuzzSeeds.recordings.map { name in
+    // Without s02: its header inlines a whole PoseSpec (a 120 KB line), too slow to mutate.
+    try FuzzSeeds.recordings.filter { $0 != "s02-posespec-alias" }.map { name in
       let reader = try RecordingReader(path: FuzzSeeds.recordingPath(name))
       var lines = [JSONLEventEncoder.headerLine(reader.header)]
-      while lines.count < 80, let e = try reader.next() { lines.append(JSONLEventEncoder.line(e)) }
+      while lines.count < 30, let e = try reader.next() { lines.append(JSONLEventEncoder.line(e)) }
       return ("\(name).jsonl", Array((lines.joined(separator: "\n") + "\n").utf8))
     }
   }
