@@ -47,19 +47,42 @@ let package = Package(
       dependencies: ["Recording", .product(name: "Yams", package: "Yams")]),
     .target(name: "Lab", dependencies: ["Replay", "Scenarios"]),
     .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "Lab", "Replay"]),
+    // Seeded input mutants for the decoders' robustness tests (Tests/*/MutationTests.swift).
+    .target(name: "Mutants", dependencies: ["Scenarios"]),
     .executableTarget(
       name: "jpreplay",
       dependencies: [
         "Lab", "Scenarios",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
-    .testTarget(name: "PoseSpecTests", dependencies: ["PoseSpec"]),
+    .testTarget(name: "PoseSpecTests", dependencies: ["PoseSpec", "Mutants"]),
     .testTarget(name: "CoachEngineTests", dependencies: ["CoachEngine"]),
-    .testTarget(name: "RecordingTests", dependencies: ["Recording"]),
+    .testTarget(name: "RecordingTests", dependencies: ["Recording", "Mutants"]),
     .testTarget(name: "ReplayTests", dependencies: ["Replay"]),
-    .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Recording"]),
+    .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Recording", "Mutants"]),
     .testTarget(name: "JPReplayTestingTests", dependencies: ["JPReplayTesting", "Replay"]),
     .testTarget(name: "CLITests", dependencies: ["Lab", "Recording", "Replay", "Scenarios"]),
     .testTarget(name: "LabTests", dependencies: ["Lab", "Replay", "PoseSpec"]),
   ]
 )
+
+// libFuzzer targets (docs/FUZZING.md): declared only when JPREPLAY_FUZZ=1, which scripts/fuzz
+// sets while building them with libFuzzer and AddressSanitizer into .build-fuzz.
+// Normal builds, tests and CI never see them.
+if Context.environment["JPREPLAY_FUZZ"] == "1" {
+  package.targets.append(
+    .target(name: "FuzzSupport", dependencies: ["CoachEngine", "Replay"], path: "Fuzz/FuzzSupport"))
+  let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+    ("FuzzJSONL", ["FuzzSupport", "Recording"]),
+    ("FuzzJprec", ["FuzzSupport", "Recording"]),
+    ("FuzzChunk", ["FuzzSupport", "Recording"]),
+    ("FuzzScenario", ["FuzzSupport", "Recording", "Scenarios"]),
+    ("FuzzPoseSpec", ["FuzzSupport", "Recording"]),
+  ]
+  for t in fuzzTargets {
+    package.targets.append(
+      .executableTarget(
+        name: t.name, dependencies: t.dependencies, path: "Fuzz/\(t.name)",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+  }
+}
