@@ -36,7 +36,19 @@ struct PoseSpecDerivation {
     guard let fromN = v("from") else { throw n.error("missing key \"from\" (the spec file to derive from)") }
     let from = try fromN.string()
     let path = from.hasPrefix("/") ? from : (dir as NSString).appendingPathComponent(from)
-    guard let data = FileManager.default.contents(atPath: path) else {
+    // A regular file within the PoseSpec size bound, checked before reading (a `from:
+    // /dev/zero` must not hang or fill memory).
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    if let attributes {
+      guard attributes[.type] as? FileAttributeType == .typeRegular else {
+        throw fromN.error("\(path) is not a regular file (expected a PoseSpec JSON file)")
+      }
+      let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+      guard size <= Int64(PoseSpecLimits.specBytesMax) else {
+        throw fromN.error("\(path) has \(size) bytes; a PoseSpec has at most specBytesMax = \(PoseSpecLimits.specBytesMax)")
+      }
+    }
+    guard attributes != nil, let data = FileManager.default.contents(atPath: path) else {
       throw fromN.error("cannot read \(path) (the path is relative to the scenario file's folder)")
     }
     var doc: JSONValue

@@ -131,3 +131,33 @@ extension ScenarioLimitsTests {
     #expect(closest("FPS", in: Scenario.topKeys) == "fps")
   }
 }
+
+/// `posespec: {from: …}` reads a file named by the scenario: only a regular file within the
+/// PoseSpec size bound (a `/dev/zero` must not hang or fill memory; found by reading the code
+/// during the fuzzing work of issue 12).
+@Suite("scenario posespec source")
+struct ScenarioPoseSpecSourceTests {
+  static func scenario(from path: String) -> String {
+    """
+    name: t
+    duration_ms: 1000
+    seed: 1
+    frames: none
+    initial: {posespec: {from: "\(path)"}}
+
+    """
+  }
+
+  @Test("a device file or a folder as `from` is refused at once, naming the place")
+  func notARegularFile() throws {
+    for path in ["/dev/zero", "/tmp"] {
+      do {
+        _ = try Scenario.parse(bytes: Array(Self.scenario(from: path).utf8), file: "Recordings/t.scenario.yaml")
+        Issue.record("accepted from: \(path)")
+      } catch {
+        #expect(error.message.contains("not a regular file"), "\(error)")
+        #expect(error.line == 5, "\(error)")
+      }
+    }
+  }
+}
