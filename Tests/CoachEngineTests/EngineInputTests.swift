@@ -143,8 +143,17 @@ struct EngineInputTests {
     #expect(cue(out[0], "CAFE_12_CAFE_THIRDS_COMPOSE")?["level"] == "exit")  // x 0.65 is near 2/3
     #expect(out[0].fields["unsupported"]?["OUT_07_LANDMARK_ALIGN_X"] == nil)  // not in cafe
     #expect(out[0].fields["ranked"] == ["FRAME_MOVE_LEFT"])
-    #expect(out[0].fields["gate"] == .object(["cue_id": .null, "level": "none", "reason": "frames"]))
-    #expect(out[3].fields["gate"] == .object(["cue_id": "FRAME_MOVE_LEFT", "level": "hard", "reason": "none"]))
+    #expect(
+      out[0].fields["gate"]
+        == .object([
+          "cue_id": .null, "level": "none", "reason": "frames", "input": "FRAME_MOVE_LEFT", "stable_frames": 1,
+          "persist_frames": 4, "held_ms": 0, "min_hold_ms": 3000,
+        ]))
+    #expect(out[3].fields["gate"]?["cue_id"] == "FRAME_MOVE_LEFT")
+    #expect(out[3].fields["gate"]?["reason"] == "none")
+    #expect(out[3].fields["gate"]?["stable_frames"] == 4)  // persistFrames 4 reached (§3.9)
+    // The thresholds the level was judged against (issue 14: a reader needs no spec at hand).
+    #expect(left["thresholds"] == .object(["hard": ">0.12", "warn": ">0.07", "enter": .null, "exit": "<=0.04"]))
     #expect(out[0].fields["frame"] == 0)
     #expect(out[0].fields["scene"] == "cafe")
   }

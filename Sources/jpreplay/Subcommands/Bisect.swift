@@ -14,6 +14,10 @@ extension JPReplay {
         tree). `bisect spec OLD NEW` names the smallest set of PoseSpec edits (JSON paths, \
         old → new) that reproduces each behaviour change between two specs, grouped by \
         recording.
+
+        Examples:
+          jpreplay bisect spec PoseSpec.json PoseSpec.json s04-frame-left-enter
+          jpreplay bisect commits --good HEAD~1 s04-frame-left-enter   # not run: builds a release jpreplay per commit
         """,
       subcommands: [SpecEdits.self, Commits.self, Step.self])
   }
