@@ -49,6 +49,16 @@ struct BisectCommitsTests {
     try git(["commit", "-qm", message], in: dir)
   }
 
+  /// Edits the repository's PoseSpec.json as a person would: FRAME_MOVE_LEFT's persistFrames 4 → 5.
+  static func leftPersistFramesToFive(in dir: URL) throws {
+    let url = dir.appendingPathComponent("PoseSpec.json")
+    var text = try String(contentsOf: url, encoding: .utf8)
+    let cue = try #require(text.range(of: #""id": "FRAME_MOVE_LEFT""#))
+    let pf = try #require(text.range(of: #""persistFrames": 4"#, range: cue.upperBound..<text.endIndex))
+    text.replaceSubrange(pf, with: #""persistFrames": 5"#)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+  }
+
   static func append(_ text: String, to file: URL) throws {
     let old = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
     try (old + text).write(to: file, atomically: true, encoding: .utf8)
@@ -70,14 +80,7 @@ struct BisectCommitsTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     try Self.seedBuildCache(dir)
     try Self.commit(dir, "c2 notes") { try Self.append("notes\n", to: dir.appendingPathComponent("NOTES.md")) }
-    try Self.commit(dir, "c3 spec: FRAME_MOVE_LEFT persistFrames 4 → 5") {
-      let url = dir.appendingPathComponent("PoseSpec.json")
-      var text = try String(contentsOf: url, encoding: .utf8)
-      let cue = try #require(text.range(of: #""id": "FRAME_MOVE_LEFT""#))
-      let pf = try #require(text.range(of: #""persistFrames": 4"#, range: cue.upperBound..<text.endIndex))
-      text.replaceSubrange(pf, with: #""persistFrames": 5"#)
-      try text.write(to: url, atomically: true, encoding: .utf8)
-    }
+    try Self.commit(dir, "c3 spec: FRAME_MOVE_LEFT persistFrames 4 → 5") { try Self.leftPersistFramesToFive(in: dir) }
     try Self.commit(dir, "c4 re-bless goldens") {
       let r = try CLI.run(["replay", "Recordings/s04-frame-left-enter.jprec", "-o", "Golden/s04-frame-left-enter.trace.jsonl"], cwd: dir)
       try #require(r.code == 0, "\(r.stderr)")

@@ -25,12 +25,7 @@ struct ExplainDivergenceTests {
   func diffExplainsPersistFrames() throws {
     let dir = try BisectCommitsTests.makeRepo()
     defer { try? FileManager.default.removeItem(at: dir) }
-    let spec = dir.appendingPathComponent("PoseSpec.json")
-    var text = try String(contentsOf: spec, encoding: .utf8)
-    let cue = try #require(text.range(of: #""id": "FRAME_MOVE_LEFT""#))
-    let pf = try #require(text.range(of: #""persistFrames": 4"#, range: cue.upperBound..<text.endIndex))
-    text.replaceSubrange(pf, with: #""persistFrames": 5"#)
-    try text.write(to: spec, atomically: true, encoding: .utf8)
+    try BisectCommitsTests.leftPersistFramesToFive(in: dir)
     let r = try CLI.run(["diff", "Golden/s04-frame-left-enter.trace.jsonl", "Recordings/s04-frame-left-enter.jprec"], cwd: dir)
     #expect(r.code == 1)
     let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
