@@ -31,7 +31,8 @@ public enum AuditHazards {
   /// Findings in kind order, then cue order of the spec.
   public static func analyse(spec: PoseSpecDocument, results: [AuditPointResult]) -> [AuditFinding] {
     var merged: [AuditFinding] = []
-    for fix in [false, true] {
+    // angleFix on first: its repros are the ones the corpus convention records (ENGINE §1.8).
+    for fix in [true, false] {
       let mine = results.filter { $0.point.angleFix == fix && $0.failure == nil }
       for f in findings(spec: spec, results: mine) {
         if let i = merged.firstIndex(where: { $0.key == f.key }) {
@@ -127,7 +128,8 @@ public enum AuditHazards {
       }
       // 4: the advice moves the subject further from the neutral pose.
       if let expect = expectation(cue) {
-        for r in firing {
+        // Prefer a point where the wrong advice is also displayed.
+        for r in firing.filter({ $0.displayed.contains(id) }) + firing.filter({ !$0.displayed.contains(id) }) {
           let off = expect.axis == "x" ? r.point.dx : expect.axis == "y" ? r.point.dy : r.point.scale - 1
           guard off != 0, (off > 0) != (expect.sign > 0) else { continue }
           add(.invertedAdvice, id, nil, "says \(expect.action) at \(r.point.axis) (\(r.point.scene)), where the subject is already \(describe(expect.axis, off)): following it moves the subject further from the neutral pose", r.point)
