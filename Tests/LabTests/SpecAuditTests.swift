@@ -110,4 +110,29 @@ struct SpecAuditTests {
     #expect(r.accepted.contains("unreachable-level OUT_15_HAIR_COVERS_FACE/hard"))
     #expect(r.new.count == r.findings.count - 1)
   }
+
+  @Test("a withRef exit no pose can reach deadlocks Match; a cue without hysteresis or hold flip-flops under noise")
+  func deadlockAndFlipFlop() throws {
+    let locked = try Self.mutated("FRAME_MOVE_LEFT") {
+      var trigger = $0["trigger"]?.objectValue ?? JSONObject()
+      var withRef = trigger["withRef"]?.objectValue ?? JSONObject()
+      withRef["exit"] = .object(["<=": -1])
+      trigger["withRef"] = .object(withRef)
+      $0["trigger"] = .object(trigger)
+    }
+    let r = try Self.audit(locked)
+    let f = try #require(r.findings.first { $0.kind == .withRefDeadlock })
+    #expect(f.cue == "FRAME_MOVE_LEFT", "\(f.evidence)")
+    #expect(f.repro?.reference != nil)
+
+    let jittery = try Self.mutated("FRAME_MOVE_LEFT") {
+      Self.setNoRef(&$0, "warn", .object([">": 0.1]))
+      Self.setNoRef(&$0, "exit", .object(["<=": 0.1]))
+      $0["antiJitter"] = .object(["persistFrames": 1, "minHoldMs": 0, "cooldownMs": 0])
+    }
+    let j = try Self.audit(jittery)
+    let flip = try #require(j.findings.first { $0.kind == .flipFlop })
+    #expect(flip.repro?.noisy == true)
+    #expect(!Self.keys(try Self.audit(try Harness.loadSpec(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path))).contains { $0.hasPrefix("flip-flop") })
+  }
 }

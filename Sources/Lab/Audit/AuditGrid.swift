@@ -49,10 +49,13 @@ public enum AuditGrid {
   public static let neutral = ["eye_conf: 0.9"]
 
   /// The neutral members overridden by `subject`'s (one member per key).
-  static func merged(_ subject: [String]) -> [String] {
+  static func merged(_ subject: [String], base: [String] = neutral) -> [String] {
     func key(_ m: String) -> Substring { m.prefix { $0 != ":" } }
-    return neutral.filter { n in !subject.contains { key($0) == key(n) } } + subject
+    return base.filter { n in !subject.contains { key($0) == key(n) } } + subject
   }
+
+  /// withRef poses: a face large enough for the reference gates (ENGINE §3.14, as S16).
+  static let referenceBase = neutral + ["face_w: 0.14", "face_h: 0.18", "chin_gap: 0.08"]
 
   /// The subject scaled by `s` about the body centre y (0.56), as YAML members.
   static func scaled(_ s: Double, dy: Double = 0) -> [String] {
@@ -109,7 +112,7 @@ public enum AuditGrid {
   }
 
   /// The references of the withRef part (drawn from the poses above).
-  static let referenceAxes = ["neutral", "x-0.3", "scale-1.2", "lean-0.03", "eye_tilt-8", "chin_gap-0.075"]
+  static let referenceAxes = ["neutral", "x-0.3", "lean-0.03", "eye_tilt-8.0", "shoulder_tilt-0.02"]
 
   /// Every grid point, in a fixed order.
   public static func points() -> [AuditPoint] {
@@ -135,7 +138,8 @@ public enum AuditGrid {
           for live in Set([ref, "neutral"]).sorted() {
             guard let l = all.first(where: { $0.0 == live }) else { continue }
             var p = point("ref-\(ref)-live-\(live)", l.1, l.2, l.3, l.4)
-            p.reference = merged(r.1)
+            p.subject = merged(l.1, base: referenceBase)
+            p.reference = merged(r.1, base: referenceBase)
             p.durationMs = 4000
             out.append(p)
           }

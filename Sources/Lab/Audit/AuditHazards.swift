@@ -28,6 +28,9 @@ public struct AuditFinding: Sendable {
 
 /// Turns grid results into hazards (issue 16 kinds 1–7).
 public enum AuditHazards {
+  /// Praises allowed in one noisy run of a pose held still (30 s): noise alone should not praise twice.
+  public static let praiseOnStillMax = 1
+
   /// Findings in kind order, then cue order of the spec.
   public static func analyse(spec: PoseSpecDocument, results: [AuditPointResult]) -> [AuditFinding] {
     var merged: [AuditFinding] = []
@@ -160,11 +163,15 @@ public enum AuditHazards {
     if let first = requested.first, !noRef.contains(where: { $0.displayed.contains(fallback) && $0.point.axis != "absent" }) {
       add(.neverDisplayed, fallback, nil, "requested as the fallback at \(requested.map(\.fallbackRequests).reduce(0, +)) evaluations (\(requested.prefix(3).map(\.point.axis).joined(separator: ", "))) but never displayed while a subject is in frame: a fallback candidate on single evaluations never passes persistFrames", first.point)
     }
-    // 6: noise of the tuning corpus's level breaks the prompt budgets.
-    for r in results where r.point.noisy && !r.budgetBreaches.isEmpty {
-      let cue = spec.cues.first(where: { c in r.budgetBreaches.contains { $0.contains(c.id) } })?.id ?? "(display)"
+    // 6: noise of the tuning corpus's level on a pose held still breaks the prompt budgets,
+    // or praises (an exit crossed by noise alone) more than once in the run.
+    for r in results where r.point.noisy && (!r.budgetBreaches.isEmpty || r.praises >= praiseOnStillMax + 1) {
+      let breachCue = spec.cues.first(where: { c in r.budgetBreaches.contains { $0.contains(c.id) } })?.id
+      let praisedCue = Set(r.praised).sorted().max { a, b in r.praised.filter { $0 == a }.count < r.praised.filter { $0 == b }.count }
+      let cue = breachCue ?? praisedCue ?? "(display)"
+      let why = r.budgetBreaches.first ?? "praised \(r.praises) times while the subject holds still (at most \(praiseOnStillMax))"
       if !out.contains(where: { $0.kind == .flipFlop && $0.cue == cue }) {
-        add(.flipFlop, cue, nil, "\(r.point.axis) with landmark noise 0.002 (\(r.point.scene)): \(r.displayChanges) display changes, \(r.praises) praises in \(r.point.durationMs / 1000) s; \(r.budgetBreaches.first!)", r.point)
+        add(.flipFlop, cue, nil, "\(r.point.axis) with landmark noise 0.002 (\(r.point.scene)): \(r.displayChanges) display changes, \(r.praises) praises (\(Set(r.praised).sorted().joined(separator: ", "))) in \(r.point.durationMs / 1000) s; \(why)", r.point)
       }
     }
     // 7: a reference whose Match never becomes true, not even from its own pose.

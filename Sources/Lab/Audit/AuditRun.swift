@@ -29,6 +29,8 @@ public struct AuditPointResult: Sendable {
   public var withRefActive = false
   public var blockedBy: [String] = []
   public var praises = 0
+  /// The praised dimensions (noRef: the displayed cue that exit-crossed), in time order.
+  public var praised: [String] = []
   public var displayChanges = 0
   public var budgetBreaches: [String] = []
   /// A replay failure (the point is skipped by the analysis, and reported).
@@ -71,7 +73,9 @@ public enum AuditRun {
         if let id = rec.fields["cue_id"]?.stringValue { r.displayed.insert(id) }
         r.shown = rec.fields["cue_id"]?.stringValue
         r.displayChanges += 1
-      case "praise" where rec.fields["state"]?.stringValue == "on": r.praises += 1
+      case "praise" where rec.fields["state"]?.stringValue == "on":
+        r.praises += 1
+        if let d = rec.fields["dimension"]?.stringValue { r.praised.append(d) }
       case "match":
         if rec.fields["match"]?.boolValue == true { r.matched = true }
         r.blockedBy = (rec.fields["blocked_by"]?.arrayValue ?? []).compactMap(\.stringValue)

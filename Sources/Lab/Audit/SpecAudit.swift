@@ -75,7 +75,10 @@ public enum AuditFiles {
       spec: name, points: points.count, failures: failures,
       findings: AuditHazards.analyse(spec: spec, results: results),
       uncovered: AuditHazards.uncovered(spec: spec, results: results),
-      notes: [AuditHazards.fallbackNote(spec: spec, results: results)])
+      notes: [AuditHazards.fallbackNote(spec: spec, results: results)]
+        + results.filter { $0.point.noisy && $0.failure == nil }.map {
+          "noise \($0.point.name): \($0.displayChanges) display changes, \($0.praises) praises in \($0.point.durationMs / 1000) s, \($0.budgetBreaches.count) budget breaches"
+        })
   }
 
   /// Reads an accepted-hazards file: one `kind CUE_ID[/level]` per line (`#` comments, blank

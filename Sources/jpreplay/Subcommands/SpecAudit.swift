@@ -22,7 +22,7 @@ extension JPReplay.Spec {
         Examples:
           jpreplay spec audit
           jpreplay spec audit PoseSpec.json --json --jobs 2
-          jpreplay spec audit --accept Recordings/audit-accepted.txt --out /tmp/audit-repros
+          jpreplay spec audit --accept docs/audit-accepted.txt --out /tmp/audit-repros
         """)
 
     @Argument(help: "The PoseSpec JSON file (default: ./PoseSpec.json).")
