@@ -92,7 +92,7 @@ public enum AuditFiles {
     }
     guard let text = String(data: data, encoding: .utf8) else { throw .badInput("\(path): not valid UTF-8") }
     var out: [String] = []
-    for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
       guard i < acceptLinesMax else { throw .badInput("\(path): more than \(acceptLinesMax) lines (AuditFiles.acceptLinesMax)") }
       let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
       let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
