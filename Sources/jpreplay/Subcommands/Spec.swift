@@ -7,7 +7,7 @@ extension JPReplay {
   struct Spec: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Work with PoseSpec files.",
-      subcommands: [Validate.self])
+      subcommands: [Validate.self, Audit.self])
 
     struct Validate: ParsableCommand {
       static let configuration = CommandConfiguration(

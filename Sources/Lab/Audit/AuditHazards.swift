@@ -1,0 +1,231 @@
+import CoachEngine
+import Foundation
+import PoseSpec
+
+/// One hazard the audit found: its kind, the cue (and level), the evidence, the angleFix
+/// settings that show it, and the smallest grid scenario that shows it (the repro).
+public struct AuditFinding: Sendable {
+  public enum Kind: String, Sendable, CaseIterable {
+    case neverFires = "never-fires"
+    case neverDisplayed = "never-displayed"
+    case neutralFires = "neutral-fires"
+    case invertedAdvice = "inverted-advice"
+    case unreachableLevel = "unreachable-level"
+    case flipFlop = "flip-flop"
+    case withRefDeadlock = "withref-deadlock"
+  }
+  public var kind: Kind
+  public var cue: String
+  public var level: String?
+  public var evidence: String
+  /// "off", "on" or "both".
+  public var angleFix: String
+  public var repro: AuditPoint?
+
+  /// `kind CUE[/level]`: the accepted-hazards file's line for this finding.
+  public var key: String { "\(kind.rawValue) \(cue)" + (level.map { "/\($0)" } ?? "") }
+}
+
+/// Turns grid results into hazards (issue 16 kinds 1–7).
+public enum AuditHazards {
+  /// Praises allowed in one noisy run of a pose held still (30 s): noise alone should not praise twice.
+  public static let praiseOnStillMax = 1
+
+  /// Findings in kind order, then cue order of the spec.
+  public static func analyse(spec: PoseSpecDocument, results: [AuditPointResult]) -> [AuditFinding] {
+    var merged: [AuditFinding] = []
+    // angleFix on first: its repros are the ones the corpus convention records (ENGINE §1.8).
+    for fix in [true, false] {
+      let mine = results.filter { $0.point.angleFix == fix && $0.failure == nil }
+      for f in findings(spec: spec, results: mine) {
+        if let i = merged.firstIndex(where: { $0.key == f.key }) {
+          merged[i].angleFix = "both"
+        } else {
+          merged.append(f)
+        }
+      }
+    }
+    let order = Dictionary(spec.cues.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+    let kinds = AuditFinding.Kind.allCases
+    return merged.sorted {
+      let a = (kinds.firstIndex(of: $0.kind)!, order[$0.cue] ?? Int.max, $0.cue, $0.level ?? "")
+      let b = (kinds.firstIndex(of: $1.kind)!, order[$1.cue] ?? Int.max, $1.cue, $1.level ?? "")
+      return a < b
+    }
+  }
+
+  /// Cues whose error the grid never moved (unavailable or constant everywhere): not judged.
+  public static func uncovered(spec: PoseSpecDocument, results: [AuditPointResult]) -> [String] {
+    spec.cues.filter { c in
+      c.trigger.noRef != nil && !stimulated(c.id, results.filter { $0.point.reference == nil && !$0.point.noisy }, spec)
+    }.map(\.id)
+  }
+
+  /// ENGINE §8 G-54 evidence either way: where the fallback cue was requested and shown.
+  public static func fallbackNote(spec: PoseSpecDocument, results: [AuditPointResult]) -> String {
+    let id = spec.defaults.fallbackCueId
+    let present = results.filter { $0.point.reference == nil && $0.point.axis != "absent" }
+    let requested = present.filter { $0.fallbackRequests > 0 }
+    let shown = present.filter { $0.displayed.contains(id) }
+    let absentShown = results.contains { $0.point.axis == "absent" && $0.displayed.contains(id) }
+    return "fallback \(id): requested at \(requested.map(\.fallbackRequests).reduce(0, +)) evaluations in \(requested.count) grid replays, "
+      + "displayed in \(shown.count) with a subject (\(shown.prefix(3).map(\.point.name).joined(separator: ", "))), "
+      + (absentShown ? "and with no subject (tracking lost)" : "not with no subject")
+  }
+
+  /// The grid moved the cue's error: it takes different values, by at least a tenth of the
+  /// way from the nearest value to its nearest threshold (a flat background's edge density
+  /// wobbling by 0.006 far from its threshold is not "moved").
+  static func stimulated(_ id: String, _ results: [AuditPointResult], _ spec: PoseSpecDocument? = nil) -> Bool {
+    let ranges = results.compactMap { $0.errorRange[id] }
+    guard let lo = ranges.map(\.lo).min(), let hi = ranges.map(\.hi).max(), hi - lo > 1e-4 else { return false }
+    guard let t = spec?.cues.first(where: { $0.id == id })?.trigger.noRef else { return true }
+    let th = t.warn + t.hard
+    guard !th.isEmpty else { return true }
+    return hi - lo >= 0.1 * max(distance((lo, hi), th), th.map { abs($0.a) }.max() ?? 0)
+  }
+
+  /// The axis family of a grid point (`landmark_conf-0.44` → `landmark_conf`).
+  static func family(_ axis: String) -> Substring { axis.prefix { $0 != "-" } }
+
+  static func findings(spec: PoseSpecDocument, results: [AuditPointResult]) -> [AuditFinding] {
+    let fix = results.first?.point.angleFix == true ? "on" : "off"
+    let noRef = results.filter { $0.point.reference == nil && !$0.point.noisy }
+    var out: [AuditFinding] = []
+    func add(_ k: AuditFinding.Kind, _ cue: String, _ level: String?, _ ev: String, _ p: AuditPoint?) {
+      out.append(AuditFinding(kind: k, cue: cue, level: level, evidence: ev, angleFix: fix, repro: p))
+    }
+    for cue in spec.cues {
+      guard let t = cue.trigger.noRef, stimulated(cue.id, noRef, spec) else { continue }
+      let id = cue.id
+      let reached = { (rank: Int) in noRef.filter { ($0.maxRank[id] ?? 0) >= rank } }
+      // 1 and 5: a level with thresholds that no grid point reaches.
+      do {
+        for (level, th) in [(CueLevel.warn, t.warn), (.hard, t.hard)] where !th.isEmpty && reached(level.rank).isEmpty {
+          let closest = noRef.compactMap { r in r.errorRange[id].map { (r, distance($0, th)) } }.min { $0.1 < $1.1 }
+          let range = noRef.compactMap { $0.errorRange[id] }
+          let span = "error over the grid \(num(range.map(\.lo).min()!))…\(num(range.map(\.hi).max()!)), \(level.rawValue) needs \(th.map(\.description).joined(separator: " or "))"
+          // Unreachable: the grid axis that drives the error toward the level gates the cue.
+          let toward = closest.map { family($0.0.point.axis) }
+          let gated = noRef.filter { $0.lowConfidence.contains(id) && family($0.point.axis) == toward }
+          if level == .hard, !reached(CueLevel.warn.rank).isEmpty, let g = gated.first {
+            add(.unreachableLevel, id, "hard", "\(span); the confidence gate (minConfidence \(num(cue.confidence.minConfidence))) makes the cue unavailable first (\(g.point.axis))", g.point)
+          } else {
+            add(.neverFires, id, level.rawValue, span, closest?.0.point)
+          }
+        }
+      }
+      // 2: reaches a level somewhere, never displayed anywhere.
+      let firing = reached(CueLevel.warn.rank)
+      if let first = firing.first, !noRef.contains(where: { $0.displayed.contains(id) }) {
+        let by = firing.compactMap { $0.outrankedBy[id] }
+        let winners = Array(Set(by)).sorted().prefix(4).joined(separator: ", ")
+        add(.neverDisplayed, id, nil, "reaches warn/hard at \(firing.count) grid points (\(firing.prefix(3).map(\.point.axis).joined(separator: ", "))) but is never shown; outranked by \(winners.isEmpty ? "(a T1 cue never ranked)" : winners)", first.point)
+      }
+      // 3: fires on the neutral pose.
+      for r in noRef where r.point.axis == "neutral" && (r.maxRank[id] ?? 0) >= CueLevel.warn.rank {
+        let level = (r.maxRank[id] ?? 0) >= CueLevel.hard.rank ? "hard" : "warn"
+        if !out.contains(where: { $0.kind == .neutralFires && $0.cue == id }) {
+          add(.neutralFires, id, level, "reaches \(level) on the neutral pose (\(r.point.scene)); error \(r.errorRange[id].map { "\(num($0.lo))…\(num($0.hi))" } ?? "?")", r.point)
+        }
+      }
+      // 4: the advice moves the subject further from the neutral pose.
+      if let expect = expectation(cue) {
+        // Prefer a point where the wrong advice is also displayed.
+        for r in firing.filter({ $0.displayed.contains(id) }) + firing.filter({ !$0.displayed.contains(id) }) {
+          let off = expect.axis == "x" ? r.point.dx : expect.axis == "y" ? r.point.dy : r.point.scale - 1
+          guard off != 0, (off > 0) != (expect.sign > 0) else { continue }
+          add(.invertedAdvice, id, nil, "says \(expect.action) at \(r.point.axis) (\(r.point.scene)), where the subject is already \(describe(expect.axis, off)): following it moves the subject further from the neutral pose", r.point)
+          break
+        }
+      }
+    }
+    // A cue hidden only by cues that fire on the neutral pose (or by the multi-person
+    // filter, with a permanent outranker present) is a consequence of those: folded in.
+    let permanent = Set(out.filter { $0.kind == .neutralFires }.map(\.cue))
+    var hidden: [(cue: String, by: Set<String>)] = []
+    for f in out where f.kind == .neverDisplayed && !permanent.isEmpty {
+      let winners = Set(noRef.filter { ($0.maxRank[f.cue] ?? 0) >= CueLevel.warn.rank }.compactMap { $0.outrankedBy[f.cue] })
+      guard winners.subtracting(permanent).subtracting(["(not a candidate)"]).isEmpty,
+        !winners.intersection(permanent).isEmpty
+      else { continue }
+      hidden.append((f.cue, winners.intersection(permanent)))
+    }
+    out.removeAll { f in f.kind == .neverDisplayed && hidden.contains { $0.cue == f.cue } }
+    for h in hidden {
+      for i in out.indices where out[i].kind == .neutralFires && h.by.contains(out[i].cue) {
+        out[i].evidence += out[i].evidence.contains("; hides ") ? ", \(h.cue)" : "; hides \(h.cue)"
+      }
+    }
+    // G-54: the fallback cue requested by a cue that lost its input, never displayed.
+    let fallback = spec.defaults.fallbackCueId
+    let requested = noRef.filter { $0.fallbackRequests > 0 }
+    if let first = requested.first, !noRef.contains(where: { $0.displayed.contains(fallback) && $0.point.axis != "absent" }) {
+      add(.neverDisplayed, fallback, nil, "requested as the fallback at \(requested.map(\.fallbackRequests).reduce(0, +)) evaluations (\(requested.prefix(3).map(\.point.axis).joined(separator: ", "))) but never displayed while a subject is in frame: a fallback candidate on single evaluations never passes persistFrames", first.point)
+    }
+    // 6: noise of the tuning corpus's level on a pose held still breaks the prompt budgets,
+    // or praises (an exit crossed by noise alone) more than once in the run.
+    for r in results where r.point.noisy && (!r.budgetBreaches.isEmpty || r.praises >= praiseOnStillMax + 1) {
+      let breachCue = spec.cues.first(where: { c in r.budgetBreaches.contains { $0.contains(c.id) } })?.id
+      let praisedCue = Set(r.praised).sorted().max { a, b in r.praised.filter { $0 == a }.count < r.praised.filter { $0 == b }.count }
+      let cue = breachCue ?? praisedCue ?? "(display)"
+      let why = r.budgetBreaches.first ?? "praised \(r.praises) times while the subject holds still (at most \(praiseOnStillMax))"
+      if !out.contains(where: { $0.kind == .flipFlop && $0.cue == cue }) {
+        add(.flipFlop, cue, nil, "\(r.point.axis) with landmark noise 0.002 (\(r.point.scene)): \(r.displayChanges) display changes, \(r.praises) praises (\(Set(r.praised).sorted().joined(separator: ", "))) in \(r.point.durationMs / 1000) s; \(why)", r.point)
+      }
+    }
+    // 7: a reference whose Match never becomes true, not even from its own pose.
+    let refs = results.filter { $0.point.reference != nil && $0.withRefActive }
+    func parts(_ r: AuditPointResult) -> (ref: String, live: String) {
+      let a = r.point.axis.dropFirst(4).components(separatedBy: "-live-")
+      return (a.first ?? "", a.last ?? "")
+    }
+    for key in Set(refs.map { "\($0.point.scene) \(parts($0).ref)" }).sorted() {
+      let group = refs.filter { "\($0.point.scene) \(parts($0).ref)" == key }
+      guard !group.contains(where: \.matched) else { continue }
+      let own = group.first(where: { parts($0).ref == parts($0).live }) ?? group[0]
+      let cue = own.blockedBy.first ?? "(match)"
+      if !out.contains(where: { $0.kind == .withRefDeadlock && $0.cue == cue }) {
+        add(.withRefDeadlock, cue, nil, "reference \(key): Match never true from \(group.count) live poses, the reference's own pose included; blocked_by \(own.blockedBy.joined(separator: ","))", own.point)
+      }
+    }
+    return out
+  }
+
+  /// The subject change a direction action asks for: axis x/y/scale and its sign.
+  static func expectation(_ cue: PoseSpecCue) -> (axis: String, sign: Double, action: String)? {
+    let dir = cue.raw["direction"]
+    for side in ["whenPositive", "whenNegative", "whenBelow", "whenAbove"] {
+      guard let action = dir?[side]?["action"]?.stringValue else { continue }
+      switch action {
+      case "move_left": return ("x", 1, action)  // the subject is right of where it should be
+      case "move_right": return ("x", -1, action)
+      case "move_up": return ("y", 1, action)
+      case "move_down": return ("y", -1, action)
+      case "step_closer": return ("scale", -1, action)
+      case "step_back": return ("scale", 1, action)
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  static func describe(_ axis: String, _ off: Double) -> String {
+    switch axis {
+    case "x": off > 0 ? "right of centre" : "left of centre"
+    case "y": off > 0 ? "low in the frame" : "high in the frame"
+    default: off > 0 ? "closer (larger) than the neutral pose" : "farther (smaller) than the neutral pose"
+    }
+  }
+
+  static func distance(_ r: (lo: Double, hi: Double), _ th: [Threshold]) -> Double {
+    th.map { t in
+      guard t.op.rawValue.hasPrefix("abs") else { return min(abs(r.lo - t.a), abs(r.hi - t.a)) }
+      // |error| can take any value between the range's absolute bounds.
+      let aLo = r.lo <= 0 && r.hi >= 0 ? 0 : min(abs(r.lo), abs(r.hi))
+      return t.a < aLo ? aLo - t.a : t.a > max(abs(r.lo), abs(r.hi)) ? t.a - max(abs(r.lo), abs(r.hi)) : 0
+    }.min() ?? .infinity
+  }
+
+  static func num(_ v: Double) -> String { String(format: "%.4g", v) }
+}

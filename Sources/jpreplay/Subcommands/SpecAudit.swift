@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Lab
+
+extension JPReplay.Spec {
+  /// `jpreplay spec audit`: find PoseSpec hazards by replaying a designed grid (issue 16).
+  struct Audit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Find PoseSpec hazards by systematic replay of the parametric subject.",
+      discussion: """
+        Replays a designed grid of short generated scenarios (position, scale, head/feet \
+        cropped, shoulder/hip/eye tilt, lean, chin, hands, people 0-5, confidence, luma, \
+        cafe and outdoor, noRef and withRef, angleFix off and on) through the engine in \
+        process and reports, per cue and level: never-fires, never-displayed (and what \
+        outranks it), neutral-fires, inverted-advice, unreachable-level (behind a \
+        confidence gate), flip-flop (noise breaks the verify --budgets limits) and \
+        withref-deadlock. Each hazard names the angleFix setting that shows it and a repro \
+        scenario; --out DIR writes the repros (jpreplay record DIR/NAME.scenario.yaml, then \
+        replay). Exit 1 when a hazard is not in the --accept file (lines `KIND CUE_ID[/level]`, \
+        `#` comments; without /level every level is accepted), 0 otherwise, 2 bad input.
+
+        Examples:
+          jpreplay spec audit
+          jpreplay spec audit PoseSpec.json --json --jobs 2
+          jpreplay spec audit --accept docs/audit-accepted.txt --out /tmp/audit-repros
+        """)
+
+    @Argument(help: "The PoseSpec JSON file (default: ./PoseSpec.json).")
+    var path = "PoseSpec.json"
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Option(help: "Accepted-hazards file: lines `KIND CUE_ID[/level]`.")
+    var accept: String?
+
+    @Option(help: "Write each hazard's repro scenario into this folder.")
+    var out: String?
+
+    @Option(help: "Parallel replays (default: the number of CPU cores).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    func run() throws {
+      guard (1...256).contains(jobs) else { throw CLIError.badInput("--jobs \(jobs): expected 1…256") }
+      let accepted = try accept.map { path throws(HarnessFailure) in try AuditFiles.readAccepted(path) } ?? []
+      let started = Date()
+      var report = try AuditFiles.audit(specPath: path, jobs: jobs)
+      AuditFiles.accept(accepted, in: &report)
+      if let out { _ = try AuditFiles.writeRepros(report, to: out) }
+      print(json ? report.json : report.text, terminator: "")
+      if !json { printErr(String(format: "spec audit: %.1f s on %d jobs", Date().timeIntervalSince(started), jobs)) }
+      if !report.failures.isEmpty { throw CLIError.badInput("spec audit: \(report.failures.count) grid replay(s) failed") }
+      if !report.new.isEmpty { throw ExitCode(1) }
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Lab
+import PoseSpec
+import Testing
+
+/// `jpreplay spec audit` (issue 16): hazards injected into the project spec are found, the
+/// unmutated spec shows only ENGINE §8's known list.
+@Suite("Spec audit: hazards by systematic replay")
+struct SpecAuditTests {
+  static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  static func projectSpec() throws -> JSONValue {
+    try JSONParser.parse(bytes: [UInt8](try Data(contentsOf: repoRoot.appendingPathComponent("PoseSpec.json"))))
+  }
+
+  /// The project spec with `edit` applied to the cue `id`'s JSON object.
+  static func mutated(_ id: String, _ edit: (inout JSONObject) -> Void) throws -> PoseSpecDocument {
+    var root = try #require(try projectSpec().objectValue)
+    var cues = try #require(root["cues"]?.arrayValue)
+    let i = try #require(cues.firstIndex { $0["id"]?.stringValue == id })
+    var cue = try #require(cues[i].objectValue)
+    edit(&cue)
+    cues[i] = .object(cue)
+    root["cues"] = .array(cues)
+    return try Harness.validateSpec(bytes: Array(JSONWriter.write(.object(root)).utf8), path: "mutated.json")
+  }
+
+  static func setNoRef(_ cue: inout JSONObject, _ key: String, _ value: JSONValue) {
+    var trigger = cue["trigger"]?.objectValue ?? JSONObject()
+    var noRef = trigger["noRef"]?.objectValue ?? JSONObject()
+    noRef[key] = value
+    trigger["noRef"] = .object(noRef)
+    cue["trigger"] = .object(trigger)
+  }
+
+  /// Outdoor, angleFix on: a quarter of the grid, enough for base and outdoor cues.
+  static func audit(_ spec: PoseSpecDocument) throws -> SpecAuditReport {
+    try AuditFiles.audit(spec: spec, name: "test", jobs: 2) { $0.scene == "outdoor" && $0.angleFix }
+  }
+
+  static func keys(_ r: SpecAuditReport) -> Set<String> { Set(r.findings.map(\.key)) }
+
+  @Test("the unmutated spec (outdoor, angleFix on): G-48 both cues, G-49 inversion and outranking, G-53 (G-52 refuted as built)")
+  func knownList() throws {
+    let r = try Self.audit(try Harness.loadSpec(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path))
+    let k = Self.keys(r)
+    #expect(r.failures.isEmpty)
+    for key in [
+      "never-fires FRAME_ADD_HEADROOM/warn", "never-fires FRAME_DONT_CROP_FEET/warn",
+      "inverted-advice DIST_STEP_CLOSER", "never-displayed DIST_STEP_BACK",
+      "never-displayed OUT_11_CROWD_TOO_MUCH",
+    ] {
+      #expect(k.contains(key), "\(key) missing from \(k.sorted())")
+    }
+    // Each finding carries a repro that parses as a scenario file of its own name.
+    for f in r.findings {
+      let p = try #require(f.repro)
+      #expect(p.yaml.contains("name: \(p.name)\n"))
+    }
+    let outranker = r.findings.first { $0.key == "never-displayed DIST_STEP_BACK" }
+    #expect(outranker?.evidence.contains("FRAME_MOVE_DOWN") == true)
+  }
+
+  @Test("an unreachable warn threshold is reported as never-fires on both levels")
+  func unreachableWarn() throws {
+    let spec = try Self.mutated("FRAME_MOVE_LEFT") {
+      Self.setNoRef(&$0, "warn", .object([">": 5]))
+      Self.setNoRef(&$0, "hard", .object([">": 6]))
+    }
+    let k = Self.keys(try Self.audit(spec))
+    #expect(k.contains("never-fires FRAME_MOVE_LEFT/warn"))
+    #expect(k.contains("never-fires FRAME_MOVE_LEFT/hard"))
+  }
+
+  @Test("a flipped direction is reported as inverted advice")
+  func flippedDirection() throws {
+    let spec = try Self.mutated("FRAME_MOVE_LEFT") {
+      $0["direction"] = .object(["type": "signed", "whenPositive": .object(["action": "move_right"]), "whenNegative": .object(["action": "none"])])
+    }
+    let r = try Self.audit(spec)
+    let f = try #require(r.findings.first { $0.key == "inverted-advice FRAME_MOVE_LEFT" })
+    #expect(f.evidence.contains("right of centre"))
+    #expect(!Self.keys(try Self.audit(try Harness.loadSpec(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path))).contains("inverted-advice FRAME_MOVE_LEFT"))
+  }
+
+  @Test("a cue that always fires is reported on the neutral pose")
+  func firesOnNeutral() throws {
+    let spec = try Self.mutated("HEAD_LEVEL") { Self.setNoRef(&$0, "warn", .object(["abs>=": 0])) }
+    let r = try Self.audit(spec)
+    let f = try #require(r.findings.first { $0.kind == .neutralFires && $0.cue == "HEAD_LEVEL" })
+    #expect(f.repro?.axis == "neutral")
+  }
+
+  @Test("a hard level behind its own confidence gate is unreachable; the accept file covers every level")
+  func confidenceGate() throws {
+    // OUT_15 reads landmark_conf_avg; gate it on the eye confidences, which the grid lowers
+    // with it: hard (avgConf < 0.45) then needs eyes below minConfidence 0.45 (G-52's shape).
+    let gated = try Self.mutated("OUT_15_HAIR_COVERS_FACE") {
+      var metric = $0["metric"]?.objectValue ?? JSONObject()
+      metric["landmarks"] = ["face.leftEyeCenter", "face.rightEyeCenter"]
+      $0["metric"] = .object(metric)
+    }
+    var r = try Self.audit(gated)
+    let k = Self.keys(r)
+    #expect(k.contains("unreachable-level OUT_15_HAIR_COVERS_FACE/hard"), "\(k.sorted())")
+    // As built, the engine's gate has no points for face.landmarks: hard is reachable.
+    #expect(!Self.keys(try Self.audit(try Harness.loadSpec(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path))).contains("unreachable-level OUT_15_HAIR_COVERS_FACE/hard"))
+    AuditFiles.accept(["unreachable-level OUT_15_HAIR_COVERS_FACE"], in: &r)
+    #expect(r.accepted.contains("unreachable-level OUT_15_HAIR_COVERS_FACE/hard"))
+    #expect(r.new.count == r.findings.count - 1)
+  }
+
+  @Test("a withRef exit no pose can reach deadlocks Match; a cue without hysteresis or hold flip-flops under noise")
+  func deadlockAndFlipFlop() throws {
+    let locked = try Self.mutated("FRAME_MOVE_LEFT") {
+      var trigger = $0["trigger"]?.objectValue ?? JSONObject()
+      var withRef = trigger["withRef"]?.objectValue ?? JSONObject()
+      withRef["exit"] = .object(["<=": -1])
+      trigger["withRef"] = .object(withRef)
+      $0["trigger"] = .object(trigger)
+    }
+    let r = try Self.audit(locked)
+    let f = try #require(r.findings.first { $0.kind == .withRefDeadlock })
+    #expect(f.cue == "FRAME_MOVE_LEFT", "\(f.evidence)")
+    #expect(f.repro?.reference != nil)
+
+    let jittery = try Self.mutated("FRAME_MOVE_LEFT") {
+      Self.setNoRef(&$0, "warn", .object([">": 0.1]))
+      Self.setNoRef(&$0, "exit", .object(["<=": 0.1]))
+      $0["antiJitter"] = .object(["persistFrames": 1, "minHoldMs": 0, "cooldownMs": 0])
+    }
+    let j = try Self.audit(jittery)
+    let flip = try #require(j.findings.first { $0.kind == .flipFlop })
+    #expect(flip.repro?.noisy == true)
+    #expect(!Self.keys(try Self.audit(try Harness.loadSpec(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path))).contains { $0.hasPrefix("flip-flop") })
+  }
+}
