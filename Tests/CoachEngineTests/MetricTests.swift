@@ -257,4 +257,18 @@ struct MetricTests {
   }
 
   struct Failure: Error {}
+
+  @Test("§3.4.2 / §8 G-52: face.landmarks enters the confidence gate at landmark_conf_avg, so OUT_15 hard (avgConf < 0.45) is unreachable")
+  func faceLandmarksGate() {
+    func face(_ c: Double) -> FaceObservation {
+      FaceObservation(bbox: Rect(x: 0.4, y: 0.2, w: 0.2, h: 0.12), conf: 0.9, landmarkConfAvg: c)
+    }
+    guard case .value(let warn) = observe("OUT_15_HAIR_COVERS_FACE", nil, faces: [face(0.5)]) else {
+      Issue.record("OUT_15 unavailable at avgConf 0.5")
+      return
+    }
+    #expect(abs(warn - 0.05) < 1e-9)  // warn (> 0), not hard
+    #expect(observe("OUT_15_HAIR_COVERS_FACE", nil, faces: [face(0.45)]) == .value(0.55 - 0.45))
+    #expect(observe("OUT_15_HAIR_COVERS_FACE", nil, faces: [face(0.4)]) == .unavailable("low_confidence"))
+  }
 }

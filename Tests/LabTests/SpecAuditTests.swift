@@ -41,7 +41,7 @@ struct SpecAuditTests {
 
   static func keys(_ r: SpecAuditReport) -> Set<String> { Set(r.findings.map(\.key)) }
 
-  @Test("the unmutated spec (outdoor, angleFix on): G-48 both cues, G-49 inversion and outranking, G-53 (G-52 refuted as built)")
+  @Test("the unmutated spec (outdoor, angleFix on): G-48 both cues, G-49 inversion and outranking, G-52, G-53")
   func knownList() throws {
     let r = try Self.audit(try Harness.loadSpec(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path))
     let k = Self.keys(r)
@@ -49,7 +49,7 @@ struct SpecAuditTests {
     for key in [
       "never-fires FRAME_ADD_HEADROOM/warn", "never-fires FRAME_DONT_CROP_FEET/warn",
       "inverted-advice DIST_STEP_CLOSER", "never-displayed DIST_STEP_BACK",
-      "never-displayed OUT_11_CROWD_TOO_MUCH",
+      "never-displayed OUT_11_CROWD_TOO_MUCH", "unreachable-level OUT_15_HAIR_COVERS_FACE/hard",
     ] {
       #expect(k.contains(key), "\(key) missing from \(k.sorted())")
     }
@@ -92,23 +92,24 @@ struct SpecAuditTests {
     #expect(f.repro?.axis == "neutral")
   }
 
-  @Test("a hard level behind its own confidence gate is unreachable; the accept file covers every level")
+  @Test("a hard level behind its own confidence gate is unreachable (G-52); lowering the gate removes the hazard; the accept file covers every level")
   func confidenceGate() throws {
-    // OUT_15 reads landmark_conf_avg; gate it on the eye confidences, which the grid lowers
-    // with it: hard (avgConf < 0.45) then needs eyes below minConfidence 0.45 (G-52's shape).
-    let gated = try Self.mutated("OUT_15_HAIR_COVERS_FACE") {
-      var metric = $0["metric"]?.objectValue ?? JSONObject()
-      metric["landmarks"] = ["face.leftEyeCenter", "face.rightEyeCenter"]
-      $0["metric"] = .object(metric)
+    // OUT_15: error = 0.55 − landmark_conf_avg, hard > 0.1 needs avgConf < 0.45, and the
+    // §3.4.2 gate on face.landmarks (minConfidence 0.45) removes the cue first.
+    var r = try Self.audit(try Harness.loadSpec(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path))
+    let f = try #require(r.findings.first { $0.key == "unreachable-level OUT_15_HAIR_COVERS_FACE/hard" })
+    #expect(f.evidence.contains("minConfidence 0.45"))
+    // The same spec with the gate at 0.2: hard is reachable, nothing is reported.
+    let lowered = try Self.mutated("OUT_15_HAIR_COVERS_FACE") {
+      var c = $0["confidence"]?.objectValue ?? JSONObject()
+      c["minConfidence"] = 0.2
+      $0["confidence"] = .object(c)
     }
-    var r = try Self.audit(gated)
-    let k = Self.keys(r)
-    #expect(k.contains("unreachable-level OUT_15_HAIR_COVERS_FACE/hard"), "\(k.sorted())")
-    // As built, the engine's gate has no points for face.landmarks: hard is reachable.
-    #expect(!Self.keys(try Self.audit(try Harness.loadSpec(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path))).contains("unreachable-level OUT_15_HAIR_COVERS_FACE/hard"))
+    #expect(!Self.keys(try Self.audit(lowered)).contains("unreachable-level OUT_15_HAIR_COVERS_FACE/hard"))
+    let before = r.new.count
     AuditFiles.accept(["unreachable-level OUT_15_HAIR_COVERS_FACE"], in: &r)
     #expect(r.accepted.contains("unreachable-level OUT_15_HAIR_COVERS_FACE/hard"))
-    #expect(r.new.count == r.findings.count - 1)
+    #expect(r.new.count == before - 1)
   }
 
   @Test("a withRef exit no pose can reach deadlocks Match; a cue without hysteresis or hold flip-flops under noise")

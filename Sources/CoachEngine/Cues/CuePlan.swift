@@ -56,6 +56,10 @@ final class CuePlan: Sendable {
   enum GatePoint: Sendable {
     case joint(Joint)
     case face(FacePoint)
+    /// `face.landmarks` (OUT_15): the face's landmark set, whose confidence is its
+    /// `landmark_conf_avg` (§3.4.2; with minConfidence 0.45 this makes OUT_15 hard unreachable,
+    /// §8 G-52).
+    case faceLandmarks
   }
 
   /// `program` nil: the spec did not compile (a loaded spec always does; the loader reports
@@ -123,6 +127,8 @@ final class CuePlan: Sendable {
         }
       } else if name.hasPrefix("face."), let p = FacePoint(rawValue: String(name.dropFirst(5))) {
         gate.append(.face(p))
+      } else if name == "face.landmarks" {
+        gate.append(.faceLandmarks)
       }
     }
     bodyJoints = joints
@@ -283,6 +289,10 @@ extension CuePlan {
       switch p {
       case .joint(let j):
         guard let c = ctx.frame.rawConfidence[j.rawValue] else { continue }
+        sum += c.isFinite ? c : 0
+      case .faceLandmarks:
+        guard let face = ctx.face else { continue }
+        let c = face.landmarkConfAvg ?? 1
         sum += c.isFinite ? c : 0
       case .face(let fp):
         guard let face = ctx.face else { continue }
