@@ -5,7 +5,7 @@ import Testing
 ///
 /// The convention of the help texts: the examples are the indented lines of a help's overview
 /// (above `USAGE:`), each a shell command line, run in order with bash from a scratch copy of
-/// the committed tree (Recordings/, Golden/, PoseSpec.json, Tests/Fixtures/), so an example
+/// the committed tree (Recordings/, Golden/, PoseSpec.json, Tests/Fixtures/, docs/), so an example
 /// may use the files an earlier one of the same help wrote and nothing in the repository
 /// changes. `/tmp/` in an example is a folder of that scratch copy. Every `jpreplay` in an
 /// example must exit 0, or N when the line ends with the comment `# exit N` (an example that
@@ -151,7 +151,7 @@ struct ScratchTree {
     for d in [root, tmp, bin, root.appendingPathComponent("Tests")] {
       try fm.createDirectory(at: d, withIntermediateDirectories: true)
     }
-    for item in ["Recordings", "Golden", "PoseSpec.json", "Tests/Fixtures"] {
+    for item in ["Recordings", "Golden", "PoseSpec.json", "Tests/Fixtures", "docs"] {
       try fm.copyItem(at: CLI.repoRoot.appendingPathComponent(item), to: root.appendingPathComponent(item))
     }
     try Data().write(to: log)
