@@ -1,10 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependencies point one way:
-//   jpreplay → Lab → Replay → {CoachEngine, Recording}
+// Dependencies point one way (as declared below; issue 13 will move the input vocabulary
+// under Recording so that Recording no longer needs CoachEngine):
+//   jpreplay → {Lab, Scenarios};  JPReplayTesting → {Lab, Replay, CoachEngine}
+//   Lab → {Replay, Scenarios};  Scenarios → Recording;  Mutants → Scenarios
+//   Replay → {CoachEngine, Recording, GRDB, HeapModule}
 //   Recording → {CoachEngine (the input event model), CZstd, GRDB}
-//   CoachEngine → PoseSpec;  Scenarios → Recording
+//   CoachEngine → PoseSpec
 // CoachEngine and PoseSpec use nothing but the standard library and Foundation value types.
 let package = Package(
   name: "justphoto-replay",

@@ -28,13 +28,10 @@ public struct EngineConfiguration: Sendable {
 /// Time enters only with events (`event.t`) and timer firings; timers leave as requests in
 /// `Effects.timers`. The same calls in the same order always give the same effects.
 ///
-/// Implemented so far: the noRef cue pipeline of ENGINE §3.15 steps 1–7 for every T0 cue of
-/// the spec, each evaluated from its compiled formula (`PoseSpecCompiler`, §2.9): canonicalize
-/// → subject face → metrics → availability, confidence gate, levels, hysteresis → fallback →
-/// multi-person filter → selection → anti-jitter gate → `cue_display`, noRef praise with its
-/// freeze (§3.12), then the director card → `script_card`; scene switching (§3.6), T0 frame
-/// acceptance (§3.11) and the `angleFix` / `bodyPointsScope` / `bboxRequiresAllListed` /
-/// `errorSource` options (§1.8). T1 cues (pixels, sensors) and withRef are not evaluated yet.
+/// It covers cue guidance (ENGINE §2–3: every cue evaluated from its compiled formula, T0 per
+/// accepted frame and T1 on the tier scheduler's ticks, noRef and withRef with Match, praise,
+/// the director card; `Engine+T0/T1/WithRef.swift`) and the app around it (§4–6: prompts,
+/// session, capture, camera, ODR, A.13; `Engine+App.swift` and `Session/`, `Prompts/`).
 public struct Engine: Sendable {
   /// `spec` changes on a valid `posespec_reload` (ENGINE §3.13d); the rest never changes.
   var configuration: EngineConfiguration

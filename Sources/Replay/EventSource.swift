@@ -8,7 +8,8 @@ import PoseSpec
 /// back as bad input); equal times keep file order. `label` events may be included: the
 /// replayer counts and skips them.
 ///
-/// The `.jprec` reader of the `Recording` module conforms to this protocol; tests use
+/// `Lab.RecordingSource` adapts the `Recording` module's readers (.jprec and JSONL) to this
+/// protocol; tests use
 /// ``InMemoryEventSource``.
 public protocol EventSource {
   /// The recording header (ENGINE §1.4): `format`, `wall_start_ms`, `options`, `initial`,

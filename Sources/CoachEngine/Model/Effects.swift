@@ -3,8 +3,8 @@ import PoseSpec
 /// One line of the trace (ENGINE §1.7): `{"t":…, "out":"cue_display", …fields}`.
 public struct TraceRecord: Equatable, Sendable {
   public var t: Millis
-  /// The `out` discriminator: cue_display, script_card, praise, match, prompt, shutter, item,
-  /// tier, effect, cue_eval (verbose only).
+  /// The `out` discriminator; every kind the engine emits is listed in `TraceKinds.all`
+  /// (Replay), and a test keeps that list equal to the kinds emitted here.
   public var out: String
   /// Every field besides `t` and `out`. Serialized with sorted keys by the trace writer.
   public var fields: JSONObject
