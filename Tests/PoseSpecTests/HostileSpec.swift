@@ -43,37 +43,9 @@ enum HostileSpec {
     } catch { return error }
   }
 
-  /// Sets (or with nil removes) the value at `path` (object keys; numeric strings index arrays).
+  /// Sets (or with nil removes) the value at `path` (``SpecFixtures/set(_:at:in:)``).
   static func set(_ value: JSONValue?, at path: [String], in root: inout JSONObject) {
-    var v = JSONValue.object(root)
-    set(value, at: path[...], in: &v)
-    root = v.objectValue!
-  }
-
-  static func set(_ value: JSONValue?, at path: ArraySlice<String>, in node: inout JSONValue) {
-    guard let key = path.first else { return }
-    let rest = path.dropFirst()
-    switch node {
-    case .object(var o):
-      if rest.isEmpty {
-        o[key] = value
-      } else {
-        var child = o[key] ?? .object([:])
-        set(value, at: rest, in: &child)
-        o[key] = child
-      }
-      node = .object(o)
-    case .array(var a):
-      let i = Int(key)!
-      if rest.isEmpty {
-        if let value { a[i] = value } else { a.remove(at: i) }
-      } else {
-        set(value, at: rest, in: &a[i])
-      }
-      node = .array(a)
-    default:
-      preconditionFailure("path \(path) runs through a \(node.typeName)")
-    }
+    SpecFixtures.set(value, at: path, in: &root)
   }
 
   /// Appends binding aliases (new names; appended directly, so thousands stay linear).

@@ -40,7 +40,7 @@ enum SpecFixtures {
       if rest.isEmpty {
         o[key] = value
       } else {
-        var child = o[key]!
+        var child = o[key] ?? .object([:])  // a missing object on the way is created
         set(value, at: rest, in: &child)
         o[key] = child
       }
