@@ -104,13 +104,8 @@ public final class GeneratedReader: RecordingEventReader {
     do { value = try JSONParser.parse(line) } catch {
       throw RecordingError(file: "\(path):\(lineNumber):\(error.column)", "not valid JSON: \(error.message)")
     }
-    let event = try JSONLEventDecoder(file: path, line: lineNumber).decode(value)
-    if event.t < lastT {
-      throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is before the previous event's t \(lastT) (events must be in time order)")
-    }
-    if let d = durationMs, event.t > d {
-      throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is after the header's duration_ms \(d)")
-    }
+    let event = try JSONLReader.checkedEvent(
+      value, file: path, line: lineNumber, lastT: lastT, durationMs: durationMs, eventCount: eventCount)
     lastT = event.t
     eventCount += 1
     return event

@@ -151,28 +151,41 @@ public final class JSONLReader {
       do { value = try Self.parse(line) } catch {
         throw RecordingError(file: "\(path):\(lineNumber):\(error.column)", "not valid JSON: \(error.message)")
       }
-      let event = try JSONLEventDecoder(file: path, line: lineNumber).decode(value)
-      if event.t < lastT {
-        throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is before the previous event's t \(lastT) (events must be in time order)")
-      }
-      if let d = durationMs, event.t > d {
-        throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is after the header's duration_ms \(d)")
-      }
-      if event.t > RecordingLimits.durationMsMax {
-        throw RecordingError(
-          file: "\(path):\(lineNumber)",
-          "t \(event.t) is over the bound durationMsMax = \(RecordingLimits.durationMsMax) ms (\(RecordingLimits.durationMsMax / 3_600_000) h); split the recording")
-      }
-      guard eventCount < eventsMax else {
-        throw RecordingError(
-          file: "\(path):\(lineNumber)",
-          "event \(eventCount + 1) is over the bound eventsMax = \(eventsMax) events per recording; split the recording")
-      }
+      let event = try Self.checkedEvent(
+        value, file: path, line: lineNumber, lastT: lastT, durationMs: durationMs, eventCount: eventCount,
+        eventsMax: eventsMax)
       lastT = event.t
       eventCount += 1
       return event
     }
     return nil
+  }
+
+  /// One decoded line as the event it holds, checked against the recording so far: time
+  /// order, the header's `duration_ms`, `durationMsMax` and `eventsMax` (shared by every reader
+  /// of JSONL lines, imported or generated).
+  public static func checkedEvent(
+    _ value: JSONValue, file path: String, line lineNumber: Int, lastT: Millis, durationMs: Millis?,
+    eventCount: Int, eventsMax: Int = RecordingLimits.eventsMax
+  ) throws(RecordingError) -> InputEvent {
+    let event = try JSONLEventDecoder(file: path, line: lineNumber).decode(value)
+    if event.t < lastT {
+      throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is before the previous event's t \(lastT) (events must be in time order)")
+    }
+    if let d = durationMs, event.t > d {
+      throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is after the header's duration_ms \(d)")
+    }
+    if event.t > RecordingLimits.durationMsMax {
+      throw RecordingError(
+        file: "\(path):\(lineNumber)",
+        "t \(event.t) is over the bound durationMsMax = \(RecordingLimits.durationMsMax) ms (\(RecordingLimits.durationMsMax / 3_600_000) h); split the recording")
+    }
+    guard eventCount < eventsMax else {
+      throw RecordingError(
+        file: "\(path):\(lineNumber)",
+        "event \(eventCount + 1) is over the bound eventsMax = \(eventsMax) events per recording; split the recording")
+    }
+    return event
   }
 
   /// The next line without its newline, or nil at the end. A line longer than
