@@ -1,5 +1,6 @@
+import CanonicalJSON
 import CoachEngine
-import PoseSpec
+import EngineIO
 
 /// How an effect request (`{"out":"effect","kind":…}`) is answered (ENGINE §1.6).
 public struct EffectRule: Sendable {

@@ -1,6 +1,7 @@
+import CanonicalJSON
 import CoachEngine
+import EngineIO
 import Foundation
-import PoseSpec
 
 /// How to replay a recording file: open it, build an engine for its header, run.
 ///

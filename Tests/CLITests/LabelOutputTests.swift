@@ -1,9 +1,9 @@
+import CanonicalJSON
 import CoachEngine
-import PoseSpec
-import Testing
-
 @testable import Lab
 @testable import Scenarios
+import Testing
+
 
 /// The streaming label collector (issue 12, C4/R1): `cue_eval` records become compact label
 /// marks as the replay goes — one per change of a cue between holding (raw level warn/hard)

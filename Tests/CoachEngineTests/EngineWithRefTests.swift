@@ -1,7 +1,8 @@
-import PoseSpec
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import Testing
 
-@testable import CoachEngine
 
 /// withRef through the engine pipeline (ENGINE §3.2, §3.12, §3.13, §3.15).
 @Suite("Engine withRef (ENGINE §3.13)")

@@ -1,6 +1,5 @@
-import CoachEngine
+import EngineIO
 import Foundation
-import PoseSpec
 import Replay
 import Testing
 

@@ -1,7 +1,9 @@
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import Foundation
 import PoseSpec
 
-@testable import CoachEngine
 
 /// Builders for landmark frames, specs and engine runs used by the engine tests.
 enum Fixture {
