@@ -81,7 +81,8 @@ let package = Package(
       ]),
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
     .testTarget(
-      name: "CoachEngineTests", dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec"]),
+      name: "CoachEngineTests",
+      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Replay"]),
     .testTarget(
       name: "RecordingTests",
       dependencies: [
@@ -96,7 +97,8 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CanonicalJSON", "CoachEngine", "EngineIO", "Lab", "Recording", "Replay", "Scenarios",
+        "CanonicalJSON", "CoachEngine", "EngineIO", "Lab", "PoseSpec", "Recording", "Replay",
+        "Scenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .testTarget(name: "LabTests", dependencies: ["CanonicalJSON", "EngineIO", "Lab", "PoseSpec"]),

@@ -1,5 +1,4 @@
 import CanonicalJSON
-import CoachEngine
 import Foundation
 
 /// The "why" of a divergence: the engine's `cue_eval` records around it, as one compact

@@ -1,6 +1,7 @@
 import CanonicalJSON
 @testable import CoachEngine
 import EngineIO
+import Replay
 import Testing
 
 

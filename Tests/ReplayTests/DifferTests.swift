@@ -1,5 +1,4 @@
 import CanonicalJSON
-import CoachEngine
 import EngineIO
 import Replay
 import Testing
