@@ -79,6 +79,7 @@ let package = Package(
         "CanonicalJSON", "EngineIO", "Lab", "Recording", "Replay", "Scenarios",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
     .testTarget(
       name: "CoachEngineTests",
