@@ -1,5 +1,5 @@
-import CoachEngine
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 
 /// The realistic-noise keys of a scenario's `noise:` mapping (issue 15.2, the tuning corpus):
 /// what a phone's pose detector and a live scene add to the subject the scenario describes.

@@ -1,4 +1,4 @@
-import CoachEngine
+import EngineIO
 
 /// A scenario's `Nuisance` walked forward frame by frame (times must not decrease): flat
 /// memory whatever the duration — one pending episode per kind, two drift values, one phase.

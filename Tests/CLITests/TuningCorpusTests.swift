@@ -1,5 +1,5 @@
+import CanonicalJSON
 import Foundation
-import PoseSpec
 import Testing
 
 /// The tuning corpus (issue 15.2, docs/CORPUS.md "Tuning corpus"): at least 12 `tune-*`
