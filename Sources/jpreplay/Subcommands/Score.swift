@@ -33,6 +33,7 @@ extension JPReplay {
           jpreplay score Recordings --json > /tmp/score.json
           jpreplay score Recordings/drift-left-and-back.jprec --spec Tests/Fixtures/reference-posespec.json --details
           jpreplay score Recordings/drift-left-and-back.jprec --budget maxCueChangesPerMinute=4
+          jpreplay score --all --repeat 3 --jobs 2
 
         Exit codes: 0 scored; 2 bad input (unreadable recording or spec, bad option).
         """)
@@ -54,12 +55,16 @@ extension JPReplay {
     @Flag(help: "List each miss, false alarm, budget breach and failed expectation under the table.")
     var details = false
 
+    @Option(help: "Score the corpus this many times and print trials/s on stderr (a speed check for tune).")
+    var `repeat` = 1
+
     @Option(name: .customLong("budget"), help: ArgumentHelp("Change a budget limit (as verify --budget).", valueName: "name=value"))
     var budgetSettings: [String] = []
 
     func validate() throws {
       if recordings.isEmpty && !all { throw ValidationError("name recordings or folders, or pass --all") }
       if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+      if `repeat` < 1 { throw ValidationError("--repeat must be at least 1") }
     }
 
     func run() throws {
@@ -71,9 +76,11 @@ extension JPReplay {
       for b in budgetSettings {
         do { try scorer.budgets.set(b) } catch { throw CLIError.badInput(error.message) }
       }
+      let overrides = try engine.parsedOverrides()
       let clock = ContinuousClock()
       let start = clock.now
-      let score = try scorer.score(spec: spec, overrides: engine.parsedOverrides())
+      var score = try scorer.score(spec: spec, overrides: overrides)
+      for _ in 1..<`repeat` { score = try scorer.score(spec: spec, overrides: overrides) }
       let elapsed = clock.now - start
       if json {
         print(score.json(), terminator: "")
@@ -82,7 +89,10 @@ extension JPReplay {
       print(score.table(), terminator: "")
       if details { print(score.details(), terminator: "") }
       let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-      printErr(String(format: "score: %d recording(s), %.1f min, replayed in %.0f ms", paths.count, score.totals.minutes, ms))
+      printErr(
+        String(
+          format: "score: %d recording(s), %.1f min, %d trial(s) in %.0f ms (%.1f trials/s, %d thread(s))", paths.count,
+          score.totals.minutes, `repeat`, ms, Double(`repeat`) * 1000 / max(ms, 0.001), scorer.jobs))
     }
   }
 }
