@@ -33,7 +33,7 @@ extension JPReplay {
           jpreplay score Recordings --json > /tmp/score.json
           jpreplay score Recordings/drift-left-and-back.jprec --spec Tests/Fixtures/reference-posespec.json --details
           jpreplay score Recordings/drift-left-and-back.jprec --budget maxCueChangesPerMinute=4
-          jpreplay score --all --repeat 3 --jobs 2
+          jpreplay score Recordings/drift-left-and-back.jprec Recordings/s05-head-level-flicker.jprec --repeat 20 --jobs 2
 
         Exit codes: 0 scored; 2 bad input (unreadable recording or spec, bad option).
         """)
