@@ -1,5 +1,6 @@
 import CoachEngine
 import Foundation
+import PoseSpec
 
 /// Renders a `TimelineData` as one standalone SVG (any browser opens it): a lane of the
 /// displayed cue, a lane of praise (▲) and prompt (◆) markers, then one panel per cue with
@@ -123,21 +124,22 @@ public enum SVGTimeline {
     }
   }
 
-  /// The numbers of each threshold text: `>0.07` → [0.07], `abs<=0.04` → [0.04, -0.04],
-  /// `between[a,b]` → [a, b]; lists joined by `|` give all of theirs.
-  static func thresholdValues(_ th: TimelineData.Thresholds) -> [(level: String, text: String, values: [Double])] {
-    let texts = [("hard", th.hard), ("warn", th.warn), ("enter", th.enter), ("exit", th.exit)]
-    return texts.compactMap { level, text in
-      guard let text else { return nil }
+  /// The lines of each threshold level: `>0.07` → [0.07], `abs<=0.04` → [0.04, -0.04],
+  /// `between[a,b]` → [a, b]; a list gives all of its thresholds' lines.
+  static func thresholdValues(_ th: ThresholdSet?) -> [(level: String, text: String, values: [Double])] {
+    guard let th else { return [] }
+    let levels = [("hard", th.hard), ("warn", th.warn), ("enter", th.enter), ("exit", th.exit)]
+    return levels.compactMap { level, list in
       var values: [Double] = []
-      for item in text.split(separator: "|") {
-        if item.hasPrefix("between[") {
-          values += item.dropFirst(8).dropLast().split(separator: ",").compactMap { Double($0) }
-        } else if let v = Double(item.drop(while: { "abs<>=".contains($0) })) {
-          values += item.hasPrefix("abs") ? [v, -v] : [v]
+      for t in list {
+        switch t.op {
+        case .between: values += [t.a] + (t.b.map { [$0] } ?? [])
+        case .absGreater, .absGreaterOrEqual, .absLess, .absLessOrEqual: values += [t.a, -t.a]
+        case .greater, .greaterOrEqual, .less, .lessOrEqual: values.append(t.a)
         }
       }
-      return values.isEmpty ? nil : (level, text, values)
+      let text = list.map(\.description).joined(separator: "|")
+      return values.isEmpty ? nil : (level, text, values.filter(\.isFinite))
     }
   }
 

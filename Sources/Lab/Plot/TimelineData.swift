@@ -18,17 +18,9 @@ public struct TimelineData: Sendable {
   public struct Point: Sendable, Equatable {
     public var t: Millis
     public var value: Double?
-    public var level: String
-    public var thresholds: Thresholds
-  }
-
-  /// The threshold texts of one evaluation (`>0.07`, `abs<=0.04`, `between[a,b]`, lists
-  /// joined by `|`); nil = not evaluated.
-  public struct Thresholds: Sendable, Equatable {
-    public var hard: String?
-    public var warn: String?
-    public var enter: String?
-    public var exit: String?
+    public var level: CueLevel
+    /// nil when the evaluation carried none (the cue was not judged).
+    public var thresholds: ThresholdSet?
   }
 
   public struct Marker: Sendable, Equatable {
@@ -72,33 +64,26 @@ struct TimelineOutput: ReplayOutput {
   var prompts: [TimelineData.Marker] = []
   var full = false
 
-  mutating func emit(_ r: TraceRecord) {
-    switch r.out {
-    case "cue_eval":
-      for m in r.fields["cues"]?.objectValue?.members ?? [] where cues?.contains(m.key) ?? true {
-        guard let o = m.value.objectValue else { continue }
-        if points[m.key, default: []].count >= PlotLimits.pointsPerCueMax {
+  mutating func emit(_ output: EngineOutput, at t: Millis) {
+    switch output {
+    case .cueEval(let e):
+      for entry in e.entries where cues?.contains(entry.id) ?? true {
+        if points[entry.id, default: []].count >= PlotLimits.pointsPerCueMax {
           full = true
           continue
         }
-        let th = o["thresholds"]?.objectValue
-        points[m.key, default: []].append(
-          TimelineData.Point(
-            t: r.t, value: o["error"]?.doubleValue, level: o["level"]?.stringValue ?? "none",
-            thresholds: TimelineData.Thresholds(
-              hard: th?["hard"]?.stringValue, warn: th?["warn"]?.stringValue, enter: th?["enter"]?.stringValue,
-              exit: th?["exit"]?.stringValue)))
+        points[entry.id, default: []].append(
+          TimelineData.Point(t: t, value: entry.error, level: entry.level, thresholds: entry.thresholds))
       }
-    case "cue_display":
-      displays.append((r.t, r.fields["cue_id"]?.stringValue))
-    case "praise" where r.fields["state"]?.stringValue == "on":
-      let what = [r.fields["trigger"]?.stringValue, r.fields["dimension"]?.stringValue].compactMap { $0 }
-      praise.append(TimelineData.Marker(t: r.t, text: "praise " + what.joined(separator: " ")))
-    case "prompt" where r.fields["op"]?.stringValue == "shown":
-      let key = r.fields["key"]?.stringValue ?? "?"
-      let level = r.fields["level"]?.stringValue ?? ""
-      let en = r.fields["en"]?.stringValue ?? ""
-      prompts.append(TimelineData.Marker(t: r.t, text: "\(key) \(level): \(en)"))
+    case .cueDisplay(let d):
+      displays.append((t, d.cueId))
+    case .praise(let p) where p.state == .on:
+      praise.append(TimelineData.Marker(t: t, text: "praise \(p.trigger) \(p.dimension)"))
+    case .prompt(let fields) where fields["op"]?.stringValue == "shown":
+      let key = fields["key"]?.stringValue ?? "?"
+      let level = fields["level"]?.stringValue ?? ""
+      let en = fields["en"]?.stringValue ?? ""
+      prompts.append(TimelineData.Marker(t: t, text: "\(key) \(level): \(en)"))
     default: break
     }
   }

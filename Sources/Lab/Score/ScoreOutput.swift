@@ -16,18 +16,18 @@ struct ScoreOutput: ReplayOutput {
 
   init(keepRecords: Bool = false) { self.keepRecords = keepRecords }
 
-  mutating func emit(_ record: TraceRecord) {
-    switch record.out {
-    case "cue_display":
-      displays.append((record.t, record.fields["cue_id"]?.stringValue))
-      budgetLines.append(TraceFormat.line(record))
-    case "prompt":
-      budgetLines.append(TraceFormat.line(record))
-    case "praise":
-      if record.fields["state"]?.stringValue == "on" { praises += 1 }
+  mutating func emit(_ output: EngineOutput, at t: Millis) {
+    switch output {
+    case .cueDisplay(let d):
+      displays.append((t, d.cueId))
+      budgetLines.append(TraceFormat.line(TraceRecord(output, at: t)))
+    case .prompt:
+      budgetLines.append(TraceFormat.line(TraceRecord(output, at: t)))
+    case .praise(let p):
+      if p.state == .on { praises += 1 }
     default: return
     }
-    if keepRecords { records.append(record) }
+    if keepRecords { records.append(TraceRecord(output, at: t)) }
   }
 
   mutating func emit(_ line: DiagnosticLine) {}
