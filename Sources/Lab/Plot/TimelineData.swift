@@ -1,4 +1,5 @@
 import CoachEngine
+import EngineIO
 import Foundation
 import PoseSpec
 import Replay

@@ -1,4 +1,5 @@
 import CoachEngine
+import EngineIO
 
 /// The windows the objective rules use (docs/SCORING.md explains each choice).
 public struct ScoreWindows: Equatable, Sendable {

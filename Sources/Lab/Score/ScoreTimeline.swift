@@ -1,4 +1,5 @@
 import CoachEngine
+import EngineIO
 
 /// A half-open time interval `[start, end)` in ms.
 public struct ScoreInterval: Equatable, Sendable, CustomStringConvertible {
