@@ -1,5 +1,5 @@
 import Foundation
-import PoseSpec
+import CanonicalJSON
 import Replay
 
 /// One replay the determinism check asks another process to run: replay `recording` with the

@@ -1,8 +1,7 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
-import PoseSpec
 import Recording
-import Yams
 
 extension Scenario {
   /// Parses scenario text; `file` names it in messages and its base name must be

@@ -1,6 +1,5 @@
-import CoachEngine
-import Foundation
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 import Recording
 
 extension Scenario {

@@ -1,4 +1,4 @@
-import PoseSpec
+import CanonicalJSON
 import Recording
 import Testing
 

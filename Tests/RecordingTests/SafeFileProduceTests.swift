@@ -1,5 +1,5 @@
 import Foundation
-import PoseSpec
+import CanonicalJSON
 import Testing
 
 @testable import Recording

@@ -1,4 +1,4 @@
-import PoseSpec
+import CanonicalJSON
 import Testing
 
 @testable import Replay

@@ -1,4 +1,4 @@
-import PoseSpec
+import CanonicalJSON
 
 extension RecordingStats {
   /// Events over every channel.

@@ -1,7 +1,7 @@
 import ArgumentParser
+import CanonicalJSON
 import Foundation
 import Lab
-import PoseSpec
 import Recording
 
 extension JPReplay {
