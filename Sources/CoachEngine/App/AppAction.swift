@@ -1,3 +1,5 @@
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 /// One thing an app-side state machine asks the engine to do (SwiftNIO style: the machines

@@ -1,3 +1,5 @@
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 /// Camera authorization and warm-up (ENGINE §5.12 `WarmupTracker`): entering the camera asks

@@ -1,3 +1,5 @@
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 /// Inspiration / ODR sheet state (ENGINE §5.14).

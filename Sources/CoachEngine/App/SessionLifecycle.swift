@@ -1,3 +1,5 @@
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 /// The app process around the engine (ENGINE §5.1): killed / launched / active, and the session

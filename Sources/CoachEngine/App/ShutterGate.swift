@@ -1,3 +1,5 @@
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 /// The shutter gate (ENGINE §5.3): the first reason that disables the shutter, a `shutter` line

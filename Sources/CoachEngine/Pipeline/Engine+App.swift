@@ -1,3 +1,5 @@
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 // The app side of the engine (ENGINE §4–6) as a router: each app event goes to the state

@@ -1,3 +1,5 @@
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 // Which machine an app event or an app timer goes to. `Engine.handle` / `Engine.fire` have

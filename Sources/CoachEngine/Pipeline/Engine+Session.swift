@@ -1,3 +1,5 @@
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 // Session lifecycle and recovery (ENGINE §5.1) as performed on the engine: `SessionLifecycle`
