@@ -42,6 +42,10 @@ public struct Engine: Sendable {
   let metricOptions: MetricOptions
   /// `useStabilityLayer` (§1.8), read once: the option map is not consulted per frame.
   let useStabilityLayer: Bool
+  /// The options T0 and T1 read, resolved once.
+  let t0Options: T0Options
+  /// Buffers reused by every T0 evaluation (`Engine+T0.swift`).
+  var t0 = T0Scratch()
   var roiCoefficients: ROICoefficients
   /// False after a `posespec_reload` whose spec fails §2.3: no evaluation runs (§3.15 paused).
   var specValid = true
@@ -114,6 +118,7 @@ public struct Engine: Sendable {
     roiCoefficients = ROICoefficients(spec)
     metricOptions = MetricOptions(configuration.options)
     useStabilityLayer = configuration.options.useStabilityLayer
+    t0Options = T0Options(configuration.options)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
     t1WithRef = Array(repeating: false, count: plans.count)
@@ -204,6 +209,7 @@ public struct Engine: Sendable {
     specValid = true
     configuration.spec = doc
     (plans, planIndex) = Self.plans(for: doc, options: configuration.options)
+    t0.shownPlan = gate.current.id.flatMap { planIndex[$0] }
     roiCoefficients = ROICoefficients(doc)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)

@@ -7,7 +7,6 @@ import PoseSpec
 final class CuePlan: Sendable {
   struct Assignment: Sendable {
     var name: String
-    var node: MetricNode
     var overrideKeys: [String]
     var isScalar: Bool
     var isAngle: Bool
@@ -24,10 +23,13 @@ final class CuePlan: Sendable {
   let tier: String
   let updateHz: Double
   let assignments: [Assignment]
-  /// The noRef error (§3.2); nil without a noRef trigger.
-  let noRefError: MetricNode?
+  /// The compiled formula, flattened: the assignments' and both errors' nodes.
+  let formula: MetricProgram
+  /// The noRef error's root node in `formula` (§3.2); nil without a noRef trigger.
+  let noRefError: Int?
   let noRefErrorText: String?
-  let withRefError: MetricNode?
+  /// The withRef error's root node in `formula`.
+  let withRefError: Int?
   /// The index of the first cue whose observation equals this one's on every frame.
   let evaluationSlot: Int
   /// The assignment index of M when the withRef error is `M - target.M`.
@@ -84,13 +86,15 @@ final class CuePlan: Sendable {
     isSystemFallback = program.isSystemFallback
     let minPoints = program.bodyBoxMinPoints
     assignments = program.assignments.map {
-      Assignment(
-        name: $0.name, node: MetricNode($0.expression, bodyBoxMinPoints: minPoints), overrideKeys: $0.overrideKeys,
-        isScalar: $0.type == .scalar, isAngle: $0.isAngle)
+      Assignment(name: $0.name, overrideKeys: $0.overrideKeys, isScalar: $0.type == .scalar, isAngle: $0.isAngle)
     }
-    noRefError = program.noRefError.map { MetricNode($0.expression, bodyBoxMinPoints: minPoints) }
+    let formula = MetricProgram(
+      assignments: program.assignments.map(\.expression),
+      expressions: [program.noRefError?.expression, program.withRefError?.expression], bodyBoxMinPoints: minPoints)
+    self.formula = formula
+    noRefError = program.noRefError == nil ? nil : formula.expressionRoots[0]
     noRefErrorText = program.noRefError?.text
-    withRefError = program.withRefError.map { MetricNode($0.expression, bodyBoxMinPoints: minPoints) }
+    withRefError = program.withRefError == nil ? nil : formula.expressionRoots[1]
     // `M - target.M` (spaces removed) with M assigned by the formula: the form mirror
     // evaluation and the MatchDecider understand (§3.13c, f).
     var metric: Int? = nil
@@ -242,11 +246,11 @@ extension CuePlan {
     let m: Double?
     if let mirrorCtx {
       var e = FormulaEvaluation(plan: self, ctx: mirrorCtx)
-      m = e.scalar(.local(i))
+      m = e.assignment(i)
     } else {
       guard MatchMirror.negatedMetrics.contains(assignments[i].name) else { return nil }
       var e = FormulaEvaluation(plan: self, ctx: ctx)
-      m = e.scalar(.local(i)).map { -$0 }
+      m = e.assignment(i).map { -$0 }
     }
     guard let m else { return nil }
     let d = m - target
@@ -257,7 +261,7 @@ extension CuePlan {
   /// it is unavailable; the confidence gate applies.
   func observeAssignment(_ index: Int, _ ctx: MetricContext) -> MetricObservation {
     var evaluation = FormulaEvaluation(plan: self, ctx: ctx)
-    guard let v = evaluation.scalar(.local(index)) else { return .unavailable(evaluation.failure ?? "unavailable") }
+    guard let v = evaluation.assignment(index) else { return .unavailable(evaluation.failure ?? "unavailable") }
     guard passesConfidenceGate(ctx) else { return .unavailable("low_confidence") }
     return .value(v)
   }

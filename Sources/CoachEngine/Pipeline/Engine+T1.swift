@@ -71,7 +71,7 @@ extension Engine {
     if tracing { effects.outputs.append(CueEvalEntry.t1Record(t: t, tick: k, scene: scene, entries: entries)) }
     // matchEvalCadence=t1 ([C] `TierScheduler.handleT1Tick`, G-13): Match on T1 ticks, from
     // the latest accepted landmarks.
-    if withRefSession, configuration.options["matchEvalCadence"] == "t1" {
+    if withRefSession, !t0Options.matchOnT0 {
       let wasFrozen = praise.isFrozen
       let quiet = gate.current.id == nil && !wasFrozen
       let match = evaluateMatch(ctx, mirrorCtx: mirrorContext(frame, targets: targets), quiet: quiet, at: t)
