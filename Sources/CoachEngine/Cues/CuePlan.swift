@@ -223,8 +223,8 @@ extension CuePlan {
     guard withRefSession, let node = withRefError else {
       return CueObservation(observation: observe(ctx), withRef: false, mirrored: false, targetMissing: false)
     }
-    var evaluation = FormulaEvaluation(plan: self, ctx: ctx)
-    guard let normal = evaluation.scalar(node) else {
+    var evaluation = FormulaEvaluation(plan: self)
+    guard let normal = evaluation.scalar(node, ctx) else {
       let why = evaluation.failure ?? "unavailable"
       if why.hasPrefix("missing_target:") && noRef != nil {
         return CueObservation(observation: observe(ctx), withRef: false, mirrored: false, targetMissing: true)
@@ -245,12 +245,12 @@ extension CuePlan {
     guard let i = withRefMetric, let target = ctx.targets[assignments[i].name] else { return nil }
     let m: Double?
     if let mirrorCtx {
-      var e = FormulaEvaluation(plan: self, ctx: mirrorCtx)
-      m = e.assignment(i)
+      var e = FormulaEvaluation(plan: self)
+      m = e.assignment(i, mirrorCtx)
     } else {
       guard MatchMirror.negatedMetrics.contains(assignments[i].name) else { return nil }
-      var e = FormulaEvaluation(plan: self, ctx: ctx)
-      m = e.assignment(i).map { -$0 }
+      var e = FormulaEvaluation(plan: self)
+      m = e.assignment(i, ctx).map { -$0 }
     }
     guard let m else { return nil }
     let d = m - target
@@ -260,8 +260,8 @@ extension CuePlan {
   /// The value of the formula's assignment `index` (a metric, for targets and Match), or why
   /// it is unavailable; the confidence gate applies.
   func observeAssignment(_ index: Int, _ ctx: MetricContext) -> MetricObservation {
-    var evaluation = FormulaEvaluation(plan: self, ctx: ctx)
-    guard let v = evaluation.assignment(index) else { return .unavailable(evaluation.failure ?? "unavailable") }
+    var evaluation = FormulaEvaluation(plan: self)
+    guard let v = evaluation.assignment(index, ctx) else { return .unavailable(evaluation.failure ?? "unavailable") }
     guard passesConfidenceGate(ctx) else { return .unavailable("low_confidence") }
     return .value(v)
   }
@@ -276,8 +276,8 @@ extension CuePlan {
         + unknownBodyNames.map { "\($0)=missing_input" }
       if !dropped.isEmpty { return .unavailable("missing_input:" + dropped.joined(separator: "|")) }
     }
-    var evaluation = FormulaEvaluation(plan: self, ctx: ctx)
-    guard let value = evaluation.scalar(node) else { return .unavailable(evaluation.failure ?? "unavailable") }
+    var evaluation = FormulaEvaluation(plan: self)
+    guard let value = evaluation.scalar(node, ctx) else { return .unavailable(evaluation.failure ?? "unavailable") }
     guard passesConfidenceGate(ctx) else { return .unavailable("low_confidence") }
     return .value(value)
   }

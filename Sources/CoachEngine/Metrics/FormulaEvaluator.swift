@@ -174,29 +174,33 @@ final class MetricContext {
 /// Evaluates one cue's compiled formula on a frame. The first missing input ends the
 /// evaluation with its reason (ENGINE §3.4.1 reason strings).
 ///
-/// `plan` and `ctx` are held `unowned(unsafe)`: an evaluation lives only inside a call that
-/// holds both strongly, and not retaining them per cue and frame is most of its speed.
+/// The program's buffers are read through pointers taken once (the plan keeps them alive
+/// while it evaluates). The context is a parameter of every step, not a stored reference:
+/// borrowed, it costs no retain, and reading the frame through a stored unowned reference
+/// made the optimizer copy the whole `CanonicalFrame` (four arrays) per node.
 struct FormulaEvaluation {
+  /// The plan whose formula this is; `unowned(unsafe)`: an evaluation lives only inside a call
+  /// on the plan (which holds it), and retaining it per cue and frame was a measurable cost.
   unowned(unsafe) let plan: CuePlan
-  unowned(unsafe) let ctx: MetricContext
   let ops: UnsafeMutableBufferPointer<MetricOp>
   let arguments: UnsafeMutableBufferPointer<Int>
+  let roots: UnsafeMutableBufferPointer<Int>
   /// Why the value is unavailable (set when `value` returns nil).
   var failure: String?
 
-  init(plan: CuePlan, ctx: MetricContext) {
+  init(plan: CuePlan) {
     self.plan = plan
-    self.ctx = ctx
     ops = plan.formula.ops
     arguments = plan.formula.arguments
+    roots = plan.formula.roots
   }
 
   /// The value of node `node` of the plan's formula as a number.
-  mutating func scalar(_ node: Int) -> Double? { finite(eval(node)) }
+  mutating func scalar(_ node: Int, _ ctx: MetricContext) -> Double? { finite(eval(node, ctx)) }
 
   /// The value of the formula's assignment `index` as a number (`frame_scalars` overrides
   /// apply on T1 evaluations).
-  mutating func assignment(_ index: Int) -> Double? { finite(local(index)) }
+  mutating func assignment(_ index: Int, _ ctx: MetricContext) -> Double? { finite(local(index, ctx)) }
 
   mutating func finite(_ value: MetricValue?) -> Double? {
     guard let v = value else { return nil }
@@ -207,11 +211,11 @@ struct FormulaEvaluation {
     return v.a
   }
 
-  mutating func local(_ i: Int) -> MetricValue? {
+  mutating func local(_ i: Int, _ ctx: MetricContext) -> MetricValue? {
     if ctx.overrides {
       for key in plan.assignments[i].overrideKeys { if let v = ctx.scalars[key] { return .scalar(v) } }
     }
-    return eval(plan.formula.roots[i])
+    return eval(roots[i], ctx)
   }
 
   mutating func fail(_ reason: String) -> MetricValue? {
@@ -219,7 +223,7 @@ struct FormulaEvaluation {
     return nil
   }
 
-  mutating func eval(_ node: Int) -> MetricValue? {
+  mutating func eval(_ node: Int, _ ctx: MetricContext) -> MetricValue? {
     switch ops[node] {
     case .constant(let d): return .scalar(d)
     case .joint(let j):
@@ -271,7 +275,7 @@ struct FormulaEvaluation {
       guard let face = ctx.face else { return fail("missing_input:no_face") }
       return .scalar(face.landmarkConfAvg ?? 1)
     case .catalogue(let c):
-      return catalogue(c)
+      return catalogue(c, ctx)
     case .pixel(let f, let roiIndex):
       let roi = plan.formula.names[roiIndex]
       if ctx.overrides, let v = ctx.scalars["\(f.rawValue)_\(roi)"] { return .scalar(v) }
@@ -306,12 +310,12 @@ struct FormulaEvaluation {
       guard let v = ctx.targets[m] else { return fail("missing_target:target.\(m)") }
       return .scalar(v)
     case .local(let i):
-      return local(i)
+      return local(i, ctx)
     case .negate(let x):
-      guard let v = eval(x) else { return nil }
+      guard let v = eval(x, ctx) else { return nil }
       return .scalar(-v.a)
     case .binary(let op, let l, let r):
-      guard let x = eval(l), let y = eval(r) else { return nil }
+      guard let x = eval(l, ctx), let y = eval(r, ctx) else { return nil }
       switch op {
       case .add: return .scalar(x.a + y.a)
       case .subtract: return .scalar(x.a - y.a)
@@ -319,9 +323,9 @@ struct FormulaEvaluation {
       case .divide: return .scalar(x.a / y.a)
       }
     case .call(let f, let first, let count):
-      return call(f, first, count)
+      return call(f, first, count, ctx)
     case .field(let x, let f):
-      guard let v = eval(x) else { return nil }
+      guard let v = eval(x, ctx) else { return nil }
       switch f {
       // On a point a,b are x,y; on a box a,b,c,d are minX,minY,maxX,maxY.
       case .x, .minX: return .scalar(v.a)
@@ -332,30 +336,30 @@ struct FormulaEvaluation {
       case .maxY: return .scalar(v.d)
       }
     case .verticalDifference(let x):
-      guard let v = eval(x) else { return nil }
+      guard let v = eval(x, ctx) else { return nil }
       return .scalar(ctx.options.angleFix ? -v.a : v.a)
     case .directionAngle(let x):
-      guard let v = eval(x) else { return nil }
+      guard let v = eval(x, ctx) else { return nil }
       return .scalar(ctx.options.angleFix ? AngleMath.foldLine(v.a) : v.a)
     case .angleDifference(let x):
-      guard let v = eval(x) else { return nil }
+      guard let v = eval(x, ctx) else { return nil }
       return .scalar(ctx.options.angleFix ? AngleMath.wrap(v.a) : v.a)
     }
   }
 
   /// A call with the arguments `arguments[first ..< first + count]`.
-  mutating func call(_ f: FormulaFunction, _ first: Int, _ count: Int) -> MetricValue? {
+  mutating func call(_ f: FormulaFunction, _ first: Int, _ count: Int, _ ctx: MetricContext) -> MetricValue? {
     @inline(__always) func arg(_ k: Int) -> Int { arguments[first + k] }
     switch f {
     case .min, .max:
       var best: Double? = nil
       for k in 0..<count {
-        guard let v = eval(arg(k)) else { return nil }
+        guard let v = eval(arg(k), ctx) else { return nil }
         best = best.map { f == .min ? Swift.min($0, v.a) : Swift.max($0, v.a) } ?? v.a
       }
       return best.map(MetricValue.scalar)
     case .angle:
-      guard let a = eval(arg(0)), let b = eval(arg(1)), let c = eval(arg(2)) else { return nil }
+      guard let a = eval(arg(0), ctx), let b = eval(arg(1), ctx), let c = eval(arg(2), ctx) else { return nil }
       // Angle at b between ba and bc, degrees (PS metrics.helpers).
       let (ux, uy, vx, vy) = (a.a - b.a, a.b - b.b, c.a - b.a, c.b - b.b)
       let norm = (ux * ux + uy * uy).squareRoot() * (vx * vx + vy * vy).squareRoot()
@@ -363,7 +367,7 @@ struct FormulaEvaluation {
       return .scalar(acos(Swift.max(-1, Swift.min(1, (ux * vx + uy * vy) / norm))) * 180 / .pi)
     default: break
     }
-    guard let x = eval(arg(0)) else { return nil }
+    guard let x = eval(arg(0), ctx) else { return nil }
     switch f {
     case .center: return .point(Point2(x: (x.a + x.c) / 2, y: (x.b + x.d) / 2))
     case .deg: return .scalar(x.a * 180 / .pi)
@@ -373,7 +377,7 @@ struct FormulaEvaluation {
     case .acos: return .scalar(acos(x.a))
     default: break
     }
-    guard let y = eval(arg(1)) else { return nil }
+    guard let y = eval(arg(1), ctx) else { return nil }
     switch f {
     case .mid: return .point(Point2(x: (x.a + y.a) / 2, y: (x.b + y.b) / 2))
     case .dist: return .scalar(((x.a - y.a) * (x.a - y.a) + (x.b - y.b) * (x.b - y.b)).squareRoot())
@@ -382,7 +386,7 @@ struct FormulaEvaluation {
     }
   }
 
-  mutating func catalogue(_ c: CatalogueScalar) -> MetricValue? {
+  mutating func catalogue(_ c: CatalogueScalar, _ ctx: MetricContext) -> MetricValue? {
     if let v = ctx.scalars[c.rawValue] { return .scalar(v) }
     switch c {
     case .eyeAR:
