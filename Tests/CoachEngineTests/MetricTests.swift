@@ -1,8 +1,9 @@
+@testable import CoachEngine
+import EngineIO
 import Foundation
 import PoseSpec
 import Testing
 
-@testable import CoachEngine
 
 /// The composition metrics and their registry (ENGINE §2.9–2.10, §3.2, §3.4.1–2).
 @Suite("Composition metrics (ENGINE §2.10)")
@@ -41,7 +42,7 @@ struct MetricTests {
 
   @Test("Cues with identical compiled formulas, landmarks and gate share one evaluation per frame")
   func sharedEvaluationSlots() {
-    let (plans, index) = Engine.plans(for: Fixture.reference, options: EngineOptions())
+    let (plans, index) = Engine.plans(for: Fixture.reference, settings: EngineSettings(EngineOptions()))
     func slot(_ id: String) -> Int { plans[index[id]!].evaluationSlot }
     #expect(slot("FRAME_MOVE_RIGHT") == slot("FRAME_MOVE_LEFT"))
     #expect(slot("FRAME_MOVE_DOWN") == slot("FRAME_MOVE_UP"))

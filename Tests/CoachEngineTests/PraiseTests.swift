@@ -1,7 +1,10 @@
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import PoseSpec
+import Replay
 import Testing
 
-@testable import CoachEngine
 
 /// Praise (ENGINE §3.12) and its place in the pipeline (§3.15 steps 6–7, 9).
 @Suite("Praise (ENGINE §3.12)")
@@ -153,7 +156,7 @@ struct CardControlTests {
         initial: ["scene": "outdoor", "entitlement": "expired"]))
     _ = expired.start()
     var lines: [TraceRecord] = []
-    for e in F.frames(0..<40, { k in F.subject(dx: k < 21 ? 0.15 : 0.0) }) { lines += expired.handle(e).outputs }
+    for e in F.frames(0..<40, { k in F.subject(dx: k < 21 ? 0.15 : 0.0) }) { lines += expired.handle(e).records(at: e.t) }
     #expect(lines.contains { $0.out == "cue_display" })
     #expect(!lines.contains { $0.out == "script_card" || $0.out == "praise" })
   }

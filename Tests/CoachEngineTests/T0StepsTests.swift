@@ -1,3 +1,4 @@
+import EngineIO
 import PoseSpec
 import Testing
 

@@ -1,6 +1,7 @@
+import CanonicalJSON
 import CoachEngine
+import EngineIO
 import Foundation
-import PoseSpec
 import Replay
 
 /// An engine whose reactions are scripted by closures; it logs every call it receives.
@@ -33,11 +34,28 @@ func record(_ t: Millis, _ out: String, _ fields: JSONObject = JSONObject()) -> 
   TraceRecord(t: t, out: out, fields: fields)
 }
 
-func effectRequest(_ t: Millis, _ kind: String, _ fields: JSONObject = JSONObject()) -> TraceRecord
-{
-  var f = fields
-  f["kind"] = .string(kind)
-  return TraceRecord(t: t, out: "effect", fields: f)
+/// A free-form engine output for scripted engines: a `prompt` carrying `fields` as written.
+func freeOutput(_ fields: JSONObject) -> EngineOutput { .prompt(fields) }
+
+/// The typed effect request of `kind` with the correlation fields `fields` (shot, attempt, …).
+func effectRequest(_ t: Millis, _ kind: String, _ fields: JSONObject = JSONObject()) -> EngineOutput {
+  let shot = Int(fields["shot"]?.doubleValue ?? 0)
+  let attempt = Int(fields["attempt"]?.doubleValue ?? 0)
+  let asset = fields["asset_id"]?.stringValue ?? ""
+  let request: EffectRequest =
+    switch EffectKind(rawValue: kind)! {
+    case .start_camera: .startCamera
+    case .request_camera_permission: .requestCameraPermission
+    case .capture_photo: .capturePhoto(shot: shot)
+    case .photokit_write: .photokitWrite(shot: shot, attempt: attempt)
+    case .fetch_asset: .fetchAsset(assetId: asset, attempt: attempt)
+    case .album_add: .albumAdd(assetId: asset, attempt: attempt)
+    case .generate_thumb: .generateThumb(shot: shot, attempt: attempt)
+    case .favorite_sync: .favoriteSync(item: Int(fields["item"]?.doubleValue ?? 0))
+    case .odr_request: .odrRequest(tag: fields["tag"]?.stringValue ?? "", attempt: attempt)
+    case let other: .leaveApp(other)
+    }
+  return .effect(request)
 }
 
 /// Runs a scripted engine over events; returns the engine log, the records and the summary.
@@ -72,11 +90,13 @@ func files(in dir: URL) -> [String] {
 
 /// A JSONL recording for tests: line 1 the header, then `{"t":…,"kind":…,…}` lines.
 struct JSONLTestSource: EventSource {
+  var path: String
   var header: JSONObject
   var lines: [Substring]
   var index = 0
 
   init(url: URL) throws {
+    path = url.path
     let text = try String(contentsOf: url, encoding: .utf8)
     var all = text.split(separator: "\n")
     guard !all.isEmpty else { throw BadInputError(message: "empty recording") }
@@ -84,13 +104,17 @@ struct JSONLTestSource: EventSource {
     lines = all
   }
 
-  mutating func next() throws -> InputEvent? {
+  mutating func next() throws(RecordingError) -> InputEvent? {
     guard index < lines.count else { return nil }
     defer { index += 1 }
-    guard var o = try JSONParser.parse(String(lines[index])).objectValue,
-      let t = o["t"]?.int64Value,
+    let place = "line \(index + 2)"
+    let value: JSONValue
+    do { value = try JSONParser.parse(String(lines[index])) } catch {
+      throw RecordingError(file: path, place: place, error.description)
+    }
+    guard var o = value.objectValue, let t = o["t"]?.int64Value,
       let k = o["kind"]?.stringValue, let kind = EventKind(rawValue: k)
-    else { throw BadInputError(message: "line \(index + 2): not an event") }
+    else { throw RecordingError(file: path, place: place, "not an event") }
     o["t"] = nil
     o["kind"] = nil
     return InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: o)))
@@ -119,8 +143,8 @@ struct TestCorpus {
     try text.write(to: store.recordingURL(name), atomically: true, encoding: .utf8)
   }
 
-  /// A driver whose engine echoes each input as a `scene` record and an A.13 line;
-  /// `variant` changes the echoed level, to simulate a behaviour change.
+  /// A driver whose engine echoes each input as a `cue_display` and an A.13 line; `variant`
+  /// changes the displayed level ("a" = warn, else hard), to simulate a behaviour change.
   func driver(variant: String = "a") -> ReplayDriver<ScriptedEngine> {
     ReplayDriver(
       open: { url in try JSONLTestSource(url: url) },
@@ -130,7 +154,8 @@ struct TestCorpus {
         e.onHandle = { ev in
           Effects(
             outputs: [
-              record(ev.t, "cue_display", ["cue_id": "FRAME_MOVE_LEFT", "level": .string(variant)])
+              .cueDisplay(
+                CueDisplay(cueId: "FRAME_MOVE_LEFT", level: variant == "a" ? .warn : .hard, reason: .none, mode: .noRef))
             ],
             diagnostics: [
               DiagnosticLine(

@@ -1,3 +1,4 @@
+import EngineIO
 import PoseSpec
 
 /// What the gate sees and shows: a cue with a level, or nothing (`id == nil`, level none).
@@ -12,7 +13,7 @@ struct GateSignal: Equatable, Sendable {
 }
 
 /// Why the gate kept its output this frame (`reason` of `cue_display`).
-enum GateReason: String, Sendable {
+public enum GateReason: String, Sendable {
   case none, hold, frames, cooldown
 }
 

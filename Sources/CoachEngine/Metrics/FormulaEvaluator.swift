@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import EngineIO
 import PoseSpec
 
 /// One node of a cue's compiled formula with its inputs resolved to engine types (joints by

@@ -1,3 +1,4 @@
+import EngineIO
 import PoseSpec
 
 /// One accepted T0 result through the pipeline of ENGINE §3.15 (noRef, or withRef when a
@@ -30,7 +31,7 @@ extension Engine {
     let match = matchStep(input, display, at: t)
 
     var effects = Effects(diagnostics: match.diagnostics)
-    if t0Options.traceEvaluations { effects.outputs.append(Self.evalRecord(frame: event.frame, at: t)) }
+    if settings.traceEvaluations { effects.outputs.append(Self.evalRecord(frame: event.frame, at: t)) }
     if let collector {
       effects.outputs.append(cueEvalRecord(collector, frame: event.frame, input, display, at: t))
     }
@@ -86,7 +87,7 @@ extension Engine {
 
   /// The x-mirrored context for `mirrorMode=points` (§3.13f [P]); nil for `scalar`.
   func mirrorContext(_ frame: CanonicalFrame, targets: [String: Double]) -> MetricContext? {
-    guard t0Options.mirrorPoints else { return nil }
+    guard settings.mirrorPoints else { return nil }
     let m = frame.mirroredX()
     return MetricContext(
       frame: m, face: SubjectChoice.face(m.faces), options: metricOptions, roiCoefficients: roiCoefficients,
@@ -255,7 +256,7 @@ extension Engine {
   /// The MatchDecider, per T0 result with matchEvalCadence=t0 (default); with t1 it runs on
   /// T1 ticks ([C], G-13).
   mutating func matchStep(_ input: T0Input, _ display: T0Display, at t: Millis) -> MatchOutcome {
-    guard input.withRefSession, t0Options.matchOnT0 else { return MatchOutcome(outputs: [], diagnostics: [], praised: false) }
+    guard input.withRefSession, settings.matchEvalCadence != .t1 else { return MatchOutcome(outputs: [], diagnostics: [], praised: false) }
     let quiet = display.result.output.id == nil && !praise.isFrozen
     let m = evaluateMatch(input.ctx, mirrorCtx: input.mirrorCtx, quiet: quiet, at: t)
     return MatchOutcome(outputs: m.outputs, diagnostics: m.diagnostics, praised: m.praised)
@@ -282,7 +283,7 @@ extension Engine {
     {
       praisedNow = (plans[p].mutexGroup, "exit_crossed")
     }
-    if praisedNow == nil, praise.isFrozen, result.changed, result.output.id != nil, t0Options.retractPraise,
+    if praisedNow == nil, praise.isFrozen, result.changed, result.output.id != nil, settings.retractPraiseOnInstability,
       let was = praise.unfreeze(reason: "reset")
     {
       effects.timers.append(.cancel(PraiseController.timeoutTimer))
@@ -310,40 +311,27 @@ extension Engine {
 
   // MARK: - Output records (kept together; typed outputs will replace them)
 
-  static func evalRecord(frame: Int64, at t: Millis) -> TraceRecord {
-    TraceRecord(t: t, out: "eval", fields: ["tier": "T0", "frame": .number(Double(frame))])
+  static func evalRecord(frame: Int64, at t: Millis) -> EngineOutput {
+    .eval(.t0(frame: frame))
   }
 
-  static func cueDisplayRecord(_ result: AntiJitterGate.Result, withRef: Bool, at t: Millis) -> TraceRecord {
-    TraceRecord(
-      t: t, out: "cue_display",
-      fields: [
-        "cue_id": result.output.id.map { .string($0) } ?? .null,
-        "level": .string(result.output.level.rawValue),
-        "reason": .string(result.reason.rawValue),
-        "mode": withRef ? "withRef" : "noRef",
-      ])
+  static func cueDisplayRecord(_ result: AntiJitterGate.Result, withRef: Bool, at t: Millis) -> EngineOutput {
+    .cueDisplay(
+      CueDisplay(
+        cueId: result.output.id, level: result.output.level, reason: result.reason, mode: withRef ? .withRef : .noRef))
   }
 
   func cueEvalRecord(
     _ collector: CueEvalCollector, frame: Int64, _ input: T0Input, _ display: T0Display, at t: Millis
-  ) -> TraceRecord {
+  ) -> EngineOutput {
     CueEvalEntry.record(
-      t: t, frame: frame, scene: scene, mode: input.withRefSession ? "withRef" : "noRef", entries: collector.entries,
+      t: t, frame: frame, scene: scene, mode: input.withRefSession ? .withRef : .noRef, entries: collector.entries,
       unsupported: collector.unsupported, ranked: t0.candidates, gate: display.result, gateState: gate,
       gateParameters: display.parameters, input: display.input)
   }
 
-  static func scriptCardRecord(_ card: ScriptCard, at t: Millis, frozen: Bool = false) -> TraceRecord {
-    TraceRecord(
-      t: t, out: "script_card",
-      fields: [
-        "cue_id": card.cueId.map { .string($0) } ?? .null,
-        "variant": card.variant.map { .number(Double($0)) } ?? .null,
-        "zh": card.zh.map { .string($0) } ?? .null,
-        "en": card.en.map { .string($0) } ?? .null,
-        "frozen": .bool(frozen),
-      ])
+  static func scriptCardRecord(_ card: ScriptCard, at t: Millis, frozen: Bool = false) -> EngineOutput {
+    .scriptCard(ScriptCardLine(cueId: card.cueId, variant: card.variant, zh: card.zh, en: card.en, frozen: frozen))
   }
 }
 
@@ -379,7 +367,7 @@ struct T0Display {
 
 /// Step 8's result.
 struct MatchOutcome {
-  var outputs: [TraceRecord]
+  var outputs: [EngineOutput]
   var diagnostics: [DiagnosticLine]
   var praised: Bool
 }
@@ -390,23 +378,4 @@ struct MatchOutcome {
 struct T0Scratch: Sendable {
   var candidates: [CueCandidate] = []
   var shownPlan: Int?
-}
-
-/// The engine options T0 reads, resolved once (the option map is not consulted per frame).
-struct T0Options: Sendable {
-  /// `traceEvaluations=true`: an `eval` line per evaluation.
-  var traceEvaluations: Bool
-  /// `matchEvalCadence` is not `t1`: Match runs on T0 results (G-13).
-  var matchOnT0: Bool
-  /// `retractPraiseOnInstability=true` (G-42).
-  var retractPraise: Bool
-  /// `mirrorMode=points` (§3.13f [P]).
-  var mirrorPoints: Bool
-
-  init(_ options: EngineOptions) {
-    traceEvaluations = options.traceEvaluations
-    matchOnT0 = options["matchEvalCadence"] != "t1"
-    retractPraise = options["retractPraiseOnInstability"] == "true"
-    mirrorPoints = options["mirrorMode"] == "points"
-  }
 }
