@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// Expressions of a cue's formula (ENGINE §2.9): recursion, qualified fields and calls.
 extension CueCompiler {
   /// Compiles one node. Only recursion happens here; the typing of each node is in
