@@ -104,7 +104,7 @@ let package = Package(
         "Scenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
-    .testTarget(name: "LabTests", dependencies: ["CanonicalJSON", "EngineIO", "Lab", "PoseSpec"]),
+    .testTarget(name: "LabTests", dependencies: ["CanonicalJSON", "EngineIO", "Lab", "PoseSpec", "Replay"]),
     // Runs scripts/check-imports (this manifest = the import graph; the floor rules).
     .testTarget(name: "ArchitectureTests"),
   ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import Recording
 
 extension JPReplay {
   struct Plot: ParsableCommand {
@@ -75,7 +76,9 @@ extension JPReplay {
         } else {
           target = output ?? file
         }
-        try Harness.writeAtomically(svg, to: target)
+        do { try SafeFile.write(svg, to: target) } catch {
+          throw CLIError.badInput("\(target): cannot write (\(error.message))")
+        }
         print("\(target): \(data.cues.count) cue panel(s), t \(data.from)…\(data.to) ms")
       }
     }
