@@ -41,7 +41,7 @@ public struct ExpectationTrace: Sendable, Equatable {
 
 /// One `expect:` rule the replay broke, with what the trace showed instead.
 public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
-  public var expectation: Expectation
+  public var expectation: ScenarioExpectation
   /// What was seen, e.g. `displayed instead: FRAME_MOVE_LEFT from 1933`.
   public var observed: String
 
@@ -54,14 +54,14 @@ public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
 /// own category, `tune` counts them as hard constraints.
 public enum Expectations {
   /// The rules `trace` breaks, in rule order (empty: all met).
-  public static func check(_ expectations: [Expectation], trace: ExpectationTrace) -> [ExpectationFailure] {
+  public static func check(_ expectations: [ScenarioExpectation], trace: ExpectationTrace) -> [ExpectationFailure] {
     expectations.compactMap { e in
       observed(breaking: e.rule, in: trace.events).map { ExpectationFailure(expectation: e, observed: $0) }
     }
   }
 
   /// nil when `rule` holds in `events`; else what the trace showed.
-  static func observed(breaking rule: Expectation.Rule, in events: [ExpectationTrace.Event]) -> String? {
+  static func observed(breaking rule: ScenarioExpectation.Rule, in events: [ExpectationTrace.Event]) -> String? {
     switch rule {
     case .displayed(let cue, let at, let within):
       let shown = displays(in: events, from: at, to: at + within)

@@ -32,7 +32,7 @@ import Yams
 ///   - {at: 1500, event: {kind: thermal, state: serious}}       # any ENGINE §1.5 kind
 ///   - at: 2000                                                  # a derived spec; sha256 computed
 ///     event: {kind: posespec_reload, spec: {from: ../PoseSpec.json, remove: ["changeLog[-1]"]}}
-/// expect: [{displayed: FRAME_MOVE_LEFT, at: 300, within_ms: 500}]   # Expectation; not hashed
+/// expect: [{displayed: FRAME_MOVE_LEFT, at: 300, within_ms: 500}]   # ScenarioExpectation; not hashed
 /// references:
 ///   - {at: 0, ref_id: ref-A, subject: {face_w: 0.14}, drop: [leftHip], conf: {rightShoulder: 0.4}}
 ///   - {at: 500, ref_id: ref-2, faces: [{conf: 0.7}, {conf: 0.7, bbox: [0.1, 0.1, 0.14, 0.18]}]}
@@ -150,7 +150,7 @@ public struct Scenario: Sendable {
   public var noise = Noise()
   public var references: [Reference] = []
   /// The `expect:` block: what the replay must show (`Expectations`), checked by `verify`.
-  public var expectations: [Expectation] = []
+  public var expectations: [ScenarioExpectation] = []
 
   /// The recording name a scenario file stands for: `x.scenario.yaml` → `x`.
   public static let suffix = ".scenario.yaml"
@@ -324,7 +324,7 @@ public struct Scenario: Sendable {
       let refs = try n.sequence(max: ScenarioLimits.referencesMax, bound: "ScenarioLimits.referencesMax")
       for r in refs { s.references.append(try parseReference(r, duration: duration)) }
     }
-    if let n = member("expect") { s.expectations = try Expectation.parseBlock(n, duration: duration) }
+    if let n = member("expect") { s.expectations = try ScenarioExpectation.parseBlock(n, duration: duration) }
     try s.checkGeneratedSize(root: root, duration: durNode, fps: member("fps"), frames: member("frames"), luma: member("luma"))
     s.sha256 = semanticSHA256(root: root, specs: s.derivedSpecs)
     return s

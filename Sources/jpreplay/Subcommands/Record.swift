@@ -34,7 +34,6 @@ extension JPReplay {
           jpreplay record s04-frame-left-enter s28-capture-happy-path
           jpreplay record --all
           jpreplay record --relabel drift-left-and-back
-          jpreplay record --all --relabel
           jpreplay record Recordings/s04-frame-left-enter.scenario.yaml -o /tmp/s04.jprec
           jpreplay record s04-frame-left-enter --jsonl | head -3
         """)

@@ -18,7 +18,7 @@ import Foundation
 /// (ENGINE §3.9: the gate's output; `cue_id: null` is no cue). Times are ms from the start,
 /// within the recording (`duration_ms`); windows are closed intervals. Bounds:
 /// `ScenarioLimits.expectationsMax` entries, counts ≤ `ScenarioLimits.expectationCountMax`.
-public struct Expectation: Sendable, Equatable {
+public struct ScenarioExpectation: Sendable, Equatable {
   public enum Rule: Sendable, Equatable {
     /// `cue` is displayed at some instant of [at, at + withinMs].
     case displayed(cue: String, at: Int64, withinMs: Int64)
@@ -64,12 +64,12 @@ public struct Expectation: Sendable, Equatable {
 
   /// The `expect:` block of a scenario: a list of rules, each refused at its key with the
   /// expectation named (exit 2).
-  static func parseBlock(_ n: YNode, duration: Int64) throws(ScenarioError) -> [Expectation] {
+  static func parseBlock(_ n: YNode, duration: Int64) throws(ScenarioError) -> [ScenarioExpectation] {
     let entries = try n.sequence(max: ScenarioLimits.expectationsMax, bound: "ScenarioLimits.expectationsMax")
-    var out: [Expectation] = []
+    var out: [ScenarioExpectation] = []
     out.reserveCapacity(entries.count)
     for (i, e) in entries.enumerated() {
-      out.append(Expectation(rule: try parseRule(e, duration: duration), file: e.file, line: e.line, index: i))
+      out.append(ScenarioExpectation(rule: try parseRule(e, duration: duration), file: e.file, line: e.line, index: i))
     }
     return out
   }
