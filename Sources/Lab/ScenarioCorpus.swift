@@ -34,6 +34,19 @@ public enum ScenarioCorpus {
     dir.hasSuffix("/") ? dir + file : "\(dir)/\(file)"
   }
 
+  /// `Verifier.expectationCheck` for the corpus in `recordingsDir`: the `expect:` rules of
+  /// recording NAME's scenario checked against the replay's trace text (issue 15), one line per
+  /// broken rule. A scenario that cannot be read has no rules here (the scenario check reports
+  /// it as bad input).
+  public static func expectationCheck(recordingsDir: String) -> @Sendable (String, String) -> [String] {
+    { name, trace in
+      guard let scenario = try? Scenario.load(path: resolve(name, recordingsDir: recordingsDir)),
+        !scenario.expectations.isEmpty
+      else { return [] }
+      return Expectations.check(scenario.expectations, trace: ExpectationTrace(traceText: trace)).map(\.description)
+    }
+  }
+
   /// One stale or broken scenario recording found by `staleRecordings`.
   public struct Problem: Sendable {
     public var name: String

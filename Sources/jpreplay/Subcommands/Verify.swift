@@ -167,14 +167,7 @@ extension JPReplay {
           return ScenarioFinding(message: "\(error)", unreadable: true)
         }
       }
-      // A scenario's `expect:` rules are checked against each replay, apart from the goldens
-      // (an unreadable scenario is reported by the scenario check above).
-      verifier.expectationCheck = { name, trace in
-        guard let scenario = try? Scenario.load(path: ScenarioCorpus.resolve(name, recordingsDir: dir)),
-          !scenario.expectations.isEmpty
-        else { return [] }
-        return Expectations.check(scenario.expectations, trace: ExpectationTrace(traceText: trace)).map(\.description)
-      }
+      verifier.expectationCheck = ScenarioCorpus.expectationCheck(recordingsDir: dir)
       let progress = ProgressLine(label: "verify")
       let report = try verifier.run { p in progress.update(p.completed, of: p.total, p.name) }
       progress.finish()
