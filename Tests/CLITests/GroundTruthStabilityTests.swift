@@ -1,5 +1,7 @@
 import Foundation
+import Lab
 import PoseSpec
+import Scenarios
 import Testing
 
 /// Issue 15 item 1 (DESIGN §8 "Ground truth"): labels are computed once, at record time, and
@@ -186,5 +188,23 @@ import Testing
       #expect((r.stdout + r.stderr).contains("s04-frame-left-enter.scenario.yaml:\(line)"), "\(r.stdout)\(r.stderr)")
       #expect((r.stdout + r.stderr).contains(key), "\(r.stdout)\(r.stderr)")
     }
+  }
+}
+
+/// `tune`'s path: an in-process replay checked against the scenario's rules (issue 15).
+@Suite struct InProcessExpectationTests {
+  @Test(
+    "ExpectationOutput sees what the golden trace text shows, and the corpus rules hold",
+    arguments: ["s06-hold-and-cooldown", "s09-praise-cooldown", "gate-timeline-15hz"])
+  func inProcessReplayMeetsTheRules(name: String) throws {
+    let root = CLI.repoRoot
+    let scenario = try Scenario.load(path: root.appendingPathComponent("Recordings/\(name).scenario.yaml").path)
+    #expect(!scenario.expectations.isEmpty)
+    let driver = try Harness.driver(specPath: root.appendingPathComponent("PoseSpec.json").path)
+    var out = ExpectationOutput()
+    try driver.replay(root.appendingPathComponent("Recordings/\(name).jprec"), into: &out)
+    let golden = try String(contentsOf: root.appendingPathComponent("Golden/\(name).trace.jsonl"), encoding: .utf8)
+    #expect(out.trace == ExpectationTrace(traceText: golden))
+    #expect(Expectations.check(scenario.expectations, trace: out.trace) == [])
   }
 }
