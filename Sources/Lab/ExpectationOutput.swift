@@ -16,8 +16,12 @@ public struct ExpectationOutput: ReplayOutput {
 
   public init() {}
 
-  public mutating func emit(_ record: TraceRecord) throws {
-    trace.add(t: record.t, out: record.out, fields: record.fields)
+  public mutating func emit(_ output: EngineOutput, at t: Millis) throws {
+    switch output {
+    case .cueDisplay(let d): trace.append(.display(t: t, cue: d.cueId))
+    case .praise(let p): trace.append(.praise(t: t, on: p.state == .on))
+    default: break
+    }
   }
 
   public mutating func emit(_ line: DiagnosticLine) {}

@@ -3,8 +3,8 @@ import PoseSpec
 
 /// What `expect:` rules are judged on: the displayed-cue changes and praise switches of one
 /// replay, in trace order. Built from the canonical trace text (`init(traceText:)`, what
-/// `verify` has) or one trace record at a time (`add(t:out:fields:)`, for an in-process replay
-/// such as `tune`'s), so it does not depend on how the engine types its outputs.
+/// `verify` has), one record at a time (`add(t:out:fields:)`) or from the engine's typed
+/// outputs (`Lab/ExpectationOutput`, an in-process replay such as `tune`'s).
 public struct ExpectationTrace: Sendable, Equatable {
   public enum Event: Sendable, Equatable {
     /// `cue_display`: the displayed cue from `t` on (nil: none).
@@ -28,6 +28,9 @@ public struct ExpectationTrace: Sendable, Equatable {
       add(t: t, out: out, fields: o)
     }
   }
+
+  /// Adds one event (trace order: t never decreases).
+  public mutating func append(_ event: Event) { events.append(event) }
 
   /// Adds one trace record (`out` its kind, `fields` its members); other kinds are ignored.
   public mutating func add(t: Int64, out: String, fields: JSONObject) {
