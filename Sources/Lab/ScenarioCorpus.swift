@@ -40,11 +40,18 @@ public enum ScenarioCorpus {
   /// it as bad input).
   public static func expectationCheck(recordingsDir: String) -> @Sendable (String, String) -> [String] {
     { name, trace in
-      guard let scenario = try? Scenario.load(path: resolve(name, recordingsDir: recordingsDir)),
-        !scenario.expectations.isEmpty
-      else { return [] }
-      return Expectations.check(scenario.expectations, trace: ExpectationTrace(traceText: trace)).map(\.description)
+      guard let rules = try? expectations(of: name, recordingsDir: recordingsDir), !rules.isEmpty else { return [] }
+      return Expectations.check(rules, trace: ExpectationTrace(traceText: trace)).map(\.description)
     }
+  }
+
+  /// The `expect:` rules of recording `name`'s scenario (`<dir>/<name>.scenario.yaml`); empty
+  /// when it has no scenario file or no rules. For `tune`: check a trial's replay
+  /// (`ExpectationOutput`) with `Expectations.check(_:trace:)`.
+  public static func expectations(of name: String, recordingsDir: String) throws(ScenarioError) -> [ScenarioExpectation] {
+    let path = resolve(name, recordingsDir: recordingsDir)
+    guard FileManager.default.fileExists(atPath: path) else { return [] }
+    return try Scenario.load(path: path).expectations
   }
 
   /// One stale or broken scenario recording found by `staleRecordings`.
