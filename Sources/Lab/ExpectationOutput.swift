@@ -1,4 +1,5 @@
 import CoachEngine
+import EngineIO
 import Replay
 import Scenarios
 

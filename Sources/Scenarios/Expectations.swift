@@ -1,5 +1,5 @@
 import Foundation
-import PoseSpec
+import CanonicalJSON
 
 /// What `expect:` rules are judged on: the displayed-cue changes and praise switches of one
 /// replay, in trace order. Built from the canonical trace text (`init(traceText:)`, what

@@ -1,5 +1,5 @@
 import Foundation
-import PoseSpec
+import CanonicalJSON
 import Yams
 
 /// What a scenario means, apart from how it is written (DESIGN §8, issue 15): the SHA-256 the

@@ -1,6 +1,6 @@
+import CanonicalJSON
 import Foundation
 import Lab
-import PoseSpec
 import Scenarios
 import Testing
 

@@ -1,4 +1,4 @@
-import CoachEngine
+import EngineIO
 
 /// The named bounds on everything a recording file can claim (TigerBeetle style: units last).
 ///
