@@ -95,3 +95,18 @@ public enum ScenarioCorpus {
     return (files.count, problems)
   }
 }
+
+extension ScenarioCorpus {
+  /// `CorpusScorer.expectations` (score's `expect` column, tune's hard constraint): the
+  /// `expect:` rules of the scenario beside each recording (`<dir>/<name>.scenario.yaml`)
+  /// checked against that replay's records; none for a recording without a scenario.
+  public static let scoreExpectations: ExpectationChecker = { rec, records in
+    let dir = (rec.path as NSString).deletingLastPathComponent
+    guard let rules = try? expectations(of: rec.name, recordingsDir: dir.isEmpty ? "." : dir), !rules.isEmpty else {
+      return []
+    }
+    var trace = ExpectationTrace()
+    for r in records { trace.add(t: r.t, out: r.out, fields: r.fields) }
+    return Expectations.check(rules, trace: trace).map(\.description)
+  }
+}

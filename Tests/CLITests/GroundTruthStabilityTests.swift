@@ -208,3 +208,18 @@ import Testing
     #expect(Expectations.check(scenario.expectations, trace: out.trace) == [])
   }
 }
+
+/// `jpreplay score` counts a broken `expect:` rule (its `expect` column; tune's constraint).
+@Suite struct ScoreExpectationTests {
+  @Test func scoreCountsBrokenRules() throws {
+    let s = try GroundTruthStabilityTests.Scratch(["s04-frame-left-enter"])
+    defer { try? FileManager.default.removeItem(at: s.root) }
+    let ok = try s.run(["score", "Recordings/s04-frame-left-enter.jprec", "--details"])
+    #expect(ok.code == 0 && !ok.stdout.contains("expect[") , "\(ok.stdout)\(ok.stderr)")
+    let url = s.scenario("s04-frame-left-enter")
+    try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "at: 200, within_ms: 0", with: "at: 133, within_ms: 0")
+      .write(to: url, atomically: true, encoding: .utf8)
+    let broken = try s.run(["score", "Recordings/s04-frame-left-enter.jprec", "--details"])
+    #expect(broken.code == 0 && broken.stdout.contains("expect[1] (FRAME_MOVE_LEFT displayed at t=133): not met"), "\(broken.stdout)\(broken.stderr)")
+  }
+}
