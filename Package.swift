@@ -4,7 +4,7 @@ import PackageDescription
 // Dependencies point one way (as declared below; issue 13 will move the input vocabulary
 // under Recording so that Recording no longer needs CoachEngine):
 //   jpreplay → {Lab, Scenarios};  JPReplayTesting → {Lab, Replay, CoachEngine}
-//   Lab → {Replay, Scenarios};  Scenarios → Recording;  Mutants → Scenarios
+//   Lab → {Replay, Scenarios, GRDB (tune studies), Yams (tune spaces)};  Scenarios → Recording;  Mutants → Scenarios
 //   Replay → {CoachEngine, Recording, GRDB, HeapModule}
 //   Recording → {CoachEngine (the input event model), CZstd, GRDB}
 //   CoachEngine → PoseSpec
@@ -48,7 +48,13 @@ let package = Package(
     .target(
       name: "Scenarios",
       dependencies: ["Recording", .product(name: "Yams", package: "Yams")]),
-    .target(name: "Lab", dependencies: ["Replay", "Scenarios"]),
+    .target(
+      name: "Lab",
+      dependencies: [
+        "Replay", "Scenarios",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Yams", package: "Yams"),
+      ]),
     .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "Lab", "Replay"]),
     // Seeded input mutants for the decoders' robustness tests (Tests/*/MutationTests.swift).
     .target(name: "Mutants", dependencies: ["Scenarios"]),
@@ -65,7 +71,7 @@ let package = Package(
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Recording", "Mutants"]),
     .testTarget(name: "JPReplayTestingTests", dependencies: ["JPReplayTesting", "Replay"]),
     .testTarget(name: "CLITests", dependencies: ["Lab", "Recording", "Replay", "Scenarios"]),
-    .testTarget(name: "LabTests", dependencies: ["Lab", "Replay", "PoseSpec"]),
+    .testTarget(name: "LabTests", dependencies: ["Lab", "Replay", "PoseSpec", "CoachEngine"]),
   ]
 )
 
