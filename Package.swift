@@ -65,7 +65,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "PoseSpecTests", dependencies: ["PoseSpec", "Mutants"]),
-    .testTarget(name: "CoachEngineTests", dependencies: ["CoachEngine"]),
+    .testTarget(name: "CoachEngineTests", dependencies: ["CoachEngine", "Replay"]),
     .testTarget(name: "RecordingTests", dependencies: ["Recording", "Mutants"]),
     .testTarget(name: "ReplayTests", dependencies: ["Replay"]),
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Recording", "Mutants"]),

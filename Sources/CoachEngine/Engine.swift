@@ -39,9 +39,10 @@ public struct Engine: Sendable {
   var plans: [CuePlan]
   /// Cue id → index in `plans` (the first cue with that id). Lookups only.
   var planIndex: [String: Int]
-  let metricOptions: MetricOptions
-  /// `useStabilityLayer` (§1.8), read once: the option map is not consulted per frame.
-  let useStabilityLayer: Bool
+  /// The options parsed once (§1.8): nothing reads the option map after `init`.
+  let settings: EngineSettings
+  var metricOptions: MetricOptions { settings.metric }
+  var useStabilityLayer: Bool { settings.useStabilityLayer }
   var roiCoefficients: ROICoefficients
   /// False after a `posespec_reload` whose spec fails §2.3: no evaluation runs (§3.15 paused).
   var specValid = true
@@ -110,10 +111,9 @@ public struct Engine: Sendable {
   public init(configuration: EngineConfiguration) {
     self.configuration = configuration
     let spec = configuration.spec
-    (plans, planIndex) = Self.plans(for: spec, options: configuration.options)
+    settings = EngineSettings(configuration.options)
+    (plans, planIndex) = Self.plans(for: spec, settings: settings)
     roiCoefficients = ROICoefficients(spec)
-    metricOptions = MetricOptions(configuration.options)
-    useStabilityLayer = configuration.options.useStabilityLayer
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
     t1WithRef = Array(repeating: false, count: plans.count)
@@ -123,15 +123,15 @@ public struct Engine: Sendable {
     entitlementExpired = configuration.initial["entitlement"]?.stringValue == "expired"
     scenePlans = []
     app = AppState(initial: configuration.initial, wallStartMs: configuration.wallStartMs)
-    app.prompts.options = PromptCenter.Options(configuration.options)
+    app.prompts.options = settings.prompts
     scenePlans = plansInScene(scene)
   }
 
   /// One plan per cue (compiled formulas, ENGINE §2.9) and the id → index lookup.
-  static func plans(for spec: PoseSpecDocument, options: EngineOptions) -> ([CuePlan], [String: Int]) {
+  static func plans(for spec: PoseSpecDocument, settings: EngineSettings) -> ([CuePlan], [String: Int]) {
     var compileError: String?
     var program: SpecProgram?
-    do { program = try PoseSpecCompiler.compile(spec, formulaFirst: options.errorSourceFormulaFirst) } catch {
+    do { program = try PoseSpecCompiler.compile(spec, formulaFirst: settings.errorSourceFormulaFirst) } catch {
       compileError = "\(error)"
     }
     // Cues whose compiled formula, errors, landmarks and confidence gate are identical
@@ -176,7 +176,7 @@ public struct Engine: Sendable {
     guard let inline else {
       fields["result"] = "skipped"
       fields["reason"] = "no inline spec (a path is resolved by the device shell, not the engine)"
-      return Effects(outputs: [TraceRecord(t: t, out: "posespec", fields: fields)])
+      return Effects(outputs: [.posespec(fields)])
     }
     let bytes = Array(JSONWriter.write(inline).utf8)
     let doc: PoseSpecDocument
@@ -185,7 +185,7 @@ public struct Engine: Sendable {
       let p = error.prompt
       fields["result"] = "invalid"
       fields["error"] = .string(error.kind.rawValue)
-      var effects = Effects(outputs: [TraceRecord(t: t, out: "posespec", fields: fields)])
+      var effects = Effects(outputs: [.posespec(fields)])
       effects.append(
         emitPrompt(
           Self.poseSpecPromptDefinition(p), payload: p.payload.map { ($0.key, .string($0.value)) }, at: t))
@@ -203,7 +203,7 @@ public struct Engine: Sendable {
     }
     specValid = true
     configuration.spec = doc
-    (plans, planIndex) = Self.plans(for: doc, options: configuration.options)
+    (plans, planIndex) = Self.plans(for: doc, settings: settings)
     roiCoefficients = ROICoefficients(doc)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
@@ -216,7 +216,7 @@ public struct Engine: Sendable {
     fields["fingerprint"] = .string(doc.fingerprint)
     fields["cues"] = .number(Double(doc.cues.count))
     fields["required"] = .array(withRef.decider.requirements.map { .string($0.cueId) })
-    effects.outputs.insert(TraceRecord(t: t, out: "posespec", fields: fields), at: 0)
+    effects.outputs.insert(.posespec(fields), at: 0)
     return effects
   }
 
@@ -339,7 +339,7 @@ public struct Engine: Sendable {
     switch g.kind {
     case .praise_feedback:
       var effects = emitPrompt("feedback_recorded", at: t)
-      var out: [TraceRecord] = []
+      var out: [EngineOutput] = []
       if g.fields["vote"]?.stringValue == "down", !praise.isFrozen, !entitlementExpired,
         lastFeedbackAdvance.map({ t - $0 >= 3000 }) ?? true
       {
@@ -385,24 +385,16 @@ public struct Engine: Sendable {
   /// A praise that has just been granted (§3.12): the `praise on` line, the timeout timer
   /// (restarted by a new praise), and the frozen card unless the card was already frozen.
   func praiseOn(_ praised: (dimension: String, trigger: String), wasFrozen: Bool, at t: Millis) -> Effects {
-    var fields: JSONObject = [
-      "state": "on", "trigger": .string(praised.trigger), "dimension": .string(praised.dimension),
-    ]
-    if quietMode { fields["quiet"] = true }
+    let line = PraiseLine(state: .on, trigger: praised.trigger, dimension: praised.dimension, quiet: quietMode)
     var effects = Effects(
-      outputs: [TraceRecord(t: t, out: "praise", fields: fields)],
+      outputs: [.praise(line)],
       timers: [.schedule(PraiseController.timeoutTimer, at: t + Millis(praise.policy.timeoutMs))])
     if !wasFrozen { effects.outputs.append(Self.scriptCardRecord(praise.freezeCard, at: t, frozen: true)) }
     return effects
   }
 
-  static func praiseOffRecord(_ was: (dimension: String, trigger: String), reason: String, at t: Millis) -> TraceRecord {
-    TraceRecord(
-      t: t, out: "praise",
-      fields: [
-        "state": "off", "trigger": .string(was.trigger), "dimension": .string(was.dimension),
-        "off_reason": .string(reason),
-      ])
+  static func praiseOffRecord(_ was: (dimension: String, trigger: String), reason: String, at t: Millis) -> EngineOutput {
+    .praise(PraiseLine(state: .off, trigger: was.trigger, dimension: was.dimension, offReason: reason))
   }
 
   /// Indices of the cues evaluated in `uiScene`, in spec order (§3.6).

@@ -71,24 +71,26 @@ public enum Coverage {
       if name.hasPrefix("s"), let n = Int(name.dropFirst().prefix(2)), (1...44).contains(n) {
         scenarios[n - 1].recordings.append(name)
       }
-      var output = CollectingOutput { $0.out == "cue_eval" || $0.out == "cue_display" }
+      var output = CollectingOutput { $0.output.kind == .cue_eval || $0.output.kind == .cue_display }
       do { _ = try driver.replay(url, into: &output) } catch {
         throw .badInput("\(url.path): \(error)")
       }
       var noRef: Set<Int> = []
       var withRef: Set<Int> = []
       var shown: Set<Int> = []
-      var mode = "noRef"
-      for r in output.records {
-        if r.out == "cue_display" {
-          if let id = r.fields["cue_id"]?.stringValue, let i = index[id] { shown.insert(i) }
-          continue
-        }
-        if let m = r.fields["mode"]?.stringValue { mode = m }
-        for member in r.fields["cues"]?.objectValue?.members ?? [] {
-          let level = member.value["level"]?.stringValue
-          guard level == "warn" || level == "hard", let i = index[member.key] else { continue }
-          if mode == "withRef" { withRef.insert(i) } else { noRef.insert(i) }
+      var mode = GuidanceMode.noRef
+      for o in output.outputs {
+        switch o.output {
+        case .cueDisplay(let d):
+          if let id = d.cueId, let i = index[id] { shown.insert(i) }
+        case .cueEval(let e):
+          // A T1 tick has no mode: it keeps the last T0 evaluation's.
+          if case .t0(let t0) = e { mode = t0.mode }
+          for entry in e.entries where entry.level == .warn || entry.level == .hard {
+            guard let i = index[entry.id] else { continue }
+            if mode == .withRef { withRef.insert(i) } else { noRef.insert(i) }
+          }
+        default: continue
         }
       }
       for i in noRef { rows[i].noRef.append(name) }

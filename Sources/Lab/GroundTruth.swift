@@ -69,22 +69,21 @@ struct LabelOutput: ReplayOutput {
 
   struct TooMany: Error {}
 
-  mutating func emit(_ r: TraceRecord) throws {
-    guard r.out == "cue_eval" else { return }
-    // Every cue in spec order (cue_eval's members are sorted by id): stable output.
-    for m in r.fields["cues"]?.objectValue?.members ?? [] {
-      let level = m.value["level"]?.stringValue
-      let now = level == "warn" || level == "hard"
-      let cue = cues[m.key]
+  mutating func emit(_ output: EngineOutput, at t: Millis) throws {
+    guard case .cueEval(let evaluation) = output else { return }
+    // Every cue in spec order: stable output.
+    for entry in evaluation.entries {
+      let now = entry.level == .warn || entry.level == .hard
+      let cue = cues[entry.id]
       guard cue?.holds != now, now || cue?.holds != nil else { continue }
       guard labels.marks.count < ScenarioLimits.labelsMax else {
         full = true
         throw TooMany()
       }
       let index = cue?.index ?? Int32(labels.cueIDs.count)
-      if cue == nil { labels.cueIDs.append(m.key) }
-      cues[m.key] = (index, now)
-      labels.marks.append(GeneratedLabels.Mark(t: r.t, cue: index, holds: now))
+      if cue == nil { labels.cueIDs.append(entry.id) }
+      cues[entry.id] = (index, now)
+      labels.marks.append(GeneratedLabels.Mark(t: t, cue: index, holds: now))
     }
   }
 

@@ -1,10 +1,10 @@
 import CoachEngine
 import PoseSpec
 
-/// How an effect request (`{"out":"effect","kind":…}`) is answered (ENGINE §1.6).
+/// How an effect request (`EngineOutput.effect`) is answered (ENGINE §1.6).
 public struct EffectRule: Sendable {
   /// The request kind, e.g. `photokit_write`.
-  public var request: String
+  public var request: EffectKind
   /// The input kinds that answer it; the first is the success result used by lenient replay.
   public var results: [EventKind]
   /// The fields shared by request and result that form the correlation key.
@@ -13,22 +13,22 @@ public struct EffectRule: Sendable {
   /// Every request that expects a result. Other requests (`start_camera`, `open_*`) expect none.
   public static let all: [EffectRule] = [
     EffectRule(
-      request: "request_camera_permission", results: [.camera_permission_result], keyFields: []),
+      request: .request_camera_permission, results: [.camera_permission_result], keyFields: []),
     EffectRule(
-      request: "capture_photo", results: [.photo_data, .photo_capture_error], keyFields: ["shot"]),
+      request: .capture_photo, results: [.photo_data, .photo_capture_error], keyFields: ["shot"]),
     EffectRule(
-      request: "photokit_write", results: [.photokit_write_result], keyFields: ["shot", "attempt"]),
+      request: .photokit_write, results: [.photokit_write_result], keyFields: ["shot", "attempt"]),
     EffectRule(
-      request: "fetch_asset", results: [.asset_fetch_result], keyFields: ["asset_id", "attempt"]),
+      request: .fetch_asset, results: [.asset_fetch_result], keyFields: ["asset_id", "attempt"]),
     EffectRule(
-      request: "album_add", results: [.album_add_result], keyFields: ["asset_id", "attempt"]),
+      request: .album_add, results: [.album_add_result], keyFields: ["asset_id", "attempt"]),
     // thumb_result carries only `shot`: attempts of one shot are answered in request order.
-    EffectRule(request: "generate_thumb", results: [.thumb_result], keyFields: ["shot"]),
-    EffectRule(request: "favorite_sync", results: [.favorite_sync_result], keyFields: ["item"]),
-    EffectRule(request: "odr_request", results: [.odr_result], keyFields: ["tag", "attempt"]),
+    EffectRule(request: .generate_thumb, results: [.thumb_result], keyFields: ["shot"]),
+    EffectRule(request: .favorite_sync, results: [.favorite_sync_result], keyFields: ["item"]),
+    EffectRule(request: .odr_request, results: [.odr_result], keyFields: ["tag", "attempt"]),
   ]
 
-  public static func forRequest(_ kind: String) -> EffectRule? { all.first { $0.request == kind } }
+  public static func forRequest(_ kind: EffectKind) -> EffectRule? { all.first { $0.request == kind } }
   public static func forResult(_ kind: EventKind) -> EffectRule? {
     all.first { $0.results.contains(kind) }
   }
@@ -106,14 +106,13 @@ struct EffectLedger {
   }
 
   /// Registers an effect output. Returns a synthesized result to deliver later (lenient).
-  mutating func request(_ record: TraceRecord) throws(HarnessError) -> InputEvent? {
-    guard let kind = record.fields["kind"]?.stringValue, let rule = EffectRule.forRequest(kind)
-    else {
-      return nil
-    }
-    guard let key = rule.key(of: record.fields) else {
+  mutating func request(_ request: EffectRequest, at t: Millis) throws(HarnessError) -> InputEvent? {
+    guard let rule = EffectRule.forRequest(request.kind) else { return nil }
+    let kind = request.kind.rawValue
+    let fields = request.traceFields
+    guard let key = rule.key(of: fields) else {
       let issue = HarnessIssue(
-        kind: .malformedRequest, t: record.t, effect: kind,
+        kind: .malformedRequest, t: t, effect: kind,
         key: rule.keyFields.joined(separator: ","))
       if strict { throw HarnessError(issues: [issue]) }
       notes.append(issue)
@@ -121,8 +120,8 @@ struct EffectLedger {
     }
     order += 1
     pending["\(kind)|\(key)", default: []].append(
-      Pending(t: record.t, order: order, request: kind, key: key))
-    return strict ? nil : rule.syntheticSuccess(for: record.fields, at: record.t + latencyMs)
+      Pending(t: t, order: order, request: kind, key: key))
+    return strict ? nil : rule.syntheticSuccess(for: fields, at: t + latencyMs)
   }
 
   /// Checks a recorded input. Returns false when the event must not reach the engine.
@@ -131,7 +130,7 @@ struct EffectLedger {
       return true
     }
     let key = rule.key(of: g.fields) ?? "?"
-    let slot = "\(rule.request)|\(key)"
+    let slot = "\(rule.request.rawValue)|\(key)"
     if var queue = pending[slot], !queue.isEmpty {
       queue.removeFirst()
       pending[slot] = queue.isEmpty ? nil : queue
@@ -155,7 +154,7 @@ struct EffectLedger {
     guard case .generic(let g) = event.payload, let rule = EffectRule.forResult(g.kind),
       let key = rule.key(of: g.fields)
     else { return false }
-    let slot = "\(rule.request)|\(key)"
+    let slot = "\(rule.request.rawValue)|\(key)"
     guard var queue = pending[slot], !queue.isEmpty else { return false }
     queue.removeFirst()
     pending[slot] = queue.isEmpty ? nil : queue

@@ -78,9 +78,9 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
     var copy = self
     copy.options.stopAfterMs = t + windowMs
     let wanted = Set(cues)
-    var output = CollectingOutput { r in
-      r.out == "cue_eval" && abs(r.t - t) <= windowMs
-        && (wanted.isEmpty || Self.mentions(r.fields, wanted))
+    var output = CollectingOutput { o in
+      guard case .cueEval = o.output, abs(o.t - t) <= windowMs else { return false }
+      return wanted.isEmpty || Self.mentions(o.record.fields, wanted)
     }
     _ = try copy.replay(url, into: &output)
     return output.records

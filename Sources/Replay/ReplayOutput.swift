@@ -3,7 +3,8 @@ import Foundation
 
 /// Where a replay's outputs go, in generation order.
 public protocol ReplayOutput {
-  mutating func emit(_ record: TraceRecord) throws
+  /// One engine output of the call at `t` (typed; `TraceRecord(_:at:)` renders it).
+  mutating func emit(_ output: EngineOutput, at t: Millis) throws
   mutating func emit(_ line: DiagnosticLine) throws
 }
 
@@ -80,27 +81,23 @@ public struct DiscardLineSink: LineSink, Sendable {
 public struct CanonicalOutput<Trace: LineSink, A13: LineSink>: ReplayOutput {
   public var trace: Trace
   public var a13: A13
-  /// Only these `out` kinds reach the trace; nil = all (`replay --trace kinds`).
-  public var traceKinds: Set<String>?
+  /// Only these kinds reach the trace; nil = all (`replay --trace kinds`).
+  public var traceKinds: Set<OutputKind>?
   /// `cue_eval` records narrowed to these cues (`replay --cue`); empty = all.
   public var cues: Set<String>
   private var canonicalizer = A13Canonicalizer()
 
-  public init(trace: Trace, a13: A13, traceKinds: Set<String>? = nil, cues: Set<String> = []) {
+  public init(trace: Trace, a13: A13, traceKinds: Set<OutputKind>? = nil, cues: Set<String> = []) {
     self.trace = trace
     self.a13 = a13
     self.traceKinds = traceKinds
     self.cues = cues
   }
 
-  public mutating func emit(_ record: TraceRecord) throws {
-    if let traceKinds, !traceKinds.contains(record.out) { return }
-    if !cues.isEmpty, record.out == "cue_eval" {
-      guard let narrowed = TraceKinds.narrow(record, to: cues) else { return }
-      try trace.write(line: TraceFormat.line(narrowed))
-      return
-    }
-    try trace.write(line: TraceFormat.line(record))
+  public mutating func emit(_ output: EngineOutput, at t: Millis) throws {
+    if let traceKinds, !traceKinds.contains(output.kind) { return }
+    guard let kept = TraceKinds.narrow(output, to: cues) else { return }
+    try trace.write(line: TraceFormat.line(TraceRecord(kept, at: t)))
   }
 
   public mutating func emit(_ line: DiagnosticLine) throws {
@@ -108,16 +105,20 @@ public struct CanonicalOutput<Trace: LineSink, A13: LineSink>: ReplayOutput {
   }
 }
 
-/// Keeps the records and diagnostic lines that pass a filter (tests, explanations).
+/// Keeps the outputs that pass a filter, and every diagnostic line (tests, explanations).
 public struct CollectingOutput: ReplayOutput {
-  public var records: [TraceRecord] = []
+  public var outputs: [TimedOutput] = []
   public var diagnostics: [DiagnosticLine] = []
-  public var keep: (TraceRecord) -> Bool
+  public var keep: (TimedOutput) -> Bool
 
-  public init(keep: @escaping (TraceRecord) -> Bool = { _ in true }) { self.keep = keep }
+  public init(keep: @escaping (TimedOutput) -> Bool = { _ in true }) { self.keep = keep }
 
-  public mutating func emit(_ record: TraceRecord) {
-    if keep(record) { records.append(record) }
+  /// The kept outputs rendered as trace records.
+  public var records: [TraceRecord] { outputs.map(\.record) }
+
+  public mutating func emit(_ output: EngineOutput, at t: Millis) {
+    let timed = TimedOutput(t: t, output: output)
+    if keep(timed) { outputs.append(timed) }
   }
   public mutating func emit(_ line: DiagnosticLine) { diagnostics.append(line) }
 }

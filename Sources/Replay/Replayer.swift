@@ -263,12 +263,12 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
     if let snapshot = effects.persist, store != nil {
       do { try store!.save(snapshot) } catch { throw bad(now, "\(error)") }
     }
-    for record in effects.outputs {
-      do { try output.emit(record) } catch { throw .output("\(error)") }
+    for engineOutput in effects.outputs {
+      do { try output.emit(engineOutput, at: now) } catch { throw .output("\(error)") }
       summary.outputs += 1
-      if record.out == "effect" {
+      if case .effect(let request) = engineOutput {
         let synthetic: InputEvent?
-        do { synthetic = try ledger.request(record) } catch { throw .harness(error) }
+        do { synthetic = try ledger.request(request, at: now) } catch { throw .harness(error) }
         if let synthetic { queue.push(synthesized: synthetic) }
       }
     }

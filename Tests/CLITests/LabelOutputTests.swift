@@ -10,18 +10,18 @@ import Testing
 /// and not, a cue that never held getting none — written out as the label lines `record`
 /// always wrote.
 @Suite struct LabelOutputTests {
-  static func eval(_ t: Int64, _ levels: [(String, String)]) -> TraceRecord {
-    let cues = JSONObject(levels.map { JSONMember($0.0, .object(JSONObject([JSONMember("level", .string($0.1))]))) })
-    return TraceRecord(t: t, out: "cue_eval", fields: JSONObject([JSONMember("cues", .object(cues))]))
+  static func eval(_ levels: [(String, CueLevel)]) -> EngineOutput {
+    .cueEval(.t1(tick: 1, scene: "cafe", entries: levels.map { CueEvalEntry(id: $0.0, level: $0.1) }))
   }
 
   @Test func changesOnlyInEvaluationOrder() throws {
     var out = LabelOutput()
-    try out.emit(Self.eval(0, [("A", "warn"), ("B", "none")]))
-    try out.emit(TraceRecord(t: 50, out: "cue_display", fields: JSONObject()))  // not a cue_eval: ignored
-    try out.emit(Self.eval(100, [("A", "hard"), ("B", "warn")]))
-    try out.emit(Self.eval(200, [("A", "none"), ("B", "none")]))
-    try out.emit(Self.eval(300, [("A", "none"), ("B", "none")]))
+    try out.emit(Self.eval([("A", .warn), ("B", .none)]), at: 0)
+    // Not a cue_eval: ignored.
+    try out.emit(.cueDisplay(CueDisplay(cueId: "A", level: .warn, reason: .none, mode: .noRef)), at: 50)
+    try out.emit(Self.eval([("A", .hard), ("B", .warn)]), at: 100)
+    try out.emit(Self.eval([("A", .none), ("B", .none)]), at: 200)
+    try out.emit(Self.eval([("A", .none), ("B", .none)]), at: 300)
     let labels = out.labels
     #expect(labels.cueIDs == ["A", "B"])
     #expect((0..<labels.marks.count).map(labels.line) == [

@@ -1,4 +1,5 @@
 import PoseSpec
+import Replay
 import Testing
 
 @testable import CoachEngine
@@ -35,7 +36,7 @@ struct AppRig {
   }
 
   mutating func apply(_ fx: Effects) {
-    out += fx.outputs
+    out += fx.records(at: now)
     diags += fx.diagnostics
     if let p = fx.persist { lastPersist = p }
     for r in fx.timers {
@@ -499,10 +500,10 @@ struct AppLayerTests {
     #expect(r.e.app.prompts.installFlags == ["ref_first_save_notice"])
     // The installOnce gate holds: the notice is dropped (a fresh install shows it).
     let fx = r.e.emitPrompt("ref_first_save_notice", at: 1100)
-    #expect(fx.outputs.map { "\(R.str($0, "op")) \(R.str($0, "drop_reason"))" } == ["dropped gate"])
+    #expect(fx.records(at: 1100).map { "\(R.str($0, "op")) \(R.str($0, "drop_reason"))" } == ["dropped gate"])
     var fresh = R()
     let shown = fresh.e.emitPrompt("ref_first_save_notice", at: 0)
-    #expect(shown.outputs.map { R.str($0, "op") } == ["shown"])
+    #expect(shown.records(at: 0).map { R.str($0, "op") } == ["shown"])
     // …and the next flush writes them back.
     r.send(.app_lifecycle, at: 2000, ["state": "background"])
     #expect(r.lastPersist?.installFlags == ["ref_first_save_notice"])

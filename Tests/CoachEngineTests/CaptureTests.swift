@@ -103,7 +103,7 @@ struct CaptureRig {
   // Queries over the log.
   func effects(_ kind: String) -> [(t: Millis, fields: JSONObject)] {
     log.compactMap { e in
-      if case .effect(let k, let f) = e.out, k == kind { return (e.t, f) }
+      if case .effect(let request) = e.out, request.kind.rawValue == kind { return (e.t, request.fieldsWithoutKind) }
       return nil
     }
   }
@@ -217,7 +217,7 @@ struct CaptureTests {
     #expect(r.item(1)?.album == .queued)
     // The log line for the album request comes after the verification line.
     let vi = r.log.firstIndex { if case .diagnostic("photo_write_verification", _) = $0.out { true } else { false } }!
-    let ai = r.log.firstIndex { if case .effect("album_add", _) = $0.out { true } else { false } }!
+    let ai = r.log.firstIndex { if case .effect(.albumAdd) = $0.out { true } else { false } }!
     #expect(vi < ai)
     #expect(r.transitions() == ["none→captured_preview", "captured_preview→writing", "writing→write_success", "album_none→album_queued"])
     r.advance(to: 10_000)

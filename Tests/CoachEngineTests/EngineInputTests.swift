@@ -1,4 +1,5 @@
 import PoseSpec
+import Replay
 import Testing
 
 @testable import CoachEngine
@@ -162,10 +163,10 @@ struct EngineInputTests {
   func determinism() {
     let events = F.frames(0..<70) { k in F.subject(dx: k % 30 < 20 ? 0.15 : -0.2, dy: k % 7 == 0 ? 0.2 : 0) }
     var a = F.engine(traceMetrics: true)
-    var outA = events[0..<30].flatMap { a.handle($0).outputs }
+    var outA = events[0..<30].flatMap { a.handle($0).records(at: $0.t) }
     var b = a
-    outA += events[30...].flatMap { a.handle($0).outputs }
-    let outB = events[30...].flatMap { b.handle($0).outputs }
+    outA += events[30...].flatMap { a.handle($0).records(at: $0.t) }
+    let outB = events[30...].flatMap { b.handle($0).records(at: $0.t) }
     #expect(Array(outA[(outA.count - outB.count)...]) == outB)
     #expect(outA == F.run(F.engine(traceMetrics: true), events))
     // The same subject recorded y-up gives the same trace.

@@ -1,4 +1,5 @@
 import PoseSpec
+import Replay
 import Testing
 
 @testable import CoachEngine

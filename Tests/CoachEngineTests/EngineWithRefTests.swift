@@ -1,4 +1,5 @@
 import PoseSpec
+import Replay
 import Testing
 
 @testable import CoachEngine
@@ -33,18 +34,18 @@ struct EngineWithRefTests {
     [TraceRecord], [DiagnosticLine]
   ) {
     var e = F.engine(options: options)
-    var out = e.start().outputs
+    var out = e.start().records(at: 0)
     var diag: [DiagnosticLine] = []
     let ref = reference("A", at: 0, body: F.subject(dx: refDx, feetY: 0.9))
     let fx = e.handle(ref)
-    out += fx.outputs
+    out += fx.records(at: ref.t)
     for k in 0..<frames {
       let ev = InputEvent(
         t: F.t15(k),
         payload: .landmarks(
           LandmarkFrame(frame: Int64(k), body: F.subject(dx: dx, feetY: 0.9), faces: [liveFace()], people: 1)))
       let r = e.handle(ev)
-      out += r.outputs
+      out += r.records(at: ev.t)
       diag += r.diagnostics
     }
     return (out, diag)
@@ -104,7 +105,7 @@ struct EngineWithRefTests {
     var body = F.subject(feetY: 0.9)
     body[.rightShoulder]?.conf = 0.4
     let effects = e.handle(Self.reference("R", at: 0, body: body))
-    let out = effects.outputs
+    let out = effects.records(at: 0)
     // The prompt (through the prompt system, §4.4) and the `reference` line saying why.
     #expect(out.map(\.out) == ["prompt", "reference"])
     #expect(out.first?.fields["key"] == "ref_reject_not_suitable")
@@ -123,10 +124,11 @@ struct EngineWithRefTests {
     let out = e.handle(
       InputEvent(
         t: 0, payload: .generic(GenericEvent(kind: .posespec_reload, fields: ["sha256": "x", "spec": .object(bad)]))))
-    #expect(out.outputs.first?.fields["result"] == "invalid")
-    #expect(out.outputs.first { $0.out == "prompt" }?.fields["key"] == "posespec_version_mismatch_modal")
+    let records = out.records(at: 0)
+    #expect(records.first?.fields["result"] == "invalid")
+    #expect(records.first { $0.out == "prompt" }?.fields["key"] == "posespec_version_mismatch_modal")
     // §5.3 row 7: the shutter is disabled while the spec is invalid.
-    #expect(out.outputs.last.map { "\($0.out) \($0.fields["reason"]?.stringValue ?? "")" } == "shutter posespec_invalid")
+    #expect(records.last.map { "\($0.out) \($0.fields["reason"]?.stringValue ?? "")" } == "shutter posespec_invalid")
     let frames = F.frames(0..<10) { _ in F.subject(dx: 0.15) }
     #expect(F.run(e, frames).filter { $0.out == "cue_display" }.isEmpty)
   }

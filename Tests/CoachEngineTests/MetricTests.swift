@@ -41,7 +41,7 @@ struct MetricTests {
 
   @Test("Cues with identical compiled formulas, landmarks and gate share one evaluation per frame")
   func sharedEvaluationSlots() {
-    let (plans, index) = Engine.plans(for: Fixture.reference, options: EngineOptions())
+    let (plans, index) = Engine.plans(for: Fixture.reference, settings: EngineSettings(EngineOptions()))
     func slot(_ id: String) -> Int { plans[index[id]!].evaluationSlot }
     #expect(slot("FRAME_MOVE_RIGHT") == slot("FRAME_MOVE_LEFT"))
     #expect(slot("FRAME_MOVE_DOWN") == slot("FRAME_MOVE_UP"))

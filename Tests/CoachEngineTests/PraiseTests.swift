@@ -1,4 +1,5 @@
 import PoseSpec
+import Replay
 import Testing
 
 @testable import CoachEngine
@@ -153,7 +154,7 @@ struct CardControlTests {
         initial: ["scene": "outdoor", "entitlement": "expired"]))
     _ = expired.start()
     var lines: [TraceRecord] = []
-    for e in F.frames(0..<40, { k in F.subject(dx: k < 21 ? 0.15 : 0.0) }) { lines += expired.handle(e).outputs }
+    for e in F.frames(0..<40, { k in F.subject(dx: k < 21 ? 0.15 : 0.0) }) { lines += expired.handle(e).records(at: e.t) }
     #expect(lines.contains { $0.out == "cue_display" })
     #expect(!lines.contains { $0.out == "script_card" || $0.out == "praise" })
   }

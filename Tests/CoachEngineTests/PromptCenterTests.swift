@@ -1,5 +1,6 @@
 import Foundation
 import PoseSpec
+import Replay
 import Testing
 
 @testable import CoachEngine
@@ -13,7 +14,7 @@ struct PromptCenterTests {
 
   /// "op key reason" for each prompt trace line, e.g. "dismissed session_full_20 preempt".
   static func ops(_ e: Effects) -> [String] {
-    e.outputs.filter { $0.out == "prompt" }.map { r in
+    e.records(at: 0).filter { $0.out == "prompt" }.map { r in
       let f = r.fields
       let op = f["op"]!.stringValue!
       let key = f["key"]!.stringValue!
@@ -70,7 +71,7 @@ struct PromptCenterTests {
   @Test func traceLineCarriesTheSection1_7PromptFields_1_7() {
     var pc = PromptCenter()
     let e = pc.emit("session_full_20", at: 7, context: Self.ctx)
-    let r = e.outputs[0]
+    let r = e.records(at: 7)[0]
     #expect(r.t == 7 && r.out == "prompt")
     #expect(r.fields.keys == ["op", "key", "level", "surface", "priority", "zh", "en"])
     #expect(r.fields["level"] == "L3")
@@ -151,7 +152,7 @@ struct PromptCenterTests {
     for i in 0..<20 {
       let key = keys[(i * 7) % keys.count]
       let e = pc.emit(key, at: Millis(i * 150), context: Self.ctx)
-      for r in e.outputs {
+      for r in e.records(at: Millis(i * 150)) {
         let k = r.fields["key"]!.stringValue!
         switch r.fields["op"]!.stringValue! {
         case "shown":
@@ -288,7 +289,7 @@ struct PromptCenterTests {
     // Leaving the app comes back as a value for the engine to turn into an effect.
     _ = pc.emit("permission_upgrade_required", at: 100_000, context: c)
     let (_, open) = pc.action(key: "permission_upgrade_required", actionId: "open_limited_picker", at: 100_500, context: c)
-    #expect(open?.effectKind == "open_limited_picker")
+    #expect(open?.effect == .leaveApp(.open_limited_picker))
     // Unknown prompt or button: nothing.
     #expect(pc.action(key: "permission_upgrade_required", actionId: "open_settings", at: 100_600, context: c).1 == nil)
     _ = pc.emit("write_failed", payload: [("reason", "no_space")], at: 200_000, context: c)
@@ -347,7 +348,7 @@ struct PromptCenterTests {
     var out = pc.emit("camera_permission_preprompt", at: 0, context: c)
     let (tap, action) = pc.action(key: "camera_permission_preprompt", actionId: "continue", at: 1609, context: c)
     out.append(tap)
-    #expect(action?.effectKind == "request_camera_permission")
+    #expect(action?.effect == .requestCameraPermission)
     #expect(out.diagnostics.count == 3)
     for (mine, refText) in zip(out.diagnostics, Self.referenceRecords) {
       let ref = try JSONParser.parse(refText).objectValue!

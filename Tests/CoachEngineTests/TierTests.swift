@@ -1,4 +1,5 @@
 import PoseSpec
+import Replay
 import Testing
 
 @testable import CoachEngine
@@ -65,11 +66,11 @@ struct TierTests {
   func startHotAndRelapse() {
     var e = F.engine()
     let start = e.start()
-    #expect(Self.tierLines(start.outputs).isEmpty)
+    #expect(Self.tierLines(start.records(at: 0)).isEmpty)
     var hot = Engine(
       configuration: EngineConfiguration(
         spec: F.reference, options: EngineOptions(), initial: ["thermal": "critical"]))
-    #expect(Self.tierLines(hot.start().outputs) == ["0 8 false thermal"])
+    #expect(Self.tierLines(hot.start().records(at: 0)) == ["0 8 false thermal"])
     let events = [
       Self.event(.thermal, at: 1000, ["state": "serious"]),
       Self.event(.thermal, at: 2000, ["state": "fair"]),

@@ -114,7 +114,7 @@ struct EffectCorrelationTests {
       case .shutter_tap: Effects(outputs: [effectRequest(ev.t, "capture_photo", ["shot": 1])])
       case .photo_data:
         Effects(outputs: [
-          record(ev.t, "item", ["shot": ev.fieldsForTest["shot"] ?? .null, "core": "writing"])
+          freeOutput(["shot": ev.fieldsForTest["shot"] ?? .null, "core": "writing"])
         ])
       default: Effects()
       }
@@ -123,7 +123,7 @@ struct EffectCorrelationTests {
       engine, [event(100, .shutter_tap), event(1000, .network, ["status": "satisfied"])],
       options: ReplayOptions(strictEffects: false))
     #expect(r.log == ["start", "shutter_tap@100", "photo_data@150", "network@1000"])
-    #expect(r.records.last == record(150, "item", ["shot": 1, "core": "writing"]))
+    #expect(r.records.last == record(150, "prompt", ["shot": 1, "core": "writing"]))
     #expect(r.summary.synthesizedResults == 1)
     #expect(r.summary.notes.map(\.kind) == [.synthesizedResult])
   }
@@ -158,7 +158,7 @@ struct EffectCorrelationTests {
   }
 
   @Test func synthesizedPhotoKitWritesGetDeterministicUUIDShapedAssetIDs() {
-    let rule = EffectRule.forRequest("photokit_write")!
+    let rule = EffectRule.forRequest(.photokit_write)!
     let e = rule.syntheticSuccess(for: ["shot": 2, "attempt": 1], at: 70)
     guard case .generic(let g) = e.payload else {
       Issue.record("not generic")

@@ -16,9 +16,9 @@ struct ExplainTests {
         var e = ScriptedEngine()
         e.onHandle = { ev in
           Effects(outputs: [
-            record(ev.t, "cue_eval", ["cue_id": "FRAME_MOVE_LEFT", "level": "warn", "error": 0.1]),
-            record(ev.t, "cue_eval", ["cue_id": "CHIN_UP", "level": "none"]),
-            record(ev.t, "cue_display", ["cue_id": "FRAME_MOVE_LEFT", "level": "warn"]),
+            .cueEval(.t1(tick: 0, scene: "cafe", entries: [CueEvalEntry(id: "FRAME_MOVE_LEFT", level: .warn, error: 0.1)])),
+            .cueEval(.t1(tick: 0, scene: "cafe", entries: [CueEvalEntry(id: "CHIN_UP", level: .none)])),
+            .cueDisplay(CueDisplay(cueId: "FRAME_MOVE_LEFT", level: .warn, reason: .none, mode: .noRef)),
           ])
         }
         return e
@@ -26,7 +26,7 @@ struct ExplainTests {
     let lines = try driver.cueEvals(
       c.store.recordingURL("walk"), around: 1600, cues: ["FRAME_MOVE_LEFT"])
     #expect(lines.map(\.t) == Array(stride(from: Int64(1100), through: 2100, by: 100)))
-    #expect(lines.allSatisfy { $0.out == "cue_eval" && $0.fields["cue_id"] == "FRAME_MOVE_LEFT" })
+    #expect(lines.allSatisfy { $0.out == "cue_eval" && $0.fields["cues"]?["FRAME_MOVE_LEFT"] != nil })
     let all = try driver.cueEvals(c.store.recordingURL("walk"), around: 0, cues: [], windowMs: 100)
     #expect(all.count == 4)
   }

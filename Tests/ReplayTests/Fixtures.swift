@@ -33,11 +33,28 @@ func record(_ t: Millis, _ out: String, _ fields: JSONObject = JSONObject()) -> 
   TraceRecord(t: t, out: out, fields: fields)
 }
 
-func effectRequest(_ t: Millis, _ kind: String, _ fields: JSONObject = JSONObject()) -> TraceRecord
-{
-  var f = fields
-  f["kind"] = .string(kind)
-  return TraceRecord(t: t, out: "effect", fields: f)
+/// A free-form engine output for scripted engines: a `prompt` carrying `fields` as written.
+func freeOutput(_ fields: JSONObject) -> EngineOutput { .prompt(fields) }
+
+/// The typed effect request of `kind` with the correlation fields `fields` (shot, attempt, …).
+func effectRequest(_ t: Millis, _ kind: String, _ fields: JSONObject = JSONObject()) -> EngineOutput {
+  let shot = Int(fields["shot"]?.doubleValue ?? 0)
+  let attempt = Int(fields["attempt"]?.doubleValue ?? 0)
+  let asset = fields["asset_id"]?.stringValue ?? ""
+  let request: EffectRequest =
+    switch EffectKind(rawValue: kind)! {
+    case .start_camera: .startCamera
+    case .request_camera_permission: .requestCameraPermission
+    case .capture_photo: .capturePhoto(shot: shot)
+    case .photokit_write: .photokitWrite(shot: shot, attempt: attempt)
+    case .fetch_asset: .fetchAsset(assetId: asset, attempt: attempt)
+    case .album_add: .albumAdd(assetId: asset, attempt: attempt)
+    case .generate_thumb: .generateThumb(shot: shot, attempt: attempt)
+    case .favorite_sync: .favoriteSync(item: Int(fields["item"]?.doubleValue ?? 0))
+    case .odr_request: .odrRequest(tag: fields["tag"]?.stringValue ?? "", attempt: attempt)
+    case let other: .leaveApp(other)
+    }
+  return .effect(request)
 }
 
 /// Runs a scripted engine over events; returns the engine log, the records and the summary.
@@ -119,8 +136,8 @@ struct TestCorpus {
     try text.write(to: store.recordingURL(name), atomically: true, encoding: .utf8)
   }
 
-  /// A driver whose engine echoes each input as a `scene` record and an A.13 line;
-  /// `variant` changes the echoed level, to simulate a behaviour change.
+  /// A driver whose engine echoes each input as a `cue_display` and an A.13 line; `variant`
+  /// changes the displayed level ("a" = warn, else hard), to simulate a behaviour change.
   func driver(variant: String = "a") -> ReplayDriver<ScriptedEngine> {
     ReplayDriver(
       open: { url in try JSONLTestSource(url: url) },
@@ -130,7 +147,8 @@ struct TestCorpus {
         e.onHandle = { ev in
           Effects(
             outputs: [
-              record(ev.t, "cue_display", ["cue_id": "FRAME_MOVE_LEFT", "level": .string(variant)])
+              .cueDisplay(
+                CueDisplay(cueId: "FRAME_MOVE_LEFT", level: variant == "a" ? .warn : .hard, reason: .none, mode: .noRef))
             ],
             diagnostics: [
               DiagnosticLine(

@@ -38,7 +38,7 @@ struct GoldenStoreTests {
     #expect(report.cases.map(\.passed) == [true])
     let trace = try #require(try c.store.readGolden("walk", .trace))
     #expect(
-      trace.hasPrefix(#"{"cue_id":"FRAME_MOVE_LEFT","level":"a","out":"cue_display","t":100}"#))
+      trace.hasPrefix(#"{"cue_id":"FRAME_MOVE_LEFT","level":"warn","mode":"noRef","out":"cue_display","reason":"none","t":100}"#))
     let a13 = try #require(try c.store.readGolden("walk", .a13))
     #expect(a13.contains(#""session_id":"<SESSION_1>""#) && a13.contains(#""key":"k/100""#))
   }
@@ -61,10 +61,10 @@ struct GoldenStoreTests {
     #expect(problems.map(\.file) == [.trace])
     #expect(
       local.cases[0].message
-        == "trace: at t=100 cue_display differs: golden cue_display FRAME_MOVE_LEFT/a, replay cue_display FRAME_MOVE_LEFT/b (level a → b)"
+        == "trace: at t=100 cue_display differs: golden cue_display FRAME_MOVE_LEFT/warn, replay cue_display FRAME_MOVE_LEFT/hard (level warn → hard)"
     )
     #expect(c.goldenFiles() == ["walk.a13.jsonl", "walk.trace.jsonl", "walk.trace.jsonl.new"])
-    #expect(try c.store.readPending("walk", .trace)?.contains(#""level":"b""#) == true)
+    #expect(try c.store.readPending("walk", .trace)?.contains(#""level":"hard""#) == true)
   }
 
   @Test func staleNewFilesOfMatchingGoldensAreRemoved() throws {
@@ -190,7 +190,7 @@ struct GoldenStoreTests {
     try c.store.writeGolden(
       "changed", .trace,
       TraceFormat.line(
-        record(100, "cue_display", ["cue_id": "FRAME_MOVE_LEFT", "level": "<hard>"])) + "\n")
+        record(100, "cue_display", ["cue_id": "FRAME_MOVE_LEFT", "level": "<hard>", "reason": "none", "mode": "noRef"])) + "\n")
     let xml = JUnitReport.render(try c.verifier(ci: true).run())
     #expect(xml.components(separatedBy: "<testcase ").count - 1 == 2)
     #expect(
@@ -199,7 +199,7 @@ struct GoldenStoreTests {
     #expect(xml.contains(#"<testcase classname="jpreplay.verify" name="ok"/>"#))
     #expect(
       xml.contains(
-        #"<failure message="trace: at t=100 cue_display differs: golden cue_display FRAME_MOVE_LEFT/&lt;hard&gt;, replay cue_display FRAME_MOVE_LEFT/a (level &lt;hard&gt; → a)" type="golden_mismatch">"#
+        #"<failure message="trace: at t=100 cue_display differs: golden cue_display FRAME_MOVE_LEFT/&lt;hard&gt;, replay cue_display FRAME_MOVE_LEFT/warn (level &lt;hard&gt; → warn)" type="golden_mismatch">"#
       ))
   }
 }

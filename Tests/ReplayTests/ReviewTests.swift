@@ -40,16 +40,16 @@ struct ReviewTests {
       t.output.contains(
         "-"
           + TraceFormat.line(
-            record(100, "cue_display", ["cue_id": "FRAME_MOVE_LEFT", "level": "a"]))))
+            record(100, "cue_display", ["cue_id": "FRAME_MOVE_LEFT", "level": "warn", "reason": "none", "mode": "noRef"]))))
     #expect(
       t.output.contains(
         "+"
           + TraceFormat.line(
-            record(100, "cue_display", ["cue_id": "FRAME_MOVE_LEFT", "level": "b"]))))
+            record(100, "cue_display", ["cue_id": "FRAME_MOVE_LEFT", "level": "hard", "reason": "none", "mode": "noRef"]))))
     #expect(t.output.contains("first divergence: trace: at t=100 cue_display differs"))
     #expect(!t.output.contains("\u{1B}["))
-    #expect(try c.store.readGolden("a", .trace)?.contains(#""level":"b""#) == true)
-    #expect(try c.store.readGolden("b", .trace)?.contains(#""level":"a""#) == true)
+    #expect(try c.store.readGolden("a", .trace)?.contains(#""level":"hard""#) == true)
+    #expect(try c.store.readGolden("b", .trace)?.contains(#""level":"warn""#) == true)
     #expect(try c.store.pending().map(\.name) == ["c"])
   }
 

@@ -30,9 +30,9 @@ struct TraceFormatTests {
 
   @Test func canonicalOutputStreamsTraceAndA13Lines() throws {
     var out = CanonicalOutput(
-      trace: MemoryLineSink(), a13: MemoryLineSink(), traceKinds: ["praise"])
-    try out.emit(record(10, "cue_eval", ["cue_id": "X"]))
-    try out.emit(record(10, "praise", ["state": "on"]))
+      trace: MemoryLineSink(), a13: MemoryLineSink(), traceKinds: [.praise])
+    try out.emit(.cueEval(.t1(tick: 1, scene: "cafe", entries: [])), at: 10)
+    try out.emit(.praise(PraiseLine(state: .on, trigger: "exit_crossed", dimension: "framing")), at: 10)
     try out.emit(
       DiagnosticLine(
         tsMs: 1_770_860_211_520, sessionId: "f40a4c16-58fe-44fe-80eb-b67b83a17d4a",
@@ -42,7 +42,7 @@ struct TraceFormatTests {
           (key: "retry_used", value: "false"),
           (key: "asset_id", value: "670A57F5-276F-4976-B660-6CF1D27858FD/L0/001"),
         ]))
-    #expect(out.trace.text == #"{"out":"praise","state":"on","t":10}"# + "\n")
+    #expect(out.trace.text == #"{"dimension":"framing","out":"praise","state":"on","t":10,"trigger":"exit_crossed"}"# + "\n")
     #expect(
       out.a13.text
         == #"{"event":"photo_write_verification","payload":{"asset_id":"<ASSET_1>/L0/001","retry_used":"false"},"scene":"cafe","session_id":"<SESSION_1>","ts_ms":1770860211520}"#

@@ -47,7 +47,7 @@ struct VerifyCategoryTests {
     #expect(report.cases[0].category == .updated)
     #expect(report.cases[0].updated.map(\.file) == [.trace])
     #expect(c.goldenFiles() == ["walk.a13.jsonl", "walk.trace.jsonl"])
-    #expect(try c.store.readGolden("walk", .trace)?.contains(#""level":"b""#) == true)
+    #expect(try c.store.readGolden("walk", .trace)?.contains(#""level":"hard""#) == true)
     #expect(report.summaryLine == "0 passed, 0 failed, 1 updated")
     #expect(try verifier(c, variant: "b", update: .no).run().exitCode == .ok)
   }

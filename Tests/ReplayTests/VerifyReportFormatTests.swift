@@ -10,7 +10,7 @@ import Testing
 struct VerifyReportFormatTests {
   func trace(_ records: [TraceRecord]) -> String { records.map { TraceFormat.line($0) + "\n" }.joined() }
   func cue(_ t: Millis, _ id: String, _ level: String) -> TraceRecord {
-    record(t, "cue_display", ["cue_id": .string(id), "level": .string(level)])
+    record(t, "cue_display", ["cue_id": .string(id), "level": .string(level), "reason": "none", "mode": "noRef"])
   }
 
   @Test func theDifferListsEveryDivergentHunkWithContextOnlyOnTheFirst() throws {
@@ -39,8 +39,8 @@ struct VerifyReportFormatTests {
       try c.store.writeGolden(
         n, .trace,
         trace([
-          cue(100, "FRAME_MOVE_LEFT", "hard"), cue(200, "FRAME_MOVE_LEFT", "a"),
-          cue(333, "FRAME_MOVE_LEFT", "a"),
+          cue(100, "FRAME_MOVE_LEFT", "hard"), cue(200, "FRAME_MOVE_LEFT", "warn"),
+          cue(333, "FRAME_MOVE_LEFT", "warn"),
         ]))
     }
     return c
@@ -51,11 +51,11 @@ struct VerifyReportFormatTests {
     let report = try c.verifier(ci: true).run()
     let lines = report.groups.map(\.line)
     #expect(lines == [
-      "FRAME_MOVE_LEFT cue_display: level hard → a in 2 recordings (a, b)",
+      "FRAME_MOVE_LEFT cue_display: level hard → warn in 2 recordings (a, b)",
       "FRAME_MOVE_LEFT cue_display: moved -33 ms in 2 recordings (a, b)",
     ])
     let text = report.render()
-    #expect(text.contains("divergences by cue (2 groups):\n  FRAME_MOVE_LEFT cue_display: level hard → a"))
+    #expect(text.contains("divergences by cue (2 groups):\n  FRAME_MOVE_LEFT cue_display: level hard → warn"))
     #expect(text.contains("2 divergent hunks in trace; the others:\n          #2 at t=333 golden has"))
     #expect(text.hasSuffix("1 passed, 2 failed\nnothing written (update mode no); pass --update new to write .new files\n"))
   }

@@ -12,7 +12,7 @@ struct GateSignal: Equatable, Sendable {
 }
 
 /// Why the gate kept its output this frame (`reason` of `cue_display`).
-enum GateReason: String, Sendable {
+public enum GateReason: String, Sendable {
   case none, hold, frames, cooldown
 }
 

@@ -1,20 +1,5 @@
 import PoseSpec
 
-/// One line of the trace (ENGINE §1.7): `{"t":…, "out":"cue_display", …fields}`.
-public struct TraceRecord: Equatable, Sendable {
-  public var t: Millis
-  /// The `out` discriminator; every kind the engine emits is listed in `TraceKinds.all`
-  /// (Replay), and a test keeps that list equal to the kinds emitted here.
-  public var out: String
-  /// Every field besides `t` and `out`. Serialized with sorted keys by the trace writer.
-  public var fields: JSONObject
-  public init(t: Millis, out: String, fields: JSONObject) {
-    self.t = t
-    self.out = out
-    self.fields = fields
-  }
-}
-
 /// One A.13 diagnostics line (ENGINE §6.1); payload values are strings.
 public struct DiagnosticLine: Equatable, Sendable {
   public var tsMs: Int64
@@ -50,15 +35,16 @@ public enum TimerRequest: Equatable, Sendable {
   case cancel(TimerID)
 }
 
-/// What one call into the engine produced, in generation order.
+/// What one call into the engine produced, in generation order. Every output and A.13 line
+/// belongs to the time of the call.
 public struct Effects: Equatable, Sendable {
-  public var outputs: [TraceRecord] = []
+  public var outputs: [EngineOutput] = []
   public var diagnostics: [DiagnosticLine] = []
   public var timers: [TimerRequest] = []
   /// The persisted state after this call when it changed (a flush, ENGINE §5.1 Persistence);
   /// the replay adapter writes it to the SQLite store. nil = nothing to flush.
   public var persist: StoreSnapshot?
-  public init(outputs: [TraceRecord] = [], diagnostics: [DiagnosticLine] = [], timers: [TimerRequest] = []) {
+  public init(outputs: [EngineOutput] = [], diagnostics: [DiagnosticLine] = [], timers: [TimerRequest] = []) {
     self.outputs = outputs
     self.diagnostics = diagnostics
     self.timers = timers

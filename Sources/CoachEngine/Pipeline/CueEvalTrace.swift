@@ -1,20 +1,34 @@
 import PoseSpec
 
 /// One cue's line item in a `cue_eval` record.
-struct CueEvalEntry: Equatable, Sendable {
-  var id: String
+public struct CueEvalEntry: Equatable, Sendable {
+  public var id: String
   /// The level observed this evaluation (not the sticky one).
-  var level: CueLevel
-  var error: Double?
-  var severity: Double?
-  var state: String
-  var reason: String?
+  public var level: CueLevel
+  public var error: Double?
+  public var severity: Double?
+  public var state: String
+  public var reason: String?
   /// withRef sessions only: `withRef`, `withRef:mirrored` or `noRef:missing_target` (§3.2).
-  var mode: String? = nil
+  public var mode: String? = nil
   /// The thresholds the level was judged against (the set of the mode used), so a reader of
   /// `--trace metrics` needs no spec at hand: `{"hard":">0.12","warn":">0.07","enter":null,
   /// "exit":"<=0.04"}`.
-  var thresholds: ThresholdSet? = nil
+  public var thresholds: ThresholdSet? = nil
+
+  public init(
+    id: String, level: CueLevel, error: Double? = nil, severity: Double? = nil, state: String = "inactive",
+    reason: String? = nil, mode: String? = nil, thresholds: ThresholdSet? = nil
+  ) {
+    self.id = id
+    self.level = level
+    self.error = error
+    self.severity = severity
+    self.state = state
+    self.reason = reason
+    self.mode = mode
+    self.thresholds = thresholds
+  }
 
   /// The verbose `cue_eval` record of one T0 evaluation (`--trace metrics`; never in goldens).
   ///
@@ -42,65 +56,73 @@ struct CueEvalEntry: Equatable, Sendable {
   ///   identical inputs) against `persist_frames`, `held_ms` of the shown cue against
   ///   `min_hold_ms`, and `cooldown_until` of the input cue when it is cooling down (§3.9).
   static func record(
-    t: Millis, frame: Int64, scene: String, mode: String = "noRef", entries: [CueEvalEntry],
+    t: Millis, frame: Int64, scene: String, mode: GuidanceMode = .noRef, entries: [CueEvalEntry],
     unsupported: [(id: String, why: String)], ranked: [CueCandidate], gate: AntiJitterGate.Result,
     gateState: AntiJitterGate, gateParameters: GateParameters, input: GateSignal
-  ) -> TraceRecord {
-    var gateObject: JSONObject = [
-      "cue_id": gate.output.id.map { .string($0) } ?? .null,
-      "level": .string(gate.output.level.rawValue),
-      "reason": .string(gate.reason.rawValue),
-      "input": input.id.map { .string($0) } ?? .null,
-      "stable_frames": .number(Double(gateState.stableFrameCount)),
-      "persist_frames": .number(Double(gateParameters.persistFrames)),
-      "held_ms": .number(Double(t - gateState.lastOutputChangeMs)),
-      "min_hold_ms": .number(Double(gateParameters.minHoldMs)),
-    ]
-    if let id = input.id, let until = gateState.cooldownUntil[id], until > t {
-      gateObject["cooldown_until"] = .number(Double(until))
-    }
-    let cues = objects(entries)
-    return TraceRecord(
-      t: t, out: "cue_eval",
-      fields: [
-        "frame": .number(Double(frame)),
-        "scene": .string(scene),
-        "mode": .string(mode),
-        "cues": .object(cues),
-        "unsupported": .object(JSONObject(unsupported.map { JSONMember($0.id, .string($0.why)) })),
-        "ranked": .array(ranked.map { .string($0.id) }),
-        "gate": .object(gateObject),
-      ])
+  ) -> EngineOutput {
+    var cooldown: Millis?
+    if let id = input.id, let until = gateState.cooldownUntil[id], until > t { cooldown = until }
+    let gateLine = CueEvalGate(
+      cueId: gate.output.id, level: gate.output.level, reason: gate.reason, input: input.id,
+      stableFrames: gateState.stableFrameCount, persistFrames: gateParameters.persistFrames,
+      heldMs: t - gateState.lastOutputChangeMs, minHoldMs: gateParameters.minHoldMs, cooldownUntil: cooldown)
+    return .cueEval(
+      .t0(
+        CueEvalT0(
+          frame: frame, scene: scene, mode: mode, entries: entries,
+          unsupported: unsupported.map { CueUnsupported(id: $0.id, why: $0.why) }, ranked: ranked.map(\.id),
+          gate: gateLine)))
   }
 
   /// The verbose record of one T1 tick: `{"t":…, "out":"cue_eval", "tier":"T1", "tick":k,
   /// "scene":…, "cues":{…}}` with the T1 cues evaluated on that tick (same entry shape).
-  static func t1Record(t: Millis, tick: Int, scene: String, entries: [CueEvalEntry]) -> TraceRecord {
-    TraceRecord(
-      t: t, out: "cue_eval",
-      fields: [
-        "tier": "T1", "tick": .number(Double(tick)), "scene": .string(scene), "cues": .object(objects(entries)),
-      ])
+  static func t1Record(t: Millis, tick: Int, scene: String, entries: [CueEvalEntry]) -> EngineOutput {
+    .cueEval(.t1(tick: tick, scene: scene, entries: entries))
   }
+}
 
-  static func objects(_ entries: [CueEvalEntry]) -> JSONObject {
-    JSONObject(
-      entries.map { e in
-        var o: JSONObject = [
-          "level": .string(e.level.rawValue),
-          "error": e.error.map { .number($0) } ?? .null,
-          "severity": e.severity.map { .number($0) } ?? .null,
-          "state": .string(e.state),
-          "reason": e.reason.map { .string($0) } ?? .null,
-        ]
-        if let mode = e.mode { o["mode"] = .string(mode) }
-        if let th = e.thresholds {
-          func text(_ list: [Threshold]) -> JSONValue {
-            list.isEmpty ? .null : .string(list.map(\.description).joined(separator: "|"))
-          }
-          o["thresholds"] = .object(["hard": text(th.hard), "warn": text(th.warn), "enter": text(th.enter), "exit": text(th.exit)])
-        }
-        return JSONMember(e.id, .object(o))
-      })
+/// A `cue_eval` output: one T0 evaluation or one T1 tick (shapes in `CueEvalEntry.record`).
+public enum CueEval: Equatable, Sendable {
+  case t0(CueEvalT0)
+  case t1(tick: Int, scene: String, entries: [CueEvalEntry])
+
+  /// Every cue entry of the evaluation, in spec order.
+  public var entries: [CueEvalEntry] {
+    switch self {
+    case .t0(let e): e.entries
+    case .t1(_, _, let entries): entries
+    }
   }
+}
+
+/// A scene cue that was not evaluated, and why.
+public struct CueUnsupported: Equatable, Sendable {
+  public var id: String
+  public var why: String
+}
+
+/// One T0 evaluation in full.
+public struct CueEvalT0: Equatable, Sendable {
+  public var frame: Int64
+  public var scene: String
+  public var mode: GuidanceMode
+  public var entries: [CueEvalEntry]
+  public var unsupported: [CueUnsupported]
+  /// Candidate ids after the multi-person filter, best first.
+  public var ranked: [String]
+  public var gate: CueEvalGate
+}
+
+/// The gate's output of one T0 evaluation and its counters after the call (§3.9).
+public struct CueEvalGate: Equatable, Sendable {
+  public var cueId: String?
+  public var level: CueLevel
+  public var reason: GateReason
+  public var input: String?
+  public var stableFrames: Int
+  public var persistFrames: Int
+  public var heldMs: Millis
+  public var minHoldMs: Int
+  /// The input cue's cooldown end when it is cooling down.
+  public var cooldownUntil: Millis?
 }

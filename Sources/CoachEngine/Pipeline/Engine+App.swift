@@ -61,17 +61,17 @@ extension Engine {
   // MARK: Shutter gate (§5.3)
 
   /// The first reason that disables the shutter at `t`, or nil when it is enabled.
-  func shutterReason(at t: Millis) -> String? {
-    if app.cameraAuth != "authorized" { return "camera_not_authorized" }
-    if app.warmup == .failed { return "warmup_failed" }
-    if app.warmup != .ready { return "warmup_not_ready" }
-    if app.session.writeFailedCount > 0 { return "blocked_by_write_failed" }
-    if app.session.inFlightCount >= 2 { return "in_flight_limit_reached" }
-    if app.session.worksetCount >= 20 { return "workset_full" }
-    if !specValid { return "posespec_invalid" }
-    if appInactive { return "app_inactive" }
-    if cameraInterrupted { return "interrupted" }
-    if let until = app.rotatingUntil, t < until { return "rotating" }
+  func shutterReason(at t: Millis) -> ShutterBlockReason? {
+    if app.cameraAuth != "authorized" { return .camera_not_authorized }
+    if app.warmup == .failed { return .warmup_failed }
+    if app.warmup != .ready { return .warmup_not_ready }
+    if app.session.writeFailedCount > 0 { return .blocked_by_write_failed }
+    if app.session.inFlightCount >= 2 { return .in_flight_limit_reached }
+    if app.session.worksetCount >= 20 { return .workset_full }
+    if !specValid { return .posespec_invalid }
+    if appInactive { return .app_inactive }
+    if cameraInterrupted { return .interrupted }
+    if let until = app.rotatingUntil, t < until { return .rotating }
     return nil
   }
 
@@ -85,17 +85,14 @@ extension Engine {
       app.shutter = (enabled, reason)
       // The first computation only speaks when the shutter starts disabled.
       if !(first && enabled) {
-        var fields: JSONObject = ["enabled": .bool(enabled)]
-        if let reason { fields["reason"] = .string(reason) }
-        effects.outputs.append(TraceRecord(t: t, out: "shutter", fields: fields))
+        effects.outputs.append(.shutter(enabled: enabled, reason: reason))
       }
     }
     if !effects.diagnostics.isEmpty, let files = app.diagnosticsFiles {
       // §6.5 [D]: the rotation plan after an append (a pure function of the file list + now).
       for (file, rule) in DiagnosticsRotation.plan(files: files, nowMs: wall(t)) {
         app.diagnosticsFiles?.removeAll { $0.name == file }
-        effects.outputs.append(
-          TraceRecord(t: t, out: "diagnostics", fields: ["op": "delete", "file": .string(file), "rule": .string(rule)]))
+        effects.outputs.append(.diagnosticsDeleted(file: file, rule: rule))
         if rule == "size" {
           effects.diagnostics.append(diagnostic("RotationBySizeTriggered", [("file", file)], at: t))
         }
@@ -124,9 +121,7 @@ extension Engine {
     app.dirty = true
     withRef = WithRefState(spec: configuration.spec, scene: scene)
     return Effects(outputs: [
-      TraceRecord(
-        t: t, out: "session",
-        fields: ["op": "created", "session_id": .string(app.session.sessionId), "cause": .string(cause)])
+      .session(.created(sessionId: app.session.sessionId, cause: cause))
     ])
   }
 
@@ -143,12 +138,7 @@ extension Engine {
     app.prompts.reset(sessionFlags: stored.flags)
     app.capture = CapturePipeline()
     var out = Effects(outputs: [
-      TraceRecord(
-        t: t, out: "session",
-        fields: [
-          "op": "restored", "session_id": .string(stored.sessionId),
-          "workset": .number(Double(stored.worksetCount)),
-        ])
+      .session(.restored(sessionId: stored.sessionId, workset: stored.worksetCount))
     ])
     app.blockedEntered = false
     app.fullEpisodeShown = false
@@ -214,7 +204,7 @@ extension Engine {
     case "terminated":
       // A kill: nothing more is flushed; memory is dropped at the next `app_launch`.
       app.killed = true
-      return Effects(outputs: [TraceRecord(t: t, out: "session", fields: ["op": "killed"])])
+      return Effects(outputs: [.session(.killed)])
     case "active":
       appInactive = false
       out.append(ensureFreshSession(at: t))
@@ -247,7 +237,7 @@ extension Engine {
     app.warmup = .warming
     return Effects(
       outputs: [
-        TraceRecord(t: t, out: "effect", fields: ["kind": "start_camera"]),
+        .effect(.startCamera),
         Self.cameraRecord(.warming, at: t),
       ],
       timers: [
@@ -256,16 +246,15 @@ extension Engine {
       ])
   }
 
-  static func cameraRecord(_ phase: WarmupPhase, at t: Millis) -> TraceRecord {
-    var fields: JSONObject = ["warmup": .string(phase.rawValue)]
-    switch phase {
-    case .warming: (fields["zh"], fields["en"]) = ("相机准备中…", "Preparing camera…")
-    case .upgraded:
-      (fields["zh"], fields["en"]) = ("相机准备中…（可能需要几秒）", "Preparing camera… (may take a few seconds)")
-    case .failed: (fields["zh"], fields["en"]) = ("相机初始化失败", "Camera initialization failed")
-    default: break
-    }
-    return TraceRecord(t: t, out: "camera", fields: fields)
+  static func cameraRecord(_ phase: WarmupPhase, at t: Millis) -> EngineOutput {
+    let text: (zh: String, en: String)? =
+      switch phase {
+      case .warming: ("相机准备中…", "Preparing camera…")
+      case .upgraded: ("相机准备中…（可能需要几秒）", "Preparing camera… (may take a few seconds)")
+      case .failed: ("相机初始化失败", "Camera initialization failed")
+      default: nil
+      }
+    return .camera(CameraLine(warmup: phase, text: text))
   }
 
   /// [C] `CameraInitFailureReason.explanationText` (§4.8).
@@ -302,7 +291,7 @@ extension Engine {
   func captureContext(at t: Millis) -> CaptureContext {
     CaptureContext(
       now: t, wallMs: wall(t), photoAuth: app.photoAuth, freeMB: app.freeMB,
-      writeFailStringsC41: configuration.options["writeFailReasonStrings"] == "c41")
+      writeFailStringsC41: settings.writeFailStringsC41)
   }
 
   /// The catalogue key (ENGINE §4.5) of a prompt the capture unit asks for.
@@ -324,16 +313,12 @@ extension Engine {
       switch o {
       case .item(let item):
         app.dirty = true
-        out.outputs.append(Self.itemRecord(item, at: t))
+        out.outputs.append(.item(ItemLine(item: item)))
       case .removed(let item, let reason):
         app.dirty = true
-        var r = Self.itemRecord(item, at: t)
-        r.fields["core"] = "removed"
-        r.fields["reason"] = .string(reason)
-        out.outputs.append(r)
-      case .effect(let kind, var fields):
-        fields.members.insert(JSONMember("kind", .string(kind)), at: 0)
-        out.outputs.append(TraceRecord(t: t, out: "effect", fields: fields))
+        out.outputs.append(.item(ItemLine(item: item, removedReason: reason)))
+      case .effect(let request):
+        out.outputs.append(.effect(request))
       case .timer(let request):
         out.timers.append(request)
       case .prompt(let key, var payload):
@@ -348,7 +333,7 @@ extension Engine {
         } else if catalogueKey == "capture_failed_toast" {
           out.append(
             emitPrompt(
-              PromptCatalogue.captureFailedToast(code: configuration.options["captureFailedText"] == "code"),
+              PromptCatalogue.captureFailedToast(code: settings.captureFailedText == .code),
               payload: payload, at: t))
         } else if catalogueKey == "camera_abnormal" {
           out.append(
@@ -410,15 +395,6 @@ extension Engine {
     return out
   }
 
-  static func itemRecord(_ item: SessionItem, at t: Millis) -> TraceRecord {
-    var fields: JSONObject = [
-      "shot": .number(Double(item.shotSeq)), "core": .string(item.core.rawValue),
-      "thumb": .string(item.thumb.rawValue), "album": .string(item.album.rawValue), "liked": .bool(item.liked),
-    ]
-    if item.core == .write_failed, let r = item.writeFailReason { fields["reason"] = .string(r) }
-    return TraceRecord(t: t, out: "item", fields: fields)
-  }
-
   /// `shutter_tap` after the praise unfreeze (§3.12): capture when the gate allows it (§5.3);
   /// otherwise no item, and at the 20 limit `session_full_20` again (throttled, PRD §A.8).
   mutating func shutterTap(at t: Millis) -> Effects {
@@ -430,9 +406,9 @@ extension Engine {
       return out
     }
     var out = Effects(outputs: [
-      TraceRecord(t: t, out: "shutter_tap", fields: ["accepted": false, "reason": .string(reason)])
+      .shutterTapRefused(reason)
     ])
-    if reason == "workset_full" { out.append(emitPrompt("session_full_20", payload: [("count", .int(20))], at: t)) }
+    if reason == .workset_full { out.append(emitPrompt("session_full_20", payload: [("count", .int(20))], at: t)) }
     return out
   }
 
@@ -444,8 +420,8 @@ extension Engine {
     let (tapped, action) = app.prompts.action(key: key, actionId: actionId, at: t, context: promptContext)
     var out = tapped
     guard let action else { return out }
-    if let effect = action.effectKind {
-      out.outputs.append(TraceRecord(t: t, out: "effect", fields: ["kind": .string(effect)]))
+    if let effect = action.effect {
+      out.outputs.append(.effect(effect))
     }
     switch action.actionId {
     case "retry_camera_init", "retry":
@@ -504,7 +480,7 @@ extension Engine {
         // An image tap offline is a fetch that fails at once (§5.14: failed_retry on failure),
         // so the network's return on the sheet brings the one auto-retry.
         app.odr = .failed_retry
-        out.outputs.append(TraceRecord(t: t, out: "odr", fields: ["state": .string(app.odr.rawValue)]))
+        out.outputs.append(.odr(app.odr))
         out.append(emitPrompt("odr_unavailable", at: t))
       }
     case .odr_retry_tap:
@@ -526,7 +502,7 @@ extension Engine {
       }
       // §4.6 / PRD A.8: odr_unavailable when the sheet is opened offline *or a fetch fails*.
       if !ok { out.append(emitPrompt("odr_unavailable", at: t)) }
-      out.outputs.append(TraceRecord(t: t, out: "odr", fields: ["state": .string(app.odr.rawValue)]))
+      out.outputs.append(.odr(app.odr))
     default: break
     }
     return out
@@ -537,10 +513,8 @@ extension Engine {
     app.odrAttempt += 1
     app.odr = .downloading
     return Effects(outputs: [
-      TraceRecord(t: t, out: "odr", fields: ["state": "downloading"]),
-      TraceRecord(
-        t: t, out: "effect",
-        fields: ["kind": "odr_request", "tag": .string(tag), "attempt": .number(Double(app.odrAttempt))]),
+      .odr(.downloading),
+      .effect(.odrRequest(tag: tag, attempt: app.odrAttempt)),
     ])
   }
 
@@ -576,10 +550,10 @@ extension Engine {
     case .wrap_open:
       if app.session.writeFailedCount > 0 { return emitPrompt("blocked_by_write_failed", at: t) }
       if app.session.worksetCount < 3 { return emitPrompt("wrap_not_enough_photos", at: t) }
-      return Effects(outputs: [TraceRecord(t: t, out: "wrap", fields: ["op": "open"])])
+      return Effects(outputs: [.wrap(.open)])
     case .wrap_export:
       if let free = app.freeMB, free < 200 { return emitPrompt("low_space_blocking", payload: [("mb", .int(200))], at: t) }
-      return Effects(outputs: [TraceRecord(t: t, out: "wrap", fields: ["op": "export"])])
+      return Effects(outputs: [.wrap(.export)])
     case .down_reason_select:
       let reason = g.fields["reason"]?.stringValue ?? ""
       return Effects(diagnostics: [diagnostic("down_reason_select", [("reason", reason)], at: t)])

@@ -142,30 +142,26 @@ extension Engine {
     let quiet = result.output.id == nil && !praise.isFrozen
     let wasFrozen = praise.isFrozen
     let match =
-      withRefSession && configuration.options["matchEvalCadence"] != "t1"
+      withRefSession && settings.matchEvalCadence != .t1
       ? evaluateMatch(ctx, mirrorCtx: mirrorCtx, quiet: quiet, at: t) : (outputs: [], diagnostics: [], praised: false)
 
-    var outputs: [TraceRecord] = []
-    if configuration.options.traceEvaluations {
-      outputs.append(TraceRecord(t: t, out: "eval", fields: ["tier": "T0", "frame": .number(Double(event.frame))]))
+    var outputs: [EngineOutput] = []
+    if settings.traceEvaluations {
+      outputs.append(.eval(.t0(frame: event.frame)))
     }
     if tracing {
       outputs.append(
         CueEvalEntry.record(
-          t: t, frame: event.frame, scene: scene, mode: withRefSession ? "withRef" : "noRef", entries: entries,
+          t: t, frame: event.frame, scene: scene, mode: withRefSession ? .withRef : .noRef, entries: entries,
           unsupported: unsupported, ranked: ranked, gate: result, gateState: gate, gateParameters: gateParams,
           input: input))
     }
     if result.changed {
       outputs.append(
-        TraceRecord(
-          t: t, out: "cue_display",
-          fields: [
-            "cue_id": result.output.id.map { .string($0) } ?? .null,
-            "level": .string(result.output.level.rawValue),
-            "reason": .string(result.reason.rawValue),
-            "mode": withRefSession ? "withRef" : "noRef",
-          ]))
+        .cueDisplay(
+          CueDisplay(
+            cueId: result.output.id, level: result.output.level, reason: result.reason,
+            mode: withRefSession ? .withRef : .noRef)))
     }
     // 6. Praise (§3.12): noRef, an exit_crossed of the cue the gate now displays; withRef,
     // Match false → true (step 8; single-cue exits do not praise, PRD §5.1.1.a).
@@ -183,7 +179,7 @@ extension Engine {
     // [D] retractPraiseOnInstability (PRD §4.3 "不稳定…收回夸夸", §1.8): a newly displayed cue
     // during the freeze takes the praise back.
     if praisedNow == nil, praise.isFrozen, result.changed, result.output.id != nil,
-      configuration.options["retractPraiseOnInstability"] == "true", let was = praise.unfreeze(reason: "reset")
+      settings.retractPraiseOnInstability, let was = praise.unfreeze(reason: "reset")
     {
       timers.append(.cancel(PraiseController.timeoutTimer))
       outputs.append(Self.praiseOffRecord(was, reason: "retracted", at: t))
@@ -207,7 +203,7 @@ extension Engine {
 
   /// The x-mirrored context for `mirrorMode=points` (§3.13f [P]); nil for `scalar`.
   func mirrorContext(_ frame: CanonicalFrame, targets: [String: Double]) -> MetricContext? {
-    guard configuration.options["mirrorMode"] == "points" else { return nil }
+    guard settings.mirrorPoints else { return nil }
     let m = frame.mirroredX()
     return MetricContext(
       frame: m, face: SubjectChoice.face(m.faces), options: metricOptions, roiCoefficients: roiCoefficients,
@@ -226,15 +222,7 @@ extension Engine {
       cooldownMs: (current ?? defaults).cooldownMs)
   }
 
-  static func scriptCardRecord(_ card: ScriptCard, at t: Millis, frozen: Bool = false) -> TraceRecord {
-    TraceRecord(
-      t: t, out: "script_card",
-      fields: [
-        "cue_id": card.cueId.map { .string($0) } ?? .null,
-        "variant": card.variant.map { .number(Double($0)) } ?? .null,
-        "zh": card.zh.map { .string($0) } ?? .null,
-        "en": card.en.map { .string($0) } ?? .null,
-        "frozen": .bool(frozen),
-      ])
+  static func scriptCardRecord(_ card: ScriptCard, at t: Millis, frozen: Bool = false) -> EngineOutput {
+    .scriptCard(ScriptCardLine(cueId: card.cueId, variant: card.variant, zh: card.zh, en: card.en, frozen: frozen))
   }
 }

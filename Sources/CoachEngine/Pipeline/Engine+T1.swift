@@ -28,7 +28,7 @@ extension Engine {
     let tracing = configuration.traceMetrics
     var entries: [CueEvalEntry] = []
     var evaluatedCount = 0
-    let t1MaxHz = configuration.options.t1MaxHz
+    let t1MaxHz = settings.t1MaxHz
     for i in scenePlans {
       let plan = plans[i]
       guard plan.isT1, plan.takesPart(withRefSession: withRefSession), plan.runsOnT1Tick(k, t1MaxHz: t1MaxHz) else {
@@ -64,14 +64,14 @@ extension Engine {
       }
     }
     var effects = Effects()
-    if configuration.options.traceEvaluations {
+    if settings.traceEvaluations {
       effects.outputs.append(
-        TraceRecord(t: t, out: "eval", fields: ["tier": "T1", "tick": .number(Double(k)), "cues": .number(Double(evaluatedCount))]))
+        .eval(.t1(tick: k, cues: evaluatedCount)))
     }
     if tracing { effects.outputs.append(CueEvalEntry.t1Record(t: t, tick: k, scene: scene, entries: entries)) }
     // matchEvalCadence=t1 ([C] `TierScheduler.handleT1Tick`, G-13): Match on T1 ticks, from
     // the latest accepted landmarks.
-    if withRefSession, configuration.options["matchEvalCadence"] == "t1" {
+    if withRefSession, settings.matchEvalCadence == .t1 {
       let wasFrozen = praise.isFrozen
       let quiet = gate.current.id == nil && !wasFrozen
       let match = evaluateMatch(ctx, mirrorCtx: mirrorContext(frame, targets: targets), quiet: quiet, at: t)

@@ -33,7 +33,7 @@ extension Engine {
         // Rejected: not copied, the current reference unchanged (PLAN M7.9).
         var effects = emitPrompt(RefGate.promptKey, payload: [("reason", .string(reason.rawValue))], at: t)
         effects.outputs.append(
-          TraceRecord(t: t, out: "reference", fields: ["ref_id": .string(refId), "result": "rejected", "reason": .string(reason.rawValue)]))
+          .reference(["ref_id": .string(refId), "result": "rejected", "reason": .string(reason.rawValue)]))
         return effects
       }
       // §5.15: the copy into the album needs 200 MB; below that it is not performed.
@@ -60,7 +60,7 @@ extension Engine {
         fields["targets"] = .number(Double(newCount))
         fields["existing"] = .number(Double(existing))
       }
-      effects.outputs.append(TraceRecord(t: t, out: "reference", fields: fields))
+      effects.outputs.append(.reference(fields))
       return effects
     case .ref_switch:
       let order = withRef.store.refOrder
@@ -69,7 +69,7 @@ extension Engine {
       let step = g.fields["dir"]?.stringValue == "prev" ? order.count - 1 : 1
       let next = order[(current + step) % order.count]
       guard withRef.store.select(refId: next) else { return Effects() }
-      return Effects(outputs: [TraceRecord(t: t, out: "reference", fields: ["ref_id": .string(next), "result": "selected"])])
+      return Effects(outputs: [.reference(["ref_id": .string(next), "result": "selected"])])
     default:
       return Effects()
     }
@@ -105,7 +105,7 @@ extension Engine {
   /// The MatchDecider on one T0 evaluation (§3.13e, step 8 of §3.15): live metrics of the
   /// required cues, `match` output on a tuple change, praise on false → true, A.13 lines.
   mutating func evaluateMatch(_ ctx: MetricContext, mirrorCtx: MetricContext?, quiet: Bool, at t: Millis)
-    -> (outputs: [TraceRecord], diagnostics: [DiagnosticLine], praised: Bool)
+    -> (outputs: [EngineOutput], diagnostics: [DiagnosticLine], praised: Bool)
   {
     var live: [String: MetricSample] = [:]
     var mirrored: [String: MetricSample]? = mirrorCtx == nil ? nil : [:]
@@ -126,20 +126,18 @@ extension Engine {
       }
     }
     let result = withRef.decider.evaluate(
-      live: live, targets: withRef.store.targets, options: MatchOptions(configuration.options), mirroredLive: mirrored)
-    var outputs: [TraceRecord] = []
+      live: live, targets: withRef.store.targets, options: settings.match, mirroredLive: mirrored)
+    var outputs: [EngineOutput] = []
     var diagnostics: [DiagnosticLine] = []
     var praised = false
     let tuple = result.tuple
     let changed = tuple != withRef.lastTuple
     if changed {
       outputs.append(
-        TraceRecord(
-          t: t, out: "match",
-          fields: [
-            "match": .bool(result.match), "required": .array(result.required.map { .string($0) }),
-            "blocked_by": .array(result.blockedBy.map { .string($0) }), "mirror_applied": .bool(result.mirrorApplied),
-          ]))
+        .match(
+          MatchLine(
+            match: result.match, required: result.required, blockedBy: result.blockedBy,
+            mirrorApplied: result.mirrorApplied)))
     }
     // §3.13g: on every change of the tuple, and when the UI becomes quiet while match=false.
     let becameQuiet = quiet && !withRef.wasQuiet && !result.match

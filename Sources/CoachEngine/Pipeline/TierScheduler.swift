@@ -74,9 +74,7 @@ struct TierScheduler: Equatable, Sendable {
       timers: [.schedule(Self.recoveryTimer, at: t + Self.recoveryDelayMs)])
   }
 
-  func record(cause: String, at t: Millis) -> TraceRecord {
-    TraceRecord(
-      t: t, out: "tier",
-      fields: ["t0_hz": .number(Double(t0Hz)), "t1_enabled": .bool(t1Enabled), "cause": .string(cause)])
+  func record(cause: String, at t: Millis) -> EngineOutput {
+    .tier(TierLine(t0Hz: t0Hz, t1Enabled: t1Enabled, cause: cause))
   }
 }

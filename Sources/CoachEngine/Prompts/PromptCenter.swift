@@ -231,7 +231,7 @@ public struct PromptCenter: Sendable, Equatable {
       return (Effects(), nil)
     }
     var out = Effects()
-    out.outputs.append(trace(p, op: "action", extra: ("action_id", actionId), at: t))
+    out.outputs.append(.prompt(trace(p, op: "action", extra: ("action_id", actionId), at: t)))
     out.diagnostics.append(line(p, event: "prompt_action_tapped", extra: ("actionId", actionId), at: t, context: context))
     let kind = PromptActionKind(rawValue: actionId)
     let dismissal = kind == .dismiss || kind == .later || ["取消", "稍后", "知道了"].contains(button.zh)
@@ -362,8 +362,8 @@ public struct PromptCenter: Sendable, Equatable {
     case .none, .stateOnly: break
     }
     var shownLine = trace(p, op: "shown", extra: nil, at: now)
-    if let ms = PromptTimings.autoDismissMs(def, voiceOver: context.voiceOver) { shownLine.fields["auto_ms"] = .number(Double(ms)) }
-    out.outputs.append(shownLine)
+    if let ms = PromptTimings.autoDismissMs(def, voiceOver: context.voiceOver) { shownLine["auto_ms"] = .number(Double(ms)) }
+    out.outputs.append(.prompt(shownLine))
     out.diagnostics.append(line(p, event: "prompt_shown", extra: nil, at: now, context: context))
     return out
   }
@@ -384,8 +384,8 @@ public struct PromptCenter: Sendable, Equatable {
     }
     var record = trace(p, op: "dismissed", extra: ("dismiss_reason", reason.rawValue), at: t)
     // `auto` covers both the timer and "the condition ended" (§4.1); the trace tells them apart.
-    if reason == .auto { record.fields["by"] = byTimer ? "timer" : "condition" }
-    out.outputs.append(record)
+    if reason == .auto { record["by"] = byTimer ? "timer" : "condition" }
+    out.outputs.append(.prompt(record))
     out.diagnostics.append(
       line(p, event: "prompt_dismissed", extra: ("dismissReason", reason.rawValue), at: t, context: context))
     return out
@@ -397,7 +397,7 @@ public struct PromptCenter: Sendable, Equatable {
     fields["drop_reason"] = .string(reason.rawValue)
     fields["zh"] = .string(PromptText.render(e.definition.messageZh, zhValues))
     fields["en"] = .string(PromptText.render(e.definition.messageEn, enValues))
-    return Effects(outputs: [TraceRecord(t: t, out: "prompt", fields: fields)])
+    return Effects(outputs: [.prompt(fields)])
   }
 
   // MARK: Outputs
@@ -410,12 +410,12 @@ public struct PromptCenter: Sendable, Equatable {
   }
 
   /// `{"out":"prompt","op",key,level,surface,priority,(dismiss_reason|action_id)?,zh,en}` (§1.7).
-  private func trace(_ p: VisiblePrompt, op: String, extra: (String, String)?, at t: Millis) -> TraceRecord {
+  private func trace(_ p: VisiblePrompt, op: String, extra: (String, String)?, at t: Millis) -> JSONObject {
     var fields = Self.baseFields(p.definition, op: op)
     if let extra { fields[extra.0] = .string(extra.1) }
     fields["zh"] = .string(p.messageZh)
     fields["en"] = .string(p.messageEn)
-    return TraceRecord(t: t, out: "prompt", fields: fields)
+    return fields
   }
 
   /// A.13 `prompt_*` line (§4.10): the payload keys of the reference export records 1–3.

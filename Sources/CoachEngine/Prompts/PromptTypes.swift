@@ -277,12 +277,14 @@ public enum PromptActionKind: String, Sendable, CaseIterable, Equatable {
   case retry_wrap
 
   /// The §1.6 effect an action that leaves the app (or asks the system) turns into.
-  public var effectKind: String? {
+  public var effect: EffectRequest? {
     switch self {
-    case .open_settings, .open_limited_picker, .open_storage_settings, .open_network_settings,
-      .open_manage_subscriptions:
-      rawValue
-    case .continue: "request_camera_permission"
+    case .open_settings: .leaveApp(.open_settings)
+    case .open_limited_picker: .leaveApp(.open_limited_picker)
+    case .open_storage_settings: .leaveApp(.open_storage_settings)
+    case .open_network_settings: .leaveApp(.open_network_settings)
+    case .open_manage_subscriptions: .leaveApp(.open_manage_subscriptions)
+    case .continue: .requestCameraPermission
     default: nil
     }
   }
@@ -298,7 +300,7 @@ public struct PromptAction: Sendable, Equatable {
   public var isDismissal: Bool
   /// The prompt's payload, in emission order (e.g. `reason` of write_failed).
   public var payload: [(key: String, value: PromptPayloadValue)]
-  public var effectKind: String? { kind?.effectKind }
+  public var effect: EffectRequest? { kind?.effect }
   public static func == (a: PromptAction, b: PromptAction) -> Bool {
     a.key == b.key && a.actionId == b.actionId && a.kind == b.kind && a.isDismissal == b.isDismissal
       && a.payload.map(\.key) == b.payload.map(\.key) && a.payload.map(\.value) == b.payload.map(\.value)

@@ -33,7 +33,7 @@ struct AppState: Sendable {
   /// Whether the app has entered the camera once (`app_launch` or the implicit start).
   var launched = false
   /// The last `shutter` line (enabled, reason); nil before the first computation.
-  var shutter: (enabled: Bool, reason: String?)?
+  var shutter: (enabled: Bool, reason: ShutterBlockReason?)?
   /// The write_failed block was entered (ENGINE §4.6 blocked_by_write_failed: once per entry).
   var blockedEntered = false
   /// The 20-limit modal was shown for the current "full" episode ([C] re-show rule, §4.9).

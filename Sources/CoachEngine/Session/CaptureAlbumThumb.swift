@@ -21,7 +21,7 @@ extension CapturePipeline {
     s.items[i].albumRetryNextAtMs = nil
     setAlbum(i, .queued, &s, c, &out)
     out.append(
-      .effect(kind: "album_add", fields: ["asset_id": .string(asset), "attempt": .number(Double(s.items[i].albumAttempts))]))
+      .effect(.albumAdd(assetId: asset, attempt: s.items[i].albumAttempts)))
   }
 
   /// `album_add_result`: ok → success; asset_not_found under authorized/limited → phantom prune
@@ -150,9 +150,7 @@ extension CapturePipeline {
   mutating func requestThumb(_ i: Int, _ s: inout SessionSnapshot, _ out: inout [CaptureOutput]) {
     s.items[i].thumbAttempts += 1
     out.append(
-      .effect(
-        kind: "generate_thumb",
-        fields: ["shot": .number(Double(s.items[i].shotSeq)), "attempt": .number(Double(s.items[i].thumbAttempts))]))
+      .effect(.generateThumb(shot: s.items[i].shotSeq, attempt: s.items[i].thumbAttempts)))
   }
 
   /// +5000 from insert without a real thumb → thumb failed (not for write_failed items, [C]).

@@ -147,7 +147,7 @@ public struct CapturePipeline: Sendable, Equatable {
     runtime[item.itemId] = ItemRuntime(insertedAt: c.now)
     out.append(.item(item))
     out.append(stateDiag(item, prev: "none", next: item.core.rawValue, error: nil, c))
-    out.append(.effect(kind: "capture_photo", fields: ["shot": .number(Double(shot))]))
+    out.append(.effect(.capturePhoto(shot: shot)))
     schedule(.deadline, item.itemId, at: c.now + Self.captureDataDeadlineMs, &out)
     scheduleNextThumbAttempt(item.itemId, &out)
     schedule(.thumb_fail, item.itemId, at: c.now + Self.thumbFailMs, &out)
@@ -194,7 +194,7 @@ public struct CapturePipeline: Sendable, Equatable {
         s.items[i].liked = liked
         s.lastActiveAtMs = c.wallMs
         out.append(.item(s.items[i]))
-        out.append(.effect(kind: "favorite_sync", fields: ["item": .number(Double(shot))]))
+        out.append(.effect(.favoriteSync(item: shot)))
       }
     case .viewer_open:
       // ENGINE §4.6: thumb_failed when the user opens the Viewer on a thumb_failed item.

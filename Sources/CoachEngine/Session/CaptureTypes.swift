@@ -14,7 +14,7 @@ public enum CaptureOutput: Equatable, Sendable {
   case removed(SessionItem, reason: String)
   /// An effect request of ENGINE §1.6 (`capture_photo`, `photokit_write`, `fetch_asset`,
   /// `album_add`, `generate_thumb`, `favorite_sync`).
-  case effect(kind: String, fields: JSONObject)
+  case effect(EffectRequest)
   /// A timer request; every id starts with `capture.` (see `CapturePipeline.TimerKind`).
   case timer(TimerRequest)
   /// Ask the prompt system to emit `key` (the engine applies gates, throttles, slots).
@@ -30,7 +30,7 @@ public enum CaptureOutput: Equatable, Sendable {
     switch (a, b) {
     case (.item(let x), .item(let y)): return x == y
     case (.removed(let x, let r), .removed(let y, let q)): return x == y && r == q
-    case (.effect(let k, let f), .effect(let l, let g)): return k == l && f == g
+    case (.effect(let x), .effect(let y)): return x == y
     case (.timer(let x), .timer(let y)): return x == y
     case (.prompt(let k, let p), .prompt(let l, let q)):
       return k == l && p.map(\.key) == q.map(\.key) && p.map(\.value) == q.map(\.value)

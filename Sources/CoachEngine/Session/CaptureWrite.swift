@@ -43,9 +43,7 @@ extension CapturePipeline {
     r.awaitingWrite = true
     runtime[id] = r
     out.append(
-      .effect(
-        kind: "photokit_write",
-        fields: ["shot": .number(Double(s.items[i].shotSeq)), "attempt": .number(Double(s.items[i].writeAttempts))]))
+      .effect(.photokitWrite(shot: s.items[i].shotSeq, attempt: s.items[i].writeAttempts)))
     schedule(.write_timeout, id, at: c.now + Self.writeCallbackTimeoutMs, &out)
   }
 
@@ -169,7 +167,7 @@ extension CapturePipeline {
     r.verified = false
     r.verificationDone = false
     runtime[id] = r
-    out.append(.effect(kind: "fetch_asset", fields: ["asset_id": .string(asset), "attempt": 1]))
+    out.append(.effect(.fetchAsset(assetId: asset, attempt: 1)))
     schedule(.verify_window, id, at: c.now + Self.verificationWindowMs, &out)
   }
 
@@ -228,7 +226,7 @@ extension CapturePipeline {
     guard s.items[i].core == .write_success, let asset = s.items[i].assetId,
       let r = runtime[s.items[i].itemId], !r.verificationDone, r.fetchAttempt == 2
     else { return }
-    out.append(.effect(kind: "fetch_asset", fields: ["asset_id": .string(asset), "attempt": 2]))
+    out.append(.effect(.fetchAsset(assetId: asset, attempt: 2)))
   }
 
   /// 2.0 s after write_success and still not verified → `post_write_verification_delayed

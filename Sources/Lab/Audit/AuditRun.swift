@@ -55,33 +55,35 @@ public enum AuditRun {
       let scenario = try Scenario.parse(bytes: Array(point.yaml.utf8), file: file)
       let reader = try GeneratedRecording(scenario: scenario).reader()
       var source = RecordingSource(reader: reader, path: file)
-      var output = CollectingOutput { $0.out != "a13" }
+      var output = CollectingOutput()
       _ = try driver.replay(source: &source, into: &output, recording: file)
-      analyse(output.records, into: &result)
+      analyse(output.outputs, into: &result)
     } catch {
       result.failure = "\(error)"
     }
     return result
   }
 
-  static func analyse(_ records: [TraceRecord], into r: inout AuditPointResult) {
+  static func analyse(_ outputs: [TimedOutput], into r: inout AuditPointResult) {
     var canonical: [String] = []
-    for rec in records {
-      switch rec.out {
-      case "cue_eval": evaluation(rec, into: &r)
-      case "cue_display":
-        if let id = rec.fields["cue_id"]?.stringValue { r.displayed.insert(id) }
-        r.shown = rec.fields["cue_id"]?.stringValue
+    for o in outputs {
+      switch o.output {
+      case .cueEval(let e):
+        evaluation(e, into: &r)
+        continue
+      case .cueDisplay(let d):
+        if let id = d.cueId { r.displayed.insert(id) }
+        r.shown = d.cueId
         r.displayChanges += 1
-      case "praise" where rec.fields["state"]?.stringValue == "on":
+      case .praise(let p) where p.state == .on:
         r.praises += 1
-        if let d = rec.fields["dimension"]?.stringValue { r.praised.append(d) }
-      case "match":
-        if rec.fields["match"]?.boolValue == true { r.matched = true }
-        r.blockedBy = (rec.fields["blocked_by"]?.arrayValue ?? []).compactMap(\.stringValue)
+        r.praised.append(p.dimension)
+      case .match(let m):
+        if m.match { r.matched = true }
+        r.blockedBy = m.blockedBy
       default: break
       }
-      if rec.out != "cue_eval" { canonical.append(TraceFormat.line(rec)) }
+      canonical.append(TraceFormat.line(o.record))
     }
     if r.point.noisy {
       let report = BudgetCheck.check(name: r.point.name, trace: canonical.joined(separator: "\n"), limits: BudgetLimits())
@@ -89,23 +91,26 @@ public enum AuditRun {
     }
   }
 
-  static func evaluation(_ rec: TraceRecord, into r: inout AuditPointResult) {
-    let gate = rec.fields["gate"]?.objectValue?["cue_id"]?.stringValue
-    let ranked = (rec.fields["ranked"]?.arrayValue ?? []).compactMap(\.stringValue)
-    let isT0 = rec.fields["ranked"] != nil
-    if rec.fields["mode"]?.stringValue == "withRef" { r.withRefActive = true }
-    for m in rec.fields["cues"]?.objectValue?.members ?? [] {
-      let id = m.key
-      if let e = m.value["error"]?.doubleValue {
+  static func evaluation(_ e: CueEval, into r: inout AuditPointResult) {
+    var gate: String?
+    var ranked: [String] = []
+    var isT0 = false
+    if case .t0(let t0) = e {
+      (gate, ranked, isT0) = (t0.gate.cueId, t0.ranked, true)
+      if t0.mode == .withRef { r.withRefActive = true }
+    }
+    for entry in e.entries {
+      let id = entry.id
+      if let e = entry.error {
         let old = r.errorRange[id] ?? (e, e)
         r.errorRange[id] = (min(old.lo, e), max(old.hi, e))
       }
-      let reason = m.value["reason"]?.stringValue ?? ""
+      let reason = entry.reason ?? ""
       if reason.hasSuffix("low_confidence") { r.lowConfidence.insert(id) }
-      if m.value["state"]?.stringValue == "candidate", reason.hasPrefix("fallback:"), !reason.contains("tracking_lost") {
+      if entry.state == "candidate", reason.hasPrefix("fallback:"), !reason.contains("tracking_lost") {
         r.fallbackRequests += 1
       }
-      guard let level = m.value["level"]?.stringValue.flatMap(CueLevel.init(rawValue:)) else { continue }
+      let level = entry.level
       r.maxRank[id] = max(r.maxRank[id] ?? 0, level.rank)
       guard level == .warn || level == .hard, r.outrankedBy[id] == nil, gate != id else { continue }
       if !isT0 || !ranked.contains(id) {

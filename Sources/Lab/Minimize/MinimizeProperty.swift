@@ -33,7 +33,7 @@ public enum MinimizeProperty {
     { c in (try? replay(driver, c) { matcher.matches($0) }).map { !$0.isEmpty } ?? false }
   }
 
-  static func replay(_ driver: ReplayDriver<Engine>, _ c: Minimizer.Candidate, keep: @escaping (TraceRecord) -> Bool) throws
+  static func replay(_ driver: ReplayDriver<Engine>, _ c: Minimizer.Candidate, keep: @escaping (TimedOutput) -> Bool) throws
     -> [TraceRecord]
   {
     var source = InMemoryEventSource(header: c.header, events: c.events)
@@ -56,7 +56,7 @@ public enum MinimizeProperty {
 /// or `prompt key=odr_unavailable op=shown`. `ID` matches `cue_id` (or `key`), `LEVEL` `level`;
 /// values compare with the field's canonical text.
 public struct TraceMatcher: Sendable, Equatable, CustomStringConvertible {
-  public var kind: String
+  public var kind: OutputKind
   public var fields: [(String, String)]
   public var description: String
 
@@ -64,8 +64,11 @@ public struct TraceMatcher: Sendable, Equatable, CustomStringConvertible {
 
   public init(parsing text: String) throws(HarnessFailure) {
     let words = text.split(separator: " ").map(String.init)
-    guard let kind = words.first, kind.allSatisfy({ $0.isLetter || $0 == "_" }) else {
+    guard let word = words.first, word.allSatisfy({ $0.isLetter || $0 == "_" }) else {
       throw .badInput("--expect '\(text)': expected KIND [ID][/LEVEL] [key=value]…, e.g. 'cue_display FRAME_MOVE_LEFT/hard'")
+    }
+    guard let kind = OutputKind(rawValue: word) else {
+      throw .badInput("--expect '\(text)': unknown output kind '\(word)'; known kinds: \(TraceKinds.all.joined(separator: ", "))")
     }
     self.kind = kind
     self.description = text
@@ -75,15 +78,16 @@ public struct TraceMatcher: Sendable, Equatable, CustomStringConvertible {
         fields.append((String(w[..<eq]), String(w[w.index(after: eq)...])))
       } else {
         let parts = w.split(separator: "/", maxSplits: 1).map(String.init)
-        if let id = parts.first, !id.isEmpty { fields.append((kind == "prompt" ? "key" : "cue_id", id)) }
+        if let id = parts.first, !id.isEmpty { fields.append((kind == .prompt ? "key" : "cue_id", id)) }
         if parts.count == 2 { fields.append(("level", parts[1])) }
       }
     }
     self.fields = fields
   }
 
-  public func matches(_ r: TraceRecord) -> Bool {
-    guard r.out == kind else { return false }
+  public func matches(_ o: TimedOutput) -> Bool {
+    guard o.output.kind == kind else { return false }
+    let r = o.record
     return fields.allSatisfy { key, value in
       guard let v = r.fields[key] else { return value == "null" }
       switch v {

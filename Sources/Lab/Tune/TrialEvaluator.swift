@@ -59,9 +59,9 @@ public struct ReplayTrialEvaluator: TrialEvaluator, Sendable {
     var total = TraceScore()
     for rec in recordings {
       var source = InMemoryEventSource(header: rec.header, events: rec.events)
-      var output = CollectingOutput { $0.out != "a13" && $0.out != "cue_eval" }
+      var output = CollectingOutput { if case .cueEval = $0.output { false } else { true } }
       _ = try driver.replay(source: &source, into: &output, recording: rec.name)
-      total.add(TraceScore(records: output.records, recording: rec, budgets: budgets))
+      total.add(TraceScore(outputs: output.outputs, recording: rec, budgets: budgets))
     }
     return total.objectives
   }
@@ -84,7 +84,7 @@ struct TraceScore {
 
   init() {}
 
-  init(records: [TraceRecord], recording: DecodedRecording, budgets: BudgetLimits) {
+  init(outputs: [TimedOutput], recording: DecodedRecording, budgets: BudgetLimits) {
     let labels = recording.events.compactMap { e -> (t: Int64, cue: String, holds: Bool)? in
       guard case .generic(let g) = e.payload, g.kind == .label, let cue = g.fields["cue_id"]?.stringValue,
         let holds = g.fields["holds"]?.boolValue
@@ -95,17 +95,17 @@ struct TraceScore {
     minutes = Double(max(end, 1)) / 60_000
     var shown: String?
     var displays: [(t: Int64, cue: String?)] = []
-    for r in records {
-      if r.out == "cue_display" {
-        let id = r.fields["cue_id"]?.stringValue
-        if id != shown { displays.append((r.t, id)) }
-        shown = id
-      } else if r.out == "praise", r.fields["state"]?.stringValue == "on" {
-        praises += 1
+    for o in outputs {
+      switch o.output {
+      case .cueDisplay(let d):
+        if d.cueId != shown { displays.append((o.t, d.cueId)) }
+        shown = d.cueId
+      case .praise(let p) where p.state == .on: praises += 1
+      default: break
       }
     }
     scoreAgainstLabels(displays: displays, labels: labels, end: end)
-    let trace = records.map(TraceFormat.line).joined(separator: "\n")
+    let trace = outputs.map { TraceFormat.line($0.record) }.joined(separator: "\n")
     budgetBreaches = BudgetCheck.check(name: recording.name, trace: trace, limits: budgets).breaches.count
   }
 

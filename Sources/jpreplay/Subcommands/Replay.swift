@@ -62,7 +62,7 @@ extension JPReplay {
       var overrides = try engine.parsedOverrides()
       if lenient { overrides.append(("strictEffects", "false")) }
       let metrics = trace == "metrics"
-      var kinds: Set<String>? = nil
+      var kinds: TraceKinds.Selection? = nil
       if let trace, !metrics {
         switch TraceKinds.parse(trace) {
         case .success(let k): kinds = k

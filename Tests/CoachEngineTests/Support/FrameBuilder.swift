@@ -1,5 +1,6 @@
 import Foundation
 import PoseSpec
+import Replay
 
 @testable import CoachEngine
 
@@ -132,8 +133,8 @@ enum Fixture {
     var e = engine
     var out: [TraceRecord] = []
     var due: [TimerID: Millis] = [:]
-    func apply(_ fx: Effects) {
-      out += fx.outputs
+    func apply(_ fx: Effects, at t: Millis) {
+      out += fx.records(at: t)
       for r in fx.timers {
         switch r {
         case .schedule(let id, let at): due[id] = at
@@ -141,16 +142,16 @@ enum Fixture {
         }
       }
     }
-    apply(e.start())
+    apply(e.start(), at: 0)
     func fireDue(upTo t: Millis) {
       while let next = due.filter({ $0.value <= t }).min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
         due[next.key] = nil
-        apply(e.fire(next.key, at: next.value))
+        apply(e.fire(next.key, at: next.value), at: next.value)
       }
     }
     for ev in events {
       fireDue(upTo: ev.t)
-      apply(e.handle(ev))
+      apply(e.handle(ev), at: ev.t)
     }
     fireDue(upTo: end)
     return out
@@ -159,8 +160,8 @@ enum Fixture {
   /// Feeds `events` in order after `start()` and returns every output.
   static func run(_ engine: Engine, _ events: [InputEvent]) -> [TraceRecord] {
     var e = engine
-    var out = e.start().outputs
-    for ev in events { out += e.handle(ev).outputs }
+    var out = e.start().records(at: 0)
+    for ev in events { out += e.handle(ev).records(at: ev.t) }
     return out
   }
 

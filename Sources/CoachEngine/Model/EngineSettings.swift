@@ -1,0 +1,46 @@
+import PoseSpec
+
+/// The engine options (ENGINE §1.8) parsed once, at `Engine.init`, into typed values: no
+/// evaluation, tick or app event reads an option by name.
+public struct EngineSettings: Equatable, Sendable {
+  /// `matchEvalCadence`: the MatchDecider runs per T0 result (default) or on T1 ticks ([C], G-13).
+  public enum MatchEvalCadence: String, Sendable { case t0, t1 }
+  /// `captureFailedText`: the PRD sentence (default) or the [C] code in `capture_failed_toast`.
+  public enum CaptureFailedText: String, Sendable { case prd, code }
+
+  public var matchEvalCadence: MatchEvalCadence
+  /// `mirrorMode`, `missingTargetPolicy`.
+  public var match: MatchOptions
+  /// `promptGlobalWindowScope`, `writeFailReasonStrings`.
+  public var prompts: PromptCenter.Options
+  /// `retractPraiseOnInstability=true`: a newly displayed cue during a praise freeze takes it back.
+  public var retractPraiseOnInstability: Bool
+  /// `useStabilityLayer=true` (§3.8).
+  public var useStabilityLayer: Bool
+  /// `traceEvaluations=true`: `eval` lines.
+  public var traceEvaluations: Bool
+  public var t1MaxHz: Int
+  /// `errorSource=formulaFirst` (default) vs `outputsFirst` (§2.9).
+  public var errorSourceFormulaFirst: Bool
+  public var captureFailedText: CaptureFailedText
+  /// `bodyPointsScope`, `bboxRequiresAllListed`, `angleFix`.
+  let metric: MetricOptions
+
+  public init(_ options: EngineOptions) {
+    matchEvalCadence = MatchEvalCadence(rawValue: options["matchEvalCadence"]) ?? .t0
+    match = MatchOptions(options)
+    prompts = PromptCenter.Options(options)
+    retractPraiseOnInstability = options["retractPraiseOnInstability"] == "true"
+    useStabilityLayer = options.useStabilityLayer
+    traceEvaluations = options.traceEvaluations
+    t1MaxHz = options.t1MaxHz
+    errorSourceFormulaFirst = options.errorSourceFormulaFirst
+    captureFailedText = CaptureFailedText(rawValue: options["captureFailedText"]) ?? .prd
+    metric = MetricOptions(options)
+  }
+
+  /// `writeFailReasonStrings=c41` (§4.8, G-24).
+  public var writeFailStringsC41: Bool { prompts.writeFailStrings == .c41 }
+  /// `mirrorMode=points` (§3.13f [P]).
+  public var mirrorPoints: Bool { match.mirrorMode == .points }
+}

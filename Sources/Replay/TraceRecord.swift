@@ -1,0 +1,35 @@
+import CoachEngine
+import PoseSpec
+
+/// One trace line as data (ENGINE §1.7): `{"t":…, "out":"cue_display", …fields}`.
+///
+/// The engine produces typed `EngineOutput`s; `TraceRecord(_:at:)` renders one (the only place
+/// that knows the field names), and `TraceFormat` turns a record into its canonical line and a
+/// golden's line back into a record.
+public struct TraceRecord: Equatable, Sendable {
+  public var t: Millis
+  /// The `out` discriminator as written (a golden's line may name any kind).
+  public var out: String
+  /// Every field besides `t` and `out`. Serialized with sorted keys by the trace writer.
+  public var fields: JSONObject
+  public init(t: Millis, out: String, fields: JSONObject) {
+    self.t = t
+    self.out = out
+    self.fields = fields
+  }
+
+  /// The kind, when `out` names one the engine emits.
+  public var kind: OutputKind? { OutputKind(rawValue: out) }
+}
+
+/// One engine output with the time of the call that produced it.
+public struct TimedOutput: Equatable, Sendable {
+  public var t: Millis
+  public var output: EngineOutput
+  public init(t: Millis, output: EngineOutput) {
+    self.t = t
+    self.output = output
+  }
+  /// The output rendered as a trace record.
+  public var record: TraceRecord { TraceRecord(output, at: t) }
+}
