@@ -1,19 +1,31 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependencies point one way (as declared below; issue 13 will move the input vocabulary
-// under Recording so that Recording no longer needs CoachEngine):
-//   jpreplay → {Lab, Scenarios};  JPReplayTesting → {Lab, Replay, CoachEngine}
-//   Lab → {Replay, Scenarios, GRDB (tune studies), Yams (tune spaces)};  Scenarios → Recording;  Mutants → Scenarios
-//   Replay → {CoachEngine, Recording, GRDB, HeapModule}
-//   Recording → {CoachEngine (the input event model), CZstd, GRDB}
-//   CoachEngine → PoseSpec
-// CoachEngine and PoseSpec use nothing but the standard library and Foundation value types.
+// Dependencies point one way, down the floors (docs/ARCHITECTURE.md). Every arrow below is
+// an `import` somewhere in the target, and every `import` is an arrow below:
+// scripts/check-imports (and Tests/ArchitectureTests) compare the two.
+//   floor:    CanonicalJSON (JSON parser, ordered values, canonical writer, SHA-256)
+//             EngineIO → CanonicalJSON (the event vocabulary: InputEvent, timers, options, …)
+//   engine:   PoseSpec → CanonicalJSON;  CoachEngine → {CanonicalJSON, EngineIO, PoseSpec}
+//   files:    Recording → {CanonicalJSON, EngineIO, CZstd, GRDB}        (never the engine)
+//   replay:   Replay → {CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, GRDB,
+//                       HeapModule}  (Recording for its limits and SafeFile, not its readers)
+//   inputs:   Scenarios → {CanonicalJSON, EngineIO, PoseSpec, Recording, Yams}
+//   tools:    Lab → {CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, Scenarios,
+//                    GRDB (tune studies), Yams (tune search spaces)}
+//             JPReplayTesting → {CoachEngine, Lab, Replay};  Mutants → Scenarios
+//   CLI:      jpreplay → {CanonicalJSON, EngineIO, Lab, Recording, Replay, Scenarios,
+//                         ArgumentParser}
+// CanonicalJSON, EngineIO, PoseSpec and CoachEngine use nothing but the standard library
+// (and libc's math): no Foundation, no files, processes, environment, clock or randomness.
 let package = Package(
   name: "justphoto-replay",
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "jpreplay", targets: ["jpreplay"]),
+    // The floor: app code builds input events from EngineIO's vocabulary.
+    .library(name: "CanonicalJSON", targets: ["CanonicalJSON"]),
+    .library(name: "EngineIO", targets: ["EngineIO"]),
     .library(name: "CoachEngine", targets: ["CoachEngine"]),
     .library(name: "Recording", targets: ["Recording"]),
     .library(name: "Replay", targets: ["Replay"]),
@@ -30,28 +42,34 @@ let package = Package(
     .systemLibrary(
       name: "CZstd", pkgConfig: "libzstd",
       providers: [.apt(["libzstd-dev"])]),
-    .target(name: "PoseSpec"),
-    .target(name: "CoachEngine", dependencies: ["PoseSpec"]),
+    // The floor: canonical JSON, then the event vocabulary.
+    .target(name: "CanonicalJSON"),
+    .target(name: "EngineIO", dependencies: ["CanonicalJSON"]),
+    .target(name: "PoseSpec", dependencies: ["CanonicalJSON"]),
+    .target(name: "CoachEngine", dependencies: ["CanonicalJSON", "EngineIO", "PoseSpec"]),
     .target(
       name: "Recording",
       dependencies: [
-        "CoachEngine", "CZstd",
+        "CanonicalJSON", "CZstd", "EngineIO",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .target(
       name: "Replay",
       dependencies: [
-        "CoachEngine", "Recording",
-        .product(name: "HeapModule", package: "swift-collections"),
+        "CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Recording",
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "HeapModule", package: "swift-collections"),
       ]),
     .target(
       name: "Scenarios",
-      dependencies: ["Recording", .product(name: "Yams", package: "Yams")]),
+      dependencies: [
+        "CanonicalJSON", "EngineIO", "PoseSpec", "Recording",
+        .product(name: "Yams", package: "Yams"),
+      ]),
     .target(
       name: "Lab",
       dependencies: [
-        "Replay", "Scenarios",
+        "CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Recording", "Replay", "Scenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -61,17 +79,35 @@ let package = Package(
     .executableTarget(
       name: "jpreplay",
       dependencies: [
-        "Lab", "Scenarios",
+        "CanonicalJSON", "EngineIO", "Lab", "Recording", "Replay", "Scenarios",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
-    .testTarget(name: "PoseSpecTests", dependencies: ["PoseSpec", "Mutants"]),
-    .testTarget(name: "CoachEngineTests", dependencies: ["CoachEngine", "Replay"]),
-    .testTarget(name: "RecordingTests", dependencies: ["Recording", "Mutants"]),
-    .testTarget(name: "ReplayTests", dependencies: ["Replay"]),
-    .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Recording", "Mutants"]),
+    .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
+    .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
+    .testTarget(
+      name: "CoachEngineTests",
+      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Replay"]),
+    .testTarget(
+      name: "RecordingTests",
+      dependencies: [
+        "CanonicalJSON", "EngineIO", "Mutants", "Recording",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
+    .testTarget(
+      name: "ReplayTests", dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "Recording", "Replay"]),
+    .testTarget(
+      name: "ScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "Scenarios"]),
     .testTarget(name: "JPReplayTestingTests", dependencies: ["JPReplayTesting", "Replay"]),
-    .testTarget(name: "CLITests", dependencies: ["Lab", "Recording", "Replay", "Scenarios"]),
-    .testTarget(name: "LabTests", dependencies: ["Lab", "Replay", "PoseSpec", "CoachEngine"]),
+    .testTarget(
+      name: "CLITests",
+      dependencies: [
+        "CanonicalJSON", "CoachEngine", "EngineIO", "Lab", "PoseSpec", "Recording", "Replay",
+        "Scenarios",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
+    .testTarget(name: "LabTests", dependencies: ["CanonicalJSON", "EngineIO", "Lab", "PoseSpec"]),
+    // Runs scripts/check-imports (this manifest = the import graph; the floor rules).
+    .testTarget(name: "ArchitectureTests"),
   ]
 )
 
@@ -80,13 +116,16 @@ let package = Package(
 // Normal builds, tests and CI never see them.
 if Context.environment["JPREPLAY_FUZZ"] == "1" {
   package.targets.append(
-    .target(name: "FuzzSupport", dependencies: ["CoachEngine", "Replay"], path: "Fuzz/FuzzSupport"))
+    .target(
+      name: "FuzzSupport",
+      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Replay"],
+      path: "Fuzz/FuzzSupport"))
   let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
-    ("FuzzJSONL", ["FuzzSupport", "Recording"]),
-    ("FuzzJprec", ["FuzzSupport", "Recording"]),
-    ("FuzzChunk", ["FuzzSupport", "Recording"]),
-    ("FuzzScenario", ["FuzzSupport", "Recording", "Scenarios"]),
-    ("FuzzPoseSpec", ["FuzzSupport", "Recording"]),
+    ("FuzzJSONL", ["CanonicalJSON", "EngineIO", "FuzzSupport", "Recording"]),
+    ("FuzzJprec", ["CanonicalJSON", "EngineIO", "FuzzSupport", "Recording"]),
+    ("FuzzChunk", ["CanonicalJSON", "EngineIO", "FuzzSupport", "Recording"]),
+    ("FuzzScenario", ["EngineIO", "FuzzSupport", "Recording", "Scenarios"]),
+    ("FuzzPoseSpec", ["CanonicalJSON", "EngineIO", "FuzzSupport", "PoseSpec", "Recording"]),
   ]
   for t in fuzzTargets {
     package.targets.append(

@@ -1,8 +1,8 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import FuzzSupport
-import PoseSpec
-
 @testable import Recording
+
 
 /// libFuzzer target: one input is a decompressed `.jprec` chunk payload (docs/FORMAT-jprec.md
 /// "chunk payload"), the part of a recording that byte mutations of a whole file rarely reach

@@ -1,6 +1,6 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import FuzzSupport
-import PoseSpec
 import Recording
 
 /// libFuzzer target: one input is a JSONL recording (header line, then one event per line).

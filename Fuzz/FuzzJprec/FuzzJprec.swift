@@ -1,7 +1,7 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
 import FuzzSupport
-import PoseSpec
 import Recording
 
 /// libFuzzer target: one input is a whole `.jprec` file (an SQLite database).

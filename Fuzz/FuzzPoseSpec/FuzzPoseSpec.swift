@@ -1,4 +1,5 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
 import FuzzSupport
 import PoseSpec

@@ -1,4 +1,4 @@
-import CoachEngine
+import EngineIO
 import Foundation
 import FuzzSupport
 import Recording

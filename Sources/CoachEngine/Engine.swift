@@ -1,3 +1,5 @@
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 /// Everything the engine is constructed with. Nothing else reaches it but events and timers.

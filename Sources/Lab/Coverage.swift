@@ -1,6 +1,5 @@
 import CoachEngine
 import Foundation
-import PoseSpec
 import Replay
 
 /// What the corpus exercises (issue: every ENGINE §7 scenario and every cue of the spec, in

@@ -1,4 +1,5 @@
 import CoachEngine
+import EngineIO
 import Foundation
 import PoseSpec
 import Recording
@@ -39,7 +40,7 @@ public enum GroundTruth {
   static func labelEvents(_ truth: Scenario, spec: PoseSpecDocument) throws(HarnessFailure) -> GeneratedLabels {
     let reader: GeneratedReader
     do { reader = try GeneratedReader(scenario: truth) } catch { throw .badInput(error.description) }
-    var source = RecordingSource(reader: reader, path: truth.file)
+    var source = reader
     let header = RecordingHeader(source.header)
     let config: EngineConfiguration
     do { config = try EngineConfiguration(spec: spec, header: header, traceMetrics: true) } catch {

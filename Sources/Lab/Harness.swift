@@ -1,4 +1,6 @@
+import CanonicalJSON
 import CoachEngine
+import EngineIO
 import Foundation
 import PoseSpec
 import Recording
@@ -81,7 +83,7 @@ public enum Harness {
 
   /// Opens a recording for replay (`.jprec`, `.jsonl`, `.jsonl.zst`).
   public static func openSource(_ url: URL) throws -> any EventSource {
-    do { return try RecordingSource(path: url.path) } catch {
+    do { return try RecordingFiles.open(url.path) } catch {
       throw BadInputError(recording: error.file, message: error.place.map { "\($0): \(error.message)" } ?? error.message)
     }
   }

@@ -1,5 +1,5 @@
-import CoachEngine
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 
 /// Canonical A.13 lines (ENGINE §6.6): `# file:` headers and blank lines dropped, keys sorted at
 /// every level, "/" not escaped, UUID-shaped values replaced by placeholders numbered in order of

@@ -1,4 +1,4 @@
-import PoseSpec
+import CanonicalJSON
 
 /// Prompt budgets from the Camera Coach guidance rules, checked on a canonical trace:
 /// how often the displayed cue may change, how often one cue may come back, how many

@@ -1,6 +1,5 @@
-import CoachEngine
+import CanonicalJSON
 import Foundation
-import PoseSpec
 
 /// The "why" of a divergence: the engine's `cue_eval` records around it, as one compact
 /// table per cue involved — metric value, level, hysteresis state, the gate's input and

@@ -1,5 +1,5 @@
-import CoachEngine
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 
 /// Tolerances and presentation of a structural diff.
 public struct DiffOptions: Sendable, Equatable {

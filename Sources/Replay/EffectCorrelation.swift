@@ -1,5 +1,6 @@
+import CanonicalJSON
 import CoachEngine
-import PoseSpec
+import EngineIO
 
 /// How an effect request (`EngineOutput.effect`) is answered (ENGINE §1.6).
 public struct EffectRule: Sendable {

@@ -1,4 +1,4 @@
-import CoachEngine
+import EngineIO
 import HeapModule
 
 /// The discrete-event queue of a replay: engine timers and recorded inputs, ordered as

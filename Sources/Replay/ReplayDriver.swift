@@ -1,6 +1,6 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
-import PoseSpec
 
 /// How to replay a recording file: open it, build an engine for its header, run.
 ///

@@ -1,4 +1,4 @@
-import CoachEngine
+import EngineIO
 
 /// Why a replay could not produce a trajectory to compare: the input was unusable, or the
 /// recording and the engine disagree about effects (ENGINE §1.6).

@@ -1,4 +1,5 @@
 import CoachEngine
+import EngineIO
 import Foundation
 
 /// Where a replay's outputs go, in generation order.

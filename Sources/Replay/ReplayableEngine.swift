@@ -1,4 +1,5 @@
 import CoachEngine
+import EngineIO
 
 /// The calls a replay makes into an engine. `CoachEngine.Engine` conforms; tests drive the
 /// replayer with scripted fakes.

@@ -1,4 +1,4 @@
-import CoachEngine
+import EngineIO
 import Recording
 
 /// The bounds a replay enforces on any source (`.jprec`, JSONL or in memory), so that its cost

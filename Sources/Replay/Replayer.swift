@@ -1,5 +1,5 @@
 import CoachEngine
-import PoseSpec
+import EngineIO
 import Recording
 
 /// Settings of one replay that are not engine options.
@@ -228,7 +228,10 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
     guard !sourceDone else { return }
     let next: InputEvent?
     do { next = try source.next() } catch {
-      throw bad(lastInputT, "cannot read the next event: \(error)")
+      // The one wrap of a reader's error: this message names the recording already, so a
+      // reader error about the same file keeps only its place ("line 7", "chunk 3 (…)").
+      let what = error.file == recording ? error.withoutFile : error.description
+      throw bad(lastInputT, "cannot read the next event: \(what)")
     }
     guard let event = next else {
       sourceDone = true

@@ -1,7 +1,7 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
 import GRDB
-import PoseSpec
 
 /// Persistence as a port (DESIGN §1): where the engine's `Effects.persist` snapshots go and
 /// where `app_launch {store}` comes from after a kill.

@@ -1,5 +1,5 @@
-import CoachEngine
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 
 /// Structural differ: aligns records by (t, kind) with Myers' algorithm, within tolerances, and
 /// reports every divergent hunk with a one-sentence explanation (the first with context).

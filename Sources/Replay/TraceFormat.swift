@@ -1,5 +1,4 @@
-import CoachEngine
-import PoseSpec
+import CanonicalJSON
 
 /// The canonical trace line (DESIGN §4): one JSON object per output with `t` and `out` among
 /// its keys, keys sorted at every level, numbers with fixed 6-decimal precision (-0 → 0),

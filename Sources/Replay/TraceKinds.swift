@@ -1,5 +1,5 @@
+import CanonicalJSON
 import CoachEngine
-import PoseSpec
 
 /// The `out` kinds the engine emits, for checking `replay --trace kinds` (a typo is an
 /// error, not an empty trace), and narrowing `cue_eval` outputs to a few cues.

@@ -1,5 +1,6 @@
+import CanonicalJSON
 import CoachEngine
-import PoseSpec
+import EngineIO
 
 /// One trace line as data (ENGINE §1.7): `{"t":…, "out":"cue_display", …fields}`.
 ///

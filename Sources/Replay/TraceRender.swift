@@ -1,4 +1,6 @@
+import CanonicalJSON
 import CoachEngine
+import EngineIO
 import PoseSpec
 
 extension TraceRecord {

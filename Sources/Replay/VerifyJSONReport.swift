@@ -1,4 +1,4 @@
-import PoseSpec
+import CanonicalJSON
 
 /// `verify --format json`: the whole report as one JSON document, written by the canonical
 /// writer (sorted keys, shortest numbers), so it is byte-identical run to run.

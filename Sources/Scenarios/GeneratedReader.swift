@@ -1,6 +1,6 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
-import PoseSpec
 import Recording
 
 /// Ground-truth `label` events to merge into a generated recording (sorted by t), and the

@@ -1,6 +1,6 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
-import PoseSpec
 import Recording
 
 /// A scenario's recording, generated on demand (never held whole): read it with `reader()`,

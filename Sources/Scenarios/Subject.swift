@@ -1,4 +1,4 @@
-import CoachEngine
+import EngineIO
 
 /// The numeric parameters of the parametric subject (the model of scripts/corpus_jsonl.py).
 /// They can be keyframed, ramped and oscillated. Coordinates are normalized canonical image

@@ -1,4 +1,4 @@
-import PoseSpec
+import CanonicalJSON
 import Yams
 
 /// A scenario file that cannot be used: `description` names the file, the line and column

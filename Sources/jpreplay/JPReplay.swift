@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngineIO
 import Foundation
 import Lab
 import Recording

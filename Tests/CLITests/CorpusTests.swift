@@ -1,5 +1,5 @@
+import CanonicalJSON
 import Foundation
-import PoseSpec
 import Testing
 
 /// The committed corpus: every recording has a golden, replays match, and replays are

@@ -1,6 +1,5 @@
-import CoachEngine
+import CanonicalJSON
 import Foundation
-import PoseSpec
 import Replay
 import Testing
 

@@ -1,5 +1,5 @@
+import CanonicalJSON
 import Foundation
-import PoseSpec
 import Testing
 
 /// Ground-truth labels written by `jpreplay record` (issue 5): a cue's condition before noise.

@@ -1,5 +1,5 @@
+import CanonicalJSON
 import Foundation
-import PoseSpec
 import Testing
 
 /// Hostile PoseSpecs through the command line (issue 12 C3/H3/O1): `spec validate` exits 2

@@ -1,5 +1,5 @@
+import CanonicalJSON
 import Foundation
-import PoseSpec
 import Testing
 
 /// `import` → `cat` round trips, the documented example, and JSONL/.jprec replay parity

@@ -1,9 +1,10 @@
+import CanonicalJSON
 import CoachEngine
+@testable import Lab
 import PoseSpec
+@testable import Scenarios
 import Testing
 
-@testable import Lab
-@testable import Scenarios
 
 /// The streaming label collector (issue 12, C4/R1): `cue_eval` records become compact label
 /// marks as the replay goes — one per change of a cue between holding (raw level warn/hard)

@@ -1,5 +1,5 @@
+import CanonicalJSON
 import Foundation
-import PoseSpec
 import Testing
 
 /// `jpreplay spec validate` on the real PoseSpec and on broken copies (ENGINE §2.3).

@@ -1,5 +1,5 @@
+import CanonicalJSON
 import Foundation
-import PoseSpec
 import Testing
 
 /// `jpreplay verify` as CI sees it: categories on the console, in JUnit and JSON, GitHub

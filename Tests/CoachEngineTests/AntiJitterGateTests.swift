@@ -1,7 +1,7 @@
-import PoseSpec
+@testable import CoachEngine
+import EngineIO
 import Testing
 
-@testable import CoachEngine
 
 /// AntiJitterGate (ENGINE §3.9): the three worked timelines, reproduced exactly.
 @Suite("AntiJitterGate (ENGINE §3.9)")

@@ -1,8 +1,9 @@
-import PoseSpec
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import Replay
 import Testing
 
-@testable import CoachEngine
 
 /// Drives an `Engine` like the replayer does (ENGINE §1.3 rule 3): a virtual clock, every timer
 /// the engine asks for fired at its due time before the inputs stamped with the same time

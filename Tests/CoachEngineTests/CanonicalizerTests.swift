@@ -1,7 +1,7 @@
-import PoseSpec
+@testable import CoachEngine
+import EngineIO
 import Testing
 
-@testable import CoachEngine
 
 /// Canonicalization and the joint drop rule (ENGINE §2.4).
 @Suite("Canonicalizer (ENGINE §2.4)")

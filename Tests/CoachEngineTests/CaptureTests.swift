@@ -1,7 +1,8 @@
-import PoseSpec
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import Testing
 
-@testable import CoachEngine
 
 /// Drives a `CapturePipeline` like the engine does: a virtual clock, timers collected from the
 /// `.timer` outputs and fired at their due times (ascending due, ties by creation order, ENGINE

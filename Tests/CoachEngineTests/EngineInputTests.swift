@@ -1,8 +1,9 @@
-import PoseSpec
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import Replay
 import Testing
 
-@testable import CoachEngine
 
 /// Inputs the pipeline must cope with through `Engine.handle`: dropped joints, vanished
 /// subjects, crowds, frame rates, scene switches, traces (ENGINE §2.4, §3.4, §3.6, §3.11).

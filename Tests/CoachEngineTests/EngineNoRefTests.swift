@@ -1,8 +1,9 @@
-import PoseSpec
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import Replay
 import Testing
 
-@testable import CoachEngine
 
 /// The noRef pipeline end to end through `Engine.handle` (ENGINE §3.15, §7).
 @Suite("Engine noRef pipeline (ENGINE §3.15, §7)")

@@ -1,8 +1,9 @@
-import PoseSpec
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import Replay
 import Testing
 
-@testable import CoachEngine
 
 /// withRef through the engine pipeline (ENGINE §3.2, §3.12, §3.13, §3.15).
 @Suite("Engine withRef (ENGINE §3.13)")

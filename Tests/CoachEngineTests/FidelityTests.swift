@@ -1,7 +1,7 @@
-import PoseSpec
+@testable import CoachEngine
+import EngineIO
 import Testing
 
-@testable import CoachEngine
 
 /// Rules read against ENGINE after issue 12's fidelity review: the ODR failure toast and the
 /// offline tap (§4.6, §5.14), the album banner wording (§5.9, §8 G-28) and the `eval`

@@ -1,7 +1,8 @@
-import PoseSpec
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import Testing
 
-@testable import CoachEngine
 
 /// Hostile luma planes in the engine (issue 12, C1/C2): sides whose product overflows must be
 /// "malformed" (§2.11: metrics unavailable), never an arithmetic-overflow trap.

@@ -1,6 +1,7 @@
+@testable import CoachEngine
+import EngineIO
 import Testing
 
-@testable import CoachEngine
 
 /// The summed-area tables that make idle T1 ticks cheap (issue 12, H1) give exactly the
 /// §2.11 pixel metrics of `PixelMetrics`, bit for bit, on pseudo-random planes and ROIs.

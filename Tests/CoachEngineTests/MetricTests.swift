@@ -1,8 +1,9 @@
+@testable import CoachEngine
+import EngineIO
 import Foundation
 import PoseSpec
 import Testing
 
-@testable import CoachEngine
 
 /// The composition metrics and their registry (ENGINE §2.9–2.10, §3.2, §3.4.1–2).
 @Suite("Composition metrics (ENGINE §2.10)")

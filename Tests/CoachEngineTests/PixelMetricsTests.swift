@@ -1,7 +1,7 @@
-import PoseSpec
+@testable import CoachEngine
+import EngineIO
 import Testing
 
-@testable import CoachEngine
 
 /// ROI geometry (ENGINE §2.7, §8 G‑9/G‑11) and the T1 pixel metrics over a luma plane (§2.11),
 /// checked against values computed by hand on small synthetic planes.

@@ -1,8 +1,10 @@
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import PoseSpec
 import Replay
 import Testing
 
-@testable import CoachEngine
 
 /// Praise (ENGINE §3.12) and its place in the pipeline (§3.15 steps 6–7, 9).
 @Suite("Praise (ENGINE §3.12)")

@@ -1,9 +1,10 @@
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import Foundation
-import PoseSpec
 import Replay
 import Testing
 
-@testable import CoachEngine
 
 /// The prompt system (ENGINE §4): catalogue, §4.4 emission algorithm, timers, actions, logging.
 @Suite("PromptCenter (ENGINE §4)")

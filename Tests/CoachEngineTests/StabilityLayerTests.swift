@@ -1,7 +1,6 @@
-import PoseSpec
+@testable import CoachEngine
 import Testing
 
-@testable import CoachEngine
 
 /// CueStabilityLayer (ENGINE §3.8) and its place before the gate (`useStabilityLayer`).
 @Suite("CueStabilityLayer (ENGINE §3.8)")

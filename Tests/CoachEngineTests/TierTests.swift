@@ -1,8 +1,9 @@
-import PoseSpec
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import Replay
 import Testing
 
-@testable import CoachEngine
 
 /// The tier scheduler and T1 evaluation (ENGINE §3.11, §2.11, §3.15).
 @Suite("Tier scheduler and T1 cues (ENGINE §3.11)")

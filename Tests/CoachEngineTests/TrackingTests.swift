@@ -1,7 +1,7 @@
-import PoseSpec
+@testable import CoachEngine
+import EngineIO
 import Testing
 
-@testable import CoachEngine
 
 /// `trackingLost > 300 ms` (ENGINE §3.4.4b) and T0 acceptance (§3.11) as units.
 @Suite("Tracking and frame acceptance (ENGINE §3.4.4, §3.11)")

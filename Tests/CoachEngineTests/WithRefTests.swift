@@ -1,7 +1,8 @@
+@testable import CoachEngine
+import EngineIO
 import PoseSpec
 import Testing
 
-@testable import CoachEngine
 
 /// withRef Match, mirror, reference gates and target store (ENGINE §3.13, §3.14).
 @Suite("withRef (ENGINE §3.13–3.14)")

@@ -1,6 +1,5 @@
-import CoachEngine
+import EngineIO
 import Lab
-import PoseSpec
 import Testing
 
 /// `minimize` (issue 14): the stages of ``Minimizer`` on synthetic properties (no replay), so

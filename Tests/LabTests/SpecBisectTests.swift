@@ -1,6 +1,6 @@
+import CanonicalJSON
 import Foundation
 import Lab
-import PoseSpec
 import Testing
 
 /// `bisect spec` (issue 14): leaf edits between specs, ddmin, and grouping by culprit.

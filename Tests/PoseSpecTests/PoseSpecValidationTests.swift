@@ -1,3 +1,4 @@
+import CanonicalJSON
 import PoseSpec
 import Testing
 

@@ -1,5 +1,5 @@
+import CanonicalJSON
 import Foundation
-import PoseSpec
 
 /// Paths and mutated copies of the PoseSpecs the tests load.
 ///

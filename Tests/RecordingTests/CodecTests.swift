@@ -1,8 +1,8 @@
-import CoachEngine
+import EngineIO
 import Foundation
+@testable import Recording
 import XCTest
 
-@testable import Recording
 
 /// The byte-level pieces of the `.jprec` event encoding (docs/FORMAT-jprec.md §4–5).
 final class CodecTests: XCTestCase {

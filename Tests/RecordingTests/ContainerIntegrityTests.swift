@@ -1,10 +1,9 @@
-import CoachEngine
+import EngineIO
 import Foundation
 import GRDB
-import PoseSpec
+@testable import Recording
 import Testing
 
-@testable import Recording
 
 /// Issue 12: hostile and damaged `.jprec` files (docs/FORMAT-jprec.md §2.1, §6) are refused
 /// with a `RecordingError` naming the place — never a trap, a huge allocation or a silently

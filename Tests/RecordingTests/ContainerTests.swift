@@ -1,10 +1,10 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
 import GRDB
-import PoseSpec
+@testable import Recording
 import XCTest
 
-@testable import Recording
 
 /// The `.jprec` container (DESIGN §3, docs/FORMAT-jprec.md): round trips, merge order,
 /// chunking, seek, damaged files, unfinished recordings, doctor and recover.

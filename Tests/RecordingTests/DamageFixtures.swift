@@ -1,9 +1,9 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
 import GRDB
-import PoseSpec
-
 @testable import Recording
+
 
 /// Builds recordings and damages them in code (issue 12: C2, H5, S1, S2, D1–D3).
 enum Damage {

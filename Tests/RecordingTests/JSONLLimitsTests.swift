@@ -1,9 +1,8 @@
-import CoachEngine
+import EngineIO
 import Foundation
-import PoseSpec
+@testable import Recording
 import Testing
 
-@testable import Recording
 
 /// The bounds of `RecordingLimits` on the JSONL interchange (issue 12: C1, H1, H4): hostile
 /// lines generated here must be refused with the file, the line and the bound — never a trap.

@@ -1,8 +1,8 @@
-import CoachEngine
+import EngineIO
 import Foundation
+@testable import Recording
 import Testing
 
-@testable import Recording
 
 /// The line bound of the JSONL reader (`RecordingLimits.lineBytesMax`) on plain and `.zst`
 /// files, and its newline search in linear time (issue 12, H4: a 200 MB line took 54 s).

@@ -1,9 +1,9 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
-import PoseSpec
+@testable import Recording
 import XCTest
 
-@testable import Recording
 
 /// The JSONL interchange (DESIGN §3, ENGINE §1.4–1.6): parse, check, print back.
 final class JSONLTests: XCTestCase {

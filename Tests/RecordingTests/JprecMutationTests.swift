@@ -1,11 +1,9 @@
-import CoachEngine
 import Foundation
 import GRDB
 import Mutants
-import PoseSpec
+@testable import Recording
 import Testing
 
-@testable import Recording
 
 /// Robustness of the `.jprec` reader (issue 12 "Fuzzing"): mutated databases — bytes of the
 /// file, and edits through SQLite that keep the file valid (chunk columns, rows, meta values,

@@ -1,11 +1,11 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
 import GRDB
 import Mutants
-import PoseSpec
+@testable import Recording
 import Testing
 
-@testable import Recording
 
 /// Robustness of the recording readers (issue 12 "Fuzzing"): hundreds of seeded mutants of a
 /// JSONL recording and of a `.jprec` file each end in events or a thrown `RecordingError`

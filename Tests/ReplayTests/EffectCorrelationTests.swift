@@ -1,5 +1,6 @@
+import CanonicalJSON
 import CoachEngine
-import PoseSpec
+import EngineIO
 import Replay
 import Testing
 

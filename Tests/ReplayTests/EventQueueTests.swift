@@ -1,4 +1,4 @@
-import CoachEngine
+import EngineIO
 import Replay
 import Testing
 

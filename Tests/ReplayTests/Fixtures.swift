@@ -1,6 +1,7 @@
+import CanonicalJSON
 import CoachEngine
+import EngineIO
 import Foundation
-import PoseSpec
 import Replay
 
 /// An engine whose reactions are scripted by closures; it logs every call it receives.
@@ -89,11 +90,13 @@ func files(in dir: URL) -> [String] {
 
 /// A JSONL recording for tests: line 1 the header, then `{"t":…,"kind":…,…}` lines.
 struct JSONLTestSource: EventSource {
+  var path: String
   var header: JSONObject
   var lines: [Substring]
   var index = 0
 
   init(url: URL) throws {
+    path = url.path
     let text = try String(contentsOf: url, encoding: .utf8)
     var all = text.split(separator: "\n")
     guard !all.isEmpty else { throw BadInputError(message: "empty recording") }
@@ -101,13 +104,17 @@ struct JSONLTestSource: EventSource {
     lines = all
   }
 
-  mutating func next() throws -> InputEvent? {
+  mutating func next() throws(RecordingError) -> InputEvent? {
     guard index < lines.count else { return nil }
     defer { index += 1 }
-    guard var o = try JSONParser.parse(String(lines[index])).objectValue,
-      let t = o["t"]?.int64Value,
+    let place = "line \(index + 2)"
+    let value: JSONValue
+    do { value = try JSONParser.parse(String(lines[index])) } catch {
+      throw RecordingError(file: path, place: place, error.description)
+    }
+    guard var o = value.objectValue, let t = o["t"]?.int64Value,
       let k = o["kind"]?.stringValue, let kind = EventKind(rawValue: k)
-    else { throw BadInputError(message: "line \(index + 2): not an event") }
+    else { throw RecordingError(file: path, place: place, "not an event") }
     o["t"] = nil
     o["kind"] = nil
     return InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: o)))

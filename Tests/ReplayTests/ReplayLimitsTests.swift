@@ -1,5 +1,5 @@
 import CoachEngine
-import PoseSpec
+import EngineIO
 import Recording
 import Replay
 import Testing

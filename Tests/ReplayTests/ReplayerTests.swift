@@ -1,5 +1,5 @@
 import CoachEngine
-import PoseSpec
+import EngineIO
 import Replay
 import Testing
 

@@ -1,4 +1,3 @@
-import CoachEngine
 import Foundation
 import Replay
 import Testing

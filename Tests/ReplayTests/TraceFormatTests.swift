@@ -1,6 +1,6 @@
 import CoachEngine
+import EngineIO
 import Foundation
-import PoseSpec
 import Replay
 import Testing
 

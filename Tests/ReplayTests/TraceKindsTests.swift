@@ -1,8 +1,9 @@
 import CoachEngine
+import EngineIO
 import Foundation
+@testable import Replay
 import Testing
 
-@testable import Replay
 
 /// The documented output kinds (the `out` table of docs/FORMAT.md) are exactly the kinds the
 /// engine can emit (`OutputKind`, one per `EngineOutput` case), which `replay --trace` and

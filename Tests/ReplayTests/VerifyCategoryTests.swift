@@ -1,6 +1,4 @@
-import CoachEngine
 import Foundation
-import PoseSpec
 import Replay
 import Testing
 

@@ -1,6 +1,6 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
-import PoseSpec
 import Replay
 import Testing
 

@@ -1,11 +1,9 @@
-import CoachEngine
 import Foundation
 import Mutants
-import PoseSpec
 import Recording
+@testable import Scenarios
 import Testing
 
-@testable import Scenarios
 
 /// Robustness of the scenario parser (issue 12 "Fuzzing"): seeded mutants of committed
 /// scenario files each parse or throw a `ScenarioError` naming the file — never a trap or a

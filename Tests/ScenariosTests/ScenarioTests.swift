@@ -1,10 +1,9 @@
-import CoachEngine
+import CanonicalJSON
 import Foundation
-import PoseSpec
 import Recording
+@testable import Scenarios
 import Testing
 
-@testable import Scenarios
 
 /// Scenario files (DESIGN §6): strict parsing, deterministic generation,
 /// the timeline's keyframes / ramps / oscillations, seeded noise.

@@ -1,10 +1,9 @@
-import CoachEngine
+import CanonicalJSON
 import Foundation
-import PoseSpec
 import Recording
+@testable import Scenarios
 import Testing
 
-@testable import Scenarios
 
 /// The generator streams (issue 12, C4/R1): events are made one frame at a time, the subject
 /// state is walked forward instead of re-evaluating the whole timeline per frame, labels are

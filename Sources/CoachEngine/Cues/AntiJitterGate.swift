@@ -1,3 +1,4 @@
+import EngineIO
 import PoseSpec
 
 /// What the gate sees and shows: a cue with a level, or nothing (`id == nil`, level none).

@@ -1,3 +1,4 @@
+import EngineIO
 import PoseSpec
 
 /// Everything the engine needs about one cue, resolved once from the PoseSpec at init: its

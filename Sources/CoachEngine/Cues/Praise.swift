@@ -1,3 +1,4 @@
+import EngineIO
 import PoseSpec
 
 /// Praise (ENGINE §3.12; `INF/PoseSpec/PraiseController.swift`): a noRef `exit_crossed` of the

@@ -1,4 +1,4 @@
-import PoseSpec
+import EngineIO
 
 /// An axis-aligned box given by its extremes, in canonical coordinates.
 struct BBox: Equatable, Sendable {

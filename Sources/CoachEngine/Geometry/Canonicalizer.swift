@@ -1,4 +1,4 @@
-import PoseSpec
+import EngineIO
 
 /// Why a joint was not kept by the drop rule of ENGINE §2.4.
 enum JointDropReason: String, Sendable {

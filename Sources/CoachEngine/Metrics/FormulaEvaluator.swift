@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import EngineIO
 import PoseSpec
 
 /// A compiled PoseSpec expression with its inputs resolved to engine types (joints by index,

@@ -1,3 +1,5 @@
+import EngineIO
+
 /// Summed-area tables of one luma plane: the §2.11 pixel metrics of any set of pixel rects in
 /// O(rects) instead of O(pixels).
 ///

@@ -1,3 +1,5 @@
+import EngineIO
+
 /// A half-open pixel rectangle `[x, xEnd) × [y, yEnd)` of a luma plane (ENGINE §2.11).
 struct PixelRect: Equatable, Sendable {
   var x: Int

@@ -1,3 +1,4 @@
+import EngineIO
 import PoseSpec
 
 /// The ROI coefficients of ENGINE §2.7, read from PoseSpec `rois` and

@@ -1,39 +1,5 @@
-import PoseSpec
-
-/// One A.13 diagnostics line (ENGINE §6.1); payload values are strings.
-public struct DiagnosticLine: Equatable, Sendable {
-  public var tsMs: Int64
-  public var sessionId: String
-  public var event: String
-  public var scene: String
-  public var payload: [(key: String, value: String)]
-  public init(tsMs: Int64, sessionId: String, event: String, scene: String, payload: [(key: String, value: String)]) {
-    self.tsMs = tsMs
-    self.sessionId = sessionId
-    self.event = event
-    self.scene = scene
-    self.payload = payload
-  }
-  public static func == (a: DiagnosticLine, b: DiagnosticLine) -> Bool {
-    a.tsMs == b.tsMs && a.sessionId == b.sessionId && a.event == b.event && a.scene == b.scene
-      && a.payload.map(\.key) == b.payload.map(\.key) && a.payload.map(\.value) == b.payload.map(\.value)
-  }
-}
-
-/// Names a timer the engine asked for. Re-scheduling an id replaces its due time.
-public struct TimerID: Hashable, Comparable, Sendable, CustomStringConvertible {
-  public var name: String
-  public init(_ name: String) { self.name = name }
-  public static func < (a: TimerID, b: TimerID) -> Bool { a.name < b.name }
-  public var description: String { name }
-}
-
-/// A request to the replayer's (or the device shell's) clock.
-public enum TimerRequest: Equatable, Sendable {
-  /// Fire `id` at absolute virtual time `at` (replaces an earlier schedule of the same id).
-  case schedule(TimerID, at: Millis)
-  case cancel(TimerID)
-}
+import CanonicalJSON
+import EngineIO
 
 /// What one call into the engine produced, in generation order. Every output and A.13 line
 /// belongs to the time of the call.

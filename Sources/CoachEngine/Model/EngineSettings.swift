@@ -1,4 +1,4 @@
-import PoseSpec
+import EngineIO
 
 /// The engine options (ENGINE §1.8) parsed once, at `Engine.init`, into typed values: no
 /// evaluation, tick or app event reads an option by name.

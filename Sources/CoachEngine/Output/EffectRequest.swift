@@ -1,4 +1,3 @@
-import PoseSpec
 
 /// The kind of an effect request (ENGINE §1.6): the `kind` of its trace line.
 public enum EffectKind: String, CaseIterable, Sendable, Equatable {

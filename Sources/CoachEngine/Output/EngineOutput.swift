@@ -1,3 +1,5 @@
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 /// The kind of an engine output: the `out` discriminator of its trace line (ENGINE §1.7).

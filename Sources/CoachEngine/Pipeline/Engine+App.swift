@@ -1,3 +1,5 @@
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 // The app side of the engine (ENGINE §4–6): session lifecycle and recovery, camera

@@ -1,4 +1,4 @@
-import PoseSpec
+import EngineIO
 
 /// One accepted T0 result through the pipeline of ENGINE §3.15 (noRef, or withRef when a
 /// reference with targets is selected).

@@ -1,4 +1,4 @@
-import PoseSpec
+import EngineIO
 
 /// One T1 tick (ENGINE §3.11, §3.15 steps 1–3 for T1 cues).
 ///

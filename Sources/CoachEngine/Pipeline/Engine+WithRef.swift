@@ -1,3 +1,5 @@
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 /// withRef in the engine (ENGINE §3.13–3.14): references, targets, the MatchDecider and its

@@ -1,4 +1,4 @@
-import PoseSpec
+import EngineIO
 
 /// T0 acceptance of ENGINE §3.11 in replay: a `landmarks` event is evaluated iff it is the
 /// first one or `t − lastAccepted ≥ round(1000/hz) − 4` (4 ms = the app's timer leeway;

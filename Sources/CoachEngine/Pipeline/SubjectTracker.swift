@@ -1,4 +1,4 @@
-import PoseSpec
+import EngineIO
 
 /// Subject choice over time (ENGINE §3.4.4c, §3.4.6; [D] G-20).
 ///

@@ -1,4 +1,4 @@
-import PoseSpec
+import EngineIO
 
 /// The tier scheduler of ENGINE §3.11 on virtual time.
 ///

@@ -1,4 +1,5 @@
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 
 /// A prompt on screen (one per slot).
 public struct VisiblePrompt: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 
 // Data model of the prompt system (ENGINE §4.1–4.3, §4.7–4.8; PRD Appendix A.2).
 

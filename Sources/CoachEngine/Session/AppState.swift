@@ -1,4 +1,5 @@
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 
 /// Camera warm-up phase (ENGINE §5.12 `WarmupTracker`).
 public enum WarmupPhase: String, Sendable, Equatable {

@@ -1,4 +1,5 @@
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 
 // Album add and retries (ENGINE §5.9), phantom assets (§5.11), thumbnails (§5.10).
 

@@ -1,4 +1,5 @@
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 
 /// The per-item capture pipeline of ENGINE §5.2–§5.11 as a pure, deterministic value.
 ///

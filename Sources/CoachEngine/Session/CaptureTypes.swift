@@ -1,4 +1,5 @@
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 
 // Value types of the per-item capture pipeline (ENGINE §5.2–§5.11). The pipeline itself is in
 // CapturePipeline.swift and the Capture*.swift extensions; it is pure: every platform result

@@ -1,4 +1,5 @@
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 
 // Write pipeline (ENGINE §5.5, §5.6), post-write verification (§5.7), capture_failed (§5.8).
 

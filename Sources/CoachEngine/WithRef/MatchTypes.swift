@@ -1,3 +1,4 @@
+import EngineIO
 import PoseSpec
 
 /// One required Match dimension cue (ENGINE §3.13c): a base/scene cue whose withRef error is

@@ -1,3 +1,5 @@
+import EngineIO
+
 /// A reason a reference image is rejected (ENGINE §3.14, PRD §5.2.1), in check order.
 public enum RefGateReason: String, Sendable, CaseIterable {
   case multiPerson = "multi_person"

@@ -1,4 +1,3 @@
-import CoachEngine
 import Foundation
 import PoseSpec
 

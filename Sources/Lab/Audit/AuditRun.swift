@@ -53,8 +53,7 @@ public enum AuditRun {
     let file = "\(point.name)\(Scenario.suffix)"
     do {
       let scenario = try Scenario.parse(bytes: Array(point.yaml.utf8), file: file)
-      let reader = try GeneratedRecording(scenario: scenario).reader()
-      var source = RecordingSource(reader: reader, path: file)
+      var source = try GeneratedRecording(scenario: scenario).reader()
       var output = CollectingOutput()
       _ = try driver.replay(source: &source, into: &output, recording: file)
       analyse(output.outputs, into: &result)

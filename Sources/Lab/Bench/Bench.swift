@@ -1,6 +1,7 @@
+import CanonicalJSON
 import CoachEngine
+import EngineIO
 import Foundation
-import PoseSpec
 import Recording
 import Replay
 import Scenarios
@@ -133,7 +134,7 @@ public enum Bench {
     var s = JSONDecoderSource(data: data)
     var n = 0
     do { while let e = try s.next() { if case .landmarks = e.payload { n += 1 } } } catch {
-      throw .badInput("baseline: \(error)")
+      throw .badInput(error.description)
     }
     return n
   }
@@ -183,13 +184,16 @@ struct JSONDecoderSource: EventSource {
     position = end < data.endIndex ? data.index(after: end) : end
   }
 
-  mutating func next() throws -> InputEvent? {
+  mutating func next() throws(RecordingError) -> InputEvent? {
     while position < data.endIndex {
       let end = data[position...].firstIndex(of: 0x0A) ?? data.endIndex
       let range = position..<end
       position = end < data.endIndex ? data.index(after: end) : end
       if range.isEmpty { continue }
-      let line = try decoder.decode(JSONDecoderBaseline.Line.self, from: data[range])
+      let line: JSONDecoderBaseline.Line
+      do { line = try decoder.decode(JSONDecoderBaseline.Line.self, from: data[range]) } catch {
+        throw RecordingError(file: "baseline", "\(error)")
+      }
       guard line.kind == "landmarks" else { continue }
       return InputEvent(t: line.t, payload: .landmarks(JSONDecoderBaseline.convert(line)))
     }

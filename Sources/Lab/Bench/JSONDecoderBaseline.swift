@@ -1,4 +1,4 @@
-import CoachEngine
+import EngineIO
 import Foundation
 
 /// The bench baseline: landmark frames decoded from JSONL with Foundation's `JSONDecoder`

@@ -1,6 +1,6 @@
+import CanonicalJSON
 import CoachEngine
 import Foundation
-import PoseSpec
 import Replay
 
 /// `jpreplay bisect spec`: which of the leaf edits between two PoseSpecs change behaviour.

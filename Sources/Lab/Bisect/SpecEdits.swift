@@ -1,4 +1,4 @@
-import PoseSpec
+import CanonicalJSON
 
 /// One leaf-level difference between two PoseSpec documents: a JSON path and the value on
 /// each side (nil where the member or array element does not exist on that side).

@@ -1,6 +1,7 @@
+import CanonicalJSON
 import CoachEngine
+import EngineIO
 import Foundation
-import PoseSpec
 import Recording
 import Replay
 

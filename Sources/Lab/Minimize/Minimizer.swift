@@ -1,5 +1,5 @@
-import CoachEngine
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 import Replay
 
 /// Shrinks a recording while a property still holds (`jpreplay minimize`).

@@ -1,3 +1,4 @@
+import CanonicalJSON
 import PoseSpec
 
 /// Warns when a tuned path cannot change behaviour because something else decides.

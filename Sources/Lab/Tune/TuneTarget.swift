@@ -1,4 +1,5 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import PoseSpec
 
 /// One concrete place in the PoseSpec a parameter sets: object keys and array indices from the

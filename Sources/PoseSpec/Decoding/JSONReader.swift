@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// Why a PoseSpec could not be decoded: the JSON path of the offending key and what was wrong.
 ///
 /// The path reads like `cues[3].antiJitter.persistFrames` so that a user can find the place.

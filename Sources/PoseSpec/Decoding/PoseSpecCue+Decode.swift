@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 extension PoseSpecCue {
   /// Decodes one `cues[]` object. Required: `id`, `scene`, `priority`, `mutexGroup`,
   /// `metric {landmarks, formula, computeTier, updateHz}`, `trigger`, `script {zh, en}`,

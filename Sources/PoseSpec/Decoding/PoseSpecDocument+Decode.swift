@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 extension PoseSpecDocument {
   /// Decodes a parsed document with the required-ness of the app's `Codable` model
   /// (`INF/PoseSpec/PoseSpecModel.swift`; ENGINE §2.1): keys are checked in that model's

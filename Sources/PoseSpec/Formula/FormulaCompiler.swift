@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// Why a formula or error expression does not compile: the cue, which text, where, what.
 public struct FormulaCompileError: Error, Equatable, Sendable, CustomStringConvertible {
   public var cueIndex: Int

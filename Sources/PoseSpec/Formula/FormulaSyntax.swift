@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// The untyped syntax of PoseSpec formulas and threshold `error` expressions (ENGINE §2.9).
 ///
 /// Grammar (whitespace is free; `#` starts a comment that runs to the end of the text):

@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// One cue of the PoseSpec (`cues[]`, ENGINE §2.2), in the order of the file.
 ///
 /// Fields the engine reads are typed; the whole object is kept in `raw` (direction, overlay,

@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// A decoded PoseSpec (ENGINE §2.1–2.2): the typed sections the engine reads, the whole
 /// document as written (`raw`) and the file's fingerprint.
 ///

@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// PoseSpec `praisePolicy` (ENGINE §3.12). The app keeps this section as raw JSON (its
 /// presence is required, its shape is not validated), so it is read leniently: a missing or
 /// mistyped field takes the value of the reference spec.

@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// A level a cue's error can reach (ENGINE §3.3). `enter` is supported but unused by PS.
 public enum CueLevel: String, Sendable, CaseIterable {
   case none, enter, warn, hard, exit

@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// The bounds a PoseSpec (a file, or a spec inlined in a recording) must stay within.
 ///
 /// Every size, count and depth the loader and the formula compiler read from a spec has one

@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// Loads and validates PoseSpec documents from bytes (ENGINE §2.3). No file access: callers
 /// read the file and report an absent one with `PoseSpecValidationError.missingResource`.
 ///

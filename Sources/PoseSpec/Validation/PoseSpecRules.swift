@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// The [D] value checks that run after the app's checks of ENGINE §2.3 (`valueInvalid`):
 /// values that decode but that the engine could only skip, default or misread silently.
 ///

@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// What `jpreplay spec validate` reports for a valid PoseSpec: identity, cue count and, per
 /// UI scene, the cues evaluated there (base ∪ scene, ENGINE §3.6).
 public struct PoseSpecSummary: Equatable, Sendable, CustomStringConvertible {

@@ -1,7 +1,7 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
 import GRDB
-import PoseSpec
 
 extension Doctor {
   /// Copies the meta rows and every good chunk of `from` into the new file `to` (which must

@@ -1,7 +1,6 @@
-import CoachEngine
+import CanonicalJSON
 import Foundation
 import GRDB
-import PoseSpec
 
 /// The result of `Doctor.check`.
 public struct DoctorReport: Sendable {

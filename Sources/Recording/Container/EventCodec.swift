@@ -1,5 +1,5 @@
-import CoachEngine
-import PoseSpec
+import CanonicalJSON
+import EngineIO
 
 /// The encoding named in `channels.encoding` for every channel this version writes.
 let eventEncodingName = "jprec-events/1"

@@ -1,4 +1,4 @@
-import CoachEngine
+import EngineIO
 
 /// The fixed point in which a `.jprec` stores landmark numbers (docs/FORMAT-jprec.md §4):
 /// `q = round(v · 65536)` (ties away from zero), stored as an integer; read back as `q / 65536`.

@@ -1,7 +1,7 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
 import GRDB
-import PoseSpec
 
 /// Writes a new `.jprec` recording, streaming (DESIGN §3, docs/FORMAT-jprec.md).
 ///

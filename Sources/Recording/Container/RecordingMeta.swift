@@ -1,7 +1,7 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
 import GRDB
-import PoseSpec
 
 /// The parsed `meta` table of a `.jprec` (docs/FORMAT-jprec.md §2): the header, the container's
 /// own keys, and the meta hash check. The reader, `Doctor` and `recover` all parse meta here,

@@ -1,7 +1,7 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
 import GRDB
-import PoseSpec
 
 /// Reads a `.jprec` recording: its header and its events merged over channels by
 /// `(t, seq)` — the order they were appended in. Holds one decompressed chunk per channel.

@@ -1,6 +1,5 @@
-import CoachEngine
+import EngineIO
 import Foundation
-import PoseSpec
 
 /// `jpreplay import`: a JSONL recording into a new `.jprec`, streamed (DESIGN §3).
 public enum RecordingImport {
@@ -59,9 +58,10 @@ public enum RecordingImport {
   }
 }
 
-/// Either kind of recording file, read event by event.
-public protocol RecordingEventReader: AnyObject {
-  var header: JSONObject { get }
+/// Either kind of recording file, read event by event. Every reader is an `EventSource`
+/// (its `next()`), so the replayer reads it directly; `nextEvent()` is the same call on a
+/// reference that need not be `var`.
+public protocol RecordingEventReader: AnyObject, EventSource {
   func nextEvent() throws(RecordingError) -> InputEvent?
 }
 

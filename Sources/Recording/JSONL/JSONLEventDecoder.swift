@@ -1,6 +1,6 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
-import PoseSpec
 
 /// Turns one parsed JSONL line into an `InputEvent`, checking it against ENGINE §1.5–1.6.
 ///

@@ -1,6 +1,6 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
-import PoseSpec
 
 /// Writes `InputEvent`s and headers as JSONL lines (the `cat` output, DESIGN §3).
 ///

@@ -1,6 +1,6 @@
-import CoachEngine
+import CanonicalJSON
+import EngineIO
 import Foundation
-import PoseSpec
 
 /// Streams a JSONL recording (`.jsonl`, or `.jsonl.zst` compressed with zstd): the header line,
 /// then one event per line (DESIGN §3, ENGINE §1.4–1.6), in bounded memory.

@@ -1,11 +1,11 @@
-import CoachEngine
+import EngineIO
 
 /// The named bounds on everything a recording file can claim (TigerBeetle style: units last).
 ///
 /// Each is checked before anything is allocated for it, with overflow-safe arithmetic, and a
 /// file over a bound is bad input (exit 2) naming the file, the place and the bound. The
-/// replayer checks the same bounds again for `.jprec` sources, so no reader can let an
-/// unbounded replay through.
+/// replayer checks the span and event bounds again for every `EventSource`, so no reader can
+/// let an unbounded replay through.
 public enum RecordingLimits {
   /// Pixels of one `luma` plane (`w · h`), also for `ref_analysis.luma`; see
   /// `LumaFrame.pixelsMax` (2²¹: a 1080 × 1920 preview frame fits).

@@ -1,6 +1,6 @@
 import ArgumentParser
+import EngineIO
 import Foundation
-import CoachEngine
 import Lab
 import Recording
 

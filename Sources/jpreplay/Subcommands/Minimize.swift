@@ -1,5 +1,5 @@
 import ArgumentParser
-import CoachEngine
+import EngineIO
 import Foundation
 import Lab
 import Replay

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Lab
-import PoseSpec
 
 extension JPReplay {
   struct Spec: ParsableCommand {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Lab
-import Replay
 
 extension JPReplay {
   /// `jpreplay tune`: a resumable, shardable study of PoseSpec thresholds and engine options.

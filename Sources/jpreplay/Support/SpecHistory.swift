@@ -1,6 +1,6 @@
+import CanonicalJSON
 import Foundation
 import Lab
-import PoseSpec
 
 /// "Which spec edits are in play": the golden was blessed at the last commit that changed
 /// it; when the PoseSpec of that commit differs from the one replayed now, the leaf edits

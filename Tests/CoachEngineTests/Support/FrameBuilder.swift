@@ -1,8 +1,10 @@
+import CanonicalJSON
+@testable import CoachEngine
+import EngineIO
 import Foundation
 import PoseSpec
 import Replay
 
-@testable import CoachEngine
 
 /// Builders for landmark frames, specs and engine runs used by the engine tests.
 enum Fixture {

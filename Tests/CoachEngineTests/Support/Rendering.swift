@@ -1,5 +1,6 @@
+import CanonicalJSON
 import CoachEngine
-import PoseSpec
+import EngineIO
 import Replay
 
 // The engine returns typed outputs; these tests read them as the trace renders them

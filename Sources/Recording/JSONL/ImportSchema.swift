@@ -1,54 +1,7 @@
-import PoseSpec
+import EngineIO
 
-/// Every input event kind of ENGINE §1.5 (plus `label`, ground truth the engine never sees).
-///
-/// Raw values are the `kind` strings of the JSONL interchange.
-public enum EventKind: String, CaseIterable, Sendable {
-  // Clock / app lifecycle
-  case app_launch, posespec_reload, app_lifecycle, memory_warning, rotation, system_dialog
-  // Camera
-  case camera_auth, camera_permission_result, camera_ready, camera_start_failed
-  case camera_interrupted, camera_interruption_ended, camera_flipped, preview_stats
-  // Frames (T0) and pixels / sensors (T1)
-  case landmarks, luma, frame_scalars, device_motion, white_balance, ref_registration
-  // Device state
-  case thermal, voiceover, network, free_space, photo_auth, entitlement
-  // UI / user actions
-  case ui_scene, shutter_tap, prompt_action, prompt_close, viewer_open, viewer_close, viewer_page
-  case like_toggle, reset_session_tap, praise_feedback, quiet_mode, praise_expand, subject_tap
-  case ref_pick, ref_analysis, ref_switch, inspiration_open, inspiration_close, odr_tap
-  case odr_retry_tap, wrap_open, wrap_export, down_reasons_open, down_reason_select
-  case rebuild_thumb_tap, resume_engine
-  // Effect results (§1.6)
-  case photo_data, photo_capture_error, photokit_write_result, asset_fetch_result
-  case album_add_result, thumb_result, favorite_sync_result, odr_result, purchase_result
-  case restore_result, pending_write_failed
-  // Generator ground truth (never given to the engine)
-  case label
-
-  /// The `.jprec` channel that stores this kind (DESIGN §3).
-  public var channel: Channel {
-    switch self {
-    case .landmarks: .landmarks
-    case .luma, .frame_scalars: .pixels
-    case .device_motion, .white_balance, .ref_registration: .sensors
-    case .app_launch, .posespec_reload, .app_lifecycle, .memory_warning, .rotation,
-      .system_dialog, .camera_auth, .camera_permission_result, .camera_ready,
-      .camera_start_failed, .camera_interrupted, .camera_interruption_ended, .camera_flipped,
-      .preview_stats, .thermal, .voiceover, .network, .free_space, .photo_auth, .entitlement:
-      .device
-    case .photo_data, .photo_capture_error, .photokit_write_result, .asset_fetch_result,
-      .album_add_result, .thumb_result, .favorite_sync_result, .odr_result, .purchase_result,
-      .restore_result, .pending_write_failed:
-      .effects
-    case .label: .label
-    default: .ui
-    }
-  }
-
-  /// Whether the engine receives this kind (labels are for scoring only).
-  public var isEngineInput: Bool { self != .label }
-
+/// The JSONL import schema: what `import` checks of each kind's fields (docs/FORMAT.md).
+extension EventKind {
   /// The fields of this kind (besides `t` and `kind`) that `import` checks.
   /// Fields not listed are kept as they are and passed to the engine.
   public var schema: [FieldSpec] {
@@ -152,9 +105,4 @@ public struct FieldSpec: Sendable {
     self.required = required
     self.oneOf = oneOf
   }
-}
-
-/// The channels of a `.jprec` file, one per event family (DESIGN §3). Raw values are stored.
-public enum Channel: String, CaseIterable, Sendable {
-  case landmarks, pixels, sensors, device, ui, effects, label
 }

@@ -1,10 +1,9 @@
-import Foundation
-
 /// A recording that cannot be read or written as asked: corrupt, truncated, malformed, of a
 /// newer format, or an I/O failure. `description` names the file, the place and what was
 /// expected, e.g. `run.jsonl:12: field "state": expected one of active, inactive, …`.
 ///
-/// The CLI maps every `RecordingError` to exit code 2 (bad input).
+/// It lives in the vocabulary because it is what an ``EventSource`` throws: the replayer
+/// wraps it once as bad input, and the CLI maps every `RecordingError` to exit code 2.
 public struct RecordingError: Error, CustomStringConvertible, Sendable, Equatable {
   /// The file concerned, as the user named it.
   public var file: String
@@ -22,5 +21,14 @@ public struct RecordingError: Error, CustomStringConvertible, Sendable, Equatabl
   public var description: String {
     if let place { return "\(file): \(place): \(message)" }
     return "\(file): \(message)"
+  }
+}
+
+extension RecordingError {
+  /// The place and the message without the file (`line 7: …`), for a caller whose message
+  /// already names the file; the whole description when there is no place.
+  public var withoutFile: String {
+    if let place { return "\(place): \(message)" }
+    return description
   }
 }

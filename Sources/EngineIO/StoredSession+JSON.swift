@@ -1,4 +1,4 @@
-import PoseSpec
+import CanonicalJSON
 
 // JSON form of the persisted state: what `app_launch {store}` and `initial.session_restore`
 // carry (ENGINE §1.4–1.5). Keys follow the app's column names; wall times are epoch ms.

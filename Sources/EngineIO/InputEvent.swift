@@ -1,4 +1,4 @@
-import PoseSpec
+import CanonicalJSON
 
 /// Milliseconds since the recording start (ENGINE §1.3). Used for every time in the engine.
 public typealias Millis = Int64

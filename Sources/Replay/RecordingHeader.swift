@@ -1,42 +1,7 @@
+import CanonicalJSON
 import CoachEngine
+import EngineIO
 import PoseSpec
-
-/// A recording opened for replay: its header and its input events, in file order.
-///
-/// The replayer pulls one event at a time, so an implementation can stream a recording of any
-/// length in constant memory. Events come in non-decreasing `t` (the replayer rejects a step
-/// back as bad input); equal times keep file order. `label` events may be included: the
-/// replayer counts and skips them.
-///
-/// `Lab.RecordingSource` adapts the `Recording` module's readers (.jprec and JSONL) to this
-/// protocol; tests use
-/// ``InMemoryEventSource``.
-public protocol EventSource {
-  /// The recording header (ENGINE §1.4): `format`, `wall_start_ms`, `options`, `initial`,
-  /// and optionally `duration_ms`.
-  var header: JSONObject { get }
-  /// The next input event, or nil at the end of the recording. Errors are reported as bad
-  /// input (exit 2) naming the recording.
-  mutating func next() throws -> InputEvent?
-}
-
-/// An event source over events held in memory (tests, generated sessions, `minimize`).
-public struct InMemoryEventSource: EventSource, Sendable {
-  public var header: JSONObject
-  public var events: [InputEvent]
-  private var index = 0
-
-  public init(header: JSONObject = JSONObject(), events: [InputEvent]) {
-    self.header = header
-    self.events = events
-  }
-
-  public mutating func next() -> InputEvent? {
-    guard index < events.count else { return nil }
-    defer { index += 1 }
-    return events[index]
-  }
-}
 
 /// Typed access to the header fields the replayer and the engine configuration read.
 public struct RecordingHeader: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import PoseSpec
+import CanonicalJSON
 import Testing
 
 @Suite("JSON parser and writer")

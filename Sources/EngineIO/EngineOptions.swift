@@ -1,4 +1,4 @@
-import PoseSpec
+import CanonicalJSON
 
 /// Engine options of ENGINE §1.8. A recording's header carries them (`options`), so a golden
 /// is valid for exactly one option set; `replay --set key=value` overrides them.

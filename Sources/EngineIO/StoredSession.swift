@@ -1,5 +1,3 @@
-import PoseSpec
-
 // The persisted session (ENGINE §5.1; PRD Appendix B) as plain values. The engine keeps one
 // `SessionSnapshot` in memory and hands a copy out after every change (`Effects.persist`);
 // the replay adapter writes it to a real SQLite store with the app's schema and gives it back

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// The module graph as docs/ARCHITECTURE.md draws it: Package.swift declares exactly the arrows
+/// the `import` lines use (`scripts/check-imports`), Recording never imports the engine, and
+/// the engine and its floor never use Foundation I/O (issue 13).
+@Suite("Architecture: imports and arrows")
+struct ImportGraphTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// `scripts/check-imports` on this repository passes.
+  @Test func packageDeclaresExactlyTheImportedArrows() throws {
+    let r = try Script.checkImports([])
+    #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+    #expect(r.stdout.contains("Package.swift matches the imports"), "\(r.stdout)")
+  }
+
+  /// The checker is not vacuous: on a small package it reports a missing arrow (an import
+  /// with no declared dependency) and an extra one (a dependency no file imports), and
+  /// accepts the package once the manifest matches.
+  @Test func checkerCatchesMissingAndExtraArrows() throws {
+    let pkg = try ScratchPackage(files: [
+      "Sources/Low/Low.swift": "public struct Low {}\n",
+      "Sources/Mid/Mid.swift": "import Foundation\nimport Low\n\npublic struct Mid { var l: Low }\n",
+      "Sources/Top/Top.swift": "@testable import Mid\n",
+    ])
+    defer { pkg.remove() }
+
+    let missing = try pkg.check(targets: [("Low", []), ("Mid", []), ("Top", ["Mid"])])
+    #expect(missing.code == 1)
+    #expect(missing.stdout.contains("undeclared arrow: Sources/Mid/Mid.swift imports Low"), "\(missing.stdout)")
+    #expect(!missing.stdout.contains("Foundation"), "toolchain modules are not arrows: \(missing.stdout)")
+
+    let extra = try pkg.check(targets: [("Low", []), ("Mid", ["Low"]), ("Top", ["Mid", "Low"])])
+    #expect(extra.code == 1)
+    #expect(extra.stdout.contains("unused arrow: Package.swift declares Top → Low"), "\(extra.stdout)")
+
+    let exact = try pkg.check(targets: [("Low", []), ("Mid", ["Low"]), ("Top", ["Mid"])])
+    #expect(exact.code == 0, "\(exact.stdout)\(exact.stderr)")
+  }
+
+  /// The checker enforces the two rules: a planted `import CoachEngine` under Recording and a
+  /// file API in the engine are reported with their files, even with every arrow declared.
+  @Test func checkerCatchesBrokenFloorRules() throws {
+    let pkg = try ScratchPackage(files: [
+      "Sources/CoachEngine/Engine.swift": "import Foundation\n\nlet s = try? String(contentsOfFile: \"x\")\n",
+      "Sources/Recording/Reader.swift": "import CoachEngine\n",
+    ])
+    defer { pkg.remove() }
+    let r = try pkg.check(targets: [("CoachEngine", []), ("Recording", ["CoachEngine"])])
+    #expect(r.code == 1)
+    #expect(r.stdout.contains("Sources/Recording/Reader.swift imports CoachEngine"), "\(r.stdout)")
+    #expect(r.stdout.contains("Sources/CoachEngine/Engine.swift imports Foundation"), "\(r.stdout)")
+    #expect(r.stdout.contains("Sources/CoachEngine/Engine.swift:3 uses contentsOfFile"), "\(r.stdout)")
+  }
+
+  /// The arrow table of docs/ARCHITECTURE.md must draw the declared arrows: a wrong row and a
+  /// missing row are both reported.
+  @Test func checkerCatchesADocumentThatDrawsOtherArrows() throws {
+    let table = "| module | imports |\n|---|---|\n| Low | — |\n| Mid | Low, *Extra* (a remark) |\n\n"
+    let pkg = try ScratchPackage(files: [
+      "Sources/Low/Low.swift": "public struct Low {}\n",
+      "Sources/Mid/Mid.swift": "import Low\n",
+      "Sources/Top/Top.swift": "import Mid\n",
+      "docs/ARCHITECTURE.md": "# Arrows\n\n" + table,
+    ])
+    defer { pkg.remove() }
+    let r = try pkg.check(targets: [("Low", []), ("Mid", ["Low"]), ("Top", ["Mid"])])
+    #expect(r.code == 1)
+    #expect(r.stdout.contains("the arrow table draws Mid → {Extra Low} but Package.swift declares {Low}"), "\(r.stdout)")
+    #expect(r.stdout.contains("the arrow table has no row for Top"), "\(r.stdout)")
+    #expect(!r.stdout.contains("row for Low"), "\(r.stdout)")
+  }
+
+  /// Checked here too, without the script: no file under Sources/Recording imports the engine.
+  @Test func recordingNeverImportsTheEngine() throws {
+    let offenders = try Self.swiftFiles(under: "Sources/Recording").filter { file in
+      try Self.importedModules(file).contains("CoachEngine")
+    }
+    #expect(offenders.isEmpty, "Recording imports CoachEngine in \(offenders)")
+    #expect(try Self.swiftFiles(under: "Sources/Recording").count > 10)
+  }
+
+  /// Checked here too, without the script: the engine, the spec and the floor import no
+  /// Foundation and name no file, process or environment API.
+  @Test func engineAndFloorUseNoFoundationIO() throws {
+    let banned = ["FileManager", "FileHandle", "Process", "ProcessInfo", "fopen", "fread", "fwrite",
+                  "popen", "posix_spawn", "getenv", "contentsOfFile", "String(contentsOf", "Data(contentsOf"]
+    var offenders: [String] = []
+    for dir in ["CanonicalJSON", "EngineIO", "PoseSpec", "CoachEngine"] {
+      let files = try Self.swiftFiles(under: "Sources/\(dir)")
+      #expect(!files.isEmpty, "Sources/\(dir) has no Swift files")
+      for file in files {
+        if try !Self.importedModules(file).isDisjoint(with: ["Foundation", "FoundationEssentials", "Dispatch"]) {
+          offenders.append("\(file): imports Foundation")
+        }
+        let code = try Self.codeWithoutComments(file)
+        for name in banned where Self.mentions(code, name) { offenders.append("\(file): \(name)") }
+      }
+    }
+    #expect(offenders.isEmpty, "\(offenders)")
+  }
+
+  static func swiftFiles(under dir: String) throws -> [String] {
+    let base = root.appendingPathComponent(dir)
+    guard let e = FileManager.default.enumerator(atPath: base.path) else { return [] }
+    return e.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
+      .map { "\(dir)/\($0)" }
+  }
+
+  /// The module of every `import` line of a file (`@testable import X`, `import struct X.Y`).
+  static func importedModules(_ file: String) throws -> Set<String> {
+    var out: Set<String> = []
+    for line in try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+      .split(separator: "\n")
+    {
+      let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
+      guard let i = words.firstIndex(of: "import"), i + 1 < words.count else { continue }
+      let kinds: Set<Substring> = ["struct", "class", "enum", "protocol", "typealias", "func", "let", "var"]
+      let name = kinds.contains(words[i + 1]) && i + 2 < words.count ? words[i + 2] : words[i + 1]
+      out.insert(String(name.split(separator: ".")[0]))
+    }
+    return out
+  }
+
+  static func codeWithoutComments(_ file: String) throws -> String {
+    try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+      .split(separator: "\n", omittingEmptySubsequences: false)
+      .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }
+      .joined(separator: "\n")
+  }
+
+  /// Whether `name` occurs in `code` as a whole identifier (not inside a longer one).
+  static func mentions(_ code: String, _ name: String) -> Bool {
+    var rest = code[...]
+    while let r = rest.range(of: name) {
+      let before = r.lowerBound == code.startIndex ? nil : code[code.index(before: r.lowerBound)]
+      let after = r.upperBound == code.endIndex ? nil : code[r.upperBound]
+      let isIdent: (Character?) -> Bool = { c in c.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false }
+      if !isIdent(before), name.last == "(" || !isIdent(after) { return true }
+      rest = code[r.upperBound...]
+    }
+    return false
+  }
+}
