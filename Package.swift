@@ -1,21 +1,22 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependencies point one way, down the floors (docs/ARCHITECTURE.md). Every arrow below is
-// an `import` somewhere in the target, and every `import` is an arrow below:
-// scripts/check-imports (and Tests/ArchitectureTests) compare the two.
-//   floor:    CanonicalJSON (JSON parser, ordered values, canonical writer, SHA-256)
-//             EngineIO → CanonicalJSON (the event vocabulary: InputEvent, timers, options, …)
-//   engine:   PoseSpec → CanonicalJSON;  CoachEngine → {CanonicalJSON, EngineIO, PoseSpec}
-//   files:    Recording → {CanonicalJSON, EngineIO, CZstd, GRDB}        (never the engine)
-//   replay:   Replay → {CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, GRDB,
-//                       HeapModule}  (Recording for its limits and SafeFile, not its readers)
-//   inputs:   Scenarios → {CanonicalJSON, EngineIO, PoseSpec, Recording, Yams}
-//   tools:    Lab → {CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, Scenarios,
-//                    GRDB (tune studies), Yams (tune search spaces)}
-//             JPReplayTesting → {CoachEngine, Lab, Replay};  Mutants → Scenarios
-//   CLI:      jpreplay → {CanonicalJSON, EngineIO, Lab, Recording, Replay, Scenarios,
-//                         ArgumentParser}
+// Dependencies point one way, down the floors (docs/ARCHITECTURE.md). One line per target,
+// `Target → its dependencies`, equal to the declarations below and to the target's imports
+// (scripts/check-imports, run by Tests/ArchitectureTests, compares all three):
+//   CanonicalJSON → —           (floor: JSON parser, ordered values, canonical writer, SHA-256)
+//   EngineIO → CanonicalJSON    (floor: the event vocabulary: InputEvent, timers, options, …)
+//   PoseSpec → CanonicalJSON
+//   CoachEngine → CanonicalJSON, EngineIO, PoseSpec
+//   Recording → CanonicalJSON, EngineIO, CZstd, GRDB               (never the engine)
+//   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, Yams
+//   Replay → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, GRDB, HeapModule
+//   Lab → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, Scenarios, GRDB, Yams
+//   JPReplayTesting → CoachEngine, Lab, Replay
+//   Mutants → Scenarios
+//   jpreplay → CanonicalJSON, EngineIO, Lab, Recording, Replay, Scenarios, ArgumentParser
+// Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
+// targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
 // CanonicalJSON, EngineIO, PoseSpec and CoachEngine use nothing but the standard library
 // (and libc's math): no Foundation, no files, processes, environment, clock or randomness.
 let package = Package(
@@ -105,7 +106,7 @@ let package = Package(
         "Scenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
-    .testTarget(name: "LabTests", dependencies: ["CanonicalJSON", "EngineIO", "Lab", "PoseSpec"]),
+    .testTarget(name: "LabTests", dependencies: ["CanonicalJSON", "EngineIO", "Lab", "PoseSpec", "Replay"]),
     // Runs scripts/check-imports (this manifest = the import graph; the floor rules).
     .testTarget(name: "ArchitectureTests"),
   ]

@@ -11,6 +11,9 @@ public struct RecordingError: Error, CustomStringConvertible, Sendable, Equatabl
   public var place: String?
   /// What was wrong and what was expected.
   public var message: String
+  /// The top-level field of an event line the problem is about (`JSONLEventDecoder` sets it),
+  /// so a caller can point at that field without reading the message; nil when none.
+  public var field: String? = nil
 
   public init(file: String, place: String? = nil, _ message: String) {
     self.file = file

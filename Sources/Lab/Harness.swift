@@ -93,64 +93,6 @@ public enum Harness {
     do { return try RecordingFiles.open(path) } catch { throw .badInput(error.description) }
   }
 
-  /// Replays each named recording twice more, in two child processes (one with
-  /// SWIFT_DETERMINISTIC_HASHING=1, one without), and compares the trace bytes with an
-  /// in-process replay. Returns one line per recording that differs.
-  public static func checkDeterminism(
-    names: [String], store: GoldenStore, specPath: String?, overrides: [String]
-  ) throws(HarnessFailure) -> [String] {
-    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-    let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-det-\(getpid())")
-    try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: tmp) }
-    var problems: [String] = []
-    for name in names {
-      let rec = store.recordingURL(name).path
-      var outputs: [Data] = []
-      for (i, hashing) in [true, false].enumerated() {
-        let out = tmp.appendingPathComponent("\(name).\(i).trace.jsonl")
-        var args = ["replay", rec, "-o", out.path]
-        if let specPath { args += ["--spec", specPath] }
-        for o in overrides { args += ["--set", o] }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        if hashing { env["SWIFT_DETERMINISTIC_HASHING"] = "1" } else { env.removeValue(forKey: "SWIFT_DETERMINISTIC_HASHING") }
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        do { try p.run() } catch { throw .badInput("cannot start \(exe): \(error)") }
-        p.waitUntilExit()
-        guard p.terminationStatus == 0, let d = try? Data(contentsOf: out) else {
-          problems.append("\(name): replay process exited \(p.terminationStatus)")
-          break
-        }
-        outputs.append(d)
-      }
-      guard outputs.count == 2 else { continue }
-      // Per-event hashes: name the first event that differs, not just the byte counts.
-      let a = eventHashes(outputs[0])
-      let b = eventHashes(outputs[1])
-      let golden = (try? store.readGolden(name, .trace)).map { eventHashes(Data($0.utf8)) }
-      if let k = firstDifference(a, b) {
-        problems.append("\(name): processes differ from event \(k + 1) on (\(a.count) vs \(b.count) events; hashing on vs off)")
-      } else if let golden, let k = firstDifference(a, golden) {
-        problems.append("\(name): child-process trace differs from the golden from event \(k + 1) on")
-      }
-    }
-    return problems
-  }
-
-  /// SHA-256 of each line of a trace (one event per line).
-  static func eventHashes(_ data: Data) -> [String] {
-    data.split(separator: UInt8(ascii: "\n")).map { SHA256.hex(Array($0)) }
-  }
-
-  static func firstDifference(_ a: [String], _ b: [String]) -> Int? {
-    for i in 0..<min(a.count, b.count) where a[i] != b[i] { return i }
-    return a.count == b.count ? nil : min(a.count, b.count)
-  }
-
   /// Whether `path` names a recording (replayed) rather than a trace file.
   public static func isRecording(_ path: String) -> Bool {
     if path.hasSuffix(".jprec") { return true }
@@ -192,13 +134,6 @@ public enum Harness {
       let records = try d.cueEvals(URL(fileURLWithPath: recording), around: t, cues: cues)
       return CueEvalTable.render(records, cues: cues)
     } catch { throw HarnessFailure(code: error.exitCode.rawValue, message: error.description) }
-  }
-
-  /// Writes `text` to `path` atomically (`SafeFile`: exclusive temporary beside it, fsync, rename).
-  public static func writeAtomically(_ text: String, to path: String) throws(HarnessFailure) {
-    do { try SafeFile.write(text, to: path) } catch {
-      throw .badInput("\(path): cannot write (\(error.message))")
-    }
   }
 
   static func describe(_ error: any Error) -> String {

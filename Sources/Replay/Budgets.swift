@@ -44,6 +44,22 @@ public struct BudgetLimits: Equatable, Sendable {
   }
 }
 
+extension BudgetLimits {
+  /// These limits with a recording's own ones applied over them: its header may declare
+  /// `budgets: {name: value}` (e.g. a coverage sweep that shows many cues in one minute on
+  /// purpose). Returns the limits and the settings applied, as `name=value` in header order.
+  public func applying(header: JSONObject) throws(BudgetError) -> (limits: BudgetLimits, settings: [String]) {
+    var limits = self
+    var settings: [String] = []
+    for m in header["budgets"]?.objectValue?.members ?? [] {
+      let setting = "\(m.key)=\(m.value.int64Value.map(String.init) ?? m.value.stringValue ?? "")"
+      try limits.set(setting)
+      settings.append(setting)
+    }
+    return (limits, settings)
+  }
+}
+
 public struct BudgetError: Error, Equatable, Sendable, CustomStringConvertible {
   public var message: String
   public var description: String { message }
@@ -58,6 +74,9 @@ public struct BudgetReport: Equatable, Sendable {
   public var spanMs: Int64
   /// Human-readable breaches, in time order; empty when every budget holds.
   public var breaches: [String]
+  /// The cues the breaches are about (a cue shown too often, or held too briefly), in breach
+  /// order: a value to match on instead of searching the breach texts.
+  public var breachCues: [String] = []
 
   /// Changes per minute over the trace's span, or per the first minute when it is shorter.
   public var changesPerMinute: Double { Double(cueChanges) * 60_000 / Double(max(spanMs, 60_000)) }
@@ -96,7 +115,7 @@ public enum BudgetCheck {
       changes.append(d)
       shown = d.cue
     }
-    var breaches: [(t: Int64, text: String)] = []
+    var breaches: [(t: Int64, text: String, cue: String?)] = []
     // One cue shown more than N times within the window.
     var showsByCue: [String: [Int64]] = [:]
     for c in changes { if let id = c.cue { showsByCue[id, default: []].append(c.t) } }
@@ -104,23 +123,25 @@ public enum BudgetCheck {
       let times = showsByCue[id]!
       if let at = firstBurst(times, count: limits.maxShowsOfOneCue + 1, windowMs: limits.repeatWindowMs) {
         breaches.append(
-          (at, "\(id) shown more than \(limits.maxShowsOfOneCue) times within \(limits.repeatWindowMs) ms (by t=\(at))"))
+          (at, "\(id) shown more than \(limits.maxShowsOfOneCue) times within \(limits.repeatWindowMs) ms (by t=\(at))", id))
       }
     }
     if let at = firstBurst(prompts, count: limits.maxPromptsPerSecond + 1, windowMs: 1000) {
-      breaches.append((at, "more than \(limits.maxPromptsPerSecond) prompts shown within 1000 ms (by t=\(at))"))
+      breaches.append((at, "more than \(limits.maxPromptsPerSecond) prompts shown within 1000 ms (by t=\(at))", nil))
     }
     if let at = firstBurst(changes.map(\.t), count: limits.maxCueChangesPerMinute + 1, windowMs: 60_000) {
-      breaches.append((at, "more than \(limits.maxCueChangesPerMinute) cue changes within a minute (by t=\(at))"))
+      breaches.append((at, "more than \(limits.maxCueChangesPerMinute) cue changes within a minute (by t=\(at))", nil))
     }
     for (a, b) in zip(changes, changes.dropFirst()) where a.cue != nil && b.t - a.t < limits.minHoldMs {
-      breaches.append((b.t, "\(a.cue!) held \(b.t - a.t) ms < \(limits.minHoldMs) ms (t=\(a.t)…\(b.t))"))
+      breaches.append((b.t, "\(a.cue!) held \(b.t - a.t) ms < \(limits.minHoldMs) ms (t=\(a.t)…\(b.t))", a.cue))
     }
     breaches.sort { ($0.t, $0.text) < ($1.t, $1.text) }
     // The prompt system's own invariants (one L3 at a time, no timer on an L2 with a button).
     let invariants = PromptInvariants.check(trace: trace)
-    return BudgetReport(
+    var report = BudgetReport(
       name: name, cueChanges: changes.count, spanMs: lastT, breaches: breaches.map(\.text) + invariants)
+    report.breachCues = breaches.compactMap(\.cue)
+    return report
   }
 
   /// The time of the first event that completes `count` events within `windowMs` (first to

@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 
 /// The two golden files of a recording.
 public enum GoldenKind: String, CaseIterable, Sendable, Comparable {
@@ -124,14 +125,14 @@ public struct GoldenStore: Sendable {
     try read(pendingURL(name, kind))
   }
 
-  /// Writes `<golden>.new` atomically.
+  /// Writes `<golden>.new` atomically (`SafeFile`: exclusive temporary beside it, fsync, rename).
   public func writePending(_ name: String, _ kind: GoldenKind, _ text: String) throws {
-    try AtomicFile.write(text, to: pendingURL(name, kind))
+    try SafeFile.write(text, to: pendingURL(name, kind).path)
   }
 
   /// Writes a golden directly (atomically), e.g. when recording a new corpus entry.
   public func writeGolden(_ name: String, _ kind: GoldenKind, _ text: String) throws {
-    try AtomicFile.write(text, to: goldenURL(name, kind))
+    try SafeFile.write(text, to: goldenURL(name, kind).path)
   }
 
   /// Removes `<golden>.new`; returns whether there was one.
@@ -145,7 +146,7 @@ public struct GoldenStore: Sendable {
 
   /// Moves `<golden>.new` over the golden (one rename: atomic).
   public func accept(_ p: PendingGolden) throws {
-    try AtomicFile.rename(pendingURL(p.name, p.kind), to: goldenURL(p.name, p.kind))
+    try SafeFile.rename(pendingURL(p.name, p.kind).path, to: goldenURL(p.name, p.kind).path)
   }
 
   /// Deletes `<golden>.new`, keeping the golden.
@@ -200,7 +201,7 @@ public struct GoldenStore: Sendable {
     guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue
     else { return [] }
     return try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
-      !$0.hasPrefix(AtomicFile.temporaryPrefix)
+      !$0.hasPrefix(SafeFile.temporaryPrefix)
     }
   }
 }

@@ -117,6 +117,11 @@ public struct ReviewSession {
         golden: golden, fresh: fresh, kind: p.kind, name: p.name, diff: DiffOptions())
       {
         out += "first divergence: \(problem.message)\n"
+        if p.kind == .trace, let t = problem.divergences.first?.t {
+          // The timeline around it: metrics, thresholds, labels, displays (`jpreplay plot`).
+          out +=
+            "timeline: jpreplay plot \(store.recordingURL(p.name).path) --from \(max(0, t - 3000)) --to \(t + 3000) -o \(p.name).timeline.svg\n"
+        }
         if problem.hunkCount > 1 {
           out += "\(problem.hunkCount) divergent hunks in all:\n"
           for (n, d) in problem.divergences.prefix(VerifyCase.headlinesShownMax).enumerated() {

@@ -55,22 +55,26 @@ struct ImportGraphTests {
     #expect(r.stdout.contains("Sources/CoachEngine/Engine.swift:3 uses contentsOfFile"), "\(r.stdout)")
   }
 
-  /// The arrow table of docs/ARCHITECTURE.md must draw the declared arrows: a wrong row and a
-  /// missing row are both reported.
-  @Test func checkerCatchesADocumentThatDrawsOtherArrows() throws {
+  /// The drawings must equal the declared arrows: docs/ARCHITECTURE.md's table and
+  /// Package.swift's header comment; a wrong row and a missing row are both reported.
+  @Test func checkerCatchesDrawingsOfOtherArrows() throws {
     let table = "| module | imports |\n|---|---|\n| Low | — |\n| Mid | Low, *Extra* (a remark) |\n\n"
+    let header = "// Arrows:\n//   Low → —   (the bottom)\n//   Mid → Low\n//   Top → Mid, Low\nlet package = 1\n"
     let pkg = try ScratchPackage(files: [
       "Sources/Low/Low.swift": "public struct Low {}\n",
       "Sources/Mid/Mid.swift": "import Low\n",
       "Sources/Top/Top.swift": "import Mid\n",
       "docs/ARCHITECTURE.md": "# Arrows\n\n" + table,
+      "Package.swift": header,
     ])
     defer { pkg.remove() }
     let r = try pkg.check(targets: [("Low", []), ("Mid", ["Low"]), ("Top", ["Mid"])])
     #expect(r.code == 1)
-    #expect(r.stdout.contains("the arrow table draws Mid → {Extra Low} but Package.swift declares {Low}"), "\(r.stdout)")
-    #expect(r.stdout.contains("the arrow table has no row for Top"), "\(r.stdout)")
-    #expect(!r.stdout.contains("row for Low"), "\(r.stdout)")
+    #expect(r.stdout.contains("arrow table draws Mid → {Extra Low} but Package.swift declares {Low}"), "\(r.stdout)")
+    #expect(r.stdout.contains("arrow table has no arrows for Top"), "\(r.stdout)")
+    #expect(r.stdout.contains("header comment draws Top → {Low Mid} but Package.swift declares {Mid}"), "\(r.stdout)")
+    #expect(!r.stdout.contains("for Low") && !r.stdout.contains("draws Low"), "\(r.stdout)")
+    #expect(!r.stdout.contains("header comment draws Mid"), "\(r.stdout)")
   }
 
   /// Checked here too, without the script: no file under Sources/Recording imports the engine.

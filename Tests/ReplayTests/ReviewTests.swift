@@ -46,6 +46,7 @@ struct ReviewTests {
           + TraceFormat.line(
             record(100, "cue_display", ["cue_id": "FRAME_MOVE_LEFT", "level": "hard", "reason": "none", "mode": "noRef"]))))
     #expect(t.output.contains("first divergence: trace: at t=100 cue_display differs"))
+    #expect(t.output.contains("timeline: jpreplay plot \(c.store.recordingURL("a").path) --from 0 --to 3100 -o a.timeline.svg"))
     #expect(!t.output.contains("\u{1B}["))
     #expect(try c.store.readGolden("a", .trace)?.contains(#""level":"hard""#) == true)
     #expect(try c.store.readGolden("b", .trace)?.contains(#""level":"warn""#) == true)

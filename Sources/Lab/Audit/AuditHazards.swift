@@ -87,93 +87,122 @@ public enum AuditHazards {
   /// The axis family of a grid point (`landmark_conf-0.44` → `landmark_conf`).
   static func family(_ axis: String) -> Substring { axis.prefix { $0 != "-" } }
 
-  static func findings(spec: PoseSpecDocument, results: [AuditPointResult]) -> [AuditFinding] {
-    let fix = results.first?.point.angleFix == true ? "on" : "off"
-    let noRef = results.filter { $0.point.reference == nil && !$0.point.noisy }
-    var out: [AuditFinding] = []
-    func add(_ k: AuditFinding.Kind, _ cue: String, _ level: String?, _ ev: String, _ p: AuditPoint?) {
-      out.append(AuditFinding(kind: k, cue: cue, level: level, evidence: ev, angleFix: fix, repro: p))
+  /// Findings under construction: each carries the angleFix setting of the results analysed.
+  struct FindingList {
+    var items: [AuditFinding] = []
+    let angleFix: String
+    mutating func add(_ k: AuditFinding.Kind, _ cue: String, _ level: String?, _ ev: String, _ p: AuditPoint?) {
+      items.append(AuditFinding(kind: k, cue: cue, level: level, evidence: ev, angleFix: angleFix, repro: p))
     }
+    func has(_ k: AuditFinding.Kind, _ cue: String) -> Bool { items.contains { $0.kind == k && $0.cue == cue } }
+  }
+
+  /// The findings of results that share one angleFix setting, in the order of kinds 1–7.
+  static func findings(spec: PoseSpecDocument, results: [AuditPointResult]) -> [AuditFinding] {
+    var out = FindingList(angleFix: results.first?.point.angleFix == true ? "on" : "off")
+    let noRef = results.filter { $0.point.reference == nil && !$0.point.noisy }
     for cue in spec.cues {
       guard let t = cue.trigger.noRef, stimulated(cue.id, noRef, spec) else { continue }
-      let id = cue.id
-      let reached = { (rank: Int) in noRef.filter { ($0.maxRank[id] ?? 0) >= rank } }
-      // 1 and 5: a level with thresholds that no grid point reaches.
-      do {
-        for (level, th) in [(CueLevel.warn, t.warn), (.hard, t.hard)] where !th.isEmpty && reached(level.rank).isEmpty {
-          let closest = noRef.compactMap { r in r.errorRange[id].map { (r, distance($0, th)) } }.min { $0.1 < $1.1 }
-          let range = noRef.compactMap { $0.errorRange[id] }
-          let span = "error over the grid \(num(range.map(\.lo).min()!))…\(num(range.map(\.hi).max()!)), \(level.rawValue) needs \(th.map(\.description).joined(separator: " or "))"
-          // Unreachable: the grid axis that drives the error toward the level gates the cue.
-          let toward = closest.map { family($0.0.point.axis) }
-          let gated = noRef.filter { $0.lowConfidence.contains(id) && family($0.point.axis) == toward }
-          if level == .hard, !reached(CueLevel.warn.rank).isEmpty, let g = gated.first {
-            add(.unreachableLevel, id, "hard", "\(span); the confidence gate (minConfidence \(num(cue.confidence.minConfidence))) makes the cue unavailable first (\(g.point.axis))", g.point)
-          } else {
-            add(.neverFires, id, level.rawValue, span, closest?.0.point)
-          }
-        }
-      }
-      // 2: reaches a level somewhere, never displayed anywhere.
-      let firing = reached(CueLevel.warn.rank)
-      if let first = firing.first, !noRef.contains(where: { $0.displayed.contains(id) }) {
-        let by = firing.compactMap { $0.outrankedBy[id] }
-        let winners = Array(Set(by)).sorted().prefix(4).joined(separator: ", ")
-        add(.neverDisplayed, id, nil, "reaches warn/hard at \(firing.count) grid points (\(firing.prefix(3).map(\.point.axis).joined(separator: ", "))) but is never shown; outranked by \(winners.isEmpty ? "(a T1 cue never ranked)" : winners)", first.point)
-      }
-      // 3: fires on the neutral pose.
-      for r in noRef where r.point.axis == "neutral" && (r.maxRank[id] ?? 0) >= CueLevel.warn.rank {
-        let level = (r.maxRank[id] ?? 0) >= CueLevel.hard.rank ? "hard" : "warn"
-        if !out.contains(where: { $0.kind == .neutralFires && $0.cue == id }) {
-          add(.neutralFires, id, level, "reaches \(level) on the neutral pose (\(r.point.scene)); error \(r.errorRange[id].map { "\(num($0.lo))…\(num($0.hi))" } ?? "?")", r.point)
-        }
-      }
-      // 4: the advice moves the subject further from the neutral pose.
-      if let expect = expectation(cue) {
-        // Prefer a point where the wrong advice is also displayed.
-        for r in firing.filter({ $0.displayed.contains(id) }) + firing.filter({ !$0.displayed.contains(id) }) {
-          let off = expect.axis == "x" ? r.point.dx : expect.axis == "y" ? r.point.dy : r.point.scale - 1
-          guard off != 0, (off > 0) != (expect.sign > 0) else { continue }
-          add(.invertedAdvice, id, nil, "says \(expect.action) at \(r.point.axis) (\(r.point.scene)), where the subject is already \(describe(expect.axis, off)): following it moves the subject further from the neutral pose", r.point)
-          break
-        }
+      levelFindings(cue, t, noRef, into: &out)
+      displayFindings(cue, noRef, into: &out)
+    }
+    foldHiddenCues(&out, noRef)
+    fallbackFinding(spec, noRef, into: &out)
+    flipFlopFindings(spec, results, into: &out)
+    withRefDeadlocks(results, into: &out)
+    return out.items
+  }
+
+  /// 1 and 5: a level with thresholds that no grid point reaches.
+  static func levelFindings(_ cue: PoseSpecCue, _ t: ThresholdSet, _ noRef: [AuditPointResult], into out: inout FindingList) {
+    let id = cue.id
+    let reached = { (rank: Int) in noRef.filter { ($0.maxRank[id] ?? 0) >= rank } }
+    for (level, th) in [(CueLevel.warn, t.warn), (.hard, t.hard)] where !th.isEmpty && reached(level.rank).isEmpty {
+      let closest = noRef.compactMap { r in r.errorRange[id].map { (r, distance($0, th)) } }.min { $0.1 < $1.1 }
+      let range = noRef.compactMap { $0.errorRange[id] }
+      let span = "error over the grid \(num(range.map(\.lo).min()!))…\(num(range.map(\.hi).max()!)), \(level.rawValue) needs \(th.map(\.description).joined(separator: " or "))"
+      // Unreachable: the grid axis that drives the error toward the level gates the cue.
+      let toward = closest.map { family($0.0.point.axis) }
+      let gated = noRef.filter { $0.lowConfidence.contains(id) && family($0.point.axis) == toward }
+      if level == .hard, !reached(CueLevel.warn.rank).isEmpty, let g = gated.first {
+        out.add(.unreachableLevel, id, "hard", "\(span); the confidence gate (minConfidence \(num(cue.confidence.minConfidence))) makes the cue unavailable first (\(g.point.axis))", g.point)
+      } else {
+        out.add(.neverFires, id, level.rawValue, span, closest?.0.point)
       }
     }
-    // A cue hidden only by cues that fire on the neutral pose (or by the multi-person
-    // filter, with a permanent outranker present) is a consequence of those: folded in.
-    let permanent = Set(out.filter { $0.kind == .neutralFires }.map(\.cue))
+  }
+
+  /// 2: reaches a level somewhere, never displayed anywhere; 3: fires on the neutral pose;
+  /// 4: the advice moves the subject further from the neutral pose.
+  static func displayFindings(_ cue: PoseSpecCue, _ noRef: [AuditPointResult], into out: inout FindingList) {
+    let id = cue.id
+    let firing = noRef.filter { ($0.maxRank[id] ?? 0) >= CueLevel.warn.rank }
+    if let first = firing.first, !noRef.contains(where: { $0.displayed.contains(id) }) {
+      let by = firing.compactMap { $0.outrankedBy[id] }
+      let winners = Array(Set(by)).sorted().prefix(4).joined(separator: ", ")
+      out.add(.neverDisplayed, id, nil, "reaches warn/hard at \(firing.count) grid points (\(firing.prefix(3).map(\.point.axis).joined(separator: ", "))) but is never shown; outranked by \(winners.isEmpty ? "(a T1 cue never ranked)" : winners)", first.point)
+    }
+    for r in noRef where r.point.axis == "neutral" && (r.maxRank[id] ?? 0) >= CueLevel.warn.rank {
+      let level = (r.maxRank[id] ?? 0) >= CueLevel.hard.rank ? "hard" : "warn"
+      if !out.has(.neutralFires, id) {
+        out.add(.neutralFires, id, level, "reaches \(level) on the neutral pose (\(r.point.scene)); error \(r.errorRange[id].map { "\(num($0.lo))…\(num($0.hi))" } ?? "?")", r.point)
+      }
+    }
+    guard let expect = expectation(cue) else { return }
+    // Prefer a point where the wrong advice is also displayed.
+    for r in firing.filter({ $0.displayed.contains(id) }) + firing.filter({ !$0.displayed.contains(id) }) {
+      let off = expect.axis == "x" ? r.point.dx : expect.axis == "y" ? r.point.dy : r.point.scale - 1
+      guard off != 0, (off > 0) != (expect.sign > 0) else { continue }
+      out.add(.invertedAdvice, id, nil, "says \(expect.action) at \(r.point.axis) (\(r.point.scene)), where the subject is already \(describe(expect.axis, off)): following it moves the subject further from the neutral pose", r.point)
+      break
+    }
+  }
+
+  /// A cue hidden only by cues that fire on the neutral pose (or by the multi-person filter,
+  /// with a permanent outranker present) is a consequence of those: folded in.
+  static func foldHiddenCues(_ out: inout FindingList, _ noRef: [AuditPointResult]) {
+    let permanent = Set(out.items.filter { $0.kind == .neutralFires }.map(\.cue))
     var hidden: [(cue: String, by: Set<String>)] = []
-    for f in out where f.kind == .neverDisplayed && !permanent.isEmpty {
+    for f in out.items where f.kind == .neverDisplayed && !permanent.isEmpty {
       let winners = Set(noRef.filter { ($0.maxRank[f.cue] ?? 0) >= CueLevel.warn.rank }.compactMap { $0.outrankedBy[f.cue] })
       guard winners.subtracting(permanent).subtracting(["(not a candidate)"]).isEmpty,
         !winners.intersection(permanent).isEmpty
       else { continue }
       hidden.append((f.cue, winners.intersection(permanent)))
     }
-    out.removeAll { f in f.kind == .neverDisplayed && hidden.contains { $0.cue == f.cue } }
+    out.items.removeAll { f in f.kind == .neverDisplayed && hidden.contains { $0.cue == f.cue } }
     for h in hidden {
-      for i in out.indices where out[i].kind == .neutralFires && h.by.contains(out[i].cue) {
-        out[i].evidence += out[i].evidence.contains("; hides ") ? ", \(h.cue)" : "; hides \(h.cue)"
+      for i in out.items.indices where out.items[i].kind == .neutralFires && h.by.contains(out.items[i].cue) {
+        out.items[i].evidence += out.items[i].evidence.contains("; hides ") ? ", \(h.cue)" : "; hides \(h.cue)"
       }
     }
-    // G-54: the fallback cue requested by a cue that lost its input, never displayed.
+  }
+
+  /// G-54: the fallback cue requested by a cue that lost its input, never displayed.
+  static func fallbackFinding(_ spec: PoseSpecDocument, _ noRef: [AuditPointResult], into out: inout FindingList) {
     let fallback = spec.defaults.fallbackCueId
     let requested = noRef.filter { $0.fallbackRequests > 0 }
     if let first = requested.first, !noRef.contains(where: { $0.displayed.contains(fallback) && $0.point.axis != "absent" }) {
-      add(.neverDisplayed, fallback, nil, "requested as the fallback at \(requested.map(\.fallbackRequests).reduce(0, +)) evaluations (\(requested.prefix(3).map(\.point.axis).joined(separator: ", "))) but never displayed while a subject is in frame: a fallback candidate on single evaluations never passes persistFrames", first.point)
+      out.add(.neverDisplayed, fallback, nil, "requested as the fallback at \(requested.map(\.fallbackRequests).reduce(0, +)) evaluations (\(requested.prefix(3).map(\.point.axis).joined(separator: ", "))) but never displayed while a subject is in frame: a fallback candidate on single evaluations never passes persistFrames", first.point)
     }
-    // 6: noise of the tuning corpus's level on a pose held still breaks the prompt budgets,
-    // or praises (an exit crossed by noise alone) more than once in the run.
+  }
+
+  /// 6: noise of the tuning corpus's level on a pose held still breaks the prompt budgets,
+  /// or praises (an exit crossed by noise alone) more than once in the run.
+  static func flipFlopFindings(_ spec: PoseSpecDocument, _ results: [AuditPointResult], into out: inout FindingList) {
     for r in results where r.point.noisy && (!r.budgetBreaches.isEmpty || r.praises >= praiseOnStillMax + 1) {
-      let breachCue = spec.cues.first(where: { c in r.budgetBreaches.contains { $0.contains(c.id) } })?.id
+      let breachCue = spec.cues.first(where: { r.budgetBreachCues.contains($0.id) })?.id
       let praisedCue = Set(r.praised).sorted().max { a, b in r.praised.filter { $0 == a }.count < r.praised.filter { $0 == b }.count }
       let cue = breachCue ?? praisedCue ?? "(display)"
       let why = r.budgetBreaches.first ?? "praised \(r.praises) times while the subject holds still (at most \(praiseOnStillMax))"
-      if !out.contains(where: { $0.kind == .flipFlop && $0.cue == cue }) {
-        add(.flipFlop, cue, nil, "\(r.point.axis) with landmark noise 0.002 (\(r.point.scene)): \(r.displayChanges) display changes, \(r.praises) praises (\(Set(r.praised).sorted().joined(separator: ", "))) in \(r.point.durationMs / 1000) s; \(why)", r.point)
+      if !out.has(.flipFlop, cue) {
+        out.add(.flipFlop, cue, nil, "\(r.point.axis) with landmark noise 0.002 (\(r.point.scene)): \(r.displayChanges) display changes, \(r.praises) praises (\(Set(r.praised).sorted().joined(separator: ", "))) in \(r.point.durationMs / 1000) s; \(why)", r.point)
       }
     }
-    // 7: a reference whose Match never becomes true, not even from its own pose.
+  }
+
+  /// 7: a reference whose Match never becomes true, not even from its own pose.
+  static func withRefDeadlocks(_ results: [AuditPointResult], into out: inout FindingList) {
     let refs = results.filter { $0.point.reference != nil && $0.withRefActive }
     func parts(_ r: AuditPointResult) -> (ref: String, live: String) {
       let a = r.point.axis.dropFirst(4).components(separatedBy: "-live-")
@@ -184,11 +213,10 @@ public enum AuditHazards {
       guard !group.contains(where: \.matched) else { continue }
       let own = group.first(where: { parts($0).ref == parts($0).live }) ?? group[0]
       let cue = own.blockedBy.first ?? "(match)"
-      if !out.contains(where: { $0.kind == .withRefDeadlock && $0.cue == cue }) {
-        add(.withRefDeadlock, cue, nil, "reference \(key): Match never true from \(group.count) live poses, the reference's own pose included; blocked_by \(own.blockedBy.joined(separator: ","))", own.point)
+      if !out.has(.withRefDeadlock, cue) {
+        out.add(.withRefDeadlock, cue, nil, "reference \(key): Match never true from \(group.count) live poses, the reference's own pose included; blocked_by \(own.blockedBy.joined(separator: ","))", own.point)
       }
     }
-    return out
   }
 
   /// The subject change a direction action asks for: axis x/y/scale and its sign.

@@ -33,6 +33,8 @@ public struct AuditPointResult: Sendable {
   public var praised: [String] = []
   public var displayChanges = 0
   public var budgetBreaches: [String] = []
+  /// The cues those breaches are about (`BudgetReport.breachCues`).
+  public var budgetBreachCues: [String] = []
   /// A replay failure (the point is skipped by the analysis, and reported).
   public var failure: String?
 }
@@ -87,6 +89,7 @@ public enum AuditRun {
     if r.point.noisy {
       let report = BudgetCheck.check(name: r.point.name, trace: canonical.joined(separator: "\n"), limits: BudgetLimits())
       r.budgetBreaches = report.breaches
+      r.budgetBreachCues = report.breachCues
     }
   }
 

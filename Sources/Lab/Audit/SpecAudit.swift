@@ -1,6 +1,7 @@
 import CanonicalJSON
 import Foundation
 import PoseSpec
+import Recording
 
 /// `jpreplay spec audit`: the grid replayed, the hazards found, the accepted ones set apart.
 public struct SpecAuditReport: Sendable {
@@ -124,7 +125,7 @@ public enum AuditFiles {
     for p in report.findings.compactMap(\.repro) {
       let path = (dir as NSString).appendingPathComponent(p.name + suffix)
       if written.contains(path) { continue }
-      try Harness.writeAtomically(p.yaml, to: path)
+      do { try SafeFile.write(p.yaml, to: path) } catch { throw .badInput("\(path): cannot write (\(error.message))") }
       written.append(path)
     }
     return written

@@ -116,8 +116,8 @@ public enum MinimizeFiles {
     return Minimizer.Candidate(header: header, events: events)
   }
 
-  /// Writes `c` as a new `.jprec` at `path` (through a temporary file in the same folder, so a
-  /// failure leaves nothing behind). The header says where it came from; generator keys go,
+  /// Writes `c` as a new `.jprec` at `path` (through a `SafeFile` temporary, so a failure
+  /// leaves nothing behind and an old file untouched). The header says where it came from; generator keys go,
   /// since the result is no longer what the scenario makes.
   public static func write(_ c: Minimizer.Candidate, from name: String, to path: String, force: Bool) throws {
     let fm = FileManager.default
@@ -128,17 +128,13 @@ public enum MinimizeFiles {
     for k in ["generator", "generator_sha256", "labels_spec_sha256"] { header[k] = nil }
     header["minimized_from"] = .string(name)
     if let n = header["name"]?.stringValue { header["name"] = .string(n + "-min") }
-    let dir = (path as NSString).deletingLastPathComponent
-    let tmp = (dir.isEmpty ? "." : dir) + "/.\((path as NSString).lastPathComponent).minimize-\(getpid())"
-    RecordingFiles.remove(tmp)
     do {
-      let recorder = try Recorder(path: tmp, header: header)
-      for e in c.events { try recorder.append(e) }
-      try recorder.finish()
-      if fm.fileExists(atPath: path) { RecordingFiles.remove(path) }
-      try fm.moveItem(atPath: tmp, toPath: path)
+      try SafeFile.produce(path, keepOpen: false, sqlite: true) { t in
+        let recorder = try Recorder(path: t.path, header: header)
+        for e in c.events { try recorder.append(e) }
+        try recorder.finish()
+      }
     } catch {
-      RecordingFiles.remove(tmp)
       throw HarnessFailure.badInput("\(path): cannot write the minimized recording (\(error))")
     }
   }

@@ -37,11 +37,12 @@ public struct TuneSetup: Sendable {
     }
     guard tpeBatch >= 1, tpeBatch <= 10_000 else { throw .badInput("--tpe-batch: expected 1…10000") }
     let names = try corpusNames(corpus, recordingsDir: recordingsDir)
-    var recordings: [DecodedRecording] = []
-    for n in names { recordings.append(try DecodedRecording.load("\(recordingsDir)/\(n).jprec")) }
+    // Trials run in parallel (--jobs); each one replays its recordings on one thread.
+    var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" })
+    scorer.jobs = 1
     let runner = TuneRunner(
       space: space, sampler: s, trials: count, shard: (index, of), jobs: max(1, jobs), baseSpec: specJSON,
-      evaluator: ReplayTrialEvaluator(recordings: recordings))
+      evaluator: scorer)
     return TuneSetup(runner: runner, specSHA: doc.sha256, corpusNames: names)
   }
 

@@ -12,8 +12,7 @@ extension Doctor {
   /// dropped (and listed as lost), the event counts are recomputed, the meta CRC is rewritten,
   /// and `jprec.seq_contiguous = false` records that sequence numbers have gaps when chunks were lost.
   public static func recover(from: String, to: String) throws(RecordingError) -> RecoverReport {
-    let fm = FileManager.default
-    if fm.fileExists(atPath: to) { throw RecordingError(file: to, "already exists; choose another name") }
+    if FileManager.default.fileExists(atPath: to) { throw RecordingError(file: to, "already exists; choose another name") }
     let truncation = try JPRec.checkHeader(from, allowTruncated: true)
     let src = try JPRec.openReadOnly(from, allowTruncated: true)
     defer { try? src.close() }
@@ -23,97 +22,115 @@ extension Doctor {
     }
     var lost = scan.bad.map { c, name, message in "\(c.summary(name)): \(message)" }
     if let truncation { lost.append("file \(truncation)") }
-    lost += scan.problems.filter { $0.hasPrefix("the chunk table is damaged") || $0.hasPrefix("more than") }
-    let counts = scan.counts
+    if let damage = scan.tableDamage { lost.append(damage) }
     let chunksLost = !lost.isEmpty
-    let tmp: SafeFile.Temporary
-    do { tmp = try SafeFile.Temporary(beside: to, keepOpen: false) } catch {
-      throw RecordingError(file: to, "cannot create a temporary file beside it: \(error)")
-    }
     do {
-      let (metaRows, channelRows) = try src.inDatabase { db in
-        (
-          try Row.fetchAll(db, sql: "SELECT key, value FROM meta ORDER BY rowid LIMIT \(ContainerLimits.metaRowsMax)").map {
-            (try $0.decode(String.self, atIndex: 0), try $0.decode(String.self, atIndex: 1))
-          },
-          try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id LIMIT \(ContainerLimits.channelsMax)").map {
-            (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1), try $0.decode(String.self, atIndex: 2))
-          }
-        )
-      }
-      if let e = RecordingMeta.crcProblem(metaRows) { lost.append(e) }
-      let dst = try DatabaseQueue(path: tmp.path)
-      do {
-        try dst.writeWithoutTransaction { db in
-          try db.execute(sql: "PRAGMA application_id = \(JPRec.applicationID)")
-          try db.execute(sql: "PRAGMA user_version = \(JPRec.formatVersion)")
-          try db.inTransaction {
-            try db.execute(sql: JPRec.schemaSQL)
-            func put(_ k: String, _ v: String) throws {
-              try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [k, v])
-            }
-            var hadKinds = false
-            let skip: Set<String> = [
-              JPRec.metaEventCounts, JPRec.metaCRC, JPRec.metaSeqContiguous, "recovered_from", "recovery_lost",
-            ]
-            for (k, v) in metaRows where !skip.contains(k) {
-              guard (try? JSONParser.parse(v)) != nil else {
-                lost.append("meta \"\(k)\": not valid JSON; dropped")
-                continue
-              }
-              if k == JPRec.metaKinds {
-                guard (try? RecordingMeta.parseKinds(v)) != nil else {
-                  lost.append("meta \"\(k)\": malformed; replaced by this jpreplay's kind table")
-                  continue
-                }
-                hadKinds = true
-              }
-              if k == JPRec.metaComplete { continue }
-              try put(k, v)
-            }
-            try put(JPRec.metaComplete, "true")
-            if !hadKinds { try put(JPRec.metaKinds, JSONWriter.write(.array(KindTable.names.map { .string($0) }))) }
-            var co = JSONObject()
-            for (k, n) in counts.sorted(by: { $0.key < $1.key }) { co.members.append(JSONMember(k, .number(Double(n)))) }
-            try put(JPRec.metaEventCounts, JSONWriter.write(.object(co)))
-            // Sequence numbers are 0…N-1 only when nothing was lost and the largest is N-1.
-            let contiguous = !chunksLost && scan.maxSeq + 1 == Int64(scan.events)
-            if !contiguous { try put(JPRec.metaSeqContiguous, "false") }
-            try put("recovered_from", JSONWriter.write(.string((from as NSString).lastPathComponent)))
-            try put("recovery_lost", JSONWriter.write(.string(lost.isEmpty ? "nothing" : lost.joined(separator: "; "))))
-            try Recorder.putMetaCRC(db)
-            for (id, name, enc) in channelRows {
-              try db.execute(sql: "INSERT INTO channels(id, name, encoding) VALUES (?, ?, ?)", arguments: [id, name, enc])
-            }
-            return .commit
-          }
+      try SafeFile.produce(to, placement: .createNew, keepOpen: false) { tmp in
+        let (metaRows, channelRows) = try readHeaderRows(src)
+        if let e = RecordingMeta.crcProblem(metaRows) { lost.append(e) }
+        var meta = recoveredMeta(metaRows, lost: &lost)
+        meta.append((JPRec.metaComplete, "true"))
+        if !meta.contains(where: { $0.0 == JPRec.metaKinds }) {
+          meta.append((JPRec.metaKinds, JSONWriter.write(.array(KindTable.names.map { .string($0) }))))
         }
-        for (c, _) in scan.good {
-          try dst.write { db in
-            let data = try src.inDatabase { sdb in
-              try Data.fetchOne(sdb, sql: "SELECT data FROM chunks WHERE id = ?", arguments: [c.id])
-            } ?? Data()
-            try db.execute(
-              sql: """
-                INSERT INTO chunks(id, channel_id, start_ms, end_ms, count, first_seq, raw_size, crc32, data)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-              arguments: [c.id, c.channelID, c.startMs, c.endMs, c.count, c.firstSeq, c.rawSize, Int64(c.crc32), data])
-          }
+        var co = JSONObject()
+        for (k, n) in scan.counts.sorted(by: { $0.key < $1.key }) { co.members.append(JSONMember(k, .number(Double(n)))) }
+        meta.append((JPRec.metaEventCounts, JSONWriter.write(.object(co))))
+        // Sequence numbers are 0…N-1 only when nothing was lost and the largest is N-1.
+        if chunksLost || scan.maxSeq + 1 != Int64(scan.events) { meta.append((JPRec.metaSeqContiguous, "false")) }
+        meta.append(("recovered_from", JSONWriter.write(.string((from as NSString).lastPathComponent))))
+        meta.append(("recovery_lost", JSONWriter.write(.string(lost.isEmpty ? "nothing" : lost.joined(separator: "; ")))))
+        let dst = try DatabaseQueue(path: tmp.path)
+        do {
+          try writeRecovered(dst, meta: meta, channels: channelRows)
+          try copyChunks(scan.good.map(\.0), from: src, to: dst)
+          try dst.close()
+        } catch {
+          try? dst.close()
+          throw error
         }
-        try dst.close()
-      } catch {
-        try? dst.close()
-        throw error
       }
-      try tmp.commitNew(to: to)
     } catch {
-      tmp.discard()
       if let e = error as? RecordingError { throw e }
+      if let e = error as? SafeFileError { throw RecordingError(file: to, "cannot write the recovered recording: \(e.description)") }
       throw RecordingError(file: to, "cannot write the recovered recording: \(JPRec.sqliteMessage(error))")
     }
     let verify = check(path: to)
     return RecoverReport(kept: scan.good.count, lostChunks: lost, verify: verify)
+  }
+
+  /// The meta and channel rows of a recording being recovered (at most the container limits).
+  static func readHeaderRows(_ src: DatabaseQueue) throws -> (meta: [(String, String)], channels: [(Int64, String, String)]) {
+    try src.inDatabase { db in
+      (
+        try Row.fetchAll(db, sql: "SELECT key, value FROM meta ORDER BY rowid LIMIT \(ContainerLimits.metaRowsMax)").map {
+          (try $0.decode(String.self, atIndex: 0), try $0.decode(String.self, atIndex: 1))
+        },
+        try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id LIMIT \(ContainerLimits.channelsMax)").map {
+          (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1), try $0.decode(String.self, atIndex: 2))
+        }
+      )
+    }
+  }
+
+  /// The meta rows kept, in their order: those recomputed by `recover` go (counts, CRC,
+  /// contiguity, completeness — once checked as JSON —, an earlier recovery's notes); a value that is not JSON, or a
+  /// malformed kind table, is dropped and listed in `lost`.
+  static func recoveredMeta(_ rows: [(String, String)], lost: inout [String]) -> [(String, String)] {
+    let skip: Set<String> = [
+      JPRec.metaEventCounts, JPRec.metaCRC, JPRec.metaSeqContiguous, "recovered_from", "recovery_lost",
+    ]
+    var kept: [(String, String)] = []
+    for (k, v) in rows where !skip.contains(k) {
+      guard (try? JSONParser.parse(v)) != nil else {
+        lost.append("meta \"\(k)\": not valid JSON; dropped")
+        continue
+      }
+      if k == JPRec.metaKinds && (try? RecordingMeta.parseKinds(v)) == nil {
+        lost.append("meta \"\(k)\": malformed; replaced by this jpreplay's kind table")
+        continue
+      }
+      if k == JPRec.metaComplete { continue }
+      kept.append((k, v))
+    }
+    return kept
+  }
+
+  /// Creates the container in `dst`: pragmas, schema, `meta` (then its CRC) and `channels`.
+  static func writeRecovered(_ dst: DatabaseQueue, meta: [(String, String)], channels: [(Int64, String, String)]) throws {
+    try dst.writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA application_id = \(JPRec.applicationID)")
+      try db.execute(sql: "PRAGMA user_version = \(JPRec.formatVersion)")
+      try db.inTransaction {
+        try db.execute(sql: JPRec.schemaSQL)
+        for (k, v) in meta {
+          try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [k, v])
+        }
+        try Recorder.putMetaCRC(db)
+        for (id, name, enc) in channels {
+          try db.execute(sql: "INSERT INTO channels(id, name, encoding) VALUES (?, ?, ?)", arguments: [id, name, enc])
+        }
+        return .commit
+      }
+    }
+  }
+
+  /// Copies the rows of `chunks` (compressed data as stored) from `src` to `dst`, one
+  /// transaction per chunk.
+  static func copyChunks(_ chunks: [ChunkInfo], from src: DatabaseQueue, to dst: DatabaseQueue) throws {
+    for c in chunks {
+      try dst.write { db in
+        let data = try src.inDatabase { sdb in
+          try Data.fetchOne(sdb, sql: "SELECT data FROM chunks WHERE id = ?", arguments: [c.id])
+        } ?? Data()
+        try db.execute(
+          sql: """
+            INSERT INTO chunks(id, channel_id, start_ms, end_ms, count, first_seq, raw_size, crc32, data)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+          arguments: [c.id, c.channelID, c.startMs, c.endMs, c.count, c.firstSeq, c.rawSize, Int64(c.crc32), data])
+      }
+    }
   }
 }
 

@@ -60,6 +60,8 @@ public enum Doctor {
     var bad: [(ChunkInfo, channel: String, message: String)] = []
     var events = 0
     var problems: [String] = []
+    /// Why chunk rows were not read (also in `problems`): `recover` lists it as lost.
+    var tableDamage: String?
     /// The largest sequence number of the good chunks (-1 when none).
     var maxSeq: Int64 = -1
     /// Events per kind in the good chunks.
@@ -73,84 +75,23 @@ public enum Doctor {
   /// Verifies every chunk of every channel: CRC, zstd, full decode, count, time range, order.
   static func scan(_ db: DatabaseQueue, path: String) -> Scan {
     var scan = Scan()
-    let kinds: [String]
-    let channels: [(Int64, String, String)]
-    let chunks: [ChunkInfo]
-    nonisolated(unsafe) var tableDamage: String? = nil
-    do {
-      (kinds, channels, chunks) = try db.inDatabase { db in
-        let k = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [JPRec.metaKinds])
-        let names = k.flatMap { try? JSONParser.parse($0) }?.arrayValue?.compactMap(\.stringValue) ?? []
-        let ch = try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id").map {
-          (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1), try $0.decode(String.self, atIndex: 2))
-        }
-        // In rowid order, keeping the rows read before any damage (a truncated file).
-        var cs: [ChunkInfo] = []
-        do {
-          let rows = try Row.fetchCursor(db, sql: "SELECT \(ChunkInfo.columns) FROM chunks NOT INDEXED ORDER BY id")
-          while let row = try rows.next() {
-            guard cs.count < ContainerLimits.chunksMax else {
-              tableDamage = "more than \(ContainerLimits.chunksMax) chunk rows (chunksMax); later chunks are ignored"
-              break
-            }
-            guard let info = try? ChunkInfo(row: row) else {
-              tableDamage = "the chunk table is damaged after \(cs.count) readable row(s) (a row with NULL or mistyped columns); later chunks are lost"
-              break
-            }
-            cs.append(info)
-          }
-        } catch {
-          tableDamage =
-            "the chunk table is damaged after \(cs.count) readable row(s) (\(JPRec.sqliteMessage(error))); later chunks are lost"
-        }
-        cs.sort { ($0.channelID, $0.startMs, $0.id) < ($1.channelID, $1.startMs, $1.id) }
-        return (names, ch, cs)
-      }
-    } catch {
+    let tables: Tables
+    do { tables = try readTables(db) } catch {
       scan.problems.append("cannot read the tables: \(JPRec.sqliteMessage(error))")
       return scan
     }
-    if let tableDamage { scan.problems.append(tableDamage) }
-    if kinds.isEmpty { scan.problems.append("meta \"\(JPRec.metaKinds)\" is missing or malformed; no chunk can be decoded") }
-    var decoders: [Int64: (EventDecoder, String)] = [:]
-    for (id, name, encoding) in channels {
-      guard let ch = Channel(rawValue: name) else {
-        scan.problems.append("channel \(id): unknown channel \"\(name)\"")
-        continue
-      }
-      guard encoding == eventEncodingName else {
-        scan.problems.append("channel \(name): unknown encoding \"\(encoding)\"")
-        continue
-      }
-      guard id == JPRec.channelID(ch) else {
-        scan.problems.append("channel \(name): has id \(id), expected \(JPRec.channelID(ch))")
-        continue
-      }
-      decoders[id] = (EventDecoder(kindNames: kinds, channel: ch), name)
-    }
+    scan.tableDamage = tables.damage
+    if let d = tables.damage { scan.problems.append(d) }
+    if tables.kinds.isEmpty { scan.problems.append("meta \"\(JPRec.metaKinds)\" is missing or malformed; no chunk can be decoded") }
+    let decoders = decoders(tables, problems: &scan.problems)
     var last: [Int64: (t: Int64, seq: Int64)] = [:]
-    for c in chunks {
+    for c in tables.chunks {
       guard let (decoder, name) = decoders[c.channelID] else {
         scan.bad.append((c, "#\(c.channelID)", "belongs to no known channel"))
         continue
       }
       do {
-        if c.count <= 0 { throw CodecError("holds no events") }
-        if c.endMs < c.startMs { throw CodecError("ends (\(c.endMs) ms) before it starts") }
-        if let l = last[c.channelID], c.startMs < l.t || c.firstSeq <= l.seq {
-          throw CodecError("overlaps the previous chunk of the channel (starts at \(c.startMs) ms, seq \(c.firstSeq); previous ended at \(l.t) ms, seq \(l.seq))")
-        }
-        let raw: [UInt8] = try db.inDatabase { db in
-          let r: Result<[UInt8], CodecError>
-          do throws(CodecError) { r = .success(try ChunkLoader.load(db, c)) } catch { r = .failure(error) }
-          return r
-        }.get()
-        var counts: [String: Int] = [:]
-        var lastEv: (t: Int64, seq: Int64) = (c.startMs, c.firstSeq)
-        try ChunkLoader.decodeAll(raw, c, decoder: decoder) { e, s in
-          counts[e.kind.rawValue, default: 0] += 1
-          lastEv = (e.t, s)
-        }
+        let (counts, lastEv) = try verify(c, in: db, decoder: decoder, after: last[c.channelID])
         last[c.channelID] = lastEv
         scan.good.append((c, counts))
         scan.maxSeq = max(scan.maxSeq, lastEv.seq)
@@ -162,6 +103,95 @@ public enum Doctor {
       }
     }
     return scan
+  }
+
+  /// What `scan` reads before decoding: the kind table, the channel rows and the chunk rows.
+  struct Tables: Sendable {
+    var kinds: [String]
+    var channels: [(id: Int64, name: String, encoding: String)]
+    /// In (channel, start, id) order.
+    var chunks: [ChunkInfo]
+    /// Why chunk rows after the readable ones were not read (a damaged or oversized table).
+    var damage: String?
+  }
+
+  /// Reads the tables; chunk rows in rowid order, keeping those read before any damage (a
+  /// truncated file). Throws only when the kind or channel rows cannot be read.
+  static func readTables(_ db: DatabaseQueue) throws -> Tables {
+    try db.inDatabase { db in
+      let k = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [JPRec.metaKinds])
+      let names = k.flatMap { try? JSONParser.parse($0) }?.arrayValue?.compactMap(\.stringValue) ?? []
+      let ch = try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id").map {
+        (id: try $0.decode(Int64.self, atIndex: 0), name: try $0.decode(String.self, atIndex: 1), encoding: try $0.decode(String.self, atIndex: 2))
+      }
+      var cs: [ChunkInfo] = []
+      var damage: String? = nil
+      do {
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(ChunkInfo.columns) FROM chunks NOT INDEXED ORDER BY id")
+        while let row = try rows.next() {
+          guard cs.count < ContainerLimits.chunksMax else {
+            damage = "more than \(ContainerLimits.chunksMax) chunk rows (chunksMax); later chunks are ignored"
+            break
+          }
+          guard let info = try? ChunkInfo(row: row) else {
+            damage = "the chunk table is damaged after \(cs.count) readable row(s) (a row with NULL or mistyped columns); later chunks are lost"
+            break
+          }
+          cs.append(info)
+        }
+      } catch {
+        damage = "the chunk table is damaged after \(cs.count) readable row(s) (\(JPRec.sqliteMessage(error))); later chunks are lost"
+      }
+      cs.sort { ($0.channelID, $0.startMs, $0.id) < ($1.channelID, $1.startMs, $1.id) }
+      return Tables(kinds: names, channels: ch, chunks: cs, damage: damage)
+    }
+  }
+
+  /// A decoder per known channel id (with the channel's name); each unknown or mismatched
+  /// channel row is a problem.
+  static func decoders(_ t: Tables, problems: inout [String]) -> [Int64: (EventDecoder, String)] {
+    var decoders: [Int64: (EventDecoder, String)] = [:]
+    for (id, name, encoding) in t.channels {
+      guard let ch = Channel(rawValue: name) else {
+        problems.append("channel \(id): unknown channel \"\(name)\"")
+        continue
+      }
+      guard encoding == eventEncodingName else {
+        problems.append("channel \(name): unknown encoding \"\(encoding)\"")
+        continue
+      }
+      guard id == JPRec.channelID(ch) else {
+        problems.append("channel \(name): has id \(id), expected \(JPRec.channelID(ch))")
+        continue
+      }
+      decoders[id] = (EventDecoder(kindNames: t.kinds, channel: ch), name)
+    }
+    return decoders
+  }
+
+  /// Checks one chunk's row against the previous chunk of its channel (`after`: its last event's
+  /// time and sequence), loads (CRC, zstd) and decodes it. Returns its events per kind and its
+  /// last event's time and sequence.
+  static func verify(
+    _ c: ChunkInfo, in db: DatabaseQueue, decoder: EventDecoder, after previous: (t: Int64, seq: Int64)?
+  ) throws -> (counts: [String: Int], last: (t: Int64, seq: Int64)) {
+    if c.count <= 0 { throw CodecError("holds no events") }
+    if c.endMs < c.startMs { throw CodecError("ends (\(c.endMs) ms) before it starts") }
+    if let l = previous, c.startMs < l.t || c.firstSeq <= l.seq {
+      throw CodecError("overlaps the previous chunk of the channel (starts at \(c.startMs) ms, seq \(c.firstSeq); previous ended at \(l.t) ms, seq \(l.seq))")
+    }
+    let raw: [UInt8] = try db.inDatabase { db in
+      let r: Result<[UInt8], CodecError>
+      do throws(CodecError) { r = .success(try ChunkLoader.load(db, c)) } catch { r = .failure(error) }
+      return r
+    }.get()
+    var counts: [String: Int] = [:]
+    var lastEv: (t: Int64, seq: Int64) = (c.startMs, c.firstSeq)
+    try ChunkLoader.decodeAll(raw, c, decoder: decoder) { e, s in
+      counts[e.kind.rawValue, default: 0] += 1
+      lastEv = (e.t, s)
+    }
+    return (counts, lastEv)
   }
 
   /// Checks a recording. Never throws: a file that cannot be opened is a failed report.

@@ -17,8 +17,11 @@ public struct JSONLEventDecoder {
     self.line = line
   }
 
-  func fail(_ message: String) -> RecordingError {
-    RecordingError(file: "\(file):\(line)", message)
+  /// The error for this line; `field` is the event field at fault (top level), if one is.
+  func fail(_ message: String, field: String? = nil) -> RecordingError {
+    var e = RecordingError(file: "\(file):\(line)", message)
+    e.field = field
+    return e
   }
 
   /// Decodes an event line: `{"t": <ms>, "kind": "<kind>", …fields}`.
@@ -26,16 +29,16 @@ public struct JSONLEventDecoder {
     guard let obj = value.objectValue else {
       throw fail("expected an event object {\"t\": …, \"kind\": …}, found \(value.typeName)")
     }
-    guard let tv = obj["t"] else { throw fail("missing field \"t\" (integer milliseconds since the recording start)") }
+    guard let tv = obj["t"] else { throw fail("missing field \"t\" (integer milliseconds since the recording start)", field: "t") }
     guard let t = tv.int64Value, t >= 0 else {
-      throw fail("field \"t\": expected a non-negative integer (milliseconds), found \(describe(tv))")
+      throw fail("field \"t\": expected a non-negative integer (milliseconds), found \(describe(tv))", field: "t")
     }
-    guard let kv = obj["kind"] else { throw fail("missing field \"kind\" (the event kind, e.g. \"landmarks\")") }
+    guard let kv = obj["kind"] else { throw fail("missing field \"kind\" (the event kind, e.g. \"landmarks\")", field: "kind") }
     guard let kindName = kv.stringValue else {
-      throw fail("field \"kind\": expected a string, found \(describe(kv))")
+      throw fail("field \"kind\": expected a string, found \(describe(kv))", field: "kind")
     }
     guard let kind = EventKind(rawValue: kindName) else {
-      throw fail("field \"kind\": unknown event kind \"\(kindName)\" (expected one of ENGINE §1.5, e.g. landmarks, luma, ui_scene, shutter_tap; see docs/FORMAT.md)")
+      throw fail("field \"kind\": unknown event kind \"\(kindName)\" (expected one of ENGINE §1.5, e.g. landmarks, luma, ui_scene, shutter_tap; see docs/FORMAT.md)", field: "kind")
     }
     var fields = JSONObject()
     fields.members.reserveCapacity(obj.count)
@@ -60,11 +63,11 @@ public struct JSONLEventDecoder {
     landmarkPart["frame"] = .number(0)
     for m in f.members where ["body", "faces", "people", "coords"].contains(m.key) { landmarkPart[m.key] = m.value }
     do { _ = try landmarks(landmarkPart) } catch {
-      throw fail(error.message.replacingOccurrences(of: "landmarks:", with: "ref_analysis:"))
+      throw fail(error.message.replacingOccurrences(of: "landmarks:", with: "ref_analysis:"), field: error.field)
     }
     if let v = f["luma"], !v.isNull {
       guard var plane = v.objectValue else {
-        throw fail("ref_analysis: field \"luma\": expected an object {w, h, enc, data}, found \(describe(v))")
+        throw fail("ref_analysis: field \"luma\": expected an object {w, h, enc, data}, found \(describe(v))", field: "luma")
       }
       if plane["frame"] == nil { plane["frame"] = .number(0) }
       do { _ = try luma(plane) } catch {
@@ -74,11 +77,11 @@ public struct JSONLEventDecoder {
     if let v = f["frame_scalars"], !v.isNull {
       let values = v["values"]?.objectValue ?? v.objectValue
       guard let values, values.members.allSatisfy({ $0.value.doubleValue != nil }) else {
-        throw fail("ref_analysis: field \"frame_scalars\": expected an object {metric: number}, found \(describe(v))")
+        throw fail("ref_analysis: field \"frame_scalars\": expected an object {metric: number}, found \(describe(v))", field: "frame_scalars")
       }
     }
     for m in f.members where !["ref_id", "body", "faces", "people", "coords", "frame_scalars", "luma"].contains(m.key) {
-      throw fail("ref_analysis: unknown field \"\(m.key)\" (expected ref_id, body, faces, people, coords, frame_scalars, luma)")
+      throw fail("ref_analysis: unknown field \"\(m.key)\" (expected ref_id, body, faces, people, coords, frame_scalars, luma)", field: m.key)
     }
   }
 
@@ -86,7 +89,7 @@ public struct JSONLEventDecoder {
     for spec in kind.schema {
       guard let v = fields[spec.name], !v.isNull || !spec.required else {
         if spec.required {
-          throw fail("\(kind.rawValue): missing field \"\(spec.name)\" (\(expected(spec)))")
+          throw fail("\(kind.rawValue): missing field \"\(spec.name)\" (\(expected(spec)))", field: spec.name)
         }
         continue
       }
@@ -102,10 +105,10 @@ public struct JSONLEventDecoder {
       case .any: ok = true
       }
       guard ok else {
-        throw fail("\(kind.rawValue): field \"\(spec.name)\": expected \(expected(spec)), found \(describe(v))")
+        throw fail("\(kind.rawValue): field \"\(spec.name)\": expected \(expected(spec)), found \(describe(v))", field: spec.name)
       }
       if let allowed = spec.oneOf, let s = v.stringValue, !allowed.contains(s) {
-        throw fail("\(kind.rawValue): field \"\(spec.name)\": expected \(expected(spec)), found \"\(s)\"")
+        throw fail("\(kind.rawValue): field \"\(spec.name)\": expected \(expected(spec)), found \"\(s)\"", field: spec.name)
       }
     }
   }
@@ -127,21 +130,21 @@ public struct JSONLEventDecoder {
 
   func landmarks(_ f: JSONObject) throws(RecordingError) -> LandmarkFrame {
     var frame = LandmarkFrame(frame: try int(f, "frame", in: "landmarks"))
-    if let v = f["src_t"], !v.isNull { frame.srcT = try int(v, "src_t") }
+    if let v = f["src_t"], !v.isNull { frame.srcT = try int(v, "src_t", field: "src_t") }
     if let v = f["image"], !v.isNull {
-      guard let o = v.objectValue else { throw fail("landmarks: field \"image\": expected an object {\"w\": int, \"h\": int}, found \(describe(v))") }
+      guard let o = v.objectValue else { throw fail("landmarks: field \"image\": expected an object {\"w\": int, \"h\": int}, found \(describe(v))", field: "image") }
       frame.imageW = Int(try int(o, "w", in: "landmarks.image"))
       frame.imageH = Int(try int(o, "h", in: "landmarks.image"))
     }
     if let v = f["coords"], !v.isNull {
       guard let s = v.stringValue, let c = CoordinateConvention(rawValue: s) else {
-        throw fail("landmarks: field \"coords\": expected \"canonical\" (y-down) or \"vision\" (y-up), found \(describe(v))")
+        throw fail("landmarks: field \"coords\": expected \"canonical\" (y-down) or \"vision\" (y-up), found \(describe(v))", field: "coords")
       }
       frame.coords = c
     }
     if let v = f["body"], !v.isNull {
       guard let o = v.objectValue else {
-        throw fail("landmarks: field \"body\": expected an object {joint: [x, y, conf]} or null, found \(describe(v))")
+        throw fail("landmarks: field \"body\": expected an object {joint: [x, y, conf]} or null, found \(describe(v))", field: "body")
       }
       var pose = BodyPose()
       for m in o.members {
@@ -158,17 +161,17 @@ public struct JSONLEventDecoder {
       frame.body = pose
     }
     if let v = f["faces"], !v.isNull {
-      guard let a = v.arrayValue else { throw fail("landmarks: field \"faces\": expected an array, found \(describe(v))") }
+      guard let a = v.arrayValue else { throw fail("landmarks: field \"faces\": expected an array, found \(describe(v))", field: "faces") }
       frame.faces.reserveCapacity(a.count)
       for (i, fv) in a.enumerated() { frame.faces.append(try face(fv, "landmarks: faces[\(i)]")) }
     }
-    if let v = f["people"], !v.isNull { frame.people = Int(try int(v, "people")) }
+    if let v = f["people"], !v.isNull { frame.people = Int(try int(v, "people", field: "people")) }
     if let v = f["vision_ms"], !v.isNull {
-      guard let d = v.doubleValue else { throw fail("landmarks: field \"vision_ms\": expected a number, found \(describe(v))") }
+      guard let d = v.doubleValue else { throw fail("landmarks: field \"vision_ms\": expected a number, found \(describe(v))", field: "vision_ms") }
       frame.visionMs = d
     }
     for m in f.members where !Self.landmarkFields.contains(m.key) {
-      throw fail("landmarks: unknown field \"\(m.key)\" (expected \(Self.landmarkFields.joined(separator: ", ")))")
+      throw fail("landmarks: unknown field \"\(m.key)\" (expected \(Self.landmarkFields.joined(separator: ", ")))", field: m.key)
     }
     return Quantization.rounded(frame)
   }
@@ -237,24 +240,24 @@ public struct JSONLEventDecoder {
         "luma: expected 1 ≤ w, h and w·h ≤ lumaPixelsMax = \(RecordingLimits.lumaPixelsMax) pixels (e.g. 1080×1920), found \(w)×\(h)")
     }
     if let e = f["enc"], e.stringValue != "u8-b64" {
-      throw fail("luma: field \"enc\": expected \"u8-b64\", found \(describe(e))")
+      throw fail("luma: field \"enc\": expected \"u8-b64\", found \(describe(e))", field: "enc")
     }
     guard let s = f["data"]?.stringValue else {
-      throw fail("luma: field \"data\": expected a base64 string of w·h = \(pixels) bytes")
+      throw fail("luma: field \"data\": expected a base64 string of w·h = \(pixels) bytes", field: "data")
     }
     // Base64 of n bytes is 4·⌈n/3⌉ characters: a text of another length is refused before
     // decoding, with the byte count it spells.
     let length = s.utf8.count
     guard length == (pixels + 2) / 3 * 4 else {
       let padding = s.utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
-      throw fail("luma: field \"data\": expected w·h = \(pixels) bytes, found \(length / 4 * 3 - padding) (\(length) base64 characters)")
+      throw fail("luma: field \"data\": expected w·h = \(pixels) bytes, found \(length / 4 * 3 - padding) (\(length) base64 characters)", field: "data")
     }
-    guard let data = Data(base64Encoded: s) else { throw fail("luma: field \"data\": not valid base64") }
+    guard let data = Data(base64Encoded: s) else { throw fail("luma: field \"data\": not valid base64", field: "data") }
     guard data.count == pixels else {
-      throw fail("luma: field \"data\": expected w·h = \(pixels) bytes, found \(data.count)")
+      throw fail("luma: field \"data\": expected w·h = \(pixels) bytes, found \(data.count)", field: "data")
     }
     for m in f.members where !["frame", "w", "h", "enc", "data"].contains(m.key) {
-      throw fail("luma: unknown field \"\(m.key)\" (expected frame, w, h, enc, data)")
+      throw fail("luma: unknown field \"\(m.key)\" (expected frame, w, h, enc, data)", field: m.key)
     }
     return LumaFrame(frame: frame, w: Int(w), h: Int(h), data: [UInt8](data))
   }
@@ -266,8 +269,8 @@ public struct JSONLEventDecoder {
     return try int(v, "\(kind).\(key)")
   }
 
-  func int(_ v: JSONValue, _ name: String) throws(RecordingError) -> Int64 {
-    guard let i = v.int64Value else { throw fail("field \"\(name)\": expected an integer, found \(describe(v))") }
+  func int(_ v: JSONValue, _ name: String, field: String? = nil) throws(RecordingError) -> Int64 {
+    guard let i = v.int64Value else { throw fail("field \"\(name)\": expected an integer, found \(describe(v))", field: field) }
     return i
   }
 

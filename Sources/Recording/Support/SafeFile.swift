@@ -41,6 +41,40 @@ public enum SafeFile {
     try write(Array(text.utf8), to: path)
   }
 
+  /// How `produce` puts a finished temporary at its target.
+  public enum Placement: Sendable {
+    /// rename(2) over the target, replacing a file or symlink there.
+    case replace
+    /// link(2): fails (EEXIST) when something appeared at the target meanwhile.
+    case createNew
+  }
+
+  /// Produces the file at `path` atomically, the one way jpreplay writes a file that others
+  /// read: `body` fills a fresh `Temporary` beside it (through `fd`, or by its path when
+  /// `keepOpen` is false, as SQLite needs), which is then fsynced and put in place
+  /// (`placement`). On any error, from `body` or here, the temporary is removed and the target
+  /// left as it was; `body`'s errors are rethrown as they are, this helper's own are
+  /// `SafeFileError`s naming the file. With `sqlite`, the old target's `-wal`/`-shm`/`-journal`
+  /// are removed before the new database takes its name (SQLite would apply them to it).
+  public static func produce<T>(
+    _ path: String, placement: Placement = .replace, keepOpen: Bool = true, sqlite: Bool = false,
+    _ body: (Temporary) throws -> T
+  ) throws -> T {
+    let t = try Temporary(beside: path, keepOpen: keepOpen)
+    do {
+      let result = try body(t)
+      if sqlite { for s in sqliteSuffixes { unlink(path + s) } }
+      switch placement {
+      case .replace: try t.commit(to: path)
+      case .createNew: try t.commitNew(to: path)
+      }
+      return result
+    } catch {
+      t.discard()
+      throw error
+    }
+  }
+
   /// rename(2) `from` over `to` (atomic within one file system), then fsync the directory.
   public static func rename(_ from: String, to: String) throws(SafeFileError) {
     guard Foundation.rename(from, to) == 0 else { throw SafeFileError(path: to, "cannot rename \(from) over it", errno) }

@@ -43,17 +43,17 @@ extension JPReplay {
       }
       // OUT is written through a `SafeFile` temporary (never through a symlink), linked to its
       // name only when complete and only if nothing appeared there meanwhile.
-      let handle: FileHandle
-      let tmp: SafeFile.Temporary?
-      if let output {
-        do { tmp = try SafeFile.Temporary(beside: output) } catch { throw CLIError.badInput(error.description) }
-        handle = FileHandle(fileDescriptor: tmp!.fd!, closeOnDealloc: false)
-      } else {
-        tmp = nil
-        handle = FileHandle.standardOutput
-      }
-      defer { tmp?.discard() }
-      let writer = JSONLWriter(handle: handle, compressed: output?.hasSuffix(".zst") ?? false)
+      guard let output else { return try write(reader, to: .standardOutput, compressed: false) }
+      do {
+        try SafeFile.produce(output, placement: .createNew) { t in
+          try write(reader, to: FileHandle(fileDescriptor: t.fd!, closeOnDealloc: false), compressed: output.hasSuffix(".zst"))
+        }
+      } catch let e as SafeFileError { throw CLIError.badInput(e.description) }
+    }
+
+    /// The header (unless --no-header) and the events of the kinds asked for, as JSONL.
+    func write(_ reader: any RecordingEventReader, to handle: FileHandle, compressed: Bool) throws {
+      let writer = JSONLWriter(handle: handle, compressed: compressed)
       let kinds = Set(kind)
       do {
         if !noHeader { try writer.writeHeader(reader.header) }
@@ -65,9 +65,6 @@ extension JPReplay {
       } catch let e as RecordingError {
         try? writer.finish()
         throw e
-      }
-      if let tmp, let output {
-        do { try tmp.commitNew(to: output) } catch { throw CLIError.badInput(error.description) }
       }
     }
   }

@@ -41,31 +41,23 @@ extension JPReplay {
       }
       // A new file is written in place (a crash leaves the committed chunks, see `doctor`);
       // a replacement goes to a `SafeFile` temporary renamed over OUT at the end.
-      let tmp: SafeFile.Temporary?
-      do { tmp = exists ? try SafeFile.Temporary(beside: out, keepOpen: false) : nil } catch {
-        throw CLIError.badInput(error.description)
-      }
-      let target = tmp?.path ?? out
       let progress = ProgressLine(label: "import")
-      let n: Int
-      do {
-        n = try RecordingImport.run(from: source, to: target) { p in
+      func importEvents(to target: String) throws -> Int {
+        try RecordingImport.run(from: source, to: target) { p in
           progress.update(Int(p.bytesRead >> 20), of: Int(p.totalBytes >> 20), "MiB, \(p.events) events")
         }
+      }
+      let n: Int
+      do {
+        n = exists
+          ? try SafeFile.produce(out, keepOpen: false, sqlite: true) { try importEvents(to: $0.path) }
+          : try importEvents(to: out)
       } catch {
         progress.finish()
-        tmp?.discard()
+        if let e = error as? SafeFileError { throw CLIError.badInput("\(out): cannot replace (\(e.description))") }
         throw error
       }
       progress.finish()
-      if let tmp {
-        RecordingFiles.remove(out + "-wal")
-        RecordingFiles.remove(out + "-shm")
-        do { try tmp.commit(to: out) } catch {
-          tmp.discard()
-          throw CLIError.badInput("\(out): cannot replace (\(error.message))")
-        }
-      }
       let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
       print("imported \(n) events from \(source) into \(out) (\(Format.bytes(Int64(size))))")
     }

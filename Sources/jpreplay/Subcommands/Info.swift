@@ -1,4 +1,5 @@
 import ArgumentParser
+import CanonicalJSON
 import Foundation
 import Lab
 import Recording
@@ -28,32 +29,16 @@ extension JPReplay {
       }
       let reader = try RecordingReader(path: recording)
       let s = try reader.stats()
-      let raw = s.channels.reduce(Int64(0)) { $0 + $1.rawBytes }
-      let stored = s.channels.reduce(Int64(0)) { $0 + $1.storedBytes }
-      let events = s.channels.reduce(0) { $0 + $1.events }
-      let ratio = stored > 0 ? Double(raw) / Double(stored) : 0
       if json {
-        var o: [String] = []
-        o.append("\"file\":\(quote(recording))")
-        o.append("\"format_version\":\(s.formatVersion)")
-        o.append("\"complete\":\(s.complete)")
-        o.append("\"file_bytes\":\(s.fileBytes)")
-        o.append("\"events\":\(events)")
-        o.append("\"duration_ms\":\(s.durationMs.map(String.init) ?? "null")")
-        o.append("\"raw_bytes\":\(raw)")
-        o.append("\"chunk_bytes\":\(stored)")
-        o.append("\"meta\":{" + s.meta.map { "\(quote($0.key)):\(quote($0.value))" }.joined(separator: ",") + "}")
-        o.append("\"channels\":[" + s.channels.map {
-          "{\"name\":\(quote($0.name)),\"encoding\":\(quote($0.encoding)),\"events\":\($0.events),\"chunks\":\($0.chunks),\"raw_bytes\":\($0.rawBytes),\"chunk_bytes\":\($0.storedBytes)}"
-        }.joined(separator: ",") + "]")
-        o.append("\"events_by_kind\":{" + s.eventsByKind.map { "\(quote($0.kind)):\($0.count)" }.joined(separator: ",") + "}")
-        print("{" + o.joined(separator: ",") + "}")
+        print(JSONWriter.write(s.json(file: recording)))
         return
       }
+      let raw = s.rawBytes, stored = s.storedBytes
+      let ratio = stored > 0 ? Double(raw) / Double(stored) : 0
       print("file:        \(recording)")
       print("format:      jprec version \(s.formatVersion)\(s.complete ? "" : "   complete: false (writer did not finish; run `jpreplay doctor`)")")
       print("duration:    \(s.durationMs.map { Self.duration($0) } ?? "-")")
-      print("events:      \(events)")
+      print("events:      \(s.events)")
       print("size:        \(Format.bytes(s.fileBytes)) on disk; chunks \(Format.bytes(stored)) from \(Format.bytes(raw)) raw (compression \(String(format: "%.1f", ratio))×)")
       print("meta:")
       for m in s.meta {
@@ -78,18 +63,5 @@ extension JPReplay {
 
     func pad(_ n: Int, _ w: Int) -> String { padS("\(n)", w) }
     func padS(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
-    func quote(_ s: String) -> String {
-      var out = ""
-      for ch in s.unicodeScalars {
-        switch ch {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case _ where ch.value < 0x20: out += String(format: "\\u%04x", ch.value)
-        default: out.unicodeScalars.append(ch)
-        }
-      }
-      return "\"" + out + "\""
-    }
   }
 }

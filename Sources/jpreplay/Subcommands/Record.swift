@@ -91,8 +91,7 @@ extension JPReplay {
         return
       }
       let out = output ?? ScenarioCorpus.recordingPath(forScenario: file, name: scenario.name)
-      let exists = FileManager.default.fileExists(atPath: out)
-      if exists {
+      if FileManager.default.fileExists(atPath: out) {
         let same = generated.compare(withRecordingAt: out)
         if same.difference == nil {
           print("unchanged \(out) (\(same.events) events, from \(file))")
@@ -101,23 +100,10 @@ extension JPReplay {
       }
       // Always through a `SafeFile` temporary renamed over OUT: an error never leaves a damaged
       // or half-written recording under the real name.
-      let tmp: SafeFile.Temporary
-      do { tmp = try SafeFile.Temporary(beside: out, keepOpen: false) } catch {
-        throw CLIError.badInput(error.description)
-      }
       let n: Int
-      do { n = try generated.writeRecording(to: tmp.path) } catch {
-        tmp.discard()
-        throw error
-      }
-      if exists {
-        RecordingFiles.remove(out + "-wal")
-        RecordingFiles.remove(out + "-shm")
-      }
-      do { try tmp.commit(to: out) } catch {
-        tmp.discard()
-        throw CLIError.badInput("\(out): cannot write (\(error.message))")
-      }
+      do {
+        n = try SafeFile.produce(out, keepOpen: false, sqlite: true) { try generated.writeRecording(to: $0.path) }
+      } catch let e as SafeFileError { throw CLIError.badInput("\(out): cannot write (\(e.description))") }
       print("recorded \(n) events from \(file) into \(out)")
     }
 

@@ -70,57 +70,58 @@ extension JPReplay {
         }
       }
       if !cue.isEmpty && !metrics { throw CLIError.badInput("--cue narrows cue_eval lines: use it with --trace metrics") }
-      var storePolicy = SessionStorePolicy.temporary
-      if let keepStore {
-        if FileManager.default.fileExists(atPath: keepStore) {
-          guard force else {
-            throw CLIError.badInput("\(keepStore): --keep-store file already exists; pass --force to overwrite it")
-          }
-          for suffix in ["", "-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: keepStore + suffix) {
-            do { try FileManager.default.removeItem(atPath: keepStore + suffix) } catch {
-              throw CLIError.badInput("\(keepStore + suffix): cannot remove (\(error.localizedDescription))")
-            }
-          }
-        }
-        storePolicy = .keep(path: keepStore)
-      }
       let driver = try Harness.driver(
-        specPath: engine.spec, overrides: overrides, traceMetrics: metrics, sessionStore: storePolicy)
+        specPath: engine.spec, overrides: overrides, traceMetrics: metrics, sessionStore: try sessionStorePolicy())
       let url = URL(fileURLWithPath: recording)
       // Outputs go to `SafeFile` temporaries (created exclusively, never through a symlink),
-      // renamed over OUT only when the replay succeeded; dropped temporaries remove themselves.
-      let traceTmp: SafeFile.Temporary?, a13Tmp: SafeFile.Temporary?
+      // renamed over OUT only when the replay succeeded.
       do {
-        traceTmp = try output.map { try SafeFile.Temporary(beside: $0) }
-        a13Tmp = try a13.map { try SafeFile.Temporary(beside: $0) }
-      } catch { throw CLIError.badInput("\(error)") }
-      defer {
-        traceTmp?.discard()
-        a13Tmp?.discard()
-      }
-      func sink(_ t: SafeFile.Temporary) -> FileLineSink {
-        FileLineSink(handle: FileHandle(fileDescriptor: t.fd!, closeOnDealloc: false))
-      }
-      do {
-        let traceSink = traceTmp.map(sink) ?? FileLineSink(handle: .standardOutput)
-        let a13Sink = a13Tmp.map(sink)
-        if let a13Sink {
-          var out = CanonicalOutput(trace: traceSink, a13: a13Sink, traceKinds: kinds, cues: Set(cue))
-          _ = try driver.replay(url, into: &out)
-          try a13Sink.finish()
-        } else {
-          var out = CanonicalOutput(trace: traceSink, a13: DiscardLineSink(), traceKinds: kinds, cues: Set(cue))
-          _ = try driver.replay(url, into: &out)
+        try Self.producing(output) { traceFile in
+          try Self.producing(a13) { a13File in
+            let traceSink = traceFile ?? FileLineSink(handle: .standardOutput)
+            if let a13File {
+              var out = CanonicalOutput(trace: traceSink, a13: a13File, traceKinds: kinds, cues: Set(cue))
+              _ = try driver.replay(url, into: &out)
+              try a13File.finish()
+            } else {
+              var out = CanonicalOutput(trace: traceSink, a13: DiscardLineSink(), traceKinds: kinds, cues: Set(cue))
+              _ = try driver.replay(url, into: &out)
+            }
+            try traceSink.finish()
+          }
         }
-        try traceSink.finish()
       } catch let e as ReplayError {
         throw CLIError(code: e.exitCode.rawValue, message: e.description)
+      } catch let e as SafeFileError {
+        throw CLIError.badInput("\(e.path): cannot write (\(e.message))")
       } catch {
         throw CLIError.badInput("cannot write output: \(error)")
       }
-      for (tmp, final) in [(traceTmp, output), (a13Tmp, a13)] {
-        guard let tmp, let final else { continue }
-        do { try tmp.commit(to: final) } catch { throw CLIError.badInput("\(final): cannot write (\(error.message))") }
+    }
+
+    /// A fresh temporary store, or `--keep-store PATH` (an existing one only with --force,
+    /// removed first with its SQLite side files).
+    func sessionStorePolicy() throws -> SessionStorePolicy {
+      guard let keepStore else { return .temporary }
+      if FileManager.default.fileExists(atPath: keepStore) {
+        guard force else {
+          throw CLIError.badInput("\(keepStore): --keep-store file already exists; pass --force to overwrite it")
+        }
+        for suffix in ["", "-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: keepStore + suffix) {
+          do { try FileManager.default.removeItem(atPath: keepStore + suffix) } catch {
+            throw CLIError.badInput("\(keepStore + suffix): cannot remove (\(error.localizedDescription))")
+          }
+        }
+      }
+      return .keep(path: keepStore)
+    }
+
+    /// Runs `body` with a sink into a `SafeFile` temporary for `path` (committed over it when
+    /// `body` returns), or with nil when there is no `path`.
+    static func producing(_ path: String?, _ body: (FileLineSink?) throws -> Void) throws {
+      guard let path else { return try body(nil) }
+      try SafeFile.produce(path) { t in
+        try body(FileLineSink(handle: FileHandle(fileDescriptor: t.fd!, closeOnDealloc: false)))
       }
     }
   }

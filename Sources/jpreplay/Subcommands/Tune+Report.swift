@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import Recording
 
 extension JPReplay.Tune {
   struct Report: ParsableCommand {
@@ -38,7 +39,9 @@ extension JPReplay.Tune {
       guard !keys.isEmpty else { throw CLIError.badInput("--objectives: give at least one objective") }
       let report = try TuneReport(study: TuneStudy.open(study, create: false), objectives: keys)
       if let svg {
-        try Harness.writeAtomically(TuneSVG.render(report), to: svg)
+        do { try SafeFile.write(TuneSVG.render(report), to: svg) } catch {
+          throw CLIError.badInput("\(svg): cannot write (\(error.message))")
+        }
         printErr("tune report: wrote \(svg)")
       }
       print(json ? report.json : report.text(limit: limit), terminator: "")
@@ -89,7 +92,9 @@ extension JPReplay.Tune {
       if result.edits.isEmpty { print("tune promote: \(spec) already has trial #\(trial)'s values") }
       guard !dryRun, !result.edits.isEmpty else { return }
       _ = try Harness.validateSpec(bytes: Array(result.text.utf8), path: spec)
-      try Harness.writeAtomically(result.text, to: spec)
+      do { try SafeFile.write(result.text, to: spec) } catch {
+        throw CLIError.badInput("\(spec): cannot write (\(error.message))")
+      }
       print("tune promote: \(result.edits.count) values written to \(spec)")
       guard !noVerify else { return }
       var verify = try JPReplay.Verify.parse(["--update", "new"])

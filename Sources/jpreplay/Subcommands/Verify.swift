@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import Recording
 import Replay
 import Scenarios
 
@@ -125,31 +126,59 @@ extension JPReplay {
 
     func verify() throws {
       let driver = try Harness.driver(specPath: engine.spec, overrides: try engine.parsedOverrides())
-      var diff = DiffOptions()
-      diff.timingToleranceMs = timeToleranceMs
       let mode: UpdateMode
       do {
         mode = try UpdateMode.resolve(
           flag: update, exploring: engine.spec != nil || !engine.overrides.isEmpty)
       } catch { throw CLIError.badInput(error.message) }
-      var names = recordings.isEmpty ? nil : recordings
-      if bisect, let requested = names {
-        // A recording that does not exist at this commit is skipped, not failed.
-        let existing = requested.filter { r in
-          r.contains("*") || r.contains("?") || FileManager.default.fileExists(atPath: r)
-            || FileManager.default.fileExists(atPath: corpus.store.recordingURL(corpus.store.name(of: r)).path)
-        }
-        for r in requested where !existing.contains(r) { printErr("bisect: \(r) does not exist here; skipped") }
-        guard !existing.isEmpty else { throw ExitCode(BisectVerdict.skip.rawValue) }
-        names = existing
-      }
+      var diff = DiffOptions()
+      diff.timingToleranceMs = timeToleranceMs
       let options = VerifyOptions(
-        names: names, jobs: jobs ?? VerifyOptions.defaultJobs,
+        names: try selectedNames(), jobs: jobs ?? VerifyOptions.defaultJobs,
         update: bisect ? .no : mode, unreferenced: bisect ? .ignore : unreferenced, shard: shard.flatMap(Shard.init),
         diff: diff)
       var verifier = Verifier(store: corpus.store, options: options, driver: driver)
-      // Scenario recordings are checked in the workers, before their replay: a stale one
-      // replays events its scenario no longer makes, so nothing is written for it.
+      try addScenarioCheck(to: &verifier)
+      let progress = ProgressLine(label: "verify")
+      let report = try verifier.run { p in progress.update(p.completed, of: p.total, p.name) }
+      progress.finish()
+      // With --format json standard output holds the JSON document only.
+      let say: (String) -> Void = format == .json ? { printErr($0) } : { print($0) }
+      try publish(report, say: say)
+      if bisect {
+        let verdict = BisectVerdict(report)
+        say("bisect: \(verdict)")
+        throw ExitCode(verdict.rawValue)
+      }
+      var code = report.exitCode
+      if determinism && code == .ok {
+        let same = try determinismHolds(report, say: say)
+        if !same { code = .difference }
+      }
+      if budgets {
+        let within = try budgetsHold(report, say: say)
+        if !within && code == .ok { code = .difference }
+      }
+      if code != .ok { throw ExitCode(code.rawValue) }
+    }
+
+    /// The recordings named on the command line (nil: the whole corpus). In bisect mode a
+    /// recording that does not exist at this commit is skipped, not failed.
+    func selectedNames() throws -> [String]? {
+      guard let requested = recordings.isEmpty ? nil : recordings else { return nil }
+      guard bisect else { return requested }
+      let existing = requested.filter { r in
+        r.contains("*") || r.contains("?") || FileManager.default.fileExists(atPath: r)
+          || FileManager.default.fileExists(atPath: corpus.store.recordingURL(corpus.store.name(of: r)).path)
+      }
+      for r in requested where !existing.contains(r) { printErr("bisect: \(r) does not exist here; skipped") }
+      guard !existing.isEmpty else { throw ExitCode(BisectVerdict.skip.rawValue) }
+      return existing
+    }
+
+    /// Scenario recordings are checked in the workers, before their replay: a stale one
+    /// replays events its scenario no longer makes, so nothing is written for it.
+    func addScenarioCheck(to verifier: inout Verifier) throws {
       let dir = corpus.recordingsDir
       verifier.scenarioNames = try ScenarioCorpus.scenarioFiles(in: dir).compactMap {
         Scenario.recordingName(ofFile: $0)
@@ -163,13 +192,11 @@ extension JPReplay {
           return ScenarioFinding(message: "\(error)", unreadable: true)
         }
       }
-      let progress = ProgressLine(label: "verify")
-      let report = try verifier.run { p in progress.update(p.completed, of: p.total, p.name) }
-      progress.finish()
-      let json = format == .json
-      // With --format json standard output holds the JSON document only.
-      let say: (String) -> Void = json ? { printErr($0) } : { print($0) }
-      if json {
+    }
+
+    /// The report on standard output (text or JSON), GitHub annotations on CI, `--junit`.
+    func publish(_ report: VerifyReport, say: (String) -> Void) throws {
+      if format == .json {
         print(VerifyJSONReport.render(report), terminator: "")
       } else {
         print(report.render(color: color.enabled(isTTY: stdoutIsTTY)), terminator: "")
@@ -182,57 +209,51 @@ extension JPReplay {
         // `--junit out/verify.xml` on a fresh checkout: create the report's folder.
         let folder = URL(fileURLWithPath: junit).deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Harness.writeAtomically(JUnitReport.render(report), to: junit)
+        do { try SafeFile.write(JUnitReport.render(report), to: junit) } catch {
+          throw CLIError.badInput("\(junit): cannot write (\(error.message))")
+        }
       }
-      if bisect {
-        let verdict = BisectVerdict(report)
-        say("bisect: \(verdict)")
-        throw ExitCode(verdict.rawValue)
+    }
+
+    /// `--determinism`: the passed recordings replayed again in two child processes of this
+    /// executable (`ChildReplay`) give the same bytes. False (after naming each) when not.
+    func determinismHolds(_ report: VerifyReport, say: (String) -> Void) throws -> Bool {
+      let names = report.cases.filter(\.passed).map(\.name)
+      let problems = try DeterminismCheck.run(
+        names: names, store: corpus.store, specPath: engine.spec, overrides: engine.overrides,
+        replayInAnotherProcess: ChildReplay.run)
+      for p in problems { printErr("determinism: \(p)") }
+      if problems.isEmpty { say("determinism: \(names.count) recordings byte-identical across processes") }
+      return problems.isEmpty
+    }
+
+    /// `--budgets`: every passed recording's golden trace within the limits (`--budget`
+    /// settings, then the recording's own header `budgets`). False when any is over budget.
+    func budgetsHold(_ report: VerifyReport, say: (String) -> Void) throws -> Bool {
+      var limits = BudgetLimits()
+      for b in budgetSettings {
+        do { try limits.set(b) } catch {
+          printErr("jpreplay: \(error.message)")
+          throw ExitCode(2)
+        }
       }
-      var code = report.exitCode
-      if determinism && code == .ok {
-        let names = report.cases.filter(\.passed).map(\.name)
-        let problems = try Harness.checkDeterminism(
-          names: names, store: corpus.store, specPath: engine.spec, overrides: engine.overrides)
-        for p in problems { printErr("determinism: \(p)") }
-        if !problems.isEmpty { code = .difference } else { say("determinism: \(names.count) recordings byte-identical across processes") }
-      }
-      if budgets {
-        var limits = BudgetLimits()
-        for b in budgetSettings {
-          do { try limits.set(b) } catch {
-            printErr("jpreplay: \(error.message)")
+      var breached = 0
+      for c in report.cases where c.passed {
+        guard let trace = try? corpus.store.readGolden(c.name, .trace) else { continue }
+        var own = (limits: limits, settings: [String]())
+        if let header = try? Harness.openReader(corpus.store.recordingURL(c.name).path).header {
+          do { own = try limits.applying(header: header) } catch {
+            printErr("jpreplay: \(c.name): header budgets: \(error.message)")
             throw ExitCode(2)
           }
         }
-        var breached = 0
-        for c in report.cases where c.passed {
-          guard let trace = try? corpus.store.readGolden(c.name, .trace) else { continue }
-          // A recording may declare its own limits in its header (`budgets: {name: value}`),
-          // e.g. a coverage sweep that shows many cues in one minute on purpose.
-          var local = limits
-          var own: [String] = []
-          if let header = try? Harness.openReader(corpus.store.recordingURL(c.name).path).header,
-            let declared = header["budgets"]?.objectValue
-          {
-            for m in declared.members {
-              let setting = "\(m.key)=\(m.value.int64Value.map(String.init) ?? m.value.stringValue ?? "")"
-              do { try local.set(setting) } catch {
-                printErr("jpreplay: \(c.name): header budgets: \(error.message)")
-                throw ExitCode(2)
-              }
-              own.append(setting)
-            }
-          }
-          var r = BudgetCheck.check(name: c.name, trace: trace, limits: local)
-          if !own.isEmpty { r.name += " (own limits \(own.joined(separator: ", ")))" }
-          say(r.line)
-          if !r.passed { breached += 1 }
-        }
-        say("budgets: \(breached == 0 ? "all within limits" : "\(breached) recording(s) over budget")")
-        if breached > 0 && code == .ok { code = .difference }
+        var r = BudgetCheck.check(name: c.name, trace: trace, limits: own.limits)
+        if !own.settings.isEmpty { r.name += " (own limits \(own.settings.joined(separator: ", ")))" }
+        say(r.line)
+        if !r.passed { breached += 1 }
       }
-      if code != .ok { throw ExitCode(code.rawValue) }
+      say("budgets: \(breached == 0 ? "all within limits" : "\(breached) recording(s) over budget")")
+      return breached == 0
     }
   }
 }

@@ -1,0 +1,144 @@
+import CoachEngine
+import EngineIO
+import Foundation
+import PoseSpec
+import Replay
+
+/// Bounds of a timeline plot.
+public enum PlotLimits {
+  /// Cue panels in one plot (explicit `--cue`s beyond it are bad input; chosen cues are cut).
+  public static let cuesMax = 12
+  /// Metric points kept per cue before drawing (long replays are thinned per pixel column).
+  public static let pointsPerCueMax = 2_000_000
+}
+
+/// What a timeline plot shows, collected from one replay with `cue_eval` tracing.
+public struct TimelineData: Sendable {
+  /// One evaluation of one cue: its error (metric value compared with the thresholds; nil when
+  /// unavailable), the level observed, and the thresholds it was judged against.
+  public struct Point: Sendable, Equatable {
+    public var t: Millis
+    public var value: Double?
+    public var level: CueLevel
+    /// nil when the evaluation carried none (the cue was not judged).
+    public var thresholds: ThresholdSet?
+  }
+
+  public struct Marker: Sendable, Equatable {
+    public var t: Millis
+    public var text: String
+    public init(t: Millis, text: String) {
+      self.t = t
+      self.text = text
+    }
+  }
+
+  public var name: String
+  public var from: Millis
+  public var to: Millis
+  /// The cues plotted, in panel order.
+  public var cues: [String]
+  public var points: [String: [Point]] = [:]
+  public var labels: LabelTrack?
+  public var displays: DisplayTrack
+  /// Praise grants and prompts shown, in the range.
+  public var praise: [Marker] = []
+  public var prompts: [Marker] = []
+
+  public init(name: String, from: Millis, to: Millis, cues: [String], labels: LabelTrack?, displays: DisplayTrack) {
+    self.name = name
+    self.from = from
+    self.to = to
+    self.cues = cues
+    self.labels = labels
+    self.displays = displays
+  }
+}
+
+/// Collects the plot's inputs from a replay: `cue_eval` entries of `cues` (all cues when
+/// `cues` is nil, to choose from), `cue_display`, `praise` on, `prompt` shown.
+struct TimelineOutput: ReplayOutput {
+  let cues: Set<String>?
+  var points: [String: [TimelineData.Point]] = [:]
+  var displays: [(t: Millis, cue: String?)] = []
+  var praise: [TimelineData.Marker] = []
+  var prompts: [TimelineData.Marker] = []
+  var full = false
+
+  mutating func emit(_ output: EngineOutput, at t: Millis) {
+    switch output {
+    case .cueEval(let e):
+      for entry in e.entries where cues?.contains(entry.id) ?? true {
+        if points[entry.id, default: []].count >= PlotLimits.pointsPerCueMax {
+          full = true
+          continue
+        }
+        points[entry.id, default: []].append(
+          TimelineData.Point(t: t, value: entry.error, level: entry.level, thresholds: entry.thresholds))
+      }
+    case .cueDisplay(let d):
+      displays.append((t, d.cueId))
+    case .praise(let p) where p.state == .on:
+      praise.append(TimelineData.Marker(t: t, text: "praise \(p.trigger) \(p.dimension)"))
+    case .prompt(let fields) where fields["op"]?.stringValue == "shown":
+      let key = fields["key"]?.stringValue ?? "?"
+      let level = fields["level"]?.stringValue ?? ""
+      let en = fields["en"]?.stringValue ?? ""
+      prompts.append(TimelineData.Marker(t: t, text: "\(key) \(level): \(en)"))
+    default: break
+    }
+  }
+
+  mutating func emit(_ line: DiagnosticLine) {}
+}
+
+extension TimelineData {
+  /// Replays `recording` with `spec` (and `overrides`) with per-evaluation tracing and keeps
+  /// `[from, to]` (nil: the whole replay). `cues` empty: the cues labelled or displayed in
+  /// the range (label first, byte order), at most `PlotLimits.cuesMax`.
+  public static func collect(
+    _ recording: LoadedRecording, spec: PoseSpecDocument, overrides: [(name: String, value: String)] = [],
+    cues wanted: [String] = [], from: Millis? = nil, to: Millis? = nil
+  ) throws(HarnessFailure) -> TimelineData {
+    guard wanted.count <= PlotLimits.cuesMax else {
+      throw .badInput("--cue: \(wanted.count) cues, more than PlotLimits.cuesMax = \(PlotLimits.cuesMax)")
+    }
+    let known = Set(spec.cues.map(\.id))
+    if let unknown = wanted.first(where: { !known.contains($0) }) {
+      throw .badInput("--cue \(unknown): no such cue in \(spec.fileName)")
+    }
+    let lo = max(0, from ?? 0)
+    let hi = min(to ?? recording.durationMs, recording.durationMs)
+    guard lo < hi else { throw .badInput("--from \(lo) --to \(hi): empty range (the replay ends at \(recording.durationMs) ms)") }
+    let config: EngineConfiguration
+    do {
+      config = try EngineConfiguration(spec: spec, header: RecordingHeader(recording.header), overrides: overrides, traceMetrics: true)
+    } catch { throw .badInput("\(recording.path): \(error.description)") }
+    var source = InMemoryEventSource(header: recording.header, events: recording.events)
+    var output = TimelineOutput(cues: wanted.isEmpty ? nil : Set(wanted))
+    var options = ReplayOptions()
+    options.stopAfterMs = hi
+    var replayer = Replayer(engine: Engine(configuration: config), options: options, sessionStore: MemorySessionStore())
+    do { _ = try replayer.run(&source, into: &output, recording: recording.path) } catch {
+      throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
+    }
+    var data = TimelineData(
+      name: recording.name, from: lo, to: hi, cues: [], labels: recording.labels,
+      displays: DisplayTrack(displays: output.displays, endMs: hi))
+    data.cues = wanted.isEmpty ? chooseCues(data, evaluated: Set(output.points.keys)) : wanted
+    for c in data.cues { data.points[c] = (output.points[c] ?? []).filter { $0.t >= lo && $0.t <= hi } }
+    data.praise = output.praise.filter { $0.t >= lo && $0.t <= hi }
+    data.prompts = output.prompts.filter { $0.t >= lo && $0.t <= hi }
+    return data
+  }
+
+  /// Labelled cues first, then displayed ones, each in byte order, restricted to the range.
+  static func chooseCues(_ d: TimelineData, evaluated: Set<String>) -> [String] {
+    let range = ScoreInterval(d.from, d.to + 1)
+    let byteOrder: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    let labelled = (d.labels?.cues ?? []).filter { d.labels!.holds($0, during: range) }
+    let shown = Set(d.displays.spans.filter { $0.interval.overlap(range) > 0 }.map(\.cue))
+      .subtracting(labelled).sorted(by: byteOrder)
+    return Array((labelled + shown).filter { evaluated.contains($0) }.prefix(PlotLimits.cuesMax))
+  }
+}

@@ -1,0 +1,207 @@
+import CanonicalJSON
+import CoachEngine
+import EngineIO
+import Foundation
+import PoseSpec
+import Recording
+import Replay
+
+/// Bounds of a scoring corpus held in memory.
+public enum ScoreLimits {
+  /// Events (labels included) of all recordings together: about 18 hours of 15 fps frames,
+  /// some 600 MB decoded. Checked while decoding, before each event is kept.
+  public static let corpusEventsMax = 1_000_000
+  /// Recordings in one corpus.
+  public static let recordingsMax = 10_000
+}
+
+/// One recording decoded once, kept in memory for any number of replays.
+public struct LoadedRecording: Sendable {
+  /// The file name without its recording suffix.
+  public let name: String
+  public let path: String
+  /// The header, with `duration_ms` set to the replay's end when the file has none.
+  public let header: JSONObject
+  /// The engine inputs in file order (labels removed).
+  public let events: [InputEvent]
+  /// The ground truth; nil when the recording has no `label` events and no
+  /// `labels_spec_sha256` (imported sessions).
+  public let labels: LabelTrack?
+  /// The end of the replay: `duration_ms`, else the last event's t.
+  public let durationMs: Millis
+}
+
+/// Checks a recording's expectations (`expect:` blocks, issue 15 item 1) on the records of one
+/// replay (`cue_display`, `prompt`, `praise`); returns one message per failed expectation.
+public typealias ExpectationChecker = @Sendable (_ recording: LoadedRecording, _ records: [TraceRecord]) -> [String]
+
+/// Scores a corpus of recordings for any spec and options (issue 15 item 3): each recording is
+/// decoded once (`init`), then every `score` replays all of them in process, in parallel on
+/// `jobs` threads, and applies `ScoreRules`.
+public struct CorpusScorer: Sendable {
+  public let recordings: [LoadedRecording]
+  public var windows = ScoreWindows()
+  /// The guidance budgets of `verify --budgets`; a recording's header may set its own.
+  public var budgets = BudgetLimits()
+  public var jobs = 1
+  public var expectations: ExpectationChecker?
+
+  /// Decodes `paths` (recordings, not folders; see `recordingPaths`). Exit 2 on a file that
+  /// cannot be read, events out of order, or more than `eventsMax` events in total.
+  public init(paths: [String], eventsMax: Int = ScoreLimits.corpusEventsMax) throws(HarnessFailure) {
+    guard paths.count <= ScoreLimits.recordingsMax else {
+      throw .badInput("\(paths.count) recordings, more than ScoreLimits.recordingsMax = \(ScoreLimits.recordingsMax)")
+    }
+    var loaded: [LoadedRecording] = []
+    var budget = eventsMax
+    for path in paths {
+      let r = try Self.load(path, eventsBudget: budget, eventsMax: eventsMax)
+      budget -= r.events.count + (r.labels?.changes.count ?? 0)
+      loaded.append(r)
+    }
+    recordings = loaded
+  }
+
+  /// Scorer over already loaded recordings (tests, subsets).
+  public init(recordings: [LoadedRecording]) { self.recordings = recordings }
+
+  static func load(_ path: String, eventsBudget: Int, eventsMax: Int) throws(HarnessFailure) -> LoadedRecording {
+    let reader = try Harness.openReader(path)
+    var events: [InputEvent] = []
+    var labels: [LabelTrack.Change] = []
+    var last: Millis = 0
+    do {
+      while let e = try reader.nextEvent() {
+        guard events.count + labels.count < eventsBudget else {
+          throw HarnessFailure.badInput(
+            "\(path): the corpus has more than \(eventsMax) events (ScoreLimits.corpusEventsMax); score fewer recordings at once")
+        }
+        guard e.t >= last else {
+          throw HarnessFailure.badInput("\(path): event \(events.count + labels.count + 1) at t=\(e.t) goes back in time (previous t=\(last)); events must be sorted by t")
+        }
+        last = e.t
+        if case .generic(let g) = e.payload, g.kind == .label {
+          guard let cue = g.fields["cue_id"]?.stringValue, let holds = g.fields["holds"]?.boolValue else {
+            throw HarnessFailure.badInput("\(path): label at t=\(e.t): expected {cue_id: string, holds: bool}")
+          }
+          labels.append(LabelTrack.Change(t: e.t, cue: cue, holds: holds))
+        } else {
+          events.append(e)
+        }
+      }
+    } catch let error as HarnessFailure {
+      throw error
+    } catch {
+      throw .badInput("\((error as? RecordingError)?.description ?? "\(path): \(error)")")
+    }
+    var header = reader.header
+    let end = RecordingHeader(header).durationMs ?? last
+    if header["duration_ms"] == nil { header["duration_ms"] = .number(Double(end)) }
+    let labelled = !labels.isEmpty || header["labels_spec_sha256"] != nil
+    return LoadedRecording(
+      name: recordingName(path), path: path, header: header, events: events,
+      labels: labelled ? LabelTrack(changes: labels, endMs: end) : nil, durationMs: end)
+  }
+
+  /// The file name without `.jprec`, `.jsonl` or `.jsonl.zst`.
+  public static func recordingName(_ path: String) -> String {
+    var name = URL(fileURLWithPath: path).lastPathComponent
+    for suffix in [".jprec", ".jsonl.zst", ".jsonl"] where name.hasSuffix(suffix) {
+      name.removeLast(suffix.count)
+      break
+    }
+    return name
+  }
+
+  /// Recording files for command-line arguments: a file as is, a folder as its recordings
+  /// (`.jprec`, and `.jsonl`/`.jsonl.zst` recordings), sorted by name.
+  public static func recordingPaths(_ arguments: [String]) throws(HarnessFailure) -> [String] {
+    var out: [String] = []
+    for arg in arguments {
+      var isDir: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: arg, isDirectory: &isDir) else {
+        throw .badInput("\(arg): no such recording or folder")
+      }
+      guard isDir.boolValue else {
+        out.append(arg)
+        continue
+      }
+      let names: [String]
+      do { names = try FileManager.default.contentsOfDirectory(atPath: arg) } catch {
+        throw .badInput("\(arg): cannot list the folder (\(error.localizedDescription))")
+      }
+      let base = URL(fileURLWithPath: arg)
+      out += names.sorted().map { base.appendingPathComponent($0).path }
+        .filter { $0.hasSuffix(".jprec") || ($0.hasSuffix(".jsonl") || $0.hasSuffix(".jsonl.zst")) && Harness.isRecording($0) }
+    }
+    return out
+  }
+}
+
+extension CorpusScorer {
+  /// Replays every recording with `spec` and engine options from each header then
+  /// `overrides` (as `replay --set`), and scores it. Per-recording results keep corpus order.
+  public func score(spec: PoseSpecDocument, overrides: [(name: String, value: String)] = []) throws(HarnessFailure)
+    -> CorpusScore
+  {
+    var probe = EngineOptions()
+    for o in overrides {
+      do { try probe.set(o.name, o.value) } catch { throw .badInput("--set: \(error.description)") }
+    }
+    let priorities = Self.priorities(spec)
+    let settings = overrides.map { [$0.name, $0.value] }
+    let results = ParallelMap.run(Array(recordings.indices), jobs: jobs) { i in
+      Result { () throws(HarnessFailure) in
+        try self.scoreOne(self.recordings[i], spec: spec, overrides: settings.map { ($0[0], $0[1]) }, priorities: priorities)
+      }
+    }
+    var per: [RecordingScore] = []
+    for (i, r) in results.enumerated() {
+      switch r {
+      case .success(let o): per.append(RecordingScore(name: recordings[i].name, objectives: o))
+      case .failure(let e): throw e
+      }
+    }
+    return CorpusScore(recordings: per)
+  }
+
+  /// The spec priority of each cue id (the first cue with that id).
+  static func priorities(_ spec: PoseSpecDocument) -> [String: Int] {
+    Dictionary(spec.cues.map { ($0.id, $0.priority) }, uniquingKeysWith: { a, _ in a })
+  }
+
+  func scoreOne(
+    _ rec: LoadedRecording, spec: PoseSpecDocument, overrides: [(name: String, value: String)],
+    priorities: [String: Int]
+  ) throws(HarnessFailure) -> RecordingObjectives {
+    let header = RecordingHeader(rec.header)
+    let config: EngineConfiguration
+    do { config = try EngineConfiguration(spec: spec, header: header, overrides: overrides) } catch {
+      throw .badInput("\(rec.path): \(error.description)")
+    }
+    var source = InMemoryEventSource(header: rec.header, events: rec.events)
+    var output = ScoreOutput(keepRecords: expectations != nil)
+    var replayer = Replayer(engine: Engine(configuration: config), sessionStore: MemorySessionStore())
+    do { _ = try replayer.run(&source, into: &output, recording: rec.path) } catch {
+      throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
+    }
+    var o = ScoreRules.evaluate(
+      displays: output.displays, labels: rec.labels, praises: output.praises, durationMs: rec.durationMs,
+      windows: windows, priority: { priorities[$0] ?? Int.min })
+    let limits = try ScoreBudgets.limits(header: rec.header, base: budgets, path: rec.path)
+    let trace = output.budgetLines.joined(separator: "\n")
+    o.budgetBreaches = BudgetCheck.check(name: rec.name, trace: trace, limits: limits).breaches
+    if let expectations { o.expectationFailures = expectations(rec, output.records) }
+    return o
+  }
+
+  /// The shared interface with `tune` (`TrialEvaluator`): the spec as a JSON value and engine
+  /// options, whose non-default values override each recording's header options; returns
+  /// `CorpusScore.objectiveKeys` for the whole corpus.
+  public func objectives(specJSON: JSONValue, options: EngineOptions) throws -> [String: Double] {
+    let bytes = Array(JSONWriter.write(specJSON).utf8)
+    let spec = try Harness.validateSpec(bytes: bytes, path: "trial spec")
+    let overrides = options.nonDefault.members.map { ($0.key, $0.value.stringValue ?? "") }
+    return try score(spec: spec, overrides: overrides).totals.dictionary
+  }
+}

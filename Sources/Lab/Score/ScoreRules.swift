@@ -1,0 +1,153 @@
+import CoachEngine
+import EngineIO
+
+/// The windows the objective rules use (docs/SCORING.md explains each choice).
+public struct ScoreWindows: Equatable, Sendable {
+  /// A displayed-cue change at t is *explained* by a label change in
+  /// `[t - explainBeforeMs, t + explainAfterMs]`: the coach reacts after the truth changes
+  /// (persist frames, hysteresis, the minimum hold; 3 s covers a `minHoldMs` up to 3 s) and may
+  /// react a little before it (noise crosses a threshold before the noise-free subject does).
+  public var explainBeforeMs: Millis = 3000
+  public var explainAfterMs: Millis = 500
+  /// A labelled interval counts for misses when at least this long, and when the cue was
+  /// available (no other cue of equal or higher priority displayed) at least this long.
+  public var minIntervalMs: Millis = 1000
+  /// A display starting up to this long after a labelled interval ends still counts as
+  /// displaying it; a display whose label ended at most this long before it began is not a
+  /// false alarm.
+  public var graceMs: Millis = 500
+  public init() {}
+}
+
+/// The objective counts of one replay, before totals (lower is better for all but `latencies`,
+/// which are samples).
+public struct RecordingObjectives: Equatable, Sendable {
+  public var durationMs: Millis = 0
+  /// Whether the recording has ground truth (`label` events or `labels_spec_sha256`); the
+  /// label rules (flicker, latency, misses, false alarms) apply only then.
+  public var labelled = false
+  public var cueChanges = 0
+  /// Displayed-cue changes not explained by a label change (`ScoreWindows`).
+  public var unexplainedChanges = 0
+  /// One sample per labelled interval whose cue was displayed: label onset (or the moment the
+  /// cue became available) → display, ms.
+  public var latencies: [Millis] = []
+  /// Labelled intervals never displayed while available, as "CUE [start, end)".
+  public var misses: [String] = []
+  /// Display spans whose cue's label never held, as "CUE [start, end)".
+  public var falseAlarms: [String] = []
+  public var praises = 0
+  public var budgetBreaches: [String] = []
+  public var expectationFailures: [String] = []
+
+  public init() {}
+
+  public var minutes: Double { Double(max(durationMs, 1)) / 60_000 }
+  public var flickerPerMinute: Double { Double(unexplainedChanges) / minutes }
+  public var praisePerMinute: Double { Double(praises) / minutes }
+}
+
+/// The objective rules of issue 15 item 3, on one recording's labels and displays. Pure
+/// functions of their inputs; `priority` is the spec priority of a cue id (§3.7's static part).
+public enum ScoreRules {
+  /// Displayed-cue changes not explained: no label change of the cue shown before or after
+  /// the change, and no change of the ideal display (`LabelTrack.idealChanges`), within the
+  /// explanation window.
+  public static func unexplainedChanges(
+    _ display: DisplayTrack, _ labels: LabelTrack, windows: ScoreWindows, priority: (String) -> Int
+  ) -> [DisplayTrack.Change] {
+    let ideal = labels.idealChanges(priority: priority).map(\.t)
+    return display.changes.filter { c in
+      let lo = c.t - windows.explainBeforeMs
+      let hi = c.t + windows.explainAfterMs
+      let ownLabel = labels.changes.contains { l in
+        l.t >= lo && l.t <= hi && (l.cue == c.from || l.cue == c.to)
+      }
+      return !ownLabel && !ideal.contains { $0 >= lo && $0 <= hi }
+    }
+  }
+
+  /// Time in `range` during which a cue other than `cue` whose priority is at least `cue`'s was
+  /// displayed, as disjoint intervals in time order.
+  static func masked(_ cue: String, in range: ScoreInterval, _ display: DisplayTrack, priority: (String) -> Int)
+    -> [ScoreInterval]
+  {
+    let own = priority(cue)
+    return display.spans.compactMap { s in
+      guard s.cue != cue, priority(s.cue) >= own, s.interval.overlap(range) > 0 else { return nil }
+      return ScoreInterval(max(s.interval.start, range.start), min(s.interval.end, range.end))
+    }
+  }
+
+  /// Latency samples and misses, one verdict per labelled interval (cues in byte order).
+  ///
+  /// - A sample: the cue was displayed in `[start, end + graceMs)`; latency = first display
+  ///   at or after the moment the cue became available (the onset, or the end of a masking
+  ///   display at the onset) minus that moment, 0 when it was already shown.
+  /// - A miss: an interval ≥ `minIntervalMs`, available ≥ `minIntervalMs` in total, never
+  ///   displayed.
+  public static func latencyAndMisses(
+    _ display: DisplayTrack, _ labels: LabelTrack, windows: ScoreWindows, priority: (String) -> Int
+  ) -> (latencies: [Millis], misses: [String]) {
+    var latencies: [Millis] = []
+    var misses: [String] = []
+    for cue in labels.cues {
+      let shown = display.spans(of: cue)
+      for interval in labels.intervals[cue] ?? [] {
+        let masks = masked(cue, in: interval, display, priority: priority)
+        let window = ScoreInterval(interval.start, interval.end + windows.graceMs)
+        if let first = shown.first(where: { $0.overlap(window) > 0 }) {
+          let available = firstUncovered(from: interval.start, by: masks)
+          latencies.append(max(0, first.start - available))
+          continue
+        }
+        let free = interval.length - masks.reduce(0) { $0 + $1.length }
+        if interval.length >= windows.minIntervalMs && free >= windows.minIntervalMs {
+          misses.append("\(cue) \(interval)")
+        }
+      }
+    }
+    return (latencies, misses)
+  }
+
+  /// The first moment ≥ `t` not inside one of `covers` (disjoint, in time order).
+  static func firstUncovered(from t: Millis, by covers: [ScoreInterval]) -> Millis {
+    var at = t
+    for c in covers where c.start <= at && at < c.end { at = c.end }
+    return at
+  }
+
+  /// Display spans whose cue's label holds nowhere in `[start - graceMs, end)`.
+  public static func falseAlarms(_ display: DisplayTrack, _ labels: LabelTrack, windows: ScoreWindows) -> [String] {
+    display.spans.compactMap { s in
+      let range = ScoreInterval(s.interval.start - windows.graceMs, s.interval.end)
+      return labels.holds(s.cue, during: range) ? nil : "\(s.cue) \(s.interval)"
+    }
+  }
+
+  /// The nearest-rank percentile `p` (0…100) of `samples`; nil when empty.
+  public static func percentile(_ samples: [Millis], _ p: Double) -> Millis? {
+    guard !samples.isEmpty else { return nil }
+    let sorted = samples.sorted()
+    let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+    return sorted[min(max(rank, 1), sorted.count) - 1]
+  }
+
+  /// Every rule on one recording's outputs.
+  public static func evaluate(
+    displays: [(t: Millis, cue: String?)], labels: LabelTrack?, praises: Int, durationMs: Millis,
+    windows: ScoreWindows, priority: (String) -> Int
+  ) -> RecordingObjectives {
+    var o = RecordingObjectives()
+    o.durationMs = durationMs
+    o.praises = praises
+    let display = DisplayTrack(displays: displays, endMs: durationMs)
+    o.cueChanges = display.changes.count
+    guard let labels else { return o }
+    o.labelled = true
+    o.unexplainedChanges = unexplainedChanges(display, labels, windows: windows, priority: priority).count
+    (o.latencies, o.misses) = latencyAndMisses(display, labels, windows: windows, priority: priority)
+    o.falseAlarms = falseAlarms(display, labels, windows: windows)
+    return o
+  }
+}

@@ -1,0 +1,142 @@
+import CoachEngine
+import EngineIO
+
+/// A half-open time interval `[start, end)` in ms.
+public struct ScoreInterval: Equatable, Sendable, CustomStringConvertible {
+  public var start: Millis
+  public var end: Millis
+  public init(_ start: Millis, _ end: Millis) {
+    self.start = start
+    self.end = end
+  }
+  public var length: Millis { max(0, end - start) }
+  public func overlap(_ other: ScoreInterval) -> Millis {
+    max(0, min(end, other.end) - max(start, other.start))
+  }
+  public var description: String { "[\(start), \(end))" }
+}
+
+/// The ground truth of one recording: per cue, the intervals in which its `label` says it
+/// holds (docs/FORMAT.md, `label {cue_id, holds}`; a cue never labelled never holds). An
+/// interval still open at the end of the recording closes at the end.
+public struct LabelTrack: Equatable, Sendable {
+  /// One `label` event.
+  public struct Change: Equatable, Sendable {
+    public var t: Millis
+    public var cue: String
+    public var holds: Bool
+    public init(t: Millis, cue: String, holds: Bool) {
+      self.t = t
+      self.cue = cue
+      self.holds = holds
+    }
+  }
+
+  /// Label changes in time order (file order at equal t).
+  public private(set) var changes: [Change]
+  /// Per cue id, its holding intervals in time order.
+  public private(set) var intervals: [String: [ScoreInterval]]
+  public let endMs: Millis
+
+  /// Builds the track from `label` events (`changes` in time order) of a recording ending at
+  /// `endMs`. A repeated `holds` value for a cue is not a change.
+  public init(changes input: [Change], endMs: Millis) {
+    self.endMs = endMs
+    var open: [String: Millis] = [:]
+    var intervals: [String: [ScoreInterval]] = [:]
+    var changes: [Change] = []
+    for c in input {
+      if c.holds {
+        guard open[c.cue] == nil else { continue }
+        open[c.cue] = c.t
+      } else {
+        guard let s = open.removeValue(forKey: c.cue) else { continue }
+        if c.t > s { intervals[c.cue, default: []].append(ScoreInterval(s, c.t)) }
+      }
+      changes.append(c)
+    }
+    for (cue, s) in open where endMs > s { intervals[cue, default: []].append(ScoreInterval(s, endMs)) }
+    self.changes = changes
+    self.intervals = intervals
+  }
+
+  /// The labelled cue ids, sorted (byte order).
+  public var cues: [String] { intervals.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+
+  /// Whether `cue` holds at some moment of `range`.
+  public func holds(_ cue: String, during range: ScoreInterval) -> Bool {
+    (intervals[cue] ?? []).contains { $0.overlap(range) > 0 }
+  }
+
+  /// Whether `cue` holds at `t`.
+  public func holds(_ cue: String, at t: Millis) -> Bool {
+    (intervals[cue] ?? []).contains { $0.start <= t && t < $0.end }
+  }
+
+  /// The times at which the "ideal" display changes: the holding cue of highest `priority`
+  /// (ties: byte-smaller id), or none. What a perfect coach would show, changing exactly at
+  /// label changes.
+  public func idealChanges(priority: (String) -> Int) -> [(t: Millis, cue: String?)] {
+    var out: [(t: Millis, cue: String?)] = []
+    var current: String? = nil
+    var holding: Set<String> = []
+    var i = 0
+    while i < changes.count {
+      let t = changes[i].t
+      while i < changes.count && changes[i].t == t {
+        if changes[i].holds { holding.insert(changes[i].cue) } else { holding.remove(changes[i].cue) }
+        i += 1
+      }
+      let best = holding.max { a, b in
+        let pa = priority(a)
+        let pb = priority(b)
+        return pa != pb ? pa < pb : b.utf8.lexicographicallyPrecedes(a.utf8)
+      }
+      if best != current {
+        out.append((t, best))
+        current = best
+      }
+    }
+    return out
+  }
+}
+
+/// What the coach displayed: one span per displayed cue, from the `cue_display` that showed
+/// it to the next `cue_display` that showed another cue (or none), or the end of the replay.
+/// A level change of the shown cue does not end its span.
+public struct DisplayTrack: Equatable, Sendable {
+  public struct Span: Equatable, Sendable {
+    public var cue: String
+    public var interval: ScoreInterval
+    public init(cue: String, interval: ScoreInterval) {
+      self.cue = cue
+      self.interval = interval
+    }
+  }
+
+  /// A change of the displayed cue id (nil = nothing displayed).
+  public struct Change: Equatable, Sendable {
+    public var t: Millis
+    public var from: String?
+    public var to: String?
+  }
+
+  public private(set) var spans: [Span] = []
+  public private(set) var changes: [Change] = []
+
+  /// From `cue_display` outputs in time order: (t, displayed cue id or nil).
+  public init(displays: [(t: Millis, cue: String?)], endMs: Millis) {
+    var shown: String? = nil
+    var since: Millis = 0
+    for d in displays where d.cue != shown {
+      if let s = shown, d.t > since { spans.append(Span(cue: s, interval: ScoreInterval(since, d.t))) }
+      changes.append(Change(t: d.t, from: shown, to: d.cue))
+      shown = d.cue
+      since = d.t
+    }
+    if let s = shown, endMs > since { spans.append(Span(cue: s, interval: ScoreInterval(since, endMs))) }
+  }
+
+  /// The spans of `cue`, in time order.
+  public func spans(of cue: String) -> [ScoreInterval] { spans.filter { $0.cue == cue }.map(\.interval) }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Lab
+import Recording
+
+extension JPReplay {
+  struct Plot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Draw a recording's timeline as SVG: metrics against thresholds, labels, displays, praise, prompts.",
+      discussion: """
+        Replays the recording with per-evaluation tracing and writes one SVG (any browser \
+        opens it): a lane of the displayed cue, a lane of praise (▲) and prompt (◆) markers, \
+        and per cue a panel with its metric value (the error its thresholds judge) against \
+        the hard / warn / enter / exit thresholds of the mode in use, the intervals its \
+        ground-truth label holds (shaded) and the spans it was displayed (bar on top). Hover \
+        a mark for its times. Without --cue the cues labelled or displayed in the range are \
+        drawn (at most 12). Times are ms from the start of the recording.
+
+        Output: -o FILE (default <name>.timeline.svg in the current folder; - for standard \
+        output). Several recordings need -o FOLDER (created), one <name>.timeline.svg each.
+
+        Examples:
+          jpreplay plot Recordings/drift-left-and-back.jprec -o /tmp/drift.svg
+          jpreplay plot Recordings/drift-left-and-back.jprec --cue FRAME_MOVE_LEFT --from 1000 --to 6000 -o /tmp/left.svg
+          jpreplay plot Recordings/drift-left-and-back.jprec Recordings/cafe-shoot-2min.jprec -o /tmp/plots
+          jpreplay plot Recordings/drift-left-and-back.jprec -o - | head -3
+
+        Exit codes: 0 written; 2 bad input (unreadable recording or spec, unknown cue, empty range).
+        """)
+
+    @Argument(help: "Recordings (.jprec, .jsonl, .jsonl.zst).")
+    var recordings: [String]
+
+    @OptionGroup var engine: EngineArguments
+
+    @Option(name: .long, help: ArgumentHelp("A cue to draw (repeatable, or comma-separated).", valueName: "CUE_ID"))
+    var cue: [String] = []
+
+    @Option(help: "Start of the range, ms.")
+    var from: Int64?
+
+    @Option(help: "End of the range, ms (default: the end of the recording).")
+    var to: Int64?
+
+    @Option(name: .shortAndLong, help: "Output file, folder (several recordings) or - (standard output).")
+    var output: String?
+
+    func validate() throws {
+      if recordings.isEmpty { throw ValidationError("name a recording") }
+      if let from, let to, from >= to { throw ValidationError("--from \(from) must be before --to \(to)") }
+    }
+
+    func run() throws {
+      let spec = try Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath)
+      let cues = cue.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+      let overrides = try engine.parsedOverrides()
+      let paths = try CorpusScorer.recordingPaths(recordings)
+      let many = paths.count > 1
+      if many && (output == nil || output == "-") { throw CLIError.badInput("several recordings need -o FOLDER") }
+      let scorer = try CorpusScorer(paths: paths)
+      if many, let output {
+        do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
+          throw CLIError.badInput("\(output): cannot create the folder (\(error.localizedDescription))")
+        }
+      }
+      for rec in scorer.recordings {
+        let data = try TimelineData.collect(rec, spec: spec, overrides: overrides, cues: cues, from: from, to: to)
+        let svg = SVGTimeline.render(data)
+        let file = "\(rec.name).timeline.svg"
+        let target: String
+        if many {
+          target = URL(fileURLWithPath: output!).appendingPathComponent(file).path
+        } else if output == "-" {
+          print(svg, terminator: "")
+          continue
+        } else {
+          target = output ?? file
+        }
+        do { try SafeFile.write(svg, to: target) } catch {
+          throw CLIError.badInput("\(target): cannot write (\(error.message))")
+        }
+        print("\(target): \(data.cues.count) cue panel(s), t \(data.from)…\(data.to) ms")
+      }
+    }
+  }
+}

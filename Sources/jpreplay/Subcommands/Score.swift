@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import Lab
+import Replay
+
+extension JPReplay {
+  struct Score: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Score recordings against their ground-truth labels: flicker, latency, misses, false alarms.",
+      discussion: """
+        Replays each recording in process with the current spec (or --spec, --set) and \
+        compares what the coach displayed with the recording's `label` events (the noise-free \
+        truth, docs/FORMAT.md). Per recording and in total (docs/SCORING.md defines each \
+        rule and its windows):
+
+          flicker/min   displayed-cue changes per minute not explained by a label change
+                        (none of the two cues' labels, nor the ideal display, changed from
+                        3 s before to 0.5 s after)
+          lat p50/p90   label onset (or the moment no higher-priority cue hid it) → display
+          misses        labelled intervals ≥ 1 s never displayed though available ≥ 1 s
+          false al.     display spans whose cue's label never held (0.5 s grace)
+          praise/min    praise grants per minute
+          budget        breaches of the guidance budgets of `verify --budgets`
+          expect        failed expectations (expect: blocks of the scenario)
+
+        Recordings without labels (imported sessions) get praise, budgets and expectations \
+        only. A folder argument scores the recordings in it; --all scores Recordings/. Each \
+        recording is decoded once and replayed on --jobs threads.
+
+        Examples:
+          jpreplay score Recordings/drift-left-and-back.jprec
+          jpreplay score --all --jobs 2
+          jpreplay score Recordings --json > /tmp/score.json
+          jpreplay score Recordings/drift-left-and-back.jprec --spec Tests/Fixtures/reference-posespec.json --details
+          jpreplay score Recordings/drift-left-and-back.jprec --budget maxCueChangesPerMinute=4
+          jpreplay score Recordings/drift-left-and-back.jprec Recordings/s05-head-level-flicker.jprec --repeat 20 --jobs 2
+
+        Exit codes: 0 scored; 2 bad input (unreadable recording or spec, bad option).
+        """)
+
+    @Argument(help: "Recordings (.jprec, .jsonl, .jsonl.zst) or folders of them.")
+    var recordings: [String] = []
+
+    @Flag(help: "Score every recording in Recordings/.")
+    var all = false
+
+    @OptionGroup var engine: EngineArguments
+
+    @Option(help: "Parallel replays (default: the number of cores).")
+    var jobs: Int?
+
+    @Flag(help: "Print the scores as JSON (keys sorted).")
+    var json = false
+
+    @Flag(help: "List each miss, false alarm, budget breach and failed expectation under the table.")
+    var details = false
+
+    @Option(help: "Score the corpus this many times and print trials/s on stderr (a speed check for tune).")
+    var `repeat` = 1
+
+    @Option(name: .customLong("budget"), help: ArgumentHelp("Change a budget limit (as verify --budget).", valueName: "name=value"))
+    var budgetSettings: [String] = []
+
+    func validate() throws {
+      if recordings.isEmpty && !all { throw ValidationError("name recordings or folders, or pass --all") }
+      if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+      if `repeat` < 1 { throw ValidationError("--repeat must be at least 1") }
+    }
+
+    func run() throws {
+      let paths = try CorpusScorer.recordingPaths(recordings + (all ? ["Recordings"] : []))
+      guard !paths.isEmpty else { throw CLIError.badInput("\(recordings.joined(separator: " ")): no recordings found") }
+      let spec = try Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath)
+      var scorer = try CorpusScorer(paths: paths)
+      scorer.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+      for b in budgetSettings {
+        do { try scorer.budgets.set(b) } catch { throw CLIError.badInput(error.message) }
+      }
+      let overrides = try engine.parsedOverrides()
+      let clock = ContinuousClock()
+      let start = clock.now
+      var score = try scorer.score(spec: spec, overrides: overrides)
+      for _ in 1..<`repeat` { score = try scorer.score(spec: spec, overrides: overrides) }
+      let elapsed = clock.now - start
+      if json {
+        print(score.json(), terminator: "")
+        return
+      }
+      print(score.table(), terminator: "")
+      if details { print(score.details(), terminator: "") }
+      let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+      printErr(
+        String(
+          format: "score: %d recording(s), %.1f min, %d trial(s) in %.0f ms (%.1f trials/s, %d thread(s))", paths.count,
+          score.totals.minutes, `repeat`, ms, Double(`repeat`) * 1000 / max(ms, 0.001), scorer.jobs))
+    }
+  }
+}

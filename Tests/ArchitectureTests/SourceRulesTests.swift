@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// Rules about the source tree itself (issue 13): process spawning only in the CLI target, and
+/// the size limits of `scripts/check-sizes` with its allowlist.
+@Suite("Source rules")
+struct SourceRulesTests {
+  static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// Every Swift file under `dir` (relative to the repository), sorted.
+  static func swiftFiles(under dir: String) -> [String] {
+    let base = repoRoot.appendingPathComponent(dir)
+    let e = FileManager.default.enumerator(atPath: base.path)
+    var files: [String] = []
+    while let p = e?.nextObject() as? String {
+      if p.hasSuffix(".swift") { files.append("\(dir)/\(p)") }
+    }
+    return files.sorted()
+  }
+
+  /// Lines of `text` that spawn a process, comments excluded.
+  static func spawningLines(_ text: String) -> [String] {
+    let needles = ["Process()", "posix_spawn", "/proc/self/exe", "execv", "system(", "popen("]
+    return text.split(separator: "\n").map(String.init).filter { line in
+      let code = line.components(separatedBy: "//").first ?? ""
+      return needles.contains { code.contains($0) }
+    }
+  }
+
+  @Test("nothing under Sources/ outside the CLI target (Sources/jpreplay) spawns a process")
+  func processSpawningOnlyInCLI() throws {
+    let files = Self.swiftFiles(under: "Sources")
+    #expect(files.count > 100, "the scan found \(files.count) files; is the repository root right?")
+    var offenders: [String] = []
+    for f in files where !f.hasPrefix("Sources/jpreplay/") {
+      let text = try String(contentsOf: Self.repoRoot.appendingPathComponent(f), encoding: .utf8)
+      offenders += Self.spawningLines(text).map { "\(f): \($0.trimmingCharacters(in: .whitespaces))" }
+    }
+    #expect(offenders == [])
+    // The scan sees the CLI's own spawning (so it would see it elsewhere).
+    let child = try String(
+      contentsOf: Self.repoRoot.appendingPathComponent("Sources/jpreplay/Support/ChildReplay.swift"), encoding: .utf8)
+    #expect(Self.spawningLines(child).count >= 2)
+  }
+
+  /// Runs scripts/check-sizes with `arguments`; returns (exit status, stdout + stderr).
+  static func checkSizes(_ arguments: [String]) throws -> (code: Int32, output: String) {
+    let p = Process()
+    p.executableURL = repoRoot.appendingPathComponent("scripts/check-sizes")
+    p.arguments = arguments
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    p.standardError = pipe
+    try p.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  @Test("scripts/check-sizes passes on the repository")
+  func repositoryWithinSizes() throws {
+    let r = try Self.checkSizes([])
+    #expect(r.code == 0, "\(r.output)")
+  }
+
+  /// A scratch tree with `files` (path → text) and an allowlist.
+  static func tree(_ files: [String: String], allowlist: String) throws -> URL {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("sizes-\(UUID().uuidString)")
+    for (path, text) in files {
+      let url = root.appendingPathComponent(path)
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("scripts"), withIntermediateDirectories: true)
+    try allowlist.write(to: root.appendingPathComponent("scripts/size-allowlist"), atomically: true, encoding: .utf8)
+    return root
+  }
+
+  /// A function `name` whose body has `lines` lines, with braces in strings and comments that
+  /// must not count.
+  static func function(_ name: String, bodyLines: Int) -> String {
+    var s = "  func \(name)(x: Int) -> Int {\n"
+    s += "    let s = \"}}} \\(x) {\" // }\n"
+    for i in 0..<(bodyLines - 1) { s += "    _ = \(i)\n" }
+    return s + "  }\n"
+  }
+
+  @Test("check-sizes fails on a long function, a long file and a stale allowlist entry; allowlisted ones pass")
+  func negativeCases() throws {
+    let short = "struct A {\n" + Self.function("short", bodyLines: 78) + "}\n"
+    let long = "struct B {\n" + Self.function("long", bodyLines: 79) + "}\n"
+    let bigFile = String(repeating: "// line\n", count: 501)
+    var root = try Self.tree(["Sources/M/A.swift": short], allowlist: "")
+    #expect(try Self.checkSizes(["--root", root.path]).code == 0)
+
+    root = try Self.tree(["Sources/M/A.swift": short, "Sources/M/B.swift": long], allowlist: "")
+    var r = try Self.checkSizes(["--root", root.path])
+    #expect(r.code == 1)
+    #expect(r.output.contains("Sources/M/B.swift:2: func long is 81 lines (max 80)"), "\(r.output)")
+
+    root = try Self.tree(["Sources/M/B.swift": long], allowlist: "func Sources/M/B.swift long  the reason\n")
+    #expect(try Self.checkSizes(["--root", root.path]).code == 0)
+
+    root = try Self.tree(["Tests/T/Big.swift": bigFile], allowlist: "")
+    r = try Self.checkSizes(["--root", root.path])
+    #expect(r.code == 1 && r.output.contains("Tests/T/Big.swift: 501 lines (max 500)"), "\(r.output)")
+
+    // An entry that no longer exceeds fails, so the list can only shrink.
+    root = try Self.tree(["Sources/M/A.swift": short], allowlist: "func Sources/M/A.swift short  pending: split\n")
+    r = try Self.checkSizes(["--root", root.path])
+    #expect(r.code == 1 && r.output.contains("stale entry 'func Sources/M/A.swift short'"), "\(r.output)")
+
+    root = try Self.tree(["Sources/M/A.swift": short], allowlist: "fn Sources/M/A.swift\n")
+    r = try Self.checkSizes(["--root", root.path])
+    #expect(r.code == 2 && r.output.contains("size-allowlist:1:"), "\(r.output)")
+  }
+}

@@ -1,0 +1,106 @@
+import CanonicalJSON
+import EngineIO
+import Foundation
+import Lab
+import PoseSpec
+import Testing
+
+/// `CorpusScorer` on committed recordings: decoded once, replayed in process for any spec or
+/// options, the same scores on 1 or 2 threads, the displays of the golden, the event limit.
+@Suite("Corpus scorer")
+struct CorpusScorerTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  static func path(_ rel: String) -> String { root.appendingPathComponent(rel).path }
+  static let names = ["drift-left-and-back", "s05-head-level-flicker", "s08-praise-freeze"]
+  static var paths: [String] { names.map { path("Recordings/\($0).jprec") } }
+  static func spec() throws -> PoseSpecDocument { try Harness.loadSpec(path: path("PoseSpec.json")) }
+
+  @Test("the displayed-cue changes counted equal the golden trace's; labelled recordings are recognised")
+  func matchesGolden() throws {
+    let scorer = try CorpusScorer(paths: Self.paths)
+    #expect(scorer.recordings.map(\.name) == Self.names)
+    let score = try scorer.score(spec: Self.spec())
+    for (i, name) in Self.names.enumerated() {
+      let golden = try String(contentsOfFile: Self.path("Golden/\(name).trace.jsonl"), encoding: .utf8)
+      let o = score.recordings[i].objectives
+      #expect(try o.cueChanges == Self.cueChanges(golden), "\(name)")
+      #expect(o.labelled, "\(name)")
+      let praises = golden.split(separator: "\n").filter { $0.contains("\"out\":\"praise\"") && $0.contains("\"state\":\"on\"") }
+      #expect(o.praises == praises.count, "\(name)")
+    }
+  }
+
+  /// Changes of the displayed cue id in a canonical trace.
+  static func cueChanges(_ trace: String) throws -> Int {
+    var shown: String? = nil
+    var changes = 0
+    for line in trace.split(separator: "\n") where line.contains("\"out\":\"cue_display\"") {
+      let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let cue = o["cue_id"] as? String
+      if cue != shown { changes += 1 }
+      shown = cue
+    }
+    return changes
+  }
+
+  @Test("scores are the same on 1 and 2 threads and across runs; a changed option changes the replay")
+  func deterministicAndParallel() throws {
+    var scorer = try CorpusScorer(paths: Self.paths)
+    let spec = try Self.spec()
+    let one = try scorer.score(spec: spec)
+    scorer.jobs = 2
+    #expect(try scorer.score(spec: spec) == one)
+    #expect(try scorer.score(spec: spec).json() == one.json())
+    let keys = try scorer.objectives(specJSON: spec.raw, options: EngineOptions())
+    #expect(keys.keys.sorted() == CorpusScore.objectiveKeys.sorted())
+    #expect(keys["misses"] == Double(one.totals.misses))
+    #expect(throws: HarnessFailure.self) { try scorer.score(spec: spec, overrides: [("noSuchOption", "x")]) }
+  }
+
+  @Test("a spec edit reaches the replay: no cue fires when every trigger is null")
+  func specEditChangesScore() throws {
+    let scorer = try CorpusScorer(paths: [Self.paths[0]])
+    let spec = try Self.spec()
+    let base = try scorer.score(spec: spec)
+    #expect(base.recordings[0].objectives.cueChanges > 0)
+    let silent = try scorer.objectives(specJSON: Self.disablingCues(spec.raw), options: EngineOptions())
+    #expect(silent["false_alarms"] == 0)
+    #expect(silent["flicker_per_min"] == 0)
+    #expect(silent["misses"]! >= Double(base.totals.misses))
+  }
+
+  /// The spec with every cue's `trigger.noRef` / `withRef` set to null (never triggers).
+  static func disablingCues(_ raw: JSONValue) -> JSONValue {
+    guard case .object(var doc) = raw, case .array(let cues)? = doc["cues"] else { return raw }
+    doc["cues"] = .array(
+      cues.map { cue in
+        guard case .object(var c) = cue, case .object(var trigger)? = c["trigger"] else { return cue }
+        for mode in ["noRef", "withRef"] where trigger[mode] != nil { trigger[mode] = .null }
+        c["trigger"] = .object(trigger)
+        return .object(c)
+      })
+    return .object(doc)
+  }
+
+  @Test("the corpus event limit is checked while decoding and named in the message")
+  func eventLimit() {
+    do {
+      _ = try CorpusScorer(paths: Self.paths, eventsMax: 50)
+      Issue.record("no error")
+    } catch {
+      #expect(error.code == 2)
+      #expect(error.message.contains("ScoreLimits.corpusEventsMax"))
+      #expect(error.message.contains("drift-left-and-back"))
+    }
+  }
+
+  @Test("folders expand to their recordings; a missing file is bad input naming it")
+  func paths() throws {
+    let all = try CorpusScorer.recordingPaths([Self.path("Recordings")])
+    #expect(all.count >= 50)
+    #expect(all.allSatisfy { $0.hasSuffix(".jprec") })
+    #expect(all == all.sorted())
+    #expect(throws: HarnessFailure.self) { try CorpusScorer.recordingPaths(["/nonexistent/x.jprec"]) }
+  }
+}

@@ -1,0 +1,115 @@
+import EngineIO
+import Foundation
+import Lab
+import PoseSpec
+import Testing
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// `jpreplay plot`: the SVG parses as XML, shows what the replay and the labels say, honours
+/// the range and the cue choice, and is fast enough for every corpus recording.
+@Suite("Timeline plot")
+struct TimelinePlotTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  static func path(_ rel: String) -> String { root.appendingPathComponent(rel).path }
+  static func spec() throws -> PoseSpecDocument { try Harness.loadSpec(path: path("PoseSpec.json")) }
+
+  /// Element names and `<title>` texts of an SVG document, or the parser's error.
+  final class Collector: NSObject, XMLParserDelegate {
+    var elements: [String] = []
+    var titles: [String] = []
+    var texts: [String] = []
+    var current = ""
+    var root: String?
+    func parser(_ p: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+      if root == nil { root = name }
+      elements.append(name)
+      current = ""
+    }
+    func parser(_ p: XMLParser, foundCharacters s: String) { current += s }
+    func parser(_ p: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+      if name == "title" { titles.append(current) }
+      if name == "text" { texts.append(current) }
+    }
+  }
+
+  static func parse(_ svg: String) throws -> Collector {
+    let c = Collector()
+    let parser = XMLParser(data: Data(svg.utf8))
+    parser.delegate = c
+    let ok = parser.parse()
+    try #require(ok, "not XML: \(parser.parserError.map { "\($0)" } ?? "?")")
+    #expect(c.root == "svg")
+    return c
+  }
+
+  @Test("drift-left-and-back: a panel per chosen cue with its metric line, label bands and display spans")
+  func wholeRecording() throws {
+    let scorer = try CorpusScorer(paths: [Self.path("Recordings/drift-left-and-back.jprec")])
+    let rec = scorer.recordings[0]
+    let data = try TimelineData.collect(rec, spec: Self.spec())
+    try #require(!data.cues.isEmpty)
+    let labelled = rec.labels?.cues ?? []
+    #expect(Array(data.cues.prefix(labelled.count)) == labelled)
+    let svg = SVGTimeline.render(data)
+    let doc = try Self.parse(svg)
+    for cue in data.cues { #expect(doc.texts.contains(cue)) }
+    #expect(doc.elements.filter { $0 == "polyline" }.count >= data.cues.count)
+    let labelBands = doc.titles.filter { $0.contains("label holds") }
+    #expect(labelBands.count == labelled.reduce(0) { $0 + (rec.labels!.intervals[$1]?.count ?? 0) })
+    let shown = data.displays.spans.count
+    #expect(doc.titles.filter { $0.contains(" displayed [") }.count >= shown)
+    #expect(doc.titles.contains { $0.hasPrefix("warn >") || $0.hasPrefix("warn <") || $0.hasPrefix("warn abs") })
+  }
+
+  @Test("--cue and --from/--to: only that cue, only points in the range; unknown cue and empty range are bad input")
+  func rangeAndCue() throws {
+    let scorer = try CorpusScorer(paths: [Self.path("Recordings/drift-left-and-back.jprec")])
+    let rec = scorer.recordings[0]
+    let data = try TimelineData.collect(rec, spec: Self.spec(), cues: ["FRAME_MOVE_LEFT"], from: 1000, to: 3000)
+    #expect(data.cues == ["FRAME_MOVE_LEFT"])
+    let pts = data.points["FRAME_MOVE_LEFT"] ?? []
+    #expect(!pts.isEmpty)
+    #expect(pts.allSatisfy { $0.t >= 1000 && $0.t <= 3000 })
+    _ = try Self.parse(SVGTimeline.render(data))
+    #expect(throws: HarnessFailure.self) { try TimelineData.collect(rec, spec: Self.spec(), cues: ["NO_SUCH_CUE"]) }
+    #expect(throws: HarnessFailure.self) { try TimelineData.collect(rec, spec: Self.spec(), from: 999_999_999) }
+  }
+
+  @Test("texts that XML reserves are escaped")
+  func escaping() throws {
+    var data = TimelineData(
+      name: "a<b>&\"c\"'", from: 0, to: 1000, cues: [], labels: nil,
+      displays: DisplayTrack(displays: [(0, "X&Y")], endMs: 1000))
+    data.prompts = [.init(t: 500, text: "K L2: <Tap> & \"go\"")]
+    let doc = try Self.parse(SVGTimeline.render(data))
+    #expect(doc.titles.contains("t=500 K L2: <Tap> & \"go\""))
+    #expect(doc.texts.contains { $0.hasPrefix("a<b>&\"c\"'") })
+  }
+
+  /// CPU seconds of the calling thread (wall time means little on a loaded machine).
+  static func threadCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+  }
+
+  @Test("every corpus recording plots in under a second of CPU (even in a debug build)")
+  func corpusSpeed() throws {
+    let paths = try CorpusScorer.recordingPaths([Self.path("Recordings")])
+    let scorer = try CorpusScorer(paths: paths)
+    let spec = try Self.spec()
+    var slowest: (name: String, s: Double) = ("", 0)
+    for rec in scorer.recordings {
+      let start = Self.threadCPUSeconds()
+      let svg = SVGTimeline.render(try TimelineData.collect(rec, spec: spec))
+      let s = Self.threadCPUSeconds() - start
+      if s > slowest.s { slowest = (rec.name, s) }
+      #expect(svg.hasSuffix("</svg>\n"), "\(rec.name)")
+    }
+    #expect(slowest.s < 1, "\(slowest.name) took \(slowest.s) s of CPU")
+  }
+}
