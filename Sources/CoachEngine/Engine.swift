@@ -73,10 +73,10 @@ public struct Engine: Sendable {
   var subjectTracked = true
   /// Paused engine (§3.15 [D]): app not active, camera interrupted. No evaluation; counters
   /// frozen; the display stays.
-  var appInactive = false
   var cameraInterrupted = false
-  var paused: Bool { appInactive || cameraInterrupted || !specValid || app.killed }
-  /// Session, capture, camera, prompts, ODR (ENGINE §4–6; Engine+App.swift).
+  var paused: Bool { app.lifecycle.appInactive || cameraInterrupted || !specValid }
+  /// Session, capture, camera, prompts, ODR (ENGINE §4–6): the state machines of `App/`,
+  /// routed by Engine+App*.swift.
   var app: AppState
   /// Per evaluation: the observation of each shared evaluation slot (see `plans(for:)`).
   var observationCache: [CueObservation?] = []
@@ -247,14 +247,13 @@ public struct Engine: Sendable {
 
   /// Feeds one recorded input event at its time `event.t`.
   public mutating func handle(_ event: InputEvent) -> Effects {
+    guard app.lifecycle.admits(relaunch: event.kind == .app_launch) else { return Effects() }
     switch event.payload {
     case .landmarks(let frame):
       guard !paused, acceptance.accept(frame: frame.frame, at: event.t) else { return Effects() }
       var effects = evaluateT0(frame, at: event.t)
       if app.subjectLost || !subjectTracked { effects.append(subjectLostCheck(at: event.t)) }
       return effects
-    case .generic(let g) where app.killed && g.kind != .app_launch:
-      return Effects()
     case .generic(let g) where g.kind == .ui_scene:
       if let next = g.fields["scene"]?.stringValue { switchScene(to: next) }
       return Effects()
@@ -319,16 +318,26 @@ public struct Engine: Sendable {
     return Effects()
   }
 
+  /// `app_launch` after the app was killed, restoring `stored` — what the device's store holds
+  /// (the replayer's SQLite session store): the typed relaunch entry. A `store` recorded on the
+  /// event itself wins. Any other event is handled as by `handle(_:)`.
+  public mutating func relaunch(_ event: InputEvent, restoring stored: StoreSnapshot) -> Effects {
+    guard case .generic(let g) = event.payload, g.kind == .app_launch else { return handle(event) }
+    return handleApp(g, at: event.t, restoring: stored)
+  }
+
   /// Fires a timer the engine scheduled earlier, at its due time.
   public mutating func fire(_ timer: TimerID, at now: Millis) -> Effects {
-    // A killed app runs nothing; the T1 tick only keeps its period for the relaunched engine.
-    if app.killed && timer != TierScheduler.t1Timer { return Effects() }
+    // The T1 tick is the device's clock: it keeps its period while the app is dead.
+    var effects = Effects()
+    if timer == TierScheduler.t1Timer {
+      t1Tick += 1
+      effects.timers.append(.schedule(TierScheduler.t1Timer, at: Millis(t1Tick + 1) * TierScheduler.t1PeriodMs))
+    }
+    guard app.lifecycle.admits(relaunch: false) else { return effects }
     switch timer {
     case PraiseController.timeoutTimer: return unfreezePraise(reason: "timeout", at: now)
     case TierScheduler.t1Timer:
-      t1Tick += 1
-      var effects = Effects(
-        timers: [.schedule(TierScheduler.t1Timer, at: Millis(t1Tick + 1) * TierScheduler.t1PeriodMs)])
       if tierScheduler.t1Enabled && !paused { effects.append(evaluateT1(tick: t1Tick, at: now)) }
       return effects
     case TierScheduler.recoveryTimer: return tierScheduler.recoveryDue(at: now)

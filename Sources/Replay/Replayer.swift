@@ -71,9 +71,9 @@ public struct ReplaySummary: Equatable, Sendable {
 /// before the end fire; later ones are reported in ``ReplaySummary/pendingTimers``.
 ///
 /// With a ``sessionStore`` the replay persists like the app (DESIGN §1): after each engine
-/// call whose `Effects.persist` is set the snapshot is saved to the store, and an `app_launch`
-/// event without a recorded `store` field gets `store = sessionStore.load().json` before the
-/// engine sees it (a recorded `store` is kept). Without a store nothing changes.
+/// call whose `Effects.persist` is set the snapshot is saved to the store, and the `app_launch`
+/// after a kill reaches the engine through `relaunch(_:restoring:)` with the store's content
+/// (the recorded event is not rewritten). Without a store nothing changes.
 public struct Replayer<E: ReplayableEngine> {
   public private(set) var engine: E
   public var options: ReplayOptions
@@ -187,7 +187,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
         do { deliver = try ledger.recorded(event) } catch { throw .harness(error) }
         if deliver {
           summary.inputs += 1
-          try apply(engine.handle(try restoringStore(event)))
+          try apply(try handOver(event))
         }
         if case .generic(let g) = event.payload, g.kind == .app_lifecycle,
           g.fields["state"]?.stringValue == "terminated"
@@ -252,14 +252,16 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
     queue.push(input: event)
   }
 
-  /// An `app_launch` after a kill (`app_lifecycle terminated`) without a recorded `store` gets
-  /// the session store's content. A first launch is the header's business (`session_restore`).
-  mutating func restoringStore(_ event: InputEvent) throws(ReplayError) -> InputEvent {
-    guard case .generic(var g) = event.payload, g.kind == .app_launch else { return event }
+  /// Hands `event` to the engine; the `app_launch` after a kill (`app_lifecycle terminated`)
+  /// goes through the typed relaunch entry with the session store's content. A first launch is
+  /// the header's business (`session_restore`).
+  mutating func handOver(_ event: InputEvent) throws(ReplayError) -> Effects {
+    guard event.kind == .app_launch else { return engine.handle(event) }
     defer { killed = false }
-    guard let store, killed, g.fields["store"] == nil else { return event }
-    do { g.fields["store"] = try store.load().json } catch { throw bad(event.t, "\(error)") }
-    return InputEvent(t: event.t, payload: .generic(g))
+    guard let store, killed else { return engine.handle(event) }
+    let stored: StoreSnapshot
+    do { stored = try store.load() } catch { throw bad(event.t, "\(error)") }
+    return engine.relaunch(event, restoring: stored)
   }
 
   mutating func apply(_ effects: Effects) throws(ReplayError) {

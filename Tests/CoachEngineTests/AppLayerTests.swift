@@ -73,6 +73,14 @@ struct AppRig {
     return fx
   }
 
+  /// `app_launch` at t through the typed relaunch entry, with what the store holds.
+  @discardableResult mutating func relaunch(at t: Millis, restoring stored: StoreSnapshot) -> Effects {
+    advance(to: t)
+    let fx = e.relaunch(InputEvent(t: t, payload: .generic(GenericEvent(kind: .app_launch))), restoring: stored)
+    apply(fx)
+    return fx
+  }
+
   mutating func feed(_ events: [InputEvent]) {
     // Stable: inputs with the same t keep their order.
     for ev in events.enumerated().sorted(by: { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }).map(\.element) {
@@ -465,7 +473,8 @@ struct AppLayerTests {
     #expect(r.out.filter { $0.t > 500 }.isEmpty)
     #expect(r.diags.filter { $0.tsMs > R.wall + 500 }.isEmpty)
 
-    r.send(.app_launch, at: 10_000, ["store": snapshot.json])
+    // The typed relaunch entry (what the replayer does with its session store).
+    r.relaunch(at: 10_000, restoring: snapshot)
     let item = r.records("item").last
     #expect(item.map { "\($0.t) \(R.str($0, "shot")) \(R.str($0, "core")) \(R.str($0, "reason"))" } == "10000 1 write_failed photo_lib_unavailable")
     #expect(r.e.app.session.items.first?.core == .write_failed)
@@ -651,7 +660,7 @@ struct AppLayerTests {
         "2000 action write_failed_block open_first_write_failed", "2000 dismissed write_failed_block action",
         "2000 shown write_failed",
       ])
-    #expect(r.e.app.viewerItem == 2)
+    #expect(r.e.app.bridge.viewerItem == 2)
     r.send(.viewer_close, at: 2600)
     #expect(r.promptLines("write_failed").last == "2600 dismissed write_failed auto")
   }

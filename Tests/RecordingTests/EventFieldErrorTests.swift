@@ -26,4 +26,17 @@ import Testing
     // A face's box is nested: the message says where, no top-level field is at fault.
     #expect(try field(#"{"t": 5, "kind": "landmarks", "frame": 1, "faces": [{"bbox": [1]}]}"#) == .some(nil))
   }
+
+  @Test func aReferencesLandmarkProblemsAreLabelledRefAnalysisWithoutRewritingTheValue() throws {
+    let line = #"{"t": 5, "kind": "ref_analysis", "ref_id": "r", "coords": "landmarks: up"}"#
+    let value = try JSONParser.parse(line)
+    do {
+      _ = try JSONLEventDecoder(file: "f.jsonl", line: 3).decode(value)
+      Issue.record("accepted \(line)")
+    } catch {
+      #expect(error.field == "coords")
+      #expect(error.message.hasPrefix("ref_analysis: field \"coords\": expected"), "\(error)")
+      #expect(error.message.hasSuffix("found \"landmarks: up\""), "\(error)")
+    }
+  }
 }

@@ -10,6 +10,8 @@ struct ScriptedEngine: ReplayableEngine, Sendable {
   var onStart: @Sendable () -> Effects = { Effects() }
   var onHandle: @Sendable (InputEvent) -> Effects = { _ in Effects() }
   var onFire: @Sendable (TimerID, Millis) -> Effects = { _, _ in Effects() }
+  /// The relaunch entry; nil = like `handle`.
+  var onRelaunch: (@Sendable (InputEvent, StoreSnapshot) -> Effects)?
 
   mutating func start() -> Effects {
     log.append("start")
@@ -22,6 +24,11 @@ struct ScriptedEngine: ReplayableEngine, Sendable {
   mutating func fire(_ timer: TimerID, at now: Millis) -> Effects {
     log.append("fire \(timer.name)@\(now)")
     return onFire(timer, now)
+  }
+  mutating func relaunch(_ event: InputEvent, restoring stored: StoreSnapshot) -> Effects {
+    guard let onRelaunch else { return handle(event) }
+    log.append("relaunch \(event.kind.rawValue)@\(event.t)")
+    return onRelaunch(event, stored)
   }
 }
 

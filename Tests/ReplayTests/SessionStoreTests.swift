@@ -193,7 +193,8 @@ final class Received: @unchecked Sendable {
 @Suite("Replayer with a session store (persist → SQLite → app_launch)")
 struct ReplaySessionStoreTests {
   /// An engine that persists a snapshot at start and on each shutter tap (one more item each
-  /// time), and reports the `store` of every app_launch it receives.
+  /// time), and reports for every app_launch it receives the store it was handed: the recorded
+  /// `store` field through `handle`, the session store's content through `relaunch`.
   static func persistingEngine(_ received: Received) -> ScriptedEngine {
     var e = ScriptedEngine()
     let base = sampleSnapshot()
@@ -215,6 +216,11 @@ struct ReplaySessionStoreTests {
       default: break
       }
       return fx
+    }
+    e.onRelaunch = { ev, stored in
+      if case .generic(let g) = ev.payload { #expect(g.fields["store"] == nil, "the recorded event is not rewritten") }
+      received.append(stored.json)
+      return Effects()
     }
     return e
   }

@@ -63,7 +63,7 @@ struct TraceFormatTests {
 
 @Suite("A.13 canonicalization (ENGINE §6.6)")
 struct A13CanonicalizerTests {
-  /// Lines of the app's reference export (shared/reference/diagnostics-export.jsonl), verbatim (a real export:
+  /// Lines of the app's reference diagnostics export (outside this repository), verbatim (a real export:
   /// unsorted keys, escaped slashes, upper-case UUIDs), behind the export's file header.
   static let reference = #"""
     # file: diagnostics-2026-02-11.jsonl
@@ -89,7 +89,7 @@ struct A13CanonicalizerTests {
 
   static let testsDir = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
     .deletingLastPathComponent().deletingLastPathComponent()
-  /// The whole reference export (shared/reference/diagnostics-export.jsonl, 15 records),
+  /// The whole reference diagnostics export (15 records; the original is outside this repository),
   /// canonicalized once and committed: the repository's own form of it.
   static let canonicalExport = testsDir.appendingPathComponent("Fixtures/diagnostics-export.canonical.jsonl")
 

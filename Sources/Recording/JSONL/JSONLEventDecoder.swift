@@ -62,16 +62,17 @@ public struct JSONLEventDecoder {
     var landmarkPart = JSONObject()
     landmarkPart["frame"] = .number(0)
     for m in f.members where ["body", "faces", "people", "coords"].contains(m.key) { landmarkPart[m.key] = m.value }
-    do { _ = try landmarks(landmarkPart) } catch {
-      throw fail(error.message.replacingOccurrences(of: "landmarks:", with: "ref_analysis:"), field: error.field)
-    }
+    _ = try landmarks(landmarkPart, label: "ref_analysis")
     if let v = f["luma"], !v.isNull {
       guard var plane = v.objectValue else {
         throw fail("ref_analysis: field \"luma\": expected an object {w, h, enc, data}, found \(describe(v))", field: "luma")
       }
       if plane["frame"] == nil { plane["frame"] = .number(0) }
-      do { _ = try luma(plane) } catch {
-        throw fail(error.message.replacingOccurrences(of: "luma:", with: "ref_analysis: luma:"))
+      // The plane's problems name no top-level field (as before: the event's `luma` holds them).
+      do { _ = try luma(plane, label: "ref_analysis: luma") } catch {
+        var e = error
+        e.field = nil
+        throw e
       }
     }
     if let v = f["frame_scalars"], !v.isNull {
@@ -128,50 +129,50 @@ public struct JSONLEventDecoder {
 
   // MARK: landmarks
 
-  func landmarks(_ f: JSONObject) throws(RecordingError) -> LandmarkFrame {
-    var frame = LandmarkFrame(frame: try int(f, "frame", in: "landmarks"))
+  func landmarks(_ f: JSONObject, label: String = "landmarks") throws(RecordingError) -> LandmarkFrame {
+    var frame = LandmarkFrame(frame: try int(f, "frame", in: "landmarks", label: label))
     if let v = f["src_t"], !v.isNull { frame.srcT = try int(v, "src_t", field: "src_t") }
     if let v = f["image"], !v.isNull {
-      guard let o = v.objectValue else { throw fail("landmarks: field \"image\": expected an object {\"w\": int, \"h\": int}, found \(describe(v))", field: "image") }
+      guard let o = v.objectValue else { throw fail("\(label): field \"image\": expected an object {\"w\": int, \"h\": int}, found \(describe(v))", field: "image") }
       frame.imageW = Int(try int(o, "w", in: "landmarks.image"))
       frame.imageH = Int(try int(o, "h", in: "landmarks.image"))
     }
     if let v = f["coords"], !v.isNull {
       guard let s = v.stringValue, let c = CoordinateConvention(rawValue: s) else {
-        throw fail("landmarks: field \"coords\": expected \"canonical\" (y-down) or \"vision\" (y-up), found \(describe(v))", field: "coords")
+        throw fail("\(label): field \"coords\": expected \"canonical\" (y-down) or \"vision\" (y-up), found \(describe(v))", field: "coords")
       }
       frame.coords = c
     }
     if let v = f["body"], !v.isNull {
       guard let o = v.objectValue else {
-        throw fail("landmarks: field \"body\": expected an object {joint: [x, y, conf]} or null, found \(describe(v))", field: "body")
+        throw fail("\(label): field \"body\": expected an object {joint: [x, y, conf]} or null, found \(describe(v))", field: "body")
       }
       var pose = BodyPose()
       for m in o.members {
         guard let joint = Joint(name: m.key) else {
-          throw fail("landmarks: body: unknown joint \"\(m.key)\" (expected one of the 19 Vision joints by PoseSpec name: \(Joint.allCases.map(\.name).joined(separator: ", ")))")
+          throw fail("\(label): body: unknown joint \"\(m.key)\" (expected one of the 19 Vision joints by PoseSpec name: \(Joint.allCases.map(\.name).joined(separator: ", ")))")
         }
         guard let a = m.value.arrayValue, a.count == 3, let x = a[0].doubleValue, let y = a[1].doubleValue,
           let c = a[2].doubleValue
         else {
-          throw fail("landmarks: body.\(m.key): expected [x, y, conf] (three numbers), found \(describe(m.value))")
+          throw fail("\(label): body.\(m.key): expected [x, y, conf] (three numbers), found \(describe(m.value))")
         }
         pose[joint] = JointPoint(x: x, y: y, conf: c)
       }
       frame.body = pose
     }
     if let v = f["faces"], !v.isNull {
-      guard let a = v.arrayValue else { throw fail("landmarks: field \"faces\": expected an array, found \(describe(v))", field: "faces") }
+      guard let a = v.arrayValue else { throw fail("\(label): field \"faces\": expected an array, found \(describe(v))", field: "faces") }
       frame.faces.reserveCapacity(a.count)
-      for (i, fv) in a.enumerated() { frame.faces.append(try face(fv, "landmarks: faces[\(i)]")) }
+      for (i, fv) in a.enumerated() { frame.faces.append(try face(fv, "\(label): faces[\(i)]")) }
     }
     if let v = f["people"], !v.isNull { frame.people = Int(try int(v, "people", field: "people")) }
     if let v = f["vision_ms"], !v.isNull {
-      guard let d = v.doubleValue else { throw fail("landmarks: field \"vision_ms\": expected a number, found \(describe(v))", field: "vision_ms") }
+      guard let d = v.doubleValue else { throw fail("\(label): field \"vision_ms\": expected a number, found \(describe(v))", field: "vision_ms") }
       frame.visionMs = d
     }
     for m in f.members where !Self.landmarkFields.contains(m.key) {
-      throw fail("landmarks: unknown field \"\(m.key)\" (expected \(Self.landmarkFields.joined(separator: ", ")))", field: m.key)
+      throw fail("\(label): unknown field \"\(m.key)\" (expected \(Self.landmarkFields.joined(separator: ", ")))", field: m.key)
     }
     return Quantization.rounded(frame)
   }
@@ -231,41 +232,42 @@ public struct JSONLEventDecoder {
 
   /// A `luma` plane: `w · h` within `RecordingLimits.lumaPixelsMax` (checked overflow-safe
   /// before anything is decoded), `data` exactly `w · h` bytes.
-  func luma(_ f: JSONObject) throws(RecordingError) -> LumaFrame {
-    let frame = try int(f, "frame", in: "luma")
-    let w = try int(f, "w", in: "luma")
-    let h = try int(f, "h", in: "luma")
+  func luma(_ f: JSONObject, label: String = "luma") throws(RecordingError) -> LumaFrame {
+    let frame = try int(f, "frame", in: "luma", label: label)
+    let w = try int(f, "w", in: "luma", label: label)
+    let h = try int(f, "h", in: "luma", label: label)
     guard let pixels = LumaFrame.pixelCount(w: w, h: h) else {
       throw fail(
-        "luma: expected 1 ≤ w, h and w·h ≤ lumaPixelsMax = \(RecordingLimits.lumaPixelsMax) pixels (e.g. 1080×1920), found \(w)×\(h)")
+        "\(label): expected 1 ≤ w, h and w·h ≤ lumaPixelsMax = \(RecordingLimits.lumaPixelsMax) pixels (e.g. 1080×1920), found \(w)×\(h)")
     }
     if let e = f["enc"], e.stringValue != "u8-b64" {
-      throw fail("luma: field \"enc\": expected \"u8-b64\", found \(describe(e))", field: "enc")
+      throw fail("\(label): field \"enc\": expected \"u8-b64\", found \(describe(e))", field: "enc")
     }
     guard let s = f["data"]?.stringValue else {
-      throw fail("luma: field \"data\": expected a base64 string of w·h = \(pixels) bytes", field: "data")
+      throw fail("\(label): field \"data\": expected a base64 string of w·h = \(pixels) bytes", field: "data")
     }
     // Base64 of n bytes is 4·⌈n/3⌉ characters: a text of another length is refused before
     // decoding, with the byte count it spells.
     let length = s.utf8.count
     guard length == (pixels + 2) / 3 * 4 else {
       let padding = s.utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
-      throw fail("luma: field \"data\": expected w·h = \(pixels) bytes, found \(length / 4 * 3 - padding) (\(length) base64 characters)", field: "data")
+      throw fail("\(label): field \"data\": expected w·h = \(pixels) bytes, found \(length / 4 * 3 - padding) (\(length) base64 characters)", field: "data")
     }
-    guard let data = Data(base64Encoded: s) else { throw fail("luma: field \"data\": not valid base64", field: "data") }
+    guard let data = Data(base64Encoded: s) else { throw fail("\(label): field \"data\": not valid base64", field: "data") }
     guard data.count == pixels else {
-      throw fail("luma: field \"data\": expected w·h = \(pixels) bytes, found \(data.count)", field: "data")
+      throw fail("\(label): field \"data\": expected w·h = \(pixels) bytes, found \(data.count)", field: "data")
     }
     for m in f.members where !["frame", "w", "h", "enc", "data"].contains(m.key) {
-      throw fail("luma: unknown field \"\(m.key)\" (expected frame, w, h, enc, data)", field: m.key)
+      throw fail("\(label): unknown field \"\(m.key)\" (expected frame, w, h, enc, data)", field: m.key)
     }
     return LumaFrame(frame: frame, w: Int(w), h: Int(h), data: [UInt8](data))
   }
 
   // MARK: helpers
 
-  func int(_ o: JSONObject, _ key: String, in kind: String) throws(RecordingError) -> Int64 {
-    guard let v = o[key] else { throw fail("\(kind): missing field \"\(key)\" (an integer)") }
+  /// `o[key]` as an integer; messages name it `kind.key`, a missing one after `label` (default `kind`).
+  func int(_ o: JSONObject, _ key: String, in kind: String, label: String? = nil) throws(RecordingError) -> Int64 {
+    guard let v = o[key] else { throw fail("\(label ?? kind): missing field \"\(key)\" (an integer)") }
     return try int(v, "\(kind).\(key)")
   }
 

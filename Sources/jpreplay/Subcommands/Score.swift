@@ -11,17 +11,13 @@ extension JPReplay {
         Replays each recording in process with the current spec (or --spec, --set) and \
         compares what the coach displayed with the recording's `label` events (the noise-free \
         truth, docs/FORMAT.md). Per recording and in total (docs/SCORING.md defines each \
-        rule and its windows):
-
-          flicker/min   displayed-cue changes per minute not explained by a label change
-                        (none of the two cues' labels, nor the ideal display, changed from
-                        3 s before to 0.5 s after)
-          lat p50/p90   label onset (or the moment no higher-priority cue hid it) → display
-          misses        labelled intervals ≥ 1 s never displayed though available ≥ 1 s
-          false al.     display spans whose cue's label never held (0.5 s grace)
-          praise/min    praise grants per minute
-          budget        breaches of the guidance budgets of `verify --budgets`
-          expect        failed expectations (expect: blocks of the scenario)
+        rule and its windows): flicker/min = displayed-cue changes per minute not explained \
+        by a label change (neither cue's label nor the ideal display changed from 3 s before \
+        to 0.5 s after); lat p50/p90 = label onset, or the moment no higher-priority cue hid \
+        it, to display; misses = labelled intervals of at least 1 s never displayed though \
+        available for 1 s; false al. = display spans whose cue's label never held (0.5 s \
+        grace); praise/min = praise grants per minute; budget = breaches of the guidance \
+        budgets of `verify --budgets`; expect = failed expectations (expect: blocks).
 
         Recordings without labels (imported sessions) get praise, budgets and expectations \
         only. A folder argument scores the recordings in it; --all scores Recordings/. Each \
