@@ -45,6 +45,8 @@ public struct Engine: Sendable {
   let settings: EngineSettings
   var metricOptions: MetricOptions { settings.metric }
   var useStabilityLayer: Bool { settings.useStabilityLayer }
+  /// Buffers reused by every T0 evaluation (`Engine+T0.swift`).
+  var t0 = T0Scratch()
   var roiCoefficients: ROICoefficients
   /// False after a `posespec_reload` whose spec fails §2.3: no evaluation runs (§3.15 paused).
   var specValid = true
@@ -206,6 +208,7 @@ public struct Engine: Sendable {
     specValid = true
     configuration.spec = doc
     (plans, planIndex) = Self.plans(for: doc, settings: settings)
+    t0.shownPlan = gate.current.id.flatMap { planIndex[$0] }
     roiCoefficients = ROICoefficients(doc)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)

@@ -150,9 +150,14 @@ extension Scenario {
     }
   }
 
-  /// `noise: {landmark_sigma, conf_sigma, miss_rate}`, each in [0, 1].
+  /// `noise: {landmark_sigma, conf_sigma, miss_rate}`, each in [0, 1], and the nuisance keys
+  /// (`Nuisance.keys`: dropouts, occlusions, passersby, drift, sway).
   mutating func parseNoise(_ n: YNode) throws(ScenarioError) {
-    for m in try n.mapping(allowed: ["landmark_sigma", "conf_sigma", "miss_rate"]) {
+    for m in try n.mapping(allowed: ["landmark_sigma", "conf_sigma", "miss_rate"] + Nuisance.keys) {
+      if Nuisance.keys.contains(m.key) {
+        try noise.nuisance.parse(key: m.key, m.value)
+        continue
+      }
       let v = try m.value.double()
       switch m.key {
       case "miss_rate":

@@ -25,6 +25,7 @@ import Yams
 /// frames: none | {every_ms: 100} | {times: [0, 100, 800]}
 /// luma: {every: 5, w: 90, h: 160} # a luma plane every N frames
 /// noise: {landmark_sigma: 0.002, conf_sigma: 0.004, miss_rate: 0.05}   # all default 0
+///   # + dropouts, occlusions, passersby, drift, sway (Nuisance.swift; never in the labels)
 /// timeline:
 ///   - {at: 1000, subject: {x: 0.7, people: 2}}                 # step change
 ///   - {from: 2000, to: 3000, subject: {x: 0.5}}                # linear ramp
@@ -119,6 +120,8 @@ public struct Scenario: Sendable {
     public var landmarkSigma = 0.0
     public var confSigma = 0.0
     public var missRate = 0.0
+    /// Dropouts, occlusions, passers-by, drift, sway (`Nuisance.swift`).
+    public var nuisance = Nuisance()
     public init() {}
   }
 

@@ -13,6 +13,8 @@ public struct ScenarioEventStream: IteratorProtocol {
   var clock: FrameClock
   var cursor: SubjectCursor
   var rng: SplitMix64
+  /// The realistic-noise episodes, drift and sway (`Nuisance`), with their own seeded streams.
+  var nuisance: NuisanceStream
   /// Timeline events and references by t (stable), small enough to hold: they are the file.
   let extras: [(t: Int64, line: JSONObject)]
   var nextExtra = 0
@@ -24,6 +26,7 @@ public struct ScenarioEventStream: IteratorProtocol {
     clock = FrameClock(s)
     cursor = SubjectCursor(baseline: s.subject, track: s.track())
     rng = SplitMix64(seed: s.seed)
+    nuisance = NuisanceStream(s.noise.nuisance, seed: s.seed)
     var extras: [(t: Int64, line: JSONObject)] = []
     for e in s.timeline {
       if case .event(let at, let line) = e { extras.append((at, line)) }
@@ -48,7 +51,8 @@ public struct ScenarioEventStream: IteratorProtocol {
 
   /// Frame `k`: its luma plane (every `luma.every` frames) and its landmarks.
   mutating func frameEvents(k: Int, t: Int64) -> [(t: Int64, line: JSONObject)] {
-    let s = cursor.state(at: t)
+    var s = cursor.state(at: t)
+    let lost = nuisance.apply(to: &s, at: t)
     let noise = scenario.noise
     let missed = noise.missRate > 0 && rng.unit() < noise.missRate
     var out: [(t: Int64, line: JSONObject)] = []
@@ -67,9 +71,12 @@ public struct ScenarioEventStream: IteratorProtocol {
     var people = 0
     if !(s.absent || missed) {
       let (b, f) = SubjectModel.bodyAndFace(s, rng: &rng, landmarkSigma: noise.landmarkSigma, confSigma: noise.confSigma)
-      body = .object(b)
-      faces = s.noFace ? [] : [.object(f)]
-      people = s.people
+      // A dropout still draws the jitter it hides, so the noise after it does not move.
+      if !lost {
+        body = .object(b)
+        faces = s.noFace ? [] : [.object(f)]
+        people = s.people
+      }
     }
     out.append(
       (t, JSONObject([

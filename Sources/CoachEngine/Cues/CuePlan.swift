@@ -8,7 +8,6 @@ import PoseSpec
 final class CuePlan: Sendable {
   struct Assignment: Sendable {
     var name: String
-    var node: MetricNode
     var overrideKeys: [String]
     var isScalar: Bool
     var isAngle: Bool
@@ -25,10 +24,13 @@ final class CuePlan: Sendable {
   let tier: String
   let updateHz: Double
   let assignments: [Assignment]
-  /// The noRef error (§3.2); nil without a noRef trigger.
-  let noRefError: MetricNode?
+  /// The compiled formula, flattened: the assignments' and both errors' nodes.
+  let formula: MetricProgram
+  /// The noRef error's root node in `formula` (§3.2); nil without a noRef trigger.
+  let noRefError: Int?
   let noRefErrorText: String?
-  let withRefError: MetricNode?
+  /// The withRef error's root node in `formula`.
+  let withRefError: Int?
   /// The index of the first cue whose observation equals this one's on every frame.
   let evaluationSlot: Int
   /// The assignment index of M when the withRef error is `M - target.M`.
@@ -85,13 +87,15 @@ final class CuePlan: Sendable {
     isSystemFallback = program.isSystemFallback
     let minPoints = program.bodyBoxMinPoints
     assignments = program.assignments.map {
-      Assignment(
-        name: $0.name, node: MetricNode($0.expression, bodyBoxMinPoints: minPoints), overrideKeys: $0.overrideKeys,
-        isScalar: $0.type == .scalar, isAngle: $0.isAngle)
+      Assignment(name: $0.name, overrideKeys: $0.overrideKeys, isScalar: $0.type == .scalar, isAngle: $0.isAngle)
     }
-    noRefError = program.noRefError.map { MetricNode($0.expression, bodyBoxMinPoints: minPoints) }
+    let formula = MetricProgram(
+      assignments: program.assignments.map(\.expression),
+      expressions: [program.noRefError?.expression, program.withRefError?.expression], bodyBoxMinPoints: minPoints)
+    self.formula = formula
+    noRefError = program.noRefError == nil ? nil : formula.expressionRoots[0]
     noRefErrorText = program.noRefError?.text
-    withRefError = program.withRefError.map { MetricNode($0.expression, bodyBoxMinPoints: minPoints) }
+    withRefError = program.withRefError == nil ? nil : formula.expressionRoots[1]
     // `M - target.M` (spaces removed) with M assigned by the formula: the form mirror
     // evaluation and the MatchDecider understand (§3.13c, f).
     var metric: Int? = nil
@@ -220,8 +224,8 @@ extension CuePlan {
     guard withRefSession, let node = withRefError else {
       return CueObservation(observation: observe(ctx), withRef: false, mirrored: false, targetMissing: false)
     }
-    var evaluation = FormulaEvaluation(plan: self, ctx: ctx)
-    guard let normal = evaluation.scalar(node) else {
+    var evaluation = FormulaEvaluation(plan: self)
+    guard let normal = evaluation.scalar(node, ctx) else {
       let why = evaluation.failure ?? "unavailable"
       if why.hasPrefix("missing_target:") && noRef != nil {
         return CueObservation(observation: observe(ctx), withRef: false, mirrored: false, targetMissing: true)
@@ -242,12 +246,12 @@ extension CuePlan {
     guard let i = withRefMetric, let target = ctx.targets[assignments[i].name] else { return nil }
     let m: Double?
     if let mirrorCtx {
-      var e = FormulaEvaluation(plan: self, ctx: mirrorCtx)
-      m = e.scalar(.local(i))
+      var e = FormulaEvaluation(plan: self)
+      m = e.assignment(i, mirrorCtx)
     } else {
       guard MatchMirror.negatedMetrics.contains(assignments[i].name) else { return nil }
-      var e = FormulaEvaluation(plan: self, ctx: ctx)
-      m = e.scalar(.local(i)).map { -$0 }
+      var e = FormulaEvaluation(plan: self)
+      m = e.assignment(i, ctx).map { -$0 }
     }
     guard let m else { return nil }
     let d = m - target
@@ -257,8 +261,8 @@ extension CuePlan {
   /// The value of the formula's assignment `index` (a metric, for targets and Match), or why
   /// it is unavailable; the confidence gate applies.
   func observeAssignment(_ index: Int, _ ctx: MetricContext) -> MetricObservation {
-    var evaluation = FormulaEvaluation(plan: self, ctx: ctx)
-    guard let v = evaluation.scalar(.local(index)) else { return .unavailable(evaluation.failure ?? "unavailable") }
+    var evaluation = FormulaEvaluation(plan: self)
+    guard let v = evaluation.assignment(index, ctx) else { return .unavailable(evaluation.failure ?? "unavailable") }
     guard passesConfidenceGate(ctx) else { return .unavailable("low_confidence") }
     return .value(v)
   }
@@ -273,8 +277,8 @@ extension CuePlan {
         + unknownBodyNames.map { "\($0)=missing_input" }
       if !dropped.isEmpty { return .unavailable("missing_input:" + dropped.joined(separator: "|")) }
     }
-    var evaluation = FormulaEvaluation(plan: self, ctx: ctx)
-    guard let value = evaluation.scalar(node) else { return .unavailable(evaluation.failure ?? "unavailable") }
+    var evaluation = FormulaEvaluation(plan: self)
+    guard let value = evaluation.scalar(node, ctx) else { return .unavailable(evaluation.failure ?? "unavailable") }
     guard passesConfidenceGate(ctx) else { return .unavailable("low_confidence") }
     return .value(value)
   }

@@ -12,8 +12,13 @@ struct CueCandidate: Equatable, Sendable {
   var mutexGroup: String
   /// `priority` boosted by severity (§3.7), filled in by `CueSelector`.
   var effectivePriority: Int
+  /// The cue's index in the engine's plans (-1 when unknown): saves an id look-up per frame.
+  var plan: Int
 
-  init(id: String, level: CueLevel, error: Double?, severity: Double?, priority: Int, mutexGroup: String) {
+  init(
+    id: String, level: CueLevel, error: Double?, severity: Double?, priority: Int, mutexGroup: String, plan: Int = -1
+  ) {
+    self.plan = plan
     self.id = id
     self.level = level
     self.error = error
@@ -36,6 +41,15 @@ enum CueSelector {
       return c
     }
     .sorted(by: precedes)
+  }
+
+  /// Ranks `candidates` in place (the same order as ``rank(_:policy:)``, without a new array).
+  static func rank(_ candidates: inout [CueCandidate], policy: SelectionPolicy) {
+    for i in candidates.indices {
+      candidates[i].effectivePriority = policy.effectivePriority(
+        priority: candidates[i].priority, severity: candidates[i].severity)
+    }
+    candidates.sort(by: precedes)
   }
 
   /// The selected cue, or nil when there is no candidate.

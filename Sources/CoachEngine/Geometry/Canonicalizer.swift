@@ -37,28 +37,50 @@ struct CanonicalFrame: Sendable {
 /// ≥ `minLandmarkConfidence` (clamped to [0,1]) and its raw point lies in [0,1]².
 enum Canonicalizer {
   static func canonicalize(_ event: LandmarkFrame, minLandmarkConfidence: Double) -> CanonicalFrame {
+    let count = Joint.allCases.count
+    var frame = CanonicalFrame(
+      frame: event.frame, hasBody: false, kept: [Point2?](repeating: nil, count: count),
+      dropReasons: [JointDropReason?](repeating: .missingInput, count: count),
+      rawConfidence: [Double?](repeating: nil, count: count), faces: [], people: nil)
+    canonicalize(event, minLandmarkConfidence: minLandmarkConfidence, into: &frame)
+    return frame
+  }
+
+  /// The same, written over `frame` (an earlier result): its arrays are reused in place when
+  /// nothing else holds them, so the per-frame path allocates nothing.
+  static func canonicalize(_ event: LandmarkFrame, minLandmarkConfidence: Double, into frame: inout CanonicalFrame) {
     let threshold = min(max(minLandmarkConfidence, 0), 1)
     let count = Joint.allCases.count
-    var kept = [Point2?](repeating: nil, count: count)
-    var reasons = [JointDropReason?](repeating: .missingInput, count: count)
-    var confidence = [Double?](repeating: nil, count: count)
+    frame.frame = event.frame
+    frame.hasBody = event.body != nil
+    frame.people = event.people
+    if frame.kept.count != count || frame.dropReasons.count != count || frame.rawConfidence.count != count {
+      frame.kept = [Point2?](repeating: nil, count: count)
+      frame.dropReasons = [JointDropReason?](repeating: .missingInput, count: count)
+      frame.rawConfidence = [Double?](repeating: nil, count: count)
+    } else {
+      for i in 0..<count {
+        frame.kept[i] = nil
+        frame.dropReasons[i] = .missingInput
+        frame.rawConfidence[i] = nil
+      }
+    }
     if let body = event.body {
       for joint in Joint.allCases {
         guard let p = body[joint] else { continue }
-        confidence[joint.rawValue] = p.conf
+        frame.rawConfidence[joint.rawValue] = p.conf
         if !p.conf.isFinite || p.conf < threshold {
-          reasons[joint.rawValue] = .lowConf
+          frame.dropReasons[joint.rawValue] = .lowConf
         } else if !Self.inUnitSquare(p.x, p.y) {
-          reasons[joint.rawValue] = .outOfRange
+          frame.dropReasons[joint.rawValue] = .outOfRange
         } else {
-          reasons[joint.rawValue] = nil
-          kept[joint.rawValue] = point(x: p.x, y: p.y, event.coords)
+          frame.dropReasons[joint.rawValue] = nil
+          frame.kept[joint.rawValue] = point(x: p.x, y: p.y, event.coords)
         }
       }
     }
-    return CanonicalFrame(
-      frame: event.frame, hasBody: event.body != nil, kept: kept, dropReasons: reasons,
-      rawConfidence: confidence, faces: event.faces.map { face($0, event.coords) }, people: event.people)
+    frame.faces.removeAll(keepingCapacity: true)
+    for f in event.faces { frame.faces.append(face(f, event.coords)) }
   }
 
   static func inUnitSquare(_ x: Double, _ y: Double) -> Bool {

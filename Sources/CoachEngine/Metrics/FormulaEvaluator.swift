@@ -6,9 +6,10 @@
 import EngineIO
 import PoseSpec
 
-/// A compiled PoseSpec expression with its inputs resolved to engine types (joints by index,
-/// the cue's body points), built once per cue. Evaluating it reads a frame and nothing else.
-indirect enum MetricNode: Sendable {
+/// One node of a cue's compiled formula with its inputs resolved to engine types (joints by
+/// index, the cue's body points), built once per cue. Children are indices into the cue's
+/// ``MetricProgram``: a flat array of plain values, so evaluating a formula retains nothing.
+enum MetricOp: Sendable {
   case constant(Double)
   case joint(Joint)
   case facePoint(FacePoint)
@@ -19,41 +20,104 @@ indirect enum MetricNode: Sendable {
   case bodyConfidence
   case faceLandmarkConfidence
   case catalogue(CatalogueScalar)
-  case pixel(FormulaFunction, roi: String)
-  case target(String)
+  /// A pixel metric over the ROI named `names[roi]`.
+  case pixel(FormulaFunction, roi: Int)
+  /// `target.<names[i]>`.
+  case target(Int)
+  /// The value of assignment `i` (its root is `roots[i]`).
   case local(Int)
-  case negate(MetricNode)
-  case binary(FormulaOperator, MetricNode, MetricNode)
-  case call(FormulaFunction, [MetricNode])
-  case field(MetricNode, FormulaField)
-  case verticalDifference(MetricNode)
-  case directionAngle(MetricNode)
-  case angleDifference(MetricNode)
+  case negate(Int)
+  case binary(FormulaOperator, Int, Int)
+  /// A call; its arguments are `arguments[first ..< first + count]`.
+  case call(FormulaFunction, first: Int, count: Int)
+  case field(Int, FormulaField)
+  case verticalDifference(Int)
+  case directionAngle(Int)
+  case angleDifference(Int)
+}
 
-  init(_ e: FormulaExpr, bodyBoxMinPoints: Int) {
-    func n(_ x: FormulaExpr) -> MetricNode { MetricNode(x, bodyBoxMinPoints: bodyBoxMinPoints) }
-    switch e {
-    case .constant(let d): self = .constant(d)
-    // The compiler only emits names of Vision joints (PoseSpecCompiler.jointNames).
-    case .joint(let name): self = Joint(name: name).map { .joint($0) } ?? .constant(.nan)
-    case .facePoint(let p): self = .facePoint(p)
-    case .faceBBox: self = .faceBBox
-    case .bodyPoints, .faceLandmarks, .roi: self = .constant(.nan)  // only as arguments, below
-    case .catalogue(let c): self = .catalogue(c)
-    case .target(let m): self = .target(m)
-    case .local(let i): self = .local(i)
-    case .negate(let x): self = .negate(n(x))
-    case .binary(let op, let a, let b): self = .binary(op, n(a), n(b))
-    case .call(.bbox, _): self = .bodyBox(minPoints: bodyBoxMinPoints)
-    case .call(.avgConfidence, let args):
-      self = args.first == .faceLandmarks ? .faceLandmarkConfidence : .bodyConfidence
-    case .call(let f, let args) where f.isPixel:
-      if case .roi(let r)? = args.first { self = .pixel(f, roi: r) } else { self = .constant(.nan) }
-    case .call(let f, let args): self = .call(f, args.map(n))
-    case .field(let x, let f): self = .field(n(x), f)
-    case .verticalDifference(let x): self = .verticalDifference(n(x))
-    case .directionAngle(let x): self = .directionAngle(n(x))
-    case .angleDifference(let x): self = .angleDifference(n(x))
+/// A cue's compiled formula, flattened: every expression's nodes in one buffer owned by the
+/// program (allocated once, never resized), so the per-frame evaluator reads them without
+/// reference counting. Immutable after `init`.
+final class MetricProgram: @unchecked Sendable {
+  let ops: UnsafeMutableBufferPointer<MetricOp>
+  let arguments: UnsafeMutableBufferPointer<Int>
+  /// Root node of each assignment, by assignment index.
+  let roots: UnsafeMutableBufferPointer<Int>
+  /// ROI names and target metric names the nodes refer to.
+  let names: [String]
+  /// Root nodes of `expressions` passed to `init`, in order.
+  let expressionRoots: [Int]
+
+  /// Flattens `assignments` (by index) and the further `expressions` (nil: absent).
+  init(assignments: [FormulaExpr], expressions: [FormulaExpr?], bodyBoxMinPoints: Int) {
+    var builder = Builder(bodyBoxMinPoints: bodyBoxMinPoints)
+    let assignmentRoots = assignments.map { builder.add($0) }
+    expressionRoots = expressions.map { $0.map { builder.add($0) } ?? -1 }
+    names = builder.names
+    ops = .allocate(capacity: max(1, builder.ops.count))
+    _ = ops.initialize(from: builder.ops)
+    arguments = .allocate(capacity: max(1, builder.arguments.count))
+    _ = arguments.initialize(from: builder.arguments)
+    roots = .allocate(capacity: max(1, assignmentRoots.count))
+    _ = roots.initialize(from: assignmentRoots)
+  }
+
+  deinit {
+    ops.deallocate()
+    arguments.deallocate()
+    roots.deallocate()
+  }
+
+  struct Builder {
+    let bodyBoxMinPoints: Int
+    var ops: [MetricOp] = []
+    var arguments: [Int] = []
+    var names: [String] = []
+
+    mutating func name(_ n: String) -> Int {
+      if let i = names.firstIndex(of: n) { return i }
+      names.append(n)
+      return names.count - 1
+    }
+
+    mutating func emit(_ op: MetricOp) -> Int {
+      ops.append(op)
+      return ops.count - 1
+    }
+
+    /// Appends `e`'s nodes (children first) and returns the index of its root.
+    mutating func add(_ e: FormulaExpr) -> Int {
+      switch e {
+      case .constant(let d): return emit(.constant(d))
+      // The compiler only emits names of Vision joints (PoseSpecCompiler.jointNames).
+      case .joint(let name): return emit(Joint(name: name).map { .joint($0) } ?? .constant(.nan))
+      case .facePoint(let p): return emit(.facePoint(p))
+      case .faceBBox: return emit(.faceBBox)
+      case .bodyPoints, .faceLandmarks, .roi: return emit(.constant(.nan))  // only as arguments, below
+      case .catalogue(let c): return emit(.catalogue(c))
+      case .target(let m): return emit(.target(name(m)))
+      case .local(let i): return emit(.local(i))
+      case .negate(let x): return emit(.negate(add(x)))
+      case .binary(let op, let a, let b):
+        let l = add(a)
+        return emit(.binary(op, l, add(b)))
+      case .call(.bbox, _): return emit(.bodyBox(minPoints: bodyBoxMinPoints))
+      case .call(.avgConfidence, let args):
+        return emit(args.first == .faceLandmarks ? .faceLandmarkConfidence : .bodyConfidence)
+      case .call(let f, let args) where f.isPixel:
+        if case .roi(let r)? = args.first { return emit(.pixel(f, roi: name(r))) }
+        return emit(.constant(.nan))
+      case .call(let f, let args):
+        let children = args.map { add($0) }
+        let first = arguments.count
+        arguments.append(contentsOf: children)
+        return emit(.call(f, first: first, count: children.count))
+      case .field(let x, let f): return emit(.field(add(x), f))
+      case .verticalDifference(let x): return emit(.verticalDifference(add(x)))
+      case .directionAngle(let x): return emit(.directionAngle(add(x)))
+      case .angleDifference(let x): return emit(.angleDifference(add(x)))
+      }
     }
   }
 }
@@ -110,19 +174,37 @@ final class MetricContext {
 
 /// Evaluates one cue's compiled formula on a frame. The first missing input ends the
 /// evaluation with its reason (ENGINE §3.4.1 reason strings).
+///
+/// The program's buffers are read through pointers taken once (the plan keeps them alive
+/// while it evaluates). The context is a parameter of every step, not a stored reference:
+/// borrowed, it costs no retain, and reading the frame through a stored unowned reference
+/// made the optimizer copy the whole `CanonicalFrame` (four arrays) per node.
 struct FormulaEvaluation {
-  let plan: CuePlan
-  let ctx: MetricContext
+  /// The plan whose formula this is; `unowned(unsafe)`: an evaluation lives only inside a call
+  /// on the plan (which holds it), and retaining it per cue and frame was a measurable cost.
+  unowned(unsafe) let plan: CuePlan
+  let ops: UnsafeMutableBufferPointer<MetricOp>
+  let arguments: UnsafeMutableBufferPointer<Int>
+  let roots: UnsafeMutableBufferPointer<Int>
   /// Why the value is unavailable (set when `value` returns nil).
   var failure: String?
 
-  init(plan: CuePlan, ctx: MetricContext) {
+  init(plan: CuePlan) {
     self.plan = plan
-    self.ctx = ctx
+    ops = plan.formula.ops
+    arguments = plan.formula.arguments
+    roots = plan.formula.roots
   }
 
-  mutating func scalar(_ node: MetricNode) -> Double? {
-    guard let v = eval(node) else { return nil }
+  /// The value of node `node` of the plan's formula as a number.
+  mutating func scalar(_ node: Int, _ ctx: MetricContext) -> Double? { finite(eval(node, ctx)) }
+
+  /// The value of the formula's assignment `index` as a number (`frame_scalars` overrides
+  /// apply on T1 evaluations).
+  mutating func assignment(_ index: Int, _ ctx: MetricContext) -> Double? { finite(local(index, ctx)) }
+
+  mutating func finite(_ value: MetricValue?) -> Double? {
+    guard let v = value else { return nil }
     guard v.a.isFinite else {
       failure = failure ?? "non_finite"
       return nil
@@ -130,13 +212,20 @@ struct FormulaEvaluation {
     return v.a
   }
 
+  mutating func local(_ i: Int, _ ctx: MetricContext) -> MetricValue? {
+    if ctx.overrides {
+      for key in plan.assignments[i].overrideKeys { if let v = ctx.scalars[key] { return .scalar(v) } }
+    }
+    return eval(roots[i], ctx)
+  }
+
   mutating func fail(_ reason: String) -> MetricValue? {
     if failure == nil { failure = reason }
     return nil
   }
 
-  mutating func eval(_ node: MetricNode) -> MetricValue? {
-    switch node {
+  mutating func eval(_ node: Int, _ ctx: MetricContext) -> MetricValue? {
+    switch ops[node] {
     case .constant(let d): return .scalar(d)
     case .joint(let j):
       guard ctx.frame.hasBody else { return fail("missing_input:no_pose") }
@@ -187,8 +276,9 @@ struct FormulaEvaluation {
       guard let face = ctx.face else { return fail("missing_input:no_face") }
       return .scalar(face.landmarkConfAvg ?? 1)
     case .catalogue(let c):
-      return catalogue(c)
-    case .pixel(let f, let roi):
+      return catalogue(c, ctx)
+    case .pixel(let f, let roiIndex):
+      let roi = plan.formula.names[roiIndex]
       if ctx.overrides, let v = ctx.scalars["\(f.rawValue)_\(roi)"] { return .scalar(v) }
       guard let luma = ctx.luma else { return fail("missing_input:luma") }
       guard let rects = ROIGeometry.rects(named: roi, face: ctx.face, ctx.roiCoefficients) else {
@@ -216,30 +306,27 @@ struct FormulaEvaluation {
         guard let v else { return fail("roi_empty:\(roi)") }
         return .scalar(v)
       }
-    case .target(let m):
+    case .target(let i):
+      let m = plan.formula.names[i]
       guard let v = ctx.targets[m] else { return fail("missing_target:target.\(m)") }
       return .scalar(v)
     case .local(let i):
-      let a = plan.assignments[i]
-      if ctx.overrides {
-        for key in a.overrideKeys { if let v = ctx.scalars[key] { return .scalar(v) } }
-      }
-      return eval(a.node)
+      return local(i, ctx)
     case .negate(let x):
-      guard let v = eval(x) else { return nil }
+      guard let v = eval(x, ctx) else { return nil }
       return .scalar(-v.a)
     case .binary(let op, let l, let r):
-      guard let x = eval(l), let y = eval(r) else { return nil }
+      guard let x = eval(l, ctx), let y = eval(r, ctx) else { return nil }
       switch op {
       case .add: return .scalar(x.a + y.a)
       case .subtract: return .scalar(x.a - y.a)
       case .multiply: return .scalar(x.a * y.a)
       case .divide: return .scalar(x.a / y.a)
       }
-    case .call(let f, let args):
-      return call(f, args)
+    case .call(let f, let first, let count):
+      return call(f, first, count, ctx)
     case .field(let x, let f):
-      guard let v = eval(x) else { return nil }
+      guard let v = eval(x, ctx) else { return nil }
       switch f {
       // On a point a,b are x,y; on a box a,b,c,d are minX,minY,maxX,maxY.
       case .x, .minX: return .scalar(v.a)
@@ -250,28 +337,30 @@ struct FormulaEvaluation {
       case .maxY: return .scalar(v.d)
       }
     case .verticalDifference(let x):
-      guard let v = eval(x) else { return nil }
+      guard let v = eval(x, ctx) else { return nil }
       return .scalar(ctx.options.angleFix ? -v.a : v.a)
     case .directionAngle(let x):
-      guard let v = eval(x) else { return nil }
+      guard let v = eval(x, ctx) else { return nil }
       return .scalar(ctx.options.angleFix ? AngleMath.foldLine(v.a) : v.a)
     case .angleDifference(let x):
-      guard let v = eval(x) else { return nil }
+      guard let v = eval(x, ctx) else { return nil }
       return .scalar(ctx.options.angleFix ? AngleMath.wrap(v.a) : v.a)
     }
   }
 
-  mutating func call(_ f: FormulaFunction, _ args: [MetricNode]) -> MetricValue? {
+  /// A call with the arguments `arguments[first ..< first + count]`.
+  mutating func call(_ f: FormulaFunction, _ first: Int, _ count: Int, _ ctx: MetricContext) -> MetricValue? {
+    @inline(__always) func arg(_ k: Int) -> Int { arguments[first + k] }
     switch f {
     case .min, .max:
       var best: Double? = nil
-      for a in args {
-        guard let v = eval(a) else { return nil }
+      for k in 0..<count {
+        guard let v = eval(arg(k), ctx) else { return nil }
         best = best.map { f == .min ? Swift.min($0, v.a) : Swift.max($0, v.a) } ?? v.a
       }
       return best.map(MetricValue.scalar)
     case .angle:
-      guard let a = eval(args[0]), let b = eval(args[1]), let c = eval(args[2]) else { return nil }
+      guard let a = eval(arg(0), ctx), let b = eval(arg(1), ctx), let c = eval(arg(2), ctx) else { return nil }
       // Angle at b between ba and bc, degrees (PS metrics.helpers).
       let (ux, uy, vx, vy) = (a.a - b.a, a.b - b.b, c.a - b.a, c.b - b.b)
       let norm = (ux * ux + uy * uy).squareRoot() * (vx * vx + vy * vy).squareRoot()
@@ -279,7 +368,7 @@ struct FormulaEvaluation {
       return .scalar(acos(Swift.max(-1, Swift.min(1, (ux * vx + uy * vy) / norm))) * 180 / .pi)
     default: break
     }
-    guard let x = eval(args[0]) else { return nil }
+    guard let x = eval(arg(0), ctx) else { return nil }
     switch f {
     case .center: return .point(Point2(x: (x.a + x.c) / 2, y: (x.b + x.d) / 2))
     case .deg: return .scalar(x.a * 180 / .pi)
@@ -289,7 +378,7 @@ struct FormulaEvaluation {
     case .acos: return .scalar(acos(x.a))
     default: break
     }
-    guard let y = eval(args[1]) else { return nil }
+    guard let y = eval(arg(1), ctx) else { return nil }
     switch f {
     case .mid: return .point(Point2(x: (x.a + y.a) / 2, y: (x.b + y.b) / 2))
     case .dist: return .scalar(((x.a - y.a) * (x.a - y.a) + (x.b - y.b) * (x.b - y.b)).squareRoot())
@@ -298,7 +387,7 @@ struct FormulaEvaluation {
     }
   }
 
-  mutating func catalogue(_ c: CatalogueScalar) -> MetricValue? {
+  mutating func catalogue(_ c: CatalogueScalar, _ ctx: MetricContext) -> MetricValue? {
     if let v = ctx.scalars[c.rawValue] { return .scalar(v) }
     switch c {
     case .eyeAR:

@@ -1,15 +1,63 @@
 import EngineIO
+import PoseSpec
 
 /// One accepted T0 result through the pipeline of ENGINE §3.15 (noRef, or withRef when a
-/// reference with targets is selected).
+/// reference with targets is selected), one function per step:
+///
+/// 1–2. ``beginT0(_:at:)`` — canonicalize, tracking-lost, subject, metric contexts;
+/// 3. ``observeCues(_:_:_:)`` — per cue: availability → mode → error → level → hysteresis;
+/// 4. ``addFallbackCandidates(_:_:_:)`` and ``applyMultiPersonFilter(_:)``;
+/// 5. ``selectAndGate(at:)`` — selector → optional stability layer → anti-jitter gate;
+/// 8. ``matchStep(_:_:at:)`` — computed before the outputs, which step 9 orders;
+/// 6. ``praiseStep(_:withRef:exited:match:wasFrozen:into:at:)``; 7. ``cardStep(_:into:at:)``.
+///
+/// Tracing (`--trace metrics`) is a ``CueEvalCollector`` the steps fill through optional
+/// chaining: nil when not tracing, so a normal replay builds nothing for it. The candidates
+/// live in ``T0Scratch``, reused from one evaluation to the next (no per-frame array).
 extension Engine {
   mutating func evaluateT0(_ event: LandmarkFrame, at t: Millis) -> Effects {
-    let tracing = configuration.traceMetrics
     evaluationCount += 1
+    var collector: CueEvalCollector? = configuration.traceMetrics ? CueEvalCollector() : nil
+    let input = beginT0(event, at: t)
+    // Requests and exits of T1 ticks since the last evaluation (§3.11).
+    var requests = T0Requests(fallbacks: pendingT1Fallbacks, exited: pendingT1Exits)
+    pendingT1Fallbacks = []
+    pendingT1Exits = []
+    observeCues(input, &requests, &collector)
+    addFallbackCandidates(input, &requests, &collector)
+    applyMultiPersonFilter(input.ctx.frame)
+    let display = selectAndGate(at: t)
+    let wasFrozen = praise.isFrozen
+    let match = matchStep(input, display, at: t)
 
-    // 1. Canonicalize; tracking-lost bookkeeping.
-    let frame = Canonicalizer.canonicalize(
-      event, minLandmarkConfidence: configuration.spec.defaults.minLandmarkConfidence)
+    var effects = Effects(diagnostics: match.diagnostics)
+    if settings.traceEvaluations { effects.outputs.append(Self.evalRecord(frame: event.frame, at: t)) }
+    if let collector {
+      effects.outputs.append(cueEvalRecord(collector, frame: event.frame, input, display, at: t))
+    }
+    if display.result.changed {
+      effects.outputs.append(Self.cueDisplayRecord(display.result, withRef: input.withRefSession, at: t))
+    }
+    praiseStep(
+      display, withRef: input.withRefSession, exited: requests.exited, match: match, wasFrozen: wasFrozen,
+      into: &effects, at: t)
+    cardStep(display, into: &effects, at: t)
+    effects.outputs += match.outputs
+    return effects
+  }
+
+  // MARK: - Steps 1–2: canonical frame, subject, metric contexts
+
+  mutating func beginT0(_ event: LandmarkFrame, at t: Millis) -> T0Input {
+    let minConfidence = configuration.spec.defaults.minLandmarkConfidence
+    let frame: CanonicalFrame
+    if var previous = latestFrame {
+      latestFrame = nil  // `previous` is now the only holder: canonicalized in place
+      Canonicalizer.canonicalize(event, minLandmarkConfidence: minConfidence, into: &previous)
+      frame = previous
+    } else {
+      frame = Canonicalizer.canonicalize(event, minLandmarkConfidence: minConfidence)
+    }
     subjectTracked = frame.isTracked
     let trackingLost = tracking.observe(tracked: subjectTracked, at: t)
     if subjectTracked { app.subjectSeenAt = t }
@@ -20,185 +68,21 @@ extension Engine {
       for i in hysteresis.indices { hysteresis[i].reset() }
       withRef.lastModeWithRef = withRefSession
     }
-    let targets = withRefSession ? withRef.store.targets : [:]
     let (subjectFace, targetUnstable) = subject.subject(frame.faces, at: t)
     latestSubjectFace = subjectFace
-    let ctx = MetricContext(
-      frame: frame, face: subjectFace, options: metricOptions, roiCoefficients: roiCoefficients,
-      targets: targets)
-    let mirrorCtx = withRefSession ? self.mirrorContext(frame, targets: targets) : nil
-
-    // 2–3. Per cue: metric → availability → level → hysteresis.
-    var entries: [CueEvalEntry] = []
-    var unsupported: [(id: String, why: String)] = []
-    var candidates: [CueCandidate] = []
-    // Requests and exits of T1 ticks since the last evaluation (§3.11).
-    if observationCache.count != plans.count {
-      observationCache = Array(repeating: nil, count: plans.count)
+    let ctx: MetricContext
+    var mirrorCtx: MetricContext? = nil
+    if withRefSession {
+      let targets = withRef.store.targets
+      ctx = MetricContext(
+        frame: frame, face: subjectFace, options: metricOptions, roiCoefficients: roiCoefficients, targets: targets)
+      mirrorCtx = mirrorContext(frame, targets: targets)
     } else {
-      for i in observationCache.indices { observationCache[i] = nil }
+      ctx = MetricContext(frame: frame, face: subjectFace, options: metricOptions, roiCoefficients: roiCoefficients)
     }
-    var fallbackRequests = pendingT1Fallbacks
-    var exited = pendingT1Exits
-    pendingT1Fallbacks = []
-    pendingT1Exits = []
-    for i in scenePlans {
-      let plan = plans[i]
-      if plan.isSystemFallback { continue }
-      guard plan.takesPart(withRefSession: withRefSession) else {
-        if tracing { unsupported.append((plan.id, plan.notEvaluated ?? "withRef only (no noRef trigger)")) }
-        continue
-      }
-      if plan.isT1 {
-        // Evaluated on T1 ticks; a candidate by its state unless T1 is paused (§3.15 step 4).
-        if tierScheduler.t1Enabled, let sticky = hysteresis[i].stickyLevel, let error = t1Errors[i] {
-          candidates.append(
-            CueCandidate(
-              id: plan.id, level: sticky, error: error, severity: plan.severity(of: error, withRef: t1WithRef[i]),
-              priority: plan.priority, mutexGroup: plan.mutexGroup))
-        }
-        continue
-      }
-      let observed: CueObservation
-      if let cached = observationCache[plan.evaluationSlot] {
-        observed = cached
-      } else {
-        observed = plan.observe(ctx, withRefSession: withRefSession, mirrorCtx: mirrorCtx)
-        observationCache[plan.evaluationSlot] = observed
-      }
-      let modeWithRef = observed.withRef
-      switch observed.observation {
-      case .unavailable(let why):
-        let event = hysteresis[i].markUnavailable()
-        if event == .deactivated { fallbackRequests.append((plan.fallbackCueId, plan.id)) }
-        guard tracing else { continue }
-        entries.append(
-          CueEvalEntry(
-            id: plan.id, level: .none, error: nil, severity: nil, state: "unavailable",
-            reason: event == .deactivated ? "deactivated:\(why)" : why))
-      case .value(let error):
-        let level = plan.level(of: error, withRef: modeWithRef)
-        let event = hysteresis[i].observe(level, persistFrames: plan.persistFrames)
-        if event == .exitCrossed { exited.append(plan.id) }
-        let severity = plan.severity(of: error, withRef: modeWithRef)
-        if let sticky = hysteresis[i].stickyLevel {
-          candidates.append(
-            CueCandidate(
-              id: plan.id, level: sticky, error: error, severity: severity, priority: plan.priority,
-              mutexGroup: plan.mutexGroup))
-        }
-        guard tracing else { continue }
-        entries.append(
-          CueEvalEntry(
-            id: plan.id, level: level, error: error, severity: severity,
-            state: hysteresis[i].stickyLevel.map { "active:\($0.rawValue)" } ?? "inactive",
-            reason: event?.rawValue,
-            mode: withRefSession ? (modeWithRef ? (observed.mirrored ? "withRef:mirrored" : "withRef") : "noRef:missing_target") : nil,
-            thresholds: modeWithRef ? plan.withRef : plan.noRef))
-      }
-    }
-
-    // 4. Fallback candidates (§3.4.3–4) and the multi-person filter (§3.4.5).
-    if trackingLost { fallbackRequests.append((configuration.spec.defaults.fallbackCueId, "tracking_lost")) }
-    if targetUnstable {
-      fallbackRequests.append((configuration.spec.defaults.fallbackCueId, "multi_person_target_unstable"))
-    }
-    for i in scenePlans where tracing || !fallbackRequests.isEmpty {
-      let plan = plans[i]
-      let requesters = fallbackRequests.filter { $0.fallbackId == plan.id }.map(\.by)
-      guard plan.isSystemFallback || !requesters.isEmpty else { continue }
-      let isCandidate = !requesters.isEmpty && !candidates.contains { $0.id == plan.id }
-      if isCandidate {
-        candidates.append(
-          CueCandidate(
-            id: plan.id, level: .warn, error: nil, severity: nil, priority: plan.priority,
-            mutexGroup: plan.mutexGroup))
-      }
-      if tracing, plan.isSystemFallback {
-        entries.append(
-          CueEvalEntry(
-            id: plan.id, level: isCandidate ? .warn : .none, error: nil, severity: nil,
-            state: isCandidate ? "candidate" : "inactive",
-            reason: requesters.isEmpty ? nil : "fallback:" + requesters.joined(separator: ",")))
-      }
-    }
-    let people = frame.people ?? frame.faces.filter { ($0.conf ?? 0) >= 0.6 }.count
-    if people >= 2 {
-      let allowed = configuration.spec.defaults.multiPersonDegradeTo
-      candidates = candidates.filter { allowed.contains($0.id) }
-    }
-
-    // 5. Selection → anti-jitter gate.
-    let ranked = CueSelector.rank(candidates, policy: configuration.spec.defaults.selection)
-    var input = ranked.first.map { GateSignal(id: $0.id, level: $0.level) } ?? .empty
-    // §3.8: the optional stability layer between the selector and the gate.
-    if useStabilityLayer { input = stability.filter(input).output }
-    let before = gate.current
-    let gateParams = gateParameters(for: input)
-    let result = gate.filter(input, at: t, gateParams)
-
-    // 8 (computed before the outputs, which §3.15 step 9 orders): the MatchDecider, per T0
-    // result with matchEvalCadence=t0 (default); with t1 it runs on T1 ticks ([C], G-13).
-    let quiet = result.output.id == nil && !praise.isFrozen
-    let wasFrozen = praise.isFrozen
-    let match =
-      withRefSession && settings.matchEvalCadence != .t1
-      ? evaluateMatch(ctx, mirrorCtx: mirrorCtx, quiet: quiet, at: t) : (outputs: [], diagnostics: [], praised: false)
-
-    var outputs: [EngineOutput] = []
-    if settings.traceEvaluations {
-      outputs.append(.eval(.t0(frame: event.frame)))
-    }
-    if tracing {
-      outputs.append(
-        CueEvalEntry.record(
-          t: t, frame: event.frame, scene: scene, mode: withRefSession ? .withRef : .noRef, entries: entries,
-          unsupported: unsupported, ranked: ranked, gate: result, gateState: gate, gateParameters: gateParams,
-          input: input))
-    }
-    if result.changed {
-      outputs.append(
-        .cueDisplay(
-          CueDisplay(
-            cueId: result.output.id, level: result.output.level, reason: result.reason,
-            mode: withRefSession ? .withRef : .noRef)))
-    }
-    // 6. Praise (§3.12): noRef, an exit_crossed of the cue the gate now displays; withRef,
-    // Match false → true (step 8; single-cue exits do not praise, PRD §5.1.1.a).
-    var timers: [TimerRequest] = []
-    var praisedNow: (dimension: String, trigger: String)? = nil
-    if entitlementExpired {
-      // §3.10 / Epic E4: no praise while the entitlement is expired.
-    } else if withRefSession {
-      if match.praised { praisedNow = ("withref_match", "match") }
-    } else if let shown = result.output.id, exited.contains(shown), let p = planIndex[shown],
-      praise.trigger(dimension: plans[p].mutexGroup, kind: "exit_crossed", at: t)
-    {
-      praisedNow = (plans[p].mutexGroup, "exit_crossed")
-    }
-    // [D] retractPraiseOnInstability (PRD §4.3 "不稳定…收回夸夸", §1.8): a newly displayed cue
-    // during the freeze takes the praise back.
-    if praisedNow == nil, praise.isFrozen, result.changed, result.output.id != nil,
-      settings.retractPraiseOnInstability, let was = praise.unfreeze(reason: "reset")
-    {
-      timers.append(.cancel(PraiseController.timeoutTimer))
-      outputs.append(Self.praiseOffRecord(was, reason: "retracted", at: t))
-    }
-    if let praisedNow {
-      let on = praiseOn(praisedNow, wasFrozen: wasFrozen, at: t)
-      outputs += on.outputs
-      timers += on.timers
-    }
-    // 7. Director card: only when the displayed cue (not just its level) changes, and not
-    // while praise holds the card frozen (the card catches up when it unfreezes).
-    if result.output.id != before.id && !praise.isFrozen && !entitlementExpired {
-      let script = result.output.id.flatMap { planIndex[$0] }.map { plans[$0].script }
-      if let next = card.display(result.output.id, script: script) {
-        outputs.append(Self.scriptCardRecord(next, at: t))
-      }
-    }
-    outputs += match.outputs
-    return Effects(outputs: outputs, diagnostics: match.diagnostics, timers: timers)
+    return T0Input(
+      withRefSession: withRefSession, trackingLost: trackingLost, targetUnstable: targetUnstable, ctx: ctx,
+      mirrorCtx: mirrorCtx)
   }
 
   /// The x-mirrored context for `mirrorMode=points` (§3.13f [P]); nil for `scalar`.
@@ -210,19 +94,288 @@ extension Engine {
       targets: targets)
   }
 
+  // MARK: - Step 3: per cue availability → mode → error → level → hysteresis
+
+  mutating func observeCues(_ input: T0Input, _ requests: inout T0Requests, _ collector: inout CueEvalCollector?) {
+    t0.candidates.removeAll(keepingCapacity: true)
+    if observationCache.count != plans.count {
+      observationCache = Array(repeating: nil, count: plans.count)
+    } else {
+      for i in observationCache.indices { observationCache[i] = nil }
+    }
+    for i in scenePlans {
+      let plan = plans[i]
+      if plan.isSystemFallback { continue }
+      guard plan.takesPart(withRefSession: input.withRefSession) else {
+        collector?.unsupported.append((plan.id, plan.notEvaluated ?? "withRef only (no noRef trigger)"))
+        continue
+      }
+      if plan.isT1 {
+        addT1Candidate(i, plan)
+        continue
+      }
+      let observed: CueObservation
+      if let cached = observationCache[plan.evaluationSlot] {
+        observed = cached
+      } else {
+        observed = plan.observe(input.ctx, withRefSession: input.withRefSession, mirrorCtx: input.mirrorCtx)
+        observationCache[plan.evaluationSlot] = observed
+      }
+      switch observed.observation {
+      case .unavailable(let why): cueUnavailable(i, plan, why: why, &requests, &collector)
+      case .value(let error): cueObserved(i, plan, error: error, observed, input, &requests, &collector)
+      }
+    }
+  }
+
+  /// A T1 cue is evaluated on T1 ticks; on a T0 result it is a candidate by its state unless
+  /// T1 is paused (§3.15 step 4).
+  mutating func addT1Candidate(_ i: Int, _ plan: CuePlan) {
+    guard tierScheduler.t1Enabled, let sticky = hysteresis[i].stickyLevel, let error = t1Errors[i] else { return }
+    t0.candidates.append(
+      CueCandidate(
+        id: plan.id, level: sticky, error: error, severity: plan.severity(of: error, withRef: t1WithRef[i]),
+        priority: plan.priority, mutexGroup: plan.mutexGroup, plan: i))
+  }
+
+  /// Inputs unavailable (§3.4.1–2): the cue clears; an active one requests its fallback.
+  mutating func cueUnavailable(
+    _ i: Int, _ plan: CuePlan, why: String, _ requests: inout T0Requests, _ collector: inout CueEvalCollector?
+  ) {
+    let event = hysteresis[i].markUnavailable()
+    if event == .deactivated { requests.fallbacks.append((plan.fallbackCueId, plan.id)) }
+    collector?.entries.append(
+      CueEvalEntry(
+        id: plan.id, level: .none, error: nil, severity: nil, state: "unavailable",
+        reason: event == .deactivated ? "deactivated:\(why)" : why))
+  }
+
+  /// An error: its level (§3.3) moves the hysteresis (§3.5); an active cue is a candidate.
+  mutating func cueObserved(
+    _ i: Int, _ plan: CuePlan, error: Double, _ observed: CueObservation, _ input: T0Input,
+    _ requests: inout T0Requests, _ collector: inout CueEvalCollector?
+  ) {
+    let modeWithRef = observed.withRef
+    let level = plan.level(of: error, withRef: modeWithRef)
+    let event = hysteresis[i].observe(level, persistFrames: plan.persistFrames)
+    if event == .exitCrossed { requests.exited.append(plan.id) }
+    let severity = plan.severity(of: error, withRef: modeWithRef)
+    if let sticky = hysteresis[i].stickyLevel {
+      t0.candidates.append(
+        CueCandidate(
+          id: plan.id, level: sticky, error: error, severity: severity, priority: plan.priority,
+          mutexGroup: plan.mutexGroup, plan: i))
+    }
+    collector?.entries.append(
+      CueEvalEntry(
+        id: plan.id, level: level, error: error, severity: severity,
+        state: hysteresis[i].stickyLevel.map { "active:\($0.rawValue)" } ?? "inactive",
+        reason: event?.rawValue,
+        mode: input.withRefSession
+          ? (modeWithRef ? (observed.mirrored ? "withRef:mirrored" : "withRef") : "noRef:missing_target") : nil,
+        thresholds: modeWithRef ? plan.withRef : plan.noRef))
+  }
+
+  // MARK: - Step 4: fallback candidates (§3.4.3–4) and the multi-person filter (§3.4.5)
+
+  mutating func addFallbackCandidates(
+    _ input: T0Input, _ requests: inout T0Requests, _ collector: inout CueEvalCollector?
+  ) {
+    let generalFallback = configuration.spec.defaults.fallbackCueId
+    if input.trackingLost { requests.fallbacks.append((generalFallback, "tracking_lost")) }
+    if input.targetUnstable { requests.fallbacks.append((generalFallback, "multi_person_target_unstable")) }
+    // Nothing requested and nothing to record: no cue can change.
+    guard !requests.fallbacks.isEmpty || collector != nil else { return }
+    for i in scenePlans {
+      let plan = plans[i]
+      let requesters = requests.fallbacks.filter { $0.fallbackId == plan.id }.map(\.by)
+      guard plan.isSystemFallback || !requesters.isEmpty else { continue }
+      let isCandidate = !requesters.isEmpty && !t0.candidates.contains { $0.id == plan.id }
+      if isCandidate {
+        t0.candidates.append(
+          CueCandidate(
+            id: plan.id, level: .warn, error: nil, severity: nil, priority: plan.priority,
+            mutexGroup: plan.mutexGroup, plan: i))
+      }
+      guard plan.isSystemFallback else { continue }
+      collector?.entries.append(
+        CueEvalEntry(
+          id: plan.id, level: isCandidate ? .warn : .none, error: nil, severity: nil,
+          state: isCandidate ? "candidate" : "inactive",
+          reason: requesters.isEmpty ? nil : "fallback:" + requesters.joined(separator: ",")))
+    }
+  }
+
+  /// With two or more people only `multiPersonDegradeTo` cues stay candidates (§3.4.5).
+  mutating func applyMultiPersonFilter(_ frame: CanonicalFrame) {
+    let people = frame.people ?? frame.faces.filter { ($0.conf ?? 0) >= 0.6 }.count
+    guard people >= 2 else { return }
+    let allowed = configuration.spec.defaults.multiPersonDegradeTo
+    t0.candidates.removeAll { !allowed.contains($0.id) }
+  }
+
+  // MARK: - Step 5: selection → (stability layer) → anti-jitter gate
+
+  /// Ranks `t0.candidates` in place (best first, §3.7) and runs the gate (§3.8–3.9).
+  mutating func selectAndGate(at t: Millis) -> T0Display {
+    CueSelector.rank(&t0.candidates, policy: configuration.spec.defaults.selection)
+    var input = GateSignal.empty
+    var inputPlan: Int? = nil
+    if let best = t0.candidates.first {
+      input = GateSignal(id: best.id, level: best.level)
+      inputPlan = best.plan >= 0 ? best.plan : planIndex[best.id]
+    }
+    // §3.8: the optional stability layer between the selector and the gate.
+    if useStabilityLayer {
+      input = stability.filter(input).output
+      inputPlan = input.id.flatMap { planIndex[$0] }
+    }
+    let before = gate.current
+    let parameters = gateParameters(current: t0.shownPlan, incoming: inputPlan)
+    let result = gate.filter(input, at: t, parameters)
+    if result.changed {
+      t0.shownPlan = result.output.id == input.id ? inputPlan : result.output.id.flatMap { planIndex[$0] }
+    }
+    return T0Display(input: input, before: before, parameters: parameters, result: result)
+  }
+
   /// Gate parameters (§3.9): persistFrames of the input cue, or of the current cue for a nil
   /// input; minHoldMs and cooldownMs of the current cue; PS defaults when there is none.
-  func gateParameters(for input: GateSignal) -> GateParameters {
+  func gateParameters(current: Int?, incoming: Int?) -> GateParameters {
     let defaults = configuration.spec.defaults.antiJitter
-    let current = gate.current.id.flatMap { planIndex[$0] }.map { plans[$0].antiJitter }
-    let incoming = input.id.flatMap { planIndex[$0] }.map { plans[$0].antiJitter }
+    let current = current.map { plans[$0].antiJitter }
+    let incoming = incoming.map { plans[$0].antiJitter }
     return GateParameters(
       persistFrames: (incoming ?? current ?? defaults).persistFrames,
       minHoldMs: (current ?? defaults).minHoldMs,
       cooldownMs: (current ?? defaults).cooldownMs)
   }
 
+  // MARK: - Step 8 (computed before the outputs, which step 9 orders)
+
+  /// The MatchDecider, per T0 result with matchEvalCadence=t0 (default); with t1 it runs on
+  /// T1 ticks ([C], G-13).
+  mutating func matchStep(_ input: T0Input, _ display: T0Display, at t: Millis) -> MatchOutcome {
+    guard input.withRefSession, settings.matchEvalCadence != .t1 else { return MatchOutcome(outputs: [], diagnostics: [], praised: false) }
+    let quiet = display.result.output.id == nil && !praise.isFrozen
+    let m = evaluateMatch(input.ctx, mirrorCtx: input.mirrorCtx, quiet: quiet, at: t)
+    return MatchOutcome(outputs: m.outputs, diagnostics: m.diagnostics, praised: m.praised)
+  }
+
+  // MARK: - Step 6: praise (§3.12)
+
+  /// noRef: an exit_crossed of the cue the gate now displays; withRef: Match false → true
+  /// (step 8; single-cue exits do not praise, PRD §5.1.1.a). Then [D]
+  /// retractPraiseOnInstability (PRD §4.3, §1.8): a newly displayed cue during the freeze takes
+  /// the praise back.
+  mutating func praiseStep(
+    _ display: T0Display, withRef withRefSession: Bool, exited: [String], match: MatchOutcome, wasFrozen: Bool,
+    into effects: inout Effects, at t: Millis
+  ) {
+    let result = display.result
+    var praisedNow: (dimension: String, trigger: String)? = nil
+    if entitlementExpired {
+      // §3.10 / Epic E4: no praise while the entitlement is expired.
+    } else if withRefSession {
+      if match.praised { praisedNow = ("withref_match", "match") }
+    } else if let shown = result.output.id, exited.contains(shown), let p = planIndex[shown],
+      praise.trigger(dimension: plans[p].mutexGroup, kind: "exit_crossed", at: t)
+    {
+      praisedNow = (plans[p].mutexGroup, "exit_crossed")
+    }
+    if praisedNow == nil, praise.isFrozen, result.changed, result.output.id != nil, settings.retractPraiseOnInstability,
+      let was = praise.unfreeze(reason: "reset")
+    {
+      effects.timers.append(.cancel(PraiseController.timeoutTimer))
+      effects.outputs.append(Self.praiseOffRecord(was, reason: "retracted", at: t))
+    }
+    if let praisedNow {
+      let on = praiseOn(praisedNow, wasFrozen: wasFrozen, at: t)
+      effects.outputs += on.outputs
+      effects.timers += on.timers
+    }
+  }
+
+  // MARK: - Step 7: director card (§3.10)
+
+  /// Only when the displayed cue (not just its level) changes, and not while praise holds the
+  /// card frozen (the card catches up when it unfreezes) or the entitlement is expired.
+  mutating func cardStep(_ display: T0Display, into effects: inout Effects, at t: Millis) {
+    let shown = display.result.output.id
+    guard shown != display.before.id, !praise.isFrozen, !entitlementExpired else { return }
+    let script = shown.flatMap { planIndex[$0] }.map { plans[$0].script }
+    if let next = card.display(shown, script: script) {
+      effects.outputs.append(Self.scriptCardRecord(next, at: t))
+    }
+  }
+
+  // MARK: - Output records (kept together; typed outputs will replace them)
+
+  static func evalRecord(frame: Int64, at t: Millis) -> EngineOutput {
+    .eval(.t0(frame: frame))
+  }
+
+  static func cueDisplayRecord(_ result: AntiJitterGate.Result, withRef: Bool, at t: Millis) -> EngineOutput {
+    .cueDisplay(
+      CueDisplay(
+        cueId: result.output.id, level: result.output.level, reason: result.reason, mode: withRef ? .withRef : .noRef))
+  }
+
+  func cueEvalRecord(
+    _ collector: CueEvalCollector, frame: Int64, _ input: T0Input, _ display: T0Display, at t: Millis
+  ) -> EngineOutput {
+    CueEvalEntry.record(
+      t: t, frame: frame, scene: scene, mode: input.withRefSession ? .withRef : .noRef, entries: collector.entries,
+      unsupported: collector.unsupported, ranked: t0.candidates, gate: display.result, gateState: gate,
+      gateParameters: display.parameters, input: display.input)
+  }
+
   static func scriptCardRecord(_ card: ScriptCard, at t: Millis, frozen: Bool = false) -> EngineOutput {
     .scriptCard(ScriptCardLine(cueId: card.cueId, variant: card.variant, zh: card.zh, en: card.en, frozen: frozen))
   }
+}
+
+/// The `cue_eval` collector of one T0 evaluation (`--trace metrics`; never in goldens).
+struct CueEvalCollector {
+  var entries: [CueEvalEntry] = []
+  var unsupported: [(id: String, why: String)] = []
+}
+
+/// One accepted T0 result after steps 1–2 (§3.15): what the later steps read.
+struct T0Input {
+  let withRefSession: Bool
+  let trackingLost: Bool
+  let targetUnstable: Bool
+  let ctx: MetricContext
+  let mirrorCtx: MetricContext?
+}
+
+/// Fallback requests (fallback cue id, requested by) and exit crossings of one evaluation,
+/// T1 ticks' included (§3.11). Empty on most frames (no allocation then).
+struct T0Requests {
+  var fallbacks: [(fallbackId: String, by: String)]
+  var exited: [String]
+}
+
+/// Step 5's result: the gate input, the shown cue before the call, the parameters and result.
+struct T0Display {
+  var input: GateSignal
+  var before: GateSignal
+  var parameters: GateParameters
+  var result: AntiJitterGate.Result
+}
+
+/// Step 8's result.
+struct MatchOutcome {
+  var outputs: [EngineOutput]
+  var diagnostics: [DiagnosticLine]
+  var praised: Bool
+}
+
+/// Buffers reused from one T0 evaluation to the next: the candidates (§3.7), ranked in place,
+/// and the plan index of the cue the gate shows (`planIndex[gate.current.id]`, kept so the
+/// gate parameters need no id look-up per frame; reset with the plans).
+struct T0Scratch: Sendable {
+  var candidates: [CueCandidate] = []
+  var shownPlan: Int?
 }

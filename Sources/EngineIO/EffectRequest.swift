@@ -1,4 +1,3 @@
-
 /// The kind of an effect request (ENGINE §1.6): the `kind` of its trace line.
 public enum EffectKind: String, CaseIterable, Sendable, Equatable {
   case start_camera, request_camera_permission, capture_photo, photokit_write, fetch_asset, album_add
@@ -8,8 +7,9 @@ public enum EffectKind: String, CaseIterable, Sendable, Equatable {
   case open_manage_subscriptions
 }
 
-/// A request from the engine to the platform (ENGINE §1.6). The results of those that expect
-/// one come back as input events, correlated by the request's key fields (`Replay`'s
+/// A request from the engine to the platform (ENGINE §1.6): vocabulary, like the input events
+/// that answer it. The engine emits it as `EngineOutput.effect`; the results of those that
+/// expect one come back as input events, correlated by the request's key fields (`Replay`'s
 /// `EffectRule`).
 public enum EffectRequest: Equatable, Sendable {
   case startCamera
