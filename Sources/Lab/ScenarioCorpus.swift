@@ -110,3 +110,24 @@ extension ScenarioCorpus {
     return Expectations.check(rules, trace: trace).map(\.description)
   }
 }
+
+extension ScenarioCorpus {
+  /// `scoreExpectations` for a fixed corpus with each recording's rules read once (`tune`
+  /// replays every recording per trial); nil when none of `names` has an `expect:` rule (the
+  /// scorer then keeps no records).
+  public static func preloadedExpectations(recordingsDir: String, names: [String]) throws(ScenarioError) -> ExpectationChecker? {
+    var rules: [String: [ScenarioExpectation]] = [:]
+    for n in names {
+      let r = try expectations(of: n, recordingsDir: recordingsDir)
+      if !r.isEmpty { rules[n] = r }
+    }
+    guard !rules.isEmpty else { return nil }
+    let frozen = rules
+    return { rec, records in
+      guard let r = frozen[rec.name] else { return [] }
+      var trace = ExpectationTrace()
+      for x in records { trace.add(t: x.t, out: x.out, fields: x.fields) }
+      return Expectations.check(r, trace: trace).map(\.description)
+    }
+  }
+}

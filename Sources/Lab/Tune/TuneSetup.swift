@@ -40,6 +40,10 @@ public struct TuneSetup: Sendable {
     // Trials run in parallel (--jobs); each one replays its recordings on one thread.
     var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" })
     scorer.jobs = 1
+    // The scenarios' expect: rules are hard constraints (objective expectation_failures).
+    do { scorer.expectations = try ScenarioCorpus.preloadedExpectations(recordingsDir: recordingsDir, names: names) } catch {
+      throw .badInput(error.description)
+    }
     let runner = TuneRunner(
       space: space, sampler: s, trials: count, shard: (index, of), jobs: max(1, jobs), baseSpec: specJSON,
       evaluator: scorer)
