@@ -11,7 +11,7 @@ import PackageDescription
 //   Recording → CanonicalJSON, EngineIO, CZstd, GRDB               (never the engine)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, Yams
 //   Replay → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, GRDB, HeapModule
-//   Lab → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, Scenarios
+//   Lab → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, Scenarios, GRDB, Yams
 //   JPReplayTesting → CoachEngine, Lab, Replay
 //   Mutants → Scenarios
 //   jpreplay → CanonicalJSON, EngineIO, Lab, Recording, Replay, Scenarios, ArgumentParser
@@ -71,6 +71,8 @@ let package = Package(
       name: "Lab",
       dependencies: [
         "CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Recording", "Replay", "Scenarios",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Yams", package: "Yams"),
       ]),
     .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "Lab", "Replay"]),
     // Seeded input mutants for the decoders' robustness tests (Tests/*/MutationTests.swift).

@@ -1,3 +1,4 @@
+import CanonicalJSON
 import CoachEngine
 import EngineIO
 import Foundation
@@ -31,8 +32,43 @@ public enum GroundTruth {
     clean.noise = Scenario.Noise()
     var labels = try labelEvents(clean, spec: spec)
     guard !labels.marks.isEmpty else { return GeneratedRecording(scenario: scenario) }
-    labels.specSHA256 = spec.sha256
+    // The spec the recording declares: its launch spec (header `initial.posespec`, which the
+    // engine loads at t = 0 in place of the harness's) when it has one, else the file's.
+    labels.specSHA256 = scenario.initial["posespec"].map { SHA256.hex(JSONWriter.write($0)) } ?? spec.sha256
     return GeneratedRecording(scenario: scenario, labels: labels)
+  }
+
+  /// The labels a committed recording holds (its `label` events and `labels_spec_sha256`),
+  /// to write them again unchanged: labels are computed once, at record time, and kept until
+  /// `record --relabel` (DESIGN §8). nil when it has none.
+  public static func committedLabels(ofRecordingAt path: String) throws(HarnessFailure) -> GeneratedLabels? {
+    let reader: RecordingReader
+    do { reader = try RecordingReader(path: path) } catch { throw .badInput(error.description) }
+    var labels = GeneratedLabels(specSHA256: reader.header["labels_spec_sha256"]?.stringValue ?? "", cueIDs: [], marks: [])
+    var index: [String: Int32] = [:]
+    do {
+      while let e = try reader.next() {
+        guard e.kind == .label else { continue }
+        guard labels.marks.count < ScenarioLimits.labelsMax else {
+          throw HarnessFailure.badInput("\(path): more than \(ScenarioLimits.labelsMax) labels (ScenarioLimits.labelsMax)")
+        }
+        let line = try? JSONParser.parse(JSONLEventEncoder.line(e))
+        guard let cue = line?["cue_id"]?.stringValue, let holds = line?["holds"]?.boolValue else {
+          throw HarnessFailure.badInput("\(path): label at t=\(e.t) without cue_id and holds")
+        }
+        let i = index[cue] ?? Int32(labels.cueIDs.count)
+        if index[cue] == nil {
+          index[cue] = i
+          labels.cueIDs.append(cue)
+        }
+        labels.marks.append(GeneratedLabels.Mark(t: e.t, cue: i, holds: holds))
+      }
+    } catch let e as HarnessFailure {
+      throw e
+    } catch {
+      throw .badInput("\(path): \(error)")
+    }
+    return labels.marks.isEmpty ? nil : labels
   }
 
   /// One `label {cue_id, holds}` per change of each cue, in evaluation order; at equal t

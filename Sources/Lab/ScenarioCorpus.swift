@@ -34,6 +34,26 @@ public enum ScenarioCorpus {
     dir.hasSuffix("/") ? dir + file : "\(dir)/\(file)"
   }
 
+  /// `Verifier.expectationCheck` for the corpus in `recordingsDir`: the `expect:` rules of
+  /// recording NAME's scenario checked against the replay's trace text (issue 15), one line per
+  /// broken rule. A scenario that cannot be read has no rules here (the scenario check reports
+  /// it as bad input).
+  public static func expectationCheck(recordingsDir: String) -> @Sendable (String, String) -> [String] {
+    { name, trace in
+      guard let rules = try? expectations(of: name, recordingsDir: recordingsDir), !rules.isEmpty else { return [] }
+      return Expectations.check(rules, trace: ExpectationTrace(traceText: trace)).map(\.description)
+    }
+  }
+
+  /// The `expect:` rules of recording `name`'s scenario (`<dir>/<name>.scenario.yaml`); empty
+  /// when it has no scenario file or no rules. For `tune`: check a trial's replay
+  /// (`ExpectationOutput`) with `Expectations.check(_:trace:)`.
+  public static func expectations(of name: String, recordingsDir: String) throws(ScenarioError) -> [ScenarioExpectation] {
+    let path = resolve(name, recordingsDir: recordingsDir)
+    guard FileManager.default.fileExists(atPath: path) else { return [] }
+    return try Scenario.load(path: path).expectations
+  }
+
   /// One stale or broken scenario recording found by `staleRecordings`.
   public struct Problem: Sendable {
     public var name: String
@@ -44,8 +64,12 @@ public enum ScenarioCorpus {
 
   /// Checks every recording that has a scenario file in `recordingsDir` (only `names`, when
   /// given): generated again and compared with the committed `.jprec` event by event, both
-  /// streamed (flat memory whatever the duration).
-  /// Recordings without a scenario are not looked at.
+  /// streamed (flat memory whatever the duration). Ground-truth labels are not compared: they
+  /// were computed once, at record time, with the spec the recording names
+  /// (`labels_spec_sha256`), and a PoseSpec edit never makes a recording stale (DESIGN §8);
+  /// only a scenario whose meaning changed (`generator_sha256`, comments aside) or whose
+  /// events the generator no longer makes is stale. Recordings without a scenario are not
+  /// looked at.
   public static func staleRecordings(recordingsDir: String, names: [String]?) throws(HarnessFailure) -> (checked: Int, problems: [Problem]) {
     var files = try scenarioFiles(in: recordingsDir)
     if let names {
@@ -61,12 +85,7 @@ public enum ScenarioCorpus {
         problems.append(Problem(name: name, message: error.description, code: 2))
         continue
       }
-      let generated: GeneratedRecording
-      do { generated = try GroundTruth.labeled(scenario) } catch {
-        problems.append(Problem(name: name, message: error.message, code: 2))
-        continue
-      }
-      if let diff = generated.difference(fromRecordingAt: rec) {
+      if let diff = scenario.generate().compare(withRecordingAt: rec, ignoringLabels: true).difference {
         problems.append(
           Problem(
             name: name,
@@ -74,5 +93,41 @@ public enum ScenarioCorpus {
       }
     }
     return (files.count, problems)
+  }
+}
+
+extension ScenarioCorpus {
+  /// `CorpusScorer.expectations` (score's `expect` column, tune's hard constraint): the
+  /// `expect:` rules of the scenario beside each recording (`<dir>/<name>.scenario.yaml`)
+  /// checked against that replay's records; none for a recording without a scenario.
+  public static let scoreExpectations: ExpectationChecker = { rec, records in
+    let dir = (rec.path as NSString).deletingLastPathComponent
+    guard let rules = try? expectations(of: rec.name, recordingsDir: dir.isEmpty ? "." : dir), !rules.isEmpty else {
+      return []
+    }
+    var trace = ExpectationTrace()
+    for r in records { trace.add(t: r.t, out: r.out, fields: r.fields) }
+    return Expectations.check(rules, trace: trace).map(\.description)
+  }
+}
+
+extension ScenarioCorpus {
+  /// `scoreExpectations` for a fixed corpus with each recording's rules read once (`tune`
+  /// replays every recording per trial); nil when none of `names` has an `expect:` rule (the
+  /// scorer then keeps no records).
+  public static func preloadedExpectations(recordingsDir: String, names: [String]) throws(ScenarioError) -> ExpectationChecker? {
+    var rules: [String: [ScenarioExpectation]] = [:]
+    for n in names {
+      let r = try expectations(of: n, recordingsDir: recordingsDir)
+      if !r.isEmpty { rules[n] = r }
+    }
+    guard !rules.isEmpty else { return nil }
+    let frozen = rules
+    return { rec, records in
+      guard let r = frozen[rec.name] else { return [] }
+      var trace = ExpectationTrace()
+      for x in records { trace.add(t: x.t, out: x.out, fields: x.fields) }
+      return Expectations.check(r, trace: trace).map(\.description)
+    }
   }
 }

@@ -22,6 +22,12 @@ public enum GitHubAnnotations {
         let scenario = store.recordingsDir.appendingPathComponent("\(c.name).scenario.yaml")
         out.append(line(file: rel(scenario), line: nil, title: title, message: s.message))
       }
+      for u in c.unmet {
+        // "Recordings/x.scenario.yaml:31: expect[0] (…)": the rule's own file and line.
+        let scenario = rel(store.recordingsDir.appendingPathComponent("\(c.name).scenario.yaml"))
+        let at = u.hasPrefix(scenario + ":") ? Int(u.dropFirst(scenario.count + 1).prefix { $0.isNumber }) : nil
+        out.append(line(file: scenario, line: at, title: title + " (expect)", message: u))
+      }
       switch c.status {
       case .failed(let problems):
         for p in problems {

@@ -45,6 +45,7 @@ public enum JUnitReport {
     case .passed, .updated: "passed"
     case .missing: "missing_golden"
     case .stale: "stale_recording"
+    case .unmet: "expectation_failed"
     case .orphan: "orphan_golden"
     case .error: c.scenario?.unreadable == true ? "bad_scenario" : "bad_input"
     case .failed:

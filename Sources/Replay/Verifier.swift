@@ -28,6 +28,9 @@ public struct Verifier: Sendable {
   /// Checks a recording against its scenario (`Recordings/<name>.scenario.yaml`) before it is
   /// replayed; nil when it has none or is up to date. Set by the CLI (the Lab knows scenarios).
   public var scenarioCheck: (@Sendable (String) -> ScenarioFinding?)?
+  /// Checks a replay's trace text against the recording's scenario `expect:` rules; the
+  /// lines of the rules broken (empty: all met, or no scenario). Set by the CLI.
+  public var expectationCheck: (@Sendable (_ name: String, _ trace: String) -> [String])?
   /// Names that have a scenario file: a scenario without its recording is a (stale) case too.
   public var scenarioNames: [String] = []
 
@@ -63,6 +66,7 @@ public struct Verifier: Sendable {
     let replay = self.replay
     let options = self.options
     let check = self.scenarioCheck
+    let expect = self.expectationCheck
     let noMatch = unmatched
     let work: @Sendable (String) -> VerifyCase = { name in
       if noMatch.contains(name) {
@@ -80,8 +84,9 @@ public struct Verifier: Sendable {
         c.scenario = finding
         return c
       }
+      let rules = scenarios.contains(name) ? expect : nil
       var c = Self.verifyOne(
-        name, store: corpus, options: options, replay: replay, write: finding == nil)
+        name, store: corpus, options: options, replay: replay, write: finding == nil, expect: rules)
       c.scenario = finding
       return c
     }
@@ -134,7 +139,8 @@ public struct Verifier: Sendable {
   /// update mode: its replay is not what its scenario makes.
   static func verifyOne(
     _ name: String, store: GoldenStore, options: VerifyOptions,
-    replay: (URL) throws(ReplayError) -> ReplayProducts, write: Bool = true
+    replay: (URL) throws(ReplayError) -> ReplayProducts, write: Bool = true,
+    expect: (@Sendable (String, String) -> [String])? = nil
   ) -> VerifyCase {
     let products: ReplayProducts
     do { products = try replay(store.recordingURL(name)) } catch {
@@ -146,6 +152,7 @@ public struct Verifier: Sendable {
       }
     }
     var result = VerifyCase(name: name, status: .passed, summary: products.summary)
+    result.unmet = expect?(name, products.text(.trace)) ?? []
     var problems: [GoldenProblem] = []
     let mode = write ? options.update : .no
     for kind in GoldenKind.allCases {

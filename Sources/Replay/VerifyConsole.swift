@@ -26,7 +26,7 @@ public struct VerifyReport: Equatable, Sendable {
   /// zero; the numbers add up to the cases.
   public var summaryLine: String {
     var parts = ["\(count(.passed)) passed", "\(count(.failed)) failed"]
-    for c in [VerifyCategory.missing, .stale, .orphan, .updated] where count(c) > 0 {
+    for c in [VerifyCategory.missing, .stale, .orphan, .unmet, .updated] where count(c) > 0 {
       parts.append("\(count(c)) \(c.rawValue)")
     }
     let errors = count(.error)
@@ -76,6 +76,9 @@ public struct VerifyReport: Equatable, Sendable {
     if count(.stale) > 0 {
       out.append("re-record stale recordings with `jpreplay record <name>`, then verify again")
     }
+    if count(.unmet) > 0 {
+      out.append("unmet expectations: the replay breaks its scenario's expect: rules (docs/FORMAT.md); fix the engine or the spec, not the goldens")
+    }
     if cases.contains(where: { $0.status == .orphanGolden }) {
       out.append("orphan goldens: restore their recordings, or pass --unreferenced delete (or ignore)")
     }
@@ -97,6 +100,7 @@ struct Paint {
     case .updated: wrap("36", s)
     case .failed: wrap("31", s)
     case .missing, .stale, .orphan: wrap("33", s)
+    case .unmet: wrap("35", s)
     case .error: wrap("1;31", s)
     }
   }

@@ -34,6 +34,7 @@ public enum VerifyJSONReport {
       "written": .array(c.written.map { .string("Golden/" + $0) }),
       "updated": .array(c.updated.map { .string("Golden/\(c.name)\($0.file.suffix)") }),
     ]
+    if !c.unmet.isEmpty { o["expectations"] = .array(c.unmet.map { .string($0) }) }
     if let s = c.scenario {
       o["scenario"] = .object(["message": .string(s.message), "unreadable": .bool(s.unreadable)])
     }

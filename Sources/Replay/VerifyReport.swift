@@ -55,7 +55,8 @@ public enum VerifyStatus: Equatable, Sendable {
 
 /// The category a recording is counted in; every case is in exactly one.
 public enum VerifyCategory: String, CaseIterable, Sendable {
-  case passed, updated, failed, missing, stale, orphan, error
+  /// `unmet`: the goldens hold but a rule of the scenario's `expect:` block does not (exit 1).
+  case passed, updated, failed, missing, stale, orphan, unmet, error
 
   /// The tag at the start of a console line.
   public var tag: String {
@@ -66,6 +67,7 @@ public enum VerifyCategory: String, CaseIterable, Sendable {
     case .missing: "MISSING"
     case .stale: "STALE"
     case .orphan: "ORPHAN"
+    case .unmet: "UNMET"
     case .error: "ERROR"
     }
   }
@@ -91,6 +93,9 @@ public struct VerifyCase: Equatable, Sendable {
   public var summary: ReplaySummary?
   /// The scenario check, when the recording has a scenario and it does not hold.
   public var scenario: ScenarioFinding?
+  /// The scenario's `expect:` rules the replay breaks, one line each (file, line, rule and
+  /// what was seen); judged apart from the goldens.
+  public var unmet: [String] = []
 
   public init(name: String, status: VerifyStatus, summary: ReplaySummary? = nil) {
     self.name = name
@@ -99,13 +104,13 @@ public struct VerifyCase: Equatable, Sendable {
   }
 
   /// Whether the replay matched and the recording is up to date.
-  public var passed: Bool { status == .passed && scenario == nil }
+  public var passed: Bool { status == .passed && scenario == nil && unmet.isEmpty }
 
   public var category: VerifyCategory {
     if case .badInput = status { return .error }
     if let scenario { return scenario.unreadable ? .error : .stale }
     switch status {
-    case .passed: return updated.isEmpty ? .passed : .updated
+    case .passed: return !unmet.isEmpty ? .unmet : updated.isEmpty ? .passed : .updated
     case .failed(let problems):
       return problems.allSatisfy { $0.kind == .missing } ? .missing : .failed
     case .harnessError, .badInput: return .failed
@@ -117,7 +122,7 @@ public struct VerifyCase: Equatable, Sendable {
     switch category {
     case .passed, .updated: return .ok
     case .error: return .badInput
-    case .failed, .missing, .stale: return .difference
+    case .failed, .missing, .stale, .unmet: return .difference
     case .orphan: return status == .orphanGolden ? .difference : .ok
     }
   }
@@ -128,7 +133,7 @@ public struct VerifyCase: Equatable, Sendable {
     if let scenario { parts.append(scenario.message) }
     switch status {
     case .passed:
-      if parts.isEmpty {
+      if parts.isEmpty && unmet.isEmpty {
         parts.append(updated.isEmpty ? "ok" : "updated: " + updated.map(\.message).joined(separator: "; "))
       }
     case .failed(let problems): parts += problems.map(\.message)
@@ -140,6 +145,9 @@ public struct VerifyCase: Equatable, Sendable {
       parts.append("golden without recording: deleted \(files.map { "Golden/\($0)" }.joined(separator: ", "))")
     case .harnessError(let e): parts.append(e.description)
     case .badInput(let e): parts.append(e.description)
+    }
+    if !unmet.isEmpty {
+      parts.append("\(unmet.count) expectation\(unmet.count == 1 ? "" : "s") not met (expect:)")
     }
     return parts.joined(separator: "; ")
   }
@@ -153,8 +161,9 @@ public struct VerifyCase: Equatable, Sendable {
   /// The explanation lines: per failed golden the first divergence's context, then one
   /// headline per further divergent hunk (at most `headlinesShownMax`).
   public var details: [String] {
-    guard case .failed(let problems) = status else { return [] }
-    return problems.flatMap { p -> [String] in
+    let expectations = unmet.map { "expect: \($0)" }
+    guard case .failed(let problems) = status else { return expectations }
+    return expectations + problems.flatMap { p -> [String] in
       guard case .mismatch(let d?) = p.kind else { return [] }
       var out = ["\(p.file.rawValue):"] + d.context
       let more = p.divergences.dropFirst()

@@ -31,8 +31,10 @@ extension Scenario {
       let refs = try n.sequence(max: ScenarioLimits.referencesMax, bound: "ScenarioLimits.referencesMax")
       for r in refs { s.references.append(try parseReference(r, duration: s.durationMs)) }
     }
+    if let n = member("expect") { s.expectations = try ScenarioExpectation.parseBlock(n, duration: s.durationMs) }
     try s.checkGeneratedSize(
       root: root, duration: member("duration_ms")!, fps: member("fps"), frames: member("frames"), luma: member("luma"))
+    s.sha256 = semanticSHA256(root: root, specs: s.derivedSpecs)
     return s
   }
 

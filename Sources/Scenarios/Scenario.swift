@@ -33,6 +33,7 @@ import Yams
 ///   - {at: 1500, event: {kind: thermal, state: serious}}       # any ENGINE §1.5 kind
 ///   - at: 2000                                                  # a derived spec; sha256 computed
 ///     event: {kind: posespec_reload, spec: {from: ../PoseSpec.json, remove: ["changeLog[-1]"]}}
+/// expect: [{displayed: FRAME_MOVE_LEFT, at: 300, within_ms: 500}]   # ScenarioExpectation; not hashed
 /// references:
 ///   - {at: 0, ref_id: ref-A, subject: {face_w: 0.14}, drop: [leftHip], conf: {rightShoulder: 0.4}}
 ///   - {at: 500, ref_id: ref-2, faces: [{conf: 0.7}, {conf: 0.7, bbox: [0.1, 0.1, 0.14, 0.18]}]}
@@ -125,7 +126,8 @@ public struct Scenario: Sendable {
     public init() {}
   }
 
-  /// The file as named by the caller, its base name and the SHA-256 of its bytes.
+  /// The file as named by the caller, its base name and its semantic SHA-256 (comments and
+  /// formatting aside; `Scenario+Semantics`): the header's `generator_sha256`.
   public var file: String
   public var fileName: String
   public var sha256: String
@@ -150,6 +152,8 @@ public struct Scenario: Sendable {
   public var lumaH = 160
   public var noise = Noise()
   public var references: [Reference] = []
+  /// The `expect:` block: what the replay must show (`Expectations`), checked by `verify`.
+  public var expectations: [ScenarioExpectation] = []
 
   /// The recording name a scenario file stands for: `x.scenario.yaml` → `x`.
   public static let suffix = ".scenario.yaml"
@@ -161,7 +165,7 @@ public struct Scenario: Sendable {
 
   static let topKeys = [
     "name", "scene", "fps", "duration_ms", "seed", "wall_start_ms", "options", "initial", "notes", "budgets",
-    "subject", "timeline", "frames", "luma", "noise", "references",
+    "subject", "timeline", "frames", "luma", "noise", "references", "expect",
   ]
 
   /// Reads and parses a scenario file.

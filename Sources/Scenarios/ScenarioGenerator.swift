@@ -66,39 +66,57 @@ public struct GeneratedRecording: Sendable {
   public func difference(fromRecordingAt path: String) -> String? { compare(withRecordingAt: path).difference }
 
   /// `difference(fromRecordingAt:)`, and the event count when there is none (else the
-  /// number of the first event that differs).
-  public func compare(withRecordingAt path: String) -> (difference: String?, events: Int) {
-    let (d, n) = compareEvents(path)
-    return (d, d == nil ? n - 1 : n)
+  /// number of the first event that differs). `ignoringLabels`: `label` events on both sides
+  /// and the header's `labels_spec_sha256` are left out — labels are computed once, at record
+  /// time, and never re-derived, so they do not make a recording stale (DESIGN §8).
+  /// `eventsMatch`: every compared event is equal (only the header may differ).
+  public func compare(withRecordingAt path: String, ignoringLabels: Bool = false)
+    -> (difference: String?, events: Int, eventsMatch: Bool)
+  {
+    let (d, n, same) = compareEvents(path, ignoringLabels: ignoringLabels)
+    return (d, d == nil ? n - 1 : n, same)
   }
 
-  private func compareEvents(_ path: String) -> (String?, Int) {
-    guard FileManager.default.fileExists(atPath: path) else { return ("\(path) does not exist", 0) }
+  private func compareEvents(_ path: String, ignoringLabels: Bool) -> (String?, Int, Bool) {
+    guard FileManager.default.fileExists(atPath: path) else { return ("\(path) does not exist", 0, false) }
     var n = 0
     let committed: RecordingReader
-    do { committed = try RecordingReader(path: path) } catch { return ("cannot read it (\(error.description))", n) }
+    do { committed = try RecordingReader(path: path) } catch { return ("cannot read it (\(error.description))", n, false) }
     let generated: GeneratedReader
-    do { generated = try reader() } catch { return ("the scenario does not generate a valid recording (\(error.description))", n) }
+    do { generated = try reader() } catch {
+      return ("the scenario does not generate a valid recording (\(error.description))", n, false)
+    }
+    func next(_ read: () throws(RecordingError) -> InputEvent?) throws(RecordingError) -> InputEvent? {
+      while let e = try read() {
+        if !(ignoringLabels && e.kind == .label) { return e }
+      }
+      return nil
+    }
     while true {
       let a: InputEvent?
       let b: InputEvent?
-      do { a = try generated.nextEvent() } catch { return ("the scenario does not generate a valid recording (\(error.description))", n) }
-      do { b = try committed.next() } catch { return ("cannot read it (\(error.description))", n) }
+      do { a = try next(generated.nextEvent) } catch {
+        return ("the scenario does not generate a valid recording (\(error.description))", n, false)
+      }
+      do { b = try next(committed.next) } catch { return ("cannot read it (\(error.description))", n, false) }
       n += 1
       switch (a, b) {
       case (nil, nil):
         // Events equal: the header (options, initial, notes, the scenario's sha256, …).
-        let h1 = JSONWriter.write(.object(generated.header.sortedRecursively()))
-        let h2 = JSONWriter.write(.object(committed.header.sortedRecursively()))
-        if h1 == h2 { return (nil, n) }
-        let keys = Set(generated.header.keys).union(committed.header.keys).sorted()
-        let differing = keys.filter { generated.header[$0] != committed.header[$0] }
-        return ("same events, header differs: \(differing.joined(separator: ", "))", n)
-      case (let a?, nil): return ("event \(n) (t=\(a.t) \(a.kind.rawValue)) is missing from the recording", n)
-      case (nil, let b?): return ("the recording has an extra event \(n) (t=\(b.t) \(b.kind.rawValue))", n)
+        var g = generated.header
+        var c = committed.header
+        if ignoringLabels { (g["labels_spec_sha256"], c["labels_spec_sha256"]) = (nil, nil) }
+        let h1 = JSONWriter.write(.object(g.sortedRecursively()))
+        let h2 = JSONWriter.write(.object(c.sortedRecursively()))
+        if h1 == h2 { return (nil, n, true) }
+        let keys = Set(g.keys).union(c.keys).sorted()
+        let differing = keys.filter { g[$0] != c[$0] }
+        return ("same events, header differs: \(differing.joined(separator: ", "))", n, true)
+      case (let a?, nil): return ("event \(n) (t=\(a.t) \(a.kind.rawValue)) is missing from the recording", n, false)
+      case (nil, let b?): return ("the recording has an extra event \(n) (t=\(b.t) \(b.kind.rawValue))", n, false)
       case (let a?, let b?):
         if JSONLEventEncoder.line(a) != JSONLEventEncoder.line(b) {
-          return ("event \(n) differs (t=\(a.t) \(a.kind.rawValue) vs t=\(b.t) \(b.kind.rawValue))", n)
+          return ("event \(n) differs (t=\(a.t) \(a.kind.rawValue) vs t=\(b.t) \(b.kind.rawValue))", n, false)
         }
       }
     }

@@ -44,6 +44,10 @@ public enum ScenarioLimits {
   public static let labelsMax = 2_000_000
   /// The highest frame rate, frames per second.
   public static let fpsMax: Int64 = 1000
+  /// Entries of a scenario's `expect:` block.
+  public static let expectationsMax = 1_000
+  /// A count in an `expect:` rule (`praise: {at_most: N}`).
+  public static let expectationCountMax: Int64 = 1_000_000
 }
 
 extension Int64 {

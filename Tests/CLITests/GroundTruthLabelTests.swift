@@ -47,6 +47,8 @@ import Testing
     try fm.createDirectory(at: recordings, withIntermediateDirectories: true)
     try fm.copyItem(at: CLI.repoRoot.appendingPathComponent("PoseSpec.json"), to: dir.appendingPathComponent("PoseSpec.json"))
     let source = CLI.repoRoot.appendingPathComponent("Recordings")
+    // The frozen base spec the deriving scenarios (S01–S03, S18) read.
+    try fm.copyItem(at: source.appendingPathComponent("specs"), to: recordings.appendingPathComponent("specs"))
     let scenarios = try fm.contentsOfDirectory(atPath: source.path).filter { $0.hasSuffix(".scenario.yaml") }.sorted()
     #expect(scenarios.count >= 70)
     for f in scenarios { try fm.copyItem(at: source.appendingPathComponent(f), to: recordings.appendingPathComponent(f)) }
@@ -54,9 +56,31 @@ import Testing
     #expect(r.code == 0, "\(r.stderr)")
     for f in scenarios {
       let name = String(f.dropLast(".scenario.yaml".count))
-      let fresh = try Data(contentsOf: recordings.appendingPathComponent("\(name).jprec"))
-      let committed = try Data(contentsOf: source.appendingPathComponent("\(name).jprec"))
-      #expect(fresh == committed, "Recordings/\(name).jprec differs from a fresh `jpreplay record --all`")
+      let freshURL = recordings.appendingPathComponent("\(name).jprec")
+      let committedURL = source.appendingPathComponent("\(name).jprec")
+      if try Data(contentsOf: freshURL) == Data(contentsOf: committedURL) { continue }
+      // Labels were computed once, at record time (DESIGN §8): after a PoseSpec edit a fresh
+      // recording's labels may differ, everything else may not.
+      let fresh = try CLI.labelled(CLI.run(["cat", freshURL.path]).stdout)
+      let committed = try CLI.labelled(CLI.run(["cat", committedURL.path]).stdout)
+      #expect(fresh.rest == committed.rest, "Recordings/\(name).jprec differs from a fresh `jpreplay record --all`")
+      if fresh.labelsSpec == committed.labelsSpec {
+        #expect(fresh.labels == committed.labels, "Recordings/\(name).jprec: labels differ with the same labelling spec")
+      }
     }
+  }
+}
+
+extension CLI {
+  /// A recording's JSONL (`jpreplay cat`) split into its label lines, the header's
+  /// `labels_spec_sha256` and everything else (the header without that key, other events).
+  static func labelled(_ jsonl: String) throws -> (rest: [String], labels: [String], labelsSpec: JSONValue?) {
+    var lines = jsonl.split(separator: "\n").map(String.init)
+    guard !lines.isEmpty, case .object(var header) = try JSONParser.parse(lines[0]) else { return ([], [], nil) }
+    let spec = header["labels_spec_sha256"]
+    header["labels_spec_sha256"] = nil
+    lines[0] = JSONWriter.write(.object(header))
+    let labels = lines.filter { $0.contains("\"kind\":\"label\"") }
+    return (lines.filter { !$0.contains("\"kind\":\"label\"") }, labels, spec)
   }
 }

@@ -83,6 +83,14 @@ struct CorpusScorerTests {
     return .object(doc)
   }
 
+  @Test("a generated recording whose labels never hold is labelled: its displays are false alarms")
+  func stillSubjectIsLabelled() throws {
+    let scorer = try CorpusScorer(paths: [Self.path("Recordings/tune-cafe-still.jprec"), Self.path("Recordings/s28-capture-happy-path.jprec")])
+    #expect(scorer.recordings[0].labels != nil)
+    #expect(scorer.recordings[0].labels?.changes.isEmpty == true)
+    #expect(scorer.recordings[1].labels == nil)  // no frames: nothing to judge
+  }
+
   @Test("the corpus event limit is checked while decoding and named in the message")
   func eventLimit() {
     do {

@@ -135,3 +135,29 @@ struct VerifyCategoryTests {
     #expect(VerifyOptions(ci: true).update == .no && VerifyOptions().update == .new)
   }
 }
+
+/// Issue 15: a scenario's `expect:` rules are judged apart from the goldens.
+@Suite struct UnmetExpectationTests {
+  @Test func aBrokenRuleIsUnmetWhileTheGoldensMatch() throws {
+    let c = try TestCorpus("unmet")
+    try c.addRecording("a", times: [100, 200])
+    try c.addRecording("b", times: [100, 200])
+    _ = try c.verifier().run()
+    _ = try c.store.accept(names: nil)
+    var v = Verifier(store: c.store, options: VerifyOptions(names: nil, update: .no), driver: c.driver(variant: "a"))
+    v.scenarioNames = ["a", "b"]
+    v.expectationCheck = { name, trace in
+      // The checker sees the fresh trace text of the replay.
+      name == "a" && !trace.isEmpty ? ["a.scenario.yaml:9: expect[0] (X displayed at t=0): not met"] : []
+    }
+    let report = try v.run()
+    let a = try #require(report.cases.first { $0.name == "a" })
+    #expect(a.category == .unmet && a.exitCode == .difference && !a.passed)
+    #expect(a.message.contains("1 expectation not met") && a.details == ["expect: a.scenario.yaml:9: expect[0] (X displayed at t=0): not met"])
+    #expect(report.cases.first { $0.name == "b" }?.category == .passed)
+    #expect(report.count(.unmet) == 1 && report.exitCode == .difference)
+    #expect(report.summaryLine == "1 passed, 0 failed, 1 unmet")
+    #expect(JUnitReport.render(report).contains(#"type="expectation_failed""#))
+    #expect(VerifyJSONReport.render(report).contains(#""expectations":["a.scenario.yaml:9: expect[0]"#))
+  }
+}

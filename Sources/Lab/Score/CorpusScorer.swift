@@ -24,8 +24,8 @@ public struct LoadedRecording: Sendable {
   public let header: JSONObject
   /// The engine inputs in file order (labels removed).
   public let events: [InputEvent]
-  /// The ground truth; nil when the recording has no `label` events and no
-  /// `labels_spec_sha256` (imported sessions).
+  /// The ground truth; nil when the recording has no `label` events, no
+  /// `labels_spec_sha256` and is not a generated recording with frames (imported sessions).
   public let labels: LabelTrack?
   /// The end of the replay: `duration_ms`, else the last event's t.
   public let durationMs: Millis
@@ -97,7 +97,10 @@ public struct CorpusScorer: Sendable {
     var header = reader.header
     let end = RecordingHeader(header).durationMs ?? last
     if header["duration_ms"] == nil { header["duration_ms"] = .number(Double(end)) }
-    let labelled = !labels.isEmpty || header["labels_spec_sha256"] != nil
+    // A generated recording with frames has complete labels even when none holds (a still
+    // subject: the ground truth writes no label event, and every display is a false alarm).
+    let generated = header["generator"] != nil && events.contains { $0.kind == .landmarks }
+    let labelled = !labels.isEmpty || header["labels_spec_sha256"] != nil || generated
     return LoadedRecording(
       name: recordingName(path), path: path, header: header, events: events,
       labels: labelled ? LabelTrack(changes: labels, endMs: end) : nil, durationMs: end)

@@ -17,6 +17,11 @@ extension JPReplay {
           jpreplay bench --minutes 1
           jpreplay bench Recordings/drift-left-and-back.jprec
           jpreplay bench --minutes 0.5 --json
+          jpreplay bench --tune-trials 4 --corpus drift-left-and-back --jobs 2
+
+        --tune-trials N measures tuning instead: N trials of a random study (--tune-space, \
+        default a 3-parameter anti-jitter space) over the tune corpus (--corpus, default \
+        'tune-*'), replayed in process on --jobs threads, reported as trials/s.
         """)
 
     @Argument(help: "A .jprec to measure (default: a generated session).")
@@ -34,12 +39,34 @@ extension JPReplay {
     @Flag(help: "Print the figures as one JSON object.")
     var json = false
 
+    @Option(help: "Measure tuning: this many trials of a random study (trials/s).")
+    var tuneTrials: Int?
+
+    @Option(help: "Search space for --tune-trials (default: a built-in 3-parameter space).")
+    var tuneSpace: String?
+
+    @Option(name: .customLong("corpus"), help: "Recordings for --tune-trials (names or quoted globs; default 'tune-*', else all). Repeatable.")
+    var corpus: [String] = []
+
+    @Option(help: "Parallel trials for --tune-trials.")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
     func validate() throws {
       guard minutes > 0, minutes <= 120 else { throw ValidationError("--minutes must be in (0, 120]") }
       guard fps >= 1, fps <= 240 else { throw ValidationError("--fps must be 1…240") }
+      if let tuneTrials, tuneTrials < 1 || tuneTrials > 1_000_000 { throw ValidationError("--tune-trials must be 1…1000000") }
+      guard jobs >= 1, jobs <= 256 else { throw ValidationError("--jobs must be 1…256") }
     }
 
     func run() throws {
+      if let tuneTrials {
+        let last = LastPrint()
+        let report = try TuneBench.run(
+          trials: tuneTrials, spacePath: tuneSpace, specPath: spec, corpus: corpus, recordingsDir: "Recordings", jobs: jobs
+        ) { p in if last.due(false) { printErr("bench: \(p.finished)/\(p.total) trials…") } }
+        print(json ? report.json : report.render(), terminator: json ? "\n" : "")
+        return
+      }
       var path = recording
       var tmpDir: URL?
       defer { if let tmpDir { try? FileManager.default.removeItem(at: tmpDir) } }

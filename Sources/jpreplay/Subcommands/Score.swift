@@ -69,6 +69,7 @@ extension JPReplay {
       let spec = try Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath)
       var scorer = try CorpusScorer(paths: paths)
       scorer.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+      scorer.expectations = ScenarioCorpus.scoreExpectations
       for b in budgetSettings {
         do { try scorer.budgets.set(b) } catch { throw CLIError.badInput(error.message) }
       }

@@ -23,16 +23,20 @@ extension JPReplay {
 
         A recording with a scenario file (Recordings/<name>.scenario.yaml) must hold exactly \
         what the scenario generates, otherwise it is reported stale ("run jpreplay record \
-        <name>") and nothing is written for it; an unreadable scenario is bad input.
+        <name>") and nothing is written for it; an unreadable scenario is bad input. Only the \
+        scenario's meaning counts (its header generator_sha256; comments and formatting do \
+        not), never its ground-truth labels: editing PoseSpec.json leaves no recording stale. \
+        The scenario's expect: rules (docs/FORMAT.md) are checked against every replay, apart \
+        from the goldens: a broken rule is "unmet" even when the goldens match.
 
         Categories: passed, failed (the replay differs), missing (no golden yet), stale, \
-        orphan (a golden without recording; --unreferenced ignore|fail|delete, default fail), \
+        unmet (an expect: rule broken), orphan (a golden without recording; --unreferenced ignore|fail|delete, default fail), \
         updated (--update always) and error (bad input). Each is counted on the summary line, \
         in the JUnit report (failure type and suite properties) and in --format json; with \
         GITHUB_ACTIONS=true each failing file is also printed as a ::error annotation.
 
         Exit codes: 0 every recording passed (or was updated, or is an ignored/deleted \
-        orphan); 1 a behavioural difference or failed check: failed, missing, stale, orphan \
+        orphan); 1 a behavioural difference or failed check: failed, missing, stale, unmet, orphan \
         with --unreferenced fail, a budget breach, a determinism difference; 2 bad input \
         (unreadable recording, scenario, golden or option; a name or glob that matches \
         nothing). The most severe case decides.
@@ -192,6 +196,8 @@ extension JPReplay {
           return ScenarioFinding(message: "\(error)", unreadable: true)
         }
       }
+      // A scenario's `expect:` rules are checked against each replay, apart from the goldens.
+      verifier.expectationCheck = ScenarioCorpus.expectationCheck(recordingsDir: dir)
     }
 
     /// The report on standard output (text or JSON), GitHub annotations on CI, `--junit`.

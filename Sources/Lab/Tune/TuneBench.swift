@@ -1,0 +1,64 @@
+import Foundation
+
+/// `jpreplay bench --tune-trials N`: trials/s of a tune study over the corpus (random sampler,
+/// a fresh temporary study), the figure that says whether tuning is interactive.
+public enum TuneBench {
+  /// The 3-parameter space used when no `--tune-space` is given.
+  public static let defaultSpace = """
+    sampler: random
+    seed: 1
+    cues[*].antiJitter.persistFrames: [2..8]
+    cues[*].antiJitter.minHoldMs: {min: 1000, max: 4000, step: 250}
+    cues[*].antiJitter.cooldownMs: {min: 200, max: 1600, step: 100}
+
+    """
+
+  public struct Report: Sendable {
+    public var trials: Int
+    public var recordings: Int
+    public var jobs: Int
+    public var seconds: Double
+    public var infeasible: Int
+    public var trialsPerSecond: Double { Double(trials) / max(seconds, 1e-9) }
+
+    public func render() -> String {
+      String(
+        format: "bench tune: %d trials × %d recordings, %d jobs: %.2f s, %.1f trials/s (%d infeasible)\n",
+        trials, recordings, jobs, seconds, trialsPerSecond, infeasible)
+    }
+
+    public var json: String {
+      String(
+        format: "{\"tune_trials\":%d,\"recordings\":%d,\"jobs\":%d,\"seconds\":%.3f,\"trials_per_second\":%.3f,\"infeasible\":%d}",
+        trials, recordings, jobs, seconds, trialsPerSecond, infeasible)
+    }
+  }
+
+  /// Runs `trials` trials of `spacePath` (or ``defaultSpace``) over `corpus` in a temporary study.
+  public static func run(
+    trials: Int, spacePath: String?, specPath: String?, corpus: [String], recordingsDir: String, jobs: Int,
+    progress: @escaping @Sendable (TuneProgress) -> Void
+  ) throws(HarnessFailure) -> Report {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-tune-bench-\(getpid())")
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var space = spacePath
+    if space == nil {
+      let p = dir.appendingPathComponent("space.yaml").path
+      do { try defaultSpace.write(toFile: p, atomically: true, encoding: .utf8) } catch { throw .badInput("\(p): cannot write") }
+      space = p
+    }
+    let setup = try TuneSetup.make(
+      spacePath: space!, specPath: specPath, sampler: nil, seed: nil, trials: trials, tpeBatch: 32, shard: "1/1",
+      corpus: corpus, recordingsDir: recordingsDir, jobs: jobs)
+    let study = try TuneStudy.open(dir.appendingPathComponent("bench.sqlite").path, create: true)
+    try study.bind(setup.runner.studyMeta(specSHA256: setup.specSHA, corpus: setup.corpusNames))
+    let start = Date()
+    try setup.runner.run(study: study, progress: progress)
+    let seconds = Date().timeIntervalSince(start)
+    let results = try study.trials()
+    return Report(
+      trials: results.count, recordings: setup.corpusNames.count, jobs: setup.runner.jobs, seconds: seconds,
+      infeasible: results.filter { $0.status != .ok }.count)
+  }
+}

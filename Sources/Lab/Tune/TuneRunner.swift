@@ -1,0 +1,133 @@
+import CanonicalJSON
+import EngineIO
+import Foundation
+import PoseSpec
+import Replay
+
+/// Progress of a run, reported after each finished trial.
+public struct TuneProgress: Sendable {
+  public var finished: Int
+  public var total: Int
+  public var infeasible: Int
+  public var best: (index: Int, value: Double)?
+}
+
+/// Runs the trials of one study (or one shard of it): proposes values, applies them to the
+/// PoseSpec and engine options, evaluates, checks the constraints, stores each chunk.
+public struct TuneRunner: Sendable {
+  public var space: TuneSpace
+  public var sampler: TuneSampler
+  public var trials: Int
+  public var shard: (index: Int, count: Int)
+  public var jobs: Int
+  public var baseSpec: JSONValue
+  public var evaluator: any TrialEvaluator & Sendable
+
+  public init(
+    space: TuneSpace, sampler: TuneSampler, trials: Int, shard: (index: Int, count: Int) = (0, 1), jobs: Int,
+    baseSpec: JSONValue, evaluator: any TrialEvaluator & Sendable
+  ) {
+    self.space = space
+    self.sampler = sampler
+    self.trials = trials
+    self.shard = shard
+    self.jobs = jobs
+    self.baseSpec = baseSpec
+    self.evaluator = evaluator
+  }
+
+  /// The settings that identify the study (``TuneStudy/identityKeys``).
+  public func studyMeta(specSHA256: String, corpus: [String]) -> [(String, String)] {
+    [
+      ("format", TuneStudy.format), ("space_sha256", SHA256.hex(Array(space.text.utf8))), ("space_file", space.file),
+      ("space_text", space.text), ("sampler", sampler.kind.rawValue), ("seed", String(sampler.seed)),
+      ("trials", String(trials)), ("objective", sampler.objective), ("tpe_batch", String(sampler.tpeBatch)),
+      ("constraints", space.constraints.map { "\($0.name)<=\(JSONWriter.shortest($0.max))" }.joined(separator: ",")),
+      ("spec_sha256", specSHA256), ("corpus", corpus.joined(separator: "\n")),
+      ("parameters", space.parameters.map(\.path).joined(separator: "\n")),
+    ]
+  }
+
+  /// The trial indices of this shard: i with i mod count = index.
+  public var indices: [Int] { Array(stride(from: shard.index, to: trials, by: shard.count)) }
+
+  /// Runs every trial of this shard not yet in `study`. Returns the number run now.
+  @discardableResult
+  public func run(study: TuneStudy, progress: (@Sendable (TuneProgress) -> Void)? = nil) throws(HarnessFailure) -> Int {
+    var finished = try study.trials()
+    let done = Set(finished.map(\.index))
+    let pending = indices.filter { !done.contains($0) }
+    let chunk = sampler.kind == .tpe ? sampler.tpeBatch : max(16, jobs * 8)
+    let counter = Counter(total: indices.count, finished: indices.count - pending.count, objective: sampler.objective, seed: finished)
+    var start = 0
+    while start < pending.count {
+      // A chunk never crosses a TPE batch boundary, so its history is complete.
+      var end = min(pending.count, start + chunk)
+      if sampler.kind == .tpe {
+        let batch = pending[start] / sampler.tpeBatch
+        while end > start + 1, pending[end - 1] / sampler.tpeBatch != batch { end -= 1 }
+      }
+      let items = pending[start..<end].map { i in (i, sampler.values(for: i, history: finished)) }
+      let results = ParallelMap.run(items, jobs: jobs) { item in evaluate(item.0, item.1) } finished: { _, _, r in
+        if let p = counter.add(r) { progress?(p) }
+      }
+      try study.record(results)
+      finished += results
+      start = end
+    }
+    return pending.count
+  }
+
+  /// One trial: the edited spec and options, the evaluator's objectives, the constraints.
+  public func evaluate(_ index: Int, _ values: [TuneValue]) -> TrialResult {
+    var spec = baseSpec
+    var options = EngineOptions()
+    for (p, v) in zip(space.parameters, values) {
+      switch p.target {
+      case .spec(let places): for place in places { spec = TuneTarget.write(v, at: place, in: spec) }
+      case .option(let name): try? options.set(name, v.description)
+      }
+    }
+    let objectives: [String: Double]
+    do { objectives = try evaluator.objectives(specJSON: spec, options: options) } catch let e as HarnessFailure where e.code == 2 {
+      return TrialResult(index: index, values: values, status: .infeasible, objectives: [:], reason: "invalid spec or options: \(e.message)")
+    } catch {
+      return TrialResult(index: index, values: values, status: .failed, objectives: [:], reason: "\(error)")
+    }
+    var broken: [String] = []
+    for c in space.constraints {
+      if let v = objectives[c.name], v > c.max { broken.append("\(c.name) \(JSONWriter.shortest(v)) > \(JSONWriter.shortest(c.max))") }
+    }
+    return TrialResult(
+      index: index, values: values, status: broken.isEmpty ? .ok : .infeasible, objectives: objectives,
+      reason: broken.isEmpty ? nil : broken.joined(separator: "; "))
+  }
+}
+
+/// Thread-safe progress counts.
+final class Counter: @unchecked Sendable {
+  let lock = NSLock()
+  var progress: TuneProgress
+  let objective: String
+
+  init(total: Int, finished: Int, objective: String, seed: [TrialResult]) {
+    self.objective = objective
+    progress = TuneProgress(finished: finished, total: total, infeasible: 0, best: nil)
+    for r in seed { _ = note(r) }
+  }
+
+  func add(_ r: TrialResult) -> TuneProgress? {
+    lock.lock()
+    defer { lock.unlock() }
+    progress.finished += 1
+    return note(r)
+  }
+
+  func note(_ r: TrialResult) -> TuneProgress {
+    if r.status != .ok { progress.infeasible += 1 }
+    if r.status == .ok, let v = r.objectives[objective], v < (progress.best?.value ?? .infinity) {
+      progress.best = (r.index, v)
+    }
+    return progress
+  }
+}

@@ -1,0 +1,75 @@
+import CanonicalJSON
+import Foundation
+import PoseSpec
+
+/// `tune report --svg FILE`: the first two objectives against each other, one dot per trial
+/// (feasible grey, infeasible red ×), the Pareto front as blue dots joined by a step line.
+public enum TuneSVG {
+  static let width = 640.0
+  static let height = 480.0
+  static let margin = 60.0
+
+  public static func render(_ report: TuneReport) -> String {
+    let xKey = report.objectives[0]
+    let yKey = report.objectives.count > 1 ? report.objectives[1] : report.objectives[0]
+    let pts: [(t: TrialResult, x: Double, y: Double)] = report.trials.compactMap { t in
+      guard let x = t.objectives[xKey], let y = t.objectives[yKey], x.isFinite, y.isFinite else { return nil }
+      return (t, x, y)
+    }
+    let xs = pts.map(\.x)
+    let ys = pts.map(\.y)
+    let (x0, x1) = bounds(xs)
+    let (y0, y1) = bounds(ys)
+    func px(_ x: Double) -> Double { margin + (x - x0) / (x1 - x0) * (width - 2 * margin) }
+    func py(_ y: Double) -> Double { height - margin - (y - y0) / (y1 - y0) * (height - 2 * margin) }
+    func f(_ d: Double) -> String { String(format: "%.1f", d) }
+    var s = """
+      <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
+      <title>tune: \(escape(xKey)) vs \(escape(yKey))</title>
+      <rect width="100%" height="100%" fill="white"/>
+      <line x1="\(f(margin))" y1="\(f(height - margin))" x2="\(f(width - margin))" y2="\(f(height - margin))" stroke="black"/>
+      <line x1="\(f(margin))" y1="\(f(margin))" x2="\(f(margin))" y2="\(f(height - margin))" stroke="black"/>
+      <text x="\(f(width / 2))" y="\(f(height - 15))" text-anchor="middle">\(escape(xKey)) (lower is better)</text>
+      <text x="15" y="\(f(height / 2))" text-anchor="middle" transform="rotate(-90 15 \(f(height / 2)))">\(escape(yKey)) (lower is better)</text>
+      <text x="\(f(margin))" y="\(f(height - margin + 16))" text-anchor="middle">\(num(x0))</text>
+      <text x="\(f(width - margin))" y="\(f(height - margin + 16))" text-anchor="middle">\(num(x1))</text>
+      <text x="\(f(margin - 6))" y="\(f(height - margin))" text-anchor="end">\(num(y0))</text>
+      <text x="\(f(margin - 6))" y="\(f(margin + 4))" text-anchor="end">\(num(y1))</text>
+
+      """
+    let frontSet = Set(report.front)
+    for p in pts where !frontSet.contains(p.t.index) {
+      if p.t.status == .ok {
+        s += "<circle cx=\"\(f(px(p.x)))\" cy=\"\(f(py(p.y)))\" r=\"3\" fill=\"#999\"><title>#\(p.t.index)</title></circle>\n"
+      } else {
+        let (cx, cy) = (px(p.x), py(p.y))
+        s += "<path d=\"M\(f(cx - 3)) \(f(cy - 3))L\(f(cx + 3)) \(f(cy + 3))M\(f(cx - 3)) \(f(cy + 3))L\(f(cx + 3)) \(f(cy - 3))\" stroke=\"#d33\"><title>#\(p.t.index) \(escape(p.t.reason ?? p.t.status.rawValue))</title></path>\n"
+      }
+    }
+    let front = pts.filter { frontSet.contains($0.t.index) }.sorted { ($0.x, $0.y, $0.t.index) < ($1.x, $1.y, $1.t.index) }
+    if front.count > 1 {
+      var d = "M\(f(px(front[0].x))) \(f(py(front[0].y)))"
+      for p in front.dropFirst() { d += "H\(f(px(p.x)))V\(f(py(p.y)))" }
+      s += "<path d=\"\(d)\" fill=\"none\" stroke=\"#16c\" stroke-width=\"1.5\"/>\n"
+    }
+    for p in front {
+      s += "<circle cx=\"\(f(px(p.x)))\" cy=\"\(f(py(p.y)))\" r=\"5\" fill=\"#16c\"><title>#\(p.t.index) (Pareto front)</title></circle>\n"
+    }
+    s += "<text x=\"\(f(width - margin))\" y=\"20\" text-anchor=\"end\">\(pts.count) trials, \(front.count) on the Pareto front (blue)</text>\n"
+    return s + "</svg>\n"
+  }
+
+  static func bounds(_ v: [Double]) -> (Double, Double) {
+    guard let lo = v.min(), let hi = v.max() else { return (0, 1) }
+    if hi - lo < 1e-12 { return (lo - 0.5, hi + 0.5) }
+    let pad = (hi - lo) * 0.05
+    return (lo - pad, hi + pad)
+  }
+
+  static func num(_ d: Double) -> String { JSONWriter.formatNumber((d * 1000).rounded() / 1000) }
+
+  static func escape(_ s: String) -> String {
+    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+  }
+}

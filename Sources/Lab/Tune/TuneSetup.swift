@@ -1,0 +1,92 @@
+import CanonicalJSON
+import Foundation
+import PoseSpec
+import Replay
+
+/// Everything `tune run` (and `bench --tune-trials`) needs, from the command line's words:
+/// the space parsed against the spec, the sampler, the shard, the corpus decoded once.
+public struct TuneSetup: Sendable {
+  public var runner: TuneRunner
+  public var specSHA: String
+  public var corpusNames: [String]
+
+  public static func make(
+    spacePath: String, specPath: String?, sampler: String?, seed: UInt64?, trials: Int?, tpeBatch: Int,
+    shard: String, corpus: [String], recordingsDir: String, jobs: Int
+  ) throws(HarnessFailure) -> TuneSetup {
+    let specFile = specPath ?? Harness.defaultSpecPath
+    let doc = try Harness.loadSpec(path: specFile)
+    let specJSON: JSONValue
+    do { specJSON = try JSONParser.parse(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: specFile)))) } catch {
+      throw .badInput("\(specFile): \(error)")
+    }
+    let text: String
+    do { text = try String(contentsOfFile: spacePath, encoding: .utf8) } catch {
+      throw .badInput("\(spacePath): cannot read the search space (\(error.localizedDescription))")
+    }
+    let space = try TuneSpace.parse(text: text, file: spacePath, spec: specJSON)
+    let kindText = sampler ?? space.sampler ?? "random"
+    guard let kind = TuneSamplerKind(rawValue: kindText) else { throw .badInput("--sampler: expected grid, random or tpe, found '\(kindText)'") }
+    let s = TuneSampler(
+      kind: kind, domains: space.parameters.map(\.domain), seed: seed ?? space.seed ?? 1, tpeBatch: tpeBatch,
+      objective: space.objective ?? "flicker_per_min")
+    let count = try trialCount(kind: kind, sampler: s, requested: trials ?? space.trials, space: space)
+    let (index, of) = try parseShard(shard)
+    guard kind != .tpe || of == 1 else {
+      throw .badInput("--shard \(shard): the tpe sampler learns from earlier batches, which other shards hold; shard a grid or random study")
+    }
+    guard tpeBatch >= 1, tpeBatch <= 10_000 else { throw .badInput("--tpe-batch: expected 1…10000") }
+    let names = try corpusNames(corpus, recordingsDir: recordingsDir)
+    // Trials run in parallel (--jobs); each one replays its recordings on one thread.
+    var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" })
+    scorer.jobs = 1
+    // The scenarios' expect: rules are hard constraints (objective expectation_failures).
+    do { scorer.expectations = try ScenarioCorpus.preloadedExpectations(recordingsDir: recordingsDir, names: names) } catch {
+      throw .badInput(error.description)
+    }
+    let runner = TuneRunner(
+      space: space, sampler: s, trials: count, shard: (index, of), jobs: max(1, jobs), baseSpec: specJSON,
+      evaluator: scorer)
+    return TuneSetup(runner: runner, specSHA: doc.sha256, corpusNames: names)
+  }
+
+  static func trialCount(kind: TuneSamplerKind, sampler: TuneSampler, requested: Int?, space: TuneSpace) throws(HarnessFailure) -> Int {
+    if let requested { guard requested >= 1, requested <= TuneLimits.trialsMax else { throw .badInput("--trials: expected 1…\(TuneLimits.trialsMax)") } }
+    guard kind == .grid else { return requested ?? 100 }
+    guard let size = sampler.gridSize else {
+      let p = space.parameters.first { $0.domain.count == nil }
+      throw .badInput("\(space.file):\(p?.line ?? 0): \(p?.path ?? "a parameter"): the grid sampler needs a finite domain ({min, max, step} or a list), or the grid is larger than \(Int.max)")
+    }
+    return min(requested ?? size, size, TuneLimits.trialsMax)
+  }
+
+  /// `i/n` with 1 ≤ i ≤ n (as `verify --shard`) → (i - 1, n): shard i runs the trials whose
+  /// index mod n is i - 1.
+  public static func parseShard(_ text: String) throws(HarnessFailure) -> (Int, Int) {
+    let parts = text.split(separator: "/")
+    guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, i >= 1, i <= n else {
+      throw .badInput("--shard '\(text)': expected i/n with 1 ≤ i ≤ n, e.g. 1/4")
+    }
+    return (i - 1, n)
+  }
+
+  /// The names selected by `patterns` (default `tune-*`, else every recording), sorted.
+  static func corpusNames(_ patterns: [String], recordingsDir: String) throws(HarnessFailure) -> [String] {
+    let store = GoldenStore(
+      recordingsDir: URL(fileURLWithPath: recordingsDir, isDirectory: true), goldenDir: URL(fileURLWithPath: "Golden", isDirectory: true))
+    let all: [String]
+    do { all = try store.recordingNames() } catch { throw .badInput("\(recordingsDir): cannot list recordings (\(error))") }
+    if patterns.isEmpty {
+      let tune = all.filter { $0.hasPrefix("tune-") }
+      guard all.count > 0 else { throw .badInput("\(recordingsDir): no recordings") }
+      return tune.isEmpty ? all : tune
+    }
+    var out: [String] = []
+    for p in patterns {
+      let hits = all.filter { GoldenStore.glob(p, matches: $0) }
+      guard !hits.isEmpty else { throw .badInput("--corpus '\(p)': matches no recording in \(recordingsDir)/") }
+      for h in hits where !out.contains(h) { out.append(h) }
+    }
+    return out.sorted()
+  }
+}

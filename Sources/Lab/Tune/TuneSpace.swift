@@ -1,0 +1,257 @@
+import CanonicalJSON
+import Foundation
+import PoseSpec
+import Yams
+
+/// One value a tuned parameter can take: a number (PoseSpec thresholds, frames, ms), or a
+/// boolean / string (engine options).
+public enum TuneValue: Hashable, Sendable, CustomStringConvertible {
+  case number(Double)
+  case bool(Bool)
+  case string(String)
+
+  public var description: String {
+    switch self {
+    case .number(let d): JSONWriter.shortest(d)
+    case .bool(let b): b ? "true" : "false"
+    case .string(let s): s
+    }
+  }
+
+  public var json: JSONValue {
+    switch self {
+    case .number(let d): .number(d)
+    case .bool(let b): .bool(b)
+    case .string(let s): .string(s)
+    }
+  }
+
+  public init?(json: JSONValue) {
+    switch json {
+    case .number(let d): self = .number(d)
+    case .bool(let b): self = .bool(b)
+    case .string(let s): self = .string(s)
+    default: return nil
+    }
+  }
+}
+
+/// The values a parameter ranges over.
+public enum TuneDomain: Sendable, Equatable {
+  /// A finite list (`[2..6]`, `[a, b, c]`, `{min, max, step}`): every sampler can use it.
+  case choices([TuneValue])
+  /// `{min, max}`: a continuous range, values rounded to `quantum` (random and TPE only).
+  case range(min: Double, max: Double, quantum: Double)
+
+  /// The number of grid points (nil for a continuous range).
+  public var count: Int? {
+    if case .choices(let c) = self { return c.count }
+    return nil
+  }
+}
+
+/// One tuned parameter: a path pattern as written, its domain, and the places it sets.
+public struct TuneParameter: Sendable {
+  public var path: String
+  public var domain: TuneDomain
+  public var line: Int
+  public var target: TuneTarget
+}
+
+/// Bounds of a search space file.
+public enum TuneLimits {
+  public static let spaceBytesMax = 256 * 1024
+  public static let parametersMax = 64
+  public static let choicesMax = 10_000
+  public static let trialsMax = 1_000_000
+}
+
+/// A search space file (YAML): parameter paths with domains, plus optional settings.
+///
+/// ```yaml
+/// sampler: tpe                  # grid | random | tpe (default random; --sampler overrides)
+/// seed: 7                       # default 1
+/// trials: 1000                  # default: the grid size for grid, else 100
+/// objective: flicker_per_min    # what TPE minimises (default flicker_per_min)
+/// constraints: {budget_violations: 0, expectation_failures: 0}   # objective ≤ value, else infeasible
+/// cues[*].antiJitter.persistFrames: [2..6]
+/// defaults.antiJitter.minHoldMs: {min: 1500, max: 4000, step: 250}
+/// cues[FRAME_MOVE_*].trigger.noRef.exit: {min: 0.02, max: 0.06}
+/// options.useStabilityLayer: [false, true]
+/// ```
+public struct TuneSpace: Sendable {
+  public static let settingKeys = ["sampler", "seed", "trials", "objective", "constraints"]
+  public static let defaultConstraints: [(String, Double)] = [("budget_violations", 0), ("expectation_failures", 0)]
+
+  public var file: String
+  public var text: String
+  public var parameters: [TuneParameter] = []
+  public var sampler: String?
+  public var seed: UInt64?
+  public var trials: Int?
+  public var objective: String?
+  public var constraints: [(name: String, max: Double)] = TuneSpace.defaultConstraints
+  /// Notes for the user (shadowed paths), in parameter order.
+  public var warnings: [String] = []
+
+  /// Parses `text` and resolves every path against `spec` (the PoseSpec JSON). Any problem is
+  /// exit 2 naming `file:line:column`.
+  public static func parse(text: String, file: String, spec: JSONValue) throws(HarnessFailure) -> TuneSpace {
+    guard text.utf8.count <= TuneLimits.spaceBytesMax else {
+      throw .badInput("\(file): \(text.utf8.count) bytes, more than spaceBytesMax = \(TuneLimits.spaceBytesMax)")
+    }
+    var space = TuneSpace(file: file, text: text)
+    let root: Node
+    do {
+      guard let r = try Yams.compose(yaml: text) else { throw HarnessFailure.badInput("\(file): empty search space") }
+      root = r
+    } catch let e as HarnessFailure { throw e } catch {
+      throw .badInput("\(file): YAML syntax: \(error)")
+    }
+    guard case .mapping(let members) = root else {
+      throw .badInput("\(place(file, root)): expected a mapping of parameter paths to domains, found \(kind(root))")
+    }
+    for (k, v) in members {
+      guard case .scalar(let ks) = k else { throw .badInput("\(place(file, k)): keys must be plain strings") }
+      if settingKeys.contains(ks.string) {
+        try space.setting(ks.string, v)
+      } else {
+        guard space.parameters.count < TuneLimits.parametersMax else {
+          throw .badInput("\(place(file, k)): more than parametersMax = \(TuneLimits.parametersMax) parameters")
+        }
+        let domain = try parseDomain(v, file: file, key: ks.string)
+        let target: TuneTarget
+        do { target = try TuneTarget.resolve(ks.string, in: spec, domain: domain) } catch {
+          throw .badInput("\(place(file, k)): \(ks.string): \(error.message)")
+        }
+        space.parameters.append(TuneParameter(path: ks.string, domain: domain, line: (k.mark?.line ?? 0), target: target))
+      }
+    }
+    guard !space.parameters.isEmpty else { throw .badInput("\(file): no parameters (a key like cues[*].antiJitter.persistFrames: [2..6])") }
+    space.warnings = space.parameters.compactMap { ShadowCheck.warning(for: $0, in: spec) }
+    return space
+  }
+
+  mutating func setting(_ key: String, _ v: Node) throws(HarnessFailure) {
+    let at = Self.place(file, v)
+    switch key {
+    case "sampler":
+      guard let s = v.scalar?.string, TuneSamplerKind(rawValue: s) != nil else {
+        throw .badInput("\(at): sampler: expected grid, random or tpe")
+      }
+      sampler = s
+    case "seed":
+      guard let s = v.scalar?.string, let n = UInt64(s) else { throw .badInput("\(at): seed: expected an integer ≥ 0") }
+      seed = n
+    case "trials":
+      guard let s = v.scalar?.string, let n = Int(s), n >= 1, n <= TuneLimits.trialsMax else {
+        throw .badInput("\(at): trials: expected an integer in 1…\(TuneLimits.trialsMax)")
+      }
+      trials = n
+    case "objective":
+      guard let s = v.scalar?.string, TrialObjectives.keys.contains(s) else {
+        throw .badInput("\(at): objective: expected one of \(TrialObjectives.keys.joined(separator: ", "))")
+      }
+      objective = s
+    default:
+      guard case .mapping(let m) = v else { throw .badInput("\(at): constraints: expected a mapping objective: max") }
+      constraints = []
+      for (ck, cv) in m {
+        guard let name = ck.scalar?.string, TrialObjectives.keys.contains(name) else {
+          throw .badInput("\(Self.place(file, ck)): constraints: expected an objective (\(TrialObjectives.keys.joined(separator: ", ")))")
+        }
+        guard let s = cv.scalar?.string, let d = Double(s), d.isFinite else {
+          throw .badInput("\(Self.place(file, cv)): constraints.\(name): expected a number (the largest allowed value)")
+        }
+        constraints.append((name, d))
+      }
+    }
+  }
+
+  /// `{min, max, step}`, `{min, max}`, `[2..6]` or a list of values.
+  static func parseDomain(_ v: Node, file: String, key: String) throws(HarnessFailure) -> TuneDomain {
+    let at = place(file, v)
+    switch v {
+    case .sequence(let seq):
+      let items = Array(seq)
+      if items.count == 1, let s = items[0].scalar?.string, s.contains("..") {
+        let parts = s.components(separatedBy: "..")
+        guard parts.count == 2, let a = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+          let b = Int(parts[1].trimmingCharacters(in: .whitespaces)), a <= b
+        else { throw .badInput("\(at): \(key): expected an integer range like [2..6], found [\(s)]") }
+        guard b - a < TuneLimits.choicesMax else { throw .badInput("\(at): \(key): more than choicesMax = \(TuneLimits.choicesMax) values") }
+        return .choices((a...b).map { .number(Double($0)) })
+      }
+      guard !items.isEmpty, items.count <= TuneLimits.choicesMax else {
+        throw .badInput("\(at): \(key): expected 1…\(TuneLimits.choicesMax) values")
+      }
+      var values: [TuneValue] = []
+      for item in items {
+        guard let s = item.scalar else { throw .badInput("\(place(file, item)): \(key): expected a scalar value") }
+        values.append(scalarValue(s))
+      }
+      return .choices(values)
+    case .mapping(let m):
+      var fields: [String: Double] = [:]
+      for (mk, mv) in m {
+        guard let name = mk.scalar?.string, ["min", "max", "step"].contains(name) else {
+          throw .badInput("\(place(file, mk)): \(key): expected keys min, max and optionally step")
+        }
+        guard let s = mv.scalar?.string, let d = Double(s), d.isFinite else {
+          throw .badInput("\(place(file, mv)): \(key).\(name): expected a number")
+        }
+        fields[name] = d
+      }
+      guard let lo = fields["min"], let hi = fields["max"], lo <= hi else {
+        throw .badInput("\(at): \(key): expected min ≤ max")
+      }
+      guard let step = fields["step"] else {
+        let span = hi - lo
+        let quantum = span > 0 ? pow(10, (log10(span)).rounded(.down) - 3) : 1
+        return .range(min: lo, max: hi, quantum: quantum)
+      }
+      guard step > 0, (hi - lo) / step < Double(TuneLimits.choicesMax) else {
+        throw .badInput("\(at): \(key): step must be > 0 and give at most \(TuneLimits.choicesMax) values")
+      }
+      let n = Int(((hi - lo) / step + 1e-9).rounded(.down))
+      return .choices((0...n).map { .number(roundTo(lo + Double($0) * step, quantum: step)) })
+    default:
+      throw .badInput("\(at): \(key): expected [a..b], a list of values or {min, max[, step]}, found \(kind(v))")
+    }
+  }
+
+  static func scalarValue(_ s: Node.Scalar) -> TuneValue {
+    if s.style == .plain {
+      if s.string == "true" { return .bool(true) }
+      if s.string == "false" { return .bool(false) }
+      if let d = Double(s.string), d.isFinite { return .number(d) }
+    }
+    return .string(s.string)
+  }
+
+  /// `value` rounded to the decimal digits of `quantum` (so 0.1 + 0.2 prints 0.3).
+  static func roundTo(_ value: Double, quantum: Double) -> Double {
+    var digits = 0
+    var q = quantum
+    while digits < 12, (q - q.rounded()).magnitude > 1e-9 {
+      q *= 10
+      digits += 1
+    }
+    let scale = pow(10, Double(digits))
+    return (value * scale).rounded() / scale
+  }
+
+  static func place(_ file: String, _ n: Node) -> String {
+    guard let m = n.mark else { return file }
+    return "\(file):\(m.line):\(m.column)"
+  }
+
+  static func kind(_ n: Node) -> String {
+    switch n {
+    case .mapping: "a mapping"
+    case .sequence: "a list"
+    case .scalar: "a scalar"
+    case .alias: "an alias"
+    }
+  }
+}

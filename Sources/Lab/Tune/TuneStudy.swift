@@ -1,0 +1,145 @@
+import CanonicalJSON
+import Foundation
+import GRDB
+import PoseSpec
+
+/// A study on disk: one SQLite file (GRDB) per machine. `study` holds what makes trials
+/// comparable (space text, sampler, seed, trial count, spec and corpus); `trials` holds one row
+/// per finished trial. Rows are written in index order, a transaction per chunk, so a kill -9
+/// loses at most the chunk in flight and a rerun continues from the rows present.
+public final class TuneStudy {
+  public static let format = "jpreplay-tune/1"
+  /// Keys that must agree for a rerun to continue a study, or for two studies to merge.
+  public static let identityKeys = ["format", "space_sha256", "sampler", "seed", "trials", "objective", "tpe_batch", "constraints", "spec_sha256", "corpus"]
+
+  public let path: String
+  let queue: DatabaseQueue
+
+  init(path: String, queue: DatabaseQueue) {
+    self.path = path
+    self.queue = queue
+  }
+
+  /// Opens (creating when absent) the study at `path`.
+  public static func open(_ path: String, create: Bool) throws(HarnessFailure) -> TuneStudy {
+    let exists = FileManager.default.fileExists(atPath: path)
+    guard exists || create else { throw .badInput("\(path): no such study") }
+    do {
+      let q = try DatabaseQueue(path: path)
+      try q.write { db in
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS study (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
+        try db.execute(
+          sql: """
+            CREATE TABLE IF NOT EXISTS trials (idx INTEGER PRIMARY KEY NOT NULL, params TEXT NOT NULL,
+            status TEXT NOT NULL, objectives TEXT NOT NULL, reason TEXT)
+            """)
+      }
+      return TuneStudy(path: path, queue: q)
+    } catch { throw .badInput("\(path): not a tune study (\(error))") }
+  }
+
+  /// The study's settings by key.
+  public func meta() throws(HarnessFailure) -> [String: String] {
+    do {
+      return try queue.read { db in
+        var out: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM study") { out[row["key"]] = row["value"] }
+        return out
+      }
+    } catch { throw .badInput("\(path): cannot read the study (\(error))") }
+  }
+
+  /// Records `meta` in a new study, or checks that an existing study was made with the same
+  /// settings (a rerun must not mix trials of two different studies).
+  public func bind(_ settings: [(String, String)]) throws(HarnessFailure) {
+    let old = try meta()
+    if old.isEmpty {
+      do {
+        try queue.write { db in
+          for (k, v) in settings { try db.execute(sql: "INSERT INTO study (key, value) VALUES (?, ?)", arguments: [k, v]) }
+        }
+      } catch { throw .badInput("\(path): cannot write (\(error))") }
+      return
+    }
+    for (k, v) in settings where Self.identityKeys.contains(k) && old[k] != v {
+      throw .badInput(
+        "\(path): this study was made with \(k) = \(old[k] ?? "(none)"), not \(v); use another --study file (or delete this one) to start a new study")
+    }
+  }
+
+  /// Every finished trial, by index.
+  public func trials() throws(HarnessFailure) -> [TrialResult] {
+    do {
+      return try queue.read { db in
+        try Row.fetchAll(db, sql: "SELECT idx, params, status, objectives, reason FROM trials ORDER BY idx").map { row in
+          try Self.decode(row)
+        }
+      }
+    } catch let e as HarnessFailure { throw e } catch { throw .badInput("\(path): cannot read trials (\(error))") }
+  }
+
+  /// Stores finished trials in one transaction.
+  public func record(_ results: [TrialResult]) throws(HarnessFailure) {
+    do {
+      try queue.write { db in
+        for r in results {
+          let row = Self.encode(r)
+          try db.execute(
+            sql: "INSERT OR REPLACE INTO trials (idx, params, status, objectives, reason) VALUES (?, ?, ?, ?, ?)",
+            arguments: [r.index, row.params, r.status.rawValue, row.objectives, r.reason])
+        }
+      }
+    } catch { throw .badInput("\(path): cannot write trials (\(error))") }
+  }
+
+  static func encode(_ r: TrialResult) -> (params: String, objectives: String) {
+    let params = JSONWriter.write(.array(r.values.map(\.json)))
+    let objs = JSONObject(r.objectives.keys.sorted().map { JSONMember($0, .number(r.objectives[$0]!)) })
+    return (params, JSONWriter.write(.object(objs), numbers: .shortest))
+  }
+
+  static func decode(_ row: Row) throws -> TrialResult {
+    let idx: Int = row["idx"]
+    let params: String = row["params"]
+    let objectives: String = row["objectives"]
+    let statusText: String = row["status"]
+    guard let status = TrialStatus(rawValue: statusText),
+      let p = try? JSONParser.parse(bytes: Array(params.utf8)), let values = p.arrayValue?.compactMap(TuneValue.init(json:)),
+      let o = try? JSONParser.parse(bytes: Array(objectives.utf8)), let members = o.objectValue?.members
+    else { throw HarnessFailure.badInput("trial \(idx): malformed row") }
+    var objs: [String: Double] = [:]
+    for m in members { objs[m.key] = m.value.doubleValue ?? .nan }
+    return TrialResult(index: idx, values: values, status: status, objectives: objs, reason: row["reason"])
+  }
+
+  /// `tune merge`: a new study at `output` with the settings of `inputs` (which must agree) and
+  /// the union of their trials (a trial in two inputs must be identical in both).
+  public static func merge(_ inputs: [String], into output: String) throws(HarnessFailure) -> Int {
+    guard !inputs.isEmpty else { throw .badInput("tune merge: no studies given") }
+    var meta: [String: String]?
+    var byIndex: [Int: (TrialResult, String)] = [:]
+    for p in inputs {
+      let s = try open(p, create: false)
+      let m = try s.meta()
+      guard !m.isEmpty else { throw .badInput("\(p): an empty study (no settings)") }
+      if let meta {
+        for k in identityKeys where meta[k] != m[k] {
+          throw .badInput("\(p): \(k) = \(m[k] ?? "(none)") differs from \(inputs[0])'s \(meta[k] ?? "(none)"); only shards of one study merge")
+        }
+      } else {
+        meta = m
+      }
+      for t in try s.trials() {
+        if let (other, from) = byIndex[t.index], encode(other) != encode(t) || other.status != t.status {
+          throw .badInput("\(p): trial \(t.index) differs from the same trial in \(from)")
+        }
+        byIndex[t.index] = (t, p)
+      }
+    }
+    guard !FileManager.default.fileExists(atPath: output) else { throw .badInput("\(output): exists (choose another -o)") }
+    let out = try open(output, create: true)
+    try out.bind(meta!.keys.sorted().map { ($0, meta![$0]!) })
+    try out.record(byIndex.keys.sorted().map { byIndex[$0]!.0 })
+    return byIndex.count
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import CanonicalJSON
+import Yams
+
+/// What a scenario means, apart from how it is written (DESIGN §8, issue 15): the SHA-256 the
+/// recording's header carries as `generator_sha256`, which `jpreplay verify` compares to call a
+/// recording stale.
+///
+/// The hash is taken over one canonical JSON document (`JSONWriter`, members sorted by key at
+/// every depth):
+///
+/// ```json
+/// {"document": <the YAML document as JSON, without `expect`>,
+///  "specs": [<SHA-256 of each derived PoseSpec, in file order>]}
+/// ```
+///
+/// so comments, blank lines, quoting, flow or block style, key order and `1.0` vs `1` do not
+/// count, while every value does — and so does the content of a spec file a derivation reads
+/// (`from:`), through its expansion. The `expect:` block is left out: it states what the replay
+/// should show and is checked by `verify` against the replay; it does not change the recording.
+extension Scenario {
+  /// The semantic SHA-256 of a parsed document (`root`) whose derived specs are `specs`.
+  static func semanticSHA256(root: YNode, specs: [JSONValue]) -> String {
+    var document = canonical(root.node)
+    if case .object(var o) = document {
+      o["expect"] = nil
+      document = .object(o)
+    }
+    let doc = JSONObject([
+      JSONMember("document", document),
+      JSONMember("specs", .array(specs.map { .string(SHA256.hex(JSONWriter.write($0))) })),
+    ])
+    return SHA256.hex(JSONWriter.write(.object(doc.sortedRecursively())))
+  }
+
+  /// The derived PoseSpecs of a parsed scenario: `initial.posespec` and each
+  /// `posespec_reload` event's `spec`, in file order.
+  var derivedSpecs: [JSONValue] {
+    var out: [JSONValue] = []
+    if let p = initial["posespec"] { out.append(p) }
+    for e in timeline {
+      if case .event(_, let line) = e, line["kind"]?.stringValue == "posespec_reload", let spec = line["spec"] {
+        out.append(spec)
+      }
+    }
+    return out
+  }
+
+  /// A YAML node as JSON for hashing: never fails (an integer JSON cannot hold exactly, or a
+  /// scalar the core schema does not resolve, is kept as tagged text).
+  static func canonical(_ node: Node) -> JSONValue {
+    switch node {
+    case .scalar(let s):
+      switch try? YScalar(s) {
+      case .null?: return .null
+      case .bool(let b)?: return .bool(b)
+      case .int(let i)?: return abs(i) < (1 << 53) ? .number(Double(i)) : .string("int:\(i)")
+      case .double(let d)?: return d.isFinite ? .number(d) : .string("double:\(d)")
+      case .string(let v)?: return .string(v)
+      case nil: return .string("scalar:\(s.string)")
+      }
+    case .sequence(let seq):
+      return .array(seq.map { canonical($0) })
+    case .mapping(let m):
+      var o = JSONObject()
+      for (k, v) in m { o.members.append(JSONMember(k.string ?? "\(k)", canonical(v))) }
+      return .object(o)
+    case .alias:
+      return .string("alias")
+    }
+  }
+}

@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import Lab
+
+extension JPReplay {
+  /// `jpreplay tune`: a resumable, shardable study of PoseSpec thresholds and engine options.
+  struct Tune: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Tune PoseSpec thresholds and engine options over a corpus (a resumable, shardable study).",
+      discussion: """
+        tune run SPACE (the default) replays the corpus in process for each trial and stores \
+        the objectives in a SQLite study; tune report shows the Pareto front; tune promote \
+        writes a trial into PoseSpec.json; tune merge joins shards. See docs/TUNING.md.
+
+        Examples:
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back
+          jpreplay tune report /tmp/s.sqlite --objectives flicker_per_min,latency_p90_ms
+        """,
+      subcommands: [Run.self, Report.self, Promote.self, Merge.self],
+      defaultSubcommand: Run.self)
+  }
+}
+
+extension JPReplay.Tune {
+  struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run (or continue) a study over a search space file.",
+      discussion: """
+        SPACE is YAML: PoseSpec paths (cues[*].antiJitter.persistFrames, \
+        cues[FRAME_MOVE_*].trigger.noRef.exit, defaults.antiJitter.minHoldMs) or engine \
+        options (options.angleFix) mapped to [2..6], a list of values, {min, max, step} or \
+        {min, max}; optional keys sampler, seed, trials, objective, constraints (see \
+        docs/TUNING.md). Trial i's values depend only on the seed and i (TPE: also on the \
+        trials of the batches before i's), so a rerun after kill -9 continues where the study \
+        stopped and never reruns a finished trial, and --shard i/n (1 ≤ i ≤ n: the trials whose index mod \
+        n is i - 1; each machine its own study file) merged with `tune merge` equals one unsharded run. \
+        A trial breaking a constraint (default budget_violations ≤ 0, expectation_failures ≤ \
+        0) or giving an invalid spec is infeasible. Exit 0 when the study is complete, 2 on \
+        bad input (the message names the file, line and column).
+
+        Examples:
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/a.sqlite --trials 4 --corpus drift-left-and-back --shard 1/2
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/b.sqlite --trials 4 --corpus drift-left-and-back --shard 2/2
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/r.sqlite --sampler random --seed 3 --trials 2 --corpus 's0*' --jobs 2
+        """)
+
+    @Argument(help: "The search space file (YAML).")
+    var space: String
+
+    @Option(help: "The study file (SQLite); created when absent, continued when present.")
+    var study = "tune-study.sqlite"
+
+    @Option(help: "grid, random or tpe (default: the space file's sampler, else random).")
+    var sampler: String?
+
+    @Option(help: "Seed of the random and TPE samplers (default: the space file's, else 1).")
+    var seed: UInt64?
+
+    @Option(help: "Number of trials (default: the space file's; grid: the grid size; else 100).")
+    var trials: Int?
+
+    @Option(help: "Trials per TPE batch (each batch learns from the batches before it).")
+    var tpeBatch = 32
+
+    @Option(help: ArgumentHelp("Run shard i of n (1 ≤ i ≤ n, as verify --shard): the trials whose index mod n is i - 1.", valueName: "i/n"))
+    var shard = "1/1"
+
+    @Option(name: .customLong("corpus"), help: "Recording names or quoted globs (default 'tune-*', else every recording). Repeatable.")
+    var corpus: [String] = []
+
+    @Option(name: .customLong("recordings-dir"), help: "Folder of <name>.jprec recordings.")
+    var recordingsDir = "Recordings"
+
+    @Option(help: "PoseSpec to start from (default ./PoseSpec.json).")
+    var spec: String?
+
+    @Option(help: "Parallel trials (default: the number of CPU cores).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    func run() throws {
+      let setup = try TuneSetup.make(
+        spacePath: space, specPath: spec, sampler: sampler, seed: seed, trials: trials, tpeBatch: tpeBatch,
+        shard: shard, corpus: corpus, recordingsDir: recordingsDir, jobs: jobs)
+      for w in setup.runner.space.warnings { printErr("warning: \(w)") }
+      let studyFile = try TuneStudy.open(study, create: true)
+      try studyFile.bind(setup.runner.studyMeta(specSHA256: setup.specSHA, corpus: setup.corpusNames))
+      let total = setup.runner.indices.count
+      printErr("tune: \(setup.runner.sampler.kind.rawValue) sampler, \(total) trials (shard \(shard)), \(setup.corpusNames.count) recordings, \(jobs) jobs → \(study)")
+      let start = Date()
+      let last = LastPrint()
+      let ran = try setup.runner.run(study: studyFile) { p in
+        guard last.due(p.finished == p.total) else { return }
+        let rate = Double(p.finished) / max(Date().timeIntervalSince(start), 1e-3)
+        let best = p.best.map { "best \(setup.runner.sampler.objective) \(String(format: "%.3f", $0.value)) (#\($0.index))" } ?? "no feasible trial yet"
+        printErr("tune: \(p.finished)/\(p.total) trials, \(p.infeasible) infeasible, \(String(format: "%.1f", rate)) trials/s (this run), \(best)")
+      }
+      let seconds = Date().timeIntervalSince(start)
+      print("tune: \(ran) trials run now, \(total - ran) already in \(study); \(String(format: "%.1f", Double(ran) / max(seconds, 1e-3))) trials/s")
+      print("next: jpreplay tune report \(study)")
+    }
+  }
+
+  struct Merge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Merge shard studies of one study into a new study file.",
+      discussion: """
+        Each input must have been made with the same space, sampler, seed, trial count, spec \
+        and corpus; a trial present in two inputs must be identical. The merged study is the \
+        study one unsharded run would have written (`tune report --json` prints the same \
+        bytes).
+
+        Examples:
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/a.sqlite --trials 2 --corpus drift-left-and-back --shard 1/2
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/b.sqlite --trials 2 --corpus drift-left-and-back --shard 2/2
+          jpreplay tune merge /tmp/a.sqlite /tmp/b.sqlite -o /tmp/all.sqlite
+        """)
+
+    @Argument(help: "Shard study files.")
+    var studies: [String]
+
+    @Option(name: .short, help: "The merged study file (must not exist).")
+    var output: String
+
+    func run() throws {
+      let n = try TuneStudy.merge(studies, into: output)
+      print("tune merge: \(n) trials from \(studies.count) studies → \(output)")
+    }
+  }
+}
+
+/// Prints at most once a second (and always the last time).
+final class LastPrint: @unchecked Sendable {
+  let lock = NSLock()
+  var last = Date.distantPast
+  func due(_ force: Bool) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    let now = Date()
+    guard force || now.timeIntervalSince(last) >= 1 else { return false }
+    last = now
+    return true
+  }
+}
