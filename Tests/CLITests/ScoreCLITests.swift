@@ -82,6 +82,10 @@ struct ScoreCLITests {
       let file = dir.appendingPathComponent("all/\(name).timeline.svg")
       #expect(XMLParser(data: try Data(contentsOf: file)).parse(), "\(name)")
     }
+    // One recording and -o naming an existing folder: the file goes inside it, the folder stays.
+    let into = try CLI.run(["plot", Self.drift, "-o", dir.path + "/"])
+    #expect(into.code == 0, "\(into.stderr)")
+    #expect(XMLParser(data: try Data(contentsOf: dir.appendingPathComponent("drift-left-and-back.timeline.svg"))).parse())
     let stdout = try CLI.run(["plot", Self.drift, "-o", "-"])
     #expect(stdout.stdout.hasPrefix("<?xml"))
   }

@@ -17,7 +17,8 @@ extension JPReplay {
         drawn (at most 12). Times are ms from the start of the recording.
 
         Output: -o FILE (default <name>.timeline.svg in the current folder; - for standard \
-        output). Several recordings need -o FOLDER (created), one <name>.timeline.svg each.
+        output). Several recordings need -o FOLDER (created), one <name>.timeline.svg each; \
+        so does one recording with -o naming an existing folder or ending in "/".
 
         Examples:
           jpreplay plot Recordings/drift-left-and-back.jprec -o /tmp/drift.svg
@@ -55,7 +56,9 @@ extension JPReplay {
       let cues = cue.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
       let overrides = try engine.parsedOverrides()
       let paths = try CorpusScorer.recordingPaths(recordings)
-      let many = paths.count > 1
+      // A folder when several recordings are drawn, or when -o names an existing folder or ends
+      // in "/" (one <name>.timeline.svg inside, as for several).
+      let many = paths.count > 1 || output.map(Self.namesFolder) == true
       if many && (output == nil || output == "-") { throw CLIError.badInput("several recordings need -o FOLDER") }
       let scorer = try CorpusScorer(paths: paths)
       if many, let output {
@@ -81,6 +84,13 @@ extension JPReplay {
         }
         print("\(target): \(data.cues.count) cue panel(s), t \(data.from)…\(data.to) ms")
       }
+    }
+
+    /// Whether `-o PATH` means a folder: it ends in "/" or is an existing directory.
+    static func namesFolder(_ path: String) -> Bool {
+      if path.hasSuffix("/") { return true }
+      var isDirectory: ObjCBool = false
+      return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
   }
 }
