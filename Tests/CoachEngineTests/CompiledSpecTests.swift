@@ -10,23 +10,22 @@ import Testing
 struct CompiledSpecTests {
   typealias F = Fixture
 
-  func configuration(_ spec: PoseSpecDocument = F.reference, errorSource: String? = nil) -> EngineConfiguration {
+  func configuration(_ spec: PoseSpecDocument = F.reference) -> EngineConfiguration {
     var o = EngineOptions()
     try! o.set("angleFix", "on")
-    if let errorSource { try! o.set("errorSource", errorSource) }
     return EngineConfiguration(spec: spec, options: o, initial: ["scene": "outdoor"], traceMetrics: true)
   }
 
   /// The subject drifting right of centre and back, then its head tilted: displays, changes
   /// and per-frame `cue_eval` lines.
   var events: [InputEvent] {
-    F.frames(0..<60) { k in F.subject(dx: 0.15 * Double(min(k, 60 - k)) / 30) }
+    F.frames(0..<30) { k in F.subject(dx: 0.15 * Double(min(k, 30 - k)) / 15) }
   }
 
   @Test("§2.9: engines built from one CompiledSpec share its plans and replay exactly as an engine that compiles its own")
   func sharedPlansSameTrace() {
     let config = configuration()
-    let compiled = CompiledSpec(spec: config.spec, errorSourceFormulaFirst: false)
+    let compiled = CompiledSpec(spec: config.spec, errorSourceFormulaFirst: config.options.errorSourceFormulaFirst)
     let a = Engine(configuration: config, compiled: compiled)
     let b = Engine(configuration: config, compiled: compiled)
     #expect(a.plans.count == F.reference.cues.count)
@@ -41,8 +40,8 @@ struct CompiledSpecTests {
 
   @Test("§1.8 errorSource: a CompiledSpec made for the other errorSource is not used; the engine compiles its own")
   func mismatchedOptionRecompiles() {
-    let config = configuration(errorSource: "formulaFirst")
-    let wrong = CompiledSpec(spec: config.spec, errorSourceFormulaFirst: false)
+    let config = configuration()
+    let wrong = CompiledSpec(spec: config.spec, errorSourceFormulaFirst: !config.options.errorSourceFormulaFirst)
     let engine = Engine(configuration: config, compiled: wrong)
     #expect(!zip(engine.plans, wrong.plans).contains { $0 === $1 })
     let own = F.run(Engine(configuration: config), events)
