@@ -112,7 +112,15 @@ public struct Engine: Sendable {
   /// The last accepted T0 result, canonical: what T1 ticks evaluate against (§3.11).
   var latestFrame: CanonicalFrame?
   /// The latest `luma` plane (t ≤ now, no back-fill, §2.11).
-  var latestLuma: LumaFrame? { didSet { latestLumaTables = nil } }
+  /// A new plane equal to the last one (same size and pixels: a still scene) keeps the tables
+  /// (they depend on nothing else), so repeated planes cost one comparison, not a rebuild.
+  var latestLuma: LumaFrame? {
+    didSet {
+      if latestLuma?.w != oldValue?.w || latestLuma?.h != oldValue?.h || latestLuma?.data != oldValue?.data {
+        latestLumaTables = nil
+      }
+    }
+  }
   /// Summed-area tables of `latestLuma`, built at the first T1 tick that reads it and kept
   /// while it stays the latest plane: idle T1 ticks cost table look-ups, not pixel passes.
   var latestLumaTables: LumaTables?
