@@ -25,6 +25,24 @@ public struct EngineConfiguration: Sendable {
   }
 }
 
+/// A PoseSpec compiled for the engine (ENGINE §2.9): one immutable plan per cue, the id → index
+/// lookup and the ROI coefficients. Built once and shared by every engine that replays the same
+/// spec (`Engine(configuration:compiled:)`, e.g. all recordings of one `tune` trial, on any
+/// thread): compiling every formula again per replay was a third of a trial's time (issue 15).
+public struct CompiledSpec: Sendable {
+  let plans: [CuePlan]
+  let planIndex: [String: Int]
+  let roiCoefficients: ROICoefficients
+  /// The `errorSource=formulaFirst` option it was compiled for.
+  public let formulaFirst: Bool
+
+  public init(spec: PoseSpecDocument, errorSourceFormulaFirst: Bool) {
+    (plans, planIndex) = Engine.plans(for: spec, formulaFirst: errorSourceFormulaFirst)
+    roiCoefficients = ROICoefficients(spec)
+    formulaFirst = errorSourceFormulaFirst
+  }
+}
+
 /// The Just Photo coaching engine: a synchronous, clock-free state machine (DESIGN §1).
 ///
 /// Time enters only with events (`event.t`) and timer firings; timers leave as requests in
@@ -94,7 +112,15 @@ public struct Engine: Sendable {
   /// The last accepted T0 result, canonical: what T1 ticks evaluate against (§3.11).
   var latestFrame: CanonicalFrame?
   /// The latest `luma` plane (t ≤ now, no back-fill, §2.11).
-  var latestLuma: LumaFrame? { didSet { latestLumaTables = nil } }
+  /// A new plane equal to the last one (same size and pixels: a still scene) keeps the tables
+  /// (they depend on nothing else), so repeated planes cost one comparison, not a rebuild.
+  var latestLuma: LumaFrame? {
+    didSet {
+      if latestLuma?.w != oldValue?.w || latestLuma?.h != oldValue?.h || latestLuma?.data != oldValue?.data {
+        latestLumaTables = nil
+      }
+    }
+  }
   /// Summed-area tables of `latestLuma`, built at the first T1 tick that reads it and kept
   /// while it stays the latest plane: idle T1 ticks cost table look-ups, not pixel passes.
   var latestLumaTables: LumaTables?
@@ -113,11 +139,25 @@ public struct Engine: Sendable {
   var pendingT1Exits: [String] = []
 
   public init(configuration: EngineConfiguration) {
+    self.init(configuration: configuration, compiled: nil)
+  }
+
+  /// An engine whose cue plans come from `compiled`, a `CompiledSpec` of `configuration.spec`
+  /// shared by any number of engines (one trial's replays of a corpus): no formula is compiled
+  /// again. A `compiled` made for another `errorSource` option or cue count is not used.
+  public init(configuration: EngineConfiguration, compiled: CompiledSpec?) {
     self.configuration = configuration
     let spec = configuration.spec
     settings = EngineSettings(configuration.options)
-    (plans, planIndex) = Self.plans(for: spec, settings: settings)
-    roiCoefficients = ROICoefficients(spec)
+    let formulaFirst = settings.errorSourceFormulaFirst
+    let shared: CompiledSpec
+    if let compiled, compiled.formulaFirst == formulaFirst, compiled.plans.count == spec.cues.count {
+      shared = compiled
+    } else {
+      shared = CompiledSpec(spec: spec, errorSourceFormulaFirst: formulaFirst)
+    }
+    (plans, planIndex) = (shared.plans, shared.planIndex)
+    roiCoefficients = shared.roiCoefficients
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
     t1WithRef = Array(repeating: false, count: plans.count)
@@ -133,9 +173,13 @@ public struct Engine: Sendable {
 
   /// One plan per cue (compiled formulas, ENGINE §2.9) and the id → index lookup.
   static func plans(for spec: PoseSpecDocument, settings: EngineSettings) -> ([CuePlan], [String: Int]) {
+    plans(for: spec, formulaFirst: settings.errorSourceFormulaFirst)
+  }
+
+  static func plans(for spec: PoseSpecDocument, formulaFirst: Bool) -> ([CuePlan], [String: Int]) {
     var compileError: String?
     var program: SpecProgram?
-    do { program = try PoseSpecCompiler.compile(spec, formulaFirst: settings.errorSourceFormulaFirst) } catch {
+    do { program = try PoseSpecCompiler.compile(spec, formulaFirst: formulaFirst) } catch {
       compileError = "\(error)"
     }
     // Cues whose compiled formula, errors, landmarks and confidence gate are identical
@@ -207,7 +251,7 @@ public struct Engine: Sendable {
     }
     specValid = true
     configuration.spec = doc
-    (plans, planIndex) = Self.plans(for: doc, settings: settings)
+    (plans, planIndex) = Self.plans(for: doc, formulaFirst: settings.errorSourceFormulaFirst)
     t0.shownPlan = gate.current.id.flatMap { planIndex[$0] }
     roiCoefficients = ROICoefficients(doc)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)

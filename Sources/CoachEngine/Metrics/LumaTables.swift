@@ -32,40 +32,19 @@ struct LumaTables: Sendable {
     var shadows = [UInt32](repeating: 0, count: count)
     var edges = [UInt32](repeating: 0, count: count)
     let minSquared = (255 * PixelMetrics.sobelEdgeMin) * (255 * PixelMetrics.sobelEdgeMin)
+    // gx² + gy² is an exact integer, so `Double(n) >= minSquared` ⇔ `n >= ⌈minSquared⌉`: the
+    // same edges without a conversion per pixel.
+    let minSquaredInt = Int(minSquared.rounded(.up))
     frame.data.withUnsafeBufferPointer { p in
-      for y in 0..<h {
-        var rowSum: UInt32 = 0
-        var rowHigh: UInt32 = 0
-        var rowShadow: UInt32 = 0
-        var rowEdge: UInt32 = 0
-        let interiorRow = y > 0 && y < h - 1
-        for x in 0..<w {
-          let v = p[y * w + x]
-          rowSum += UInt32(v)
-          if v >= PixelMetrics.highlightMin { rowHigh += 1 }
-          if v <= PixelMetrics.shadowMax { rowShadow += 1 }
-          if interiorRow, x > 0, x < w - 1 {
-            let up = (y - 1) * w
-            let mid = y * w
-            let down = (y + 1) * w
-            let a = Int(p[up + x - 1])
-            let b = Int(p[up + x])
-            let c = Int(p[up + x + 1])
-            let d = Int(p[mid + x - 1])
-            let f = Int(p[mid + x + 1])
-            let g = Int(p[down + x - 1])
-            let hh = Int(p[down + x])
-            let i = Int(p[down + x + 1])
-            let gx = (c + 2 * f + i) - (a + 2 * d + g)
-            let gy = (g + 2 * hh + i) - (a + 2 * b + c)
-            if Double(gx * gx + gy * gy) >= minSquared { rowEdge += 1 }
+      sum.withUnsafeMutableBufferPointer { sum in
+        highlights.withUnsafeMutableBufferPointer { highlights in
+          shadows.withUnsafeMutableBufferPointer { shadows in
+            edges.withUnsafeMutableBufferPointer { edges in
+              Self.fill(
+                p, w: w, h: h, edgeMin: minSquaredInt, sum: sum, highlights: highlights, shadows: shadows,
+                edges: edges)
+            }
           }
-          let at = (y + 1) * stride + x + 1
-          let above = y * stride + x + 1
-          sum[at] = sum[above] + rowSum
-          highlights[at] = highlights[above] + rowHigh
-          shadows[at] = shadows[above] + rowShadow
-          edges[at] = edges[above] + rowEdge
         }
       }
     }
@@ -75,6 +54,51 @@ struct LumaTables: Sendable {
     self.highlights = highlights
     self.shadows = shadows
     self.edges = edges
+  }
+
+  /// One pass over the plane: the four tables (each `(h + 1) × (w + 1)`, zeroed) through
+  /// buffer pointers, so the inner loop has no array bounds or uniqueness checks.
+  private static func fill(
+    _ p: UnsafeBufferPointer<UInt8>, w: Int, h: Int, edgeMin: Int, sum: UnsafeMutableBufferPointer<UInt32>,
+    highlights: UnsafeMutableBufferPointer<UInt32>, shadows: UnsafeMutableBufferPointer<UInt32>,
+    edges: UnsafeMutableBufferPointer<UInt32>
+  ) {
+    let stride = w + 1
+    for y in 0..<h {
+      var rowSum: UInt32 = 0
+      var rowHigh: UInt32 = 0
+      var rowShadow: UInt32 = 0
+      var rowEdge: UInt32 = 0
+      let interiorRow = y > 0 && y < h - 1
+      let up = (y - 1) * w
+      let mid = y * w
+      let down = (y + 1) * w
+      for x in 0..<w {
+        let v = p[mid + x]
+        rowSum += UInt32(v)
+        if v >= PixelMetrics.highlightMin { rowHigh += 1 }
+        if v <= PixelMetrics.shadowMax { rowShadow += 1 }
+        if interiorRow, x > 0, x < w - 1 {
+          let a = Int(p[up + x - 1])
+          let b = Int(p[up + x])
+          let c = Int(p[up + x + 1])
+          let d = Int(p[mid + x - 1])
+          let f = Int(p[mid + x + 1])
+          let g = Int(p[down + x - 1])
+          let hh = Int(p[down + x])
+          let i = Int(p[down + x + 1])
+          let gx = (c + 2 * f + i) - (a + 2 * d + g)
+          let gy = (g + 2 * hh + i) - (a + 2 * b + c)
+          if gx * gx + gy * gy >= edgeMin { rowEdge += 1 }
+        }
+        let at = (y + 1) * stride + x + 1
+        let above = y * stride + x + 1
+        sum[at] = sum[above] + rowSum
+        highlights[at] = highlights[above] + rowHigh
+        shadows[at] = shadows[above] + rowShadow
+        edges[at] = edges[above] + rowEdge
+      }
+    }
   }
 
   /// The table total over `[x, xEnd) × [y, yEnd)`.

@@ -152,10 +152,22 @@ extension CorpusScorer {
       do { try probe.set(o.name, o.value) } catch { throw .badInput("--set: \(error.description)") }
     }
     let priorities = Self.priorities(spec)
-    let settings = overrides.map { [$0.name, $0.value] }
+    var built: [EngineConfiguration] = []
+    for rec in recordings {
+      do { built.append(try EngineConfiguration(spec: spec, header: RecordingHeader(rec.header), overrides: overrides)) } catch {
+        throw .badInput("\(rec.path): \(error.description)")
+      }
+    }
+    let configs = built
+    // The spec is compiled once per `errorSource` option in use, not once per recording, and the
+    // immutable plans are shared by every replay (on every thread).
+    let compiled = [false, true].filter { f in configs.contains { $0.options.errorSourceFormulaFirst == f } }
+      .map { CompiledSpec(spec: spec, errorSourceFormulaFirst: $0) }
     let results = ParallelMap.run(Array(recordings.indices), jobs: jobs) { i in
       Result { () throws(HarnessFailure) in
-        try self.scoreOne(self.recordings[i], spec: spec, overrides: settings.map { ($0[0], $0[1]) }, priorities: priorities)
+        let config = configs[i]
+        let shared = compiled.first { $0.formulaFirst == config.options.errorSourceFormulaFirst }
+        return try self.scoreOne(self.recordings[i], config: config, compiled: shared, priorities: priorities)
       }
     }
     var per: [RecordingScore] = []
@@ -174,17 +186,12 @@ extension CorpusScorer {
   }
 
   func scoreOne(
-    _ rec: LoadedRecording, spec: PoseSpecDocument, overrides: [(name: String, value: String)],
-    priorities: [String: Int]
+    _ rec: LoadedRecording, config: EngineConfiguration, compiled: CompiledSpec?, priorities: [String: Int]
   ) throws(HarnessFailure) -> RecordingObjectives {
-    let header = RecordingHeader(rec.header)
-    let config: EngineConfiguration
-    do { config = try EngineConfiguration(spec: spec, header: header, overrides: overrides) } catch {
-      throw .badInput("\(rec.path): \(error.description)")
-    }
     var source = InMemoryEventSource(header: rec.header, events: rec.events)
     var output = ScoreOutput(keepRecords: expectations != nil)
-    var replayer = Replayer(engine: Engine(configuration: config), sessionStore: MemorySessionStore())
+    let engine = Engine(configuration: config, compiled: compiled)
+    var replayer = Replayer(engine: engine, sessionStore: MemorySessionStore())
     do { _ = try replayer.run(&source, into: &output, recording: rec.path) } catch {
       throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
     }
