@@ -79,17 +79,7 @@ struct LumaTables: Sendable {
         if v >= PixelMetrics.highlightMin { rowHigh += 1 }
         if v <= PixelMetrics.shadowMax { rowShadow += 1 }
         if interiorRow, x > 0, x < w - 1 {
-          let a = Int(p[up + x - 1])
-          let b = Int(p[up + x])
-          let c = Int(p[up + x + 1])
-          let d = Int(p[mid + x - 1])
-          let f = Int(p[mid + x + 1])
-          let g = Int(p[down + x - 1])
-          let hh = Int(p[down + x])
-          let i = Int(p[down + x + 1])
-          let gx = (c + 2 * f + i) - (a + 2 * d + g)
-          let gy = (g + 2 * hh + i) - (a + 2 * b + c)
-          if gx * gx + gy * gy >= edgeMin { rowEdge += 1 }
+          if PixelMetrics.sobelSquared(p, up: up, mid: mid, down: down, x: x) >= edgeMin { rowEdge += 1 }
         }
         let at = (y + 1) * stride + x + 1
         let above = y * stride + x + 1

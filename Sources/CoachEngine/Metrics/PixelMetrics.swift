@@ -92,17 +92,7 @@ enum PixelMetrics {
           let mid = y * w
           let down = (y + 1) * w
           for x in (r.x + 1)..<(r.xEnd - 1) {
-            let a = Int(p[up + x - 1])
-            let b = Int(p[up + x])
-            let c = Int(p[up + x + 1])
-            let d = Int(p[mid + x - 1])
-            let f = Int(p[mid + x + 1])
-            let g = Int(p[down + x - 1])
-            let h = Int(p[down + x])
-            let i = Int(p[down + x + 1])
-            let gx = (c + 2 * f + i) - (a + 2 * d + g)
-            let gy = (g + 2 * h + i) - (a + 2 * b + c)
-            if Double(gx * gx + gy * gy) >= minSquared { edges += 1 }
+            if Double(sobelSquared(p, up: up, mid: mid, down: down, x: x)) >= minSquared { edges += 1 }
             n += 1
           }
         }
@@ -116,6 +106,23 @@ enum PixelMetrics {
   /// A plane the metrics can read: at least 2×2 (as [C]) and at least w·h bytes. Overflow-safe:
   /// sides whose product overflows (a hostile `w = h = 2³²`) are malformed, never a trap, and
   /// once this holds every pixel index `y·w + x` is below `data.count`.
+  /// gx² + gy² of the 3×3 Sobel operator at column `x` of the row starting at `mid` (the rows
+  /// above and below start at `up` and `down`); `x` must have a neighbour on each side.
+  @inline(__always)
+  static func sobelSquared(_ p: UnsafeBufferPointer<UInt8>, up: Int, mid: Int, down: Int, x: Int) -> Int {
+    let a = Int(p[up + x - 1])
+    let b = Int(p[up + x])
+    let c = Int(p[up + x + 1])
+    let d = Int(p[mid + x - 1])
+    let f = Int(p[mid + x + 1])
+    let g = Int(p[down + x - 1])
+    let h = Int(p[down + x])
+    let i = Int(p[down + x + 1])
+    let gx = (c + 2 * f + i) - (a + 2 * d + g)
+    let gy = (g + 2 * h + i) - (a + 2 * b + c)
+    return gx * gx + gy * gy
+  }
+
   static func isWellFormed(_ frame: LumaFrame) -> Bool {
     guard frame.w > 1, frame.h > 1 else { return false }
     let (pixels, overflow) = frame.w.multipliedReportingOverflow(by: frame.h)
