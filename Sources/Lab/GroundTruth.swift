@@ -52,8 +52,7 @@ public enum GroundTruth {
         guard labels.marks.count < ScenarioLimits.labelsMax else {
           throw HarnessFailure.badInput("\(path): more than \(ScenarioLimits.labelsMax) labels (ScenarioLimits.labelsMax)")
         }
-        let line = try? JSONParser.parse(JSONLEventEncoder.line(e))
-        guard let cue = line?["cue_id"]?.stringValue, let holds = line?["holds"]?.boolValue else {
+        guard let (cue, holds) = e.labelMark else {
           throw HarnessFailure.badInput("\(path): label at t=\(e.t) without cue_id and holds")
         }
         let i = index[cue] ?? Int32(labels.cueIDs.count)
@@ -125,4 +124,15 @@ struct LabelOutput: ReplayOutput {
   }
 
   mutating func emit(_ line: DiagnosticLine) {}
+}
+
+extension InputEvent {
+  /// A `label {cue_id, holds}` event's fields (docs/FORMAT.md); nil for any other event or a
+  /// label without both.
+  var labelMark: (cue: String, holds: Bool)? {
+    guard case .generic(let g) = payload, g.kind == .label,
+      let cue = g.fields["cue_id"]?.stringValue, let holds = g.fields["holds"]?.boolValue
+    else { return nil }
+    return (cue, holds)
+  }
 }

@@ -80,8 +80,8 @@ public struct CorpusScorer: Sendable {
           throw HarnessFailure.badInput("\(path): event \(events.count + labels.count + 1) at t=\(e.t) goes back in time (previous t=\(last)); events must be sorted by t")
         }
         last = e.t
-        if case .generic(let g) = e.payload, g.kind == .label {
-          guard let cue = g.fields["cue_id"]?.stringValue, let holds = g.fields["holds"]?.boolValue else {
+        if e.kind == .label {
+          guard let (cue, holds) = e.labelMark else {
             throw HarnessFailure.badInput("\(path): label at t=\(e.t): expected {cue_id: string, holds: bool}")
           }
           labels.append(LabelTrack.Change(t: e.t, cue: cue, holds: holds))
