@@ -99,7 +99,10 @@ public struct Engine: Sendable {
   /// routed by Engine+App*.swift.
   var app: AppState
   /// Per evaluation: the observation of each shared evaluation slot (see `plans(for:)`).
-  var observationCache: [CueObservation?] = []
+  /// An entry is this evaluation's when its `observationStamp` equals `evaluationCount` (so
+  /// nothing is cleared per frame).
+  var observationCache: [CueObservation] = []
+  var observationStamp: [Int] = []
   /// Only used with `useStabilityLayer=true` (§3.8).
   var stability = CueStabilityLayer()
   var card = DirectorCard()
@@ -124,6 +127,8 @@ public struct Engine: Sendable {
   /// Summed-area tables of `latestLuma`, built at the first T1 tick that reads it and kept
   /// while it stays the latest plane: idle T1 ticks cost table look-ups, not pixel passes.
   var latestLumaTables: LumaTables?
+  /// Tables of planes known before the replay (`init(configuration:compiled:lumaTables:)`).
+  let lumaTableCache: LumaTableCache?
   /// The latest `frame_scalars` values; they override computed T1 values (§2.11).
   var frameScalars: [String: Double] = [:]
   /// Latest sensor scalars by catalogue name (white balance, motion, registration).
@@ -145,8 +150,11 @@ public struct Engine: Sendable {
   /// An engine whose cue plans come from `compiled`, a `CompiledSpec` of `configuration.spec`
   /// shared by any number of engines (one trial's replays of a corpus): no formula is compiled
   /// again. A `compiled` made for another `errorSource` option or cue count is not used.
-  public init(configuration: EngineConfiguration, compiled: CompiledSpec?) {
+  /// `lumaTables`, when given, holds the summed-area tables of the planes the replay will
+  /// see (built once for many replays of the same events); planes it lacks are built as usual.
+  public init(configuration: EngineConfiguration, compiled: CompiledSpec?, lumaTables: LumaTableCache? = nil) {
     self.configuration = configuration
+    lumaTableCache = lumaTables
     let spec = configuration.spec
     settings = EngineSettings(configuration.options)
     let formulaFirst = settings.errorSourceFormulaFirst

@@ -214,6 +214,9 @@ struct CueObservation {
   var mirrored: Bool
   /// withRef was wanted but the target is missing: evaluated with noRef rules (§3.2 [D]).
   var targetMissing: Bool
+
+  /// A placeholder (an empty cache entry).
+  static let none = CueObservation(observation: .value(0), withRef: false, mirrored: false, targetMissing: false)
 }
 
 extension CuePlan {

@@ -39,8 +39,15 @@ enum MetricOp: Sendable {
 /// A cue's compiled formula, flattened: every expression's nodes in one buffer owned by the
 /// program (allocated once, never resized), so the per-frame evaluator reads them without
 /// reference counting. Immutable after `init`.
+///
+/// Nodes are in post-order (children before parents), and each node's subtree is the
+/// contiguous range `subtreeStart[n] ... n` (a `local` refers to an assignment outside it):
+/// the evaluator runs that range front to back, one register per node, which is exactly the
+/// order in which a recursive evaluation would finish the nodes.
 final class MetricProgram: @unchecked Sendable {
   let ops: UnsafeMutableBufferPointer<MetricOp>
+  /// The first node of each node's subtree, by node.
+  let subtreeStart: UnsafeMutableBufferPointer<Int>
   let arguments: UnsafeMutableBufferPointer<Int>
   /// Root node of each assignment, by assignment index.
   let roots: UnsafeMutableBufferPointer<Int>
@@ -57,6 +64,8 @@ final class MetricProgram: @unchecked Sendable {
     names = builder.names
     ops = .allocate(capacity: max(1, builder.ops.count))
     _ = ops.initialize(from: builder.ops)
+    subtreeStart = .allocate(capacity: max(1, builder.starts.count))
+    _ = subtreeStart.initialize(from: builder.starts)
     arguments = .allocate(capacity: max(1, builder.arguments.count))
     _ = arguments.initialize(from: builder.arguments)
     roots = .allocate(capacity: max(1, assignmentRoots.count))
@@ -65,6 +74,7 @@ final class MetricProgram: @unchecked Sendable {
 
   deinit {
     ops.deallocate()
+    subtreeStart.deallocate()
     arguments.deallocate()
     roots.deallocate()
   }
@@ -72,6 +82,8 @@ final class MetricProgram: @unchecked Sendable {
   struct Builder {
     let bodyBoxMinPoints: Int
     var ops: [MetricOp] = []
+    /// `subtreeStart` of each node.
+    var starts: [Int] = []
     var arguments: [Int] = []
     var names: [String] = []
 
@@ -86,8 +98,17 @@ final class MetricProgram: @unchecked Sendable {
       return ops.count - 1
     }
 
-    /// Appends `e`'s nodes (children first) and returns the index of its root.
+    /// Appends `e`'s nodes (children first) and returns the index of its root; the nodes added
+    /// are the root's subtree.
     mutating func add(_ e: FormulaExpr) -> Int {
+      let start = ops.count
+      let root = addNodes(e)
+      while starts.count < ops.count { starts.append(start) }
+      starts[root] = start
+      return root
+    }
+
+    mutating func addNodes(_ e: FormulaExpr) -> Int {
       switch e {
       case .constant(let d): return emit(.constant(d))
       // The compiler only emits names of Vision joints (PoseSpecCompiler.jointNames).
@@ -175,33 +196,54 @@ final class MetricContext {
 /// Evaluates one cue's compiled formula on a frame. The first missing input ends the
 /// evaluation with its reason (ENGINE §3.4.1 reason strings).
 ///
-/// The program's buffers are read through pointers taken once (the plan keeps them alive
-/// while it evaluates). The context is a parameter of every step, not a stored reference:
-/// borrowed, it costs no retain, and reading the frame through a stored unowned reference
-/// made the optimizer copy the whole `CanonicalFrame` (four arrays) per node.
+/// A node's value is computed by running its subtree's range of the program front to back
+/// (``MetricProgram``), each node reading its children's registers: no recursion and no
+/// optional per node. The first node that fails stops the run, as the first failing input
+/// stops a recursive evaluation; a `local` runs its assignment's range where it stands (or
+/// takes its `frame_scalars` override without running it, on T1).
+///
+/// The registers live on the stack for the duration of one `scalar`/`assignment` call. The
+/// program's buffers are read through pointers taken once (the plan keeps them alive while it
+/// evaluates). The context is a parameter of every step, not a stored reference: borrowed, it
+/// costs no retain.
 struct FormulaEvaluation {
   /// The plan whose formula this is; `unowned(unsafe)`: an evaluation lives only inside a call
   /// on the plan (which holds it), and retaining it per cue and frame was a measurable cost.
   unowned(unsafe) let plan: CuePlan
   let ops: UnsafeMutableBufferPointer<MetricOp>
+  let starts: UnsafeMutableBufferPointer<Int>
   let arguments: UnsafeMutableBufferPointer<Int>
   let roots: UnsafeMutableBufferPointer<Int>
-  /// Why the value is unavailable (set when `value` returns nil).
+  /// Why the value is unavailable (set when a value is nil).
   var failure: String?
 
   init(plan: CuePlan) {
     self.plan = plan
     ops = plan.formula.ops
+    starts = plan.formula.subtreeStart
     arguments = plan.formula.arguments
     roots = plan.formula.roots
   }
 
   /// The value of node `node` of the plan's formula as a number.
-  mutating func scalar(_ node: Int, _ ctx: MetricContext) -> Double? { finite(eval(node, ctx)) }
+  mutating func scalar(_ node: Int, _ ctx: MetricContext) -> Double? {
+    Self.withRegisters(ops.count) { regs in finite(run(node, ctx, regs) ? regs[node] : nil) }
+  }
 
   /// The value of the formula's assignment `index` as a number (`frame_scalars` overrides
   /// apply on T1 evaluations).
-  mutating func assignment(_ index: Int, _ ctx: MetricContext) -> Double? { finite(local(index, ctx)) }
+  mutating func assignment(_ index: Int, _ ctx: MetricContext) -> Double? {
+    Self.withRegisters(ops.count) { regs in
+      if let v = override(index, ctx) { return finite(v) }
+      let root = roots[index]
+      return finite(run(root, ctx, regs) ? regs[root] : nil)
+    }
+  }
+
+  /// Runs `body` with `count` registers (one per node of the program), on the stack.
+  static func withRegisters<R>(_ count: Int, _ body: (UnsafeMutablePointer<MetricValue>) -> R) -> R {
+    withUnsafeTemporaryAllocation(of: MetricValue.self, capacity: max(1, count)) { body($0.baseAddress!) }
+  }
 
   mutating func finite(_ value: MetricValue?) -> Double? {
     guard let v = value else { return nil }
@@ -212,11 +254,11 @@ struct FormulaEvaluation {
     return v.a
   }
 
-  mutating func local(_ i: Int, _ ctx: MetricContext) -> MetricValue? {
-    if ctx.overrides {
-      for key in plan.assignments[i].overrideKeys { if let v = ctx.scalars[key] { return .scalar(v) } }
-    }
-    return eval(roots[i], ctx)
+  /// The `frame_scalars` value standing in for assignment `i` (T1 evaluations), if any.
+  func override(_ i: Int, _ ctx: MetricContext) -> MetricValue? {
+    guard ctx.overrides else { return nil }
+    for key in plan.assignments[i].overrideKeys { if let v = ctx.scalars[key] { return .scalar(v) } }
+    return nil
   }
 
   mutating func fail(_ reason: String) -> MetricValue? {
@@ -224,166 +266,208 @@ struct FormulaEvaluation {
     return nil
   }
 
-  mutating func eval(_ node: Int, _ ctx: MetricContext) -> MetricValue? {
-    switch ops[node] {
-    case .constant(let d): return .scalar(d)
+  /// Computes the nodes of `node`'s subtree in order into `regs`; false at the first failure.
+  mutating func run(_ node: Int, _ ctx: MetricContext, _ regs: UnsafeMutablePointer<MetricValue>) -> Bool {
+    var n = starts[node]
+    while n <= node {
+      guard step(n, ctx, regs) else { return false }
+      n += 1
+    }
+    return true
+  }
+
+  /// Node `n` into `regs[n]` from its children's registers (already computed); false when it
+  /// fails. (Writing the register here, not returning an optional value, spares a 33-byte
+  /// aggregate through memory per node.)
+  mutating func step(_ n: Int, _ ctx: MetricContext, _ regs: UnsafeMutablePointer<MetricValue>) -> Bool {
+    @inline(__always) func put(_ v: MetricValue) -> Bool {
+      regs[n] = v
+      return true
+    }
+    @inline(__always) func put(_ v: MetricValue?) -> Bool {
+      guard let v else { return false }
+      regs[n] = v
+      return true
+    }
+    switch ops[n] {
+    case .constant(let d): return put(.scalar(d))
     case .joint(let j):
-      guard ctx.frame.hasBody else { return fail("missing_input:no_pose") }
-      if let p = ctx.frame[j] { return .point(p) }
-      return fail(Reasons.joint[j.rawValue][ctx.frame.dropReasons[j.rawValue].map(Reasons.dropIndex) ?? 0])
-    case .facePoint(let fp):
-      guard let face = ctx.face else { return fail("missing_input:no_face") }
-      let minConf = ctx.roiCoefficients.minLandmarkConfidence
-      func eye(_ e: EyePoint?) -> Point2? {
-        guard let e, (e.conf ?? 1) >= minConf else { return nil }
-        return Point2(x: e.x, y: e.y)
-      }
-      let p: Point2? =
-        switch fp {
-        case .leftEyeCenter: eye(face.leftEye)
-        case .rightEyeCenter: eye(face.rightEye)
-        case .noseTip: face.noseTip ?? face.nose
-        // [C] chinCenter := (faceBBox.midX, faceBBox.maxY) when no chin is recorded.
-        case .chinCenter: face.chin ?? Point2(x: face.bbox.x + face.bbox.w / 2, y: face.bbox.maxY)
-        case .mouthCenter: face.mouth
-        }
-      guard let p else { return fail(Reasons.facePoint[fp]!) }
-      return .point(p)
+      guard ctx.frame.hasBody else { return failed("missing_input:no_pose") }
+      if let p = ctx.frame[j] { return put(.point(p)) }
+      return failed(Reasons.joint[j.rawValue][ctx.frame.dropReasons[j.rawValue].map(Reasons.dropIndex) ?? 0])
+    case .facePoint(let fp): return put(facePoint(fp, ctx))
     case .faceBBox:
-      guard let face = ctx.face else { return fail("missing_input:no_face") }
-      return .rect(face.bbox)
+      guard let face = ctx.face else { return failed("missing_input:no_face") }
+      return put(.rect(face.bbox))
     case .bodyBox(let minPoints):
-      guard ctx.frame.hasBody else { return fail("missing_input:no_pose") }
+      guard ctx.frame.hasBody else { return failed("missing_input:no_pose") }
       let box =
         ctx.options.perCue
         ? BodyBBox.perCue(plan.bodyJoints, in: ctx.frame, minPoints: minPoints) : BodyBBox.allJoints(in: ctx.frame)
       switch box {
-      case .failure(let f): return fail(f == .insufficientPoints ? Reasons.insufficientPoints : Reasons.degenerateBBox)
-      case .success(let b): return .box(b)
+      case .failure(let f): return failed(f == .insufficientPoints ? Reasons.insufficientPoints : Reasons.degenerateBBox)
+      case .success(let b): return put(.box(b))
       }
     case .bodyConfidence:
       // avgConfidence(bodyPoints): mean raw confidence of the kept listed joints.
       var sum = 0.0
-      var n = 0
+      var count = 0
       for j in plan.bodyJoints where ctx.frame[j] != nil {
         sum += ctx.frame.rawConfidence[j.rawValue] ?? 1
-        n += 1
+        count += 1
       }
-      guard n > 0 else { return fail("missing_input:no_pose") }
-      return .scalar(sum / Double(n))
+      guard count > 0 else { return failed("missing_input:no_pose") }
+      return put(.scalar(sum / Double(count)))
     case .faceLandmarkConfidence:
       // Vision gives no per-landmark face confidence: 1.0 unless recorded (§2.10, G-36).
-      guard let face = ctx.face else { return fail("missing_input:no_face") }
-      return .scalar(face.landmarkConfAvg ?? 1)
+      guard let face = ctx.face else { return failed("missing_input:no_face") }
+      return put(.scalar(face.landmarkConfAvg ?? 1))
     case .catalogue(let c):
-      return catalogue(c, ctx)
+      return put(catalogue(c, ctx))
     case .pixel(let f, let roiIndex):
-      let roi = plan.formula.names[roiIndex]
-      if ctx.overrides, let v = ctx.scalars["\(f.rawValue)_\(roi)"] { return .scalar(v) }
-      guard let luma = ctx.luma else { return fail("missing_input:luma") }
-      guard let rects = ROIGeometry.rects(named: roi, face: ctx.face, ctx.roiCoefficients) else {
-        return fail("missing_input:\(roi)")
-      }
-      switch rects {
-      case .failure(let why): return fail(why.reason)
-      case .success(let rs):
-        let v: Double? =
-          if let t = ctx.lumaTables {
-            switch f {
-            case .meanLuma: t.meanLuma(rs)
-            case .highlightClipPct: t.highlightClipPct(rs)
-            case .shadowClipPct: t.shadowClipPct(rs)
-            default: t.sobelEdgeDensity(rs)
-            }
-          } else {
-            switch f {
-            case .meanLuma: PixelMetrics.meanLuma(luma, rs)
-            case .highlightClipPct: PixelMetrics.highlightClipPct(luma, rs)
-            case .shadowClipPct: PixelMetrics.shadowClipPct(luma, rs)
-            default: PixelMetrics.sobelEdgeDensity(luma, rs)
-            }
-          }
-        guard let v else { return fail("roi_empty:\(roi)") }
-        return .scalar(v)
-      }
+      return put(pixel(f, roiIndex, ctx))
     case .target(let i):
       let m = plan.formula.names[i]
-      guard let v = ctx.targets[m] else { return fail("missing_target:target.\(m)") }
-      return .scalar(v)
+      guard let v = ctx.targets[m] else { return failed("missing_target:target.\(m)") }
+      return put(.scalar(v))
     case .local(let i):
-      return local(i, ctx)
+      if let v = override(i, ctx) { return put(v) }
+      let root = roots[i]
+      return run(root, ctx, regs) && put(regs[root])
     case .negate(let x):
-      guard let v = eval(x, ctx) else { return nil }
-      return .scalar(-v.a)
+      return put(.scalar(-regs[x].a))
     case .binary(let op, let l, let r):
-      guard let x = eval(l, ctx), let y = eval(r, ctx) else { return nil }
+      let (x, y) = (regs[l].a, regs[r].a)
       switch op {
-      case .add: return .scalar(x.a + y.a)
-      case .subtract: return .scalar(x.a - y.a)
-      case .multiply: return .scalar(x.a * y.a)
-      case .divide: return .scalar(x.a / y.a)
+      case .add: return put(.scalar(x + y))
+      case .subtract: return put(.scalar(x - y))
+      case .multiply: return put(.scalar(x * y))
+      case .divide: return put(.scalar(x / y))
       }
     case .call(let f, let first, let count):
-      return call(f, first, count, ctx)
+      return call(f, first, count, into: n, regs)
     case .field(let x, let f):
-      guard let v = eval(x, ctx) else { return nil }
+      let v = regs[x]
       switch f {
       // On a point a,b are x,y; on a box a,b,c,d are minX,minY,maxX,maxY.
-      case .x, .minX: return .scalar(v.a)
-      case .y, .minY: return .scalar(v.b)
-      case .w: return .scalar(v.c - v.a)
-      case .h: return .scalar(v.d - v.b)
-      case .maxX: return .scalar(v.c)
-      case .maxY: return .scalar(v.d)
+      case .x, .minX: return put(.scalar(v.a))
+      case .y, .minY: return put(.scalar(v.b))
+      case .w: return put(.scalar(v.c - v.a))
+      case .h: return put(.scalar(v.d - v.b))
+      case .maxX: return put(.scalar(v.c))
+      case .maxY: return put(.scalar(v.d))
       }
     case .verticalDifference(let x):
-      guard let v = eval(x, ctx) else { return nil }
-      return .scalar(ctx.options.angleFix ? -v.a : v.a)
+      let v = regs[x].a
+      return put(.scalar(ctx.options.angleFix ? -v : v))
     case .directionAngle(let x):
-      guard let v = eval(x, ctx) else { return nil }
-      return .scalar(ctx.options.angleFix ? AngleMath.foldLine(v.a) : v.a)
+      let v = regs[x].a
+      return put(.scalar(ctx.options.angleFix ? AngleMath.foldLine(v) : v))
     case .angleDifference(let x):
-      guard let v = eval(x, ctx) else { return nil }
-      return .scalar(ctx.options.angleFix ? AngleMath.wrap(v.a) : v.a)
+      let v = regs[x].a
+      return put(.scalar(ctx.options.angleFix ? AngleMath.wrap(v) : v))
     }
   }
 
-  /// A call with the arguments `arguments[first ..< first + count]`.
-  mutating func call(_ f: FormulaFunction, _ first: Int, _ count: Int, _ ctx: MetricContext) -> MetricValue? {
-    @inline(__always) func arg(_ k: Int) -> Int { arguments[first + k] }
+  mutating func facePoint(_ fp: FacePoint, _ ctx: MetricContext) -> MetricValue? {
+    guard let face = ctx.face else { return fail("missing_input:no_face") }
+    let minConf = ctx.roiCoefficients.minLandmarkConfidence
+    func eye(_ e: EyePoint?) -> Point2? {
+      guard let e, (e.conf ?? 1) >= minConf else { return nil }
+      return Point2(x: e.x, y: e.y)
+    }
+    let p: Point2? =
+      switch fp {
+      case .leftEyeCenter: eye(face.leftEye)
+      case .rightEyeCenter: eye(face.rightEye)
+      case .noseTip: face.noseTip ?? face.nose
+      // [C] chinCenter := (faceBBox.midX, faceBBox.maxY) when no chin is recorded.
+      case .chinCenter: face.chin ?? Point2(x: face.bbox.x + face.bbox.w / 2, y: face.bbox.maxY)
+      case .mouthCenter: face.mouth
+      }
+    guard let p else { return fail(Reasons.facePoint[fp]!) }
+    return .point(p)
+  }
+
+  /// Records `reason` (the first failure wins) and returns false.
+  mutating func failed(_ reason: String) -> Bool {
+    if failure == nil { failure = reason }
+    return false
+  }
+
+  /// A pixel metric over the ROI `names[roiIndex]` (T1; `frame_scalars` `<f>_<roi>` first).
+  mutating func pixel(_ f: FormulaFunction, _ roiIndex: Int, _ ctx: MetricContext) -> MetricValue? {
+    let roi = plan.formula.names[roiIndex]
+    if ctx.overrides, let v = ctx.scalars["\(f.rawValue)_\(roi)"] { return .scalar(v) }
+    guard let luma = ctx.luma else { return fail("missing_input:luma") }
+    guard let rects = ROIGeometry.rects(named: roi, face: ctx.face, ctx.roiCoefficients) else {
+      return fail("missing_input:\(roi)")
+    }
+    switch rects {
+    case .failure(let why): return fail(why.reason)
+    case .success(let rs):
+      let v: Double? =
+        if let t = ctx.lumaTables {
+          switch f {
+          case .meanLuma: t.meanLuma(rs)
+          case .highlightClipPct: t.highlightClipPct(rs)
+          case .shadowClipPct: t.shadowClipPct(rs)
+          default: t.sobelEdgeDensity(rs)
+          }
+        } else {
+          switch f {
+          case .meanLuma: PixelMetrics.meanLuma(luma, rs)
+          case .highlightClipPct: PixelMetrics.highlightClipPct(luma, rs)
+          case .shadowClipPct: PixelMetrics.shadowClipPct(luma, rs)
+          default: PixelMetrics.sobelEdgeDensity(luma, rs)
+          }
+        }
+      guard let v else { return fail("roi_empty:\(roi)") }
+      return .scalar(v)
+    }
+  }
+
+  /// A call whose arguments are the registers `arguments[first ..< first + count]`, into
+  /// `regs[n]`; false when it fails.
+  mutating func call(
+    _ f: FormulaFunction, _ first: Int, _ count: Int, into n: Int, _ regs: UnsafeMutablePointer<MetricValue>
+  ) -> Bool {
+    @inline(__always) func arg(_ k: Int) -> MetricValue { regs[arguments[first + k]] }
+    @inline(__always) func put(_ v: MetricValue) -> Bool {
+      regs[n] = v
+      return true
+    }
     switch f {
     case .min, .max:
-      var best: Double? = nil
-      for k in 0..<count {
-        guard let v = eval(arg(k), ctx) else { return nil }
-        best = best.map { f == .min ? Swift.min($0, v.a) : Swift.max($0, v.a) } ?? v.a
+      var best = arg(0).a
+      for k in 1..<Swift.max(1, count) {
+        let v = arg(k).a
+        best = f == .min ? Swift.min(best, v) : Swift.max(best, v)
       }
-      return best.map(MetricValue.scalar)
+      return put(.scalar(best))
     case .angle:
-      guard let a = eval(arg(0), ctx), let b = eval(arg(1), ctx), let c = eval(arg(2), ctx) else { return nil }
+      let (a, b, c) = (arg(0), arg(1), arg(2))
       // Angle at b between ba and bc, degrees (PS metrics.helpers).
       let (ux, uy, vx, vy) = (a.a - b.a, a.b - b.b, c.a - b.a, c.b - b.b)
       let norm = (ux * ux + uy * uy).squareRoot() * (vx * vx + vy * vy).squareRoot()
-      guard norm > 0 else { return fail("degenerate_angle") }
-      return .scalar(acos(Swift.max(-1, Swift.min(1, (ux * vx + uy * vy) / norm))) * 180 / .pi)
-    default: break
-    }
-    guard let x = eval(arg(0), ctx) else { return nil }
-    switch f {
-    case .center: return .point(Point2(x: (x.a + x.c) / 2, y: (x.b + x.d) / 2))
-    case .deg: return .scalar(x.a * 180 / .pi)
-    case .abs: return .scalar(Swift.abs(x.a))
-    case .log: return .scalar(log(x.a))
-    case .sqrt: return .scalar(x.a.squareRoot())
-    case .acos: return .scalar(acos(x.a))
-    default: break
-    }
-    guard let y = eval(arg(1), ctx) else { return nil }
-    switch f {
-    case .mid: return .point(Point2(x: (x.a + y.a) / 2, y: (x.b + y.b) / 2))
-    case .dist: return .scalar(((x.a - y.a) * (x.a - y.a) + (x.b - y.b) * (x.b - y.b)).squareRoot())
-    case .atan2: return .scalar(atan2(x.a, y.a))
-    default: return fail("unsupported_function:\(f.rawValue)")
+      guard norm > 0 else { return failed("degenerate_angle") }
+      return put(.scalar(acos(Swift.max(-1, Swift.min(1, (ux * vx + uy * vy) / norm))) * 180 / .pi))
+    case .center:
+      let x = arg(0)
+      return put(.point(Point2(x: (x.a + x.c) / 2, y: (x.b + x.d) / 2)))
+    case .deg: return put(.scalar(arg(0).a * 180 / .pi))
+    case .abs: return put(.scalar(Swift.abs(arg(0).a)))
+    case .log: return put(.scalar(log(arg(0).a)))
+    case .sqrt: return put(.scalar(arg(0).a.squareRoot()))
+    case .acos: return put(.scalar(acos(arg(0).a)))
+    case .mid:
+      let (x, y) = (arg(0), arg(1))
+      return put(.point(Point2(x: (x.a + y.a) / 2, y: (x.b + y.b) / 2)))
+    case .dist:
+      let (x, y) = (arg(0), arg(1))
+      return put(.scalar(((x.a - y.a) * (x.a - y.a) + (x.b - y.b) * (x.b - y.b)).squareRoot()))
+    case .atan2: return put(.scalar(atan2(arg(0).a, arg(1).a)))
+    default: return failed("unsupported_function:\(f.rawValue)")
     }
   }
 

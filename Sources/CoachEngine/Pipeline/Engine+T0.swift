@@ -99,9 +99,8 @@ extension Engine {
   mutating func observeCues(_ input: T0Input, _ requests: inout T0Requests, _ collector: inout CueEvalCollector?) {
     t0.candidates.removeAll(keepingCapacity: true)
     if observationCache.count != plans.count {
-      observationCache = Array(repeating: nil, count: plans.count)
-    } else {
-      for i in observationCache.indices { observationCache[i] = nil }
+      observationCache = Array(repeating: CueObservation.none, count: plans.count)
+      observationStamp = Array(repeating: -1, count: plans.count)
     }
     for i in scenePlans {
       // Borrowed, not retained: `plans` holds every plan for the whole evaluation, and a
@@ -126,11 +125,13 @@ extension Engine {
       return
     }
     let observed: CueObservation
-    if let cached = observationCache[plan.evaluationSlot] {
-      observed = cached
+    let slot = plan.evaluationSlot
+    if observationStamp[slot] == evaluationCount {
+      observed = observationCache[slot]
     } else {
       observed = plan.observe(input.ctx, withRefSession: input.withRefSession, mirrorCtx: input.mirrorCtx)
-      observationCache[plan.evaluationSlot] = observed
+      observationCache[slot] = observed
+      observationStamp[slot] = evaluationCount
     }
     switch observed.observation {
     case .unavailable(let why): cueUnavailable(i, plan, why: why, &requests, &collector)

@@ -20,7 +20,9 @@ extension Engine {
     for (k, v) in frameScalars { scalars[k] = v }  // a map merge: order does not matter
     let withRefSession = withRefActive
     let targets = withRefSession ? withRef.store.targets : [:]
-    if latestLumaTables == nil, let plane = latestLuma { latestLumaTables = LumaTables(plane) }
+    if latestLumaTables == nil, let plane = latestLuma {
+      latestLumaTables = lumaTableCache?.tables(for: plane) ?? LumaTables(plane)
+    }
     let ctx = MetricContext(
       frame: frame, face: latestSubjectFace, options: metricOptions, scalars: scalars,
       luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true,

@@ -13,6 +13,9 @@ public enum ScoreLimits {
   public static let corpusEventsMax = 1_000_000
   /// Recordings in one corpus.
   public static let recordingsMax = 10_000
+  /// Summed-area tables kept for a corpus replayed many times (`tune`), all recordings
+  /// together: 1 GiB, some 4,500 distinct 90 × 160 planes. Planes past it are built per replay.
+  public static let lumaCacheBytesMax = 1 << 30
 }
 
 /// One recording decoded once, kept in memory for any number of replays.
@@ -29,6 +32,9 @@ public struct LoadedRecording: Sendable {
   public let labels: LabelTrack?
   /// The end of the replay: `duration_ms`, else the last event's t.
   public let durationMs: Millis
+  /// Tables of the recording's luma planes, shared by every replay of it
+  /// (`CorpusScorer.cachingLumaTables`); nil: each replay builds its own.
+  public internal(set) var lumaTables: LumaTableCache? = nil
 }
 
 /// Checks a recording's expectations (`expect:` blocks, issue 15 item 1) on the records of one
@@ -39,7 +45,7 @@ public typealias ExpectationChecker = @Sendable (_ recording: LoadedRecording, _
 /// decoded once (`init`), then every `score` replays all of them in process, in parallel on
 /// `jobs` threads, and applies `ScoreRules`.
 public struct CorpusScorer: Sendable {
-  public let recordings: [LoadedRecording]
+  public private(set) var recordings: [LoadedRecording]
   public var windows = ScoreWindows()
   /// The guidance budgets of `verify --budgets`; a recording's header may set its own.
   public var budgets = BudgetLimits()
@@ -60,6 +66,26 @@ public struct CorpusScorer: Sendable {
       loaded.append(r)
     }
     recordings = loaded
+  }
+
+  /// The same scorer with each recording's distinct luma planes turned into tables once, for
+  /// the replays of every later `score` (a `tune` study replays the corpus once per trial;
+  /// the tables depend on the plane alone). Within `bytesMax` for the whole corpus.
+  public func cachingLumaTables(bytesMax: Int = ScoreLimits.lumaCacheBytesMax) -> CorpusScorer {
+    var out = self
+    var left = bytesMax
+    var recordings = self.recordings
+    for i in recordings.indices {
+      let planes = recordings[i].events.lazy.compactMap { e -> LumaFrame? in
+        if case .luma(let l) = e.payload { return l }
+        return nil
+      }
+      let cache = LumaTableCache(planes: planes, bytesMax: left)
+      left -= cache.tableBytes
+      recordings[i].lumaTables = cache.count > 0 ? cache : nil
+    }
+    out.recordings = recordings
+    return out
   }
 
   /// Scorer over already loaded recordings (tests, subsets).
@@ -190,7 +216,7 @@ extension CorpusScorer {
   ) throws(HarnessFailure) -> RecordingObjectives {
     var source = InMemoryEventSource(header: rec.header, events: rec.events)
     var output = ScoreOutput(keepRecords: expectations != nil)
-    let engine = Engine(configuration: config, compiled: compiled)
+    let engine = Engine(configuration: config, compiled: compiled, lumaTables: rec.lumaTables)
     var replayer = Replayer(engine: engine, sessionStore: MemorySessionStore())
     do { _ = try replayer.run(&source, into: &output, recording: rec.path) } catch {
       throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)

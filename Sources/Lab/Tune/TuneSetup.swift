@@ -38,7 +38,8 @@ public struct TuneSetup: Sendable {
     guard tpeBatch >= 1, tpeBatch <= 10_000 else { throw .badInput("--tpe-batch: expected 1…10000") }
     let names = try corpusNames(corpus, recordingsDir: recordingsDir)
     // Trials run in parallel (--jobs); each one replays its recordings on one thread.
-    var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" })
+    // Every trial replays the same events: their luma planes' tables are built once.
+    var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" }).cachingLumaTables()
     scorer.jobs = 1
     // The scenarios' expect: rules are hard constraints (objective expectation_failures).
     do { scorer.expectations = try ScenarioCorpus.preloadedExpectations(recordingsDir: recordingsDir, names: names) } catch {

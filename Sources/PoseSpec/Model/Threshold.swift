@@ -5,7 +5,7 @@ public enum CueLevel: String, Sendable, CaseIterable {
   case none, enter, warn, hard, exit
 
   /// Rank for "worse" comparisons (hard 4 > warn 3 > enter 2 > none 1; exit 0).
-  public var rank: Int {
+  @inlinable public var rank: Int {
     switch self {
     case .hard: 4
     case .warn: 3
@@ -43,7 +43,7 @@ public struct Threshold: Equatable, Sendable, CustomStringConvertible {
   }
 
   /// Whether `value` satisfies the threshold (`between` is inclusive, bounds in any order).
-  public func matches(_ value: Double) -> Bool {
+  @inlinable public func matches(_ value: Double) -> Bool {
     switch op {
     case .greater: value > a
     case .greaterOrEqual: value >= a
@@ -60,7 +60,7 @@ public struct Threshold: Equatable, Sendable, CustomStringConvertible {
 
   /// The magnitude used for severity normalization (§3.7): abs of the number, or for
   /// `between` the larger abs bound.
-  public var magnitude: Double {
+  @inlinable public var magnitude: Double {
     if op == .between, let b { return max(abs(a), abs(b)) }
     return abs(a)
   }
@@ -96,7 +96,7 @@ public struct ThresholdSet: Equatable, Sendable {
 
   /// The level of `value`: the first of hard → warn → enter → exit whose threshold matches,
   /// else `none`; a non-finite or missing value is `none` (ENGINE §3.1, §3.3).
-  public func level(of value: Double?) -> CueLevel {
+  @inlinable public func level(of value: Double?) -> CueLevel {
     guard let value, value.isFinite else { return .none }
     if hard.contains(where: { $0.matches(value) }) { return .hard }
     if warn.contains(where: { $0.matches(value) }) { return .warn }
@@ -107,14 +107,14 @@ public struct ThresholdSet: Equatable, Sendable {
 
   /// `hardAbs` of §3.7: the magnitude of the first hard threshold; nil when there is no hard
   /// threshold or it is 0 (severity is then nil).
-  public var hardMagnitude: Double? {
+  @inlinable public var hardMagnitude: Double? {
     guard let first = hard.first, first.magnitude != 0, first.magnitude.isFinite else { return nil }
     return first.magnitude
   }
 
   /// Severity of §3.7: `abs(error) / hardAbs`, nil when `hardMagnitude` is nil or the error is
   /// not finite.
-  public func severity(of value: Double?) -> Double? {
+  @inlinable public func severity(of value: Double?) -> Double? {
     guard let value, value.isFinite, let h = hardMagnitude else { return nil }
     return abs(value) / h
   }
