@@ -20,6 +20,9 @@ final class CuePlan: Sendable {
   let mutexGroup: String
   let noRef: ThresholdSet?
   let withRef: ThresholdSet?
+  /// `noRef` / `withRef` resolved to plain values for the per-frame level and severity.
+  let noRefRule: LevelRule
+  let withRefRule: LevelRule
   /// `metric.computeTier`: T0, T1 or fallback.
   let tier: String
   let updateHz: Double
@@ -47,6 +50,9 @@ final class CuePlan: Sendable {
   let unknownBodyNames: [String]
   /// Point landmarks for the confidence gate (§3.4.2), in `metric.landmarks` order.
   let gatePoints: [GatePoint]
+  /// `gatePoints` as `Joint.rawValue`s when all of them are joints (`gateJointsOnly`).
+  let gateJoints: [Int]
+  let gateJointsOnly: Bool
   /// Whether `bbox(bodyPoints)` is used (for `bboxRequiresAllListed`).
   let usesBodyPoints: Bool
   let minConfidence: Double
@@ -82,6 +88,8 @@ final class CuePlan: Sendable {
     mutexGroup = cue.mutexGroup
     noRef = cue.trigger.noRef
     withRef = cue.trigger.withRef
+    noRefRule = LevelRule(cue.trigger.noRef)
+    withRefRule = LevelRule(cue.trigger.withRef)
     tier = cue.metric.computeTier
     updateHz = cue.metric.updateHz
     isSystemFallback = program.isSystemFallback
@@ -139,6 +147,8 @@ final class CuePlan: Sendable {
     bodyJoints = joints
     unknownBodyNames = unknown
     gatePoints = gate
+    gateJoints = gate.compactMap { if case .joint(let j) = $0 { j.rawValue } else { nil } }
+    gateJointsOnly = gateJoints.count == gate.count
     minConfidence = cue.confidence.minConfidence
     fallbackCueId = cue.confidence.fallbackCueId
     antiJitter = cue.antiJitter
@@ -160,15 +170,18 @@ final class CuePlan: Sendable {
 
   /// The level of `error` (§3.3) against the thresholds of the mode it was computed in.
   func level(of error: Double, withRef: Bool = false) -> CueLevel {
-    // Branches, not `(c ? a : b)?.…`: that form copies the whole ThresholdSet per call.
-    if withRef { return self.withRef?.level(of: error) ?? .none }
-    return noRef?.level(of: error) ?? .none
+    let rule = withRef ? withRefRule : noRefRule
+    guard rule.single else {
+      // Several thresholds on a level (PS has none): the set's own first-match rule.
+      if withRef { return self.withRef?.level(of: error) ?? .none }
+      return noRef?.level(of: error) ?? .none
+    }
+    return rule.level(of: error)
   }
 
   /// The severity of `error` against the hard threshold of its mode (§3.7).
   func severity(of error: Double, withRef: Bool = false) -> Double? {
-    if withRef { return self.withRef?.severity(of: error) }
-    return noRef?.severity(of: error)
+    (withRef ? withRefRule : noRefRule).severity(of: error)
   }
 
   /// Whether the cue takes part in a session in this mode: withRef cues use `trigger.withRef`,
@@ -180,6 +193,43 @@ final class CuePlan: Sendable {
 
   /// Hysteresis and gate persistence (≥ 1, §3.9 clamp).
   var persistFrames: Int { max(1, antiJitter.persistFrames) }
+}
+
+/// A cue's `ThresholdSet` as plain values (no arrays, nothing to retain): the first threshold
+/// of each level, and `hardAbs` (§3.7). `single` is false when a level lists several
+/// thresholds; the set itself then decides the level (`CuePlan.level`).
+struct LevelRule: Sendable {
+  var hard: Threshold?
+  var warn: Threshold?
+  var enter: Threshold?
+  var exit: Threshold?
+  var hardMagnitude: Double?
+  var single: Bool
+
+  init(_ set: ThresholdSet?) {
+    hard = set?.hard.first
+    warn = set?.warn.first
+    enter = set?.enter.first
+    exit = set?.exit.first
+    hardMagnitude = set?.hardMagnitude
+    single = set.map { s in [s.hard, s.warn, s.enter, s.exit].allSatisfy { $0.count <= 1 } } ?? true
+  }
+
+  /// ``ThresholdSet/level(of:)`` for a set with at most one threshold per level (none: `.none`).
+  @inline(__always) func level(of value: Double) -> CueLevel {
+    guard value.isFinite else { return .none }
+    if let t = hard, t.matches(value) { return .hard }
+    if let t = warn, t.matches(value) { return .warn }
+    if let t = enter, t.matches(value) { return .enter }
+    if let t = exit, t.matches(value) { return .exit }
+    return .none
+  }
+
+  /// ``ThresholdSet/severity(of:)``.
+  @inline(__always) func severity(of value: Double) -> Double? {
+    guard value.isFinite, let h = hardMagnitude else { return nil }
+    return abs(value) / h
+  }
 }
 
 /// The engine options that shape metrics (§1.8), resolved once.
@@ -293,6 +343,17 @@ extension CuePlan {
   func passesConfidenceGate(_ ctx: MetricContext) -> Bool {
     var sum = 0.0
     var n = 0
+    if gateJointsOnly {
+      // The common case (body cues): the same sum in the same order, over raw indices.
+      ctx.frame.rawConfidence.withUnsafeBufferPointer { raw in
+        for j in gateJoints {
+          guard let c = raw[j] else { continue }
+          sum += c.isFinite ? c : 0
+          n += 1
+        }
+      }
+      return n == 0 || sum / Double(n) >= minConfidence
+    }
     for p in gatePoints {
       switch p {
       case .joint(let j):

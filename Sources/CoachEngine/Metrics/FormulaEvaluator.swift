@@ -20,8 +20,9 @@ enum MetricOp: Sendable {
   case bodyConfidence
   case faceLandmarkConfidence
   case catalogue(CatalogueScalar)
-  /// A pixel metric over the ROI named `names[roi]`.
-  case pixel(FormulaFunction, roi: Int)
+  /// A pixel metric over the ROI named `names[roi]`; `names[override]` is its
+  /// `frame_scalars` key `<function>_<ROI>` (§2.11), built once here rather than per tick.
+  case pixel(FormulaFunction, roi: Int, override: Int)
   /// `target.<names[i]>`.
   case target(Int)
   /// The value of assignment `i` (its root is `roots[i]`).
@@ -127,7 +128,7 @@ final class MetricProgram: @unchecked Sendable {
       case .call(.avgConfidence, let args):
         return emit(args.first == .faceLandmarks ? .faceLandmarkConfidence : .bodyConfidence)
       case .call(let f, let args) where f.isPixel:
-        if case .roi(let r)? = args.first { return emit(.pixel(f, roi: name(r))) }
+        if case .roi(let r)? = args.first { return emit(.pixel(f, roi: name(r), override: name("\(f.rawValue)_\(r)"))) }
         return emit(.constant(.nan))
       case .call(let f, let args):
         let children = args.map { add($0) }
@@ -210,30 +211,34 @@ struct FormulaEvaluation {
   /// The plan whose formula this is; `unowned(unsafe)`: an evaluation lives only inside a call
   /// on the plan (which holds it), and retaining it per cue and frame was a measurable cost.
   unowned(unsafe) let plan: CuePlan
-  let ops: UnsafeMutableBufferPointer<MetricOp>
-  let starts: UnsafeMutableBufferPointer<Int>
-  let arguments: UnsafeMutableBufferPointer<Int>
-  let roots: UnsafeMutableBufferPointer<Int>
+  // Base addresses (not buffer pointers): a smaller value to build per cue and frame.
+  let ops: UnsafeMutablePointer<MetricOp>
+  let starts: UnsafeMutablePointer<Int>
+  let arguments: UnsafeMutablePointer<Int>
+  let roots: UnsafeMutablePointer<Int>
+  let count: Int
   /// Why the value is unavailable (set when a value is nil).
   var failure: String?
 
-  init(plan: CuePlan) {
+  @inline(__always) init(plan: CuePlan) {
     self.plan = plan
-    ops = plan.formula.ops
-    starts = plan.formula.subtreeStart
-    arguments = plan.formula.arguments
-    roots = plan.formula.roots
+    let f = plan.formula
+    ops = f.ops.baseAddress!
+    starts = f.subtreeStart.baseAddress!
+    arguments = f.arguments.baseAddress!
+    roots = f.roots.baseAddress!
+    count = f.ops.count
   }
 
   /// The value of node `node` of the plan's formula as a number.
   mutating func scalar(_ node: Int, _ ctx: MetricContext) -> Double? {
-    Self.withRegisters(ops.count) { regs in finite(run(node, ctx, regs) ? regs[node] : nil) }
+    Self.withRegisters(count) { regs in finite(run(node, ctx, regs) ? regs[node] : nil) }
   }
 
   /// The value of the formula's assignment `index` as a number (`frame_scalars` overrides
   /// apply on T1 evaluations).
   mutating func assignment(_ index: Int, _ ctx: MetricContext) -> Double? {
-    Self.withRegisters(ops.count) { regs in
+    Self.withRegisters(count) { regs in
       if let v = override(index, ctx) { return finite(v) }
       let root = roots[index]
       return finite(run(root, ctx, regs) ? regs[root] : nil)
@@ -324,8 +329,8 @@ struct FormulaEvaluation {
       return put(.scalar(face.landmarkConfAvg ?? 1))
     case .catalogue(let c):
       return put(catalogue(c, ctx))
-    case .pixel(let f, let roiIndex):
-      return put(pixel(f, roiIndex, ctx))
+    case .pixel(let f, let roiIndex, let override):
+      return put(pixel(f, roiIndex, override, ctx))
     case .target(let i):
       let m = plan.formula.names[i]
       guard let v = ctx.targets[m] else { return failed("missing_target:target.\(m)") }
@@ -395,10 +400,11 @@ struct FormulaEvaluation {
     return false
   }
 
-  /// A pixel metric over the ROI `names[roiIndex]` (T1; `frame_scalars` `<f>_<roi>` first).
-  mutating func pixel(_ f: FormulaFunction, _ roiIndex: Int, _ ctx: MetricContext) -> MetricValue? {
+  /// A pixel metric over the ROI `names[roiIndex]` (T1; the `frame_scalars` value
+  /// `names[override]` = `<f>_<roi>` first).
+  mutating func pixel(_ f: FormulaFunction, _ roiIndex: Int, _ override: Int, _ ctx: MetricContext) -> MetricValue? {
     let roi = plan.formula.names[roiIndex]
-    if ctx.overrides, let v = ctx.scalars["\(f.rawValue)_\(roi)"] { return .scalar(v) }
+    if ctx.overrides, let v = ctx.scalars[plan.formula.names[override]] { return .scalar(v) }
     guard let luma = ctx.luma else { return fail("missing_input:luma") }
     guard let rects = ROIGeometry.rects(named: roi, face: ctx.face, ctx.roiCoefficients) else {
       return fail("missing_input:\(roi)")
