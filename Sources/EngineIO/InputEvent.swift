@@ -88,7 +88,7 @@ public struct BodyPose: Equatable, Sendable {
   @inlinable public init(unchecked points: [JointPoint?]) {
     self.points = points
   }
-  public subscript(joint: Joint) -> JointPoint? {
+  @inlinable public subscript(joint: Joint) -> JointPoint? {
     get { points[joint.rawValue] }
     set { points[joint.rawValue] = newValue }
   }

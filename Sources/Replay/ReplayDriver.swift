@@ -29,12 +29,15 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
     self.sessionStore = sessionStore
   }
 
-  /// Replays `url` into `output` (streaming: nothing is kept in memory).
+  /// Replays `url` into `output` (streaming: nothing is kept in memory). The file is decoded
+  /// on a second thread while the engine replays (`PrefetchingSource`; same events, same
+  /// errors, same places).
   public func replay<O: ReplayOutput>(_ url: URL, into output: inout O) throws(ReplayError)
     -> ReplaySummary
   {
-    var source: any EventSource
-    do { source = try open(url) } catch { throw Self.badInput(error, url) }
+    let opened: any EventSource
+    do { opened = try open(url) } catch { throw Self.badInput(error, url) }
+    var source = PrefetchingSource(opened)
     return try replay(source: &source, into: &output, recording: url.path)
   }
 

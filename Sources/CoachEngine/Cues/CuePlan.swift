@@ -29,6 +29,8 @@ final class CuePlan: Sendable {
   let assignments: [Assignment]
   /// The compiled formula, flattened: the assignments' and both errors' nodes.
   let formula: MetricProgram
+  /// `formula`'s buffers, read by every evaluation without touching (retaining) `formula`.
+  let code: MetricProgram.Code
   /// The noRef error's root node in `formula` (§3.2); nil without a noRef trigger.
   let noRefError: Int?
   let noRefErrorText: String?
@@ -101,6 +103,7 @@ final class CuePlan: Sendable {
       assignments: program.assignments.map(\.expression),
       expressions: [program.noRefError?.expression, program.withRefError?.expression], bodyBoxMinPoints: minPoints)
     self.formula = formula
+    code = formula.code
     noRefError = program.noRefError == nil ? nil : formula.expressionRoots[0]
     noRefErrorText = program.noRefError?.text
     withRefError = program.withRefError == nil ? nil : formula.expressionRoots[1]
@@ -126,10 +129,25 @@ final class CuePlan: Sendable {
     }
     takesPartNoRef = notEvaluated == nil && cue.trigger.noRef != nil
     takesPartWithRef = notEvaluated == nil && (cue.trigger.noRef != nil || cue.trigger.withRef != nil)
+    let (joints, unknown, gate) = Self.landmarks(cue.metric.landmarks)
+    bodyJoints = joints
+    unknownBodyNames = unknown
+    gatePoints = gate
+    gateJoints = gate.compactMap { if case .joint(let j) = $0 { j.rawValue } else { nil } }
+    gateJointsOnly = gateJoints.count == gate.count
+    minConfidence = cue.confidence.minConfidence
+    fallbackCueId = cue.confidence.fallbackCueId
+    antiJitter = cue.antiJitter
+    script = cue.script
+  }
+
+  /// `metric.landmarks` parsed: the `body.*` joints (and names that are no joint), and the
+  /// confidence gate's points, in order.
+  static func landmarks(_ names: [String]) -> (joints: [Joint], unknown: [String], gate: [GatePoint]) {
     var joints: [Joint] = []
     var unknown: [String] = []
     var gate: [GatePoint] = []
-    for name in cue.metric.landmarks {
+    for name in names {
       if name.hasPrefix("body.") {
         let short = String(name.dropFirst(5))
         if let j = Joint(name: short) {
@@ -144,15 +162,7 @@ final class CuePlan: Sendable {
         gate.append(.faceLandmarks)
       }
     }
-    bodyJoints = joints
-    unknownBodyNames = unknown
-    gatePoints = gate
-    gateJoints = gate.compactMap { if case .joint(let j) = $0 { j.rawValue } else { nil } }
-    gateJointsOnly = gateJoints.count == gate.count
-    minConfidence = cue.confidence.minConfidence
-    fallbackCueId = cue.confidence.fallbackCueId
-    antiJitter = cue.antiJitter
-    script = cue.script
+    return (joints, unknown, gate)
   }
 
   /// Whether the cue is evaluated in noRef mode (on T0 results, or T1 ticks for T1 cues).
@@ -170,18 +180,17 @@ final class CuePlan: Sendable {
 
   /// The level of `error` (§3.3) against the thresholds of the mode it was computed in.
   func level(of error: Double, withRef: Bool = false) -> CueLevel {
-    let rule = withRef ? withRefRule : noRefRule
-    guard rule.single else {
+    // Branches, not `(c ? a : b).…`: that form copies the rule per call.
+    if withRef {
       // Several thresholds on a level (PS has none): the set's own first-match rule.
-      if withRef { return self.withRef?.level(of: error) ?? .none }
-      return noRef?.level(of: error) ?? .none
+      return withRefRule.single ? withRefRule.level(of: error) : self.withRef?.level(of: error) ?? .none
     }
-    return rule.level(of: error)
+    return noRefRule.single ? noRefRule.level(of: error) : noRef?.level(of: error) ?? .none
   }
 
   /// The severity of `error` against the hard threshold of its mode (§3.7).
   func severity(of error: Double, withRef: Bool = false) -> Double? {
-    (withRef ? withRefRule : noRefRule).severity(of: error)
+    withRef ? withRefRule.severity(of: error) : noRefRule.severity(of: error)
   }
 
   /// Whether the cue takes part in a session in this mode: withRef cues use `trigger.withRef`,

@@ -1,0 +1,159 @@
+import CanonicalJSON
+import EngineIO
+import Foundation
+
+/// An event source read ahead on its own thread: decoding the next events overlaps with the
+/// engine replaying the current ones, so a replay of a file costs the slower of the two stages,
+/// not their sum (issue 15 item 8: decoding was a fifth of a replay).
+///
+/// The events, and the error that ends a damaged source, arrive in exactly the order and at
+/// exactly the place the wrapped source yields them: a replay through it is byte-identical to
+/// one reading directly. Memory is bounded: at most `batchesMax` batches of at most
+/// `batchEvents` events (and about `batchBytes` of luma pixels) wait at once. Dropping the
+/// source (an early stop, an error in the engine) stops the reader thread and waits for it.
+public struct PrefetchingSource: EventSource {
+  public let header: JSONObject
+  private let owner: Owner
+  private var batch: [InputEvent] = []
+  private var position = 0
+  private var finished = false
+
+  /// Events per batch handed over from the reader thread.
+  public static let batchEvents = 256
+  /// Luma bytes that close a batch early (planes are the large events).
+  public static let batchBytes = 4 << 20
+  /// Batches waiting at most.
+  public static let batchesMax = 4
+
+  /// Starts reading `source` on a new thread. `source` must not be used by the caller again.
+  public init(_ source: any EventSource) {
+    header = source.header
+    owner = Owner(Pipe(source: source))
+  }
+
+  public mutating func next() throws(RecordingError) -> InputEvent? {
+    if position < batch.count {
+      defer { position += 1 }
+      return batch[position]
+    }
+    if finished { return nil }
+    position = 0
+    switch owner.pipe.take() {
+    case .events(let events):
+      batch = events
+      position = 1
+      return batch[0]
+    case .end:
+      batch = []
+      finished = true
+      return nil
+    case .failed(let error):
+      batch = []
+      finished = true
+      throw error
+    }
+  }
+
+  /// Stops the reader when the last copy of the source goes away.
+  final class Owner: Sendable {
+    let pipe: Pipe
+    init(_ pipe: Pipe) { self.pipe = pipe }
+    deinit { pipe.stop() }
+  }
+
+  /// The reader thread and the bounded queue between it and the replay.
+  final class Pipe: @unchecked Sendable {
+    enum Item {
+      case events([InputEvent])
+      case end
+      case failed(RecordingError)
+    }
+
+    private let condition = NSCondition()
+    private var queue: [Item] = []
+    private var cancelled = false
+    private var running = true
+
+    init(source: any EventSource) {
+      let box = SourceBox(source)
+      let thread = Thread { [self] in read(box.source) }
+      thread.name = "jpreplay.prefetch"
+      thread.stackSize = 1 << 20
+      thread.start()
+    }
+
+    /// The next item, waiting for the reader when none is ready.
+    func take() -> Item {
+      condition.lock()
+      defer { condition.unlock() }
+      while queue.isEmpty { condition.wait() }
+      let item = queue.removeFirst()  // at most `batchesMax` items
+      condition.broadcast()
+      return item
+    }
+
+    /// Asks the reader to stop and waits until it has.
+    func stop() {
+      condition.lock()
+      cancelled = true
+      condition.broadcast()
+      while running { condition.wait() }
+      condition.unlock()
+    }
+
+    /// Queues `item` when there is room; false when the replay has stopped listening.
+    private func put(_ item: Item) -> Bool {
+      condition.lock()
+      defer { condition.unlock() }
+      while !cancelled && queue.count >= PrefetchingSource.batchesMax { condition.wait() }
+      if cancelled { return false }
+      queue.append(item)
+      condition.broadcast()
+      return true
+    }
+
+    private func read(_ start: any EventSource) {
+      var source = start
+      var pending: [InputEvent] = []
+      var bytes = 0
+      reading: while true {
+        let last: Item?
+        do throws(RecordingError) {
+          if let e = try source.next() {
+            pending.append(e)
+            if case .luma(let l) = e.payload { bytes += l.data.count }
+            guard pending.count >= PrefetchingSource.batchEvents || bytes >= PrefetchingSource.batchBytes else {
+              continue reading
+            }
+            last = nil
+          } else {
+            last = .end
+          }
+        } catch {
+          last = .failed(error)
+        }
+        // A full batch, or what was read before the end or the error, then that.
+        if !pending.isEmpty {
+          let events = pending
+          pending = []
+          bytes = 0
+          guard put(.events(events)) else { break reading }
+        }
+        if let last {
+          _ = put(last)
+          break reading
+        }
+      }
+      condition.lock()
+      running = false
+      condition.broadcast()
+      condition.unlock()
+    }
+  }
+
+  /// Hands the wrapped source to the reader thread (it is used there only).
+  final class SourceBox: @unchecked Sendable {
+    let source: any EventSource
+    init(_ source: any EventSource) { self.source = source }
+  }
+}
