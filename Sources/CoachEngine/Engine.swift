@@ -72,7 +72,13 @@ public struct Engine: Sendable {
   /// The current UI scene (`cafe` / `outdoor`).
   public private(set) var scene: String
   /// Indices into `plans` evaluated in `scene` (base ∪ scene), in spec order.
-  var scenePlans: [Int]
+  var scenePlans: [Int] {
+    didSet { partitionScenePlans() }
+  }
+  /// `scenePlans` split by tier, for the T0 loop's fast path (`observeCues`): the cues a T0
+  /// result evaluates (not T1, not the system fallback), and the T1 cues.
+  var sceneT0Plans: [Int] = []
+  var sceneT1Plans: [Int] = []
   var acceptance = FrameAcceptance()
   var tracking = TrackingMonitor()
   /// Per cue, indexed like `plans`.
@@ -177,6 +183,7 @@ public struct Engine: Sendable {
     app = AppState(initial: configuration.initial, wallStartMs: configuration.wallStartMs)
     app.prompts.options = settings.prompts
     scenePlans = plansInScene(scene)
+    partitionScenePlans()
   }
 
   /// One plan per cue (compiled formulas, ENGINE §2.9) and the id → index lookup.
@@ -464,6 +471,11 @@ public struct Engine: Sendable {
   }
 
   /// Indices of the cues evaluated in `uiScene`, in spec order (§3.6).
+  mutating func partitionScenePlans() {
+    sceneT0Plans = scenePlans.filter { !plans[$0].isT1 && !plans[$0].isSystemFallback }
+    sceneT1Plans = scenePlans.filter { plans[$0].isT1 && !plans[$0].isSystemFallback }
+  }
+
   func plansInScene(_ uiScene: String) -> [Int] {
     let shared = configuration.spec.sceneCatalog.internalSharedScene
     return plans.filter { $0.scene == shared || $0.scene == uiScene }.map(\.index)

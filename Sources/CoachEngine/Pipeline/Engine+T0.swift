@@ -102,9 +102,26 @@ extension Engine {
       observationCache = Array(repeating: CueObservation.none, count: plans.count)
       observationStamp = Array(repeating: -1, count: plans.count)
     }
-    for i in scenePlans {
-      // Borrowed, not retained: `plans` holds every plan for the whole evaluation, and a
-      // retain/release of the plan per cue and frame was ~4% of a replay.
+    guard collector == nil else {
+      // Tracing: every cue in spec order (the `cue_eval` line lists them so).
+      for i in scenePlans {
+        // Borrowed, not retained: `plans` holds every plan for the whole evaluation, and a
+        // retain/release of the plan per cue and frame was ~4% of a replay.
+        Unmanaged.passUnretained(plans[i])._withUnsafeGuaranteedRef { plan in
+          observeCue(i, plan, input, &requests, &collector)
+        }
+      }
+      return
+    }
+    // The same work by tier: the T0 cues evaluated, then the T1 cues that are active (the
+    // others add nothing: no candidate, no request). Candidates are ranked by a total order
+    // (§3.7, `CueSelector.precedes`; ids are unique), so their insertion order never shows.
+    for i in sceneT0Plans {
+      Unmanaged.passUnretained(plans[i])._withUnsafeGuaranteedRef { plan in
+        observeCue(i, plan, input, &requests, &collector)
+      }
+    }
+    for i in sceneT1Plans where hysteresis[i].isActive {
       Unmanaged.passUnretained(plans[i])._withUnsafeGuaranteedRef { plan in
         observeCue(i, plan, input, &requests, &collector)
       }
