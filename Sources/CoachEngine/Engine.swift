@@ -65,6 +65,8 @@ public struct Engine: Sendable {
   var useStabilityLayer: Bool { settings.useStabilityLayer }
   /// Buffers reused by every T0 evaluation (`Engine+T0.swift`).
   var t0 = T0Scratch()
+  /// Formula registers lent to each evaluation's metric context (`uniqueRegisters()`).
+  var registers: RegisterFile
   var roiCoefficients: ROICoefficients
   /// False after a `posespec_reload` whose spec fails §2.3: no evaluation runs (§3.15 paused).
   var specValid = true
@@ -171,6 +173,7 @@ public struct Engine: Sendable {
       shared = CompiledSpec(spec: spec, errorSourceFormulaFirst: formulaFirst)
     }
     (plans, planIndex) = (shared.plans, shared.planIndex)
+    registers = RegisterFile(for: shared.plans)
     roiCoefficients = shared.roiCoefficients
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
@@ -267,6 +270,7 @@ public struct Engine: Sendable {
     specValid = true
     configuration.spec = doc
     (plans, planIndex) = Self.plans(for: doc, formulaFirst: settings.errorSourceFormulaFirst)
+    registers = RegisterFile(for: plans)
     t0.shownPlan = gate.current.id.flatMap { planIndex[$0] }
     roiCoefficients = ROICoefficients(doc)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
@@ -471,6 +475,13 @@ public struct Engine: Sendable {
   }
 
   /// Indices of the cues evaluated in `uiScene`, in spec order (§3.6).
+  /// The register file, this engine's own: a copy of an engine value that evaluates gets a
+  /// file of its own first (engines are values; two copies may run on two threads).
+  mutating func uniqueRegisters() -> RegisterFile {
+    if !isKnownUniquelyReferenced(&registers) { registers = RegisterFile(for: plans) }
+    return registers
+  }
+
   mutating func partitionScenePlans() {
     sceneT0Plans = scenePlans.filter { !plans[$0].isT1 && !plans[$0].isSystemFallback }
     sceneT1Plans = scenePlans.filter { plans[$0].isT1 && !plans[$0].isSystemFallback }

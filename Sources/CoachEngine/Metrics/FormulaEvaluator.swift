@@ -38,12 +38,16 @@ final class MetricContext {
   let targets: [String: Double]
   /// Apply `frame_scalars` overrides (T1 evaluations).
   let overrides: Bool
+  /// The engine's registers for evaluations on this context (nil: each evaluation allocates
+  /// its own on the stack).
+  let registers: RegisterFile?
 
   init(
     frame: CanonicalFrame, face: FaceObservation?, options: MetricOptions, scalars: [String: Double] = [:],
     luma: LumaFrame? = nil, roiCoefficients: ROICoefficients = .standard, targets: [String: Double] = [:],
-    overrides: Bool = false, lumaTables: LumaTables? = nil
+    overrides: Bool = false, lumaTables: LumaTables? = nil, registers: RegisterFile? = nil
   ) {
+    self.registers = registers
     self.lumaTables = lumaTables
     self.frame = frame
     self.face = face
@@ -94,7 +98,12 @@ struct FormulaEvaluation {
 
   /// The value of node `node` of the plan's formula as a number.
   mutating func scalar(_ node: Int, _ ctx: MetricContext) -> Double? {
-    Self.withRegisters(count) { regs in finite(run(node, ctx, regs) ? regs[node] : nil) }
+    if let file = ctx.registers, count <= file.capacity {
+      // The engine's registers: no allocation, and no closure holding the context.
+      let regs = file.values
+      return finite(run(node, ctx, regs) ? regs[node] : nil)
+    }
+    return Self.withRegisters(count) { regs in finite(run(node, ctx, regs) ? regs[node] : nil) }
   }
 
   /// The value of the formula's assignment `index` as a number (`frame_scalars` overrides

@@ -153,3 +153,27 @@ final class MetricProgram: @unchecked Sendable {
     }
   }
 }
+
+/// Registers for formula evaluations (one `MetricValue` per node of the largest program),
+/// owned by an engine and lent to its metric contexts: an evaluation then runs on them
+/// instead of allocating its own. Evaluations on one context run one after another (a
+/// `local` runs nested, on other nodes' registers). `@unchecked Sendable`: an engine value
+/// holding it may move to another thread, and `Engine.uniqueRegisters()` gives any copy that
+/// evaluates a file of its own, so a file is never used by two threads.
+final class RegisterFile: @unchecked Sendable {
+  let values: UnsafeMutablePointer<MetricValue>
+  let capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = max(1, capacity)
+    values = .allocate(capacity: self.capacity)
+    values.initialize(repeating: MetricValue(a: 0), count: self.capacity)
+  }
+
+  /// Registers for every plan of `plans`.
+  convenience init(for plans: [CuePlan]) {
+    self.init(capacity: plans.map(\.code.count).max() ?? 1)
+  }
+
+  deinit { values.deallocate() }
+}

@@ -72,13 +72,16 @@ extension Engine {
     latestSubjectFace = subjectFace
     let ctx: MetricContext
     var mirrorCtx: MetricContext? = nil
+    let registers = uniqueRegisters()
     if withRefSession {
       let targets = withRef.store.targets
       ctx = MetricContext(
-        frame: frame, face: subjectFace, options: metricOptions, roiCoefficients: roiCoefficients, targets: targets)
+        frame: frame, face: subjectFace, options: metricOptions, roiCoefficients: roiCoefficients, targets: targets,
+        registers: registers)
       mirrorCtx = mirrorContext(frame, targets: targets)
     } else {
-      ctx = MetricContext(frame: frame, face: subjectFace, options: metricOptions, roiCoefficients: roiCoefficients)
+      ctx = MetricContext(
+        frame: frame, face: subjectFace, options: metricOptions, roiCoefficients: roiCoefficients, registers: registers)
     }
     return T0Input(
       withRefSession: withRefSession, trackingLost: trackingLost, targetUnstable: targetUnstable, ctx: ctx,

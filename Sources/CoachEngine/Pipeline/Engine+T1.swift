@@ -26,7 +26,7 @@ extension Engine {
     let ctx = MetricContext(
       frame: frame, face: latestSubjectFace, options: metricOptions, scalars: scalars,
       luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true,
-      lumaTables: latestLumaTables)
+      lumaTables: latestLumaTables, registers: uniqueRegisters())
     let tracing = configuration.traceMetrics
     var entries: [CueEvalEntry] = []
     var evaluatedCount = 0
