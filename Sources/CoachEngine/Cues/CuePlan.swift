@@ -369,25 +369,25 @@ extension CuePlan {
         guard let c = ctx.frame.rawConfidence[j.rawValue] else { continue }
         sum += c.isFinite ? c : 0
       case .faceLandmarks:
-        guard let face = ctx.face else { continue }
-        let c = face.landmarkConfAvg ?? 1
+        guard ctx.facePoints.present else { continue }
+        let c = ctx.facePoints.landmarkConfAvg ?? 1
         sum += c.isFinite ? c : 0
       case .face(let fp):
-        guard let face = ctx.face else { continue }
+        guard ctx.facePoints.present else { continue }
         switch fp {
         case .leftEyeCenter:
-          guard let e = face.leftEye else { continue }
-          sum += e.conf ?? 1
+          guard let c = ctx.facePoints.leftEyeConf else { continue }
+          sum += c
         case .rightEyeCenter:
-          guard let e = face.rightEye else { continue }
-          sum += e.conf ?? 1
+          guard let c = ctx.facePoints.rightEyeConf else { continue }
+          sum += c
         case .noseTip:
-          guard face.noseTip ?? face.nose != nil else { continue }
+          guard ctx.facePoints.noseTip != nil else { continue }
           sum += 1
         case .chinCenter:
           sum += 1  // always derivable from the face bbox
         case .mouthCenter:
-          guard face.mouth != nil else { continue }
+          guard ctx.facePoints.mouthCenter != nil else { continue }
           sum += 1
         }
       }

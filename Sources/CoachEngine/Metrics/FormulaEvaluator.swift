@@ -39,18 +39,29 @@ final class MetricContext {
   /// Apply `frame_scalars` overrides (T1 evaluations).
   let overrides: Bool
   /// The engine's registers for evaluations on this context (nil: each evaluation allocates
-  /// its own on the stack).
-  let registers: RegisterFile?
+  /// its own on the stack), kept alive by `registerFile`; read as a pointer, which costs no
+  /// retain per evaluation.
+  let registers: UnsafeMutablePointer<MetricValue>?
+  let registerCapacity: Int
+  let registerFile: RegisterFile?
+
+  /// The parts of `face` the formulas and the confidence gate read, taken out once here:
+  /// reading them through `face` copied the whole observation per node. Read its fields in
+  /// place (`ctx.facePoints.bbox`), not through a local copy.
+  let facePoints: FacePoints
 
   init(
     frame: CanonicalFrame, face: FaceObservation?, options: MetricOptions, scalars: [String: Double] = [:],
     luma: LumaFrame? = nil, roiCoefficients: ROICoefficients = .standard, targets: [String: Double] = [:],
     overrides: Bool = false, lumaTables: LumaTables? = nil, registers: RegisterFile? = nil
   ) {
-    self.registers = registers
+    registerFile = registers
+    self.registers = registers?.values
+    registerCapacity = registers?.capacity ?? 0
     self.lumaTables = lumaTables
     self.frame = frame
     self.face = face
+    facePoints = FacePoints(face, minLandmarkConfidence: roiCoefficients.minLandmarkConfidence)
     self.options = options
     self.scalars = scalars
     self.luma = luma
@@ -98,9 +109,8 @@ struct FormulaEvaluation {
 
   /// The value of node `node` of the plan's formula as a number.
   mutating func scalar(_ node: Int, _ ctx: MetricContext) -> Double? {
-    if let file = ctx.registers, count <= file.capacity {
+    if let regs = ctx.registers, count <= ctx.registerCapacity {
       // The engine's registers: no allocation, and no closure holding the context.
-      let regs = file.values
       return finite(run(node, ctx, regs) ? regs[node] : nil)
     }
     return Self.withRegisters(count) { regs in finite(run(node, ctx, regs) ? regs[node] : nil) }
@@ -173,8 +183,8 @@ struct FormulaEvaluation {
       return failed(Reasons.joint[j.rawValue][ctx.frame.dropReasons[j.rawValue].map(Reasons.dropIndex) ?? 0])
     case .facePoint(let fp): return put(facePoint(fp, ctx))
     case .faceBBox:
-      guard let face = ctx.face else { return failed("missing_input:no_face") }
-      return put(.rect(face.bbox))
+      guard ctx.facePoints.present else { return failed("missing_input:no_face") }
+      return put(.rect(ctx.facePoints.bbox))
     case .bodyBox(let minPoints):
       guard ctx.frame.hasBody else { return failed("missing_input:no_pose") }
       let box =
@@ -196,8 +206,8 @@ struct FormulaEvaluation {
       return put(.scalar(sum / Double(count)))
     case .faceLandmarkConfidence:
       // Vision gives no per-landmark face confidence: 1.0 unless recorded (§2.10, G-36).
-      guard let face = ctx.face else { return failed("missing_input:no_face") }
-      return put(.scalar(face.landmarkConfAvg ?? 1))
+      guard ctx.facePoints.present else { return failed("missing_input:no_face") }
+      return put(.scalar(ctx.facePoints.landmarkConfAvg ?? 1))
     case .catalogue(let c):
       return put(catalogue(c, ctx))
     case .pixel(let f, let roiIndex, let override):
@@ -207,7 +217,7 @@ struct FormulaEvaluation {
       guard let v = ctx.targets[m] else { return failed("missing_target:target.\(m)") }
       return put(.scalar(v))
     case .local(let i):
-      if let v = override(i, ctx) { return put(v) }
+      if ctx.overrides, let v = override(i, ctx) { return put(v) }
       let root = roots[i]
       return run(root, ctx, regs) && put(regs[root])
     case .negate(let x):
@@ -246,22 +256,8 @@ struct FormulaEvaluation {
   }
 
   mutating func facePoint(_ fp: FacePoint, _ ctx: MetricContext) -> MetricValue? {
-    guard let face = ctx.face else { return fail("missing_input:no_face") }
-    let minConf = ctx.roiCoefficients.minLandmarkConfidence
-    func eye(_ e: EyePoint?) -> Point2? {
-      guard let e, (e.conf ?? 1) >= minConf else { return nil }
-      return Point2(x: e.x, y: e.y)
-    }
-    let p: Point2? =
-      switch fp {
-      case .leftEyeCenter: eye(face.leftEye)
-      case .rightEyeCenter: eye(face.rightEye)
-      case .noseTip: face.noseTip ?? face.nose
-      // [C] chinCenter := (faceBBox.midX, faceBBox.maxY) when no chin is recorded.
-      case .chinCenter: face.chin ?? Point2(x: face.bbox.x + face.bbox.w / 2, y: face.bbox.maxY)
-      case .mouthCenter: face.mouth
-      }
-    guard let p else { return fail(Reasons.facePoint[fp]!) }
+    guard ctx.facePoints.present else { return fail("missing_input:no_face") }
+    guard let p = ctx.facePoints[fp] else { return fail(Reasons.facePoint[fp]!) }
     return .point(p)
   }
 
@@ -353,15 +349,74 @@ struct FormulaEvaluation {
     switch c {
     case .eyeAR:
       // [D] recorded eye_ar, else the mean of both eyes' aspect ratios (§2.10).
-      guard let face = ctx.face else { return fail("missing_input:no_face") }
-      if let v = face.eyeAR { return .scalar(v) }
-      guard let l = face.leftEye?.ear, let r = face.rightEye?.ear else { return fail("missing_input:face.eyeAR") }
+      guard ctx.facePoints.present else { return fail("missing_input:no_face") }
+      if let v = ctx.facePoints.eyeAR { return .scalar(v) }
+      guard let l = ctx.facePoints.leftEAR, let r = ctx.facePoints.rightEAR else {
+        return fail("missing_input:face.eyeAR")
+      }
       return .scalar((l + r) / 2)
     case .extraPersonCount:
       let people = ctx.frame.people ?? ctx.frame.faces.count
       return .scalar(Double(people - 1))
     default:
       return fail(Reasons.catalogue[c]!)
+    }
+  }
+}
+
+/// A subject face as the metrics read it (ENGINE §2.6, §3.4.2): its points, with eyes below
+/// `minLandmarkConfidence` absent, and the values the gate and the catalogue use. Without a
+/// face, `present` is false and nothing else is set.
+struct FacePoints {
+  var present: Bool
+  var bbox: Rect
+  var leftEyeCenter: Point2?
+  var rightEyeCenter: Point2?
+  var noseTip: Point2?
+  /// [C] chinCenter := (faceBBox.midX, faceBBox.maxY) when no chin is recorded.
+  var chinCenter: Point2
+  var mouthCenter: Point2?
+  var eyeAR: Double?
+  var leftEAR: Double?
+  var rightEAR: Double?
+  var landmarkConfAvg: Double?
+  /// The eyes' confidences for the gate (1.0 when not recorded); nil without the eye.
+  var leftEyeConf: Double?
+  var rightEyeConf: Double?
+
+  init(_ face: FaceObservation?, minLandmarkConfidence minConf: Double) {
+    guard let face else {
+      present = false
+      bbox = Rect(x: 0, y: 0, w: 0, h: 0)
+      chinCenter = Point2(x: 0, y: 0)
+      return
+    }
+    present = true
+    func eye(_ e: EyePoint?) -> Point2? {
+      guard let e, (e.conf ?? 1) >= minConf else { return nil }
+      return Point2(x: e.x, y: e.y)
+    }
+    bbox = face.bbox
+    leftEyeCenter = eye(face.leftEye)
+    rightEyeCenter = eye(face.rightEye)
+    noseTip = face.noseTip ?? face.nose
+    chinCenter = face.chin ?? Point2(x: face.bbox.x + face.bbox.w / 2, y: face.bbox.maxY)
+    mouthCenter = face.mouth
+    eyeAR = face.eyeAR
+    leftEAR = face.leftEye?.ear
+    rightEAR = face.rightEye?.ear
+    landmarkConfAvg = face.landmarkConfAvg
+    leftEyeConf = face.leftEye.map { $0.conf ?? 1 }
+    rightEyeConf = face.rightEye.map { $0.conf ?? 1 }
+  }
+
+  @inline(__always) subscript(point: FacePoint) -> Point2? {
+    switch point {
+    case .leftEyeCenter: leftEyeCenter
+    case .rightEyeCenter: rightEyeCenter
+    case .noseTip: noseTip
+    case .chinCenter: chinCenter
+    case .mouthCenter: mouthCenter
     }
   }
 }

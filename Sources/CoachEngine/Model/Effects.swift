@@ -9,7 +9,23 @@ public struct Effects: Equatable, Sendable {
   public var timers: [TimerRequest] = []
   /// The persisted state after this call when it changed (a flush, ENGINE §5.1 Persistence);
   /// the replay adapter writes it to the SQLite store. nil = nothing to flush.
-  public var persist: StoreSnapshot?
+  public var persist: StoreSnapshot? {
+    get { persistBox?.snapshot }
+    set { persistBox = newValue.map(PersistBox.init) }
+  }
+  /// The snapshot behind a reference: a session snapshot is large, few calls carry one, and
+  /// every `Effects` value is moved several times per frame (it was a memmove of the whole
+  /// snapshot each time).
+  private var persistBox: PersistBox?
+
+  final class PersistBox: Sendable {
+    let snapshot: StoreSnapshot
+    init(_ snapshot: StoreSnapshot) { self.snapshot = snapshot }
+  }
+
+  public static func == (a: Effects, b: Effects) -> Bool {
+    a.outputs == b.outputs && a.diagnostics == b.diagnostics && a.timers == b.timers && a.persist == b.persist
+  }
   public init(outputs: [EngineOutput] = [], diagnostics: [DiagnosticLine] = [], timers: [TimerRequest] = []) {
     self.outputs = outputs
     self.diagnostics = diagnostics
