@@ -59,8 +59,9 @@ public struct EventQueue: Sendable {
   private var slotDue: [Millis] = []
   private var slotSequence: [UInt64] = []
   private var liveCount = 0
-  /// Recorded inputs waiting, in push order, with their sequence numbers.
-  private var inputs: [(event: InputEvent, sequence: UInt64)] = []
+  /// Recorded inputs waiting, in push order, with their sequence numbers (and times, readable
+  /// after the event has been moved out by `pop`).
+  private var inputs: [(event: InputEvent?, t: Millis, sequence: UInt64)] = []
   private var inputHead = 0
   private var synthesized: [Int: InputEvent] = [:]
   private var nextSequence: UInt64 = 0
@@ -101,9 +102,9 @@ public struct EventQueue: Sendable {
   /// Adds a recorded input. Inputs must come in non-decreasing `t` (file order).
   public mutating func push(input event: InputEvent) {
     precondition(
-      inputHead == inputs.count || inputs[inputs.count - 1].event.t <= event.t,
+      inputHead == inputs.count || inputs[inputs.count - 1].t <= event.t,
       "EventQueue: recorded inputs must be pushed in non-decreasing t")
-    inputs.append((event, takeSequence()))
+    inputs.append((event, event.t, takeSequence()))
   }
 
   /// Adds a synthesized effect result (lenient replay), delivered after recorded inputs of the
@@ -118,7 +119,7 @@ public struct EventQueue: Sendable {
   /// The time of the next item, without removing it.
   public mutating func peekTime() -> Millis? {
     dropDead()
-    let input = inputHead < inputs.count ? inputs[inputHead].event.t : nil
+    let input = inputHead < inputs.count ? inputs[inputHead].t : nil
     guard let top = heap.min else { return input }
     guard let input else { return top.time }
     return min(top.time, input)
@@ -128,13 +129,11 @@ public struct EventQueue: Sendable {
   public mutating func peek() -> Item? {
     dropDead()
     if inputHead < inputs.count {
-      let waiting = inputs[inputHead]
-      if let top = heap.min,
-        (top.time, top.rank, top.sequence) < (waiting.event.t, 1, waiting.sequence)
-      {
+      let (t, sequence) = (inputs[inputHead].t, inputs[inputHead].sequence)
+      if let top = heap.min, (top.time, top.rank, top.sequence) < (t, 1, sequence) {
         return item(of: top)
       }
-      return .input(waiting.event)
+      return .input(inputs[inputHead].event!)
     }
     return heap.min.map(item(of:))
   }
@@ -143,18 +142,18 @@ public struct EventQueue: Sendable {
   public mutating func pop() -> Item? {
     dropDead()
     if inputHead < inputs.count {
-      let waiting = inputs[inputHead]
-      if let top = heap.min,
-        (top.time, top.rank, top.sequence) < (waiting.event.t, 1, waiting.sequence)
-      {
+      let (t, sequence) = (inputs[inputHead].t, inputs[inputHead].sequence)
+      if let top = heap.min, (top.time, top.rank, top.sequence) < (t, 1, sequence) {
         return popHeap()
       }
+      // Moved out, not copied: the queue holds the only other reference to its payload.
+      let event = inputs[inputHead].event.take()!
       inputHead += 1
       if inputHead == inputs.count {
         inputs.removeAll(keepingCapacity: true)
         inputHead = 0
       }
-      return .input(waiting.event)
+      return .input(event)
     }
     return popHeap()
   }

@@ -14,7 +14,8 @@ import Foundation
 public struct PrefetchingSource: EventSource {
   public let header: JSONObject
   private let owner: Owner
-  private var batch: [InputEvent] = []
+  /// The current batch; each event is moved out when handed on (no copy, no retain).
+  private var batch: [InputEvent?] = []
   private var position = 0
   private var finished = false
 
@@ -34,7 +35,7 @@ public struct PrefetchingSource: EventSource {
   public mutating func next() throws(RecordingError) -> InputEvent? {
     if position < batch.count {
       defer { position += 1 }
-      return batch[position]
+      return batch[position].take()
     }
     if finished { return nil }
     position = 0
@@ -42,7 +43,7 @@ public struct PrefetchingSource: EventSource {
     case .events(let events):
       batch = events
       position = 1
-      return batch[0]
+      return batch[0].take()
     case .end:
       batch = []
       finished = true
@@ -64,7 +65,7 @@ public struct PrefetchingSource: EventSource {
   /// The reader thread and the bounded queue between it and the replay.
   final class Pipe: @unchecked Sendable {
     enum Item {
-      case events([InputEvent])
+      case events([InputEvent?])
       case end
       case failed(RecordingError)
     }
@@ -114,7 +115,7 @@ public struct PrefetchingSource: EventSource {
 
     private func read(_ start: any EventSource) {
       var source = start
-      var pending: [InputEvent] = []
+      var pending: [InputEvent?] = []
       var bytes = 0
       reading: while true {
         let last: Item?

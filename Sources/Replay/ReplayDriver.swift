@@ -59,7 +59,7 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
       throw .badInput(BadInputError(recording: recording, message: error.description))
     }
     defer { lease?.finish() }
-    var replayer = Replayer(engine: engine, options: options, sessionStore: lease?.store)
+    var replayer = Replayer(engine: engine, options: options, sessionStore: lease)
     return try replayer.run(&source, into: &output, recording: recording)
   }
 

@@ -307,9 +307,17 @@ public enum SessionStorePolicy: Sendable, Equatable {
 }
 
 /// A store opened for one replay, with what to remove when the replay is over.
-public final class ReplayStoreLease {
-  public let store: SQLiteSessionStore
-  let directory: String?
+///
+/// A `.temporary` store is created when the replay first saves or loads a session: most
+/// recordings never persist anything, and creating, migrating and removing a SQLite file per
+/// replay was a fixed cost of every one (issue 15 item 8). A `.keep` store exists from the
+/// start, so `sqlite3 PATH` always finds the file.
+public final class ReplayStoreLease: SessionStorePort {
+  private let policy: SessionStorePolicy
+  private let label: String
+  /// The open store (for `.keep`, from the start; for `.temporary`, after the first use).
+  public private(set) var opened: SQLiteSessionStore?
+  private var directory: String?
 
   /// Opens the store `policy` asks for; nil for `.none`. `label` (the recording's name) is
   /// part of the temporary file's name.
@@ -321,37 +329,57 @@ public final class ReplayStoreLease {
       if FileManager.default.fileExists(atPath: path) {
         throw SessionStoreError(path: path, message: "already exists; refusing to overwrite it")
       }
-      return ReplayStoreLease(store: try SQLiteSessionStore(path: path, durable: false), directory: nil)
+      let lease = ReplayStoreLease(policy: policy, label: label)
+      lease.opened = try SQLiteSessionStore(path: path, durable: false)
+      return lease
     case .temporary:
-      // mkdtemp: unique across threads and processes (parallel verify workers).
-      let base = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-store-XXXXXX").path
-      var template = Array(base.utf8CString)
-      let dir: String? = template.withUnsafeMutableBufferPointer { buf in
-        mkdtemp(buf.baseAddress!).map { String(cString: $0) }
-      }
-      guard let dir else {
-        throw SessionStoreError(path: base, message: "cannot create a temporary directory: \(String(cString: strerror(errno)))")
-      }
-      let safe = String(label.split(separator: "/").last ?? "replay").map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" }
-      let file = dir + "/" + String(safe) + ".session.sqlite"
-      do {
-        return ReplayStoreLease(store: try SQLiteSessionStore(path: file, durable: false), directory: dir)
-      } catch {
-        try? FileManager.default.removeItem(atPath: dir)
-        throw error
-      }
+      return ReplayStoreLease(policy: policy, label: label)
     }
   }
 
-  init(store: SQLiteSessionStore, directory: String?) {
-    self.store = store
-    self.directory = directory
+  init(policy: SessionStorePolicy, label: String) {
+    self.policy = policy
+    self.label = label
+  }
+
+  /// The store, created in a new temporary directory on first use (`.temporary`).
+  func store() throws(SessionStoreError) -> SQLiteSessionStore {
+    if let opened { return opened }
+    // mkdtemp: unique across threads and processes (parallel verify workers).
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-store-XXXXXX").path
+    var template = Array(base.utf8CString)
+    let dir: String? = template.withUnsafeMutableBufferPointer { buf in
+      mkdtemp(buf.baseAddress!).map { String(cString: $0) }
+    }
+    guard let dir else {
+      throw SessionStoreError(path: base, message: "cannot create a temporary directory: \(String(cString: strerror(errno)))")
+    }
+    let safe = String(label.split(separator: "/").last ?? "replay").map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" }
+    let file = dir + "/" + String(safe) + ".session.sqlite"
+    do {
+      let store = try SQLiteSessionStore(path: file, durable: false)
+      opened = store
+      directory = dir
+      return store
+    } catch {
+      try? FileManager.default.removeItem(atPath: dir)
+      throw error
+    }
+  }
+
+  public func save(_ snapshot: StoreSnapshot) throws {
+    try store().save(snapshot)
+  }
+
+  public func load() throws -> StoreSnapshot {
+    try store().load()
   }
 
   /// Closes the store and removes its temporary directory (a kept file stays).
   public func finish() {
-    try? store.close()
+    try? opened?.close()
     if let directory { try? FileManager.default.removeItem(atPath: directory) }
+    directory = nil
   }
 
   deinit { finish() }
