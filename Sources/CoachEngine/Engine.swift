@@ -95,7 +95,12 @@ public struct Engine: Sendable {
   /// Subject lock and identity switches (§3.4.4c, §3.4.6).
   var subject = SubjectTracker()
   /// The subject face of the last accepted T0 result (what T1 ticks use).
-  var latestSubjectFace: FaceObservation?
+  var latestSubjectFace: FaceObservation? {
+    guard let i = latestSubjectIndex, let faces = latestFrame?.faces, i < faces.count else { return nil }
+    return faces[i]
+  }
+  /// The subject's index in `latestFrame.faces`.
+  var latestSubjectIndex: Int?
   /// Whether the last accepted T0 result had a subject (a face or a kept joint): feeds the
   /// subject-lost rule (§4.6, G‑20).
   var subjectTracked = true
@@ -216,8 +221,23 @@ public struct Engine: Sendable {
       }
       slots.append(twin.map { slots[$0.index] } ?? cue.index)
     }
+    // §3.7's last tie-breakers, (mutexGroup, id) in byte order, as one dense rank per cue.
+    func before(_ a: PoseSpecCue, _ b: PoseSpecCue) -> Bool {
+      if a.mutexGroup != b.mutexGroup { return a.mutexGroup.utf8.lexicographicallyPrecedes(b.mutexGroup.utf8) }
+      return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+    }
+    var tieRank = Array(repeating: 0, count: spec.cues.count)
+    var rank = -1
+    var previous: PoseSpecCue? = nil
+    for cue in spec.cues.sorted(by: before) {
+      if previous.map({ before($0, cue) }) ?? true { rank += 1 }
+      tieRank[cue.index] = rank
+      previous = cue
+    }
     let plans = spec.cues.map { cue in
-      CuePlan(cue, program: program?.cues[cue.index], compileError: compileError, evaluationSlot: slots[cue.index])
+      CuePlan(
+        cue, program: program?.cues[cue.index], compileError: compileError, evaluationSlot: slots[cue.index],
+        tieRank: tieRank[cue.index])
     }
     var index: [String: Int] = [:]
     for p in plans where index[p.id] == nil { index[p.id] = p.index }

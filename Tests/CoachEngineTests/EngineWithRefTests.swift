@@ -156,11 +156,11 @@ struct SubjectAndPauseTests {
     var tracker = SubjectTracker()
     let big = Self.face(x: 0.4, size: 0.15, tilt: 0)
     let small = Self.face(x: 0.1, size: 0.08, tilt: 0.02)
-    #expect(tracker.subject([small, big], at: 0).face == big)
+    #expect(tracker.subject([small, big], at: 0).index == 1)  // big
     tracker.tap(faceIndex: 0)
-    #expect(tracker.subject([small, big], at: 67).face == small)
-    #expect(tracker.subject([], at: 133).face == nil)
-    #expect(tracker.subject([small, big], at: 200).face == big)
+    #expect(tracker.subject([small, big], at: 67).index == 0)  // small, locked
+    #expect(tracker.subject([], at: 133).index == nil)
+    #expect(tracker.subject([small, big], at: 200).index == 1)
   }
 
   @Test("§3.4.4c: two identity switches within 1000 ms make FRAME_GENERAL a candidate")

@@ -38,6 +38,9 @@ final class CuePlan: Sendable {
   let withRefError: Int?
   /// The index of the first cue whose observation equals this one's on every frame.
   let evaluationSlot: Int
+  /// Dense rank of (mutexGroup, id) in byte order among the spec's cues (§3.7 tie-breakers);
+  /// -1 when not computed.
+  let tieRank: Int
   /// The assignment index of M when the withRef error is `M - target.M`.
   let withRefMetric: Int?
   /// `takesPart(withRefSession:)`, resolved once (comparing the optional ThresholdSets per
@@ -75,8 +78,12 @@ final class CuePlan: Sendable {
 
   /// `program` nil: the spec did not compile (a loaded spec always does; the loader reports
   /// the error), so the cue is never evaluated and says why in `cue_eval`.
-  init(_ cue: PoseSpecCue, program: CueProgram?, compileError: String? = nil, evaluationSlot: Int? = nil) {
+  init(
+    _ cue: PoseSpecCue, program: CueProgram?, compileError: String? = nil, evaluationSlot: Int? = nil,
+    tieRank: Int = -1
+  ) {
     self.evaluationSlot = evaluationSlot ?? cue.index
+    self.tieRank = tieRank
     let program =
       program
       ?? CueProgram(

@@ -14,11 +14,16 @@ struct CueCandidate: Equatable, Sendable {
   var effectivePriority: Int
   /// The cue's index in the engine's plans (-1 when unknown): saves an id look-up per frame.
   var plan: Int
+  /// The cue's place in the spec ordered by (mutexGroup, id) in byte order (`CuePlan.tieRank`;
+  /// -1 when unknown): the last two tie-breakers as one integer comparison.
+  var tieRank: Int
 
   init(
-    id: String, level: CueLevel, error: Double?, severity: Double?, priority: Int, mutexGroup: String, plan: Int = -1
+    id: String, level: CueLevel, error: Double?, severity: Double?, priority: Int, mutexGroup: String, plan: Int = -1,
+    tieRank: Int = -1
   ) {
     self.plan = plan
+    self.tieRank = tieRank
     self.id = id
     self.level = level
     self.error = error
@@ -64,6 +69,7 @@ enum CueSelector {
     let sb = b.severity ?? -.infinity
     if sa != sb { return sa > sb }
     if a.priority != b.priority { return a.priority > b.priority }
+    if a.tieRank >= 0, b.tieRank >= 0 { return a.tieRank < b.tieRank }
     if a.mutexGroup != b.mutexGroup { return a.mutexGroup.utf8.lexicographicallyPrecedes(b.mutexGroup.utf8) }
     return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
   }

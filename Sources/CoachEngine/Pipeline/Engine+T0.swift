@@ -68,8 +68,9 @@ extension Engine {
       for i in hysteresis.indices { hysteresis[i].reset() }
       withRef.lastModeWithRef = withRefSession
     }
-    let (subjectFace, targetUnstable) = subject.subject(frame.faces, at: t)
-    latestSubjectFace = subjectFace
+    let (subjectIndex, targetUnstable) = subject.subject(frame.faces, at: t)
+    latestSubjectIndex = subjectIndex
+    let subjectFace = subjectIndex.map { frame.faces[$0] }
     let ctx: MetricContext
     var mirrorCtx: MetricContext? = nil
     let registers = uniqueRegisters()
@@ -166,7 +167,7 @@ extension Engine {
     t0.candidates.append(
       CueCandidate(
         id: plan.id, level: sticky, error: error, severity: plan.severity(of: error, withRef: t1WithRef[i]),
-        priority: plan.priority, mutexGroup: plan.mutexGroup, plan: i))
+        priority: plan.priority, mutexGroup: plan.mutexGroup, plan: i, tieRank: plan.tieRank))
   }
 
   /// Inputs unavailable (§3.4.1–2): the cue clears; an active one requests its fallback.
@@ -195,7 +196,7 @@ extension Engine {
       t0.candidates.append(
         CueCandidate(
           id: plan.id, level: sticky, error: error, severity: severity, priority: plan.priority,
-          mutexGroup: plan.mutexGroup, plan: i))
+          mutexGroup: plan.mutexGroup, plan: i, tieRank: plan.tieRank))
     }
     collector?.entries.append(
       CueEvalEntry(
@@ -226,7 +227,7 @@ extension Engine {
         t0.candidates.append(
           CueCandidate(
             id: plan.id, level: .warn, error: nil, severity: nil, priority: plan.priority,
-            mutexGroup: plan.mutexGroup, plan: i))
+            mutexGroup: plan.mutexGroup, plan: i, tieRank: plan.tieRank))
       }
       guard plan.isSystemFallback else { continue }
       collector?.entries.append(

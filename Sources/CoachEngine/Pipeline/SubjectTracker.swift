@@ -21,7 +21,9 @@ struct SubjectTracker: Equatable, Sendable {
   mutating func resetLock() { lockedIndex = nil }
 
   /// The subject face of `faces` at `t`, and whether the target is unstable.
-  mutating func subject(_ faces: [FaceObservation], at t: Millis) -> (face: FaceObservation?, unstable: Bool) {
+  /// The subject's index in `faces` (nil without faces) and whether the target is unstable.
+  /// (An index, not the face: a face is a large value, copied only where it is read.)
+  mutating func subject(_ faces: [FaceObservation], at t: Millis) -> (index: Int?, unstable: Bool) {
     guard !faces.isEmpty else {
       lockedIndex = nil  // subject lost: the manual lock ends
       return (nil, recent(at: t) >= Self.unstableSwitches)
@@ -34,7 +36,7 @@ struct SubjectTracker: Equatable, Sendable {
     }
     if let last = lastIndex, last != index { switches.append(t) }
     lastIndex = index
-    return (faces[index], recent(at: t) >= Self.unstableSwitches)
+    return (index, recent(at: t) >= Self.unstableSwitches)
   }
 
   mutating func recent(at t: Millis) -> Int {
