@@ -158,14 +158,19 @@ struct SessionStoreTests {
     }
   }
 
-  @Test func temporaryLeaseRemovesItsDirectoryAndKeepRefusesAnExistingFile() throws {
+  @Test func temporaryLeaseIsCreatedOnFirstUseRemovesItsDirectoryAndKeepRefusesAnExistingFile() throws {
     guard let lease = try ReplayStoreLease.open(.temporary, label: "/corpus/Recordings/kill me.jprec") else {
       Issue.record("no lease")
       return
     }
-    let file = lease.store.path
+    // Nothing on disk until the replay saves or loads a session.
+    #expect(lease.opened == nil)
+    #expect(try lease.load() == StoreSnapshot(session: nil))
+    let file = try #require(lease.opened?.path)
     #expect(file.hasSuffix("/kill_me.jprec.session.sqlite"))
     #expect(FileManager.default.fileExists(atPath: file))
+    try lease.save(sampleSnapshot())
+    #expect(try lease.load() == sampleSnapshot())
     lease.finish()
     #expect(!FileManager.default.fileExists(atPath: (file as NSString).deletingLastPathComponent))
     #expect(try ReplayStoreLease.open(.none, label: "x") == nil)
@@ -173,7 +178,8 @@ struct SessionStoreTests {
     let dir = try TemporaryDirectory()
     let kept = dir.url.appendingPathComponent("kept.sqlite").path
     let k = try ReplayStoreLease.open(.keep(path: kept), label: "x")
-    try k?.store.save(sampleSnapshot())
+    #expect(k?.opened != nil)  // a kept store exists from the start
+    try k?.save(sampleSnapshot())
     k?.finish()
     #expect(try SQLiteSessionStore(path: kept).load() == sampleSnapshot())
     #expect {

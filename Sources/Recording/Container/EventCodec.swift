@@ -142,8 +142,11 @@ final class EventDecoder {
   /// Recycled storage for the decoded arrays: a consumer that lets go of a frame within
   /// `poolSize - 1` frames gets its arrays reused in place (no allocation per frame);
   /// one that keeps frames gets fresh copies (copy-on-write), so values never change under it.
-  static let poolSize = 4
-  @exclusivity(unchecked) var pointPool: [[JointPoint?]] = Array(repeating: Array(repeating: nil, count: 19), count: EventDecoder.poolSize)
+  /// Sized for a reader running ahead of the replay on its own thread (`PrefetchingSource`
+  /// keeps up to 5 × 256 events in flight), so its frames come back before their slot does;
+  /// slots are filled on first use.
+  static let poolSize = 2048
+  @exclusivity(unchecked) var pointPool: [[JointPoint?]] = Array(repeating: [], count: EventDecoder.poolSize)
   @exclusivity(unchecked) var facePool: [[FaceObservation]] = Array(repeating: [], count: EventDecoder.poolSize)
   @exclusivity(unchecked) var poolIndex = 0
 
@@ -247,6 +250,7 @@ final class EventDecoder {
       // Decode straight into the recycled points array (moved out of the pool, not copied).
       var points: [JointPoint?] = []
       swap(&points, &pointPool[poolIndex])
+      if points.count != 19 { points = Array(repeating: nil, count: 19) }
       let failure: CodecError? = points.withUnsafeMutableBufferPointer { buf in
         do throws(CodecError) {
           for k in 0..<19 {
