@@ -25,7 +25,7 @@ extension Engine {
     pendingT1Exits = []
     observeCues(input, &requests, &collector)
     addFallbackCandidates(input, &requests, &collector)
-    applyMultiPersonFilter(input.ctx.frame)
+    applyMultiPersonFilter(input.ctx)
     let display = selectAndGate(at: t)
     let wasFrozen = praise.isFrozen
     let match = matchStep(input, display, at: t)
@@ -191,16 +191,16 @@ extension Engine {
     let level = plan.level(of: error, withRef: modeWithRef)
     let event = hysteresis[i].observe(level, persistFrames: plan.persistFrames)
     if event == .exitCrossed { requests.exited.append(plan.id) }
-    let severity = plan.severity(of: error, withRef: modeWithRef)
+    // Severity only where it is read: a candidate's ranking, or the trace.
     if let sticky = hysteresis[i].stickyLevel {
       t0.candidates.append(
         CueCandidate(
-          id: plan.id, level: sticky, error: error, severity: severity, priority: plan.priority,
-          mutexGroup: plan.mutexGroup, plan: i, tieRank: plan.tieRank))
+          id: plan.id, level: sticky, error: error, severity: plan.severity(of: error, withRef: modeWithRef),
+          priority: plan.priority, mutexGroup: plan.mutexGroup, plan: i, tieRank: plan.tieRank))
     }
     collector?.entries.append(
       CueEvalEntry(
-        id: plan.id, level: level, error: error, severity: severity,
+        id: plan.id, level: level, error: error, severity: plan.severity(of: error, withRef: modeWithRef),
         state: hysteresis[i].stickyLevel.map { "active:\($0.rawValue)" } ?? "inactive",
         reason: event?.rawValue,
         mode: input.withRefSession
@@ -239,8 +239,9 @@ extension Engine {
   }
 
   /// With two or more people only `multiPersonDegradeTo` cues stay candidates (§3.4.5).
-  mutating func applyMultiPersonFilter(_ frame: CanonicalFrame) {
-    let people = frame.people ?? frame.faces.filter { ($0.conf ?? 0) >= 0.6 }.count
+  /// (Reads the context's frame in place: passing the frame copied its four arrays.)
+  mutating func applyMultiPersonFilter(_ ctx: MetricContext) {
+    let people = ctx.frame.people ?? ctx.frame.faces.reduce(0) { $0 + (($1.conf ?? 0) >= 0.6 ? 1 : 0) }
     guard people >= 2 else { return }
     let allowed = configuration.spec.defaults.multiPersonDegradeTo
     t0.candidates.removeAll { !allowed.contains($0.id) }
