@@ -99,12 +99,14 @@ public struct EventQueue: Sendable {
     liveCount -= 1
   }
 
-  /// Adds a recorded input. Inputs must come in non-decreasing `t` (file order).
-  public mutating func push(input event: InputEvent) {
+  /// Adds a recorded input. Inputs must come in non-decreasing `t` (file order). The event is
+  /// taken, not copied (a copy retained its payload's arrays, which the reader thread wrote).
+  public mutating func push(input event: consuming InputEvent) {
     precondition(
       inputHead == inputs.count || inputs[inputs.count - 1].t <= event.t,
       "EventQueue: recorded inputs must be pushed in non-decreasing t")
-    inputs.append((event, event.t, takeSequence()))
+    let t = event.t
+    inputs.append((event, t, takeSequence()))
   }
 
   /// Adds a synthesized effect result (lenient replay), delivered after recorded inputs of the

@@ -226,14 +226,16 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
   /// Keeps one look-ahead input in the queue.
   mutating func pull() throws(ReplayError) {
     guard !sourceDone else { return }
-    let next: InputEvent?
+    var next: InputEvent?
     do { next = try source.next() } catch {
       // The one wrap of a reader's error: this message names the recording already, so a
       // reader error about the same file keeps only its place ("line 7", "chunk 3 (…)").
       let what = error.file == recording ? error.withoutFile : error.description
       throw bad(lastInputT, "cannot read the next event: \(what)")
     }
-    guard let event = next else {
+    // Taken out of the optional, then into the queue: never copied (a copy retains the
+    // payload's arrays, written by the reader thread).
+    guard let event = next.take() else {
       sourceDone = true
       return
     }

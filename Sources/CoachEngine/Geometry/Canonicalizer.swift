@@ -58,24 +58,29 @@ enum Canonicalizer {
       frame.kept = [Point2?](repeating: nil, count: count)
       frame.dropReasons = [JointDropReason?](repeating: .missingInput, count: count)
       frame.rawConfidence = [Double?](repeating: nil, count: count)
-    } else {
-      for i in 0..<count {
-        frame.kept[i] = nil
-        frame.dropReasons[i] = .missingInput
-        frame.rawConfidence[i] = nil
-      }
     }
-    if let body = event.body {
-      for joint in Joint.allCases {
-        guard let p = body[joint] else { continue }
-        frame.rawConfidence[joint.rawValue] = p.conf
-        if !p.conf.isFinite || p.conf < threshold {
-          frame.dropReasons[joint.rawValue] = .lowConf
-        } else if !Self.inUnitSquare(p.x, p.y) {
-          frame.dropReasons[joint.rawValue] = .outOfRange
-        } else {
-          frame.dropReasons[joint.rawValue] = nil
-          frame.kept[joint.rawValue] = point(x: p.x, y: p.y, event.coords)
+    let points = event.body?.points ?? []
+    let coords = event.coords
+    // One pass over the three arrays through buffer pointers (one uniqueness check each, not
+    // one per element written).
+    frame.kept.withUnsafeMutableBufferPointer { kept in
+      frame.dropReasons.withUnsafeMutableBufferPointer { drop in
+        frame.rawConfidence.withUnsafeMutableBufferPointer { raw in
+          for i in 0..<count {
+            kept[i] = nil
+            drop[i] = .missingInput
+            raw[i] = nil
+            guard i < points.count, let p = points[i] else { continue }
+            raw[i] = p.conf
+            if !p.conf.isFinite || p.conf < threshold {
+              drop[i] = .lowConf
+            } else if !Self.inUnitSquare(p.x, p.y) {
+              drop[i] = .outOfRange
+            } else {
+              drop[i] = nil
+              kept[i] = point(x: p.x, y: p.y, coords)
+            }
+          }
         }
       }
     }
