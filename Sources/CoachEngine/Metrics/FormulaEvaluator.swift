@@ -23,8 +23,12 @@ struct MetricValue: Sendable {
 /// shared by every cue (a class: the per-cue evaluations hold a reference, not a copy).
 final class MetricContext {
   let frame: CanonicalFrame
-  /// The subject's face (§3.4.6), canonical.
-  let face: FaceObservation?
+  /// The subject's face (§3.4.6), canonical: `frame.faces[subjectIndex]`, or a face given as is.
+  var face: FaceObservation? { givenFace ?? subjectIndex.map { frame.faces[$0] } }
+  /// The subject as an index into `frame.faces` (the engine's T0 contexts): no copy of the
+  /// face is kept, since these contexts read only its points (`facePoints`).
+  let subjectIndex: Int?
+  private let givenFace: FaceObservation?
   let options: MetricOptions
   /// Latest T1-side scalars (white balance, motion, registration, `frame_scalars`).
   let scalars: [String: Double]
@@ -50,8 +54,10 @@ final class MetricContext {
   /// place (`ctx.facePoints.bbox`), not through a local copy.
   let facePoints: FacePoints
 
+  /// `subject` (an index into `frame.faces`) names the face instead of `face` when given.
   init(
-    frame: CanonicalFrame, face: FaceObservation?, options: MetricOptions, scalars: [String: Double] = [:],
+    frame: CanonicalFrame, face: FaceObservation? = nil, subject: Int? = nil, options: MetricOptions,
+    scalars: [String: Double] = [:],
     luma: LumaFrame? = nil, roiCoefficients: ROICoefficients = .standard, targets: [String: Double] = [:],
     overrides: Bool = false, lumaTables: LumaTables? = nil, registers: RegisterFile? = nil
   ) {
@@ -60,8 +66,13 @@ final class MetricContext {
     registerCapacity = registers?.capacity ?? 0
     self.lumaTables = lumaTables
     self.frame = frame
-    self.face = face
-    facePoints = FacePoints(face, minLandmarkConfidence: roiCoefficients.minLandmarkConfidence)
+    subjectIndex = subject
+    givenFace = subject == nil ? face : nil
+    if let subject {
+      facePoints = FacePoints(frame.faces[subject], minLandmarkConfidence: roiCoefficients.minLandmarkConfidence)
+    } else {
+      facePoints = FacePoints(face, minLandmarkConfidence: roiCoefficients.minLandmarkConfidence)
+    }
     self.options = options
     self.scalars = scalars
     self.luma = luma

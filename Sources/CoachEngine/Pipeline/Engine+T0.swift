@@ -70,19 +70,19 @@ extension Engine {
     }
     let (subjectIndex, targetUnstable) = subject.subject(frame.faces, at: t)
     latestSubjectIndex = subjectIndex
-    let subjectFace = subjectIndex.map { frame.faces[$0] }
     let ctx: MetricContext
     var mirrorCtx: MetricContext? = nil
     let registers = uniqueRegisters()
     if withRefSession {
       let targets = withRef.store.targets
       ctx = MetricContext(
-        frame: frame, face: subjectFace, options: metricOptions, roiCoefficients: roiCoefficients, targets: targets,
-        registers: registers)
+        frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients,
+        targets: targets, registers: registers)
       mirrorCtx = mirrorContext(frame, targets: targets)
     } else {
       ctx = MetricContext(
-        frame: frame, face: subjectFace, options: metricOptions, roiCoefficients: roiCoefficients, registers: registers)
+        frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients,
+        registers: registers)
     }
     return T0Input(
       withRefSession: withRefSession, trackingLost: trackingLost, targetUnstable: targetUnstable, ctx: ctx,
