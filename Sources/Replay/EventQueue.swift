@@ -106,7 +106,8 @@ public struct EventQueue: Sendable {
       inputHead == inputs.count || inputs[inputs.count - 1].t <= event.t,
       "EventQueue: recorded inputs must be pushed in non-decreasing t")
     let t = event.t
-    inputs.append((event, t, takeSequence()))
+    let sequence = takeSequence()
+    inputs.append((consume event, t, sequence))
   }
 
   /// Adds a synthesized effect result (lenient replay), delivered after recorded inputs of the
