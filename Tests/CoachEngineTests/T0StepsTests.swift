@@ -94,4 +94,38 @@ struct T0StepsTests {
       return
     }
   }
+
+  @Test("§2.9: in every compiled cue of the reference spec, a node's subtree is the range subtreeStart[n]…n, holding its children")
+  func subtreesAreContiguousRanges() {
+    var checked = 0
+    for plan in F.engine().plans {
+      let code = plan.code
+      for n in 0..<code.count {
+        let start = code.starts[n]
+        #expect(start <= n)
+        func inside(_ child: Int) {
+          #expect(child >= start && child < n, "\(plan.id) node \(n): child \(child) outside \(start)...\(n)")
+          // A child's own range lies inside its parent's.
+          #expect(code.starts[child] >= start, "\(plan.id) node \(n)")
+          checked += 1
+        }
+        switch code.ops[n] {
+        case .negate(let x), .field(let x, _), .verticalDifference(let x), .directionAngle(let x),
+          .angleDifference(let x):
+          inside(x)
+        case .binary(_, let l, let r):
+          inside(l)
+          inside(r)
+          #expect(l < r)  // left subtree first: the recursive order
+        case .call(_, let first, let count):
+          for k in 0..<count { inside(code.arguments[first + k]) }
+        case .local(let i):
+          #expect(code.roots[i] < n || start == n)  // an assignment stands outside the range
+        default:
+          #expect(start == n)  // leaves are their own range
+        }
+      }
+    }
+    #expect(checked > 100)
+  }
 }

@@ -58,6 +58,9 @@ final class MetricProgram: @unchecked Sendable {
     let assignmentRoots = assignments.map { builder.add($0) }
     expressionRoots = expressions.map { $0.map { builder.add($0) } ?? -1 }
     names = builder.names
+    nodeCount = builder.ops.count
+    // Buffers of at least one element (allocating none is not allowed); only the first
+    // `nodeCount` nodes exist.
     ops = .allocate(capacity: max(1, builder.ops.count))
     _ = ops.initialize(from: builder.ops)
     subtreeStart = .allocate(capacity: max(1, builder.starts.count))
@@ -67,6 +70,9 @@ final class MetricProgram: @unchecked Sendable {
     roots = .allocate(capacity: max(1, assignmentRoots.count))
     _ = roots.initialize(from: assignmentRoots)
   }
+
+  /// The number of nodes (the buffers may be larger: never empty).
+  let nodeCount: Int
 
   /// The buffers' base addresses and node count: valid while the program lives.
   struct Code: @unchecked Sendable {
@@ -80,7 +86,7 @@ final class MetricProgram: @unchecked Sendable {
   var code: Code {
     Code(
       ops: ops.baseAddress!, starts: subtreeStart.baseAddress!, arguments: arguments.baseAddress!,
-      roots: roots.baseAddress!, count: ops.count)
+      roots: roots.baseAddress!, count: nodeCount)
   }
 
   deinit {
