@@ -14,8 +14,9 @@ extension JPReplay {
         always give byte-identical output.
 
         Each replay persists the session to a fresh SQLite store (the app's schema) in a \
-        temporary directory, removed afterwards; --keep-store PATH writes it to PATH instead, \
-        for inspection with sqlite3 (an existing PATH is refused unless --force).
+        temporary directory, created when the session is first saved and removed afterwards; \
+        --keep-store PATH writes it to PATH instead (always created), for inspection with \
+        sqlite3 (an existing PATH is refused unless --force).
 
         --trace metrics adds the per-evaluation cue_eval lines (each cue's metric value, level, \
         hysteresis state and the thresholds it was judged against; the anti-jitter gate's \
