@@ -91,9 +91,9 @@ final class MetricContext {
 /// stops a recursive evaluation; a `local` runs its assignment's range where it stands (or
 /// takes its `frame_scalars` override without running it, on T1).
 ///
-/// The registers live on the stack for the duration of one `scalar`/`assignment` call. The
-/// program's buffers are read through pointers taken once (the plan keeps them alive while it
-/// evaluates). The context is a parameter of every step, not a stored reference: borrowed, it
+/// The registers are the engine's (`RegisterFile`, lent through the context), else on the
+/// stack for one call. The program's buffers are read through pointers taken once (the plan
+/// keeps them alive while it evaluates). The context is a parameter of every step, not a stored reference: borrowed, it
 /// costs no retain.
 struct FormulaEvaluation {
   /// The plan whose formula this is; `unowned(unsafe)`: an evaluation lives only inside a call
@@ -119,22 +119,22 @@ struct FormulaEvaluation {
   }
 
   /// The value of node `node` of the plan's formula as a number.
-  mutating func scalar(_ node: Int, _ ctx: MetricContext) -> Double? {
-    if let regs = ctx.registers, count <= ctx.registerCapacity {
-      // The engine's registers: no allocation, and no closure holding the context.
-      return finite(run(node, ctx, regs) ? regs[node] : nil)
-    }
-    return Self.withRegisters(count) { regs in finite(run(node, ctx, regs) ? regs[node] : nil) }
-  }
+  mutating func scalar(_ node: Int, _ ctx: MetricContext) -> Double? { evaluate(node, ctx) }
 
   /// The value of the formula's assignment `index` as a number (`frame_scalars` overrides
   /// apply on T1 evaluations).
   mutating func assignment(_ index: Int, _ ctx: MetricContext) -> Double? {
-    Self.withRegisters(count) { regs in
-      if let v = override(index, ctx) { return finite(v) }
-      let root = roots[index]
-      return finite(run(root, ctx, regs) ? regs[root] : nil)
+    if let v = override(index, ctx) { return finite(v) }
+    return evaluate(roots[index], ctx)
+  }
+
+  /// `node` as a finite number: its subtree run on the registers the context lends (no
+  /// allocation, and no closure holding the context), else on temporary ones.
+  mutating func evaluate(_ node: Int, _ ctx: MetricContext) -> Double? {
+    if let regs = ctx.registers, count <= ctx.registerCapacity {
+      return finite(run(node, ctx, regs) ? regs[node] : nil)
     }
+    return Self.withRegisters(count) { regs in finite(run(node, ctx, regs) ? regs[node] : nil) }
   }
 
   /// Runs `body` with `count` registers (one per node of the program), on the stack.

@@ -108,27 +108,23 @@ extension Engine {
     }
     guard collector == nil else {
       // Tracing: every cue in spec order (the `cue_eval` line lists them so).
-      for i in scenePlans {
-        // Borrowed, not retained: `plans` holds every plan for the whole evaluation, and a
-        // retain/release of the plan per cue and frame was ~4% of a replay.
-        Unmanaged.passUnretained(plans[i])._withUnsafeGuaranteedRef { plan in
-          observeCue(i, plan, input, &requests, &collector)
-        }
-      }
+      for i in scenePlans { observeCue(i, input, &requests, &collector) }
       return
     }
     // The same work by tier: the T0 cues evaluated, then the T1 cues that are active (the
     // others add nothing: no candidate, no request). Candidates are ranked by a total order
     // (§3.7, `CueSelector.precedes`; ids are unique), so their insertion order never shows.
-    for i in sceneT0Plans {
-      Unmanaged.passUnretained(plans[i])._withUnsafeGuaranteedRef { plan in
-        observeCue(i, plan, input, &requests, &collector)
-      }
-    }
-    for i in sceneT1Plans where hysteresis[i].isActive {
-      Unmanaged.passUnretained(plans[i])._withUnsafeGuaranteedRef { plan in
-        observeCue(i, plan, input, &requests, &collector)
-      }
+    for i in sceneT0Plans { observeCue(i, input, &requests, &collector) }
+    for i in sceneT1Plans where hysteresis[i].isActive { observeCue(i, input, &requests, &collector) }
+  }
+
+  /// Cue `i` of step 3, its plan borrowed, not retained: `plans` holds every plan for the whole
+  /// evaluation, and a retain/release of the plan per cue and frame was ~4% of a replay.
+  @inline(__always) mutating func observeCue(
+    _ i: Int, _ input: T0Input, _ requests: inout T0Requests, _ collector: inout CueEvalCollector?
+  ) {
+    Unmanaged.passUnretained(plans[i])._withUnsafeGuaranteedRef { plan in
+      observeCue(i, plan, input, &requests, &collector)
     }
   }
 
