@@ -64,11 +64,10 @@ public enum ScenarioCorpus {
 
   /// Checks every recording that has a scenario file in `recordingsDir` (only `names`, when
   /// given): generated again and compared with the committed `.jprec` event by event, both
-  /// streamed (flat memory whatever the duration). Ground-truth labels are not compared: they
-  /// were computed once, at record time, with the spec the recording names
-  /// (`labels_spec_sha256`), and a PoseSpec edit never makes a recording stale (DESIGN §8);
-  /// only a scenario whose meaning changed (`generator_sha256`, comments aside) or whose
-  /// events the generator no longer makes is stale. Recordings without a scenario are not
+  /// streamed (flat memory whatever the duration). Ground-truth labels are compared like any
+  /// event: they are the scenario's declared intent (DESIGN §9), so a PoseSpec edit never makes
+  /// a recording stale; a scenario whose meaning changed (`generator_sha256`, comments aside)
+  /// or whose events the generator no longer makes is. Recordings without a scenario are not
   /// looked at.
   public static func staleRecordings(recordingsDir: String, names: [String]?) throws(HarnessFailure) -> (checked: Int, problems: [Problem]) {
     var files = try scenarioFiles(in: recordingsDir)
@@ -85,7 +84,7 @@ public enum ScenarioCorpus {
         problems.append(Problem(name: name, message: error.description, code: 2))
         continue
       }
-      if let diff = scenario.generate().compare(withRecordingAt: rec, ignoringLabels: true).difference {
+      if let diff = scenario.generate().compare(withRecordingAt: rec).difference {
         problems.append(
           Problem(
             name: name,

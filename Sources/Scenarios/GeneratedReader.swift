@@ -3,38 +3,41 @@ import EngineIO
 import Foundation
 import Recording
 
-/// Ground-truth `label` events to merge into a generated recording (sorted by t), and the
-/// SHA-256 of the spec they were computed with (header `labels_spec_sha256`). Held compactly
-/// (16 bytes a label; at most `ScenarioLimits.labelsMax`), written out as lines when read.
+/// Ground-truth `label` events to merge into a generated recording (sorted by t): the
+/// scenario's declared intent (`ScenarioIntent`), never a computation through a spec or the
+/// engine. Held compactly (at most `ScenarioLimits.labelsMax`), written out as lines when read.
 public struct GeneratedLabels: Sendable {
-  /// One `label {cue_id, holds}` at `t`; `cue` indexes `cueIDs`.
+  /// One `label {cue_id, holds, since?}` at `t`; `cue` indexes `cueIDs`. `since` (≤ t) is the
+  /// start of the movement that led to the change (a ramp's `from`); equal to `t` for a step.
   public struct Mark: Sendable, Equatable {
     public var t: Int64
     public var cue: Int32
     public var holds: Bool
-    public init(t: Int64, cue: Int32, holds: Bool) {
+    public var since: Int64
+    public init(t: Int64, cue: Int32, holds: Bool, since: Int64? = nil) {
       self.t = t
       self.cue = cue
       self.holds = holds
+      self.since = min(since ?? t, t)
     }
   }
 
-  public var specSHA256: String
   public var cueIDs: [String]
   public var marks: [Mark]
 
-  public init(specSHA256: String, cueIDs: [String], marks: [Mark]) {
-    self.specSHA256 = specSHA256
+  public init(cueIDs: [String], marks: [Mark]) {
     self.cueIDs = cueIDs
     self.marks = marks
   }
 
-  /// The JSONL line of label `i`: `{"t":…,"kind":"label","cue_id":…,"holds":…}`.
+  /// The JSONL line of label `i`: `{"t":…,"kind":"label","cue_id":…,"holds":…}`, plus
+  /// `"since"` when the change began before `t`.
   public func line(_ i: Int) -> String {
     let m = marks[i]
-    let event: JSONObject = [
+    var event: JSONObject = [
       "t": .number(Double(m.t)), "kind": "label", "cue_id": .string(cueIDs[Int(m.cue)]), "holds": .bool(m.holds),
     ]
+    if m.since < m.t { event["since"] = .number(Double(m.since)) }
     return JSONWriter.write(.object(event))
   }
 }
@@ -66,7 +69,8 @@ public final class GeneratedReader: RecordingEventReader {
     self.scenario = scenario
     path = "\(scenario.file) (generated)"
     var h = scenario.header
-    if let labels, !labels.marks.isEmpty { h["labels_spec_sha256"] = .string(labels.specSHA256) }
+    // A scenario that declares intent is labelled even when nothing should ever show.
+    if labels != nil { h["labels"] = "intent" }
     self.labels = labels
     labelCount = labels?.marks.count ?? 0
     headerLine = JSONWriter.write(.object(h))

@@ -31,6 +31,10 @@ extension Scenario {
       let refs = try n.sequence(max: ScenarioLimits.referencesMax, bound: "ScenarioLimits.referencesMax")
       for r in refs { s.references.append(try parseReference(r, duration: s.durationMs)) }
     }
+    if let n = member("truth") {
+      s.intent.truth = try ScenarioIntent.parseTruth(n, duration: s.durationMs)
+      s.intent.declared = true
+    }
     if let n = member("expect") { s.expectations = try ScenarioExpectation.parseBlock(n, duration: s.durationMs) }
     try s.checkGeneratedSize(
       root: root, duration: member("duration_ms")!, fps: member("fps"), frames: member("frames"), luma: member("luma"))
@@ -175,7 +179,14 @@ extension Scenario {
   /// `timeline`: its entries, within the bounds on entries and oscillated parameters.
   mutating func parseTimeline(_ n: YNode, dir: String) throws(ScenarioError) {
     let entries = try n.sequence(max: ScenarioLimits.timelineEntriesMax, bound: "ScenarioLimits.timelineEntriesMax")
-    for e in entries { timeline.append(try Self.parseEntry(e, duration: durationMs, dir: dir)) }
+    for e in entries {
+      if let step = try Self.parseIntent(e, duration: durationMs) {
+        intent.steps.append(step.step)
+        intent.declared = true
+        if step.alone { continue }
+      }
+      timeline.append(try Self.parseEntry(e, duration: durationMs, dir: dir))
+    }
     let oscillations = timeline.reduce(0) { n, e in if case .oscillate(_, _, let p) = e { n + p.count } else { n } }
     guard oscillations <= ScenarioLimits.oscillationsMax else {
       throw n.error(

@@ -6,8 +6,35 @@ extension Scenario {
   static let entryShapes =
     "expected one of {at, subject} (keyframe), {from, to, subject} (ramp), {from, to, oscillate} (oscillation), {at, event} (event)"
 
+  /// The `intent` of a timeline entry, if it has one: effective at the keyframe's `at` or the
+  /// ramp's `to`, since its `at` / `from`. `alone`: the entry is only `{at, intent}` (false:
+  /// it also moves the subject, and is parsed as a timeline entry too).
+  static func parseIntent(_ n: YNode, duration: Int64) throws(ScenarioError) -> (step: ScenarioIntent.Step, alone: Bool)? {
+    guard case .mapping = n.node else { return nil }
+    let m = try n.mapping()
+    guard let i = m.first(where: { $0.key == "intent" })?.value else { return nil }
+    let keys = Set(m.map(\.key)).subtracting(["intent"])
+    let cues = try ScenarioIntent.parseCues(i)
+    func v(_ k: String) -> YNode { m.first(where: { $0.key == k })!.value }
+    switch keys {
+    case ["at"]:
+      let at = try v("at").millis(max: duration)
+      return (ScenarioIntent.Step(t: at, since: at, cues: cues), true)
+    case ["at", "subject"]:
+      let at = try v("at").millis(max: duration)
+      return (ScenarioIntent.Step(t: at, since: at, cues: cues), false)
+    case ["from", "to", "subject"]:
+      let from = try v("from").millis(max: duration)
+      let to = try v("to").millis(max: duration)
+      return (ScenarioIntent.Step(t: to, since: from, cues: cues), false)
+    default:
+      throw i.error("intent goes on a keyframe {at, subject}, a ramp {from, to, subject} or alone {at, intent}")
+    }
+  }
+
   static func parseEntry(_ n: YNode, duration: Int64, dir: String = ".") throws(ScenarioError) -> TimelineEntry {
-    let m = try n.mapping(allowed: ["at", "from", "to", "subject", "oscillate", "event"], what: "timeline key")
+    let m = try n.mapping(allowed: ["at", "from", "to", "subject", "oscillate", "event", "intent"], what: "timeline key")
+      .filter { $0.key != "intent" }
     let keys = Set(m.map(\.key))
     func v(_ k: String) -> YNode { m.first(where: { $0.key == k })!.value }
     switch keys {

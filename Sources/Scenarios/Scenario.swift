@@ -31,9 +31,13 @@ import Yams
 ///   - {from: 2000, to: 3000, subject: {x: 0.5}}                # linear ramp
 ///   - {from: 0, to: 5000, oscillate: {top: {amplitude: 0.01, period_ms: 800}}}
 ///   - {at: 1500, event: {kind: thermal, state: serious}}       # any ENGINE §1.5 kind
+///   - {at: 0, intent: none}                                     # should show nothing from here
+///   - {from: 4000, to: 5000, subject: {x: 0.64}, intent: FRAME_MOVE_LEFT}   # from `to` on
 ///   - at: 2000                                                  # a derived spec; sha256 computed
 ///     event: {kind: posespec_reload, spec: {from: ../PoseSpec.json, remove: ["changeLog[-1]"]}}
 /// expect: [{displayed: FRAME_MOVE_LEFT, at: 300, within_ms: 500}]   # ScenarioExpectation; not hashed
+/// # ground truth, declared (ScenarioIntent): `intent:` on a timeline step, and/or
+/// truth: [{cue: CAFE_12_CAFE_THIRDS_COMPOSE, from: 100000, to: 120000}]
 /// references:
 ///   - {at: 0, ref_id: ref-A, subject: {face_w: 0.14}, drop: [leftHip], conf: {rightShoulder: 0.4}}
 ///   - {at: 500, ref_id: ref-2, faces: [{conf: 0.7}, {conf: 0.7, bbox: [0.1, 0.1, 0.14, 0.18]}]}
@@ -154,6 +158,8 @@ public struct Scenario: Sendable {
   public var references: [Reference] = []
   /// The `expect:` block: what the replay must show (`Expectations`), checked by `verify`.
   public var expectations: [ScenarioExpectation] = []
+  /// The author's declared ground truth: timeline steps' `intent` and the `truth:` block.
+  public var intent = ScenarioIntent()
 
   /// The recording name a scenario file stands for: `x.scenario.yaml` → `x`.
   public static let suffix = ".scenario.yaml"
@@ -165,7 +171,7 @@ public struct Scenario: Sendable {
 
   static let topKeys = [
     "name", "scene", "fps", "duration_ms", "seed", "wall_start_ms", "options", "initial", "notes", "budgets",
-    "subject", "timeline", "frames", "luma", "noise", "references", "expect",
+    "subject", "timeline", "frames", "luma", "noise", "references", "expect", "truth",
   ]
 
   /// Reads and parses a scenario file.

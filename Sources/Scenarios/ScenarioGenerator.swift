@@ -11,10 +11,17 @@ import Recording
 /// `.jprec` gets the events `jpreplay import` would read from the JSONL text.
 public struct GeneratedRecording: Sendable {
   public let scenario: Scenario
-  /// Ground-truth labels merged in, if any.
+  /// Ground-truth labels merged in: the scenario's declared intent (`ScenarioIntent`); nil
+  /// when it declares none (the recording is then unlabelled).
   public let labels: GeneratedLabels?
 
-  public init(scenario: Scenario, labels: GeneratedLabels? = nil) {
+  public init(scenario: Scenario) {
+    self.scenario = scenario
+    self.labels = scenario.intent.labels()
+  }
+
+  /// A recording with the given labels instead of the scenario's own (tests).
+  public init(scenario: Scenario, labels: GeneratedLabels?) {
     self.scenario = scenario
     self.labels = labels
   }
@@ -66,18 +73,16 @@ public struct GeneratedRecording: Sendable {
   public func difference(fromRecordingAt path: String) -> String? { compare(withRecordingAt: path).difference }
 
   /// `difference(fromRecordingAt:)`, and the event count when there is none (else the
-  /// number of the first event that differs). `ignoringLabels`: `label` events on both sides
-  /// and the header's `labels_spec_sha256` are left out — labels are computed once, at record
-  /// time, and never re-derived, so they do not make a recording stale (DESIGN §8).
+  /// number of the first event that differs). Labels are compared like every other event:
+  /// they come from the scenario's declared intent alone (DESIGN §9), so a recording whose
+  /// labels differ is stale, and a spec edit never changes them.
   /// `eventsMatch`: every compared event is equal (only the header may differ).
-  public func compare(withRecordingAt path: String, ignoringLabels: Bool = false)
-    -> (difference: String?, events: Int, eventsMatch: Bool)
-  {
-    let (d, n, same) = compareEvents(path, ignoringLabels: ignoringLabels)
+  public func compare(withRecordingAt path: String) -> (difference: String?, events: Int, eventsMatch: Bool) {
+    let (d, n, same) = compareEvents(path)
     return (d, d == nil ? n - 1 : n, same)
   }
 
-  private func compareEvents(_ path: String, ignoringLabels: Bool) -> (String?, Int, Bool) {
+  private func compareEvents(_ path: String) -> (String?, Int, Bool) {
     guard FileManager.default.fileExists(atPath: path) else { return ("\(path) does not exist", 0, false) }
     var n = 0
     let committed: RecordingReader
@@ -86,12 +91,7 @@ public struct GeneratedRecording: Sendable {
     do { generated = try reader() } catch {
       return ("the scenario does not generate a valid recording (\(error.description))", n, false)
     }
-    func next(_ read: () throws(RecordingError) -> InputEvent?) throws(RecordingError) -> InputEvent? {
-      while let e = try read() {
-        if !(ignoringLabels && e.kind == .label) { return e }
-      }
-      return nil
-    }
+    func next(_ read: () throws(RecordingError) -> InputEvent?) throws(RecordingError) -> InputEvent? { try read() }
     while true {
       let a: InputEvent?
       let b: InputEvent?
@@ -103,9 +103,8 @@ public struct GeneratedRecording: Sendable {
       switch (a, b) {
       case (nil, nil):
         // Events equal: the header (options, initial, notes, the scenario's sha256, …).
-        var g = generated.header
-        var c = committed.header
-        if ignoringLabels { (g["labels_spec_sha256"], c["labels_spec_sha256"]) = (nil, nil) }
+        let g = generated.header
+        let c = committed.header
         let h1 = JSONWriter.write(.object(g.sortedRecursively()))
         let h2 = JSONWriter.write(.object(c.sortedRecursively()))
         if h1 == h2 { return (nil, n, true) }

@@ -44,6 +44,10 @@ public enum ScenarioLimits {
   public static let labelsMax = 2_000_000
   /// The highest frame rate, frames per second.
   public static let fpsMax: Int64 = 1000
+  /// Cue ids in one timeline step's `intent` list.
+  public static let intentCuesMax = 64
+  /// Intervals in a `truth:` block.
+  public static let truthIntervalsMax = 10_000
   /// Entries of a scenario's `expect:` block.
   public static let expectationsMax = 1_000
   /// A count in an `expect:` rule (`praise: {at_most: N}`).

@@ -36,12 +36,9 @@ struct CorpusTests {
     let committed = try CLI.run(["cat", "Recordings/\(name).jprec"])
     let fresh = try CLI.run(["cat", out])
     #expect(committed.code == 0 && fresh.code == 0)
-    // Labels are computed once, at record time, and kept (DESIGN §8): a fresh recording's may
-    // differ after a PoseSpec edit (unless the labelling spec is the same); nothing else may.
-    let c = try CLI.labelled(committed.stdout)
-    let f = try CLI.labelled(fresh.stdout)
-    #expect(c.rest == f.rest, "Recordings/\(name).jprec is stale: jpreplay record \(name)")
-    if c.labelsSpec == f.labelsSpec { #expect(c.labels == f.labels, "Recordings/\(name).jprec: labels differ with the same labelling spec") }
+    // Labels are the scenario's declared intent (DESIGN §9): the whole recording, labels
+    // included, is a function of the scenario file.
+    #expect(committed.stdout == fresh.stdout, "Recordings/\(name).jprec is stale: jpreplay record \(name)")
   }
 
   /// Thresholds are read from the PoseSpec at run time (ENGINE §2.8, §3.3): raising

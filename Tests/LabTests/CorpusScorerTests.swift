@@ -16,7 +16,7 @@ struct CorpusScorerTests {
   static var paths: [String] { names.map { path("Recordings/\($0).jprec") } }
   static func spec() throws -> PoseSpecDocument { try Harness.loadSpec(path: path("PoseSpec.json")) }
 
-  @Test("the displayed-cue changes counted equal the golden trace's; labelled recordings are recognised")
+  @Test("the displayed-cue changes counted equal the golden trace's; recordings that declare intent are labelled")
   func matchesGolden() throws {
     let scorer = try CorpusScorer(paths: Self.paths)
     #expect(scorer.recordings.map(\.name) == Self.names)
@@ -25,7 +25,8 @@ struct CorpusScorerTests {
       let golden = try String(contentsOfFile: Self.path("Golden/\(name).trace.jsonl"), encoding: .utf8)
       let o = score.recordings[i].objectives
       #expect(try o.cueChanges == Self.cueChanges(golden), "\(name)")
-      #expect(o.labelled, "\(name)")
+      // Only drift-left-and-back declares its intent (`intent:` steps); the others are unlabelled.
+      #expect(o.labelled == (name == "drift-left-and-back"), "\(name)")
       let praises = golden.split(separator: "\n").filter { $0.contains("\"out\":\"praise\"") && $0.contains("\"state\":\"on\"") }
       #expect(o.praises == praises.count, "\(name)")
     }
@@ -83,12 +84,12 @@ struct CorpusScorerTests {
     return .object(doc)
   }
 
-  @Test("a generated recording whose labels never hold is labelled: its displays are false alarms")
+  @Test("a recording whose intent is 'nothing should show' is labelled without label events; one without intent is not")
   func stillSubjectIsLabelled() throws {
     let scorer = try CorpusScorer(paths: [Self.path("Recordings/tune-cafe-still.jprec"), Self.path("Recordings/s28-capture-happy-path.jprec")])
     #expect(scorer.recordings[0].labels != nil)
     #expect(scorer.recordings[0].labels?.changes.isEmpty == true)
-    #expect(scorer.recordings[1].labels == nil)  // no frames: nothing to judge
+    #expect(scorer.recordings[1].labels == nil)  // declares no intent: unlabelled
   }
 
   @Test("the corpus event limit is checked while decoding and named in the message")

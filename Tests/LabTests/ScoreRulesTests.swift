@@ -31,6 +31,24 @@ struct ScoreRulesTests {
     #expect(l.holds("A", at: 2999) && !l.holds("A", at: 3000))
   }
 
+  @Test("a ramp's intent (since < t): a reaction during the movement is explained, not false, and has latency 0")
+  func reactionDuringTheMovement() {
+    // B should show from 10 000 (the subject arrives); it started moving at 8 500.
+    let l = LabelTrack(
+      changes: [Change(t: 10_000, cue: "B", holds: true, since: 8_500), Change(t: 20_000, cue: "B", holds: false, since: 19_000)],
+      endMs: 30_000)
+    #expect(l.intervals["B"] == [ScoreInterval(10_000, 20_000)])
+    #expect(l.allowed["B"] == [ScoreInterval(8_500, 20_000)])
+    let during = Self.evaluate([(9_000, "B"), (19_500, nil)], l, end: 30_000)
+    #expect(during.unexplainedChanges == 0 && during.falseAlarms.isEmpty && during.latencies == [0])
+    // Before the movement began (minus the 500 ms allowance) it is neither explained nor true.
+    let early = Self.evaluate([(7_000, "B"), (7_600, nil)], l, end: 30_000)
+    #expect(early.unexplainedChanges == 2)
+    #expect(early.falseAlarms == ["B [7000, 7600) (intended: none)"])
+    // A display after the arrival: latency from the arrival.
+    #expect(Self.evaluate([(10_400, "B")], l, end: 30_000).latencies == [400])
+  }
+
   @Test("flicker: a change right after the cue's label onset is explained; A↔B swaps while both hold are not")
   func flicker() {
     let l = Self.labels([(1000, "A", true), (1000, "B", true)])
@@ -96,12 +114,19 @@ struct ScoreRulesTests {
     #expect(Self.evaluate([(9_000, "A"), (12_800, nil)], l).misses == ["B [10000, 14000)"])
   }
 
-  @Test("false alarms: a display whose label never held, not one whose label ended within 0.5 s before it")
+  @Test("false alarms: the parts of a display outside its label (less 0.5 s before, 3 s after); one inside is not")
   func falseAlarms() {
     let l = Self.labels([(1000, "A", true), (3000, "A", false), (10_000, "B", true), (12_000, "B", false)])
     let o = Self.evaluate([(1200, "A"), (3600, nil), (5000, "C"), (6000, nil), (12_400, "B"), (13_000, nil)], l)
-    #expect(o.falseAlarms == ["C [5000, 6000)"])
-    #expect(Self.evaluate([(12_600, "B"), (13_000, nil)], l).falseAlarms == ["B [12600, 13000)"])
+    #expect(o.falseAlarms == ["C [5000, 6000) (intended: none)"])
+    #expect(Self.evaluate([(15_600, "B"), (16_000, nil)], l).falseAlarms == ["B [15600, 16000) (intended: none)"])
+    // A display that starts long before its label and outlasts it: both outside parts count.
+    #expect(
+      Self.evaluate([(2_000, "B"), (20_000, nil)], l).falseAlarms == [
+        "B [2000, 9500) (intended: A)", "B [15000, 20000) (intended: none)",
+      ])
+    // Shown while another cue was intended: the conflict is named.
+    #expect(Self.evaluate([(1500, "C"), (2500, nil)], l).falseAlarms == ["C [1500, 2500) (intended: A)"])
   }
 
   @Test("praise per minute and recordings without labels")

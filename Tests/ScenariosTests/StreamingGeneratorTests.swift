@@ -109,18 +109,19 @@ struct StreamingGeneratorTests {
   @Test func labelsGoAfterEveryEventOfTheirTime() throws {
     let s = try Self.parse("name: t\nduration_ms: 300\nseed: 1\nframes: {every_ms: 100}\n")
     let marks = [(0, 0), (100, 1), (250, 2), (300, 3)].map { GeneratedLabels.Mark(t: Int64($0.0), cue: Int32($0.1), holds: true) }
-    let labels = GeneratedLabels(specSHA256: "abc", cueIDs: ["A", "B", "C", "D"], marks: marks)
+    let labels = GeneratedLabels(cueIDs: ["A", "B", "C", "D"], marks: marks)
     let g = GeneratedRecording(scenario: s, labels: labels)
     let lines = g.lines
-    #expect(try JSONParser.parse(lines[0])["labels_spec_sha256"] == "abc")
+    #expect(try JSONParser.parse(lines[0])["labels"] == "intent")
     let order = try lines.dropFirst().map { line -> String in
       let o = try JSONParser.parse(line)
       return "\(o["t"]?.int64Value ?? -1) \(o["cue_id"]?.stringValue ?? o["kind"]?.stringValue ?? "")"
     }
     #expect(order == ["0 landmarks", "0 A", "100 landmarks", "100 B", "200 landmarks", "250 C", "300 landmarks", "300 D"])
-    // Without labels the header has no labels_spec_sha256.
-    let none = GeneratedLabels(specSHA256: "abc", cueIDs: [], marks: [])
-    #expect(try JSONParser.parse(GeneratedRecording(scenario: s, labels: none).lines[0])["labels_spec_sha256"] == nil)
+    // Declared but empty labels still mark the recording labelled; no labels: no key.
+    let none = GeneratedLabels(cueIDs: [], marks: [])
+    #expect(try JSONParser.parse(GeneratedRecording(scenario: s, labels: none).lines[0])["labels"] == "intent")
+    #expect(try JSONParser.parse(GeneratedRecording(scenario: s, labels: nil).lines[0])["labels"] == nil)
     // A label line is the JSONL event import reads.
     #expect(labels.line(2) == #"{"t":250,"kind":"label","cue_id":"C","holds":true}"#)
   }

@@ -125,7 +125,7 @@ public enum MinimizeFiles {
       throw HarnessFailure.badInput("\(path): already exists (pass --force to replace it)")
     }
     var header = c.header
-    for k in ["generator", "generator_sha256", "labels_spec_sha256"] { header[k] = nil }
+    for k in ["generator", "generator_sha256", "labels_spec_sha256", "labels"] { header[k] = nil }
     header["minimized_from"] = .string(name)
     if let n = header["name"]?.stringValue { header["name"] = .string(n + "-min") }
     do {

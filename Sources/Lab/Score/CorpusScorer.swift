@@ -27,8 +27,8 @@ public struct LoadedRecording: Sendable {
   public let header: JSONObject
   /// The engine inputs in file order (labels removed).
   public let events: [InputEvent]
-  /// The ground truth; nil when the recording has no `label` events, no
-  /// `labels_spec_sha256` and is not a generated recording with frames (imported sessions).
+  /// The ground truth; nil when the recording has no `label` events and no header `labels`
+  /// (a scenario that declares no intent, an imported session): unlabelled.
   public let labels: LabelTrack?
   /// The end of the replay: `duration_ms`, else the last event's t.
   public let durationMs: Millis
@@ -107,10 +107,10 @@ public struct CorpusScorer: Sendable {
         }
         last = e.t
         if e.kind == .label {
-          guard let (cue, holds) = e.labelMark else {
-            throw HarnessFailure.badInput("\(path): label at t=\(e.t): expected {cue_id: string, holds: bool}")
+          guard let (cue, holds, since) = e.labelMark else {
+            throw HarnessFailure.badInput("\(path): label at t=\(e.t): expected {cue_id: string, holds: bool, since?: ms}")
           }
-          labels.append(LabelTrack.Change(t: e.t, cue: cue, holds: holds))
+          labels.append(LabelTrack.Change(t: e.t, cue: cue, holds: holds, since: since))
         } else {
           events.append(e)
         }
@@ -123,10 +123,10 @@ public struct CorpusScorer: Sendable {
     var header = reader.header
     let end = RecordingHeader(header).durationMs ?? last
     if header["duration_ms"] == nil { header["duration_ms"] = .number(Double(end)) }
-    // A generated recording with frames has complete labels even when none holds (a still
-    // subject: the ground truth writes no label event, and every display is a false alarm).
-    let generated = header["generator"] != nil && events.contains { $0.kind == .landmarks }
-    let labelled = !labels.isEmpty || header["labels_spec_sha256"] != nil || generated
+    // A recording whose scenario declares intent (header `labels`) is labelled even when no
+    // cue should ever show (a still subject: every display is a false alarm). Recordings of
+    // the earlier, spec-computed labels (`labels_spec_sha256`) still read as labelled.
+    let labelled = !labels.isEmpty || header["labels"] != nil || header["labels_spec_sha256"] != nil
     return LoadedRecording(
       name: recordingName(path), path: path, header: header, events: events,
       labels: labelled ? LabelTrack(changes: labels, endMs: end) : nil, durationMs: end)

@@ -16,6 +16,9 @@ public struct ScoreWindows: Equatable, Sendable {
   /// displaying it; a display whose label ended at most this long before it began is not a
   /// false alarm.
   public var graceMs: Millis = 500
+  /// A display may outlive the end of its cue's label by this long (the exit frames, then the
+  /// gate's minimum hold) before the rest of it counts as a false alarm.
+  public var lingerMs: Millis = 3000
   public init() {}
 }
 
@@ -23,7 +26,7 @@ public struct ScoreWindows: Equatable, Sendable {
 /// which are samples).
 public struct RecordingObjectives: Equatable, Sendable {
   public var durationMs: Millis = 0
-  /// Whether the recording has ground truth (`label` events or `labels_spec_sha256`); the
+  /// Whether the recording has ground truth (`label` events or header `labels`); the
   /// label rules (flicker, latency, misses, false alarms) apply only then.
   public var labelled = false
   public var cueChanges = 0
@@ -53,17 +56,21 @@ public enum ScoreRules {
   /// Displayed-cue changes not explained: no label change of the cue shown before or after
   /// the change, and no change of the ideal display (`LabelTrack.idealChanges`), within the
   /// explanation window.
+  /// A label change at `l.t` that began at `l.since` explains a display change at `t` when
+  /// `l.since − explainAfterMs ≤ t ≤ l.t + explainBeforeMs`: the coach may react while the
+  /// subject moves (a ramp's intent, docs/SCORING.md) and up to the reaction window after.
   public static func unexplainedChanges(
     _ display: DisplayTrack, _ labels: LabelTrack, windows: ScoreWindows, priority: (String) -> Int
   ) -> [DisplayTrack.Change] {
-    let ideal = labels.idealChanges(priority: priority).map(\.t)
+    let ideal = labels.idealChanges(priority: priority)
+    func explains(_ t: Millis, since: Millis, _ at: Millis) -> Bool {
+      at >= since - windows.explainAfterMs && at <= t + windows.explainBeforeMs
+    }
     return display.changes.filter { c in
-      let lo = c.t - windows.explainBeforeMs
-      let hi = c.t + windows.explainAfterMs
       let ownLabel = labels.changes.contains { l in
-        l.t >= lo && l.t <= hi && (l.cue == c.from || l.cue == c.to)
+        (l.cue == c.from || l.cue == c.to) && explains(l.t, since: l.since, c.t)
       }
-      return !ownLabel && !ideal.contains { $0 >= lo && $0 <= hi }
+      return !ownLabel && !ideal.contains { explains($0.t, since: $0.since, c.t) }
     }
   }
 
@@ -117,12 +124,34 @@ public enum ScoreRules {
     return at
   }
 
-  /// Display spans whose cue's label holds nowhere in `[start - graceMs, end)`.
+  /// The parts of display spans during which their cue should not show: each span minus its
+  /// cue's allowed intervals (`LabelTrack.allowed`: the label's intervals from the start of
+  /// the movement toward them) widened by `graceMs` before and `lingerMs` after. Each maximal
+  /// remaining part is one false alarm, named with what the author intended meanwhile —
+  /// another cue there is a conflict of advice (G-51): `"CAFE_12 [a, b) (intended:
+  /// FRAME_MOVE_LEFT)"`, or `(intended: none)`.
   public static func falseAlarms(_ display: DisplayTrack, _ labels: LabelTrack, windows: ScoreWindows) -> [String] {
-    display.spans.compactMap { s in
-      let range = ScoreInterval(s.interval.start - windows.graceMs, s.interval.end)
-      return labels.holds(s.cue, during: range) ? nil : "\(s.cue) \(s.interval)"
+    var out: [String] = []
+    for s in display.spans {
+      let ok = (labels.allowed[s.cue] ?? []).map { ScoreInterval($0.start - windows.graceMs, $0.end + windows.lingerMs) }
+      for piece in subtract(ok, from: s.interval) {
+        let intended = labels.cues.filter { $0 != s.cue && labels.holds($0, during: piece) }
+        out.append("\(s.cue) \(piece) (intended: \(intended.isEmpty ? "none" : intended.joined(separator: ", ")))")
+      }
     }
+    return out
+  }
+
+  /// `range` minus the union of `covers`, as disjoint non-empty intervals in time order.
+  static func subtract(_ covers: [ScoreInterval], from range: ScoreInterval) -> [ScoreInterval] {
+    var out: [ScoreInterval] = []
+    var at = range.start
+    for c in covers.sorted(by: { $0.start < $1.start }) where c.end > at && c.start < range.end {
+      if c.start > at { out.append(ScoreInterval(at, c.start)) }
+      at = max(at, c.end)
+    }
+    if at < range.end { out.append(ScoreInterval(at, range.end)) }
+    return out
   }
 
   /// The nearest-rank percentile `p` (0…100) of `samples`; nil when empty.

@@ -20,44 +20,69 @@ public struct ScoreInterval: Equatable, Sendable, CustomStringConvertible {
 /// holds (docs/FORMAT.md, `label {cue_id, holds}`; a cue never labelled never holds). An
 /// interval still open at the end of the recording closes at the end.
 public struct LabelTrack: Equatable, Sendable {
-  /// One `label` event.
+  /// One `label` event: from `t` the cue should (not) show; the subject began moving toward
+  /// that at `since` (≤ t; a ramp's start, else `t`): a reaction from `since` on is allowed.
   public struct Change: Equatable, Sendable {
     public var t: Millis
     public var cue: String
     public var holds: Bool
-    public init(t: Millis, cue: String, holds: Bool) {
+    public var since: Millis
+    public init(t: Millis, cue: String, holds: Bool, since: Millis? = nil) {
       self.t = t
       self.cue = cue
       self.holds = holds
+      self.since = min(since ?? t, t)
     }
   }
 
   /// Label changes in time order (file order at equal t).
   public private(set) var changes: [Change]
-  /// Per cue id, its holding intervals in time order.
+  /// Per cue id, its holding intervals in time order (from the `t` of the change that starts
+  /// one to the `t` of the change that ends it).
   public private(set) var intervals: [String: [ScoreInterval]]
+  /// Per cue id, the same intervals widened to the movements around them: from the starting
+  /// change's `since` to the ending change's `t` (a display during the approach is not false).
+  public private(set) var allowed: [String: [ScoreInterval]]
   public let endMs: Millis
 
   /// Builds the track from `label` events (`changes` in time order) of a recording ending at
   /// `endMs`. A repeated `holds` value for a cue is not a change.
   public init(changes input: [Change], endMs: Millis) {
     self.endMs = endMs
-    var open: [String: Millis] = [:]
+    var open: [String: (t: Millis, since: Millis)] = [:]
     var intervals: [String: [ScoreInterval]] = [:]
+    var allowed: [String: [ScoreInterval]] = [:]
     var changes: [Change] = []
     for c in input {
       if c.holds {
         guard open[c.cue] == nil else { continue }
-        open[c.cue] = c.t
+        open[c.cue] = (c.t, c.since)
       } else {
         guard let s = open.removeValue(forKey: c.cue) else { continue }
-        if c.t > s { intervals[c.cue, default: []].append(ScoreInterval(s, c.t)) }
+        if c.t > s.t {
+          intervals[c.cue, default: []].append(ScoreInterval(s.t, c.t))
+          allowed[c.cue, default: []].append(ScoreInterval(s.since, c.t))
+        }
       }
       changes.append(c)
     }
-    for (cue, s) in open where endMs > s { intervals[cue, default: []].append(ScoreInterval(s, endMs)) }
+    for (cue, s) in open where endMs > s.t {
+      intervals[cue, default: []].append(ScoreInterval(s.t, endMs))
+      allowed[cue, default: []].append(ScoreInterval(s.since, endMs))
+    }
     self.changes = changes
     self.intervals = intervals
+    self.allowed = allowed
+  }
+
+  /// Whether `cue` should show, or its subject is moving toward that, at some moment of `range`.
+  public func allows(_ cue: String, during range: ScoreInterval) -> Bool {
+    (allowed[cue] ?? []).contains { $0.overlap(range) > 0 }
+  }
+
+  /// The cues that should show at `t`, byte order.
+  public func intended(at t: Millis) -> [String] {
+    cues.filter { holds($0, at: t) }
   }
 
   /// The labelled cue ids, sorted (byte order).
@@ -76,15 +101,18 @@ public struct LabelTrack: Equatable, Sendable {
   /// The times at which the "ideal" display changes: the holding cue of highest `priority`
   /// (ties: byte-smaller id), or none. What a perfect coach would show, changing exactly at
   /// label changes.
-  public func idealChanges(priority: (String) -> Int) -> [(t: Millis, cue: String?)] {
-    var out: [(t: Millis, cue: String?)] = []
+  /// `since`: the earliest `since` of the label changes at that t.
+  public func idealChanges(priority: (String) -> Int) -> [(t: Millis, cue: String?, since: Millis)] {
+    var out: [(t: Millis, cue: String?, since: Millis)] = []
     var current: String? = nil
     var holding: Set<String> = []
     var i = 0
     while i < changes.count {
       let t = changes[i].t
+      var since = t
       while i < changes.count && changes[i].t == t {
         if changes[i].holds { holding.insert(changes[i].cue) } else { holding.remove(changes[i].cue) }
+        since = min(since, changes[i].since)
         i += 1
       }
       let best = holding.max { a, b in
@@ -93,7 +121,7 @@ public struct LabelTrack: Equatable, Sendable {
         return pa != pb ? pa < pb : b.utf8.lexicographicallyPrecedes(a.utf8)
       }
       if best != current {
-        out.append((t, best))
+        out.append((t, best, since))
         current = best
       }
     }

@@ -81,7 +81,7 @@ extension EventKind {
     .purchase_result: [.init("ok", .bool), .init("error", .any, required: false)],
     .restore_result: [.init("ok", .bool), .init("error", .any, required: false)],
     .pending_write_failed: [.init("shot", .integer)],
-    .label: [.init("cue_id", .string), .init("holds", .bool)],
+    .label: [.init("cue_id", .string), .init("holds", .bool), .init("since", .integer, required: false)],
   ]
 }
 

@@ -13,28 +13,24 @@ extension JPReplay {
         A scenario file is YAML: a parametric subject animated over a timeline of keyframes, \
         ramps and oscillations, seeded landmark noise, and input events (schema: Sources/Scenarios/Scenario.swift). \
         The recording is a function of the file: the same file gives the same bytes on every \
-        machine. Frames come with ground-truth `label` events: each cue's condition evaluated on \
-        the noise-free scenario (raw level warn/hard, before hysteresis and the gate), for \
-        scoring; the engine never sees them. Labels are computed ONCE, when the recording is \
-        first made or its scenario changed, with the spec the recording declares (its \
-        initial.posespec, else the PoseSpec beside the corpus, ../PoseSpec.json), and stored with \
-        that spec's SHA-256 (header labels_spec_sha256). Re-recording an unchanged scenario keeps \
-        the committed labels, so editing PoseSpec.json never moves the ground truth; \
-        --relabel computes them again with the current spec (explicitly, e.g. after a cue's \
-        condition was corrected on purpose). It is written beside the scenario as <name>.jprec \
+        machine. A scenario that declares its intent (`intent:` on timeline steps, or a `truth:` \
+        block) gets ground-truth `label` events derived from that declaration alone — which \
+        cues should show when — for scoring (docs/SCORING.md); the engine never sees them, and \
+        no spec or engine computes them, so a PoseSpec edit never moves them. It is written \
+        beside the scenario as <name>.jprec \
         through the same code path as `jpreplay import`; an existing recording is replaced \
         atomically, only once the new one is complete, and left untouched when it already holds \
         what the scenario generates. A bad scenario (exit 2) names the file, the line and the key.
 
         `jpreplay verify` fails a recording whose scenario means something else now (stale): \
         its header's generator_sha256 (the scenario's parsed content, comments and formatting \
-        aside) or its events differ. Labels and PoseSpec edits never make a recording stale.
+        aside) or its events (labels included) differ. PoseSpec edits never make a recording \
+        stale.
 
         Examples:
           jpreplay record Recordings/s04-frame-left-enter.scenario.yaml
           jpreplay record s04-frame-left-enter s28-capture-happy-path
           jpreplay record --all
-          jpreplay record --relabel drift-left-and-back
           jpreplay record Recordings/s04-frame-left-enter.scenario.yaml -o /tmp/s04.jprec
           jpreplay record s04-frame-left-enter --jsonl | head -3
         """)
@@ -47,9 +43,6 @@ extension JPReplay {
 
     @Option(name: .shortAndLong, help: "The .jprec to write (one scenario only; default: <name>.jprec beside the scenario).")
     var output: String?
-
-    @Flag(help: "Compute the ground-truth labels again with the current spec instead of keeping the recording's.")
-    var relabel = false
 
     @Flag(help: "Print the generated JSONL interchange on stdout instead of writing a .jprec (one scenario only).")
     var jsonl = false
@@ -94,7 +87,7 @@ extension JPReplay {
     func record(_ file: String) throws {
       let scenario = try Scenario.load(path: file)
       let out = output ?? ScenarioCorpus.recordingPath(forScenario: file, name: scenario.name)
-      let generated = try labeled(scenario, existing: out)
+      let generated = scenario.generate()
       if jsonl {
         // Check it as `import` would (one streaming pass), then print it (a second one).
         let check = try generated.reader()
@@ -116,18 +109,6 @@ extension JPReplay {
         n = try SafeFile.produce(out, keepOpen: false, sqlite: true) { try generated.writeRecording(to: $0.path) }
       } catch let e as SafeFileError { throw CLIError.badInput("\(out): cannot write (\(e.description))") }
       print("recorded \(n) events from \(file) into \(out)")
-    }
-
-    /// The recording with its labels: those of the recording at `existing` when it holds the
-    /// same events otherwise (the scenario did not change) and --relabel is not given, else
-    /// computed now (DESIGN §8: computed once, kept until an explicit re-label).
-    func labeled(_ scenario: Scenario, existing: String?) throws -> GeneratedRecording {
-      if !relabel, let existing, FileManager.default.fileExists(atPath: existing),
-        scenario.generate().compare(withRecordingAt: existing, ignoringLabels: true).eventsMatch
-      {
-        return GeneratedRecording(scenario: scenario, labels: try GroundTruth.committedLabels(ofRecordingAt: existing))
-      }
-      return try GroundTruth.labeled(scenario)
     }
 
     /// Writes the header and event lines to stdout in 64 KiB blocks.
