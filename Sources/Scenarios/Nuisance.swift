@@ -3,9 +3,9 @@ import EngineIO
 
 /// The realistic-noise keys of a scenario's `noise:` mapping (issue 15.2, the tuning corpus):
 /// what a phone's pose detector and a live scene add to the subject the scenario describes.
-/// Every one of them is a nuisance — the ground-truth labels come from the scenario without
-/// `noise` (GroundTruth), so the coach is judged on whether it *ignores* these and follows the
-/// timeline's true changes.
+/// Every one of them is a nuisance — the ground-truth labels are the author's declared intent
+/// (`ScenarioIntent`), which never mentions them, so the coach is judged on whether it *ignores*
+/// these and follows the timeline's true changes.
 ///
 /// ```yaml
 /// noise:
