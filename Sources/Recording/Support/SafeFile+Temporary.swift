@@ -88,6 +88,36 @@ extension SafeFile {
       done = true
     }
 
+    /// Copies the (closed) temporary's bytes into the existing device or FIFO at `target`,
+    /// opened for writing without creating or truncating anything.
+    func copyThrough(to target: String) throws(SafeFileError) {
+      try syncAndClose()
+      let src = open(path, O_RDONLY | O_CLOEXEC)
+      guard src >= 0 else { throw SafeFileError(path: path, "cannot read back", errno) }
+      defer { close(src) }
+      let dst = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+      guard dst >= 0 else { throw SafeFileError(path: target, "cannot open for writing", errno) }
+      defer { close(dst) }
+      var buffer = [UInt8](repeating: 0, count: 1 << 16)
+      while true {
+        let n = buffer.withUnsafeMutableBytes { read(src, $0.baseAddress!, $0.count) }
+        if n < 0 {
+          if errno == EINTR { continue }
+          throw SafeFileError(path: path, "cannot read back", errno)
+        }
+        if n == 0 { return }
+        var off = 0
+        while off < n {
+          let w = buffer.withUnsafeBytes { posixWrite(dst, $0.baseAddress! + off, n - off) }
+          if w < 0 {
+            if errno == EINTR { continue }
+            throw SafeFileError(path: target, "cannot write", errno)
+          }
+          off += w
+        }
+      }
+    }
+
     /// Closes and removes the temporary file and any SQLite files beside it.
     public func discard() {
       if let d = fd { close(d) }

@@ -24,12 +24,14 @@ public enum SafeFile {
   /// Suffixes SQLite adds beside a database file.
   static let sqliteSuffixes = ["-wal", "-shm", "-journal"]
 
-  /// Writes `bytes` to `path` atomically (a symlink at `path` is replaced, never followed).
+  /// Writes `bytes` to `path` under the output rule (`OutputTarget`): atomically for a
+  /// regular file or a missing path, through for a character device or a FIFO.
   public static func write(_ bytes: [UInt8], to path: String) throws(SafeFileError) {
-    let t = try Temporary(beside: path)
+    let target = try OutputTarget(path)
+    let t = try Temporary(for: target)
     do throws(SafeFileError) {
       try t.write(bytes)
-      try t.commit(to: path)
+      try t.finish(into: target, placement: .replace)
     } catch {
       t.discard()
       throw error
@@ -56,18 +58,18 @@ public enum SafeFile {
   /// left as it was; `body`'s errors are rethrown as they are, this helper's own are
   /// `SafeFileError`s naming the file. With `sqlite`, the old target's `-wal`/`-shm`/`-journal`
   /// are removed before the new database takes its name (SQLite would apply them to it).
+  /// The output rule (`OutputTarget`) applies: a database (`sqlite`, or a writer that opens
+  /// the file by path) needs a regular file or a missing path.
   public static func produce<T>(
     _ path: String, placement: Placement = .replace, keepOpen: Bool = true, sqlite: Bool = false,
     _ body: (Temporary) throws -> T
   ) throws -> T {
-    let t = try Temporary(beside: path, keepOpen: keepOpen)
+    let target = try OutputTarget(path, database: sqlite || !keepOpen)
+    let t = try Temporary(for: target, keepOpen: keepOpen)
     do {
       let result = try body(t)
-      if sqlite { for s in sqliteSuffixes { unlink(path + s) } }
-      switch placement {
-      case .replace: try t.commit(to: path)
-      case .createNew: try t.commitNew(to: path)
-      }
+      if sqlite, case .replace(let real) = target { for s in sqliteSuffixes { unlink(real + s) } }
+      try t.finish(into: target, placement: placement)
       return result
     } catch {
       t.discard()

@@ -95,6 +95,9 @@ extension JPReplay {
         try printJSONL(generated.reader())
         return
       }
+      // The output rule first (a recording is a database: a regular file or a missing path),
+      // before the existing file is read to compare: a FIFO would block that read.
+      do { _ = try OutputTarget(out, database: true) } catch { throw CLIError.badInput("\(error.path): cannot write (\(error.message))") }
       if FileManager.default.fileExists(atPath: out) {
         let same = generated.compare(withRecordingAt: out)
         if same.difference == nil {

@@ -103,7 +103,14 @@ extension JPReplay {
     /// A fresh temporary store, or `--keep-store PATH` (an existing one only with --force,
     /// removed first with its SQLite side files).
     func sessionStorePolicy() throws -> SessionStorePolicy {
-      guard let keepStore else { return .temporary }
+      guard let asked = keepStore else { return .temporary }
+      // The output rule (OutputTarget): a database needs a regular file or a missing path; a
+      // symbolic link is followed, a device, FIFO or directory refused before anything is removed.
+      let keepStore: String
+      do {
+        guard case .replace(let real) = try OutputTarget(asked, database: true) else { return .temporary }
+        keepStore = real
+      } catch { throw CLIError.badInput("\(error.path): cannot write (\(error.message))") }
       if FileManager.default.fileExists(atPath: keepStore) {
         guard force else {
           throw CLIError.badInput("\(keepStore): --keep-store file already exists; pass --force to overwrite it")
