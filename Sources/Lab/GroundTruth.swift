@@ -28,8 +28,7 @@ public enum GroundTruth {
   /// label lines (one per change of a cue) are kept.
   public static func labeled(_ scenario: Scenario) throws(HarnessFailure) -> GeneratedRecording {
     let spec = try Harness.loadSpec(path: specPath(forScenario: scenario.file))
-    var clean = scenario
-    clean.noise = Scenario.Noise()
+    let clean = scenario.noiseFree
     var labels = try labelEvents(clean, spec: spec)
     guard !labels.marks.isEmpty else { return GeneratedRecording(scenario: scenario) }
     // The spec the recording declares: its launch spec (header `initial.posespec`, which the
