@@ -26,6 +26,7 @@ extension Scenario {
     if let n = member("frames") { s.frames = try parseFrames(n, duration: s.durationMs) }
     if let n = member("luma") { try s.parseLuma(n) }
     if let n = member("noise") { try s.parseNoise(n) }
+    if let n = member("detector") { try s.parseDetector(n, member) }
     if let n = member("timeline") { try s.parseTimeline(n, dir: dir) }
     if let n = member("references") {
       let refs = try n.sequence(max: ScenarioLimits.referencesMax, bound: "ScenarioLimits.referencesMax")

@@ -26,6 +26,10 @@ import Yams
 /// luma: {every: 5, w: 90, h: 160} # a luma plane every N frames
 /// noise: {landmark_sigma: 0.002, conf_sigma: 0.004, miss_rate: 0.05}   # all default 0
 ///   # + dropouts, occlusions, passersby, drift, sway (Nuisance.swift; never in the labels)
+/// detector: {profile: daylight, rate_fps: 30, delivered_fps: 10}   # DetectorModel.swift
+///   # profile: daylight | poor_light, + any profile figure (core_sigma: 0.003, …); frames at
+///   # round(k·1000/rate_fps), every (rate/delivered)-th emitted with `frame` k; replaces
+///   # noise.landmark_sigma/conf_sigma (refused together), `fps` must equal delivered_fps
 /// timeline:
 ///   - {at: 1000, subject: {x: 0.7, people: 2}}                 # step change
 ///   - {from: 2000, to: 3000, subject: {x: 0.5}}                # linear ramp
@@ -155,6 +159,9 @@ public struct Scenario: Sendable {
   public var lumaW = 90
   public var lumaH = 160
   public var noise = Noise()
+  /// `detector:` (`DetectorModel`): the detector's and the delivered frame rates and its
+  /// error profile; nil: frames at `fps`, noise from `noise` only.
+  public var detector: DetectorModel?
   public var references: [Reference] = []
   /// The `expect:` block: what the replay must show (`Expectations`), checked by `verify`.
   public var expectations: [ScenarioExpectation] = []
@@ -171,7 +178,7 @@ public struct Scenario: Sendable {
 
   static let topKeys = [
     "name", "scene", "fps", "duration_ms", "seed", "wall_start_ms", "options", "initial", "notes", "budgets",
-    "subject", "timeline", "frames", "luma", "noise", "references", "expect", "truth",
+    "subject", "timeline", "frames", "luma", "noise", "references", "expect", "truth", "detector",
   ]
 
   /// Reads and parses a scenario file.

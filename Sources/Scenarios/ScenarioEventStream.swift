@@ -15,6 +15,8 @@ public struct ScenarioEventStream: IteratorProtocol {
   var rng: SplitMix64
   /// The realistic-noise episodes, drift and sway (`Nuisance`), with their own seeded streams.
   var nuisance: NuisanceStream
+  /// The detector's jitter, outliers, swaps, confidence and luma noise (`DetectorModel`).
+  var detector: DetectorStream?
   /// Timeline events and references by t (stable), small enough to hold: they are the file.
   let extras: [(t: Int64, line: JSONObject)]
   var nextExtra = 0
@@ -27,6 +29,7 @@ public struct ScenarioEventStream: IteratorProtocol {
     cursor = SubjectCursor(baseline: s.subject, track: s.track())
     rng = SplitMix64(seed: s.seed)
     nuisance = NuisanceStream(s.noise.nuisance, seed: s.seed)
+    detector = s.detector?.profile.map { DetectorStream($0, seed: s.seed) }
     var extras: [(t: Int64, line: JSONObject)] = []
     for e in s.timeline {
       if case .event(let at, let line) = e { extras.append((at, line)) }
@@ -49,8 +52,11 @@ public struct ScenarioEventStream: IteratorProtocol {
     return extras[nextExtra - 1]
   }
 
-  /// Frame `k`: its luma plane (every `luma.every` frames) and its landmarks.
+  /// Emitted frame `k`: its luma plane (every `luma.every` emitted frames) and its landmarks;
+  /// its `frame` field is the detector's frame number (k · stride).
   mutating func frameEvents(k: Int, t: Int64) -> [(t: Int64, line: JSONObject)] {
+    let frame = k * (scenario.detector?.stride ?? 1)
+    detector?.advance(to: frame)
     var s = cursor.state(at: t)
     let lost = nuisance.apply(to: &s, at: t)
     let noise = scenario.noise
@@ -58,10 +64,11 @@ public struct ScenarioEventStream: IteratorProtocol {
     var out: [(t: Int64, line: JSONObject)] = []
     if let every = scenario.lumaEvery, k % every == 0 {
       let (w, h) = (scenario.lumaW, scenario.lumaH)
-      let plane = SubjectModel.lumaPlane(s, w: w, h: h)
+      var plane = SubjectModel.lumaPlane(s, w: w, h: h)
+      if detector != nil { plane = detector!.noisy(plane) }
       out.append(
         (t, JSONObject([
-          JSONMember("t", .number(Double(t))), JSONMember("kind", "luma"), JSONMember("frame", .number(Double(k))),
+          JSONMember("t", .number(Double(t))), JSONMember("kind", "luma"), JSONMember("frame", .number(Double(frame))),
           JSONMember("w", .number(Double(w))), JSONMember("h", .number(Double(h))), JSONMember("enc", "u8-b64"),
           JSONMember("data", .string(Data(plane).base64EncodedString())),
         ])))
@@ -70,7 +77,8 @@ public struct ScenarioEventStream: IteratorProtocol {
     var faces: [JSONValue] = []
     var people = 0
     if !(s.absent || missed) {
-      let (b, f) = SubjectModel.bodyAndFace(s, rng: &rng, landmarkSigma: noise.landmarkSigma, confSigma: noise.confSigma)
+      var (b, f) = SubjectModel.bodyAndFace(s, rng: &rng, landmarkSigma: noise.landmarkSigma, confSigma: noise.confSigma)
+      if let d = detector { (b, f) = (d.body(b, subjectConf: s[.conf]), d.face(f, faceConf: s[.face_conf])) }
       // A dropout still draws the jitter it hides, so the noise after it does not move.
       if !lost {
         body = .object(b)
@@ -80,7 +88,7 @@ public struct ScenarioEventStream: IteratorProtocol {
     }
     out.append(
       (t, JSONObject([
-        JSONMember("t", .number(Double(t))), JSONMember("kind", "landmarks"), JSONMember("frame", .number(Double(k))),
+        JSONMember("t", .number(Double(t))), JSONMember("kind", "landmarks"), JSONMember("frame", .number(Double(frame))),
         JSONMember("src_t", .number(Double(t))),
         JSONMember("image", .object(JSONObject([JSONMember("w", 1080), JSONMember("h", 1920)]))),
         JSONMember("coords", "canonical"), JSONMember("body", body), JSONMember("faces", .array(faces)),
