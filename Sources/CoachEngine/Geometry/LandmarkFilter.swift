@@ -67,13 +67,13 @@ struct OneEuroFilter: Equatable, Sendable {
     }
     guard t > last else { return value }
     let te = Double(t - last) / 1000
-    // The paper's algorithm: the speed from the previous *output*, smoothed at dCutoff.
+    // The paper's algorithm: the speed from the previous *output*, smoothed at dCutoff; each
+    // smoother x̂ = α·x + (1−α)·x̂ written as x̂ + α·(x − x̂), so a still coordinate stays
+    // bit-exact.
     let rawSpeed = (x - value) / te
-    let aD = Self.alpha(cutoffHz: p.dCutoffHz, te: te)
-    speed = aD * rawSpeed + (1 - aD) * speed
+    speed += Self.alpha(cutoffHz: p.dCutoffHz, te: te) * (rawSpeed - speed)
     let cutoff = p.minCutoffHz + p.beta * abs(speed)
-    let a = Self.alpha(cutoffHz: cutoff, te: te)
-    value = a * x + (1 - a) * value
+    value += Self.alpha(cutoffHz: cutoff, te: te) * (x - value)
     lastT = t
     return value
   }
