@@ -64,6 +64,8 @@ public struct Engine: Sendable {
   var sceneT0Plans: [Int] = []
   var sceneT1Plans: [Int] = []
   var acceptance = FrameAcceptance()
+  /// `landmarkFilter=oneEuro`: the filter state of every landmark coordinate (nil when off).
+  var landmarkFilter: LandmarkFilter?
   var tracking = TrackingMonitor()
   /// Per cue, indexed like `plans`.
   var hysteresis: [CueHysteresis]
@@ -152,6 +154,7 @@ public struct Engine: Sendable {
     lumaTableCache = lumaTables
     let spec = configuration.spec
     settings = EngineSettings(configuration.options)
+    landmarkFilter = settings.landmarkFilter.map(LandmarkFilter.init)
     let formulaFirst = settings.errorSourceFormulaFirst
     let shared: CompiledSpec
     if let compiled, compiled.formulaFirst == formulaFirst, compiled.plans.count == spec.cues.count {

@@ -20,6 +20,19 @@ public struct EngineOptions: Equatable, Sendable {
     ("writeFailReasonStrings", ["a10", "c41"]),
     ("captureFailedText", ["prd", "code"]),
     ("traceEvaluations", ["false", "true"]),
+    ("landmarkFilter", ["off", "oneEuro"]),
+    ("oneEuroMinCutoff", ["1"]),
+    ("oneEuroBeta", ["0"]),
+    ("oneEuroDCutoff", ["1"]),
+  ]
+
+  /// The numeric options (a number within a range, not a list of choices); their catalogue
+  /// entry lists only the default. A value is stored in its shortest text (`1.50` → `1.5`), so
+  /// the same number is the same option set however it was written.
+  public static let numeric: [String: NumericRange] = [
+    "oneEuroMinCutoff": .oneEuroCutoffHz,
+    "oneEuroBeta": .oneEuroBeta,
+    "oneEuroDCutoff": .oneEuroCutoffHz,
   ]
 
   /// Current values by name (always complete: every catalogue option has a value).
@@ -55,6 +68,13 @@ public struct EngineOptions: Equatable, Sendable {
       guard let hz = Int(value), hz >= 1, hz <= 30 else {
         throw EngineOptionsError(option: name, message: "expected an integer 1…30, found '\(value)'")
       }
+    } else if let range = Self.numeric[name] {
+      guard let d = NumericRange.decimal(value), range.contains(d) else {
+        throw EngineOptionsError(
+          option: name, message: "expected \(range.name) in \(range.description), found '\(value)'")
+      }
+      values[name] = JSONWriter.shortest(d)
+      return
     } else if !entry.values.contains(value) {
       throw EngineOptionsError(
         option: name, message: "expected one of \(entry.values.joined(separator: " / ")), found '\(value)'")
@@ -63,6 +83,18 @@ public struct EngineOptions: Equatable, Sendable {
   }
 
   public subscript(name: String) -> String { values[name] ?? "" }
+
+  /// Every option and what it takes, default first, for help texts: `angleFix=off|on`,
+  /// `t1MaxHz=2 (an integer 1…30)`, `oneEuroBeta=0 (a speed coefficient … in [0, 1000])`.
+  public static var catalogueSummary: String {
+    catalogue.map { entry in
+      if let range = numeric[entry.name] {
+        return "\(entry.name)=\(entry.values[0]) (\(range.name) in \(range.description))"
+      }
+      if entry.name == "t1MaxHz" { return "t1MaxHz=\(entry.values[0]) (an integer 1…30)" }
+      return "\(entry.name)=\(entry.values.joined(separator: "|"))"
+    }.joined(separator: ", ")
+  }
 
   /// The options as a JSON object in catalogue order (for headers and reports).
   public var json: JSONObject {
@@ -88,6 +120,47 @@ public struct EngineOptions: Equatable, Sendable {
   /// a golden can show *when* the engine evaluated (ENGINE §3.11: no T1 tick while degraded,
   /// landmarks accepted ≥ 121 ms apart at 8 Hz) — evidence that `tier` lines alone cannot give.
   public var traceEvaluations: Bool { self["traceEvaluations"] == "true" }
+  /// `landmarkFilter=oneEuro`: a causal One Euro filter on every landmark coordinate before the
+  /// metrics (a proposed app change, docs/TUNING.md), with `oneEuroMinCutoff` (Hz),
+  /// `oneEuroBeta` (per canonical unit per second) and `oneEuroDCutoff` (Hz).
+  public var landmarkFilterOneEuro: Bool { self["landmarkFilter"] == "oneEuro" }
+  /// A numeric option's value (its default when the name is not numeric: never after `set`).
+  public func number(_ name: String) -> Double { Double(self[name]) ?? 0 }
+}
+
+/// The allowed values of a numeric engine option: an interval, open or closed at either end.
+public struct NumericRange: Equatable, Sendable {
+  /// What the value is, for messages ("a cutoff frequency (Hz)").
+  public var name: String
+  public var min: Double
+  public var minInclusive: Bool
+  public var max: Double
+  public var maxInclusive: Bool
+
+  /// A One Euro cutoff frequency (`oneEuroMinCutoff`, `oneEuroDCutoff`): (0, 100] Hz.
+  public static let oneEuroCutoffHz = NumericRange(
+    name: "a cutoff frequency (Hz)", min: 0, minInclusive: false, max: 100, maxInclusive: true)
+  /// The One Euro speed coefficient (`oneEuroBeta`): [0, 1000], per canonical unit per second.
+  public static let oneEuroBeta = NumericRange(
+    name: "a speed coefficient (per canonical unit/s)", min: 0, minInclusive: true, max: 1000, maxInclusive: true)
+
+  public func contains(_ d: Double) -> Bool {
+    d.isFinite && (minInclusive ? d >= min : d > min) && (maxInclusive ? d <= max : d < max)
+  }
+
+  /// `(0, 100]`.
+  public var description: String {
+    "\(minInclusive ? "[" : "(")\(JSONWriter.shortest(min)), \(JSONWriter.shortest(max))\(maxInclusive ? "]" : ")")"
+  }
+
+  /// A decimal number as written in a header or on the command line (`1`, `-0.5`, `2.5e-3`);
+  /// nil for anything else (`inf`, `nan`, hexadecimal, blanks), which `Double(_:)` would take.
+  public static func decimal(_ text: String) -> Double? {
+    guard !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 || $0 == 45 || $0 == 43 || $0 == 101 || $0 == 69 }),
+      let d = Double(text), d.isFinite
+    else { return nil }
+    return d
+  }
 }
 
 /// A bad engine option in a header or on the command line.

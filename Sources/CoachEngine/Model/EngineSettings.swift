@@ -25,6 +25,9 @@ public struct EngineSettings: Equatable, Sendable {
   public var captureFailedText: CaptureFailedText
   /// `bodyPointsScope`, `bboxRequiresAllListed`, `angleFix`.
   let metric: MetricOptions
+  /// `landmarkFilter=oneEuro` with `oneEuroMinCutoff`, `oneEuroBeta`, `oneEuroDCutoff`; nil for
+  /// `off` (the default).
+  let landmarkFilter: OneEuroParameters?
 
   public init(_ options: EngineOptions) {
     matchEvalCadence = MatchEvalCadence(rawValue: options["matchEvalCadence"]) ?? .t0
@@ -37,6 +40,7 @@ public struct EngineSettings: Equatable, Sendable {
     errorSourceFormulaFirst = options.errorSourceFormulaFirst
     captureFailedText = CaptureFailedText(rawValue: options["captureFailedText"]) ?? .prd
     metric = MetricOptions(options)
+    landmarkFilter = OneEuroParameters(options)
   }
 
   /// `writeFailReasonStrings=c41` (§4.8, G-24).

@@ -4,7 +4,7 @@ import PoseSpec
 /// One accepted T0 result through the pipeline of ENGINE §3.15 (noRef, or withRef when a
 /// reference with targets is selected), one function per step:
 ///
-/// 1–2. ``beginT0(_:at:)`` — canonicalize, tracking-lost, subject, metric contexts;
+/// 1–2. ``beginT0(_:at:)`` — canonicalize (and the optional landmark filter), tracking-lost, subject, metric contexts;
 /// 3. ``observeCues(_:_:_:)`` — per cue: availability → mode → error → level → hysteresis;
 /// 4. ``addFallbackCandidates(_:_:_:)`` and ``applyMultiPersonFilter(_:)``;
 /// 5. ``selectAndGate(at:)`` — selector → optional stability layer → anti-jitter gate;
@@ -50,7 +50,7 @@ extension Engine {
 
   mutating func beginT0(_ event: LandmarkFrame, at t: Millis) -> T0Input {
     let minConfidence = configuration.spec.defaults.minLandmarkConfidence
-    let frame: CanonicalFrame
+    var frame: CanonicalFrame
     if var previous = latestFrame {
       latestFrame = nil  // `previous` is now the only holder: canonicalized in place
       Canonicalizer.canonicalize(event, minLandmarkConfidence: minConfidence, into: &previous)
@@ -58,6 +58,8 @@ extension Engine {
     } else {
       frame = Canonicalizer.canonicalize(event, minLandmarkConfidence: minConfidence)
     }
+    // `landmarkFilter=oneEuro` (a proposed app change): one nil check when off.
+    landmarkFilter?.apply(to: &frame, at: t)
     subjectTracked = frame.isTracked
     let trackingLost = tracking.observe(tracked: subjectTracked, at: t)
     if subjectTracked { app.subjectSeenAt = t }

@@ -37,10 +37,7 @@ public enum TuneTarget: Sendable {
       guard let entry = EngineOptions.catalogue.first(where: { $0.name == name }) else {
         throw Failure(message: "no engine option '\(name)' (options: \(EngineOptions.catalogue.map(\.name).joined(separator: ", ")))")
       }
-      guard case .choices(let values) = domain else { throw Failure(message: "an engine option takes a list of values") }
-      for v in values where !entry.values.contains(v.description) {
-        throw Failure(message: "'\(v)' is not a value of \(name) (\(entry.values.joined(separator: ", ")))")
-      }
+      try checkOption(name, entry.values, domain: domain)
       return .option(name)
     }
     let tokens = try tokenize(pattern)
@@ -48,6 +45,30 @@ public enum TuneTarget: Sendable {
     try expand(spec, tokens[...], steps: [], display: "", domain: domain, into: &places)
     guard !places.isEmpty else { throw Failure(message: "matches no place in the PoseSpec") }
     return .spec(places)
+  }
+
+  /// An option's domain holds only values the option takes: a list of choices, each accepted
+  /// by `EngineOptions.set` (as the trial will set it, `TuneRunner.evaluate`); a numeric option
+  /// (`EngineOptions.numeric`) also a continuous `{min, max}` inside its range.
+  static func checkOption(_ name: String, _ listed: [String], domain: TuneDomain) throws(Failure) {
+    var probe = EngineOptions()
+    switch domain {
+    case .choices(let values):
+      for v in values {
+        do { try probe.set(name, v.description) } catch {
+          let known = EngineOptions.numeric[name].map { "\($0.name) in \($0.description)" } ?? listed.joined(separator: ", ")
+          throw Failure(message: "'\(v)' is not a value of \(name) (\(known))")
+        }
+      }
+    case .range(let lo, let hi, _):
+      guard let range = EngineOptions.numeric[name] else {
+        throw Failure(message: "\(name) takes a list of values, not a {min, max} range")
+      }
+      guard range.contains(lo), range.contains(hi) else {
+        throw Failure(
+          message: "{min: \(JSONWriter.shortest(lo)), max: \(JSONWriter.shortest(hi))} is not inside the range of \(name), \(range.name) in \(range.description)")
+      }
+    }
   }
 
   enum Token { case key(String), select(String) }

@@ -24,10 +24,16 @@ extension JPReplay {
         and tuning; --cue ID (repeatable) narrows them to those cues. --trace \
         cue_display,script_card keeps only those output kinds (an unknown kind is an error).
 
+        --set NAME=VALUE overrides an engine option of the recording's header (the list is \
+        under --set below). --set landmarkFilter=oneEuro runs a PROPOSED app change, a causal \
+        One Euro filter on every landmark coordinate before the metrics, tuned by \
+        oneEuroMinCutoff (Hz), oneEuroBeta and oneEuroDCutoff (Hz); docs/TUNING.md has its lag.
+
         Examples:
           jpreplay replay Recordings/drift-left-and-back.jprec
           jpreplay replay Recordings/drift-left-and-back.jprec --trace metrics --cue FRAME_MOVE_LEFT
           jpreplay replay Recordings/feet-cropped.jprec --set bboxRequiresAllListed=true -o /tmp/t.jsonl --a13 /tmp/a13.jsonl
+          jpreplay replay Recordings/drift-left-and-back.jprec --set landmarkFilter=oneEuro --set oneEuroBeta=5 --trace metrics --cue FRAME_MOVE_LEFT
           jpreplay record drift-left-and-back --jsonl > /tmp/drift.jsonl
           jpreplay replay /tmp/drift.jsonl --spec Tests/Fixtures/reference-posespec.json
           jpreplay replay Recordings/kill-while-writing.jprec --keep-store /tmp/s.sqlite --force && sqlite3 /tmp/s.sqlite 'SELECT * FROM session_items'

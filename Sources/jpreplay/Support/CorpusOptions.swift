@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngineIO
 import Foundation
 import Replay
 
@@ -32,7 +33,7 @@ struct EngineArguments: ParsableArguments {
   @Option(name: .long, help: "PoseSpec file to replay with (default: ./PoseSpec.json; accepts a spec other than the recorded one).")
   var spec: String?
 
-  @Option(name: .customLong("set"), help: ArgumentHelp("Override an engine option (ENGINE §1.8), e.g. --set angleFix=on. Repeatable.", valueName: "key=value"))
+  @Option(name: .customLong("set"), help: ArgumentHelp("Override an engine option (ENGINE §1.8), e.g. --set angleFix=on. Repeatable. The options (default first): \(EngineOptions.catalogueSummary).", valueName: "key=value"))
   var overrides: [String] = []
 
   func parsedOverrides() throws -> [(name: String, value: String)] {
