@@ -68,6 +68,14 @@ extension JPReplay.Tune {
     @Option(name: .customLong("corpus"), help: "Recording names or quoted globs (default 'tune-*', else every recording). Repeatable.")
     var corpus: [String] = []
 
+    @Option(
+      name: .customLong("validation"),
+      help: "Validation recordings, names or quoted globs (default: the space file's validation:, else 'val-*' when any exist). Repeatable.")
+    var validation: [String] = []
+
+    @Flag(name: .customLong("no-validation"), help: "No validation corpus (overrides the space file's validation:).")
+    var noValidation = false
+
     @Option(name: .customLong("recordings-dir"), help: "Folder of <name>.jprec recordings.")
     var recordingsDir = "Recordings"
 
@@ -80,12 +88,13 @@ extension JPReplay.Tune {
     func run() throws {
       let setup = try TuneSetup.make(
         spacePath: space, specPath: spec, sampler: sampler, seed: seed, trials: trials, tpeBatch: tpeBatch,
-        shard: shard, corpus: corpus, recordingsDir: recordingsDir, jobs: jobs)
+        shard: shard, corpus: corpus, validation: validation, noValidation: noValidation, recordingsDir: recordingsDir, jobs: jobs)
       for w in setup.runner.space.warnings { printErr("warning: \(w)") }
       let studyFile = try TuneStudy.open(study, create: true)
-      try studyFile.bind(setup.runner.studyMeta(specSHA256: setup.specSHA, corpus: setup.corpusNames))
+      try studyFile.bind(setup.runner.studyMeta(specSHA256: setup.specSHA, corpus: setup.corpusNames, validation: setup.validationNames))
       let total = setup.runner.indices.count
-      printErr("tune: \(setup.runner.sampler.kind.rawValue) sampler, \(total) trials (shard \(shard)), \(setup.corpusNames.count) recordings, \(jobs) jobs → \(study)")
+      let val = setup.validationNames.isEmpty ? "no validation" : "\(setup.validationNames.count) validation recordings"
+      printErr("tune: \(setup.runner.sampler.kind.rawValue) sampler, \(total) trials (shard \(shard)), \(setup.corpusNames.count) recordings, \(val), \(jobs) jobs → \(study)")
       let start = Date()
       let last = LastPrint()
       let ran = try setup.runner.run(study: studyFile) { p in
