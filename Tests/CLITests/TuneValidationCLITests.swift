@@ -31,7 +31,7 @@ struct TuneValidationCLITests {
     #expect(run.code == 0, "\(run.stderr)")
     let report = try CLI.run(["tune", "report", "s.sqlite", "--objectives", "latency_p90_ms", "--trial", "1"], cwd: dir)
     #expect(report.code == 0, "\(report.stderr)")
-    #expect(report.stdout.contains("Validation corpus: 1 recordings (cov-headroom-cropped)"), "\(report.stdout)")
+    #expect(report.stdout.contains("Validation corpus: 1 recording (cov-headroom-cropped)"), "\(report.stdout)")
     let front = report.stdout.components(separatedBy: "Pareto front over latency_p90_ms (1 trials):\n")[1].split(separator: "\n")
     #expect(front[0].hasSuffix("val.latency_p90_ms  generalises"))
     #expect(front[1].hasPrefix("shipped") && front[1].contains("200"))

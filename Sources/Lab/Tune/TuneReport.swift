@@ -102,7 +102,7 @@ public struct TuneReport: Sendable {
       out += "No validation corpus: the figures are those the trials were fitted on.\n"
     } else {
       let budgetText = budgets.map { ", or validation \($0.name) > \(Self.number($0.max))" }.joined()
-      out += "Validation corpus: \(validation.count) recordings (\(validation.joined(separator: ", "))); val.* columns.\n"
+      out += "Validation corpus: \(validation.count) recording\(validation.count == 1 ? "" : "s") (\(validation.joined(separator: ", "))); val.* columns.\n"
       out += "A trial does not generalise when validation \(objective) is worse than shipped\(budgetText).\n"
     }
     out += "Pareto front over \(objectives.joined(separator: ", ")) (\(front.count) trials):\n"

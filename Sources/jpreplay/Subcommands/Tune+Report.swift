@@ -9,14 +9,22 @@ extension JPReplay.Tune {
       abstract: "Show a study's trials and the Pareto front over chosen objectives.",
       discussion: """
         Prints a summary, the Pareto front (feasible trials no other feasible trial beats in \
-        every chosen objective) and the table of trials; --json prints one JSON object \
-        instead (the same bytes for a merged study and an unsharded one); --svg writes the \
-        first two objectives against each other with the front highlighted.
+        every chosen objective, on the fit corpus) and the table of trials; --trial N adds \
+        trial N beside the front. The front and the trials asked for follow the shipped \
+        spec's row; with a validation corpus each objective has its val.* column beside it, \
+        and a trial "does not generalise" when its validation value of the study's objective \
+        is worse than the shipped spec's, or when it breaks a generalise: budget of the \
+        space. --json prints one JSON object instead (shipped, each trial's validation \
+        figures, generalises and generalise_reasons; the same bytes for a merged study and \
+        an unsharded one); --svg writes the first two objectives against each other with the \
+        front highlighted.
 
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back
           jpreplay tune report /tmp/s.sqlite --objectives flicker_per_min,latency_p90_ms --svg /tmp/front.svg
           jpreplay tune report /tmp/s.sqlite --json
+          jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
+          jpreplay tune report /tmp/v.sqlite --objectives latency_p90_ms --trial 2
         """)
 
     @Argument(help: "The study file.")
@@ -61,9 +69,20 @@ extension JPReplay.Tune {
         Golden/<name>.*.new for `jpreplay review`. Engine options of the trial are printed \
         (they are not PoseSpec values). --dry-run prints the edits and writes nothing.
 
+        A trial that does not generalise (see tune report: its validation objective worse \
+        than the shipped spec's, or a generalise: budget broken) is refused with exit 2 \
+        naming the figure; --force promotes it with a warning. --to DIR leaves --spec alone \
+        and writes DIR/PoseSpec.json (--spec's text with the trial's values) and \
+        DIR/options.txt (the trial's engine options, one name=value per line in the space's \
+        order, as replay --set takes them; empty when none), creating DIR; no verify runs.
+
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 2 --corpus drift-left-and-back
           jpreplay tune promote /tmp/s.sqlite 1 --dry-run
+          jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
+          jpreplay tune promote /tmp/v.sqlite 2 --dry-run   # exit 2
+          jpreplay tune promote /tmp/v.sqlite 1 --to /tmp/tuned
+          jpreplay replay Recordings/drift-left-and-back.jprec --spec /tmp/tuned/PoseSpec.json $(sed 's/^/--set /' /tmp/tuned/options.txt) -o /tmp/t.jsonl
         """)
 
     @Argument(help: "The study file.")
