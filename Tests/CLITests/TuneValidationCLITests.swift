@@ -2,6 +2,10 @@ import Foundation
 import Lab
 import Testing
 
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
 /// `jpreplay tune` with a validation corpus: fit on drift-left-and-back, validate on
 /// cov-headroom-cropped, where a longer persistFrames delays the headroom cue (p90 266 ms
 /// against the shipped 200 ms).
@@ -39,6 +43,11 @@ struct TuneValidationCLITests {
     let asked = report.stdout.components(separatedBy: "Trials asked for:\n")[1].split(separator: "\n")
     #expect(asked[1].hasPrefix("shipped"))
     #expect(asked[2].hasPrefix("#1") && asked[2].hasSuffix("does not generalise: validation latency_p90_ms 266 > shipped 200"), "\(asked[2])")
+    let svg = try CLI.run(["tune", "report", "s.sqlite", "--objectives", "latency_p90_ms", "--svg", "f.svg"], cwd: dir)
+    #expect(svg.code == 0, "\(svg.stderr)")
+    let data = try Data(contentsOf: dir.appendingPathComponent("f.svg"))
+    #expect(XMLParser(data: data).parse(), "the SVG is well-formed XML")
+    #expect(String(decoding: data, as: UTF8.self).contains("latency_p90_ms on the validation corpus"))
 
     let refused = try CLI.run(["tune", "promote", "s.sqlite", "1", "--no-verify"], cwd: dir)
     #expect(refused.code == 2)
