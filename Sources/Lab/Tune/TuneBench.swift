@@ -53,7 +53,7 @@ public enum TuneBench {
     }
     let setup = try TuneSetup.make(
       spacePath: space!, specPath: specPath, sampler: nil, seed: nil, trials: trials, tpeBatch: 32, shard: "1/1",
-      corpus: corpus, recordingsDir: recordingsDir, jobs: jobs)
+      corpus: corpus, noValidation: true, recordingsDir: recordingsDir, jobs: jobs)
     let study = try TuneStudy.open(dir.appendingPathComponent("bench.sqlite").path, create: true)
     try study.bind(setup.runner.studyMeta(specSHA256: setup.specSHA, corpus: setup.corpusNames))
     let start = Date()

@@ -22,10 +22,16 @@ public struct TuneRunner: Sendable {
   public var jobs: Int
   public var baseSpec: JSONValue
   public var evaluator: any TrialEvaluator & Sendable
+  /// Scores each trial on the validation corpus too (objectives stored as `val.KEY`); the
+  /// sampler and the constraints never read them.
+  public var validator: (any TrialEvaluator & Sendable)?
+
+  /// The prefix of validation objectives in a trial's objectives.
+  public static let validationPrefix = "val."
 
   public init(
     space: TuneSpace, sampler: TuneSampler, trials: Int, shard: (index: Int, count: Int) = (0, 1), jobs: Int,
-    baseSpec: JSONValue, evaluator: any TrialEvaluator & Sendable
+    baseSpec: JSONValue, evaluator: any TrialEvaluator & Sendable, validator: (any TrialEvaluator & Sendable)? = nil
   ) {
     self.space = space
     self.sampler = sampler
@@ -34,10 +40,12 @@ public struct TuneRunner: Sendable {
     self.jobs = jobs
     self.baseSpec = baseSpec
     self.evaluator = evaluator
+    self.validator = validator
   }
 
   /// The settings that identify the study (``TuneStudy/identityKeys``).
-  public func studyMeta(specSHA256: String, corpus: [String]) -> [(String, String)] {
+  /// `validation`: the validation recordings' names (empty: none).
+  public func studyMeta(specSHA256: String, corpus: [String], validation: [String] = []) -> [(String, String)] {
     [
       ("format", TuneStudy.format), ("space_sha256", SHA256.hex(Array(space.text.utf8))), ("space_file", space.file),
       ("space_text", space.text), ("sampler", sampler.kind.rawValue), ("seed", String(sampler.seed)),
@@ -45,6 +53,8 @@ public struct TuneRunner: Sendable {
       ("constraints", space.constraints.map { "\($0.name)<=\(JSONWriter.shortest($0.max))" }.joined(separator: ",")),
       ("spec_sha256", specSHA256), ("corpus", corpus.joined(separator: "\n")),
       ("parameters", space.parameters.map(\.path).joined(separator: "\n")),
+      ("validation", validation.joined(separator: "\n")),
+      ("generalise", space.generalise.map { "\($0.name)<=\(JSONWriter.shortest($0.max))" }.joined(separator: ",")),
     ]
   }
 
@@ -54,6 +64,7 @@ public struct TuneRunner: Sendable {
   /// Runs every trial of this shard not yet in `study`. Returns the number run now.
   @discardableResult
   public func run(study: TuneStudy, progress: (@Sendable (TuneProgress) -> Void)? = nil) throws(HarnessFailure) -> Int {
+    try recordShipped(study: study)
     var finished = try study.trials()
     let done = Set(finished.map(\.index))
     let pending = indices.filter { !done.contains($0) }
@@ -88,19 +99,47 @@ public struct TuneRunner: Sendable {
       case .option(let name): try? options.set(name, v.description)
       }
     }
-    let objectives: [String: Double]
+    var objectives: [String: Double]
     do { objectives = try evaluator.objectives(specJSON: spec, options: options) } catch let e as HarnessFailure where e.code == 2 {
       return TrialResult(index: index, values: values, status: .infeasible, objectives: [:], reason: "invalid spec or options: \(e.message)")
     } catch {
       return TrialResult(index: index, values: values, status: .failed, objectives: [:], reason: "\(error)")
     }
+    var notes: [String] = []
+    if let validator {
+      do {
+        for (k, v) in try validator.objectives(specJSON: spec, options: options) { objectives[Self.validationPrefix + k] = v }
+      } catch { notes.append("validation failed: \((error as? HarnessFailure)?.message ?? "\(error)")") }
+    }
     var broken: [String] = []
     for c in space.constraints {
       if let v = objectives[c.name], v > c.max { broken.append("\(c.name) \(JSONWriter.shortest(v)) > \(JSONWriter.shortest(c.max))") }
     }
+    let reasons = broken + notes
     return TrialResult(
       index: index, values: values, status: broken.isEmpty ? .ok : .infeasible, objectives: objectives,
-      reason: broken.isEmpty ? nil : broken.joined(separator: "; "))
+      reason: reasons.isEmpty ? nil : reasons.joined(separator: "; "))
+  }
+
+  /// The unmodified base spec and default options on the fit corpus and (as `val.KEY`) the
+  /// validation corpus: the row every trial is compared with.
+  public func shippedObjectives() throws(HarnessFailure) -> [String: Double] {
+    var out: [String: Double]
+    do {
+      out = try evaluator.objectives(specJSON: baseSpec, options: EngineOptions())
+      if let validator {
+        for (k, v) in try validator.objectives(specJSON: baseSpec, options: EngineOptions()) { out[Self.validationPrefix + k] = v }
+      }
+    } catch let e as HarnessFailure { throw e } catch {
+      throw .badInput("the shipped spec: \(error)")
+    }
+    return out
+  }
+
+  /// Stores ``shippedObjectives()`` in `study` (key `shipped_objectives`) unless it is there.
+  public func recordShipped(study: TuneStudy) throws(HarnessFailure) {
+    guard try study.meta()[TuneStudy.shippedKey] == nil else { return }
+    try study.setMeta(TuneStudy.shippedKey, TuneStudy.objectivesJSON(try shippedObjectives()))
   }
 }
 

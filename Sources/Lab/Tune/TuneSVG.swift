@@ -56,7 +56,56 @@ public enum TuneSVG {
       s += "<circle cx=\"\(f(px(p.x)))\" cy=\"\(f(py(p.y)))\" r=\"5\" fill=\"#16c\"><title>#\(p.t.index) (Pareto front)</title></circle>\n"
     }
     s += "<text x=\"\(f(width - margin))\" y=\"20\" text-anchor=\"end\">\(pts.count) trials, \(front.count) on the Pareto front (blue)</text>\n"
-    return s + "</svg>\n"
+    guard let panel = validationPanel(report) else { return s + "</svg>\n" }
+    // A second panel below the first: the SVG grows to twice the height.
+    s = s.replacingOccurrences(of: "height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\"", with: "height=\"\(Int(2 * height))\" viewBox=\"0 0 \(Int(width)) \(Int(2 * height))\"")
+    s = s.replacingOccurrences(of: "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>", with: "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<g>")
+    return s + "</g>\n<g transform=\"translate(0 \(Int(height)))\">\n" + panel + "</g>\n</svg>\n"
+  }
+
+  /// Fit against validation value of the study's objective, one dot per front trial (blue:
+  /// generalises, orange: does not), the shipped spec as a black diamond and its validation
+  /// value as a dashed line. nil without a validation corpus or points.
+  static func validationPanel(_ report: TuneReport) -> String? {
+    guard !report.validation.isEmpty else { return nil }
+    let key = report.objective
+    let vkey = TuneRunner.validationPrefix + key
+    let byIndex = Dictionary(uniqueKeysWithValues: report.trials.map { ($0.index, $0) })
+    let pts: [(index: Int, x: Double, y: Double, ok: Bool)] = report.front.compactMap { i in
+      guard let t = byIndex[i], let x = t.objectives[key], let y = t.objectives[vkey], x.isFinite, y.isFinite else { return nil }
+      return (i, x, y, report.generalisation(t)?.generalises ?? true)
+    }
+    var shipped: (x: Double, y: Double)?
+    if let x = report.shipped?[key], let y = report.shipped?[vkey], x.isFinite, y.isFinite { shipped = (x, y) }
+    guard !pts.isEmpty || shipped != nil else { return nil }
+    let (x0, x1) = bounds(pts.map(\.x) + (shipped.map { [$0.x] } ?? []))
+    let (y0, y1) = bounds(pts.map(\.y) + (shipped.map { [$0.y] } ?? []))
+    func px(_ x: Double) -> Double { margin + (x - x0) / (x1 - x0) * (width - 2 * margin) }
+    func py(_ y: Double) -> Double { height - margin - (y - y0) / (y1 - y0) * (height - 2 * margin) }
+    func f(_ d: Double) -> String { String(format: "%.1f", d) }
+    var s = """
+      <line x1="\(f(margin))" y1="\(f(height - margin))" x2="\(f(width - margin))" y2="\(f(height - margin))" stroke="black"/>
+      <line x1="\(f(margin))" y1="\(f(margin))" x2="\(f(margin))" y2="\(f(height - margin))" stroke="black"/>
+      <text x="\(f(width / 2))" y="\(f(height - 15))" text-anchor="middle">\(escape(key)) on the fit corpus</text>
+      <text x="15" y="\(f(height / 2))" text-anchor="middle" transform="rotate(-90 15 \(f(height / 2)))">\(escape(key)) on the validation corpus</text>
+      <text x="\(f(margin))" y="\(f(height - margin + 16))" text-anchor="middle">\(num(x0))</text>
+      <text x="\(f(width - margin))" y="\(f(height - margin + 16))" text-anchor="middle">\(num(x1))</text>
+      <text x="\(f(margin - 6))" y="\(f(height - margin))" text-anchor="end">\(num(y0))</text>
+      <text x="\(f(margin - 6))" y="\(f(margin + 4))" text-anchor="end">\(num(y1))</text>
+
+      """
+    if let shipped {
+      let (cx, cy) = (px(shipped.x), py(shipped.y))
+      s += "<line x1=\"\(f(margin))\" y1=\"\(f(cy))\" x2=\"\(f(width - margin))\" y2=\"\(f(cy))\" stroke=\"#333\" stroke-dasharray=\"4 4\"/>\n"
+      s += "<path d=\"M\(f(cx)) \(f(cy - 6))L\(f(cx + 6)) \(f(cy))L\(f(cx)) \(f(cy + 6))L\(f(cx - 6)) \(f(cy))Z\" fill=\"black\"><title>shipped spec</title></path>\n"
+    }
+    for p in pts {
+      let note = p.ok ? "generalises" : "does not generalise"
+      s += "<circle cx=\"\(f(px(p.x)))\" cy=\"\(f(py(p.y)))\" r=\"5\" fill=\"\(p.ok ? "#16c" : "#e80")\"><title>#\(p.index) (\(note))</title></circle>\n"
+    }
+    let bad = pts.filter { !$0.ok }.count
+    s += "<text x=\"\(f(width - margin))\" y=\"20\" text-anchor=\"end\">front: fit vs validation \(escape(key)); \(bad) of \(pts.count) do not generalise (orange); shipped ◆</text>\n"
+    return s
   }
 
   static func bounds(_ v: [Double]) -> (Double, Double) {

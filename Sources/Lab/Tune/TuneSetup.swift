@@ -4,15 +4,20 @@ import PoseSpec
 import Replay
 
 /// Everything `tune run` (and `bench --tune-trials`) needs, from the command line's words:
-/// the space parsed against the spec, the sampler, the shard, the corpus decoded once.
+/// the space parsed against the spec, the sampler, the shard, the fit and validation corpora
+/// decoded once.
 public struct TuneSetup: Sendable {
   public var runner: TuneRunner
   public var specSHA: String
   public var corpusNames: [String]
+  /// The validation recordings (empty: none), never one of `corpusNames`.
+  public var validationNames: [String]
 
+  /// `validation`: `--validation` globs (empty: the space file's `validation:`, else the
+  /// `val-*` recordings when any exist); `noValidation`: `--no-validation`.
   public static func make(
     spacePath: String, specPath: String?, sampler: String?, seed: UInt64?, trials: Int?, tpeBatch: Int,
-    shard: String, corpus: [String], recordingsDir: String, jobs: Int
+    shard: String, corpus: [String], validation: [String] = [], noValidation: Bool = false, recordingsDir: String, jobs: Int
   ) throws(HarnessFailure) -> TuneSetup {
     let specFile = specPath ?? Harness.defaultSpecPath
     let doc = try Harness.loadSpec(path: specFile)
@@ -36,7 +41,21 @@ public struct TuneSetup: Sendable {
       throw .badInput("--shard \(shard): the tpe sampler learns from earlier batches, which other shards hold; shard a grid or random study")
     }
     guard tpeBatch >= 1, tpeBatch <= 10_000 else { throw .badInput("--tpe-batch: expected 1…10000") }
-    let names = try corpusNames(corpus, recordingsDir: recordingsDir)
+    let all = try recordingNames(recordingsDir)
+    let valNames = try validationNames(cli: validation, none: noValidation, space: space, all: all, recordingsDir: recordingsDir)
+    let names = try corpusNames(corpus, all: all, recordingsDir: recordingsDir, excluding: valNames)
+    if let both = names.first(where: valNames.contains) {
+      throw .badInput("\(recordingsDir)/\(both).jprec is in both the fit corpus and the validation corpus: validation judges trials on recordings they were not fitted on (narrow --corpus or --validation)")
+    }
+    let runner = TuneRunner(
+      space: space, sampler: s, trials: count, shard: (index, of), jobs: max(1, jobs), baseSpec: specJSON,
+      evaluator: try scorer(names, recordingsDir: recordingsDir),
+      validator: valNames.isEmpty ? nil : try scorer(valNames, recordingsDir: recordingsDir))
+    return TuneSetup(runner: runner, specSHA: doc.sha256, corpusNames: names, validationNames: valNames)
+  }
+
+  /// A scorer of `names`, decoded once, for one thread per trial.
+  static func scorer(_ names: [String], recordingsDir: String) throws(HarnessFailure) -> CorpusScorer {
     // Trials run in parallel (--jobs); each one replays its recordings on one thread.
     // Every trial replays the same events: their luma planes' tables are built once.
     var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" }).cachingLumaTables()
@@ -45,10 +64,7 @@ public struct TuneSetup: Sendable {
     do { scorer.expectations = try ScenarioCorpus.preloadedExpectations(recordingsDir: recordingsDir, names: names) } catch {
       throw .badInput(error.description)
     }
-    let runner = TuneRunner(
-      space: space, sampler: s, trials: count, shard: (index, of), jobs: max(1, jobs), baseSpec: specJSON,
-      evaluator: scorer)
-    return TuneSetup(runner: runner, specSHA: doc.sha256, corpusNames: names)
+    return scorer
   }
 
   static func trialCount(kind: TuneSamplerKind, sampler: TuneSampler, requested: Int?, space: TuneSpace) throws(HarnessFailure) -> Int {
@@ -71,21 +87,41 @@ public struct TuneSetup: Sendable {
     return (i - 1, n)
   }
 
-  /// The names selected by `patterns` (default `tune-*`, else every recording), sorted.
-  static func corpusNames(_ patterns: [String], recordingsDir: String) throws(HarnessFailure) -> [String] {
+  static func recordingNames(_ recordingsDir: String) throws(HarnessFailure) -> [String] {
     let store = GoldenStore(
       recordingsDir: URL(fileURLWithPath: recordingsDir, isDirectory: true), goldenDir: URL(fileURLWithPath: "Golden", isDirectory: true))
-    let all: [String]
-    do { all = try store.recordingNames() } catch { throw .badInput("\(recordingsDir): cannot list recordings (\(error))") }
+    do { return try store.recordingNames() } catch { throw .badInput("\(recordingsDir): cannot list recordings (\(error))") }
+  }
+
+  /// The names selected by `patterns` (default `tune-*`, else every recording not in
+  /// `excluding`, the validation corpus), sorted.
+  static func corpusNames(_ patterns: [String], all: [String], recordingsDir: String, excluding: [String]) throws(HarnessFailure) -> [String] {
     if patterns.isEmpty {
       let tune = all.filter { $0.hasPrefix("tune-") }
-      guard all.count > 0 else { throw .badInput("\(recordingsDir): no recordings") }
-      return tune.isEmpty ? all : tune
+      let rest = all.filter { !excluding.contains($0) }
+      guard rest.count > 0 else { throw .badInput("\(recordingsDir): no recordings") }
+      return tune.isEmpty ? rest : tune
     }
+    return try select(patterns, all: all, what: { "--corpus '\($0)'" }, recordingsDir: recordingsDir)
+  }
+
+  /// The validation names: `--validation` globs, none with `--no-validation` or `validation:
+  /// none`, the space file's globs, else the `val-*` recordings (none when there are none).
+  static func validationNames(cli: [String], none: Bool, space: TuneSpace, all: [String], recordingsDir: String) throws(HarnessFailure) -> [String] {
+    guard cli.isEmpty || !none else { throw .badInput("--validation and --no-validation: give one of them") }
+    if none { return [] }
+    if !cli.isEmpty { return try select(cli, all: all, what: { "--validation '\($0)'" }, recordingsDir: recordingsDir) }
+    guard let globs = space.validation else { return all.filter { $0.hasPrefix("val-") }.sorted() }
+    let at = space.validationPlace ?? space.file
+    return try select(globs, all: all, what: { "\(at): validation: '\($0)'" }, recordingsDir: recordingsDir)
+  }
+
+  /// The recordings matched by `patterns`, sorted; a pattern matching none is exit 2.
+  static func select(_ patterns: [String], all: [String], what: (String) -> String, recordingsDir: String) throws(HarnessFailure) -> [String] {
     var out: [String] = []
     for p in patterns {
       let hits = all.filter { GoldenStore.glob(p, matches: $0) }
-      guard !hits.isEmpty else { throw .badInput("--corpus '\(p)': matches no recording in \(recordingsDir)/") }
+      guard !hits.isEmpty else { throw .badInput("\(what(p)): matches no recording in \(recordingsDir)/") }
       for h in hits where !out.contains(h) { out.append(h) }
     }
     return out.sorted()

@@ -74,13 +74,15 @@ public enum TuneLimits {
 /// trials: 1000                  # default: the grid size for grid, else 100
 /// objective: flicker_per_min    # what TPE minimises (default flicker_per_min)
 /// constraints: {budget_violations: 0, expectation_failures: 0}   # objective ≤ value, else infeasible
+/// validation: "val-*"          # recordings judged apart from the fit (default: val-* if any; none)
+/// generalise: {latency_p90_ms: 1000}   # validation budgets a promoted trial must keep
 /// cues[*].antiJitter.persistFrames: [2..6]
 /// defaults.antiJitter.minHoldMs: {min: 1500, max: 4000, step: 250}
 /// cues[FRAME_MOVE_*].trigger.noRef.exit: {min: 0.02, max: 0.06}
 /// options.useStabilityLayer: [false, true]
 /// ```
 public struct TuneSpace: Sendable {
-  public static let settingKeys = ["sampler", "seed", "trials", "objective", "constraints"]
+  public static let settingKeys = ["sampler", "seed", "trials", "objective", "constraints", "validation", "generalise"]
   public static let defaultConstraints: [(String, Double)] = [("budget_violations", 0), ("expectation_failures", 0)]
 
   public var file: String
@@ -91,6 +93,14 @@ public struct TuneSpace: Sendable {
   public var trials: Int?
   public var objective: String?
   public var constraints: [(name: String, max: Double)] = TuneSpace.defaultConstraints
+  /// Globs of the validation recordings: nil when the file does not say (the `val-*`
+  /// recordings when any exist), empty for `validation: none`.
+  public var validation: [String]?
+  /// Where `validation:` is written (`file:line:column`), for messages about its globs.
+  public var validationPlace: String?
+  /// Validation budgets (`generalise:`): a trial whose validation objective exceeds one does
+  /// not generalise.
+  public var generalise: [(name: String, max: Double)] = []
   /// Notes for the user (shadowed paths), in parameter order.
   public var warnings: [String] = []
 
@@ -153,19 +163,47 @@ public struct TuneSpace: Sendable {
         throw .badInput("\(at): objective: expected one of \(TrialObjectives.keys.joined(separator: ", "))")
       }
       objective = s
+    case "validation":
+      validation = try Self.globs(v, at: at, file: file)
+      validationPlace = at
+    case "generalise":
+      generalise = try objectiveBounds(v, key: key, meaning: "the largest allowed validation value")
     default:
-      guard case .mapping(let m) = v else { throw .badInput("\(at): constraints: expected a mapping objective: max") }
-      constraints = []
-      for (ck, cv) in m {
-        guard let name = ck.scalar?.string, TrialObjectives.keys.contains(name) else {
-          throw .badInput("\(Self.place(file, ck)): constraints: expected an objective (\(TrialObjectives.keys.joined(separator: ", ")))")
-        }
-        guard let s = cv.scalar?.string, let d = Double(s), d.isFinite else {
-          throw .badInput("\(Self.place(file, cv)): constraints.\(name): expected a number (the largest allowed value)")
-        }
-        constraints.append((name, d))
-      }
+      constraints = try objectiveBounds(v, key: key, meaning: "the largest allowed value")
     }
+  }
+
+  /// `validation:` — `none`, one glob or a list of globs.
+  static func globs(_ v: Node, at: String, file: String) throws(HarnessFailure) -> [String] {
+    if let s = v.scalar?.string {
+      guard !s.isEmpty else { throw .badInput("\(at): validation: expected a glob of recording names, a list of them, or none") }
+      return s == "none" ? [] : [s]
+    }
+    guard case .sequence(let seq) = v, !seq.isEmpty else {
+      throw .badInput("\(at): validation: expected a glob of recording names, a list of them, or none")
+    }
+    var out: [String] = []
+    for item in seq {
+      guard let s = item.scalar?.string, !s.isEmpty else { throw .badInput("\(place(file, item)): validation: expected a glob of recording names") }
+      out.append(s)
+    }
+    return out
+  }
+
+  /// A mapping `objective: max` (`constraints:`, `generalise:`).
+  func objectiveBounds(_ v: Node, key: String, meaning: String) throws(HarnessFailure) -> [(name: String, max: Double)] {
+    guard case .mapping(let m) = v else { throw .badInput("\(Self.place(file, v)): \(key): expected a mapping objective: max") }
+    var out: [(name: String, max: Double)] = []
+    for (ck, cv) in m {
+      guard let name = ck.scalar?.string, TrialObjectives.keys.contains(name) else {
+        throw .badInput("\(Self.place(file, ck)): \(key): expected an objective (\(TrialObjectives.keys.joined(separator: ", ")))")
+      }
+      guard let s = cv.scalar?.string, let d = Double(s), d.isFinite else {
+        throw .badInput("\(Self.place(file, cv)): \(key).\(name): expected a number (\(meaning))")
+      }
+      out.append((name, d))
+    }
+    return out
   }
 
   /// `{min, max, step}`, `{min, max}`, `[2..6]` or a list of values.

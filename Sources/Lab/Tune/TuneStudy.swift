@@ -10,7 +10,14 @@ import PoseSpec
 public final class TuneStudy {
   public static let format = "jpreplay-tune/1"
   /// Keys that must agree for a rerun to continue a study, or for two studies to merge.
-  public static let identityKeys = ["format", "space_sha256", "sampler", "seed", "trials", "objective", "tpe_batch", "constraints", "spec_sha256", "corpus"]
+  /// (`validation`, the validation recordings' names, is absent from studies made before it
+  /// existed: read as none.)
+  public static let identityKeys = [
+    "format", "space_sha256", "sampler", "seed", "trials", "objective", "tpe_batch", "constraints", "spec_sha256", "corpus", "validation",
+  ]
+  /// The shipped spec's objectives (fit, and `val.KEY` on the validation corpus), canonical
+  /// JSON, stored once when the study starts.
+  public static let shippedKey = "shipped_objectives"
 
   public let path: String
   let queue: DatabaseQueue
@@ -61,10 +68,39 @@ public final class TuneStudy {
       } catch { throw .badInput("\(path): cannot write (\(error))") }
       return
     }
-    for (k, v) in settings where Self.identityKeys.contains(k) && old[k] != v {
+    for (k, v) in settings where Self.identityKeys.contains(k) && Self.identity(old, k) != v {
       throw .badInput(
         "\(path): this study was made with \(k) = \(old[k] ?? "(none)"), not \(v); use another --study file (or delete this one) to start a new study")
     }
+  }
+
+  /// Setting `key` of a study; a key added to the identity later reads as empty when absent.
+  static func identity(_ meta: [String: String], _ key: String) -> String? {
+    meta[key] ?? (key == "validation" ? "" : nil)
+  }
+
+  /// Adds one setting (kept when already present: the study's first value stands).
+  public func setMeta(_ key: String, _ value: String) throws(HarnessFailure) {
+    do {
+      try queue.write { db in try db.execute(sql: "INSERT OR IGNORE INTO study (key, value) VALUES (?, ?)", arguments: [key, value]) }
+    } catch { throw .badInput("\(path): cannot write (\(error))") }
+  }
+
+  /// The shipped row (``shippedKey``), when the study has one.
+  public func shipped() throws(HarnessFailure) -> [String: Double]? {
+    guard let text = try meta()[Self.shippedKey] else { return nil }
+    guard let o = try? JSONParser.parse(bytes: Array(text.utf8)), let members = o.objectValue?.members else {
+      throw .badInput("\(path): \(Self.shippedKey): malformed")
+    }
+    var out: [String: Double] = [:]
+    for m in members { out[m.key] = m.value.doubleValue ?? .nan }
+    return out
+  }
+
+  /// Objectives as canonical JSON (keys sorted, shortest numbers), as trials store them.
+  public static func objectivesJSON(_ objectives: [String: Double]) -> String {
+    let objs = JSONObject(objectives.keys.sorted().map { JSONMember($0, .number(objectives[$0]!)) })
+    return JSONWriter.write(.object(objs), numbers: .shortest)
   }
 
   /// Every finished trial, by index.
@@ -93,9 +129,7 @@ public final class TuneStudy {
   }
 
   static func encode(_ r: TrialResult) -> (params: String, objectives: String) {
-    let params = JSONWriter.write(.array(r.values.map(\.json)))
-    let objs = JSONObject(r.objectives.keys.sorted().map { JSONMember($0, .number(r.objectives[$0]!)) })
-    return (params, JSONWriter.write(.object(objs), numbers: .shortest))
+    (JSONWriter.write(.array(r.values.map(\.json))), objectivesJSON(r.objectives))
   }
 
   static func decode(_ row: Row) throws -> TrialResult {
@@ -122,10 +156,16 @@ public final class TuneStudy {
       let s = try open(p, create: false)
       let m = try s.meta()
       guard !m.isEmpty else { throw .badInput("\(p): an empty study (no settings)") }
-      if let meta {
-        for k in identityKeys where meta[k] != m[k] {
-          throw .badInput("\(p): \(k) = \(m[k] ?? "(none)") differs from \(inputs[0])'s \(meta[k] ?? "(none)"); only shards of one study merge")
+      if var first = meta {
+        for k in identityKeys + [shippedKey] where identity(first, k) != identity(m, k) {
+          // A shard killed before it stored the shipped row has none; any other carries it.
+          if k == shippedKey, first[k] == nil || m[k] == nil {
+            first[k] = first[k] ?? m[k]
+            continue
+          }
+          throw .badInput("\(p): \(k) = \(m[k] ?? "(none)") differs from \(inputs[0])'s \(first[k] ?? "(none)"); only shards of one study merge")
         }
+        meta = first
       } else {
         meta = m
       }

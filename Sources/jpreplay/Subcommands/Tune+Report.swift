@@ -9,14 +9,22 @@ extension JPReplay.Tune {
       abstract: "Show a study's trials and the Pareto front over chosen objectives.",
       discussion: """
         Prints a summary, the Pareto front (feasible trials no other feasible trial beats in \
-        every chosen objective) and the table of trials; --json prints one JSON object \
-        instead (the same bytes for a merged study and an unsharded one); --svg writes the \
-        first two objectives against each other with the front highlighted.
+        every chosen objective, on the fit corpus) and the table of trials; --trial N adds \
+        trial N beside the front. The front and the trials asked for follow the shipped \
+        spec's row; with a validation corpus each objective has its val.* column beside it, \
+        and a trial "does not generalise" when its validation value of the study's objective \
+        is worse than the shipped spec's, or when it breaks a generalise: budget of the \
+        space. --json prints one JSON object instead (shipped, each trial's validation \
+        figures, generalises and generalise_reasons; the same bytes for a merged study and \
+        an unsharded one); --svg writes the first two objectives against each other with the \
+        front highlighted.
 
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back
           jpreplay tune report /tmp/s.sqlite --objectives flicker_per_min,latency_p90_ms --svg /tmp/front.svg
           jpreplay tune report /tmp/s.sqlite --json
+          jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
+          jpreplay tune report /tmp/v.sqlite --objectives latency_p90_ms --trial 2
         """)
 
     @Argument(help: "The study file.")
@@ -34,10 +42,13 @@ extension JPReplay.Tune {
     @Option(help: "Rows of the trial table (0 = all).")
     var limit = 0
 
+    @Option(name: .customLong("trial"), help: ArgumentHelp("Show this trial beside the front, with the shipped row (as `tune report` numbers it, without #). Repeatable.", valueName: "N"))
+    var asked: [Int] = []
+
     func run() throws {
       let keys = objectives.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
       guard !keys.isEmpty else { throw CLIError.badInput("--objectives: give at least one objective") }
-      let report = try TuneReport(study: TuneStudy.open(study, create: false), objectives: keys)
+      let report = try TuneReport(study: TuneStudy.open(study, create: false), objectives: keys, asked: asked)
       if let svg {
         do { try SafeFile.write(TuneSVG.render(report), to: svg) } catch {
           throw CLIError.badInput("\(svg): cannot write (\(error.message))")
@@ -58,9 +69,20 @@ extension JPReplay.Tune {
         Golden/<name>.*.new for `jpreplay review`. Engine options of the trial are printed \
         (they are not PoseSpec values). --dry-run prints the edits and writes nothing.
 
+        A trial that does not generalise (see tune report: its validation objective worse \
+        than the shipped spec's, or a generalise: budget broken) is refused with exit 2 \
+        naming the figure; --force promotes it with a warning. --to DIR leaves --spec alone \
+        and writes DIR/PoseSpec.json (--spec's text with the trial's values) and \
+        DIR/options.txt (the trial's engine options, one name=value per line in the space's \
+        order, as replay --set takes them; empty when none), creating DIR; no verify runs.
+
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 2 --corpus drift-left-and-back
           jpreplay tune promote /tmp/s.sqlite 1 --dry-run
+          jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
+          jpreplay tune promote /tmp/v.sqlite 2 --dry-run   # exit 2
+          jpreplay tune promote /tmp/v.sqlite 1 --to /tmp/tuned
+          jpreplay replay Recordings/drift-left-and-back.jprec --spec /tmp/tuned/PoseSpec.json $(sed 's/^/--set /' /tmp/tuned/options.txt) -o /tmp/t.jsonl
         """)
 
     @Argument(help: "The study file.")
@@ -78,16 +100,25 @@ extension JPReplay.Tune {
     @Flag(help: "Skip the verify run after writing.")
     var noVerify = false
 
+    @Flag(help: "Promote a trial that does not generalise (a warning instead of exit 2).")
+    var force = false
+
+    @Option(help: ArgumentHelp("Write DIR/PoseSpec.json (--spec's text with the trial's values) and DIR/options.txt (its engine options, name=value per line) instead of editing --spec; no verify.", valueName: "DIR"))
+    var to: String?
+
     func run() throws {
       let s = try TuneStudy.open(study, create: false)
       guard let t = try s.trials().first(where: { $0.index == trial }) else {
         throw CLIError.badInput("\(study): no finished trial #\(trial)")
       }
       if t.status != .ok { printErr("warning: trial #\(trial) is \(t.status.rawValue): \(t.reason ?? "")") }
+      let meta = try s.meta()
+      try checkGeneralises(t, study: s, objective: meta["objective"] ?? "flicker_per_min")
       let text: String
       do { text = try String(contentsOfFile: spec, encoding: .utf8) } catch { throw CLIError.badInput("\(spec): cannot read") }
-      let result = try TunePromote.apply(trial: t, meta: try s.meta(), specText: text, specFile: spec)
+      let result = try TunePromote.apply(trial: t, meta: meta, specText: text, specFile: spec)
       for e in result.edits { print("\(e.place): \(e.old) → \(e.new)") }
+      if let to { return try write(result, to: to) }
       for o in result.options { print("engine option (not in the PoseSpec): --set \(o.name)=\(o.value)") }
       if result.edits.isEmpty { print("tune promote: \(spec) already has trial #\(trial)'s values") }
       guard !dryRun, !result.edits.isEmpty else { return }
@@ -101,6 +132,34 @@ extension JPReplay.Tune {
       do { try verify.run() } catch let e as ExitCode where e.rawValue == 1 {
         print("tune promote: goldens changed; walk them with `jpreplay review`")
       }
+    }
+
+    /// Exit 2 (a warning with --force) when the study has a validation corpus and the trial
+    /// does not generalise.
+    func checkGeneralises(_ t: TrialResult, study s: TuneStudy, objective: String) throws {
+      guard let g = try TuneReport(study: s, objectives: [objective]).generalisation(t), !g.generalises else { return }
+      let why = "trial #\(t.index) does not generalise: \(g.reasons.joined(separator: "; "))"
+      guard force else { throw CLIError.badInput("\(study): \(why) (--force promotes it anyway)") }
+      printErr("warning: \(why); promoted anyway (--force)")
+    }
+
+    /// `--to DIR`: the edited spec and the engine options, each file written atomically.
+    func write(_ result: TunePromote.Result, to dir: String) throws {
+      let specOut = (dir as NSString).appendingPathComponent("PoseSpec.json")
+      let optionsOut = (dir as NSString).appendingPathComponent("options.txt")
+      let options = result.options.map { "\($0.name)=\($0.value)\n" }.joined()
+      guard !dryRun else {
+        print("tune promote: would write \(specOut) (\(result.edits.count) values changed) and \(optionsOut) (\(result.options.count) engine options)")
+        return
+      }
+      _ = try Harness.validateSpec(bytes: Array(result.text.utf8), path: spec)
+      do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+        throw CLIError.badInput("\(dir): cannot create the folder (\(error.localizedDescription))")
+      }
+      for (path, text) in [(specOut, result.text), (optionsOut, options)] {
+        do { try SafeFile.write(text, to: path) } catch { throw CLIError.badInput("\(path): cannot write (\(error.message))") }
+      }
+      print("tune promote: trial #\(trial) → \(specOut) (\(result.edits.count) values changed from \(spec)), \(optionsOut) (\(result.options.count) engine options)")
     }
   }
 }

@@ -9,11 +9,13 @@ extension JPReplay {
       abstract: "Tune PoseSpec thresholds and engine options over a corpus (a resumable, shardable study).",
       discussion: """
         tune run SPACE (the default) replays the corpus in process for each trial and stores \
-        the objectives in a SQLite study; tune report shows the Pareto front; tune promote \
-        writes a trial into PoseSpec.json; tune merge joins shards. See docs/TUNING.md.
+        the objectives in a SQLite study, with the same objectives on a validation corpus the \
+        trials are not fitted on; tune report shows the Pareto front beside the shipped spec \
+        and marks the trials that do not generalise; tune promote writes a trial into \
+        PoseSpec.json (or a folder: --to); tune merge joins shards. See docs/TUNING.md.
 
         Examples:
-          jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back --validation cov-headroom-cropped
           jpreplay tune report /tmp/s.sqlite --objectives flicker_per_min,latency_p90_ms
         """,
       subcommands: [Run.self, Report.self, Promote.self, Merge.self],
@@ -29,19 +31,26 @@ extension JPReplay.Tune {
         SPACE is YAML: PoseSpec paths (cues[*].antiJitter.persistFrames, \
         cues[FRAME_MOVE_*].trigger.noRef.exit, defaults.antiJitter.minHoldMs) or engine \
         options (options.angleFix) mapped to [2..6], a list of values, {min, max, step} or \
-        {min, max}; optional keys sampler, seed, trials, objective, constraints (see \
-        docs/TUNING.md). Trial i's values depend only on the seed and i (TPE: also on the \
+        {min, max}; optional keys sampler, seed, trials, objective, constraints, validation, \
+        generalise (see docs/TUNING.md). Trial i's values depend only on the seed and i (TPE: also on the \
         trials of the batches before i's), so a rerun after kill -9 continues where the study \
         stopped and never reruns a finished trial, and --shard i/n (1 ≤ i ≤ n: the trials whose index mod \
         n is i - 1; each machine its own study file) merged with `tune merge` equals one unsharded run. \
         A trial breaking a constraint (default budget_violations ≤ 0, expectation_failures ≤ \
-        0) or giving an invalid spec is infeasible. Exit 0 when the study is complete, 2 on \
-        bad input (the message names the file, line and column).
+        0) or giving an invalid spec is infeasible. Each trial is also scored on the \
+        validation corpus (--validation, else the space's validation:, else the val-* \
+        recordings when any exist; --no-validation for none), which must not share a \
+        recording with --corpus; those figures are stored beside the fit ones and never steer \
+        the sampler or the constraints. The shipped spec is scored on both once, when the \
+        study starts. Exit 0 when the study is complete, 2 on bad input (the message names \
+        the file, line and column).
 
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/a.sqlite --trials 4 --corpus drift-left-and-back --shard 1/2
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/b.sqlite --trials 4 --corpus drift-left-and-back --shard 2/2
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/r.sqlite --sampler random --seed 3 --trials 2 --corpus 's0*' --jobs 2
+          jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/x.sqlite --corpus 'drift-*' --validation drift-left-and-back   # exit 2
         """)
 
     @Argument(help: "The search space file (YAML).")
@@ -68,6 +77,14 @@ extension JPReplay.Tune {
     @Option(name: .customLong("corpus"), help: "Recording names or quoted globs (default 'tune-*', else every recording). Repeatable.")
     var corpus: [String] = []
 
+    @Option(
+      name: .customLong("validation"),
+      help: "Validation recordings, names or quoted globs (default: the space file's validation:, else 'val-*' when any exist). Repeatable.")
+    var validation: [String] = []
+
+    @Flag(name: .customLong("no-validation"), help: "No validation corpus (overrides the space file's validation:).")
+    var noValidation = false
+
     @Option(name: .customLong("recordings-dir"), help: "Folder of <name>.jprec recordings.")
     var recordingsDir = "Recordings"
 
@@ -80,12 +97,14 @@ extension JPReplay.Tune {
     func run() throws {
       let setup = try TuneSetup.make(
         spacePath: space, specPath: spec, sampler: sampler, seed: seed, trials: trials, tpeBatch: tpeBatch,
-        shard: shard, corpus: corpus, recordingsDir: recordingsDir, jobs: jobs)
+        shard: shard, corpus: corpus, validation: validation, noValidation: noValidation, recordingsDir: recordingsDir, jobs: jobs)
       for w in setup.runner.space.warnings { printErr("warning: \(w)") }
       let studyFile = try TuneStudy.open(study, create: true)
-      try studyFile.bind(setup.runner.studyMeta(specSHA256: setup.specSHA, corpus: setup.corpusNames))
+      try studyFile.bind(setup.runner.studyMeta(specSHA256: setup.specSHA, corpus: setup.corpusNames, validation: setup.validationNames))
       let total = setup.runner.indices.count
-      printErr("tune: \(setup.runner.sampler.kind.rawValue) sampler, \(total) trials (shard \(shard)), \(setup.corpusNames.count) recordings, \(jobs) jobs → \(study)")
+      let n = setup.validationNames.count
+      let val = n == 0 ? "no validation corpus" : "\(n) validation recording\(n == 1 ? "" : "s")"
+      printErr("tune: \(setup.runner.sampler.kind.rawValue) sampler, \(total) trials (shard \(shard)), \(setup.corpusNames.count) recordings, \(val), \(jobs) jobs → \(study)")
       let start = Date()
       let last = LastPrint()
       let ran = try setup.runner.run(study: studyFile) { p in
@@ -104,8 +123,8 @@ extension JPReplay.Tune {
     static let configuration = CommandConfiguration(
       abstract: "Merge shard studies of one study into a new study file.",
       discussion: """
-        Each input must have been made with the same space, sampler, seed, trial count, spec \
-        and corpus; a trial present in two inputs must be identical. The merged study is the \
+        Each input must have been made with the same space, sampler, seed, trial count, spec, \
+        corpus and validation corpus (the shipped row is carried over); a trial present in two inputs must be identical. The merged study is the \
         study one unsharded run would have written (`tune report --json` prints the same \
         bytes).
 
