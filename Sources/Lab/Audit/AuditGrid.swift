@@ -16,7 +16,9 @@ public struct AuditPoint: Sendable {
   public var dx = 0.0
   public var dy = 0.0
   public var scale = 1.0
-  public var noisy = false
+  public var noisy: Bool { noiseProfile != nil }
+  /// The detector profile of a noisy run (`detector: {profile: …}`, docs/CORPUS.md); nil: noise-free.
+  public var noiseProfile: String? = nil
   /// `timeline:` entries in YAML flow syntax (`{at: 1000, subject: {conf: 0.3}}`).
   public var timeline: [String] = []
   public var durationMs: Int64 = 4000
@@ -26,13 +28,13 @@ public struct AuditPoint: Sendable {
     var lines = [
       "# jpreplay spec audit grid point \(axis) (\(scene), angleFix \(angleFix ? "on" : "off")).",
       "# Regenerate the recording: jpreplay record <this file>",
-      "name: \(name)", "scene: \(scene)", "fps: 15", "duration_ms: \(durationMs)", "seed: 7",
+      "name: \(name)", "scene: \(scene)", noiseProfile == nil ? "fps: 15" : "detector: {profile: \(noiseProfile!)}",
+      "duration_ms: \(durationMs)", "seed: 7",
       "options: {angleFix: \"\(angleFix ? "on" : "off")\"}",
       "initial: {camera_auth: authorized, voiceover: false, thermal: nominal, camera_facing: back}",
       "subject: {\(subject.joined(separator: ", "))}",
       "luma: {every: 5}",
     ]
-    if noisy { lines.append("noise: {landmark_sigma: 0.002, conf_sigma: 0.004}") }
     if !timeline.isEmpty { lines += ["timeline:"] + timeline.map { "  - \($0)" } }
     if let reference {
       lines += ["references:", "  - {at: 0, ref_id: ref-audit, subject: {\(reference.joined(separator: ", "))}}"]
@@ -144,13 +146,15 @@ public enum AuditGrid {
             out.append(p)
           }
         }
-        // Flip-flop: tuning-corpus noise on poses near thresholds, 30 s each.
-        for axis in ["neutral", "x-0.6", "shoulder_tilt-0.02"] {
-          guard let l = all.first(where: { $0.0 == axis }) else { continue }
-          var p = point("noise-\(axis)", l.1, l.2, l.3, l.4)
-          p.noisy = true
-          p.durationMs = 30_000
-          out.append(p)
+        // Flip-flop: the detector profiles (docs/CORPUS.md) on poses near thresholds, 30 s each.
+        for profile in ["daylight", "poor_light"] {
+          for axis in ["neutral", "x-0.6", "shoulder_tilt-0.02"] {
+            guard let l = all.first(where: { $0.0 == axis }) else { continue }
+            var p = point("noise-\(profile)-\(axis)", l.1, l.2, l.3, l.4)
+            p.noiseProfile = profile
+            p.durationMs = 30_000
+            out.append(p)
+          }
         }
       }
     }

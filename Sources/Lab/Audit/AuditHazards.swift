@@ -187,7 +187,7 @@ public enum AuditHazards {
     }
   }
 
-  /// 6: noise of the tuning corpus's level on a pose held still breaks the prompt budgets,
+  /// 6: a detector profile's noise on a pose held still breaks the prompt budgets,
   /// or praises (an exit crossed by noise alone) more than once in the run.
   static func flipFlopFindings(_ spec: PoseSpecDocument, _ results: [AuditPointResult], into out: inout FindingList) {
     for r in results where r.point.noisy && (!r.budgetBreaches.isEmpty || r.praises >= praiseOnStillMax + 1) {
@@ -196,7 +196,7 @@ public enum AuditHazards {
       let cue = breachCue ?? praisedCue ?? "(display)"
       let why = r.budgetBreaches.first ?? "praised \(r.praises) times while the subject holds still (at most \(praiseOnStillMax))"
       if !out.has(.flipFlop, cue) {
-        out.add(.flipFlop, cue, nil, "\(r.point.axis) with landmark noise 0.002 (\(r.point.scene)): \(r.displayChanges) display changes, \(r.praises) praises (\(Set(r.praised).sorted().joined(separator: ", "))) in \(r.point.durationMs / 1000) s; \(why)", r.point)
+        out.add(.flipFlop, cue, nil, "\(r.point.axis) under the \(r.point.noiseProfile ?? "") detector profile (\(r.point.scene)): \(r.displayChanges) display changes, \(r.praises) praises (\(Set(r.praised).sorted().joined(separator: ", "))) in \(r.point.durationMs / 1000) s; \(why)", r.point)
       }
     }
   }
