@@ -102,8 +102,7 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CanonicalJSON", "CoachEngine", "EngineIO", "Lab", "PoseSpec", "Recording", "Replay",
-        "Scenarios",
+        "CanonicalJSON", "EngineIO", "Lab", "Recording", "Replay", "Scenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .testTarget(name: "LabTests", dependencies: ["CanonicalJSON", "EngineIO", "Lab", "PoseSpec", "Replay"]),

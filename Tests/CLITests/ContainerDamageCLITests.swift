@@ -85,10 +85,16 @@ struct ContainerDamageCLITests {
     let dead = try deadPID()
     let stale = ["\(SafeFile.temporaryPrefix)\(dead)-abc-t.jsonl", ".r.jprec.import-\(dead)", ".r.jprec.import-\(dead)-wal"]
     for s in stale { try Data("x".utf8).write(to: dir.appendingPathComponent(s)) }
-    let r = try CLI.run(["replay", f.path, "-o", out.path])
-    #expect(r.code == 0, "\(r.stderr)")
+    // The planted link is refused (issue 23's output rule), never followed nor replaced.
+    let refused = try CLI.run(["replay", f.path, "-o", out.path])
+    #expect(refused.code == 2 && refused.stderr.contains("symbolic link"), "\(refused.stderr)")
     #expect(try String(contentsOf: secret, encoding: .utf8) == "keep\n")
-    #expect(try String(contentsOf: out, encoding: .utf8).count > 10)
+    #expect((try FileManager.default.attributesOfItem(atPath: out.path))[.type] as? FileAttributeType == .typeSymbolicLink)
+    // A real output beside it sweeps the dead processes' temporaries.
+    let real = dir.appendingPathComponent("t2.jsonl")
+    let r = try CLI.run(["replay", f.path, "-o", real.path])
+    #expect(r.code == 0, "\(r.stderr)")
+    #expect(try String(contentsOf: real, encoding: .utf8).count > 10)
     let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
     for s in stale { #expect(!left.contains(s), "\(left)") }
     #expect(!left.contains { $0.hasPrefix(SafeFile.temporaryPrefix) }, "\(left)")

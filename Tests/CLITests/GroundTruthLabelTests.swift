@@ -33,8 +33,8 @@ import Testing
 
   @Test("a scenario without intent is unlabelled: no label events, no header `labels`")
   func noIntentNoLabels() throws {
-    #expect(try Self.labels("s04-frame-left-enter").isEmpty)
-    let r = try CLI.run(["info", "Recordings/s04-frame-left-enter.jprec", "--json"])
+    #expect(try Self.labels("s05-head-level-flicker").isEmpty)
+    let r = try CLI.run(["info", "Recordings/s05-head-level-flicker.jprec", "--json"])
     #expect(r.code == 0 && !r.stdout.contains("\"labels\""), "\(r.stdout)")
   }
 }

@@ -8,10 +8,10 @@ import Testing
 #endif
 
 /// The one output rule (issue 23 item 1, `OutputTarget`): a regular file or a missing path is
-/// replaced atomically; a symbolic link is followed (the link stays); a character device or a
-/// FIFO is written through; a directory, a dangling link or (for a database) a FIFO is refused
-/// with exit 2 — and nothing given as an output is ever turned into something else. Everything
-/// happens in a scratch folder.
+/// replaced atomically; a character device or a FIFO (or a link to one) is written through; a
+/// link to a file, a dangling link, a directory or (for a database) a FIFO is refused with exit
+/// 2 — and nothing given as an output is ever turned into something else. Everything happens
+/// in a scratch folder.
 @Suite struct OutputRuleTests {
   static let rec = "Recordings/s04-frame-left-enter.jprec"
 
@@ -21,19 +21,39 @@ import Testing
     return st.st_mode & S_IFMT
   }
 
-  @Test("a symbolic link given as -o stays a link; the file it names gets the trace")
-  func symlinkIsFollowed() throws {
+  @Test("a symbolic link to a file given as -o is refused: the link and the file stay as they were")
+  func symlinkToAFileIsRefused() throws {
     let dir = try CLI.tempDir("out-link")
     defer { try? FileManager.default.removeItem(at: dir) }
     let real = dir.appendingPathComponent("real.jsonl").path
     let link = dir.appendingPathComponent("link.jsonl").path
     try "old\n".write(toFile: real, atomically: true, encoding: .utf8)
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+    for args in [["replay", Self.rec, "-o", link], ["plot", Self.rec, "-o", link], ["record", "s04-frame-left-enter", "-o", link]] {
+      let r = try CLI.run(args)
+      #expect(r.code == 2 && r.stderr.contains("symbolic link"), "\(args): \(r.stderr)")
+      #expect(Self.kind(link) == S_IFLNK)
+      #expect(try String(contentsOfFile: real, encoding: .utf8) == "old\n")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["link.jsonl", "real.jsonl"])
+  }
+
+  @Test("a symbolic link to a FIFO (as /dev/stdout is to a pipe) is written through")
+  func symlinkToAFIFOIsWrittenThrough() throws {
+    let dir = try CLI.tempDir("out-link-fifo")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fifo = dir.appendingPathComponent("pipe").path
+    let link = dir.appendingPathComponent("out").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fifo)
+    let got = Received()
+    let reader = Thread { got.set(FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data()) }
+    reader.start()
     let r = try CLI.run(["replay", Self.rec, "-o", link])
     #expect(r.code == 0, "\(r.stderr)")
-    #expect(Self.kind(link) == S_IFLNK)
-    #expect(try String(contentsOfFile: real, encoding: .utf8).contains("FRAME_MOVE_LEFT"))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["link.jsonl", "real.jsonl"])
+    for _ in 0..<200 where got.get() == nil { usleep(10_000) }
+    #expect(String(decoding: got.get() ?? Data(), as: UTF8.self).contains("FRAME_MOVE_LEFT"))
+    #expect(Self.kind(link) == S_IFLNK && Self.kind(fifo) == S_IFIFO)
   }
 
   @Test("a dangling link, a directory: exit 2 naming the path; the path is left as it was")

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// `jpreplay tune` with a validation corpus: fit on drift-left-and-back, validate on
-/// cov-headroom-cropped, where a longer persistFrames delays the headroom cue (p90 266 ms
+/// s04-frame-left-enter, whose intent wants FRAME_MOVE_LEFT from the first frame: a longer persistFrames delays it (p90 267 ms
 /// against the shipped 200 ms).
 @Suite("jpreplay tune --validation (CLI)")
 struct TuneValidationCLITests {
@@ -16,7 +16,7 @@ struct TuneValidationCLITests {
 
   static func scratch() throws -> URL {
     let dir = try TuneCLITests.scratch()
-    let name = "cov-headroom-cropped"
+    let name = "s04-frame-left-enter"
     try FileManager.default.copyItem(
       at: CLI.repoRoot.appendingPathComponent("Recordings/\(name).jprec"), to: dir.appendingPathComponent("Recordings/\(name).jprec"))
     try TuneCLITests.write(space, dir.appendingPathComponent("space.yaml"))
@@ -25,7 +25,7 @@ struct TuneValidationCLITests {
 
   static func run(_ dir: URL, study: String = "s.sqlite", _ extra: [String] = []) throws -> CLI.Result {
     try CLI.run(
-      ["tune", "run", "space.yaml", "--study", study, "--sampler", "grid", "--corpus", "drift-*", "--validation", "cov-headroom-cropped"] + extra,
+      ["tune", "run", "space.yaml", "--study", study, "--sampler", "grid", "--corpus", "drift-*", "--validation", "s04-frame-left-enter"] + extra,
       cwd: dir)
   }
 
@@ -35,14 +35,14 @@ struct TuneValidationCLITests {
     #expect(run.code == 0, "\(run.stderr)")
     let report = try CLI.run(["tune", "report", "s.sqlite", "--objectives", "latency_p90_ms", "--trial", "1"], cwd: dir)
     #expect(report.code == 0, "\(report.stderr)")
-    #expect(report.stdout.contains("Validation corpus: 1 recording (cov-headroom-cropped)"), "\(report.stdout)")
-    let front = report.stdout.components(separatedBy: "Pareto front over latency_p90_ms (1 trials):\n")[1].split(separator: "\n")
+    #expect(report.stdout.contains("Validation corpus: 1 recording (s04-frame-left-enter)"), "\(report.stdout)")
+    let front = report.stdout.components(separatedBy: "Pareto front over latency_p90_ms (2 trials):\n")[1].split(separator: "\n")
     #expect(front[0].hasSuffix("val.latency_p90_ms  generalises"))
     #expect(front[1].hasPrefix("shipped") && front[1].contains("200"))
     #expect(front[2].hasPrefix("#0") && front[2].hasSuffix("yes"))
     let asked = report.stdout.components(separatedBy: "Trials asked for:\n")[1].split(separator: "\n")
     #expect(asked[1].hasPrefix("shipped"))
-    #expect(asked[2].hasPrefix("#1") && asked[2].hasSuffix("does not generalise: validation latency_p90_ms 266 > shipped 200"), "\(asked[2])")
+    #expect(asked[2].hasPrefix("#1") && asked[2].hasSuffix("does not generalise: validation latency_p90_ms 267 > shipped 200"), "\(asked[2])")
     let svg = try CLI.run(["tune", "report", "s.sqlite", "--objectives", "latency_p90_ms", "--svg", "f.svg"], cwd: dir)
     #expect(svg.code == 0, "\(svg.stderr)")
     let data = try Data(contentsOf: dir.appendingPathComponent("f.svg"))
@@ -51,7 +51,7 @@ struct TuneValidationCLITests {
 
     let refused = try CLI.run(["tune", "promote", "s.sqlite", "1", "--no-verify"], cwd: dir)
     #expect(refused.code == 2)
-    #expect(refused.stderr.contains("trial #1 does not generalise: validation latency_p90_ms 266 > shipped 200"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("trial #1 does not generalise: validation latency_p90_ms 267 > shipped 200"), "\(refused.stderr)")
     let spec = try String(contentsOf: dir.appendingPathComponent("PoseSpec.json"), encoding: .utf8)
     #expect(spec == (try String(contentsOf: CLI.repoRoot.appendingPathComponent("PoseSpec.json"), encoding: .utf8)), "nothing written")
     let forced = try CLI.run(["tune", "promote", "s.sqlite", "1", "--no-verify", "--force"], cwd: dir)
@@ -94,7 +94,7 @@ struct TuneValidationCLITests {
     let a = try CLI.run(["tune", "report", "a.sqlite", "--json"], cwd: dir)
     let b = try CLI.run(["tune", "report", "b.sqlite", "--json"], cwd: dir)
     #expect(a.code == 0 && a.stdout == b.stdout)
-    #expect(a.stdout.contains("\"validation_corpus\":[\"cov-headroom-cropped\"]"))
+    #expect(a.stdout.contains("\"validation_corpus\":[\"s04-frame-left-enter\"]"))
     #expect(a.stdout.contains("\"shipped\":{\"objectives\":{") && a.stdout.contains("\"validation\":{\"budget_violations\":"))
     // Another validation corpus is another study.
     let other = try CLI.run(["tune", "run", "space.yaml", "--study", "a.sqlite", "--sampler", "random", "--trials", "6", "--corpus", "drift-*", "--no-validation"], cwd: dir)

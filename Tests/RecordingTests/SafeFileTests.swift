@@ -33,7 +33,7 @@ import Testing
     #expect(try names(d) == ["a.txt"])
   }
 
-  @Test func aPlantedSymlinkAtTheTargetIsReplacedNotFollowed() throws {
+  @Test func aPlantedSymlinkAtTheTargetIsRefusedNeverFollowed() throws {
     let d = try dir("link")
     let outside = try dir("outside")
     defer {
@@ -44,11 +44,11 @@ import Testing
     try Data("keep me\n".utf8).write(to: secret)
     let target = d.appendingPathComponent("s01.trace.jsonl.new")
     try FileManager.default.createSymbolicLink(atPath: target.path, withDestinationPath: secret.path)
-    try SafeFile.write("trace\n", to: target.path)
+    #expect(throws: SafeFileError.self) { try SafeFile.write("trace\n", to: target.path) }
     #expect(try String(contentsOf: secret, encoding: .utf8) == "keep me\n")
     let attrs = try FileManager.default.attributesOfItem(atPath: target.path)
-    #expect(attrs[.type] as? FileAttributeType == .typeRegular)
-    #expect(try String(contentsOf: target, encoding: .utf8) == "trace\n")
+    #expect(attrs[.type] as? FileAttributeType == .typeSymbolicLink)
+    #expect(try names(d) == ["s01.trace.jsonl.new"])
   }
 
   @Test func theTemporaryNameIsUnpredictableAndCreatedExclusively() throws {

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
 
+import Recording
 @testable import Replay
 
 /// G1 (issue 12): `GoldenStore` writes `.new` files and goldens through `SafeFile`, so a symlink
 /// planted in `Golden/` — at the `.new` name or at an old-style predictable temporary name — is
-/// never followed out of the folder.
+/// never followed out of the folder: the write is refused (issue 23's output rule) and both the
+/// link and what it names stay as they were.
 @Suite struct GoldenSafeWriteTests {
   @Test func aPlantedSymlinkInGoldenIsNeverFollowed() throws {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("golden-safe-\(UUID().uuidString)")
@@ -22,10 +24,9 @@ import Testing
       let old = golden.appendingPathComponent(".jpreplay-tmp-\(getpid())-\(n)-s01.trace.jsonl.new")
       try FileManager.default.createSymbolicLink(atPath: old.path, withDestinationPath: victim.path)
     }
-    try store.writePending("s01", .trace, "{\"t\":0}\n")
+    #expect(throws: SafeFileError.self) { try store.writePending("s01", .trace, "{\"t\":0}\n") }
     try store.writeGolden("s02", .trace, "{\"t\":1}\n")
     #expect(try String(contentsOf: victim, encoding: .utf8) == "untouched\n")
-    #expect(try String(contentsOf: pending, encoding: .utf8) == "{\"t\":0}\n")
-    #expect((try FileManager.default.attributesOfItem(atPath: pending.path))[.type] as? FileAttributeType == .typeRegular)
+    #expect((try FileManager.default.attributesOfItem(atPath: pending.path))[.type] as? FileAttributeType == .typeSymbolicLink)
   }
 }

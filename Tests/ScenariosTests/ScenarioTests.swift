@@ -235,8 +235,7 @@ struct ScenarioTests {
     let dir = Self.root.appendingPathComponent("Recordings").path
     let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(Scenario.suffix) }.sorted()
     #expect(files.count >= 60)
-    // The committed file also carries the ground-truth `label` events `jpreplay record` adds
-    // (Lab.GroundTruth, checked by CLITests): compared here without them.
+    // Labels included: they are the scenario's declared intent (ScenarioIntent).
     for f in files {
       let s = try Scenario.load(path: "\(dir)/\(f)")
       let generated = try s.generate().reader()
@@ -244,8 +243,7 @@ struct ScenarioTests {
       var n = 0
       while true {
         let a = try generated.next()
-        var b = try committed.next()
-        while let e = b, e.kind == .label { b = try committed.next() }
+        let b = try committed.next()
         n += 1
         #expect(a == b, "\(f): event \(n) differs")
         if a == nil || b == nil || a != b { break }

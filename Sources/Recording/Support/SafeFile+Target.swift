@@ -11,8 +11,10 @@ import Foundation
 ///
 /// - a **missing path or a regular file** is replaced atomically (a temporary beside it, then
 ///   rename(2)): readers see the old or the new file, never a part;
-/// - a **symbolic link** is followed: the rule applies to the file it names, which is replaced
-///   (the link itself stays); a link to nothing is refused;
+/// - a **symbolic link** to a character device or a FIFO (`/dev/stdout` is one) is written
+///   through; a link to a file, a folder or nothing is refused — a link planted where jpreplay
+///   writes (`Golden/x.new`) must never carry the output elsewhere, and replacing the link
+///   would change what the user named;
 /// - a **character device or a FIFO** (`/dev/stdout`, `/dev/null`, a named pipe) is written
 ///   through: the output is made in a temporary file first, then copied into it; a database
 ///   output (a recording, a session store) refuses them;
@@ -35,11 +37,16 @@ public enum OutputTarget: Equatable, Sendable {
     var resolved = path
     if (st.st_mode & S_IFMT) == S_IFLNK {
       guard let real = realpath(path, nil) else {
-        throw SafeFileError(path: path, "is a symbolic link to a missing file; give the path to write")
+        throw SafeFileError(path: path, "is a symbolic link to nothing; give the path of the file to write")
       }
       resolved = String(cString: real)
       free(real)
       guard stat(resolved, &st) == 0 else { throw SafeFileError(path: path, "cannot look at the file it links to", errno) }
+      let kind = st.st_mode & S_IFMT
+      guard kind == S_IFCHR || kind == S_IFIFO else {
+        throw SafeFileError(
+          path: path, "is a symbolic link (to \(resolved)); jpreplay writes only through links to a device or FIFO — give the file's own path")
+      }
     }
     switch st.st_mode & S_IFMT {
     case S_IFREG: self = .replace(resolved)

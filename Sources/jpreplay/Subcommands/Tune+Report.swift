@@ -20,7 +20,7 @@ extension JPReplay.Tune {
         front highlighted.
 
         Examples:
-          jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back --no-validation
           jpreplay tune report /tmp/s.sqlite --objectives flicker_per_min,latency_p90_ms --svg /tmp/front.svg
           jpreplay tune report /tmp/s.sqlite --json
           jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
@@ -77,7 +77,7 @@ extension JPReplay.Tune {
         order, as replay --set takes them; empty when none), creating DIR; no verify runs.
 
         Examples:
-          jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 2 --corpus drift-left-and-back
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 2 --corpus drift-left-and-back --no-validation
           jpreplay tune promote /tmp/s.sqlite 1 --dry-run
           jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
           jpreplay tune promote /tmp/v.sqlite 2 --dry-run   # exit 2

@@ -15,7 +15,7 @@ extension JPReplay {
         PoseSpec.json (or a folder: --to); tune merge joins shards. See docs/TUNING.md.
 
         Examples:
-          jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back --validation cov-headroom-cropped
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back --validation s04-frame-left-enter
           jpreplay tune report /tmp/s.sqlite --objectives flicker_per_min,latency_p90_ms
         """,
       subcommands: [Run.self, Report.self, Promote.self, Merge.self],
@@ -46,9 +46,9 @@ extension JPReplay.Tune {
         the file, line and column).
 
         Examples:
-          jpreplay tune run docs/tune-space.example.yaml --study /tmp/a.sqlite --trials 4 --corpus drift-left-and-back --shard 1/2
-          jpreplay tune run docs/tune-space.example.yaml --study /tmp/b.sqlite --trials 4 --corpus drift-left-and-back --shard 2/2
-          jpreplay tune run docs/tune-space.example.yaml --study /tmp/r.sqlite --sampler random --seed 3 --trials 2 --corpus 's0*' --jobs 2
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/a.sqlite --trials 4 --corpus drift-left-and-back --no-validation --shard 1/2
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/b.sqlite --trials 4 --corpus drift-left-and-back --no-validation --shard 2/2
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/r.sqlite --sampler random --seed 3 --trials 2 --corpus 's0*' --no-validation --jobs 2
           jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/x.sqlite --corpus 'drift-*' --validation drift-left-and-back   # exit 2
         """)
@@ -129,8 +129,8 @@ extension JPReplay.Tune {
         bytes).
 
         Examples:
-          jpreplay tune run docs/tune-space.example.yaml --study /tmp/a.sqlite --trials 2 --corpus drift-left-and-back --shard 1/2
-          jpreplay tune run docs/tune-space.example.yaml --study /tmp/b.sqlite --trials 2 --corpus drift-left-and-back --shard 2/2
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/a.sqlite --trials 2 --corpus drift-left-and-back --no-validation --shard 1/2
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/b.sqlite --trials 2 --corpus drift-left-and-back --no-validation --shard 2/2
           jpreplay tune merge /tmp/a.sqlite /tmp/b.sqlite -o /tmp/all.sqlite
         """)
 
