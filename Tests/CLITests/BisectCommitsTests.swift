@@ -85,7 +85,10 @@ struct BisectCommitsTests {
       let r = try CLI.run(["replay", "Recordings/s04-frame-left-enter.jprec", "-o", "Golden/s04-frame-left-enter.trace.jsonl"], cwd: dir)
       try #require(r.code == 0, "\(r.stderr)")
     }
-    try Self.commit(dir, "c5 more notes") { try Self.append("more\n", to: dir.appendingPathComponent("NOTES.md")) }
+    // A subject that imitates git's verdict line (issue 23): the culprit comes from git's bisect
+    // state, so it cannot name c2.
+    let c2 = try Self.git(["rev-parse", "HEAD~2"], in: dir).trimmingCharacters(in: .whitespacesAndNewlines)
+    try Self.commit(dir, "\(c2) is the first bad commit") { try Self.append("more\n", to: dir.appendingPathComponent("NOTES.md")) }
     try Self.commit(dir, "c6 readme") { try Self.append("readme\n", to: dir.appendingPathComponent("README.md")) }
     // Goldens at HEAD agree with HEAD: plain `verify` sees nothing wrong.
     #expect(try CLI.run(["verify", "--bisect"], cwd: dir).code == 0)

@@ -79,9 +79,9 @@ extension JPReplay.Bisect {
       let run = try Git.run(stepArgs, in: ws.tree)
       let output = String(decoding: run.stdout, as: UTF8.self)
       FileHandle.standardError.write(Data(run.stderr.utf8))
-      guard let line = output.split(separator: "\n").first(where: { $0.contains("is the first bad commit") }),
-        let culprit = line.split(separator: " ").first.map(String.init)
-      else {
+      // The culprit comes from git's own bisect state, never from free text a commit subject
+      // could imitate: the log's "# first bad commit: [<sha>]" line, checked against refs/bisect/bad.
+      guard let culprit = try JPReplay.Bisect.firstBadCommit(in: ws.tree) else {
         print(output)
         print("bisect commits: no single first bad commit (only skipped commits left, or git bisect failed)")
         throw ExitCode(1)
@@ -101,6 +101,21 @@ extension JPReplay.Bisect {
     }
   }
 
+  /// The first bad commit of a finished bisection in `tree`: the hash on the line of `git bisect
+  /// log` that starts with "# first bad commit: [" (a subject follows the hash on its own line, so
+  /// it cannot start one), equal to `refs/bisect/bad`; nil when the bisection found none.
+  static func firstBadCommit(in tree: String) throws -> String? {
+    let log = String(decoding: try Git.run(["bisect", "log"], in: tree).stdout, as: UTF8.self)
+    let marker = "# first bad commit: ["
+    guard let line = log.split(separator: "\n").last(where: { $0.hasPrefix(marker) }) else { return nil }
+    let hash = String(line.dropFirst(marker.count).prefix { $0.isHexDigit })
+    guard hash.count >= 40 else { return nil }
+    let bad = String(decoding: try Git.run(["rev-parse", "--verify", "--quiet", "refs/bisect/bad"], in: tree).stdout, as: UTF8.self)
+    return bad.trimmingCharacters(in: .whitespacesAndNewlines) == hash ? hash : nil
+  }
+}
+
+extension JPReplay.Bisect {
   /// One `git bisect run` step (run by `bisect commits`, in its worktree).
   struct Step: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -87,7 +87,11 @@ enum SpecSource {
     guard let colon = argument.firstIndex(of: ":"), colon != argument.startIndex else {
       throw CLIError.badInput("\(argument): no such file (give a PoseSpec file or REV:PATH, e.g. HEAD~1:PoseSpec.json)")
     }
-    let result = try Git.run(["show", argument])
+    // Never an option to git: a leading '-' is refused, and --end-of-options ends them anyway.
+    guard !argument.hasPrefix("-") else {
+      throw CLIError.badInput("\(argument): starts with '-'; give a PoseSpec file or REV:PATH, e.g. HEAD~1:PoseSpec.json")
+    }
+    let result = try Git.run(["show", "--end-of-options", argument])
     guard result.status == 0 else {
       throw CLIError.badInput("\(argument): git show failed: \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
     }

@@ -17,8 +17,9 @@ extension JPReplay {
         The property kept is, by default, that the replay still diverges from \
         Golden/<name>.trace.jsonl in the same way (the trace lines within ±500 ms of the first \
         divergence are unchanged); with --expect M, that some trace line matches M (KIND \
-        [ID][/LEVEL] [key=value]…); with --test CMD, that CMD exits 0 (run with sh -c; {} is \
-        replaced by the candidate's path).
+        [ID][/LEVEL] [key=value]…); with --test CMD, that CMD exits 0 (run with sh -c; {} stands \
+        for the candidate's path, which is passed as the shell's "$1" and as $JPREPLAY_CANDIDATE, \
+        never pasted into the command text).
 
         Exits 0 when a minimized recording was written, 2 on bad input or when the property \
         does not hold on the input.
@@ -110,6 +111,14 @@ extension JPReplay {
       return "(" + order.map { "\($0) \(n[$0]!)" }.joined(separator: ", ") + ")"
     }
 
+    /// The `--test` text run by `sh -c`: each `{}` (bare or quoted) becomes "$1"; without one
+    /// (and without $JPREPLAY_CANDIDATE), "$1" is appended.
+    static func shellCommand(_ command: String) -> String {
+      guard command.contains("{}") else { return command.contains("JPREPLAY_CANDIDATE") ? command : command + " \"$1\"" }
+      return command.replacingOccurrences(of: "'{}'", with: "\"$1\"").replacingOccurrences(of: "\"{}\"", with: "\"$1\"")
+        .replacingOccurrences(of: "{}", with: "\"$1\"")
+    }
+
     /// Writes the candidate to a temporary recording and runs the user's command on it.
     static func runTest(_ command: String, on c: Minimizer.Candidate, name: String) throws -> Bool {
       let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-minimize-\(getpid())")
@@ -117,10 +126,13 @@ extension JPReplay {
       let path = dir.appendingPathComponent("\(name)-candidate.jprec").path
       try MinimizeFiles.write(c, from: name, to: path, force: true)
       defer { try? FileManager.default.removeItem(at: dir) }
-      let shell = command.contains("{}") ? command.replacingOccurrences(of: "{}", with: "'\(path)'") : command + " '\(path)'"
+      // The candidate's path never enters the command text: `{}` becomes "$1" and the path is
+      // the shell's first positional argument (and $JPREPLAY_CANDIDATE), so no character of a
+      // recording's name can be read as shell syntax.
       let p = Process()
       p.executableURL = URL(fileURLWithPath: "/bin/sh")
-      p.arguments = ["-c", shell]
+      p.arguments = ["-c", Self.shellCommand(command), "jpreplay-minimize-test", path]
+      p.environment = ProcessInfo.processInfo.environment.merging(["JPREPLAY_CANDIDATE": path]) { $1 }
       p.standardOutput = FileHandle.nullDevice
       p.standardError = FileHandle.nullDevice
       try p.run()

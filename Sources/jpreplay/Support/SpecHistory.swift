@@ -14,7 +14,7 @@ enum SpecHistory {
     let id = String(decoding: commit.stdout, as: UTF8.self).trimmed
     guard !id.isEmpty, let top = try? Git.run(["rev-parse", "--show-prefix"]), top.status == 0 else { return [] }
     let prefix = String(decoding: top.stdout, as: UTF8.self).trimmed
-    guard let old = try? Git.run(["show", "\(id):\(prefix)\(currentSpec)"]), old.status == 0,
+    guard let old = try? Git.run(["show", "--end-of-options", "\(id):\(prefix)\(currentSpec)"]), old.status == 0,
       let now = FileManager.default.contents(atPath: currentSpec),
       let oldJSON = try? JSONParser.parse(bytes: [UInt8](old.stdout)),
       let newJSON = try? JSONParser.parse(bytes: [UInt8](now))
