@@ -1,3 +1,4 @@
+import Recording
 /// JUnit XML for CI dashboards: one `testcase` per recording. Stale, missing and orphan
 /// recordings are failures with their own `type`; ignored or deleted orphans are `skipped`;
 /// unreadable input is an `error`. The suite's properties count every category. No timings,
@@ -53,22 +54,6 @@ public enum JUnitReport {
     }
   }
 
-  /// XML text/attribute escaping; control characters other than tab and newline are dropped
-  /// (XML 1.0 cannot carry them), ANSI colour included.
-  static func escape(_ s: String, attribute: Bool = true) -> String {
-    var out = ""
-    out.reserveCapacity(s.utf8.count)
-    for u in s.unicodeScalars {
-      switch u {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"" where attribute: out += "&quot;"
-      case "'" where attribute: out += "&apos;"
-      case "\n", "\t": out.unicodeScalars.append(u)
-      default: if u.value >= 0x20 { out.unicodeScalars.append(u) }
-      }
-    }
-    return out
-  }
+  /// XML text/attribute escaping (`XMLText`, the one XML escaper).
+  static func escape(_ s: String, attribute: Bool = true) -> String { XMLText.escape(s, attribute: attribute) }
 }

@@ -1,3 +1,5 @@
+import Recording
+
 /// The result of `verify`, cases in name order, and its console text.
 public struct VerifyReport: Equatable, Sendable {
   public var cases: [VerifyCase]
@@ -45,7 +47,7 @@ public struct VerifyReport: Equatable, Sendable {
     let groups = self.groups
     if !groups.isEmpty {
       out += "divergences by cue (\(groups.count) \(groups.count == 1 ? "group" : "groups")):\n"
-      for g in groups.prefix(Self.groupsShownMax) { out += "  \(g.line)\n" }
+      for g in groups.prefix(Self.groupsShownMax) { out += "  \(ConsoleText.line(g.line))\n" }
       if groups.count > Self.groupsShownMax {
         out += "  … and \(groups.count - Self.groupsShownMax) more (see --format json)\n"
       }
@@ -60,8 +62,9 @@ public struct VerifyReport: Equatable, Sendable {
     let paint = Paint(enabled: color)
     let tag = c.category.tag
     let tagText = paint.category(c.category, tag + String(repeating: " ", count: max(0, 7 - tag.count)))
-    var out = "\(tagText) \(c.name): \(c.message)\n"
-    for line in c.details { out += "        \(paint.diffLine(line))\n" }
+    // Names, messages and diff lines carry text from files: printed through ConsoleText.
+    var out = "\(tagText) \(ConsoleText.line(c.name)): \(ConsoleText.safe(c.message))\n"
+    for line in c.details { out += "        \(paint.diffLine(ConsoleText.line(line)))\n" }
     for w in c.written { out += "        wrote Golden/\(w)\n" }
     for u in c.updated { out += "        updated Golden/\(c.name)\(u.file.suffix)\n" }
     return out

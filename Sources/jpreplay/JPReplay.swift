@@ -36,16 +36,16 @@ enum Main {
       var command = try JPReplay.parseAsRoot()
       try command.run()
     } catch let error as HarnessFailure {
-      FileHandle.standardError.write(Data(("jpreplay: " + error.message + "\n").utf8))
+      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(error.message) + "\n").utf8))
       exit(error.code)
     } catch let error as ScenarioError {
-      FileHandle.standardError.write(Data(("jpreplay: " + error.description + "\n").utf8))
+      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(error.description) + "\n").utf8))
       exit(2)
     } catch let error as RecordingError {
-      FileHandle.standardError.write(Data(("jpreplay: " + error.description + "\n").utf8))
+      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(error.description) + "\n").utf8))
       exit(2)
     } catch let error as CLIError {
-      FileHandle.standardError.write(Data(("jpreplay: " + error.message + "\n").utf8))
+      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(error.message) + "\n").utf8))
       exit(error.code)
     } catch {
       let code = JPReplay.exitCode(for: error)

@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 
 /// A minimal SVG writer: shapes as elements, numbers with at most one decimal, every text
 /// escaped for XML.
@@ -74,22 +75,6 @@ struct SVGBuilder {
     return String(format: "%.1f", r)
   }
 
-  /// XML text and attribute escaping (also drops characters XML 1.0 forbids).
-  static func escape(_ s: String) -> String {
-    var out = ""
-    out.reserveCapacity(s.utf8.count)
-    for ch in s.unicodeScalars {
-      switch ch {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      default:
-        let v = ch.value
-        if v == 0x9 || v == 0xA || v == 0xD || (v >= 0x20 && v != 0xFFFE && v != 0xFFFF) { out.unicodeScalars.append(ch) }
-      }
-    }
-    return out
-  }
+  /// XML text and attribute escaping (`XMLText`, the one XML escaper).
+  static func escape(_ s: String) -> String { XMLText.escape(s) }
 }

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import Foundation
 import PoseSpec
+import Recording
 
 /// `tune report --svg FILE`: the first two objectives against each other, one dot per trial
 /// (feasible grey, infeasible red ×), the Pareto front as blue dots joined by a step line.
@@ -117,8 +118,5 @@ public enum TuneSVG {
 
   static func num(_ d: Double) -> String { JSONWriter.formatNumber((d * 1000).rounded() / 1000) }
 
-  static func escape(_ s: String) -> String {
-    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-  }
+  static func escape(_ s: String) -> String { XMLText.escape(s) }
 }

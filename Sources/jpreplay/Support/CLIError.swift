@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 
 /// An error the CLI reports as one line on stderr, exiting with `code`.
 struct CLIError: Error {
@@ -10,9 +11,9 @@ struct CLIError: Error {
   static func failed(_ message: String) -> CLIError { CLIError(code: 1, message: message) }
 }
 
-/// Writes to stderr.
+/// Writes to stderr, through `ConsoleText` (text from files never forges a log line).
 func printErr(_ text: String) {
-  FileHandle.standardError.write(Data((text + "\n").utf8))
+  FileHandle.standardError.write(Data((ConsoleText.safe(text) + "\n").utf8))
 }
 
 /// Whether stdout/stderr is a terminal (progress and colour only then).

@@ -1,0 +1,53 @@
+/// Text from files (recording names, golden strings, cue ids, messages quoting them) made safe
+/// for the two places it is printed — the one rule of issue 23 item 3.
+///
+/// - `ConsoleText`: a console or CI log. Control characters (C0 but tab and newline, DEL, C1,
+///   ESC, NUL), the Unicode line and paragraph separators become visible escapes (`\u{1B}`),
+///   `\r` becomes `\r`, and every line after the first is indented, so no byte from a file can
+///   start a line — a forged `::error` workflow command or a terminal escape is printed as text.
+/// - `XMLText`: XML 1.0 text and attributes (JUnit, SVG): the five specials escaped, every
+///   character XML 1.0 cannot carry dropped (C0 but tab, newline and CR; U+FFFE, U+FFFF).
+public enum ConsoleText {
+  /// `text` as it may be printed: see the type.
+  public static func safe(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for u in text.unicodeScalars {
+      switch u.value {
+      case 0x0A: out += "\n  "
+      case 0x09: out.unicodeScalars.append(u)
+      case 0x0D: out += "\\r"
+      case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029:
+        out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
+      default: out.unicodeScalars.append(u)
+      }
+    }
+    return out
+  }
+
+  /// One line: as `safe`, with newlines escaped too (`\n`) instead of indented.
+  public static func line(_ text: String) -> String {
+    safe(text).replacingOccurrences(of: "\n  ", with: "\\n")
+  }
+}
+
+public enum XMLText {
+  /// XML 1.0 text and attribute escaping; characters XML cannot carry are dropped.
+  public static func escape(_ s: String, attribute: Bool = true) -> String {
+    var out = ""
+    out.reserveCapacity(s.utf8.count)
+    for u in s.unicodeScalars {
+      switch u {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"" where attribute: out += "&quot;"
+      case "'" where attribute: out += "&apos;"
+      default:
+        let v = u.value
+        if v == 0x9 || v == 0xA || v == 0xD || (v >= 0x20 && v != 0xFFFE && v != 0xFFFF) { out.unicodeScalars.append(u) }
+      }
+    }
+    return out
+  }
+}
