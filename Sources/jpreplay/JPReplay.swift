@@ -32,9 +32,11 @@ struct JPReplay: ParsableCommand {
 @main
 enum Main {
   static func main() {
+    StandardOutput.install()
     do {
       var command = try JPReplay.parseAsRoot()
       try command.run()
+      StandardOutput.finish()
     } catch let error as HarnessFailure {
       FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(error.message) + "\n").utf8))
       exit(error.code)
@@ -48,6 +50,12 @@ enum Main {
       FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(error.message) + "\n").utf8))
       exit(error.code)
     } catch {
+      // A reader that closed the pipe (`| head`) is not an error; another failed write is bad
+      // output (exit 2) with the system's reason.
+      if StandardOutput.isBrokenPipe(error) { exit(0) }
+      if (error as NSError).domain == NSPOSIXErrorDomain || (error as NSError).domain == NSCocoaErrorDomain {
+        StandardOutput.fail(CLIError.badInput("cannot write (\(StandardOutput.reason(error)))"))
+      }
       let code = JPReplay.exitCode(for: error)
       let message = JPReplay.fullMessage(for: error)
       if code == .success {

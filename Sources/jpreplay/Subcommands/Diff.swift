@@ -39,6 +39,12 @@ extension JPReplay {
     @Option(help: "Lines of context.")
     var context = 3
 
+    func validate() throws {
+      guard (0...CLILimits.contextLinesMax).contains(context) else {
+        throw ValidationError("--context: expected 0…\(CLILimits.contextLinesMax) lines (CLILimits.contextLinesMax), found \(context)")
+      }
+    }
+
     func run() throws {
       var options = DiffOptions()
       options.timingToleranceMs = timeToleranceMs

@@ -118,17 +118,17 @@ extension JPReplay {
     func printJSONL(_ reader: GeneratedReader) throws {
       var block: [UInt8] = []
       block.reserveCapacity(1 << 16)
-      func put(_ line: String) {
+      func put(_ line: String) throws {
         block.append(contentsOf: line.utf8)
         block.append(0x0A)
         if block.count >= 1 << 16 {
-          FileHandle.standardOutput.write(Data(block))
+          try StandardOutput.write(block)
           block.removeAll(keepingCapacity: true)
         }
       }
-      put(reader.headerLine)
-      while let line = reader.nextLine() { put(line) }
-      FileHandle.standardOutput.write(Data(block))
+      try put(reader.headerLine)
+      while let line = reader.nextLine() { try put(line) }
+      try StandardOutput.write(block)
     }
   }
 }

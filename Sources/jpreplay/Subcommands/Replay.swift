@@ -102,7 +102,8 @@ extension JPReplay {
       } catch let e as SafeFileError {
         throw CLIError.badInput("\(e.path): cannot write (\(e.message))")
       } catch {
-        throw CLIError.badInput("cannot write output: \(error)")
+        if StandardOutput.isBrokenPipe(error) { Foundation.exit(0) }
+        throw CLIError.badInput("cannot write the output (\(StandardOutput.reason(error)))")
       }
     }
 

@@ -41,7 +41,9 @@ extension JPReplay {
 
     func validate() throws {
       if acceptAll && rejectAll { throw ValidationError("--accept-all and --reject-all are mutually exclusive") }
-      guard context >= 0 else { throw ValidationError("--context must be ≥ 0") }
+      guard (0...CLILimits.contextLinesMax).contains(context) else {
+        throw ValidationError("--context: expected 0…\(CLILimits.contextLinesMax) lines (CLILimits.contextLinesMax), found \(context)")
+      }
     }
 
     func run() throws {
@@ -51,7 +53,8 @@ extension JPReplay {
         color: color.enabled(isTTY: stdoutIsTTY), context: context,
         readLine: { Swift.readLine(strippingNewline: true) },
         write: { text in
-          FileHandle.standardOutput.write(Data(text.utf8))
+          // A write that fails ends the run with exit 2 (StandardOutput), never a trap.
+          do { try StandardOutput.write(Array(text.utf8)) } catch { StandardOutput.fail(error) }
         })
       let outcome = try session.run()
       if outcome.exitCode != .ok { throw ExitCode(outcome.exitCode.rawValue) }

@@ -16,6 +16,67 @@ func printErr(_ text: String) {
   FileHandle.standardError.write(Data((ConsoleText.safe(text) + "\n").utf8))
 }
 
+/// Bounds of numeric command-line options.
+enum CLILimits {
+  /// Lines of context around a divergence (`diff`, `review`).
+  static let contextLinesMax = 10_000
+}
+
+/// Standard output's failures (issue 23 item 6): a reader that closed the pipe (`| head`) ends
+/// the run quietly with exit 0; any other failed write (a full disk, a closed descriptor) is
+/// bad output, exit 2 with the reason — never a trap and never a silent success.
+enum StandardOutput {
+  /// SIGPIPE would kill the process: a closed pipe is seen as EPIPE from write(2) instead.
+  static func install() { signal(SIGPIPE, SIG_IGN) }
+
+  /// write(2) of all of `bytes` to descriptor 1 (Swift's `print` buffer flushed first).
+  static func write(_ bytes: [UInt8]) throws {
+    fflush(nil)
+    var off = 0
+    while off < bytes.count {
+      let n = bytes.withUnsafeBytes { Glibc_write(1, $0.baseAddress! + off, $0.count - off) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        if errno == EPIPE { exit(0) }
+        throw CLIError.badInput("standard output: cannot write (\(String(cString: strerror(errno))))")
+      }
+      off += n
+    }
+  }
+
+  /// Flushes what `print` buffered; called once before the process exits.
+  static func finish() {
+    guard fflush(nil) != 0 else { return }
+    if errno == EPIPE { return }
+    fail(CLIError.badInput("standard output: cannot write (\(String(cString: strerror(errno))))"))
+  }
+
+  /// Whether `error` (or an error under it) is EPIPE: the reader closed the pipe.
+  static func isBrokenPipe(_ error: Error) -> Bool {
+    let ns = error as NSError
+    if ns.domain == NSPOSIXErrorDomain && ns.code == Int(EPIPE) { return true }
+    if let under = ns.userInfo[NSUnderlyingErrorKey] as? NSError { return isBrokenPipe(under) }
+    return false
+  }
+
+  /// The system's reason for a failed write, never a debug description.
+  static func reason(_ error: Error) -> String {
+    let ns = error as NSError
+    if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+    if let under = ns.userInfo[NSUnderlyingErrorKey] as? NSError { return reason(under) }
+    return ns.localizedDescription
+  }
+
+  static func fail(_ error: Error) -> Never {
+    let message = (error as? CLIError)?.message ?? "standard output: cannot write (\(error))"
+    FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(message) + "\n").utf8))
+    exit(2)
+  }
+}
+
+/// write(2) (inside `StandardOutput`, `write` is the method).
+private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { Foundation.write(fd, p, n) }
+
 /// Whether stdout/stderr is a terminal (progress and colour only then).
 var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
 var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
