@@ -119,6 +119,9 @@ public enum Harness {
     if path.hasSuffix(".jprec") { return true }
     if path.hasSuffix(".trace.jsonl") || path.hasSuffix(".a13.jsonl") || path.hasSuffix(".new") { return false }
     guard path.hasSuffix(".jsonl") || path.hasSuffix(".jsonl.zst") else { return false }
+    // Not a regular file: read as a recording, whose reader refuses it by name (a FIFO would
+    // block the sniffing read below).
+    guard (try? InputFile.checkRegular(path, what: "recording")) != nil else { return true }
     // A JSONL recording starts with a header that has "format".
     guard let h = FileHandle(forReadingAtPath: path) else { return false }
     defer { try? h.close() }

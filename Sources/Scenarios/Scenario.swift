@@ -183,6 +183,7 @@ public struct Scenario: Sendable {
 
   /// Reads and parses a scenario file.
   public static func load(path: String) throws(ScenarioError) -> Scenario {
+    do { try InputFile.checkRegular(path, what: "scenario file") } catch { throw ScenarioError(file: path, error.message) }
     guard let handle = FileHandle(forReadingAtPath: path) else {
       let missing = !FileManager.default.fileExists(atPath: path)
       throw ScenarioError(file: path, missing ? "no such file" : "cannot open for reading")

@@ -93,11 +93,7 @@ enum JPRec {
   /// (for `Doctor`, which salvages what is readable).
   @discardableResult
   static func checkHeader(_ path: String, allowTruncated: Bool = false) throws(RecordingError) -> String? {
-    var isDir: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-      throw RecordingError(file: path, "no such file")
-    }
-    guard !isDir.boolValue else { throw RecordingError(file: path, "not a .jprec recording: is a directory") }
+    try InputFile.checkRegular(path, what: ".jprec recording")
     guard let h = FileHandle(forReadingAtPath: path) else { throw RecordingError(file: path, "cannot open for reading") }
     defer { try? h.close() }
     let head = [UInt8]((try? h.read(upToCount: 100)) ?? Data())

@@ -40,6 +40,7 @@ public final class JSONLReader {
 
   public init(path: String) throws(RecordingError) {
     self.path = path
+    try InputFile.checkRegular(path, what: "recording")
     guard let h = FileHandle(forReadingAtPath: path) else {
       throw RecordingError(file: path, FileManager.default.fileExists(atPath: path) ? "cannot open for reading" : "no such file")
     }

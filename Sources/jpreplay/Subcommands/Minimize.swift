@@ -53,7 +53,10 @@ extension JPReplay {
     }
 
     func run() throws {
-      do { try minimize() } catch let e as MinimizeError { throw CLIError.badInput("\(recording): \(e)") }
+      // Bad input is exit 2 here too (issue 23.6): an unreadable, missing or special file.
+      do { try minimize() } catch let e as MinimizeError { throw CLIError.badInput("\(recording): \(e)") } catch let e as BadInputError {
+        throw CLIError.badInput(e.description)
+      } catch let e as RecordingError { throw CLIError.badInput(e.description) }
     }
 
     func minimize() throws {
