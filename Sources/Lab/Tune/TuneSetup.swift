@@ -29,13 +29,14 @@ public struct TuneSetup: Sendable {
     do { text = try String(contentsOfFile: spacePath, encoding: .utf8) } catch {
       throw .badInput("\(spacePath): cannot read the search space (\(error.localizedDescription))")
     }
-    let space = try TuneSpace.parse(text: text, file: spacePath, spec: specJSON)
+    var space = try TuneSpace.parse(text: text, file: spacePath, spec: specJSON)
     let kindText = sampler ?? space.sampler ?? "random"
     guard let kind = TuneSamplerKind(rawValue: kindText) else { throw .badInput("--sampler: expected grid, random or tpe, found '\(kindText)'") }
     let s = TuneSampler(
       kind: kind, domains: space.parameters.map(\.domain), seed: seed ?? space.seed ?? 1, tpeBatch: tpeBatch,
       objective: space.objective ?? "flicker_per_min")
     let count = try trialCount(kind: kind, sampler: s, requested: trials ?? space.trials, space: space)
+    if let note = gridNote(kind: kind, sampler: s, count: count) { space.warnings.append(note) }
     let (index, of) = try parseShard(shard)
     guard kind != .tpe || of == 1 else {
       throw .badInput("--shard \(shard): the tpe sampler learns from earlier batches, which other shards hold; shard a grid or random study")
@@ -74,7 +75,18 @@ public struct TuneSetup: Sendable {
       let p = space.parameters.first { $0.domain.count == nil }
       throw .badInput("\(space.file):\(p?.line ?? 0): \(p?.path ?? "a parameter"): the grid sampler needs a finite domain ({min, max, step} or a list), or the grid is larger than \(Int.max)")
     }
-    return min(requested ?? size, size, TuneLimits.trialsMax)
+    // Never cut a grid silently (issue 23.5): too large to run is refused; a --trials under
+    // the grid's size runs its first points, and the space's warnings say so.
+    guard size <= TuneLimits.trialsMax else {
+      throw .badInput("\(space.file): the grid has \(size) points, more than trialsMax = \(TuneLimits.trialsMax); narrow a domain or use the random or tpe sampler")
+    }
+    return min(requested ?? size, size)
+  }
+
+  /// A note when a grid study runs fewer trials than its grid has points.
+  static func gridNote(kind: TuneSamplerKind, sampler: TuneSampler, count: Int) -> String? {
+    guard kind == .grid, let size = sampler.gridSize, count < size else { return nil }
+    return "--trials \(count) runs the first \(count) of the grid's \(size) points (mixed radix order); the rest are not tried"
   }
 
   /// `i/n` with 1 ≤ i ≤ n (as `verify --shard`) → (i - 1, n): shard i runs the trials whose

@@ -138,8 +138,35 @@ public struct TuneSpace: Sendable {
       }
     }
     guard !space.parameters.isEmpty else { throw .badInput("\(file): no parameters (a key like cues[*].antiJitter.persistFrames: [2..6])") }
+    try space.checkOverlaps()
     space.warnings = space.parameters.compactMap { ShadowCheck.warning(for: $0, in: spec) }
     return space
+  }
+
+  /// Two parameters that set the same place (a literal of the spec, or one engine option)
+  /// would let the later one silently win in trials and splice both into the same bytes in
+  /// `promote`: refused, naming both lines and the place.
+  func checkOverlaps() throws(HarnessFailure) {
+    var seen: [String: TuneParameter] = [:]
+    for p in parameters {
+      let keys: [(String, String)]
+      switch p.target {
+      case .option(let name): keys = [("option " + name, "options.\(name)")]
+      case .spec(let places):
+        keys = places.map { place in
+          var steps = place.steps
+          if let c = place.comparator { steps.append(.key(c)) }
+          return (JSONTextScanner.key(steps), place.display + (place.comparator.map { " \($0)" } ?? ""))
+        }
+      }
+      for (k, shown) in keys {
+        if let other = seen[k], other.line != p.line || other.path != p.path {
+          throw .badInput(
+            "\(file):\(p.line): \(p.path) sets \(shown), which \(file):\(other.line) (\(other.path)) sets too; give each place one parameter")
+        }
+        seen[k] = p
+      }
+    }
   }
 
   mutating func setting(_ key: String, _ v: Node) throws(HarnessFailure) {
@@ -216,8 +243,12 @@ public struct TuneSpace: Sendable {
         let parts = s.components(separatedBy: "..")
         guard parts.count == 2, let a = Int(parts[0].trimmingCharacters(in: .whitespaces)),
           let b = Int(parts[1].trimmingCharacters(in: .whitespaces)), a <= b
-        else { throw .badInput("\(at): \(key): expected an integer range like [2..6], found [\(s)]") }
-        guard b - a < TuneLimits.choicesMax else { throw .badInput("\(at): \(key): more than choicesMax = \(TuneLimits.choicesMax) values") }
+        else { throw .badInput("\(at): \(key): expected an integer range like [2..6], found [\(s.prefix(80))]") }
+        // The span is computed without overflow (Int.min...Int.max is refused, not a trap).
+        let (span, overflow) = b.subtractingReportingOverflow(a)
+        guard !overflow, span < TuneLimits.choicesMax else {
+          throw .badInput("\(at): \(key): more than choicesMax = \(TuneLimits.choicesMax) values")
+        }
         return .choices((a...b).map { .number(Double($0)) })
       }
       guard !items.isEmpty, items.count <= TuneLimits.choicesMax else {
@@ -243,6 +274,8 @@ public struct TuneSpace: Sendable {
       guard let lo = fields["min"], let hi = fields["max"], lo <= hi else {
         throw .badInput("\(at): \(key): expected min ≤ max")
       }
+      // A span past the largest double would collapse every value to one (issue 23.5).
+      guard (hi - lo).isFinite else { throw .badInput("\(at): \(key): max − min is too large to sample (overflows a double)") }
       guard let step = fields["step"] else {
         let span = hi - lo
         let quantum = span > 0 ? pow(10, (log10(span)).rounded(.down) - 3) : 1

@@ -2,6 +2,7 @@ import CanonicalJSON
 import Foundation
 import GRDB
 import PoseSpec
+import Recording
 
 /// A study on disk: one SQLite file (GRDB) per machine. `study` holds what makes trials
 /// comparable (space text, sampler, seed, trial count, spec and corpus); `trials` holds one row
@@ -31,8 +32,26 @@ public final class TuneStudy {
   public static func open(_ path: String, create: Bool) throws(HarnessFailure) -> TuneStudy {
     let exists = FileManager.default.fileExists(atPath: path)
     guard exists || create else { throw .badInput("\(path): no such study") }
+    if exists {
+      do { try InputFile.checkRegular(path, what: "tune study") } catch { throw .badInput(error.description) }
+    }
+    // Reading (report, promote, merge's inputs): read-only, so a damaged or foreign file is
+    // never written to; either way its pages are checked first (issue 23.5).
+    if !create {
+      var config = Configuration()
+      config.readonly = true
+      let q: DatabaseQueue
+      do { q = try DatabaseQueue(path: path, configuration: config) } catch { throw .badInput("\(path): not a tune study (\(Self.reason(error)))") }
+      try checkIntegrity(q, path: path)
+      do {
+        let tables = try q.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        guard tables.contains("study") && tables.contains("trials") else { throw HarnessFailure.badInput("\(path): not a tune study (no study and trials tables)") }
+      } catch let e as HarnessFailure { throw e } catch { throw .badInput("\(path): not a tune study (\(Self.reason(error)))") }
+      return TuneStudy(path: path, queue: q)
+    }
     do {
       let q = try DatabaseQueue(path: path)
+      if exists { try checkIntegrity(q, path: path) }
       try q.write { db in
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS study (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
         try db.execute(
@@ -43,6 +62,21 @@ public final class TuneStudy {
       }
       return TuneStudy(path: path, queue: q)
     } catch { throw .badInput("\(path): not a tune study (\(error))") }
+  }
+
+  /// `PRAGMA integrity_check` must say "ok".
+  static func checkIntegrity(_ q: DatabaseQueue, path: String) throws(HarnessFailure) {
+    let result: String?
+    do { result = try q.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } } catch {
+      throw .badInput("\(path): not a tune study, or damaged (\(reason(error)))")
+    }
+    guard result == "ok" else { throw .badInput("\(path): the study is damaged (integrity_check: \(String((result ?? "no answer").prefix(200))))") }
+  }
+
+  /// SQLite's own message, without the debug description of the error value.
+  static func reason(_ error: Error) -> String {
+    if let e = error as? DatabaseError { return e.message ?? "SQLite error \(e.resultCode.rawValue)" }
+    return "\(error)"
   }
 
   /// The study's settings by key.
@@ -141,8 +175,15 @@ public final class TuneStudy {
       let p = try? JSONParser.parse(bytes: Array(params.utf8)), let values = p.arrayValue?.compactMap(TuneValue.init(json:)),
       let o = try? JSONParser.parse(bytes: Array(objectives.utf8)), let members = o.objectValue?.members
     else { throw HarnessFailure.badInput("trial \(idx): malformed row") }
+    // Every objective is a count, a rate or a latency: a finite number ≥ 0. Anything else is a
+    // damaged row, never a silent null or a negative flicker on the Pareto front.
     var objs: [String: Double] = [:]
-    for m in members { objs[m.key] = m.value.doubleValue ?? .nan }
+    for m in members {
+      guard let d = m.value.doubleValue, d.isFinite, d >= 0 else {
+        throw HarnessFailure.badInput("trial \(idx): objective \(m.key) is \(JSONWriter.write(m.value).prefix(40)), not a finite number ≥ 0 (a damaged study)")
+      }
+      objs[m.key] = d
+    }
     return TrialResult(index: idx, values: values, status: status, objectives: objs, reason: row["reason"])
   }
 
@@ -177,9 +218,19 @@ public final class TuneStudy {
       }
     }
     guard !FileManager.default.fileExists(atPath: output) else { throw .badInput("\(output): exists (choose another -o)") }
-    let out = try open(output, create: true)
-    try out.bind(meta!.keys.sorted().map { ($0, meta![$0]!) })
-    try out.record(byIndex.keys.sorted().map { byIndex[$0]!.0 })
+    // Made in a temporary beside OUTPUT and put in place only when complete (issue 23.5): a
+    // killed merge leaves no study that reports "0 trials".
+    let trials = byIndex.keys.sorted().map { byIndex[$0]!.0 }
+    do {
+      try SafeFile.produce(output, placement: .createNew, keepOpen: false, sqlite: true) { t in
+        let out = try open(t.path, create: true)
+        try out.bind(meta!.keys.sorted().map { ($0, meta![$0]!) })
+        try out.record(trials)
+        try out.queue.close()
+      }
+    } catch let e as HarnessFailure { throw e } catch let e as SafeFileError { throw .badInput("\(output): cannot write (\(e.message))") } catch {
+      throw .badInput("\(output): cannot write (\(error))")
+    }
     return byIndex.count
   }
 }

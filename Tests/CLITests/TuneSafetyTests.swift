@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import Testing
+
+/// Issue 23 item 5: tune spaces and study databases that would crash, mislead or be cut
+/// silently are refused (exit 2) by name.
+@Suite struct TuneSafetyTests {
+  static func run(_ dir: URL, _ space: String, _ extra: [String] = []) throws -> CLI.Result {
+    try TuneCLITests.write(space, dir.appendingPathComponent("space.yaml"))
+    return try CLI.run(["tune", "run", "space.yaml", "--study", "s.sqlite", "--corpus", "drift-*", "--no-validation"] + extra, cwd: dir)
+  }
+
+  @Test(
+    "a space that overflows, collapses or overlaps is refused naming the place",
+    arguments: [
+      ("cues[*].antiJitter.persistFrames: [-9223372036854775808..9223372036854775807]\n", "choicesMax"),
+      ("cues[*].antiJitter.minHoldMs: {min: -1.7e308, max: 1.7e308}\n", "too large to sample"),
+      ("cues[*].antiJitter.minHoldMs: [1000, 2000]\ncues[FRAME_MOVE_LEFT].antiJitter.minHoldMs: [3000]\n", "sets too"),
+      ("options.angleFix: [on]\noptions.angleFix: [off]\n", "space.yaml"),
+    ])
+  func badSpaces(space: String, message: String) throws {
+    let dir = try TuneCLITests.scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let r = try Self.run(dir, space, ["--trials", "2"])
+    #expect(r.code == 2, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains(message), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("s.sqlite").path))
+  }
+
+  @Test("a grid under --trials says it runs only its first points; one past trialsMax is refused")
+  func gridNeverCutSilently() throws {
+    let dir = try TuneCLITests.scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let cut = try Self.run(dir, "cues[*].antiJitter.persistFrames: [2..6]\n", ["--sampler", "grid", "--trials", "2"])
+    #expect(cut.code == 0, "\(cut.stderr)")
+    #expect(cut.stderr.contains("runs the first 2 of the grid's 5 points"), "\(cut.stderr)")
+    try? FileManager.default.removeItem(at: dir.appendingPathComponent("s.sqlite"))
+    let huge = "cues[*].antiJitter.persistFrames: [1..9999]\ncues[*].antiJitter.minHoldMs: [1..9999]\n"
+    let r = try Self.run(dir, huge, ["--sampler", "grid"])
+    #expect(r.code == 2 && r.stderr.contains("trialsMax"), "\(r.stderr)")
+  }
+
+  @Test("a damaged study or one holding a negative objective is exit 2 in report, never a silent null")
+  func damagedStudies() throws {
+    let dir = try TuneCLITests.scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let ok = try Self.run(dir, "cues[*].antiJitter.persistFrames: [3, 4]\n", ["--trials", "2"])
+    #expect(ok.code == 0, "\(ok.stderr)")
+    let study = dir.appendingPathComponent("s.sqlite")
+    // A negative flicker written into a copy.
+    let negative = dir.appendingPathComponent("neg.sqlite")
+    try FileManager.default.copyItem(at: study, to: negative)
+    let q = try DatabaseQueue(path: negative.path)
+    try q.write { try $0.execute(sql: "UPDATE trials SET objectives = '{\"flicker_per_min\":-1}' WHERE idx = 0") }
+    try q.close()
+    let neg = try CLI.run(["tune", "report", "neg.sqlite"], cwd: dir)
+    #expect(neg.code == 2 && neg.stderr.contains("not a finite number ≥ 0"), "\(neg.stderr)")
+    // Flipped bytes in the headers of the tables' pages (every page after the schema's).
+    let flipped = dir.appendingPathComponent("flip.sqlite")
+    var bytes = [UInt8](try Data(contentsOf: study))
+    for page in stride(from: 4096, to: bytes.count, by: 4096) { for i in 0..<8 { bytes[page + i] ^= 0x5A } }
+    try Data(bytes).write(to: flipped)
+    let before = try Data(contentsOf: flipped)
+    let damaged = try CLI.run(["tune", "report", "flip.sqlite"], cwd: dir)
+    #expect(damaged.code == 2, "\(damaged.stdout)\(damaged.stderr)")
+    #expect(try Data(contentsOf: flipped) == before, "report never writes to the study it reads")
+  }
+
+  @Test("a merge that fails leaves no output study behind")
+  func mergeIsAtomic() throws {
+    let dir = try TuneCLITests.scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    #expect(try Self.run(dir, "cues[*].antiJitter.persistFrames: [3, 4]\n", ["--trials", "2"]).code == 0)
+    try FileManager.default.moveItem(at: dir.appendingPathComponent("s.sqlite"), to: dir.appendingPathComponent("a.sqlite"))
+    #expect(try Self.run(dir, "cues[*].antiJitter.persistFrames: [5, 6]\n", ["--trials", "2"]).code == 0)
+    let r = try CLI.run(["tune", "merge", "a.sqlite", "s.sqlite", "-o", "m.sqlite"], cwd: dir)
+    #expect(r.code == 2, "\(r.stderr)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(!left.contains { $0.hasPrefix("m.sqlite") || $0.hasPrefix(".jpreplay-tmp-") }, "\(left)")
+  }
+}
