@@ -159,9 +159,13 @@ public struct Verifier: Sendable {
       let fresh = products.text(kind)
       do {
         let golden = try store.readGolden(name, kind)
-        if let problem = compare(
-          golden: golden, fresh: fresh, kind: kind, name: name, diff: options.diff)
-        {
+        let checked: GoldenProblem?
+        do { checked = try checkedCompare(golden: golden, fresh: fresh, kind: kind, name: name, diff: options.diff) } catch {
+          // Only --update always may replace a golden that does not parse.
+          guard mode == .always else { return VerifyCase(name: name, status: .badInput(error)) }
+          checked = GoldenProblem(file: kind, kind: .mismatch(nil), message: "\(kind.rawValue): unreadable golden (\(error.message))")
+        }
+        if let problem = checked {
           switch mode {
           case .no: problems.append(problem)
           case .new:
@@ -191,6 +195,17 @@ public struct Verifier: Sendable {
   static func compare(
     golden: String?, fresh: String, kind: GoldenKind, name: String, diff: DiffOptions
   ) -> GoldenProblem? {
+    do { return try checkedCompare(golden: golden, fresh: fresh, kind: kind, name: name, diff: diff) } catch {
+      return GoldenProblem(file: kind, kind: .mismatch(nil), message: "\(kind.rawValue): unreadable golden (\(error.message))")
+    }
+  }
+
+  /// As `compare`, but a golden that does not parse (merge-conflict markers, a truncated line)
+  /// throws: it is bad input (exit 2, 125 under --bisect), not a behavioural difference that
+  /// `git bisect` would blame on the commit (issue 23.6).
+  static func checkedCompare(
+    golden: String?, fresh: String, kind: GoldenKind, name: String, diff: DiffOptions
+  ) throws(BadInputError) -> GoldenProblem? {
     guard let golden else {
       return GoldenProblem(
         file: kind, kind: .missing, message: "no golden Golden/\(name)\(kind.suffix) yet")
@@ -204,8 +219,7 @@ public struct Verifier: Sendable {
         ? try differ.diffTraces(golden: golden, replay: fresh)
         : try differ.diffA13(golden: golden, replay: fresh)
     } catch {
-      return GoldenProblem(
-        file: kind, kind: .mismatch(nil), message: "\(kind.rawValue): unreadable golden (\(error))")
+      throw BadInputError(recording: "Golden/\(name)\(kind.suffix)", message: "the golden does not parse (\(error.message)); restore it or regenerate it with verify --update always")
     }
     if let d = result.divergence {
       var problem = GoldenProblem(
