@@ -27,6 +27,15 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("s.sqlite").path))
   }
 
+  @Test("a 200 KB line in a space's YAML error is quoted as a short excerpt")
+  func longLinesAreExcerpted() throws {
+    let dir = try TuneCLITests.scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let r = try Self.run(dir, "cues[*].antiJitter.persistFrames: [" + String(repeating: "9", count: 200_000) + "\n")
+    #expect(r.code == 2, "\(r.stderr.prefix(300))")
+    #expect(r.stderr.utf8.count < 2_000, "\(r.stderr.utf8.count) bytes of error")
+  }
+
   @Test("a grid under --trials says it runs only its first points; one past trialsMax is refused")
   func gridNeverCutSilently() throws {
     let dir = try TuneCLITests.scratch()

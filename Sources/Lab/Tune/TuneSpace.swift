@@ -1,6 +1,7 @@
 import CanonicalJSON
 import Foundation
 import PoseSpec
+import Recording
 import Yams
 
 /// One value a tuned parameter can take: a number (PoseSpec thresholds, frames, ms), or a
@@ -116,7 +117,7 @@ public struct TuneSpace: Sendable {
       guard let r = try Yams.compose(yaml: text) else { throw HarnessFailure.badInput("\(file): empty search space") }
       root = r
     } catch let e as HarnessFailure { throw e } catch {
-      throw .badInput("\(file): YAML syntax: \(error)")
+      throw .badInput("\(file): YAML syntax: \(Excerpt.short("\(error)"))")
     }
     guard case .mapping(let members) = root else {
       throw .badInput("\(place(file, root)): expected a mapping of parameter paths to domains, found \(kind(root))")

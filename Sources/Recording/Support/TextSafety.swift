@@ -31,6 +31,16 @@ public enum ConsoleText {
   }
 }
 
+/// A short excerpt of text quoted in a message (issue 23 item 8): a message names the file and
+/// the place and quotes at most `max` characters of what it found there.
+public enum Excerpt {
+  public static let charactersMax = 200
+  public static func short(_ text: String, max: Int = charactersMax) -> String {
+    guard text.count > max else { return text }
+    return String(text.prefix(max)) + "… (\(text.count - max) more characters)"
+  }
+}
+
 public enum XMLText {
   /// XML 1.0 text and attribute escaping; characters XML cannot carry are dropped.
   public static func escape(_ s: String, attribute: Bool = true) -> String {
