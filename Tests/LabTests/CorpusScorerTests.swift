@@ -101,6 +101,8 @@ struct CorpusScorerTests {
       #expect(error.code == 2)
       #expect(error.message.contains("ScoreLimits.corpusEventsMax"))
       #expect(error.message.contains("drift-left-and-back"))
+      // Refused from the chunk index's count, before an event is decoded (issue 23.7).
+      #expect(error.message.contains("events (its chunk index)"), "\(error.message)")
     }
   }
 

@@ -104,6 +104,9 @@ public struct TraceMatcher: Sendable, Equatable, CustomStringConvertible {
 public enum MinimizeFiles {
   public static func read(_ url: URL) throws -> Minimizer.Candidate {
     var source = try Harness.openSource(url)
+    if let r = source as? RecordingReader, r.declaredEvents > Int64(Minimizer.Limits.eventsMax) {
+      throw HarnessFailure.badInput("\(url.path): \(r.declaredEvents) events, more than Minimizer.Limits.eventsMax = \(Minimizer.Limits.eventsMax); cut it first")
+    }
     var events: [InputEvent] = []
     while let e = try source.next() {
       guard events.count < Minimizer.Limits.eventsMax else {

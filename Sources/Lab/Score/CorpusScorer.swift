@@ -93,6 +93,10 @@ public struct CorpusScorer: Sendable {
 
   static func load(_ path: String, eventsBudget: Int, eventsMax: Int) throws(HarnessFailure) -> LoadedRecording {
     let reader = try Harness.openReader(path)
+    if let r = reader as? RecordingReader, r.declaredEvents > Int64(eventsBudget) {
+      throw HarnessFailure.badInput(
+        "\(path): \(r.declaredEvents) events (its chunk index), more than the corpus has left under ScoreLimits.corpusEventsMax = \(eventsMax); score fewer recordings at once")
+    }
     var events: [InputEvent] = []
     var labels: [LabelTrack.Change] = []
     var last: Millis = 0

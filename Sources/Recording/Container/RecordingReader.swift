@@ -13,6 +13,9 @@ public final class RecordingReader {
   public let path: String
   @exclusivity(unchecked) public private(set) var header: JSONObject
   public let isComplete: Bool
+  /// The number of events its chunk index holds, known before any event is decoded: a command
+  /// with an event limit checks it first (issue 23.7) instead of reading up to the limit.
+  public private(set) var declaredEvents: Int64 = 0
   let db: DatabaseQueue
   let kindNames: [String]
   /// Every meta row as stored (key, JSON text), in insertion order.
@@ -47,6 +50,7 @@ public final class RecordingReader {
       for (ch, chunks) in layout.channels {
         var total: Int64 = 0
         for c in chunks { total += c.count }  // each ≤ chunkEventsMax, at most chunksMax rows: no overflow
+        declaredEvents += total
         if checkCounts, total != declared[ch.rawValue] ?? 0 {
           throw RecordingError(
             file: path, place: "channel \(ch.rawValue)",
