@@ -65,10 +65,24 @@ public struct GoldenStore: Sendable {
     recordingsDir.appendingPathComponent("\(name).\(recordingExtension)")
   }
   public func goldenURL(_ name: String, _ kind: GoldenKind) -> URL {
-    goldenDir.appendingPathComponent(name + kind.suffix)
+    Self.resolved(goldenDir, name + kind.suffix)
   }
   public func pendingURL(_ name: String, _ kind: GoldenKind) -> URL {
-    goldenDir.appendingPathComponent(name + kind.suffix + ".new")
+    Self.resolved(goldenDir, name + kind.suffix + ".new")
+  }
+
+  /// The one rule for names (issue 23.8): two names are the same when they are canonically
+  /// equivalent Unicode (Swift's `==`: NFC and NFD spell one name), wherever they are compared —
+  /// and a file is found under either spelling: when `file`'s own bytes name nothing in `dir`,
+  /// the entry of `dir` equal to it is used (so a golden written in NFD serves a recording named
+  /// in NFC, instead of being neither matched nor orphaned).
+  static func resolved(_ dir: URL, _ file: String) -> URL {
+    let exact = dir.appendingPathComponent(file)
+    var st = stat()
+    guard lstat(exact.path, &st) != 0, errno == ENOENT,
+      let hit = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.first(where: { $0 == file && Array($0.utf8) != Array(file.utf8) })
+    else { return exact }
+    return dir.appendingPathComponent(hit)
   }
 
   /// The recording name of a path or name (`Recordings/walk.jprec` → `walk`).
