@@ -88,3 +88,52 @@ import Testing
     #expect(!left.contains { $0.hasPrefix("m.sqlite") || $0.hasPrefix(".jpreplay-tmp-") }, "\(left)")
   }
 }
+
+/// Seeded byte mutants of a study database and of a search space (issue 23 item 9): every one
+/// is read with exit 0 or 2 — never a signal, a hang or a negative objective on the front.
+@Suite struct TuneMutationTests {
+  @Test func mutatedStudiesAndSpacesAreReadOrRefused() throws {
+    let dir = try TuneCLITests.scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let space = "seed: 3\ncues[*].antiJitter.persistFrames: [3, 4, 5]\ncues[*].antiJitter.minHoldMs: {min: 1000, max: 4000}\n"
+    try TuneCLITests.write(space, dir.appendingPathComponent("space.yaml"))
+    let ok = try CLI.run(["tune", "run", "space.yaml", "--study", "s.sqlite", "--corpus", "drift-*", "--no-validation", "--trials", "4"], cwd: dir)
+    #expect(ok.code == 0, "\(ok.stderr)")
+    let study = [UInt8](try Data(contentsOf: dir.appendingPathComponent("s.sqlite")))
+    var rng = SplitMix64Lite(seed: 23)
+    for i in 0..<12 {
+      var bytes = study
+      // A few bytes flipped past the SQLite header (which only makes "not a database").
+      for _ in 0..<(1 + Int(rng.next() % 6)) {
+        let at = 100 + Int(rng.next() % UInt64(bytes.count - 100))
+        bytes[at] ^= UInt8(1 + rng.next() % 255)
+      }
+      let name = "m\(i).sqlite"
+      try Data(bytes).write(to: dir.appendingPathComponent(name))
+      let r = try CLI.run(["tune", "report", name, "--json"], cwd: dir)
+      #expect(r.code == 0 || r.code == 2, "mutant \(i): exit \(r.code) \(r.stderr)")
+      if r.code == 0 { #expect(!r.stdout.contains(":-"), "mutant \(i): a negative figure reached the report") }
+    }
+    for i in 0..<12 {
+      var text = Array(space.utf8)
+      let at = Int(rng.next() % UInt64(text.count))
+      text[at] = [UInt8(ascii: "-"), UInt8(ascii: "9"), UInt8(ascii: "["), UInt8(ascii: "."), 0xFF, 0][Int(rng.next() % 6)]
+      try Data(text).write(to: dir.appendingPathComponent("m.yaml"))
+      let r = try CLI.run(["tune", "run", "m.yaml", "--study", "t\(i).sqlite", "--corpus", "drift-*", "--no-validation", "--trials", "2"], cwd: dir)
+      #expect(r.code == 0 || r.code == 2, "space mutant \(i): exit \(r.code) \(r.stderr)")
+    }
+  }
+}
+
+/// A tiny seeded generator for the test's own choices.
+struct SplitMix64Lite {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
