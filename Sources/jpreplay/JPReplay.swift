@@ -14,7 +14,16 @@ struct JPReplay: ParsableCommand {
       Recordings (.jprec) replay through a virtual clock into the engine; its outputs are \
       diffed against golden files in Golden/.
 
-      Exit codes: 0 ok, 1 behavioural difference or failed check, 2 bad input or usage.
+      Exit codes: 0 ok, 1 behavioural difference or failed check, 2 bad input or usage (a \
+      failed write to standard output too; a reader that closed the pipe, as `| head` does, \
+      is not an error).
+
+      Every file jpreplay writes (-o, --a13, --junit, --svg, --keep-store, goldens, tune \
+      promote) follows one rule: a regular file or a missing path is replaced atomically; a \
+      character device or FIFO, or a symbolic link to one (/dev/stdout), is written through; \
+      a symbolic link to a file, a dangling link, a directory or a block device is refused \
+      (exit 2), and a recording or session store (a database) needs a regular file. Inputs \
+      (recordings, scenarios, studies) must be regular files: a FIFO is refused, never read.
 
       Typical loop:
         jpreplay record Recordings/drift-left-and-back.scenario.yaml
