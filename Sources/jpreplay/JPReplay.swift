@@ -47,16 +47,16 @@ enum Main {
       try command.run()
       StandardOutput.finish()
     } catch let error as HarnessFailure {
-      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(Excerpt.short(error.message, max: 2000)) + "\n").utf8))
+      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(Excerpt.message(error.message)) + "\n").utf8))
       exit(error.code)
     } catch let error as ScenarioError {
-      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(Excerpt.short(error.description, max: 2000)) + "\n").utf8))
+      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(Excerpt.message(error.description)) + "\n").utf8))
       exit(2)
     } catch let error as RecordingError {
-      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(Excerpt.short(error.description, max: 2000)) + "\n").utf8))
+      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(Excerpt.message(error.description)) + "\n").utf8))
       exit(2)
     } catch let error as CLIError {
-      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(Excerpt.short(error.message, max: 2000)) + "\n").utf8))
+      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(Excerpt.message(error.message)) + "\n").utf8))
       exit(error.code)
     } catch {
       // A reader that closed the pipe (`| head`) is not an error; another failed write is bad

@@ -39,6 +39,15 @@ public enum Excerpt {
     guard text.count > max else { return text }
     return String(text.prefix(max)) + "… (\(text.count - max) more characters)"
   }
+
+  /// A whole message at most about `max` characters: its start and its end kept (where a
+  /// message names the file, and the bound or place), the middle elided with a count.
+  public static func message(_ text: String, max: Int = 2000) -> String {
+    guard text.count > max else { return text }
+    let head = max * 2 / 3
+    let tail = max - head
+    return String(text.prefix(head)) + " … (\(text.count - head - tail) characters) … " + String(text.suffix(tail))
+  }
 }
 
 public enum XMLText {
