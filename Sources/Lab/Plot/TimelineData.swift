@@ -55,11 +55,13 @@ public struct TimelineData: Sendable {
   }
 }
 
-/// Collects the plot's inputs from a replay: `cue_eval` entries of `cues` (all cues when
-/// `cues` is nil, to choose from), `cue_display`, `praise` on, `prompt` shown.
+/// Collects the plot's inputs from a replay: `cue_eval` entries of `cues` only (the ones drawn:
+/// memory follows what is plotted, not the spec's size), the ids of every cue evaluated,
+/// `cue_display`, `praise` on, `prompt` shown.
 struct TimelineOutput: ReplayOutput {
-  let cues: Set<String>?
+  let cues: Set<String>
   var points: [String: [TimelineData.Point]] = [:]
+  var evaluated: Set<String> = []
   var displays: [(t: Millis, cue: String?)] = []
   var praise: [TimelineData.Marker] = []
   var prompts: [TimelineData.Marker] = []
@@ -68,7 +70,9 @@ struct TimelineOutput: ReplayOutput {
   mutating func emit(_ output: EngineOutput, at t: Millis) {
     switch output {
     case .cueEval(let e):
-      for entry in e.entries where cues?.contains(entry.id) ?? true {
+      for entry in e.entries {
+        evaluated.insert(entry.id)
+        guard cues.contains(entry.id) else { continue }
         if points[entry.id, default: []].count >= PlotLimits.pointsPerCueMax {
           full = true
           continue
@@ -114,18 +118,30 @@ extension TimelineData {
     do {
       config = try EngineConfiguration(spec: spec, header: RecordingHeader(recording.header), overrides: overrides, traceMetrics: true)
     } catch { throw .badInput("\(recording.path): \(error.description)") }
-    var source = InMemoryEventSource(header: recording.header, events: recording.events)
-    var output = TimelineOutput(cues: wanted.isEmpty ? nil : Set(wanted))
-    var options = ReplayOptions()
-    options.stopAfterMs = hi
-    var replayer = Replayer(engine: Engine(configuration: config), options: options, sessionStore: MemorySessionStore())
-    do { _ = try replayer.run(&source, into: &output, recording: recording.path) } catch {
-      throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
+    func replay(_ cues: Set<String>) throws(HarnessFailure) -> TimelineOutput {
+      var source = InMemoryEventSource(header: recording.header, events: recording.events)
+      var output = TimelineOutput(cues: cues)
+      var options = ReplayOptions()
+      options.stopAfterMs = hi
+      var replayer = Replayer(engine: Engine(configuration: config), options: options, sessionStore: MemorySessionStore())
+      do { _ = try replayer.run(&source, into: &output, recording: recording.path) } catch {
+        throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
+      }
+      return output
     }
+    // Without --cue, a first replay keeps no points and only says what was shown and
+    // evaluated; the cues are chosen from that, and a second replay keeps their points alone
+    // (issue 23.7: an hour with a 1,024-cue spec no longer holds every cue's points).
+    var output = try replay(Set(wanted))
     var data = TimelineData(
       name: recording.name, from: lo, to: hi, cues: [], labels: recording.labels,
       displays: DisplayTrack(displays: output.displays, endMs: hi))
-    data.cues = wanted.isEmpty ? chooseCues(data, evaluated: Set(output.points.keys)) : wanted
+    if wanted.isEmpty {
+      data.cues = chooseCues(data, evaluated: output.evaluated)
+      if !data.cues.isEmpty { output = try replay(Set(data.cues)) }
+    } else {
+      data.cues = wanted
+    }
     for c in data.cues { data.points[c] = (output.points[c] ?? []).filter { $0.t >= lo && $0.t <= hi } }
     data.praise = output.praise.filter { $0.t >= lo && $0.t <= hi }
     data.prompts = output.prompts.filter { $0.t >= lo && $0.t <= hi }
