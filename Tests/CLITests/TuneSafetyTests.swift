@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Scenarios
 import Testing
 
 /// Issue 23 item 5: tune spaces and study databases that would crash, mislead or be cut
@@ -100,7 +101,7 @@ import Testing
     let ok = try CLI.run(["tune", "run", "space.yaml", "--study", "s.sqlite", "--corpus", "drift-*", "--no-validation", "--trials", "4"], cwd: dir)
     #expect(ok.code == 0, "\(ok.stderr)")
     let study = [UInt8](try Data(contentsOf: dir.appendingPathComponent("s.sqlite")))
-    var rng = SplitMix64Lite(seed: 23)
+    var rng = SplitMix64(seed: 23)
     for i in 0..<12 {
       var bytes = study
       // A few bytes flipped past the SQLite header (which only makes "not a database").
@@ -122,18 +123,5 @@ import Testing
       let r = try CLI.run(["tune", "run", "m.yaml", "--study", "t\(i).sqlite", "--corpus", "drift-*", "--no-validation", "--trials", "2"], cwd: dir)
       #expect(r.code == 0 || r.code == 2, "space mutant \(i): exit \(r.code) \(r.stderr)")
     }
-  }
-}
-
-/// A tiny seeded generator for the test's own choices.
-struct SplitMix64Lite {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
