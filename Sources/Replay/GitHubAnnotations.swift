@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 
 /// GitHub Actions workflow commands for a `verify` report (printed when `GITHUB_ACTIONS=true`):
 /// one `::error file=…,line=…,title=…::…` per failing golden, stale recording, orphan or bad
@@ -66,17 +67,9 @@ public enum GitHubAnnotations {
   }
 
   /// The runner's escapes (% CR LF), after every other control character (ESC, NUL, C1, the
-  /// line separators) was made a visible `\u{…}` as on the console (`ConsoleText`).
+  /// line separators) was made a visible `\u{…}` as on the console (`ConsoleText.visible`).
   static func escapeData(_ s: String) -> String {
-    var visible = ""
-    for u in s.unicodeScalars {
-      if u == "\n" || u == "\r" || u == "\t" || !(u.value < 0x20 || (0x7F...0x9F).contains(u.value) || u.value == 0x2028 || u.value == 0x2029) {
-        visible.unicodeScalars.append(u)
-      } else {
-        visible += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
-      }
-    }
-    return visible.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+    ConsoleText.visible(s).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
       .replacingOccurrences(of: "\n", with: "%0A")
   }
 

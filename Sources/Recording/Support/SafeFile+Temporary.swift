@@ -48,15 +48,7 @@ extension SafeFile {
     /// Appends `bytes` (the file must be open).
     public func write(_ bytes: [UInt8]) throws(SafeFileError) {
       guard let fd else { throw SafeFileError(path: path, "write after close") }
-      var off = 0
-      while off < bytes.count {
-        let n = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + off, $0.count - off) }
-        if n < 0 {
-          if errno == EINTR { continue }
-          throw SafeFileError(path: path, "cannot write", errno)
-        }
-        off += n
-      }
+      if let code = bytes.withUnsafeBytes({ SafeFile.writeAll(fd, $0) }) { throw SafeFileError(path: path, "cannot write", code) }
     }
 
     /// Flushes to disk and closes the descriptor (if open).
@@ -106,14 +98,8 @@ extension SafeFile {
           throw SafeFileError(path: path, "cannot read back", errno)
         }
         if n == 0 { return }
-        var off = 0
-        while off < n {
-          let w = buffer.withUnsafeBytes { posixWrite(dst, $0.baseAddress! + off, n - off) }
-          if w < 0 {
-            if errno == EINTR { continue }
-            throw SafeFileError(path: target, "cannot write", errno)
-          }
-          off += w
+        if let code = buffer.withUnsafeBytes({ SafeFile.writeAll(dst, UnsafeRawBufferPointer(rebasing: $0[..<n])) }) {
+          throw SafeFileError(path: target, "cannot write", code)
         }
       }
     }
@@ -127,6 +113,24 @@ extension SafeFile {
     }
 
     deinit { discard() }
+  }
+}
+
+extension SafeFile {
+  /// write(2) of all of `bytes` to `fd`, retried on EINTR and short writes: the one write loop
+  /// of the package (temporaries, write-through outputs, standard output). Returns nil, or the
+  /// errno of the failure.
+  public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    var off = 0
+    while off < bytes.count {
+      let n = posixWrite(fd, bytes.baseAddress! + off, bytes.count - off)
+      if n < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      off += n
+    }
+    return nil
   }
 }
 

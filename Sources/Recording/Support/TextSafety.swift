@@ -9,25 +9,29 @@
 ///   character XML 1.0 cannot carry dropped (C0 but tab, newline and CR; U+FFFE, U+FFFF).
 public enum ConsoleText {
   /// `text` as it may be printed: see the type.
-  public static func safe(_ text: String) -> String {
+  public static func safe(_ text: String) -> String { escaped(text, newline: "\n  ", cr: "\\r") }
+
+  /// One line: as `safe`, with newlines escaped too (`\n`) instead of indented.
+  public static func line(_ text: String) -> String { escaped(text, newline: "\\n", cr: "\\r") }
+
+  /// Control characters but newline, CR and tab made visible (`\u{1B}`); newline and CR kept.
+  /// For a writer with its own escapes for those two (GitHub annotations).
+  public static func visible(_ text: String) -> String { escaped(text, newline: "\n", cr: "\r") }
+
+  static func escaped(_ text: String, newline: String, cr: String) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)
     for u in text.unicodeScalars {
       switch u.value {
-      case 0x0A: out += "\n  "
+      case 0x0A: out += newline
       case 0x09: out.unicodeScalars.append(u)
-      case 0x0D: out += "\\r"
+      case 0x0D: out += cr
       case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029:
         out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
       default: out.unicodeScalars.append(u)
       }
     }
     return out
-  }
-
-  /// One line: as `safe`, with newlines escaped too (`\n`) instead of indented.
-  public static func line(_ text: String) -> String {
-    safe(text).replacingOccurrences(of: "\n  ", with: "\\n")
   }
 }
 

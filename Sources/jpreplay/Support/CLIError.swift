@@ -32,16 +32,9 @@ enum StandardOutput {
   /// write(2) of all of `bytes` to descriptor 1 (Swift's `print` buffer flushed first).
   static func write(_ bytes: [UInt8]) throws {
     fflush(nil)
-    var off = 0
-    while off < bytes.count {
-      let n = bytes.withUnsafeBytes { Glibc_write(1, $0.baseAddress! + off, $0.count - off) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        if errno == EPIPE { exit(0) }
-        throw CLIError.badInput("standard output: cannot write (\(String(cString: strerror(errno))))")
-      }
-      off += n
-    }
+    guard let code = bytes.withUnsafeBytes({ SafeFile.writeAll(1, $0) }) else { return }
+    if code == EPIPE { exit(0) }
+    throw CLIError.badInput("standard output: cannot write (\(String(cString: strerror(code))))")
   }
 
   /// Flushes what `print` buffered; called once before the process exits.
@@ -74,8 +67,6 @@ enum StandardOutput {
   }
 }
 
-/// write(2) (inside `StandardOutput`, `write` is the method).
-private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { Foundation.write(fd, p, n) }
 
 /// Whether stdout/stderr is a terminal (progress and colour only then).
 var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
