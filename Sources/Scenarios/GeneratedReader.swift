@@ -5,7 +5,7 @@ import Recording
 
 /// Ground-truth `label` events to merge into a generated recording (sorted by t): the
 /// scenario's declared intent (`ScenarioIntent`), never a computation through a spec or the
-/// engine. Held compactly (at most `ScenarioLimits.labelsMax`), written out as lines when read.
+/// engine. Held compactly (counted in `ScenarioLimits.eventsMax` before generating), written out as lines when read.
 public struct GeneratedLabels: Sendable {
   /// One `label {cue_id, holds, since?}` at `t`; `cue` indexes `cueIDs`. `since` (≤ t) is the
   /// start of the movement that led to the change (a ramp's `from`); equal to `t` for a step.

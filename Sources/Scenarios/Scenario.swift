@@ -82,7 +82,7 @@ import Yams
 ///
 /// Bounds (`ScenarioLimits`, each refused at its key with the bound named): a file of at most
 /// 1 MiB, YAML nested at most 64 deep, no anchors or aliases (`&a`, `*a`), at most 24 h,
-/// 4 M frames, 1 Mpixel luma planes and 1 Gpixel of luma in all, 20,000 timeline entries,
+/// 2^20 events in all (frames, luma planes, events, references and intent labels), 1 Mpixel luma planes and 1 Gpixel of luma in all, 20,000 timeline entries,
 /// 10,000 references. The recording is generated as it is written or compared (flat memory).
 public struct Scenario: Sendable {
   public enum FramePlan: Equatable, Sendable {

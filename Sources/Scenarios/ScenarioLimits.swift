@@ -1,3 +1,5 @@
+import Recording
+
 /// The bounds of a scenario file (TigerBeetle style: every size, count, depth and duration a
 /// scenario can ask for has a named limit, checked while parsing, before anything is
 /// allocated or looped over). A scenario past one of them is a `ScenarioError` (exit 2) naming
@@ -16,8 +18,9 @@ public enum ScenarioLimits {
 
   /// The longest recording a scenario may describe: 24 hours.
   public static let durationMsMax: Int64 = 24 * 60 * 60 * 1000
-  /// The most landmark frames (duration × fps, duration / every_ms, or the `times` list).
-  public static let framesMax: Int64 = 4_000_000
+  /// The most landmark frames (duration × fps, duration / every_ms, or the `times` list): no
+  /// more than a recording may hold events.
+  public static let framesMax = Int64(RecordingLimits.eventsMax)
   /// The largest luma plane, w·h pixels (each side is also at most `lumaSideMax`).
   public static let lumaPixelsMax: Int64 = 1 << 20
   /// The longest luma plane side, in pixels.
@@ -37,11 +40,11 @@ public enum ScenarioLimits {
   /// The largest magnitude of a subject parameter, joint coordinate or oscillation
   /// amplitude: keeps every computed coordinate finite.
   public static let subjectValueMagnitudeMax = 1_000_000.0
-  /// The most events a scenario generates (frames, luma planes, timeline events,
-  /// references), before ground-truth labels.
-  public static let eventsMax: Int64 = 10_000_000
-  /// The most ground-truth label events (changes of a cue's condition) in one recording.
-  public static let labelsMax = 2_000_000
+  /// The most events a scenario generates (frames, luma planes, timeline events, references
+  /// and intent labels): what one recording may hold (`RecordingLimits.eventsMax`), so a
+  /// scenario the parser accepts never fails at the recording's event bound after generating
+  /// for minutes.
+  public static let eventsMax = Int64(RecordingLimits.eventsMax)
   /// The highest frame rate, frames per second.
   public static let fpsMax: Int64 = 1000
   /// Cue ids in one timeline step's `intent` list.
@@ -106,9 +109,12 @@ extension Scenario {
     }
     for e in timeline { if case .event = e { events += 1 } }
     events += Int64(references.count)
+    let labels = Int64(intent.labels()?.marks.count ?? 0)
+    events += labels
     guard events <= ScenarioLimits.eventsMax else {
+      let parts = labels > 0 ? " (\(labels) of them intent labels)" : ""
       throw framesAt.error(
-        "the recording would have \(events) events, more than the bound \(ScenarioLimits.eventsMax) (ScenarioLimits.eventsMax); shorten duration_ms or lower the frame rate")
+        "the recording would have \(events) events\(parts), more than the bound \(ScenarioLimits.eventsMax) (ScenarioLimits.eventsMax); shorten duration_ms or lower the frame rate")
     }
   }
 }

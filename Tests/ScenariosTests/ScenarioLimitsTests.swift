@@ -58,11 +58,28 @@ struct ScenarioLimitsTests {
     // every_ms: 1 over 24 h, refused at `frames`.
     Self.expectRefused(
       Self.head(duration: "86400000") + "frames: {every_ms: 1}\n", line: 4, bound: "ScenarioLimits.framesMax")
-    // The default 15 fps over 24 h (1.3 M frames) is within the bound.
-    #expect(Self.error(Self.head(duration: "86400000")) == nil)
+    // The default 15 fps over 24 h (1.3 M frames) passes the frame bound of old but not what a
+    // recording may hold: refused at parse time, not after generating 2^20 events (88 s).
+    Self.expectRefused(Self.head(duration: "86400000"), line: 2, bound: "ScenarioLimits.framesMax")
+    // 12 h at 15 fps (648,001 frames) is within both.
+    #expect(Self.error(Self.head(duration: "43200000")) == nil)
+    // Frames within the bound, but frames + luma planes are not: refused at `luma`'s sizing key.
+    let e = Self.error(Self.head(duration: "43200000") + "luma: {every: 1, w: 8, h: 8}\n")
+    #expect(e?.message.contains("ScenarioLimits.eventsMax") == true, "\(String(describing: e))")
     let s = try? Scenario.parse(bytes: Array((Self.head(duration: "200") + "fps: 16\n").utf8), file: Self.file)
     // The bound used before generating is never below the real count (here 4: 0, 62, 125, 188).
     #expect(s.flatMap(\.frameCountBound).map { $0 >= 4 } == true)
+  }
+
+  @Test func intentLabelsCountTowardsTheEventBoundBeforeGenerating() {
+    // 12 h at 24 fps: 1,036,801 frames, within the bound; 6,000 truth intervals add 12,000 label
+    // marks, which are not. Refused while parsing, naming the labels.
+    let truth = (0..<6000).map { "  - {cue: FRAME_MOVE_LEFT, from: \($0 * 7000), to: \($0 * 7000 + 1000)}\n" }.joined()
+    let e = Self.error(Self.head(duration: "43200000") + "fps: 24\ntruth:\n" + truth)
+    #expect(e?.message.contains("ScenarioLimits.eventsMax") == true, "\(String(describing: e))")
+    #expect(e?.message.contains("12000 of them intent labels") == true, "\(String(describing: e))")
+    // Without the labels the same frames are accepted.
+    #expect(Self.error(Self.head(duration: "43200000") + "fps: 24\n") == nil)
   }
 
   @Test func countsOfEntriesReferencesAndFacesAreBounded() {
