@@ -22,10 +22,16 @@ public enum Harness {
       throw .badInput(
         "\(path): no PoseSpec.json in the current directory (\(FileManager.default.currentDirectoryPath)); run from the repository root or pass --spec FILE")
     }
-    do { bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-      throw .badInput("\(path): cannot read the PoseSpec (\(describe(error)))")
-    }
+    bytes = try readSpecBytes(path: path)
     return try validateSpec(bytes: bytes, path: path)
+  }
+
+  /// The bytes of the PoseSpec file at `path`: a regular file of at most
+  /// `PoseSpecLimits.specBytesMax` bytes (a FIFO, a device or a larger file is refused unread).
+  public static func readSpecBytes(path: String) throws(HarnessFailure) -> [UInt8] {
+    do { return try InputFile.read(path, what: "PoseSpec", bytesMax: PoseSpecLimits.specBytesMax, bound: "PoseSpecLimits.specBytesMax") } catch {
+      throw .badInput(error.description)
+    }
   }
 
   /// A driver that replays recordings with the spec at `specPath` (default ./PoseSpec.json),
@@ -141,9 +147,9 @@ public enum Harness {
       }
     }
     do {
-      let data = try Data(contentsOf: URL(fileURLWithPath: path))
+      let data = try InputFile.read(path, what: "trace file", bytesMax: GoldenStore.fileBytesMax, bound: "GoldenStore.fileBytesMax")
       return (String(decoding: data, as: UTF8.self), path.contains(".a13.jsonl"))
-    } catch { throw .badInput("\(path): cannot read (\(describe(error)))") }
+    } catch { throw .badInput(error.description) }
   }
 
   /// The explanation of a divergence at `t`: for each cue in `cues`, a table of its metric,
@@ -160,10 +166,6 @@ public enum Harness {
     } catch { throw HarnessFailure(code: error.exitCode.rawValue, message: error.description) }
   }
 
-  static func describe(_ error: any Error) -> String {
-    if let e = error as? CocoaError, let p = e.filePath { return "\(e.code == .fileReadNoSuchFile ? "no such file" : "\(e.code)"): \(p)" }
-    return "\(error)"
-  }
 }
 
 /// A failure with the CLI exit code it maps to and a one-line message.

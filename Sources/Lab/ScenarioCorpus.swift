@@ -9,7 +9,7 @@ public enum ScenarioCorpus {
   public static func scenarioFiles(in dir: String) throws(HarnessFailure) -> [String] {
     let names: [String]
     do { names = try FileManager.default.contentsOfDirectory(atPath: dir) } catch {
-      throw .badInput("\(dir): cannot list the folder (\(Harness.describe(error)))")
+      throw .badInput("\(dir): cannot list the folder (\(SystemReason.of(error)))")
     }
     return names.filter { Scenario.recordingName(ofFile: $0) != nil && !$0.hasPrefix(".") }
       .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

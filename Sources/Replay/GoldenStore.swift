@@ -43,6 +43,9 @@ public struct ResolveResult: Equatable, Sendable {
 /// Every write is atomic (temporary file in the same directory, then rename); accepting is a
 /// rename of the `.new` over the golden.
 public struct GoldenStore: Sendable {
+  /// The largest golden (or trace) file read, in bytes: the corpus' largest is about 100 KB;
+  /// a golden past this bound is refused, not read into memory.
+  public static let fileBytesMax = 256 << 20
   public var recordingsDir: URL
   public var goldenDir: URL
   /// The extension of recording files (without the dot).
@@ -205,7 +208,7 @@ public struct GoldenStore: Sendable {
 
   private func read(_ url: URL) throws -> String? {
     guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-    let data = try Data(contentsOf: url)
+    let data = try InputFile.read(url.path, what: "golden file", bytesMax: Self.fileBytesMax, bound: "GoldenStore.fileBytesMax")
     return String(decoding: data, as: UTF8.self)
   }
 

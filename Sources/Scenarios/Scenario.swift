@@ -183,18 +183,13 @@ public struct Scenario: Sendable {
 
   /// Reads and parses a scenario file.
   public static func load(path: String) throws(ScenarioError) -> Scenario {
-    do { try InputFile.checkRegular(path, what: "scenario file") } catch { throw ScenarioError(file: path, error.message) }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      let missing = !FileManager.default.fileExists(atPath: path)
-      throw ScenarioError(file: path, missing ? "no such file" : "cannot open for reading")
-    }
-    defer { try? handle.close() }
-    // One byte past the bound is enough to refuse the file without reading all of it.
-    let data: Data?
-    do { data = try handle.read(upToCount: ScenarioLimits.documentBytesMax + 1) } catch {
-      throw ScenarioError(file: path, "cannot read (\(error.localizedDescription))")
-    }
-    return try parse(bytes: [UInt8](data ?? Data()), file: path)
+    // Read no further than one byte past the bound: a larger file is refused unread.
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.read(
+        path, what: "scenario file", bytesMax: ScenarioLimits.documentBytesMax, bound: "ScenarioLimits.documentBytesMax")
+    } catch { throw ScenarioError(file: path, error.message) }
+    return try parse(bytes: bytes, file: path)
   }
 
   static func parseFrames(_ n: YNode, duration: Int64) throws(ScenarioError) -> FramePlan {

@@ -52,4 +52,33 @@ import Testing
     let loop = try CLI.run(["info", a])
     #expect(loop.code == 2 && loop.stderr.contains("loop of symbolic links"), "\(loop.stderr)")
   }
+
+  @Test("a spec, a search space or a trace given as a FIFO or a directory: refused with the system's reason, never a debug description")
+  func specSpaceAndTraceInputs() throws {
+    let dir = try CLI.tempDir("special-spec")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fifo = dir.appendingPathComponent("p.json").path
+    _ = mkfifo(fifo, 0o600)
+    let folder = dir.appendingPathComponent("d.json").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    let notText = dir.appendingPathComponent("bin.yaml")
+    try Data([0xFF, 0xFE, 0x00, 0x41]).write(to: notText)
+    let rec = CLI.repoRoot.appendingPathComponent("Recordings/s04-frame-left-enter.jprec").path
+    let study = dir.appendingPathComponent("s.sqlite").path
+    let cases: [([String], String)] = [
+      (["replay", rec, "--spec", fifo], "is a FIFO"), (["replay", rec, "--spec", folder], "is a directory"),
+      (["spec", "validate", folder], "is a directory"),
+      (["tune", "run", fifo, "--study", study], "is a FIFO"), (["tune", "run", folder, "--study", study], "is a directory"),
+      (["tune", "run", notText.path, "--study", study], "not UTF-8 text"),
+      (["diff", fifo, rec], "is a FIFO"),
+    ]
+    for (args, expected) in cases {
+      let r = try CLI.run(args)
+      #expect(r.code == 2, "\(args): \(r.stdout)\(r.stderr)")
+      #expect(r.stderr.contains(expected), "\(args): \(r.stderr)")
+      for bad in ["rawValue", "Code(", "NSCocoaErrorDomain", "The operation could not be completed"] {
+        #expect(!r.stderr.contains(bad), "\(args): \(r.stderr)")
+      }
+    }
+  }
 }

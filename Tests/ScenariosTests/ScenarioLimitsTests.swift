@@ -45,9 +45,9 @@ struct ScenarioLimitsTests {
     // A legal 12 s at 15 fps, but 16.7 Mpixel planes on all 181 frames: refused at `luma`.
     Self.expectRefused(Self.head() + "luma: {every: 1, w: 4096, h: 4096}\n", line: 4, bound: "ScenarioLimits.lumaPixelsMax")
     Self.expectRefused(Self.head() + "luma: {every: 1, w: 5000, h: 10}\n", line: 4, bound: "ScenarioLimits.lumaSideMax")
-    // 1024×1024 is within the per-plane bound; over 24 h at 15 fps the total is not.
+    // 1024×1024 is within the per-plane bound; over 12 h at 15 fps the total is not.
     Self.expectRefused(
-      Self.head(duration: "86400000") + "luma: {every: 1, w: 1024, h: 1024}\n", line: 4,
+      Self.head(duration: "43200000") + "luma: {every: 1, w: 1024, h: 1024}\n", line: 4,
       bound: "ScenarioLimits.lumaPixelsTotalMax")
     #expect(Self.error(Self.head() + "luma: {every: 1, w: 1024, h: 1024}\n") == nil)
   }

@@ -119,7 +119,7 @@ public enum AuditFiles {
   /// Writes each finding's repro scenario into `dir` (created if needed); returns the paths.
   public static func writeRepros(_ report: SpecAuditReport, to dir: String) throws(HarnessFailure) -> [String] {
     do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-      throw .badInput("\(dir): cannot create the folder (\(error.localizedDescription))")
+      throw .badInput("\(dir): cannot create the folder (\(SystemReason.of(error)))")
     }
     var written: [String] = []
     for p in report.findings.compactMap(\.repro) {

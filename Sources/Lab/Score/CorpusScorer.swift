@@ -161,7 +161,7 @@ public struct CorpusScorer: Sendable {
       }
       let names: [String]
       do { names = try FileManager.default.contentsOfDirectory(atPath: arg) } catch {
-        throw .badInput("\(arg): cannot list the folder (\(error.localizedDescription))")
+        throw .badInput("\(arg): cannot list the folder (\(SystemReason.of(error)))")
       }
       let base = URL(fileURLWithPath: arg)
       out += names.sorted().map { base.appendingPathComponent($0).path }

@@ -1,6 +1,8 @@
 import CanonicalJSON
+import EngineIO
 import Foundation
 import PoseSpec
+import Recording
 import Replay
 
 /// Everything `tune run` (and `bench --tune-trials`) needs, from the command line's words:
@@ -22,13 +24,17 @@ public struct TuneSetup: Sendable {
     let specFile = specPath ?? Harness.defaultSpecPath
     let doc = try Harness.loadSpec(path: specFile)
     let specJSON: JSONValue
-    do { specJSON = try JSONParser.parse(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: specFile)))) } catch {
-      throw .badInput("\(specFile): \(error)")
-    }
+    let specBytes = try Harness.readSpecBytes(path: specFile)
+    do { specJSON = try JSONParser.parse(bytes: specBytes) } catch { throw .badInput("\(specFile): \(error)") }
     let text: String
-    do { text = try String(contentsOfFile: spacePath, encoding: .utf8) } catch {
-      throw .badInput("\(spacePath): cannot read the search space (\(error.localizedDescription))")
+    let bytes: [UInt8]
+    do { bytes = try InputFile.read(spacePath, what: "search space", bytesMax: TuneLimits.spaceBytesMax, bound: "TuneLimits.spaceBytesMax") } catch {
+      throw .badInput(error.description)
     }
+    guard let t = String(validating: bytes, as: UTF8.self) else {
+      throw .badInput("\(spacePath): not UTF-8 text; a search space is a YAML file")
+    }
+    text = t
     var space = try TuneSpace.parse(text: text, file: spacePath, spec: specJSON)
     let kindText = sampler ?? space.sampler ?? "random"
     guard let kind = TuneSamplerKind(rawValue: kindText) else { throw .badInput("--sampler: expected grid, random or tpe, found '\(kindText)'") }

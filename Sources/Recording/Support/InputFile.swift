@@ -39,4 +39,60 @@ public enum InputFile {
     }
     throw RecordingError(file: path, "is \(kind); a \(what) must be a regular file")
   }
+
+  /// The whole of the regular file at `path`, at most `bytesMax` bytes (`bound` names the limit
+  /// in the message): checked with ``checkRegular(_:what:)`` first, then read with read(2) up
+  /// to one byte past the bound, so a large file is refused without being read. Failures
+  /// carry the system's reason (strerror), never an error's debug description.
+  public static func read(_ path: String, what: String, bytesMax: Int, bound: String) throws(RecordingError) -> [UInt8] {
+    try checkRegular(path, what: what)
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else {
+      throw RecordingError(file: path, "cannot open for reading (\(String(cString: strerror(errno))))")
+    }
+    defer { close(fd) }
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while out.count <= bytesMax {
+      let want = min(chunk.count, bytesMax + 1 - out.count)
+      let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, want) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw RecordingError(file: path, "cannot read (\(String(cString: strerror(errno))))")
+      }
+      if n == 0 { return out }
+      out.append(contentsOf: chunk[0..<n])
+    }
+    throw RecordingError(file: path, "more than \(bytesMax) bytes, the bound \(bound) for a \(what)")
+  }
+}
+
+#if canImport(Glibc)
+  private func systemRead(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ n: Int) -> Int { Glibc.read(fd, buf, n) }
+#elseif canImport(Darwin)
+  private func systemRead(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ n: Int) -> Int { Darwin.read(fd, buf, n) }
+#endif
+
+/// The reason a file-system call failed, for a message: the system's words (strerror) for a
+/// POSIX error or the one under a Foundation error, a plain phrase for Foundation's common
+/// file codes — never a debug description such as `Code(rawValue: 256)`.
+public enum SystemReason {
+  public static func of(_ error: any Error) -> String {
+    let ns = error as NSError
+    if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+    if let under = ns.userInfo[NSUnderlyingErrorKey] as? NSError { return of(under) }
+    if let e = error as? CocoaError {
+      switch e.code {
+      case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file"
+      case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+      case .fileWriteOutOfSpace: return "no space left on the device"
+      case .fileWriteFileExists: return "a file of that name exists"
+      case .fileWriteVolumeReadOnly: return "read-only file system"
+      case .fileReadCorruptFile, .fileReadInapplicableStringEncoding: return "not readable as text"
+      case .fileReadTooLarge: return "too large"
+      default: return "file system error \(e.code.rawValue)"
+      }
+    }
+    return "error \(ns.code) (\(ns.domain))"
+  }
 }

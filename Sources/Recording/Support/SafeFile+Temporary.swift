@@ -23,7 +23,7 @@ extension SafeFile {
       let url = URL(fileURLWithPath: target)
       let dir = url.deletingLastPathComponent().path
       do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-        throw SafeFileError(path: dir, "cannot create the directory: \(error.localizedDescription)")
+        throw SafeFileError(path: dir, "cannot create the directory: \(SystemReason.of(error))")
       }
       SafeFile.sweep(directory: dir)
       var rng = SystemRandomNumberGenerator()

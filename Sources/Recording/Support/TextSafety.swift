@@ -1,15 +1,21 @@
+import Foundation
+
 /// Text from files (recording names, golden strings, cue ids, messages quoting them) made safe
 /// for the two places it is printed — the one rule of issue 23 item 3.
 ///
 /// - `ConsoleText`: a console or CI log. Control characters (C0 but tab and newline, DEL, C1,
 ///   ESC, NUL), the Unicode line and paragraph separators become visible escapes (`\u{1B}`),
-///   `\r` becomes `\r`, and every line after the first is indented, so no byte from a file can
-///   start a line — a forged `::error` workflow command or a terminal escape is printed as text.
+///   `\r` becomes `\r`, and every line after the first starts with `  | `, so no byte from a file
+///   can start a line — a forged `::error` workflow command or a terminal escape is printed as
+///   text. (Indenting alone is not enough: GitHub's runner trims leading white space before it
+///   looks for `::`.) The runner's older `##[command]` form is recognised anywhere in a line, so
+///   `##[` is printed as `##\u{5B}` in every variant, and text that opens with `::` (after white
+///   space) as `\u{3A}:`, since it may be printed at the start of a line.
 /// - `XMLText`: XML 1.0 text and attributes (JUnit, SVG): the five specials escaped, every
 ///   character XML 1.0 cannot carry dropped (C0 but tab, newline and CR; U+FFFE, U+FFFF).
 public enum ConsoleText {
   /// `text` as it may be printed: see the type.
-  public static func safe(_ text: String) -> String { escaped(text, newline: "\n  ", cr: "\\r") }
+  public static func safe(_ text: String) -> String { escaped(text, newline: "\n  | ", cr: "\\r") }
 
   /// One line: as `safe`, with newlines escaped too (`\n`) instead of indented.
   public static func line(_ text: String) -> String { escaped(text, newline: "\\n", cr: "\\r") }
@@ -30,6 +36,11 @@ public enum ConsoleText {
         out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
       default: out.unicodeScalars.append(u)
       }
+    }
+    if out.contains("##[") { out = out.replacingOccurrences(of: "##[", with: "##\\u{5B}") }
+    // Text that is printed at the start of a line (or after spaces) must not open with `::`.
+    if let first = out.firstIndex(where: { !$0.isWhitespace }), out[first...].hasPrefix("::") {
+      out.replaceSubrange(first..<out.index(after: first), with: "\\u{3A}")
     }
     return out
   }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import Recording
 
 extension JPReplay {
   struct CoverageCommand: ParsableCommand {
@@ -39,7 +40,7 @@ extension JPReplay {
         files = try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)
           .filter { $0.pathExtension == "jprec" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
       } catch {
-        throw CLIError.badInput("\(recordings): cannot list recordings (\(error.localizedDescription))")
+        throw CLIError.badInput("\(recordings): cannot list recordings (\(SystemReason.of(error)))")
       }
       let report = try Coverage.run(recordings: files, specPath: spec)
       if markdown {

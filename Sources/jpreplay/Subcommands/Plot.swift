@@ -63,7 +63,7 @@ extension JPReplay {
       let scorer = try CorpusScorer(paths: paths)
       if many, let output {
         do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
-          throw CLIError.badInput("\(output): cannot create the folder (\(error.localizedDescription))")
+          throw CLIError.badInput("\(output): cannot create the folder (\(SystemReason.of(error)))")
         }
       }
       for rec in scorer.recordings {

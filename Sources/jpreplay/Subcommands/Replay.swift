@@ -124,7 +124,7 @@ extension JPReplay {
         }
         for suffix in ["", "-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: keepStore + suffix) {
           do { try FileManager.default.removeItem(atPath: keepStore + suffix) } catch {
-            throw CLIError.badInput("\(keepStore + suffix): cannot remove (\(error.localizedDescription))")
+            throw CLIError.badInput("\(keepStore + suffix): cannot remove (\(SystemReason.of(error)))")
           }
         }
       }

@@ -115,7 +115,9 @@ extension JPReplay.Tune {
       let meta = try s.meta()
       try checkGeneralises(t, study: s, objective: meta["objective"] ?? "flicker_per_min")
       let text: String
-      do { text = try String(contentsOfFile: spec, encoding: .utf8) } catch { throw CLIError.badInput("\(spec): cannot read") }
+      do { text = String(decoding: try Harness.readSpecBytes(path: spec), as: UTF8.self) } catch {
+        throw CLIError.badInput(error.message)
+      }
       let result = try TunePromote.apply(trial: t, meta: meta, specText: text, specFile: spec)
       for e in result.edits { print("\(e.place): \(e.old) → \(e.new)") }
       if let to { return try write(result, to: to) }
@@ -154,7 +156,7 @@ extension JPReplay.Tune {
       }
       _ = try Harness.validateSpec(bytes: Array(result.text.utf8), path: spec)
       do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-        throw CLIError.badInput("\(dir): cannot create the folder (\(error.localizedDescription))")
+        throw CLIError.badInput("\(dir): cannot create the folder (\(SystemReason.of(error)))")
       }
       for (path, text) in [(specOut, result.text), (optionsOut, options)] {
         do { try SafeFile.write(text, to: path) } catch { throw CLIError.badInput("\(path): cannot write (\(error.message))") }

@@ -147,7 +147,7 @@ extension JPReplay {
       let report = try verifier.run { p in progress.update(p.completed, of: p.total, p.name) }
       progress.finish()
       // With --format json standard output holds the JSON document only.
-      let say: (String) -> Void = format == .json ? { printErr($0) } : { print($0) }
+      let say: (String) -> Void = format == .json ? { printErr($0) } : { print(ConsoleText.safe($0)) }
       try publish(report, say: say)
       if bisect {
         let verdict = BisectVerdict(report)
@@ -209,7 +209,10 @@ extension JPReplay {
       }
       if GitHubAnnotations.isEnabled() {
         let base = FileManager.default.currentDirectoryPath
-        for line in GitHubAnnotations.render(report, store: corpus.store, base: base) { say(line) }
+        // Escaped by their writer; with --format json they go to stderr as built.
+        for line in GitHubAnnotations.render(report, store: corpus.store, base: base) {
+          if format == .json { printErrBuilt(line) } else { print(line) }
+        }
       }
       if let junit {
         // `--junit out/verify.xml` on a fresh checkout: create the report's folder.

@@ -16,6 +16,12 @@ func printErr(_ text: String) {
   FileHandle.standardError.write(Data((ConsoleText.safe(text) + "\n").utf8))
 }
 
+/// Writes a line the tool built to be one log line (a GitHub annotation, already escaped by
+/// `GitHubAnnotations`) to stderr as it is.
+func printErrBuilt(_ line: String) {
+  FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
 /// Bounds of numeric command-line options.
 enum CLILimits {
   /// Lines of context around a divergence (`diff`, `review`).
@@ -53,12 +59,7 @@ enum StandardOutput {
   }
 
   /// The system's reason for a failed write, never a debug description.
-  static func reason(_ error: Error) -> String {
-    let ns = error as NSError
-    if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
-    if let under = ns.userInfo[NSUnderlyingErrorKey] as? NSError { return reason(under) }
-    return ns.localizedDescription
-  }
+  static func reason(_ error: Error) -> String { SystemReason.of(error) }
 
   static func fail(_ error: Error) -> Never {
     let message = (error as? CLIError)?.message ?? "standard output: cannot write (\(error))"
