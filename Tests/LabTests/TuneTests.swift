@@ -61,6 +61,25 @@ struct TuneTests {
     return try study.trials()
   }
 
+  /// An evaluator that refuses every spec, as the harness does for an invalid edited spec.
+  struct RefusingEvaluator: TrialEvaluator, Sendable {
+    func objectives(specJSON: JSONValue, options: EngineOptions) throws -> [String: Double] {
+      throw HarnessFailure(code: 2, message: "trial spec: a threshold out of order")
+    }
+  }
+
+  @Test func aFailedTrialNamesTheSpecFileTheSpaceAndItsValues() throws {
+    var r = try Self.runner(.random, trials: 1)
+    r.evaluator = RefusingEvaluator()
+    r.specName = "PoseSpec.json"
+    r.spaceName = "space.yaml"
+    let t = r.evaluate(0, r.sampler.values(for: 0, history: []))
+    #expect(t.status == .infeasible)
+    let reason = try #require(t.reason)
+    #expect(reason.contains("PoseSpec.json with cues[*].antiJitter.persistFrames="), "\(reason)")
+    #expect(reason.contains("(space.yaml)") && reason.contains("a threshold out of order"), "\(reason)")
+  }
+
   @Test func pathsExpandOverCueIDsAndThresholdObjects() throws {
     let s = try Self.space()
     guard case .spec(let all) = s.parameters[0].target, case .spec(let moves) = s.parameters[2].target else {

@@ -25,6 +25,10 @@ public struct TuneRunner: Sendable {
   /// Scores each trial on the validation corpus too (objectives stored as `val.KEY`); the
   /// sampler and the constraints never read them.
   public var validator: (any TrialEvaluator & Sendable)?
+  /// The base spec's file and the space's file, as the user named them: a trial that fails
+  /// names them with its values (`PoseSpec.json with a=1 (space.yaml:3)`).
+  public var specName = "the spec"
+  public var spaceName = "the space"
 
   /// The prefix of validation objectives in a trial's objectives.
   public static let validationPrefix = "val."
@@ -96,20 +100,31 @@ public struct TuneRunner: Sendable {
     for (p, v) in zip(space.parameters, values) {
       switch p.target {
       case .spec(let places): for place in places { spec = TuneTarget.write(v, at: place, in: spec) }
-      case .option(let name): try? options.set(name, v.description)
+      case .option(let name):
+        // An option the engine refuses is the trial's failure, never a silent default.
+        do { try options.set(name, v.description) } catch {
+          return TrialResult(
+            index: index, values: values, status: .infeasible, objectives: [:],
+            reason: "invalid option (\(spaceName):\(p.line)): \(error.description)")
+        }
       }
     }
+    // What the trial ran: the base spec's file and the space's values, so a failure names them.
+    let assignments = zip(space.parameters, values).map { "\($0.path)=\($1.description)" }.joined(separator: ", ")
+    let what = "\(specName) with \(assignments) (\(spaceName))"
     var objectives: [String: Double]
     do { objectives = try evaluator.objectives(specJSON: spec, options: options) } catch let e as HarnessFailure where e.code == 2 {
-      return TrialResult(index: index, values: values, status: .infeasible, objectives: [:], reason: "invalid spec or options: \(e.message)")
+      return TrialResult(
+        index: index, values: values, status: .infeasible, objectives: [:], reason: "invalid spec or options: \(what): \(e.message)")
     } catch {
-      return TrialResult(index: index, values: values, status: .failed, objectives: [:], reason: "\(error)")
+      let message = (error as? HarnessFailure)?.message ?? "\(error)"
+      return TrialResult(index: index, values: values, status: .failed, objectives: [:], reason: "\(what): \(message)")
     }
     var notes: [String] = []
     if let validator {
       do {
         for (k, v) in try validator.objectives(specJSON: spec, options: options) { objectives[Self.validationPrefix + k] = v }
-      } catch { notes.append("validation failed: \((error as? HarnessFailure)?.message ?? "\(error)")") }
+      } catch { notes.append("validation failed: \(what): \((error as? HarnessFailure)?.message ?? "\(error)")") }
     }
     var broken: [String] = []
     for c in space.constraints {

@@ -54,10 +54,12 @@ public struct TuneSetup: Sendable {
     if let both = names.first(where: valNames.contains) {
       throw .badInput("\(recordingsDir)/\(both).jprec is in both the fit corpus and the validation corpus: validation judges trials on recordings they were not fitted on (narrow --corpus or --validation)")
     }
-    let runner = TuneRunner(
+    var runner = TuneRunner(
       space: space, sampler: s, trials: count, shard: (index, of), jobs: max(1, jobs), baseSpec: specJSON,
       evaluator: try scorer(names, recordingsDir: recordingsDir),
       validator: valNames.isEmpty ? nil : try scorer(valNames, recordingsDir: recordingsDir))
+    runner.specName = specFile
+    runner.spaceName = spacePath
     return TuneSetup(runner: runner, specSHA: doc.sha256, corpusNames: names, validationNames: valNames)
   }
 
