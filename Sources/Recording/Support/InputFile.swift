@@ -21,7 +21,9 @@ public enum InputFile {
       switch code {
       case ENOENT:
         var l = stat()
-        throw RecordingError(file: path, lstat(path, &l) == 0 ? "a symbolic link to nothing" : "no such file")
+        if lstat(path, &l) == 0 { throw RecordingError(file: path, "a symbolic link to nothing") }
+        if path.unicodeScalars.contains("\u{FFFD}") { throw RecordingError(file: path, undecodableName) }
+        throw RecordingError(file: path, "no such file")
       case ELOOP: throw RecordingError(file: path, "a loop of symbolic links")
       case ENAMETOOLONG: throw RecordingError(file: path, "the path is too long")
       default: throw RecordingError(file: path, "cannot open for reading (\(String(cString: strerror(code))))")
@@ -39,6 +41,12 @@ public enum InputFile {
     }
     throw RecordingError(file: path, "is \(kind); a \(what) must be a regular file")
   }
+
+  /// Why a path holding U+FFFD that does not exist is refused: Foundation reads a file name
+  /// that is not valid UTF-8 (a byte such as 0xFF) with U+FFFD in its place, and no such name
+  /// can be opened again.
+  public static let undecodableName =
+    "no file of this name; a name shown with \u{FFFD} is one that is not valid UTF-8 (the tool reads names as UTF-8): rename the file"
 
   /// The whole of the regular file at `path`, at most `bytesMax` bytes (`bound` names the limit
   /// in the message): checked with ``checkRegular(_:what:)`` first, then read with read(2) up
