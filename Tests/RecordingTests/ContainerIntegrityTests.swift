@@ -134,6 +134,35 @@ import Testing
     #expect(try Damage.readAll(out).count == Damage.session().count - Int(victim.count))
   }
 
+  @Test func aChunkIndexDeclaringMoreEventsThanARecordingHoldsIsRefusedAtOpen() throws {
+    let d = try Damage.tempDir("declared")
+    defer { try? FileManager.default.removeItem(at: d) }
+    let p = try Damage.record(d.appendingPathComponent("big.jprec").path)
+    // Five landmark chunk rows and four pixel chunk rows, each claiming chunkEventsMax events:
+    // each channel within the bound, together 9 · 2^17 > 2^20; no chunk needs to be read to see it.
+    let n = Int64(ContainerLimits.chunkEventsMax)
+    var statements: [String] = []
+    for (channel, copies) in [(JPRec.channelID(.landmarks), 4), (JPRec.channelID(.pixels), 3)] {
+      let first = try #require(try Damage.chunks(p).first { $0.channelID == channel })
+      statements.append("UPDATE chunks SET count = \(n), raw_size = \(3 * n) WHERE id = \(first.id)")
+      for _ in 0..<copies {
+        statements.append(
+          "INSERT INTO chunks(channel_id, start_ms, end_ms, count, first_seq, raw_size, crc32, data) SELECT channel_id, start_ms, end_ms, count, first_seq, raw_size, crc32, data FROM chunks WHERE id = \(first.id)")
+      }
+    }
+    for s in statements { try Damage.sql(p, s) }
+    // The meta counts (which the reader checks against the bound too) removed, as in a file whose
+    // writer was killed, the meta CRC made to agree: only the chunk index says how many.
+    try Damage.sql(p, "DELETE FROM meta WHERE key = '\(JPRec.metaEventCounts)'")
+    try Damage.setMeta(p, "jprec.complete", "false", fixCRC: true)
+    do {
+      _ = try RecordingReader(path: p)
+      Issue.record("opened a recording declaring more than ContainerLimits.recordingEventsMax events")
+    } catch {
+      #expect(error.description.contains("ContainerLimits.recordingEventsMax") && error.description.contains("big.jprec"), "\(error.description)")
+    }
+  }
+
   @Test func aDeletedChunkWithPatchedCountsIsASequenceGap() throws {
     let d = try Damage.tempDir("s2gap")
     defer { try? FileManager.default.removeItem(at: d) }

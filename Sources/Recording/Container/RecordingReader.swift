@@ -59,6 +59,13 @@ public final class RecordingReader {
         declared[ch.rawValue] = nil
         cursors.append(ChannelCursor(channel: ch, name: ch.rawValue, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch), db: db))
       }
+      // Every command reads a recording through here: one more than a recording may hold
+      // (its chunk index says so) is refused before a chunk is decompressed.
+      if declaredEvents > ContainerLimits.recordingEventsMax {
+        throw RecordingError(
+          file: path, place: "chunk index",
+          "\(declaredEvents) events, more than a recording may hold (ContainerLimits.recordingEventsMax = \(ContainerLimits.recordingEventsMax)); split the recording")
+      }
       if checkCounts, let (name, n) = declared.filter({ $0.value > 0 }).sorted(by: { $0.key < $1.key }).first {
         throw RecordingError(
           file: path, place: "channel \(name)",
