@@ -126,6 +126,7 @@ if Context.environment["JPREPLAY_FUZZ"] == "1" {
     ("FuzzChunk", ["CanonicalJSON", "EngineIO", "FuzzSupport", "Recording"]),
     ("FuzzScenario", ["EngineIO", "FuzzSupport", "Recording", "Scenarios"]),
     ("FuzzPoseSpec", ["CanonicalJSON", "EngineIO", "FuzzSupport", "PoseSpec", "Recording"]),
+    ("FuzzTuneSpace", ["CanonicalJSON", "FuzzSupport", "Lab"]),
   ]
   for t in fuzzTargets {
     package.targets.append(
