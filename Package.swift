@@ -105,7 +105,7 @@ let package = Package(
         "CanonicalJSON", "EngineIO", "Lab", "Recording", "Replay", "Scenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
-    .testTarget(name: "LabTests", dependencies: ["CanonicalJSON", "EngineIO", "Lab", "PoseSpec", "Replay"]),
+    .testTarget(name: "LabTests", dependencies: ["CanonicalJSON", "EngineIO", "Lab", "PoseSpec", "Replay", "Scenarios"]),
     // Runs scripts/check-imports (this manifest = the import graph; the floor rules).
     .testTarget(name: "ArchitectureTests"),
   ]

@@ -2,6 +2,7 @@ import CanonicalJSON
 import Foundation
 import Lab
 import PoseSpec
+import Scenarios
 import Testing
 
 /// `jpreplay spec audit` (issue 16): hazards injected into the project spec are found, the
@@ -36,8 +37,9 @@ struct SpecAuditTests {
   }
 
   /// Outdoor, angleFix on: a quarter of the grid, enough for base and outdoor cues.
+  /// Without the threshold probes (their own tests below): the grid's findings only.
   static func audit(_ spec: PoseSpecDocument) throws -> SpecAuditReport {
-    try AuditFiles.audit(spec: spec, name: "test", jobs: 2) { $0.scene == "outdoor" && $0.angleFix }
+    try AuditFiles.audit(spec: spec, name: "test", jobs: 2, only: { $0.scene == "outdoor" && $0.angleFix }, probes: false)
   }
 
   static func keys(_ r: SpecAuditReport) -> Set<String> { Set(r.findings.map(\.key)) }
@@ -48,30 +50,34 @@ struct SpecAuditTests {
     let k = Self.keys(r)
     #expect(r.failures.isEmpty)
     for key in [
-      "never-fires FRAME_ADD_HEADROOM/warn", "never-fires FRAME_DONT_CROP_FEET/warn",
+      "unreachable-level FRAME_ADD_HEADROOM/warn", "unreachable-level FRAME_DONT_CROP_FEET/warn",
       "inverted-advice DIST_STEP_CLOSER", "never-displayed DIST_STEP_BACK",
       "never-displayed OUT_11_CROWD_TOO_MUCH", "unreachable-level OUT_15_HAIR_COVERS_FACE/hard",
     ] {
       #expect(k.contains(key), "\(key) missing from \(k.sorted())")
     }
-    // Each finding carries a repro that parses as a scenario file of its own name.
-    for f in r.findings {
-      let p = try #require(f.repro)
+    // Each finding carries a repro that parses as a scenario file of its own name — but for a
+    // static finding about a cafe cue, which an outdoor-only grid has no point to show.
+    for f in r.findings where !(f.repro == nil && f.cue.hasPrefix("CAFE_")) {
+      let p = try #require(f.repro, "\(f.key)")
       #expect(p.yaml.contains("name: \(p.name)\n"))
     }
     let outranker = r.findings.first { $0.key == "never-displayed DIST_STEP_BACK" }
     #expect(outranker?.evidence.contains("FRAME_MOVE_DOWN") == true)
   }
 
-  @Test("an unreachable warn threshold is reported as never-fires on both levels")
+  @Test("a warn threshold outside the formula's range: unreachable on both levels (interval), and the grid agrees")
   func unreachableWarn() throws {
     let spec = try Self.mutated("FRAME_MOVE_LEFT") {
       Self.setNoRef(&$0, "warn", .object([">": 5]))
       Self.setNoRef(&$0, "hard", .object([">": 6]))
     }
-    let k = Self.keys(try Self.audit(spec))
-    #expect(k.contains("never-fires FRAME_MOVE_LEFT/warn"))
-    #expect(k.contains("never-fires FRAME_MOVE_LEFT/hard"))
+    let r = try Self.audit(spec)
+    let k = Self.keys(r)
+    #expect(k.contains("unreachable-level FRAME_MOVE_LEFT/warn"))
+    #expect(k.contains("unreachable-level FRAME_MOVE_LEFT/hard"))
+    // The grid's own verdict ("never fires") is folded into the proof, not repeated.
+    #expect(!k.contains("never-fires FRAME_MOVE_LEFT/warn"))
   }
 
   @Test("a flipped direction is reported as inverted advice")
@@ -140,5 +146,82 @@ struct SpecAuditTests {
     let j = try Self.audit(jittery)
     let flip = try #require(j.findings.first { $0.kind == .flipFlop && !shipped.contains($0.key) }, "\(Self.keys(j))")
     #expect(flip.repro?.noisy == true)
+  }
+}
+
+extension SpecAuditTests {
+  static var shipped: PoseSpecDocument { get throws { try Harness.loadSpec(path: repoRoot.appendingPathComponent("PoseSpec.json").path) } }
+
+  static func staticKeys(_ spec: PoseSpecDocument) -> Set<String> { Set(AuditStatic.findings(spec: spec).map(\.key)) }
+
+  @Test("static checks: overlapping warn/exit regions, hard easier than warn, warn inside the ideal range")
+  func staticRegionChecks() throws {
+    let overlap = try Self.mutated("FRAME_MOVE_LEFT") { Self.setNoRef(&$0, "exit", .object(["<=": 0.1])) }
+    #expect(Self.staticKeys(overlap).contains("overlapping-regions FRAME_MOVE_LEFT/warn"))
+    let f = try #require(AuditStatic.findings(spec: overlap).first { $0.key == "overlapping-regions FRAME_MOVE_LEFT/warn" })
+    #expect(f.evidence.contains(">0.07") && f.evidence.contains("<=0.1"), "\(f.evidence)")
+    let easier = try Self.mutated("FRAME_MOVE_LEFT") { Self.setNoRef(&$0, "hard", .object([">": 0.05])) }
+    #expect(Self.staticKeys(easier).contains("hard-easier-than-warn FRAME_MOVE_LEFT/hard"))
+    // CHIN_UP's ideal range is [0.36, 0.42]; a warn at > 0.40 covers part of it.
+    let ideal = try Self.mutated("CHIN_UP") { Self.setNoRef(&$0, "warn", .object([">": 0.40])) }
+    #expect(Self.staticKeys(ideal).contains("warn-covers-ideal CHIN_UP"))
+    // None of the three on the shipped spec's cues mutated here.
+    let k = Self.staticKeys(try Self.shipped)
+    for key in ["overlapping-regions FRAME_MOVE_LEFT/warn", "hard-easier-than-warn FRAME_MOVE_LEFT/hard", "warn-covers-ideal CHIN_UP"] {
+      #expect(!k.contains(key), "\(key)")
+    }
+  }
+
+  @Test("interval arithmetic over the formula: CAFE_04's hard (G-55) and an out-of-range warn are unreachable, in-range levels are not")
+  func intervalUnreachable() throws {
+    let k = Self.staticKeys(try Self.shipped)
+    // error = 0.06 − |meanLuma(L) − meanLuma(R)| ≤ 0.06, hard needs > 0.06.
+    #expect(k.contains("unreachable-level CAFE_04_FACE_TOO_FLAT/hard"), "\(k.sorted())")
+    #expect(!k.contains("unreachable-level CAFE_04_FACE_TOO_FLAT/warn"))
+    #expect(!k.contains("unreachable-level FRAME_MOVE_LEFT/warn") && !k.contains("unreachable-level FRAME_MOVE_LEFT/hard"))
+    // centerXOffset = center(bbox(bodyPoints)).x − 0.5 lies in [−0.5, 0.5]: warn > 0.6 cannot fire.
+    let far = try Self.mutated("FRAME_MOVE_LEFT") { Self.setNoRef(&$0, "warn", .object([">": 0.6])) }
+    #expect(Self.staticKeys(far).contains("unreachable-level FRAME_MOVE_LEFT/warn"))
+  }
+
+  @Test("a cue firing on the neutral pose is reported although another cue hides it, naming that cue")
+  func hiddenNeutralFire() throws {
+    // HEAD_LEVEL always at warn; on the cafe neutral pose CAFE_12 (G-51, hard) is shown instead.
+    let spec = try Self.mutated("HEAD_LEVEL") { Self.setNoRef(&$0, "warn", .object(["abs>=": 0])) }
+    let r = try AuditFiles.audit(
+      spec: spec, name: "test", jobs: 2, only: { $0.axis == "neutral" && $0.scene == "cafe" && $0.angleFix }, probes: false)
+    let f = try #require(r.findings.first { $0.key == "neutral-fires HEAD_LEVEL/warn" }, "\(Self.keys(r))")
+    #expect(f.evidence.contains("hidden by CAFE_12_CAFE_THIRDS_COMPOSE"), "\(f.evidence)")
+  }
+
+  @Test("the grid moves every pose cue and the sensor and pixel-scalar cues; OUT_01 is displayed (no false finding); G-54's repro is outdoor")
+  func coverageAndFalseFindings() throws {
+    let r = try AuditFiles.audit(spec: try Self.shipped, name: "test", jobs: 2, only: { $0.angleFix }, probes: false)
+    #expect(r.uncovered.isEmpty, "\(r.uncovered)")
+    let k = Self.keys(r)
+    #expect(!k.contains("never-displayed OUT_01_FACE_IN_SHADOW"), "\(k.sorted())")
+    let g54 = try #require(r.findings.first { $0.key == "never-displayed FRAME_GENERAL" })
+    #expect(g54.repro?.scene == "outdoor", "\(String(describing: g54.repro?.name))")
+    // CAFE_04's hard is reported once, by the interval check, not also as "never fires".
+    #expect(k.contains("unreachable-level CAFE_04_FACE_TOO_FLAT/hard") && !k.contains("never-fires CAFE_04_FACE_TOO_FLAT/hard"))
+  }
+
+  @Test("a dead band collapsed to 0.0001 with persist 1, hold 0, cooldown 0 flip-flops at the threshold probe; the shipped band does not")
+  func collapsedDeadBand() throws {
+    let collapsed = try Self.mutated("FRAME_MOVE_LEFT") {
+      Self.setNoRef(&$0, "exit", .object(["<=": 0.0699]))
+      $0["antiJitter"] = .object(["persistFrames": 1, "minHoldMs": 0, "cooldownMs": 0])
+    }
+    let only: @Sendable (AuditPoint) -> Bool = {
+      $0.scene == "outdoor" && $0.angleFix && ($0.family == "x" || $0.axis.hasPrefix("probe-x"))
+    }
+    let r = try AuditFiles.audit(spec: collapsed, name: "test", jobs: 2, only: only)
+    let f = try #require(r.findings.first { $0.key == "flip-flop FRAME_MOVE_LEFT" }, "\(Self.keys(r))")
+    #expect(f.repro?.axis.hasPrefix("probe-x") == true, "\(String(describing: f.repro?.name))")
+    // The repro is a scenario record accepts.
+    let p = try #require(f.repro)
+    #expect(throws: Never.self) { _ = try Scenario.parse(bytes: Array(p.yaml.utf8), file: p.name + ".scenario.yaml") }
+    let control = try AuditFiles.audit(spec: try Self.shipped, name: "test", jobs: 2, only: only)
+    #expect(!Self.keys(control).contains("flip-flop FRAME_MOVE_LEFT"), "\(Self.keys(control))")
   }
 }

@@ -12,6 +12,12 @@ public struct AuditFinding: Sendable {
     case unreachableLevel = "unreachable-level"
     case flipFlop = "flip-flop"
     case withRefDeadlock = "withref-deadlock"
+    /// Static (no replay, `AuditStatic`): a level's region overlaps exit's.
+    case overlappingRegions = "overlapping-regions"
+    /// Static: some value is hard but not warn.
+    case hardEasierThanWarn = "hard-easier-than-warn"
+    /// Static: part of the cue's ideal range is warn or hard.
+    case warnCoversIdeal = "warn-covers-ideal"
   }
   public var kind: Kind
   public var cue: String
@@ -44,6 +50,15 @@ public enum AuditHazards {
         }
       }
     }
+    // The checks without replay; a level the formula's range cannot reach replaces the
+    // grid's "never fires" for it (the grid only failed to find what cannot exist).
+    let noRefOn = results.filter { $0.point.angleFix && $0.failure == nil && $0.point.reference == nil && !$0.point.noisy }
+    for var f in AuditStatic.findings(spec: spec) {
+      if f.kind == .unreachableLevel { merged.removeAll { $0.kind == .neverFires && $0.cue == f.cue && $0.level == f.level } }
+      guard !merged.contains(where: { $0.key == f.key }) else { continue }
+      f.repro = closestPoint(spec, f, noRefOn)
+      merged.append(f)
+    }
     let order = Dictionary(spec.cues.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
     let kinds = AuditFinding.Kind.allCases
     return merged.sorted {
@@ -53,11 +68,29 @@ public enum AuditHazards {
     }
   }
 
+  /// The grid point whose error came closest to the thresholds a static finding is about: the
+  /// scenario to record to see the cue near the conflicting region.
+  static func closestPoint(_ spec: PoseSpecDocument, _ f: AuditFinding, _ results: [AuditPointResult]) -> AuditPoint? {
+    guard let t = spec.cues.first(where: { $0.id == f.cue })?.trigger.noRef else { return nil }
+    let th = f.level == "hard" ? t.hard : f.level == "warn" ? t.warn : t.warn + t.hard
+    return results.compactMap { r in r.errorRange[f.cue].map { (r.point, distance($0, th)) } }.min { $0.1 < $1.1 }?.0
+  }
+
   /// Cues whose error the grid never moved (unavailable or constant everywhere): not judged.
+  /// Each with the inputs its formula reads, so a reader sees what the grid would have to vary.
   public static func uncovered(spec: PoseSpecDocument, results: [AuditPointResult]) -> [String] {
-    spec.cues.filter { c in
+    let programs = (try? PoseSpecCompiler.compile(spec))?.cues ?? []
+    return spec.cues.filter { c in
       c.trigger.noRef != nil && !stimulated(c.id, results.filter { $0.point.reference == nil && !$0.point.noisy }, spec)
-    }.map(\.id)
+    }.map { c in
+      guard let p = programs.first(where: { $0.cueId == c.id }) else { return c.id }
+      var inputs: [String] = []
+      if !p.requiredJoints.isEmpty || p.usesBodyPoints { inputs.append("body landmarks") }
+      if !p.requiredFacePoints.isEmpty || p.usesFaceBBox { inputs.append("face landmarks") }
+      inputs += p.catalogueInputs.map { "\($0.rawValue) (events)" }
+      inputs += p.rois.map { "pixels of \($0)" }
+      return "\(c.id) (reads \(inputs.isEmpty ? "constants only" : inputs.joined(separator: ", ")); no grid point moved it)"
+    }
   }
 
   /// ENGINE §8 G-54 evidence either way: where the fallback cue was requested and shown.
@@ -102,6 +135,8 @@ public enum AuditHazards {
     var out = FindingList(angleFix: results.first?.point.angleFix == true ? "on" : "off")
     let noRef = results.filter { $0.point.reference == nil && !$0.point.noisy }
     for cue in spec.cues {
+      // Judged on the cue's own level, moved by the grid or not, shown or hidden.
+      if cue.trigger.noRef != nil { neutralFindings(cue, noRef, into: &out) }
       guard let t = cue.trigger.noRef, stimulated(cue.id, noRef, spec) else { continue }
       levelFindings(cue, t, noRef, into: &out)
       displayFindings(cue, noRef, into: &out)
@@ -142,12 +177,6 @@ public enum AuditHazards {
       let winners = Array(Set(by)).sorted().prefix(4).joined(separator: ", ")
       out.add(.neverDisplayed, id, nil, "reaches warn/hard at \(firing.count) grid points (\(firing.prefix(3).map(\.point.axis).joined(separator: ", "))) but is never shown; outranked by \(winners.isEmpty ? "(a T1 cue never ranked)" : winners)", first.point)
     }
-    for r in noRef where r.point.axis == "neutral" && (r.maxRank[id] ?? 0) >= CueLevel.warn.rank {
-      let level = (r.maxRank[id] ?? 0) >= CueLevel.hard.rank ? "hard" : "warn"
-      if !out.has(.neutralFires, id) {
-        out.add(.neutralFires, id, level, "reaches \(level) on the neutral pose (\(r.point.scene)); error \(r.errorRange[id].map { "\(num($0.lo))…\(num($0.hi))" } ?? "?")", r.point)
-      }
-    }
     guard let expect = expectation(cue) else { return }
     // Prefer a point where the wrong advice is also displayed.
     for r in firing.filter({ $0.displayed.contains(id) }) + firing.filter({ !$0.displayed.contains(id) }) {
@@ -155,6 +184,21 @@ public enum AuditHazards {
       guard off != 0, (off > 0) != (expect.sign > 0) else { continue }
       out.add(.invertedAdvice, id, nil, "says \(expect.action) at \(r.point.axis) (\(r.point.scene)), where the subject is already \(describe(expect.axis, off)): following it moves the subject further from the neutral pose", r.point)
       break
+    }
+  }
+
+  /// 3: the cue reaches warn or hard on the neutral pose — whether the gate shows it or another
+  /// cue hides it (named: the hazard is there as soon as that cue is fixed).
+  static func neutralFindings(_ cue: PoseSpecCue, _ noRef: [AuditPointResult], into out: inout FindingList) {
+    let id = cue.id
+    for r in noRef where r.point.axis == "neutral" && (r.maxRank[id] ?? 0) >= CueLevel.warn.rank {
+      let level = (r.maxRank[id] ?? 0) >= CueLevel.hard.rank ? "hard" : "warn"
+      guard !out.has(.neutralFires, id) else { continue }
+      var evidence = "reaches \(level) on the neutral pose (\(r.point.scene)); error \(r.errorRange[id].map { "\(num($0.lo))…\(num($0.hi))" } ?? "?")"
+      if !r.displayed.contains(id) {
+        evidence += "; never shown there: hidden by \(r.outrankedBy[id] ?? "(a cue the gate shows)")"
+      }
+      out.add(.neutralFires, id, level, evidence, r.point)
     }
   }
 
@@ -181,7 +225,10 @@ public enum AuditHazards {
   /// G-54: the fallback cue requested by a cue that lost its input, never displayed.
   static func fallbackFinding(_ spec: PoseSpecDocument, _ noRef: [AuditPointResult], into out: inout FindingList) {
     let fallback = spec.defaults.fallbackCueId
-    let requested = noRef.filter { $0.fallbackRequests > 0 }
+    // The repro: outdoor first (no cafe cue competes with the fallback), fewest cues shown.
+    let requested = noRef.filter { $0.fallbackRequests > 0 }.sorted {
+      ($0.point.scene == "outdoor" ? 0 : 1, $0.displayed.count) < ($1.point.scene == "outdoor" ? 0 : 1, $1.displayed.count)
+    }
     if let first = requested.first, !noRef.contains(where: { $0.displayed.contains(fallback) && $0.point.axis != "absent" }) {
       out.add(.neverDisplayed, fallback, nil, "requested as the fallback at \(requested.map(\.fallbackRequests).reduce(0, +)) evaluations (\(requested.prefix(3).map(\.point.axis).joined(separator: ", "))) but never displayed while a subject is in frame: a fallback candidate on single evaluations never passes persistFrames", first.point)
     }

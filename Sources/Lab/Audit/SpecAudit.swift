@@ -66,15 +66,19 @@ public enum AuditFiles {
   }
 
   /// Audits an already loaded spec.
-  /// `only` restricts the grid (tests audit one scene and one angleFix setting).
+  /// `only` restricts the grid (tests audit one scene and one angleFix setting); `probes: false`
+  /// leaves out the second pass of noisy threshold probes (``AuditGrid/probes(spec:results:)``).
   public static func audit(
-    spec: PoseSpecDocument, name: String, jobs: Int, only: (@Sendable (AuditPoint) -> Bool)? = nil
+    spec: PoseSpecDocument, name: String, jobs: Int, only: (@Sendable (AuditPoint) -> Bool)? = nil, probes withProbes: Bool = true
   ) throws(HarnessFailure) -> SpecAuditReport {
     let points = AuditGrid.points().filter { only?($0) ?? true }
-    let results = try AuditRun.run(spec: spec, points: points, jobs: jobs)
+    var results = try AuditRun.run(spec: spec, points: points, jobs: jobs)
+    // Second pass: noisy probes where the first pass saw a cue cross its warn threshold.
+    let probes = withProbes ? AuditGrid.probes(spec: spec, results: results).filter { only?($0) ?? true } : []
+    results += try AuditRun.run(spec: spec, points: probes, jobs: jobs)
     let failures = results.compactMap { r in r.failure.map { "\(r.point.name): \($0)" } }
     return SpecAuditReport(
-      spec: name, points: points.count, failures: failures,
+      spec: name, points: points.count + probes.count, failures: failures,
       findings: AuditHazards.analyse(spec: spec, results: results),
       uncovered: AuditHazards.uncovered(spec: spec, results: results),
       notes: [AuditHazards.fallbackNote(spec: spec, results: results)]

@@ -10,11 +10,15 @@ extension JPReplay.Spec {
       discussion: """
         Replays a designed grid of short generated scenarios (position, scale, head/feet \
         cropped, shoulder/hip/eye tilt, lean, chin, hands, people 0-5, confidence, luma, \
-        cafe and outdoor, noRef and withRef, angleFix off and on) through the engine in \
-        process and reports, per cue and level: never-fires, never-displayed (and what \
-        outranks it), neutral-fires, inverted-advice, unreachable-level (behind a \
-        confidence gate), flip-flop (noise breaks the verify --budgets limits) and \
-        withref-deadlock. Each hazard names the angleFix setting that shows it and a repro \
+        sensor readings and frame_scalars, cafe and outdoor, noRef and withRef, angleFix off \
+        and on), then noisy probes where a cue crossed its warn threshold, through the engine \
+        in process, and checks each cue's thresholds without replay. It reports, per cue and \
+        level: never-fires, never-displayed (and what outranks it), neutral-fires (also when \
+        another cue hides it), inverted-advice, unreachable-level (behind a confidence gate, \
+        or outside the range the formula can take), flip-flop (noise breaks the verify \
+        --budgets limits), withref-deadlock, overlapping-regions (warn or hard overlapping \
+        exit), hard-easier-than-warn and warn-covers-ideal. Each hazard names the angleFix \
+        setting that shows it and a repro \
         scenario; --out DIR writes the repros (jpreplay record DIR/NAME.scenario.yaml, then \
         replay). Exit 1 when a hazard is not in the --accept file (lines `KIND CUE_ID[/level]`, \
         `#` comments; without /level every level is accepted), 0 otherwise, 2 bad input.
