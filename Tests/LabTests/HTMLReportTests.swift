@@ -107,6 +107,7 @@ struct HTMLReportTests {
     let stride = series?["landmarkStride"]?.int64Value ?? 0
     #expect((1...4).contains(stride), "landmark stride \(stride)")
     #expect(series?["evalStride"]?.int64Value == 1)
+    print("HTML report, synthetic 10 min at 30 fps: \(page.utf8.count) bytes, landmark stride \(stride)")
 
     var short = HTMLReportDocument(kind: "verify", title: "short")
     short.timelines = [timeline(seconds: 10)]

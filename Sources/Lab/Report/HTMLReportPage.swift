@@ -13,9 +13,9 @@ public enum HTMLReportPage {
       <div class="tools"><input id="filter" type="search" placeholder="filter rows (any column)" aria-label="filter rows">
       <select id="kind-filter" aria-label="kind"><option value="">every kind</option></select>
       <span id="row-count" class="muted"></span></div>
-      <table id="rows"><thead><tr><th data-key="rec">recording</th><th data-key="file">file</th><th data-key="t">t ms</th>
+      <div class="summary-wrap"><table id="rows"><thead><tr><th data-key="rec">recording</th><th data-key="file">file</th><th data-key="t">t ms</th>
       <th data-key="cue">cue</th><th data-key="kind">kind</th><th data-key="detail">change</th><th data-key="explanation">explanation</th></tr></thead>
-      <tbody></tbody></table><p id="rows-more" class="muted"></p>
+      <tbody></tbody></table></div><p id="rows-more" class="muted"></p>
       <pre id="cause" class="cause" hidden></pre></section>
       <section id="timeline-section"><h2>Timeline <span id="tl-name"></span></h2>
       <div class="tools"><label>recording <select id="rec-select"></select></label>
@@ -73,7 +73,9 @@ public enum HTMLReportPage {
     .k-added{color:#0a7a2f}.k-removed{color:#b00020}.k-shifted{color:#8a5a00}.k-new-flicker{color:#c2185b;font-weight:600}
     .k-level-changed{color:#5e35b1}.k-prompt-changed{color:#00695c}
     #errors{background:#fde8e8;border:1px solid #b00020;padding:6px;color:#b00020;white-space:pre-wrap}
-    .cause{background:#fff;border:1px solid #ddd;padding:6px;overflow:auto;max-height:260px;font:11px/1.3 ui-monospace,monospace}
+    .cause{background:#fff;border:1px solid #ddd;padding:6px;overflow:auto;max-height:170px;font:11px/1.3 ui-monospace,monospace;margin:6px 0}
+    #rows td:nth-child(-n+5){white-space:nowrap}#rows td:nth-child(6){max-width:260px}
+    .summary-wrap{max-height:240px;overflow:auto;border:1px solid #e4e4e4}
     .tl-wrap{display:flex;gap:10px;align-items:flex-start}#tl{flex:1;min-width:0;background:#fff;border:1px solid #ddd;outline:none}
     #tl:focus{border-color:#16c}#tl svg{display:block;width:100%;user-select:none}
     .side{width:230px}#pose{background:#fff;border:1px solid #ddd}#readout{font:11px/1.4 ui-monospace,monospace;white-space:pre-wrap}

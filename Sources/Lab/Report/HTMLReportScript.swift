@@ -255,7 +255,7 @@ enum HTMLReportScript {
         if (c !== col) { flush(); col = c; mn = mx = v; } else { mn = Math.min(mn, v); mx = Math.max(mx, v); }
       }
       flush();
-      sv(g, "path", { d: d, fill: "none", stroke: "#1565c0", "stroke-width": 1.2 });
+      sv(g, "path", { d: d, fill: "none", stroke: "#1565c0", "stroke-width": 1.2, "clip-path": "url(#plot-clip)" });
       sv(g, "text", { x: 4, y: y + h / 2 + 15, class: "lane-label" }, m.cue.slice(0, 18));
     }
     function drawGate(svg, n, y, h) {
@@ -272,13 +272,21 @@ enum HTMLReportScript {
           coolStart = null;
         }
       }
+      // Held ms against the minimum hold, on the same 0…1 scale (dashed).
+      const minHold = Math.max(1, D.timelines[S.rec].series.minHold);
+      let h2 = "";
+      for (let i = i0; i <= i1; i++) h2 += (h2 ? "L" : "M") + X(n.t[i]).toFixed(1) + " " + (y + h - 3 - Math.min(1, n.gateHeld[i] / minHold) * (h - 6)).toFixed(1);
       sv(g, "line", { x1: LEFT, x2: W - RIGHT, y1: y + 3, y2: y + 3, stroke: "#bbb", "stroke-dasharray": "2 2" });
-      sv(g, "path", { d: d, fill: "none", stroke: "#6d4c41" });
+      sv(g, "path", { class: "gate-held", d: h2, fill: "none", stroke: "#9e9e9e", "stroke-dasharray": "3 2", "clip-path": "url(#plot-clip)" });
+      sv(g, "path", { class: "gate-stable", d: d, fill: "none", stroke: "#6d4c41", "clip-path": "url(#plot-clip)" });
+      sv(g, "text", { x: 4, y: y + h - 2, class: "lane-label", "font-size": 8 }, "persist ─ hold ┄ cool ▒");
     }
     function draw() {
       const n = timeline(S.rec), T = n.T, box = $("tl");
       box.textContent = "";
       const svg = sv(null, "svg", { viewBox: `0 0 ${W} 300`, "data-v0": S.v0, "data-v1": S.v1 });
+      // Series drawn a point past the view on each side are clipped to the plot area.
+      sv(sv(sv(svg, "defs"), "clipPath", { id: "plot-clip" }), "rect", { x: LEFT, y: 0, width: W - LEFT - RIGHT, height: 300 });
       // Time axis.
       const ax = sv(svg, "g", { class: "axis" });
       const span = S.v1 - S.v0, step = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000, 120000, 300000].find(s => span / s <= 10) || 600000;
@@ -295,7 +303,8 @@ enum HTMLReportScript {
       drawMarks(pc, T.new.praise, 230, "up", "#66bb6a"); drawMarks(pc, T.new.cards, 230, "dia", "#37474f");
       const pr = lane(svg, 248, 34, "prompts", "prompts");
       drawMarks(pr, T.golden.prompts, 250, "dia", "#00897b"); drawMarks(pr, T.new.prompts, 266, "dia", "#004d40");
-      sv(svg, "text", { x: LEFT - 4, y: 226, "font-size": 8, "text-anchor": "end", fill: "#999" }, "golden/new");
+      sv(svg, "text", { x: 4, y: 242, "font-size": 8, fill: "#999" }, "upper golden, lower new");
+      sv(svg, "text", { x: 4, y: 278, "font-size": 8, fill: "#999" }, "upper golden, lower new");
       const dv = sv(svg, "g", { class: "divergences" });
       for (const k of n.rows) {
         const r = D.rows[k];
