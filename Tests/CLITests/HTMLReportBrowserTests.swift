@@ -64,6 +64,30 @@ struct HTMLReportBrowserTests {
     let golden = dir.appendingPathComponent("Golden/\(lastRec).trace.jsonl")
     #expect(try String(contentsOf: golden, encoding: .utf8) == newTrace)
 
+    // Keyboard: n/p step divergence by divergence, → one frame (15 fps here), + halves the
+    // view; a deep link opens a recording at a time.
+    let first = HTMLReportCLITests.names[0]
+    let times = rows.filter { $0["rec"]?.stringValue == first }.compactMap { $0["t"]?.int64Value }
+    let divs = Array(Set(times)).sorted()
+    try #require(divs.count >= 2)
+    let stepped = try HeadlessBrowser.load(page, fragment: "rec=\(first)&t=0&keys=n,n,p,ArrowRight")
+    let zoomed = try HeadlessBrowser.load(page, fragment: "rec=\(first)&t=0&keys=n,n,p,ArrowRight,%2B")
+    for r in [stepped, zoomed] {
+      #expect(HeadlessBrowser.attribute("data-status", of: "body", in: r.dom) == "ok")
+      let t = Int64(HeadlessBrowser.attribute("data-cursor-t", of: "tl", in: r.dom) ?? "") ?? -1
+      #expect(t > divs[0] && t <= divs[0] + 67, "n, n, p then → from t=0: one frame after \(divs[0]), got \(t)")
+    }
+    let width = { (dom: String) -> Double in
+      guard let v0 = HeadlessBrowser.attribute("data-v0", of: "tl", in: dom).flatMap(Double.init),
+        let v1 = HeadlessBrowser.attribute("data-v1", of: "tl", in: dom).flatMap(Double.init)
+      else { return -1 }
+      return v1 - v0
+    }
+    #expect(width(zoomed.dom) > 0 && abs(width(zoomed.dom) * 2 - width(stepped.dom)) < 1, "+ halves the view")
+    let linked = try HeadlessBrowser.load(page, fragment: "rec=\(lastRec)&t=5000")
+    #expect(HeadlessBrowser.attribute("data-rec", of: "tl", in: linked.dom) == lastRec)
+    #expect(HeadlessBrowser.attribute("data-cursor-t", of: "tl", in: linked.dom) == "5000")
+
     // The screenshot: a test artifact under .build/.
     try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
     let shot = Self.artifacts.appendingPathComponent("report.png")

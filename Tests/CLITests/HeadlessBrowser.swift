@@ -33,13 +33,13 @@ enum HeadlessBrowser {
     var consoleLines: [String] { log.split(separator: "\n").map(String.init).filter { $0.contains(":CONSOLE") } }
   }
 
-  /// Loads `file#fragment` and returns the DOM after the page's script ran (`--dump-dom`), or
+  /// Loads `file#fragment` (`fragment` already percent-encoded) and returns the DOM after the page's script ran (`--dump-dom`), or
   /// with `screenshot` writes a PNG of the page instead (the DOM is then empty).
   static func load(_ file: URL, fragment: String, screenshot: URL? = nil, size: String = "1400,1000") throws -> Run {
     let profile = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-chromium-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: profile) }
     var url = URLComponents(url: file, resolvingAgainstBaseURL: false)!
-    url.fragment = fragment
+    url.percentEncodedFragment = fragment
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path!)
     p.arguments = [

@@ -1,7 +1,7 @@
 /// The self-contained HTML page of a report: inline CSS, the document as a JSON data block,
 /// inline script (``HTMLReportScript``). No network: the Content-Security-Policy allows no
-/// source but the page's own inline style and script (and `data:`/`blob:` for the decisions
-/// download).
+/// source but the page's own inline style and script (and `data:` images); the decisions
+/// download is a `blob:` link the page makes itself.
 public enum HTMLReportPage {
   public static func render(_ doc: HTMLReportDocument) -> String {
     let data = HTMLText.scriptData(HTMLReportEncoder.json(doc))

@@ -9,8 +9,9 @@
 /// messages in `#errors`), `body[data-render-ms]` the time from navigation start to the end of
 /// the first render (`performance.now()`), `#tl[data-cursor-t]` the cursor. Deep link
 /// `#rec=NAME&t=MS&cue=CUE`; test hooks `&click=N` (clicks row N of the table after the first
-/// render), `&decide=accept|reject` (sets every recording's decision) and `&export=1` (clicks
-/// the export button).
+/// render), `&keys=K1,K2` (keydown events with those `key`s sent to the timeline),
+/// `&decide=accept|reject` (sets every recording's decision) and `&export=1` (clicks the
+/// export button).
 enum HTMLReportScript {
   static let source = #"""
     "use strict";
@@ -315,6 +316,8 @@ enum HTMLReportScript {
       if (S.t >= S.v0 && S.t <= S.v1) sv(svg, "line", { class: "cursor", x1: X(S.t), x2: X(S.t), y1: 14, y2: 292 });
       box.appendChild(svg);
       box.setAttribute("data-cursor-t", String(S.t));
+      box.setAttribute("data-v0", String(S.v0));
+      box.setAttribute("data-v1", String(S.v1));
       box.setAttribute("data-rec", T.name);
       drawPose(n);
       readout(n);
@@ -462,6 +465,7 @@ enum HTMLReportScript {
         const tr = document.querySelectorAll("#rows tbody tr")[Number(p.get("click"))];
         if (tr) tr.click(); else fail("click hook: no row " + p.get("click"));
       }
+      if (p.has("keys")) for (const k of p.get("keys").split(",")) $("tl").dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
       const dec = p.get("decide");
       if (dec === "accept" || dec === "reject") D.timelines.forEach((T, i) => { const r = $("dec-" + i + "-" + dec); r.checked = true; r.dispatchEvent(new Event("change")); });
       if (p.get("export") === "1") $("export").click();
