@@ -63,7 +63,7 @@ public struct DivergenceGroup: Equatable, Sendable {
   }
 
   /// (cue, record kind, shape) of one divergence.
-  static func signature(_ d: Divergence) -> (String, String, String) {
+  public static func signature(_ d: Divergence) -> (String, String, String) {
     let cue = d.cueIDs.first ?? "-"
     let kind = d.golden?.kind ?? d.replay?.kind ?? "-"
     let shape: String

@@ -36,6 +36,9 @@ extension JPReplay {
     @Option(name: .customLong("tolerance"), help: ArgumentHelp("Numeric tolerance for a field, e.g. severity=0.01. Repeatable.", valueName: "field=eps"))
     var tolerances: [String] = []
 
+    @Option(help: ArgumentHelp("Also write the diff as one self-contained HTML page (rows, timeline of golden and new).", valueName: "FILE"))
+    var html: String?
+
     @Option(help: "Lines of context.")
     var context = 3
 
@@ -67,6 +70,9 @@ extension JPReplay {
           : try differ.diffTraces(golden: left.text, replay: right.text)
       } catch { throw CLIError.badInput(error.description) }
       print(result.render(), terminator: "")
+      if let html {
+        try HTMLReportFile.writeDiff(result, golden: left, replay: right, sides: (a, b), engine: engine, to: html)
+      }
       if let d = result.divergence {
         for (label, side) in [("golden side", a), ("replay side", b)] where Harness.isRecording(side) {
           guard !d.cueIDs.isEmpty else { break }

@@ -23,6 +23,7 @@ extension JPReplay.Tune {
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back --no-validation
           jpreplay tune report /tmp/s.sqlite --objectives flicker_per_min,latency_p90_ms --svg /tmp/front.svg
           jpreplay tune report /tmp/s.sqlite --json
+          jpreplay tune report /tmp/s.sqlite --html /tmp/tune.html
           jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
           jpreplay tune report /tmp/v.sqlite --objectives latency_p90_ms --trial 2
         """)
@@ -39,6 +40,9 @@ extension JPReplay.Tune {
     @Option(help: "Write an SVG plot of the first two objectives here.")
     var svg: String?
 
+    @Option(help: ArgumentHelp("Write one self-contained HTML page: the Pareto front plot (fit vs validation with a validation corpus) and every trial's parameters, sortable.", valueName: "FILE"))
+    var html: String?
+
     @Option(help: "Rows of the trial table (0 = all).")
     var limit = 0
 
@@ -54,6 +58,12 @@ extension JPReplay.Tune {
           throw CLIError.badInput("\(svg): cannot write (\(error.message))")
         }
         printErr("tune report: wrote \(svg)")
+      }
+      if let html {
+        do { try SafeFile.write(TuneHTML.render(report), to: html) } catch {
+          throw CLIError.badInput("\(html): cannot write (\(error.message))")
+        }
+        printErr("tune report: wrote \(html)")
       }
       print(json ? report.json : report.text(limit: limit), terminator: "")
     }

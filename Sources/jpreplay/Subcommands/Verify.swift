@@ -79,6 +79,9 @@ extension JPReplay {
     @Option(help: "Write a JUnit XML report to this file.")
     var junit: String?
 
+    @Option(help: ArgumentHelp("Also write the run as one self-contained HTML page (divergence table, timelines, decisions; see `jpreplay report`).", valueName: "FILE"))
+    var html: String?
+
     @Option(help: "Report on standard output as text or json.")
     var format: ReportFormat = .text
 
@@ -213,6 +216,9 @@ extension JPReplay {
         for line in GitHubAnnotations.render(report, store: corpus.store, base: base) {
           if format == .json { printErrBuilt(line) } else { print(line) }
         }
+      }
+      if let html {
+        try HTMLReportFile.writeVerify(report, to: html, store: corpus.store, engine: engine, title: "jpreplay verify")
       }
       if let junit {
         // `--junit out/verify.xml` on a fresh checkout: create the report's folder.

@@ -1,0 +1,187 @@
+import CanonicalJSON
+import CoachEngine
+import EngineIO
+import Foundation
+import PoseSpec
+import Recording
+import Replay
+
+/// Builds the HTML report's document from a `verify` run or a `diff`: one row per divergence
+/// (the differ's explanation, and the metric table `diff` prints as its "why"), and per
+/// divergent recording one replay with metric tracing for its timeline.
+public struct HTMLReportBuilder: Sendable {
+  public var spec: PoseSpecDocument
+  public var overrides: [(name: String, value: String)]
+  /// A display shorter than this in the new run that the golden lacks is a "new flicker"
+  /// (the guidance budget's minimum hold, `verify --budgets`).
+  public var minHoldMs: Millis = BudgetLimits().minHoldMs
+  /// The half width of the window of `cue_eval` records a row's cause is built from (as `diff`).
+  public static let causeWindowMs: Millis = 500
+
+  public init(spec: PoseSpecDocument, overrides: [(name: String, value: String)] = []) {
+    self.spec = spec
+    self.overrides = overrides
+  }
+
+  /// The document of a `verify` run: every divergence of every failed recording, in the
+  /// report's order (`VerifyCase.divergences`: trace first, then A.13).
+  public func document(verify report: VerifyReport, store: GoldenStore, title: String) -> HTMLReportDocument {
+    var doc = HTMLReportDocument(kind: "verify", title: title)
+    for cat in VerifyCategory.allCases {
+      let n = report.cases.filter { $0.category == cat }.count
+      if n > 0 { doc.counts.append((cat.rawValue, n)) }
+    }
+    for c in report.cases where !c.divergences.isEmpty {
+      let ds = c.divergences
+      var timeline: HTMLReportTimeline?
+      var causes: [TraceRecord] = []
+      if doc.timelines.count < HTMLReportLimits.timelinesMax {
+        do {
+          let golden = (try? store.readGolden(c.name, .trace)) ?? nil
+          let built = try self.timeline(
+            recording: store.recordingURL(c.name).path, name: c.name, goldenTrace: golden,
+            newTrace: nil, at: ds.map(\.divergence.t), cues: ds.flatMap(\.divergence.cueIDs))
+          timeline = built.timeline
+          causes = built.causes
+          timeline?.pending = Self.pendingHashes(c.name, store: store)
+        } catch {
+          doc.withoutTimeline.append((c.name, error.message))
+        }
+      } else {
+        doc.withoutTimeline.append((c.name, "more than HTMLReportLimits.timelinesMax = \(HTMLReportLimits.timelinesMax) timelines"))
+      }
+      for fd in ds {
+        addRow(&doc, recording: c.name, file: fd.file.rawValue, fd.divergence, timeline: timeline, causes: causes)
+      }
+      if let timeline { doc.timelines.append(timeline) }
+    }
+    return doc
+  }
+
+  /// The document of a `diff`: `golden` and `replay` are the two canonical texts; when the
+  /// replay side is a recording (`replayRecording`), it is replayed again with metric tracing
+  /// for the series and the causes.
+  public func document(
+    diff result: DiffResult, golden: String, replay: String, isA13: Bool, name: String, replayRecording: String?,
+    title: String
+  ) -> HTMLReportDocument {
+    var doc = HTMLReportDocument(kind: "diff", title: title)
+    doc.counts = [(result.isMatch ? "equivalent" : "divergent hunks", result.isMatch ? 1 : result.hunkCount)]
+    var timeline = HTMLReportTimeline(name: name, durationMs: 0)
+    var causes: [TraceRecord] = []
+    if let path = replayRecording {
+      do {
+        let built = try self.timeline(
+          recording: path, name: name, goldenTrace: isA13 ? nil : golden, newTrace: isA13 ? nil : replay,
+          at: result.divergences.map(\.t), cues: result.divergences.flatMap(\.cueIDs))
+        timeline = built.timeline
+        causes = built.causes
+      } catch {
+        doc.withoutTimeline.append((name, error.message))
+      }
+    } else if !isA13 {
+      timeline.golden = Self.lanes(ofTrace: golden)
+      timeline.new = Self.lanes(ofTrace: replay)
+      let last = (timeline.golden.displays.map(\.t) + timeline.new.displays.map(\.t) + result.divergences.map(\.t)).max()
+      timeline.durationMs = (last ?? 0) + 1_000
+    }
+    for d in result.divergences {
+      addRow(&doc, recording: name, file: isA13 ? "a13" : "trace", d, timeline: timeline, causes: causes)
+    }
+    if doc.withoutTimeline.isEmpty { doc.timelines.append(timeline) }
+    doc.rowsOmitted += max(0, result.hunkCount - result.divergences.count)
+    return doc
+  }
+
+  func addRow(
+    _ doc: inout HTMLReportDocument, recording: String, file: String, _ d: Divergence, timeline: HTMLReportTimeline?,
+    causes: [TraceRecord]
+  ) {
+    guard doc.rows.count < HTMLReportLimits.rowsMax else {
+      doc.rowsOmitted += 1
+      return
+    }
+    let lanes = timeline?.new
+    let kind = HTMLReportRow.kind(
+      of: d, newDisplayEnd: { lanes?.displayEnd(startingAt: $0) }, minHoldMs: minHoldMs)
+    var delta: Millis?
+    if case .moved(let ms) = d.kind { delta = ms }
+    let near = causes.filter { abs($0.t - d.t) <= Self.causeWindowMs }
+    let cause = d.cueIDs.isEmpty || file != "trace" ? [] : CueEvalTable.render(near, cues: d.cueIDs)
+    doc.rows.append(
+      HTMLReportRow(
+        recording: recording, file: file, t: d.t, cue: d.cueIDs.first ?? "", kind: kind,
+        detail: DivergenceGroup.signature(d).2, deltaMs: delta, explanation: d.explanation,
+        cause: Array(cause.prefix(HTMLReportLimits.causeLinesMax))))
+  }
+
+  /// The SHA-256 of each pending `.new` of `name` now on disk (what a decision accepts).
+  static func pendingHashes(_ name: String, store: GoldenStore) -> [(kind: String, sha256: String)] {
+    GoldenKind.allCases.compactMap { k in
+      guard let data = FileManager.default.contents(atPath: store.pendingURL(name, k).path) else { return nil }
+      return (k.rawValue, SHA256.hex([UInt8](data)))
+    }
+  }
+
+  /// The lanes of a canonical trace text (lines that do not parse are skipped: the golden was
+  /// already diffed, and a report shows what it can).
+  public static func lanes(ofTrace text: String) -> HTMLReportLanes {
+    var lanes = HTMLReportLanes()
+    guard let lines = try? StructuredLine.parseTrace(text) else { return lanes }
+    for l in lines { lanes.add(t: l.t, kind: l.kind, fields: l.fields) }
+    return lanes
+  }
+
+  /// Replays `recording` once with metric tracing: the new lanes (unless `newTrace` gives
+  /// them), the focus cues' series, the gate's counters, the landmarks, and the `cue_eval`
+  /// records within ``causeWindowMs`` of the times in `at`.
+  func timeline(
+    recording path: String, name: String, goldenTrace: String?, newTrace: String?, at times: [Millis], cues: [String]
+  ) throws(HarnessFailure) -> (timeline: HTMLReportTimeline, causes: [TraceRecord])
+  {
+    let rec = try CorpusScorer.load(path, eventsBudget: ScoreLimits.corpusEventsMax, eventsMax: ScoreLimits.corpusEventsMax)
+    var timeline = HTMLReportTimeline(name: name, durationMs: rec.durationMs)
+    if let goldenTrace { timeline.golden = Self.lanes(ofTrace: goldenTrace) }
+    let config: EngineConfiguration
+    do {
+      config = try EngineConfiguration(spec: spec, header: RecordingHeader(rec.header), overrides: overrides, traceMetrics: true)
+    } catch { throw .badInput("\(path): \(error.description)") }
+    // The focus cues are known before the replay (the divergences' cues, then the golden's
+    // displayed ones), so one replay keeps their series alone.
+    var output = HTMLReportOutput(windows: times.map { ($0 - Self.causeWindowMs)...($0 + Self.causeWindowMs) })
+    output.focus = Self.focusCues(cues, golden: timeline.golden, known: Set(spec.cues.map(\.id)))
+    var source = InMemoryEventSource(header: rec.header, events: rec.events)
+    var replayer = Replayer(engine: Engine(configuration: config), options: ReplayOptions(), sessionStore: MemorySessionStore())
+    do { _ = try replayer.run(&source, into: &output, recording: path) } catch {
+      throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
+    }
+    timeline.new = newTrace.map(Self.lanes(ofTrace:)) ?? output.lanes
+    timeline.series = output.series
+    timeline.series.cues = output.focus
+    Self.addLandmarks(rec.events, to: &timeline.series)
+    return (timeline, output.causes)
+  }
+
+  /// The divergences' cues, then the cues the golden displays (first shown first), those of
+  /// the spec only, at most `focusCuesMax`.
+  static func focusCues(_ cues: [String], golden: HTMLReportLanes, known: Set<String>) -> [String] {
+    var out: [String] = []
+    for c in cues + golden.displays.compactMap(\.cue) where known.contains(c) && !out.contains(c) {
+      if out.count < HTMLReportLimits.focusCuesMax { out.append(c) }
+    }
+    return out
+  }
+
+  /// Body joints per landmark frame, canonical (y down), dropped below confidence 0.5.
+  static func addLandmarks(_ events: [InputEvent], to series: inout HTMLReportSeries) {
+    for e in events {
+      guard case .landmarks(let f) = e.payload else { continue }
+      series.landmarkT.append(e.t)
+      let points: [(x: Double, y: Double)?] = (0..<Joint.allCases.count).map { i in
+        guard let body = f.body, let p = body.points[i], p.conf >= 0.5, p.x.isFinite, p.y.isFinite else { return nil }
+        return (p.x, f.coords == .vision ? 1 - p.y : p.y)
+      }
+      series.landmarks.append(points)
+    }
+  }
+}

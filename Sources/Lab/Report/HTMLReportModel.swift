@@ -1,0 +1,192 @@
+import CanonicalJSON
+import EngineIO
+import PoseSpec
+import Replay
+
+/// Bounds of the HTML report (`jpreplay report`, `verify --html`, `diff --html`).
+public enum HTMLReportLimits {
+  /// Recordings given a timeline in one report (divergent ones, name order); the rest are
+  /// listed in the table only.
+  public static let timelinesMax = 200
+  /// Rows of the divergence table (every divergence up to this; the page says how many more).
+  public static let rowsMax = 20_000
+  /// Cues whose metric series a timeline carries (the cues of its divergences first).
+  public static let focusCuesMax = 4
+  /// Markers (displays, cards, praise, prompts) per lane and side.
+  public static let markersMax = 20_000
+  /// Encoded series bytes per recording per 10 minutes of recording (landmarks, metrics,
+  /// gate): the page stays within 2 MB per 10 minutes of a 30 fps recording with its table
+  /// and script. Short recordings get at least `seriesBytesFloor`.
+  public static let seriesBytesPerTenMinutes = 1_800_000
+  public static let seriesBytesFloor = 300_000
+  /// Lines of the metric explanation kept per row (``CueEvalTable`` rows of the cues involved).
+  public static let causeLinesMax = 60
+  /// Characters of any one text field carried into the page (names, explanations).
+  public static let textCharactersMax = 2_000
+}
+
+/// One divergence of the run as an event: which recording, which file, when, which cue, what
+/// kind of change, the differ's one-sentence explanation and the metric table around it.
+public struct HTMLReportRow: Equatable, Sendable {
+  public var recording: String
+  /// `trace` or `a13`.
+  public var file: String
+  public var t: Millis
+  /// The first cue the records name; empty when none.
+  public var cue: String
+  /// added, removed, shifted, new flicker, level changed, prompt changed, changed.
+  public var kind: String
+  /// The group shape (``DivergenceGroup``): "moved +1 frame (15 Hz)", "level hard → warn", …
+  public var detail: String
+  /// The shift of a `shifted` row, ms (replay minus golden).
+  public var deltaMs: Millis?
+  /// ``Divergence/explanation``, as `verify` and `diff` print it.
+  public var explanation: String
+  /// ``CueEvalTable`` lines (thresholds, levels, gate counters within 500 ms), as `diff` prints them.
+  public var cause: [String]
+
+  public init(
+    recording: String, file: String, t: Millis, cue: String, kind: String, detail: String, deltaMs: Millis?,
+    explanation: String, cause: [String]
+  ) {
+    self.recording = recording
+    self.file = file
+    self.t = t
+    self.cue = cue
+    self.kind = kind
+    self.detail = detail
+    self.deltaMs = deltaMs
+    self.explanation = explanation
+    self.cause = cause
+  }
+
+  /// The row kind of `d`: prompts first (any change of a prompt record), then a display that
+  /// appears and goes within `minHoldMs` in the new run (a new flicker), then the differ's kind.
+  public static func kind(of d: Divergence, newDisplayEnd: (Millis) -> Millis?, minHoldMs: Millis) -> String {
+    let recordKind = d.golden?.kind ?? d.replay?.kind ?? ""
+    if recordKind == "prompt" { return "prompt changed" }
+    switch d.kind {
+    case .missingInReplay: return "removed"
+    case .extraInReplay:
+      if recordKind == "cue_display", let r = d.replay, r.fields["cue_id"]?.stringValue != nil,
+        let end = newDisplayEnd(r.t), end - r.t < minHoldMs
+      {
+        return "new flicker"
+      }
+      return "added"
+    case .moved: return "shifted"
+    case .changed(let fields):
+      return fields.contains { $0.field == "level" } ? "level changed" : "changed"
+    }
+  }
+}
+
+/// Markers of one side (golden or new) of a recording's timeline, from its trace records.
+public struct HTMLReportLanes: Equatable, Sendable {
+  /// Each `cue_display`: time, cue (nil: nothing shown), level.
+  public var displays: [(t: Millis, cue: String?, level: String)] = []
+  public var cards: [(t: Millis, text: String)] = []
+  public var praise: [(t: Millis, text: String)] = []
+  public var prompts: [(t: Millis, text: String)] = []
+  public init() {}
+
+  public static func == (a: HTMLReportLanes, b: HTMLReportLanes) -> Bool {
+    a.displays.elementsEqual(b.displays) { $0.t == $1.t && $0.cue == $1.cue && $0.level == $1.level }
+      && a.cards.elementsEqual(b.cards) { $0 == $1 } && a.praise.elementsEqual(b.praise) { $0 == $1 }
+      && a.prompts.elementsEqual(b.prompts) { $0 == $1 }
+  }
+
+  /// Adds one trace record (kind `out`, fields without `t` and `out`); other kinds are ignored.
+  public mutating func add(t: Millis, kind: String, fields: JSONObject) {
+    func s(_ k: String) -> String { fields[k].map(Self.text) ?? "none" }
+    let cap = HTMLReportLimits.markersMax
+    switch kind {
+    case "cue_display" where displays.count < cap:
+      displays.append((t, fields["cue_id"]?.stringValue, s("level")))
+    case "script_card" where cards.count < cap:
+      cards.append((t, "\(s("cue_id")) · \(s("en"))"))
+    case "praise" where praise.count < cap:
+      praise.append((t, "\(s("state")) \(s("trigger")) \(s("dimension"))"))
+    case "prompt" where prompts.count < cap:
+      prompts.append((t, "\(s("op")) \(s("key")) \(s("level")) \(s("en"))"))
+    default: break
+    }
+  }
+
+  /// The end of the display that starts at `t` (the next `cue_display` showing another cue),
+  /// nil when none starts there or it lasts to the end.
+  public func displayEnd(startingAt t: Millis) -> Millis? {
+    guard let i = displays.firstIndex(where: { $0.t == t && $0.cue != nil }) else { return nil }
+    let cue = displays[i].cue
+    return displays[(i + 1)...].first { $0.cue != cue }?.t
+  }
+
+  static func text(_ v: JSONValue) -> String {
+    switch v {
+    case .null: "none"
+    case .string(let s): s
+    case .number(let d): JSONWriter.formatNumber(d)
+    default: JSONWriter.write(v, sortKeys: true)
+    }
+  }
+}
+
+/// The dense series of one recording: cue metrics and gate counters per T0 evaluation,
+/// landmarks per frame. Filled by one replay with metric tracing (``HTMLReportBuilder``).
+public struct HTMLReportSeries: Sendable {
+  /// The cues whose metrics are kept, in focus order.
+  public var cues: [String] = []
+  /// The time of each T0 evaluation.
+  public var evalT: [Millis] = []
+  /// Per cue, per evaluation: the error (nil: unavailable) and the observed level.
+  public var values: [[Double?]] = []
+  public var levels: [[CueLevel]] = []
+  /// Per cue, the thresholds of its first judged evaluation.
+  public var thresholds: [ThresholdSet?] = []
+  /// Per evaluation: the gate's shown cue (nil none), persist counter, held ms, cooling down.
+  public var gateShown: [String?] = []
+  public var gateStable: [Int] = []
+  public var gateHeldMs: [Millis] = []
+  public var gateCooling: [Bool] = []
+  public var persistFrames = 0
+  public var minHoldMs = 0
+  /// Landmark frames: time and 19 body joints (x, y canonical y-down; nil: absent or below
+  /// the 0.5 confidence the engine keeps).
+  public var landmarkT: [Millis] = []
+  public var landmarks: [[(x: Double, y: Double)?]] = []
+  public init() {}
+}
+
+/// One recording's timeline: golden and new lanes on one axis, the new run's series, and the
+/// pending files a decision applies to (SHA-256 of each `.new`, when `verify` wrote one).
+public struct HTMLReportTimeline: Sendable {
+  public var name: String
+  public var durationMs: Millis
+  public var golden = HTMLReportLanes()
+  public var new = HTMLReportLanes()
+  public var series = HTMLReportSeries()
+  public var pending: [(kind: String, sha256: String)] = []
+  public init(name: String, durationMs: Millis) {
+    self.name = name
+    self.durationMs = durationMs
+  }
+}
+
+/// Everything one HTML report shows.
+public struct HTMLReportDocument: Sendable {
+  /// "verify" or "diff".
+  public var kind: String
+  public var title: String
+  /// Category counts (`passed 12`, `failed 2`, …), in the order given.
+  public var counts: [(name: String, count: Int)] = []
+  public var rows: [HTMLReportRow] = []
+  /// Divergences beyond `HTMLReportLimits.rowsMax` (not in `rows`).
+  public var rowsOmitted = 0
+  public var timelines: [HTMLReportTimeline] = []
+  /// Recordings with divergences but no timeline (beyond `timelinesMax`, or not replayable here).
+  public var withoutTimeline: [(name: String, why: String)] = []
+  public init(kind: String, title: String) {
+    self.kind = kind
+    self.title = title
+  }
+}

@@ -1,0 +1,86 @@
+/// The self-contained HTML page of a report: inline CSS, the document as a JSON data block,
+/// inline script (``HTMLReportScript``). No network: the Content-Security-Policy allows no
+/// source but the page's own inline style and script (and `data:` images); the decisions
+/// download is a `blob:` link the page makes itself.
+public enum HTMLReportPage {
+  public static func render(_ doc: HTMLReportDocument) -> String {
+    let data = HTMLText.scriptData(HTMLReportEncoder.json(doc))
+    return head(title: doc.title) + """
+      <body data-status="loading">
+      <header><h1 id="title"></h1><p id="counts"></p><p id="status" class="muted">rendering…</p></header>
+      <div id="errors" hidden></div>
+      <section id="summary"><h2>Divergences</h2>
+      <div class="tools"><input id="filter" type="search" placeholder="filter rows (any column)" aria-label="filter rows">
+      <select id="kind-filter" aria-label="kind"><option value="">every kind</option></select>
+      <span id="row-count" class="muted"></span></div>
+      <div class="summary-wrap"><table id="rows"><thead><tr><th data-key="rec">recording</th><th data-key="file">file</th><th data-key="t">t ms</th>
+      <th data-key="cue">cue</th><th data-key="kind">kind</th><th data-key="detail">change</th><th data-key="explanation">explanation</th></tr></thead>
+      <tbody></tbody></table></div><p id="rows-more" class="muted"></p>
+      <pre id="cause" class="cause" hidden></pre></section>
+      <section id="timeline-section"><h2>Timeline <span id="tl-name"></span></h2>
+      <div class="tools"><label>recording <select id="rec-select"></select></label>
+      <label>cue in focus <select id="cue-select"></select></label>
+      <button id="zoom-in" title="zoom in (+)">+</button><button id="zoom-out" title="zoom out (-)">−</button>
+      <button id="zoom-reset" title="whole recording (0)">all</button>
+      <button id="prev-div" title="previous divergence (p)">◀ div</button><button id="next-div" title="next divergence (n)">div ▶</button>
+      <span class="muted">keys: ←/→ frame, p/n divergence, +/− zoom, drag to pan, wheel to zoom</span></div>
+      <div class="tl-wrap"><div id="tl" tabindex="0" aria-label="timeline"></div>
+      <div class="side"><svg id="pose" viewBox="0 0 150 250" width="150" height="250" role="img" aria-label="landmarks at the cursor"></svg>
+      <div id="readout"></div></div></div></section>
+      <section id="decisions"><h2>Decisions</h2>
+      <p class="muted">Accept or reject each recording's pending goldens, then export the decisions and apply them with
+      <code>jpreplay accept --decisions FILE</code> (the same checks as <code>accept</code>; a pending file changed since
+      this report is refused).</p>
+      <table id="decision-table"><tbody></tbody></table>
+      <button id="export">export decisions</button> <a id="decisions-download" hidden download="decisions.json">decisions.json</a>
+      <pre id="decisions-json"></pre></section>
+      <script type="application/json" id="jp-data">\(data)</script>
+      <script>
+      \(HTMLReportScript.source)
+      </script>
+      </body>
+      </html>
+
+      """
+  }
+
+  /// The document head with the page's style; `title` escaped.
+  static func head(title: String) -> String {
+    """
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+    <title>\(HTMLText.escape(title))</title>
+    <style>
+    \(css)
+    </style>
+    </head>
+
+    """
+  }
+
+  static let css = """
+    body{font:13px/1.4 system-ui,sans-serif;margin:0 16px 40px;color:#222;background:#fafafa}
+    h1{font-size:18px;margin:12px 0 4px}h2{font-size:15px;margin:18px 0 6px}
+    .muted{color:#777}.tools{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin:4px 0}
+    table{border-collapse:collapse;width:100%;background:#fff}
+    th,td{border-bottom:1px solid #e4e4e4;padding:3px 6px;text-align:left;vertical-align:top;white-space:pre-wrap;word-break:break-word}
+    th{cursor:pointer;background:#f0f0f0;position:sticky;top:0}th.sorted::after{content:" ▾"}th.sorted.desc::after{content:" ▴"}
+    #rows tbody tr{cursor:pointer}#rows tbody tr:hover{background:#eef4ff}#rows tbody tr.sel{background:#dbe8ff}
+    .k-added{color:#0a7a2f}.k-removed{color:#b00020}.k-shifted{color:#8a5a00}.k-new-flicker{color:#c2185b;font-weight:600}
+    .k-level-changed{color:#5e35b1}.k-prompt-changed{color:#00695c}
+    #errors{background:#fde8e8;border:1px solid #b00020;padding:6px;color:#b00020;white-space:pre-wrap}
+    .cause{background:#fff;border:1px solid #ddd;padding:6px;overflow:auto;max-height:170px;font:11px/1.3 ui-monospace,monospace;margin:6px 0}
+    #rows td:nth-child(-n+5){white-space:nowrap}#rows td:nth-child(6){max-width:260px}
+    .summary-wrap{max-height:240px;overflow:auto;border:1px solid #e4e4e4}
+    .tl-wrap{display:flex;gap:10px;align-items:flex-start}#tl{flex:1;min-width:0;background:#fff;border:1px solid #ddd;outline:none}
+    #tl:focus{border-color:#16c}#tl svg{display:block;width:100%;user-select:none}
+    .side{width:230px}#pose{background:#fff;border:1px solid #ddd}#readout{font:11px/1.4 ui-monospace,monospace;white-space:pre-wrap}
+    .lane-label{font-size:10px;fill:#555}.cursor{stroke:#d32f2f;stroke-width:1.5}.div-mark{stroke:#c2185b;stroke-dasharray:2 2}
+    #decision-table td{border:none;padding:2px 8px}#decisions-json{font:11px ui-monospace,monospace}
+    button{font:inherit}
+    """
+}

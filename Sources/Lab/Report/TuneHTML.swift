@@ -1,0 +1,88 @@
+/// `tune report --html FILE`: one self-contained page with the Pareto front plot (the first
+/// two objectives, and with a validation corpus the front's fit against validation values of
+/// the study's objective: ``TuneSVG``, inline) and every trial's parameters and objectives in
+/// a table that sorts by any column (front trials first, marked).
+public enum TuneHTML {
+  public static func render(_ report: TuneReport) -> String {
+    let e = HTMLText.escape
+    let front = Set(report.front)
+    let columns = report.objectives.flatMap {
+      report.validation.isEmpty ? [$0] : [$0, TuneRunner.validationPrefix + $0]
+    }
+    var head = "<tr><th>trial</th><th>front</th><th>status</th>"
+    head += report.parameters.map { "<th>\(e($0))</th>" }.joined()
+    head += columns.map { "<th>\(e($0))</th>" }.joined()
+    head += report.validation.isEmpty ? "" : "<th>generalises</th>"
+    head += "</tr>"
+    var rows = ""
+    if let shipped = report.shipped {
+      rows += "<tr class=\"shipped\"><td data-v=\"-1\">shipped</td><td></td><td>-</td>"
+      rows += report.parameters.map { _ in "<td></td>" }.joined()
+      rows += columns.map { c in cell(shipped[c]) }.joined()
+      rows += report.validation.isEmpty ? "" : "<td>-</td>"
+      rows += "</tr>\n"
+    }
+    let ordered = report.trials.filter { front.contains($0.index) } + report.trials.filter { !front.contains($0.index) }
+    for t in ordered {
+      let onFront = front.contains(t.index)
+      rows += "<tr\(onFront ? " class=\"front\"" : "") data-trial=\"\(t.index)\"><td data-v=\"\(t.index)\">#\(t.index)</td>"
+      rows += "<td>\(onFront ? "●" : "")</td><td title=\"\(e(t.reason ?? ""))\">\(e(t.status.rawValue))</td>"
+      rows += report.parameters.indices.map { i in "<td>\(i < t.values.count ? e(t.values[i].description) : "")</td>" }.joined()
+      rows += columns.map { cell(t.objectives[$0]) }.joined()
+      if let g = report.generalisation(t) {
+        rows += "<td>\(g.generalises ? "yes" : e("no: " + g.reasons.joined(separator: "; ")))</td>"
+      }
+      rows += "</tr>\n"
+    }
+    let ok = report.trials.filter { $0.status == .ok }.count
+    let svg = TuneSVG.render(report)
+    return """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+      <title>tune report</title>
+      <style>
+      body{font:13px/1.4 system-ui,sans-serif;margin:0 16px 40px;color:#222}h1{font-size:18px}
+      table{border-collapse:collapse}th,td{border-bottom:1px solid #e4e4e4;padding:3px 6px;text-align:right}
+      th{cursor:pointer;background:#f0f0f0}tr.front{background:#e8f0fe}tr.shipped{font-style:italic}
+      </style>
+      </head>
+      <body data-status="loading">
+      <h1>tune report</h1>
+      <p id="summary">\(report.trials.count) trials: \(ok) feasible; \(report.front.count) on the Pareto front over \(e(report.objectives.joined(separator: ", ")))\(report.validation.isEmpty ? "; no validation corpus" : "; validation corpus: \(e(report.validation.joined(separator: ", ")))")</p>
+      <div id="plot">\(svg)</div>
+      <table id="trials"><thead>\(head)</thead><tbody>
+      \(rows)</tbody></table>
+      <script>
+      \(script)
+      </script>
+      </body>
+      </html>
+
+      """
+  }
+
+  static func cell(_ v: Double?) -> String {
+    guard let v else { return "<td>-</td>" }
+    return "<td data-v=\"\(v.isFinite ? TuneReport.number(v) : "0")\">\(TuneReport.number(v))</td>"
+  }
+
+  /// Sorts the trial table by a clicked column (numbers by value), the shipped row kept first.
+  static let script = #"""
+    "use strict";
+    (function () {
+    const table = document.getElementById("trials"), body = table.tBodies[0];
+    let last = -1, desc = false;
+    table.querySelectorAll("th").forEach((th, c) => th.addEventListener("click", () => {
+      desc = last === c ? !desc : false; last = c;
+      const rows = Array.from(body.rows).filter(r => !r.classList.contains("shipped"));
+      const key = r => { const td = r.cells[c]; const v = td.getAttribute("data-v"); return v != null ? Number(v) : td.textContent; };
+      rows.sort((a, b) => { const x = key(a), y = key(b); const s = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y)); return desc ? -s : s; });
+      for (const r of rows) body.appendChild(r);
+    }));
+    document.body.setAttribute("data-status", "ok");
+    })();
+    """#
+}

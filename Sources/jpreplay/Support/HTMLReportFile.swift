@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import Lab
+import Recording
+import Replay
+
+/// Writes the HTML report of `verify --html`, `diff --html` and `report` (the page is built by
+/// Lab's `HTMLReportBuilder` / `HTMLReportPage`; the CLI only names the file).
+enum HTMLReportFile {
+  static func writeVerify(_ report: VerifyReport, to path: String, store: GoldenStore, engine: EngineArguments, title: String) throws {
+    let builder = HTMLReportBuilder(
+      spec: try Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath), overrides: try engine.parsedOverrides())
+    try write(builder.document(verify: report, store: store, title: title), to: path)
+  }
+
+  static func writeDiff(
+    _ result: DiffResult, golden: (text: String, isA13: Bool), replay: (text: String, isA13: Bool), sides: (a: String, b: String),
+    engine: EngineArguments, to path: String
+  ) throws {
+    let builder = HTMLReportBuilder(
+      spec: try Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath), overrides: try engine.parsedOverrides())
+    let name = Harness.isRecording(sides.b) ? CorpusScorer.recordingName(sides.b) : URL(fileURLWithPath: sides.b).lastPathComponent
+    let doc = builder.document(
+      diff: result, golden: golden.text, replay: replay.text, isA13: golden.isA13 || replay.isA13, name: name,
+      replayRecording: Harness.isRecording(sides.b) ? sides.b : nil, title: "jpreplay diff \(sides.a) \(sides.b)")
+    try write(doc, to: path)
+  }
+
+  /// The page at `path` (its folder created); prints where it went and its size on stderr.
+  static func write(_ doc: HTMLReportDocument, to path: String) throws {
+    let page = HTMLReportPage.render(doc)
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    do { try SafeFile.write(page, to: path) } catch {
+      throw CLIError.badInput("\(path): cannot write (\(error.message))")
+    }
+    printErr("html: wrote \(ConsoleText.line(path)) (\(page.utf8.count) bytes, \(doc.rows.count) divergence rows, \(doc.timelines.count) timelines)")
+  }
+}

@@ -1,0 +1,150 @@
+import CanonicalJSON
+import EngineIO
+import Foundation
+import Lab
+import PoseSpec
+import Replay
+import Testing
+
+/// The HTML report's library side: row kinds from the differ's divergences, text and data
+/// escaping, the size budget of a long recording, and the decisions file's parser.
+@Suite("HTML report")
+struct HTMLReportTests {
+  static func display(_ t: Int, _ cue: String?, _ level: String) -> String {
+    let c = cue.map { "\"\($0)\"" } ?? "null"
+    return "{\"cue_id\":\(c),\"level\":\"\(level)\",\"mode\":\"noRef\",\"out\":\"cue_display\",\"reason\":\"none\",\"t\":\(t)}"
+  }
+
+  /// The kind of the first divergence between two traces, as the report classifies it.
+  static func kind(golden: [String], replay: [String]) throws -> String {
+    let g = golden.map { $0 + "\n" }.joined()
+    let r = replay.map { $0 + "\n" }.joined()
+    let result = try TraceDiffer().diffTraces(golden: g, replay: r)
+    let d = try #require(result.divergence)
+    let lanes = HTMLReportBuilder.lanes(ofTrace: r)
+    return HTMLReportRow.kind(of: d, newDisplayEnd: { lanes.displayEnd(startingAt: $0) }, minHoldMs: 300)
+  }
+
+  /// Kinds follow their definitions: a golden record the new run lacks is removed, an extra
+  /// one added — unless it is a display the new run drops again within the 300 ms minimum
+  /// hold (a new flicker); the same record later is shifted; another level at the same time
+  /// is a level change; any change of a prompt record is a prompt change.
+  @Test func rowKindsFollowTheirDefinitions() throws {
+    let base = Self.display(0, nil, "none")
+    #expect(try Self.kind(golden: [base, Self.display(1000, "A", "warn")], replay: [base]) == "removed")
+    #expect(
+      try Self.kind(golden: [base], replay: [base, Self.display(1000, "A", "warn"), Self.display(2000, nil, "none")])
+        == "added")
+    #expect(
+      try Self.kind(golden: [base], replay: [base, Self.display(1000, "A", "warn"), Self.display(1100, nil, "none")])
+        == "new flicker")
+    #expect(try Self.kind(golden: [base, Self.display(1000, "A", "warn")], replay: [base, Self.display(1067, "A", "warn")]) == "shifted")
+    #expect(try Self.kind(golden: [base, Self.display(1000, "A", "warn")], replay: [base, Self.display(1000, "A", "hard")]) == "level changed")
+    let prompt = { (key: String) in "{\"key\":\"\(key)\",\"op\":\"shown\",\"out\":\"prompt\",\"t\":500}" }
+    #expect(try Self.kind(golden: [base, prompt("P1")], replay: [base, prompt("P2")]) == "prompt changed")
+    #expect(try Self.kind(golden: [base, prompt("P1")], replay: [base]) == "prompt changed")
+  }
+
+  static let hostile = "q\"uo'te <script>alert(1)</script> & \u{1B}[31m \u{01}\u{2028}end"
+
+  /// HTML text shows a hostile name as text: no markup survives, control characters become
+  /// visible escapes.
+  @Test func htmlEscapingShowsHostileTextAsText() {
+    let e = HTMLText.escape(Self.hostile)
+    #expect(!e.contains("<") && !e.contains(">") && !e.contains("\"") && !e.contains("'"))
+    #expect(e.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+    #expect(e.contains("\\u{1B}[31m") && e.contains("\\u{1}") && e.contains("\\u{2028}"))
+    #expect(!e.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x2028 })
+  }
+
+  /// The data block cannot be closed or broken by its strings, and parses back to them.
+  @Test func scriptDataCannotCloseItsBlock() throws {
+    let value: JSONValue = .object(["name": .string(Self.hostile), "list": .array([.string("</script><!--")])])
+    let data = HTMLText.scriptData(value)
+    #expect(!data.contains("<") && !data.contains(">") && !data.contains("&"))
+    #expect(!data.unicodeScalars.contains { $0.value == 0x2028 || $0.value == 0x2029 || $0.value < 0x20 })
+    #expect(try JSONParser.parse(data) == value)
+  }
+
+  /// A synthetic 10-minute recording at 30 fps — every frame with 19 joints, a T0 evaluation
+  /// per frame with four focus cues and the gate — fits the page in 2 MB, keeping at least
+  /// every 4th landmark frame; a 10-second one is not thinned at all.
+  @Test func tenMinutesAtThirtyFpsStayWithinTwoMegabytes() {
+    func timeline(seconds: Int) -> HTMLReportTimeline {
+      var t = HTMLReportTimeline(name: "long", durationMs: Millis(seconds * 1000))
+      var s = HTMLReportSeries()
+      s.cues = ["A", "B", "C", "D"]
+      s.thresholds = [ThresholdSet(warn: [Threshold(.greater, 0.07)], exit: [Threshold(.lessOrEqual, 0.04)]), nil, nil, nil]
+      s.values = Array(repeating: [], count: 4)
+      s.levels = Array(repeating: [], count: 4)
+      for f in 0..<(seconds * 30) {
+        let ms = Millis(f * 1000 / 30)
+        s.evalT.append(ms)
+        for c in 0..<4 {
+          s.values[c].append(sin(Double(f + c) / 50) * 0.1)
+          s.levels[c].append(f % 7 == 0 ? .warn : .none)
+        }
+        s.gateShown.append(f % 90 < 45 ? "A" : nil)
+        s.gateStable.append(f % 10)
+        s.gateHeldMs.append(ms % 5_000)
+        s.gateCooling.append(f % 300 < 30)
+        s.landmarkT.append(ms)
+        let y: Double = 0.2 + Double(f % 100) / 400
+        var joints: [(x: Double, y: Double)?] = []
+        for j in 0..<19 { joints.append(j == 5 ? nil : (x: 0.3 + Double(j) / 50, y: y)) }
+        s.landmarks.append(joints)
+      }
+      t.series = s
+      t.golden.displays = [(0, "A", "warn"), (5_000, nil, "none")]
+      t.new.displays = t.golden.displays
+      return t
+    }
+    var doc = HTMLReportDocument(kind: "verify", title: "size")
+    doc.timelines = [timeline(seconds: 600)]
+    let page = HTMLReportPage.render(doc)
+    #expect(page.utf8.count <= 2_000_000, "\(page.utf8.count) bytes")
+    let series = HTMLReportEncoder.json(doc)["timelines"]?.arrayValue?.first?["series"]
+    let stride = series?["landmarkStride"]?.int64Value ?? 0
+    #expect((1...4).contains(stride), "landmark stride \(stride)")
+    #expect(series?["evalStride"]?.int64Value == 1)
+    print("HTML report, synthetic 10 min at 30 fps: \(page.utf8.count) bytes, landmark stride \(stride)")
+
+    var short = HTMLReportDocument(kind: "verify", title: "short")
+    short.timelines = [timeline(seconds: 10)]
+    let shortSeries = HTMLReportEncoder.json(short)["timelines"]?.arrayValue?.first?["series"]
+    #expect(shortSeries?["landmarkStride"]?.int64Value == 1)
+    // 300 frames × 38 coordinate bytes, in base64.
+    let expectedCharacters = (300 * 38 + 2) / 3 * 4
+    #expect(shortSeries?["landmarks"]?.stringValue?.count == expectedCharacters)
+  }
+
+  /// The decisions file: the page's format parses; each malformed part is named with its place.
+  @Test func decisionsFileParsesAndNamesWhatIsWrong() throws {
+    let sha = String(repeating: "ab", count: 32)
+    let good = """
+      {"format":"jpreplay-decisions","version":1,"decisions":[
+       {"recording":"a","decision":"accept","pending":{"trace":"\(sha)"}},{"recording":"b","decision":"reject","pending":{}}]}
+      """
+    #expect(
+      try ReportDecisions.parse(good, file: "d.json") == [
+        ReportDecision(recording: "a", accept: true, pending: ["trace": sha]), ReportDecision(recording: "b", accept: false),
+      ])
+    let bad: [(String, String)] = [
+      ("[]", "d.json: expected a JSON object"),
+      (#"{"format":"x","version":1,"decisions":[]}"#, "\"format\": expected \"jpreplay-decisions\""),
+      (#"{"format":"jpreplay-decisions","version":2,"decisions":[]}"#, "\"version\": expected 1"),
+      (#"{"format":"jpreplay-decisions","version":1,"decisions":[{"recording":"a","decision":"keep"}]}"#, "decisions[0].decision: expected \"accept\" or \"reject\""),
+      (#"{"format":"jpreplay-decisions","version":1,"decisions":[{"recording":"../x","decision":"accept"}]}"#, "decisions[0].recording: expected a recording name"),
+      (#"{"format":"jpreplay-decisions","version":1,"decisions":[{"recording":"a","decision":"accept","pending":{"trace":"12"}}]}"#, "decisions[0].pending"),
+      (#"{"format":"jpreplay-decisions","version":1,"decisions":[{"recording":"a","decision":"accept"},{"recording":"a","decision":"reject"}]}"#, "decisions[1]: a is decided twice"),
+    ]
+    for (text, message) in bad {
+      #expect(throws: HarnessFailure.self) { try ReportDecisions.parse(text, file: "d.json") }
+      do {
+        _ = try ReportDecisions.parse(text, file: "d.json")
+      } catch {
+        #expect(error.code == 2 && error.message.contains(message), "\(error.message)")
+      }
+    }
+  }
+}
