@@ -13,6 +13,9 @@ public struct EngineConfiguration: Sendable {
   public var wallStartMs: Int64
   /// Emit per-evaluation `cue_eval` lines (`replay --trace metrics`); off for goldens.
   public var traceMetrics: Bool
+  /// Deliberate bugs for measuring the rules (``PlantedFault``); empty in every real run.
+  /// Only code sets this: no header, option or `--set` reaches it.
+  public var plantedFaults = PlantedFaults()
   public init(
     spec: PoseSpecDocument, options: EngineOptions = EngineOptions(), initial: JSONObject = JSONObject(),
     wallStartMs: Int64 = 0, traceMetrics: Bool = false
@@ -153,7 +156,9 @@ public struct Engine: Sendable {
     self.configuration = configuration
     lumaTableCache = lumaTables
     let spec = configuration.spec
-    settings = EngineSettings(configuration.options)
+    var s = EngineSettings(configuration.options)
+    s.metric.ignoreConfidenceGate = configuration.plantedFaults.contains(.confidenceGateIgnored)
+    settings = s
     landmarkFilter = settings.landmarkFilter.map(LandmarkFilter.init)
     let formulaFirst = settings.errorSourceFormulaFirst
     let shared: CompiledSpec
@@ -249,7 +254,7 @@ public struct Engine: Sendable {
   /// Called once at t = 0 before any event: the first T1 tick is requested, and a device
   /// that starts hot starts degraded (§3.11).
   public mutating func start() -> Effects {
-    var effects = Effects(timers: [.schedule(TierScheduler.t1Timer, at: TierScheduler.t1PeriodMs)])
+    var effects = Effects(timers: [.schedule(TierScheduler.t1Timer, at: t1PeriodMs)])
     if let thermal = configuration.initial["thermal"]?.stringValue {
       effects.append(tierScheduler.thermal(thermal, at: 0))
       acceptance.hz = tierScheduler.t0Hz
@@ -353,7 +358,7 @@ public struct Engine: Sendable {
     var effects = Effects()
     if timer == TierScheduler.t1Timer {
       t1Tick += 1
-      effects.timers.append(.schedule(TierScheduler.t1Timer, at: Millis(t1Tick + 1) * TierScheduler.t1PeriodMs))
+      effects.timers.append(.schedule(TierScheduler.t1Timer, at: Millis(t1Tick + 1) * t1PeriodMs))
     }
     guard app.lifecycle.admits(relaunch: false) else { return effects }
     switch timer {
@@ -403,6 +408,7 @@ public struct Engine: Sendable {
 
   /// Ends a praise freeze (§3.12): a `praise` off line, then the card of the displayed cue.
   mutating func unfreezePraise(reason: String, at t: Millis) -> Effects {
+    if reason == "shutter_tap" && faults.contains(.shutterKeepsPraiseFrozen) { return Effects() }
     guard let was = praise.unfreeze(reason: reason) else { return Effects() }
     var effects = Effects()
     if reason != "timeout" { effects.timers.append(.cancel(PraiseController.timeoutTimer)) }
@@ -420,7 +426,11 @@ public struct Engine: Sendable {
     let line = PraiseLine(state: .on, trigger: praised.trigger, dimension: praised.dimension, quiet: quietMode)
     var effects = Effects(
       outputs: [.praise(line)],
-      timers: [.schedule(PraiseController.timeoutTimer, at: t + Millis(praise.policy.timeoutMs))])
+      timers: [
+        .schedule(
+          PraiseController.timeoutTimer,
+          at: t + Millis(praise.policy.timeoutMs) * (faults.contains(.praiseTimeoutDoubled) ? 2 : 1))
+      ])
     if !wasFrozen { effects.outputs.append(Self.scriptCardRecord(praise.freezeCard, at: t, frozen: true)) }
     return effects
   }
@@ -442,7 +452,12 @@ public struct Engine: Sendable {
     sceneT1Plans = scenePlans.filter { plans[$0].isT1 && !plans[$0].isSystemFallback }
   }
 
+  /// The T1 period (500 ms; the planted fault `t1-cadence-400ms` shortens it).
+  var t1PeriodMs: Millis { faults.contains(.t1CadenceWrong) ? 400 : TierScheduler.t1PeriodMs }
+  var faults: PlantedFaults { configuration.plantedFaults }
+
   func plansInScene(_ uiScene: String) -> [Int] {
+    if faults.contains(.sceneFilterIgnored) { return plans.map(\.index) }
     let shared = configuration.spec.sceneCatalog.internalSharedScene
     return plans.filter { $0.scene == shared || $0.scene == uiScene }.map(\.index)
   }

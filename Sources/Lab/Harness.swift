@@ -53,7 +53,8 @@ public enum Harness {
   /// spec (ENGINE §1.4).
   public static func driver(
     spec: PoseSpecDocument, explicitSpec: Bool = true, overrides: [(name: String, value: String)] = [],
-    traceMetrics: Bool = false, strictEffects: Bool? = nil, sessionStore: SessionStorePolicy = .temporary
+    traceMetrics: Bool = false, strictEffects: Bool? = nil, sessionStore: SessionStorePolicy = .temporary,
+    plantedFaults: PlantedFaults = PlantedFaults()
   ) throws(HarnessFailure) -> ReplayDriver<Engine> {
     // Check overrides once up front so a typo fails before any replay.
     var probe = EngineOptions()
@@ -73,8 +74,9 @@ public enum Harness {
           // ENGINE §1.4 pins the spec; we note the mismatch instead of refusing (see docs).
           SpecMismatchNotice.shared.note(recorded: recorded, used: sha)
         }
-        let config = try EngineConfiguration(
+        var config = try EngineConfiguration(
           spec: spec, header: header, overrides: overrides, traceMetrics: traceMetrics)
+        config.plantedFaults = plantedFaults
         return Engine(configuration: config, compiled: compiled.get(formulaFirst: config.options.errorSourceFormulaFirst))
       })
   }

@@ -23,6 +23,8 @@ struct GateParameters: Equatable, Sendable {
   var persistFrames: Int
   var minHoldMs: Int
   var cooldownMs: Int
+  /// Planted fault `gate-hold-after-clear`: an empty display is held for minHoldMs too.
+  var holdAfterClear = false
 }
 
 /// AntiJitterGate of ENGINE §3.9, exactly (`INF/PoseSpec/AntiJitterGate.swift`).
@@ -60,7 +62,7 @@ struct AntiJitterGate: Equatable, Sendable {
     // 2. Already shown.
     if input == current { return Result(output: current, reason: .none, changed: false) }
     // 3. Minimum hold of the current cue.
-    let holdOK = current.id == nil || t - lastOutputChangeMs >= minHold
+    let holdOK = (current.id == nil && !p.holdAfterClear) || t - lastOutputChangeMs >= minHold
     if !holdOK { return Result(output: current, reason: .hold, changed: false) }
     // 4. Clearing to nothing.
     guard let id = input.id else {

@@ -256,6 +256,8 @@ struct MetricOptions: Equatable, Sendable {
   var requiresAllListed: Bool
   /// `angleFix=on`: the y-down fixes of §8 G-5…G-7.
   var angleFix: Bool
+  /// Planted fault `confidence-gate-ignored` (set by the engine from its configuration).
+  var ignoreConfidenceGate = false
   init(_ options: EngineOptions) {
     perCue = options.bodyPointsPerCue
     requiresAllListed = options.bboxRequiresAllListed
@@ -357,6 +359,7 @@ extension CuePlan {
   /// as 0; face points without a confidence count 1.0), in `metric.landmarks` order, must not
   /// be below `minConfidence`. No present point: passes (availability already decided).
   func passesConfidenceGate(_ ctx: MetricContext) -> Bool {
+    if ctx.options.ignoreConfidenceGate { return true }
     var sum = 0.0
     var n = 0
     if gateJointsOnly {

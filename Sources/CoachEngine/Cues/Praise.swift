@@ -27,10 +27,12 @@ struct PraiseController: Equatable, Sendable {
 
   /// A praise trigger for `dimension` at `t`. Returns true when it is accepted (not disabled,
   /// not in the dimension's cooldown); the card is then frozen until `t + timeoutMs`.
-  mutating func trigger(dimension: String, kind: String, at t: Millis) -> Bool {
+  /// `globalCooldown` is the planted fault `praise-cooldown-global` (one key for all).
+  mutating func trigger(dimension: String, kind: String, at t: Millis, globalCooldown: Bool = false) -> Bool {
     guard policy.enabled else { return false }
-    if let last = lastPraised[dimension], t - last < Millis(policy.cooldownMs) { return false }
-    lastPraised[dimension] = t
+    let key = globalCooldown ? "*" : dimension
+    if let last = lastPraised[key], t - last < Millis(policy.cooldownMs) { return false }
+    lastPraised[key] = t
     frozen = (dimension, kind)
     return true
   }

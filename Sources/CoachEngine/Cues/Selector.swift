@@ -49,12 +49,24 @@ enum CueSelector {
   }
 
   /// Ranks `candidates` in place (the same order as ``rank(_:policy:)``, without a new array).
-  static func rank(_ candidates: inout [CueCandidate], policy: SelectionPolicy) {
+  /// `reverseTies` and `boost: false` are planted faults (``PlantedFault``).
+  static func rank(_ candidates: inout [CueCandidate], policy: SelectionPolicy, reverseTies: Bool = false, boost: Bool = true) {
     for i in candidates.indices {
-      candidates[i].effectivePriority = policy.effectivePriority(
-        priority: candidates[i].priority, severity: candidates[i].severity)
+      candidates[i].effectivePriority =
+        boost
+        ? policy.effectivePriority(priority: candidates[i].priority, severity: candidates[i].severity)
+        : candidates[i].priority
     }
-    candidates.sort(by: precedes)
+    if reverseTies {
+      candidates.sort { a, b in
+        let (ta, tb) = (a.tieRank, b.tieRank)
+        var a2 = a, b2 = b
+        (a2.tieRank, b2.tieRank) = (tb, ta)
+        return precedes(a2, b2)
+      }
+    } else {
+      candidates.sort(by: precedes)
+    }
   }
 
   /// The selected cue, or nil when there is no candidate.

@@ -24,7 +24,7 @@ public struct EngineSettings: Equatable, Sendable {
   public var errorSourceFormulaFirst: Bool
   public var captureFailedText: CaptureFailedText
   /// `bodyPointsScope`, `bboxRequiresAllListed`, `angleFix`.
-  let metric: MetricOptions
+  var metric: MetricOptions
   /// `landmarkFilter=oneEuro` with `oneEuroMinCutoff`, `oneEuroBeta`, `oneEuroDCutoff`; nil for
   /// `off` (the default).
   let landmarkFilter: OneEuroParameters?

@@ -10,15 +10,19 @@ import PoseSpec
 
 extension Engine {
   var promptContext: PromptContext {
-    PromptContext(
+    var c = PromptContext(
       wallStartMs: configuration.wallStartMs, sessionId: app.session.sessionId, scene: scene,
       voiceOver: app.voiceOver)
+    c.faults = faults
+    return c
   }
 
   func wall(_ t: Millis) -> Int64 { configuration.wallStartMs + t }
 
   func diagnostic(_ event: String, _ payload: [(key: String, value: String)], at t: Millis) -> DiagnosticLine {
-    DiagnosticLine(tsMs: wall(t), sessionId: app.session.sessionId, event: event, scene: scene, payload: payload)
+    DiagnosticLine(
+      tsMs: wall(t), sessionId: app.session.sessionId, event: event, scene: scene,
+      payload: faults.contains(.a13PayloadFieldDropped) ? Array(payload.dropLast()) : payload)
   }
 
   // MARK: Performing machine actions
@@ -64,9 +68,11 @@ extension Engine {
   }
 
   func captureContext(at t: Millis) -> CaptureContext {
-    CaptureContext(
+    var c = CaptureContext(
       now: t, wallMs: wall(t), photoAuth: app.photoAuth, freeMB: app.freeMB,
       writeFailStringsC41: settings.writeFailStringsC41)
+    c.faults = faults
+    return c
   }
 
   // MARK: Prompts

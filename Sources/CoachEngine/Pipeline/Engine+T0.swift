@@ -36,7 +36,8 @@ extension Engine {
       effects.outputs.append(cueEvalRecord(collector, frame: event.frame, input, display, at: t))
     }
     if display.result.changed {
-      effects.outputs.append(Self.cueDisplayRecord(display.result, withRef: input.withRefSession, at: t))
+      effects.outputs.append(
+        Self.cueDisplayRecord(display.result, withRef: input.withRefSession, at: t, hardAsWarn: faults.contains(.hardShownAsWarn)))
     }
     praiseStep(
       display, withRef: input.withRefSession, exited: requests.exited, match: match, wasFrozen: wasFrozen,
@@ -49,7 +50,7 @@ extension Engine {
   // MARK: - Steps 1–2: canonical frame, subject, metric contexts
 
   mutating func beginT0(_ event: LandmarkFrame, at t: Millis) -> T0Input {
-    let minConfidence = configuration.spec.defaults.minLandmarkConfidence
+    let minConfidence = configuration.spec.defaults.minLandmarkConfidence - (faults.contains(.dropRuleLowered) ? 0.1 : 0)
     var frame: CanonicalFrame
     if var previous = latestFrame {
       latestFrame = nil  // `previous` is now the only holder: canonicalized in place
@@ -186,8 +187,8 @@ extension Engine {
     _ requests: inout T0Requests, _ collector: inout CueEvalCollector?
   ) {
     let modeWithRef = observed.withRef
-    let level = plan.level(of: error, withRef: modeWithRef)
-    let event = hysteresis[i].observe(level, persistFrames: plan.persistFrames)
+    let level = faultedLevel(plan.level(of: error, withRef: modeWithRef))
+    let event = hysteresis[i].observe(level, persistFrames: exitPersist(plan))
     if event == .exitCrossed { requests.exited.append(plan.id) }
     // Severity only where it is read: a candidate's ranking, or the trace.
     if let sticky = hysteresis[i].stickyLevel {
@@ -249,7 +250,9 @@ extension Engine {
 
   /// Ranks `t0.candidates` in place (best first, §3.7) and runs the gate (§3.8–3.9).
   mutating func selectAndGate(at t: Millis) -> T0Display {
-    CueSelector.rank(&t0.candidates, policy: configuration.spec.defaults.selection)
+    CueSelector.rank(
+      &t0.candidates, policy: configuration.spec.defaults.selection,
+      reverseTies: faults.contains(.tieBreakerReversed), boost: !faults.contains(.severityBoostIgnored))
     var input = GateSignal.empty
     var inputPlan: Int? = nil
     if let best = t0.candidates.first {
@@ -276,11 +279,22 @@ extension Engine {
     let defaults = configuration.spec.defaults.antiJitter
     let current = current.map { plans[$0].antiJitter }
     let incoming = incoming.map { plans[$0].antiJitter }
-    return GateParameters(
-      persistFrames: (incoming ?? current ?? defaults).persistFrames,
-      minHoldMs: (current ?? defaults).minHoldMs,
-      cooldownMs: (current ?? defaults).cooldownMs)
+    let persist = (incoming ?? current ?? defaults).persistFrames
+    var p = GateParameters(
+      persistFrames: faults.contains(.gatePersistOffByOne) ? max(1, persist - 1) : persist,
+      minHoldMs: faults.contains(.gateMinHoldIgnored) ? 0 : (current ?? defaults).minHoldMs,
+      cooldownMs: faults.contains(.gateCooldownIgnored) ? 0 : (current ?? defaults).cooldownMs)
+    p.holdAfterClear = faults.contains(.gateHoldAfterClear)
+    return p
   }
+
+  /// The level the hysteresis sees (`exit-threshold-ignored` turns exit into none).
+  func faultedLevel(_ level: CueLevel) -> CueLevel {
+    level == .exit && faults.contains(.exitThresholdIgnored) ? .none : level
+  }
+
+  /// Exit observations that clear a cue (`exit-persist-ignored`: one).
+  func exitPersist(_ plan: CuePlan) -> Int { faults.contains(.exitPersistIgnored) ? 1 : plan.persistFrames }
 
   // MARK: - Step 8 (computed before the outputs, which step 9 orders)
 
@@ -310,7 +324,8 @@ extension Engine {
     } else if withRefSession {
       if match.praised { praisedNow = ("withref_match", "match") }
     } else if let shown = result.output.id, exited.contains(shown), let p = planIndex[shown],
-      praise.trigger(dimension: plans[p].mutexGroup, kind: "exit_crossed", at: t)
+      praise.trigger(
+        dimension: plans[p].mutexGroup, kind: "exit_crossed", at: t, globalCooldown: faults.contains(.praiseCooldownGlobal))
     {
       praisedNow = (plans[p].mutexGroup, "exit_crossed")
     }
@@ -346,10 +361,11 @@ extension Engine {
     .eval(.t0(frame: frame))
   }
 
-  static func cueDisplayRecord(_ result: AntiJitterGate.Result, withRef: Bool, at t: Millis) -> EngineOutput {
+  static func cueDisplayRecord(_ result: AntiJitterGate.Result, withRef: Bool, at t: Millis, hardAsWarn: Bool = false) -> EngineOutput {
     .cueDisplay(
       CueDisplay(
-        cueId: result.output.id, level: result.output.level, reason: result.reason, mode: withRef ? .withRef : .noRef))
+        cueId: result.output.id, level: hardAsWarn && result.output.level == .hard ? .warn : result.output.level,
+        reason: result.reason, mode: withRef ? .withRef : .noRef))
   }
 
   func cueEvalRecord(

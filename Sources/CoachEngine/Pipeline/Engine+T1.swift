@@ -53,8 +53,8 @@ extension Engine {
         }
       case .value(let error):
         t1Errors[i] = error
-        let level = plan.level(of: error, withRef: observed.withRef)
-        let event = hysteresis[i].observe(level, persistFrames: plan.persistFrames)
+        let level = faultedLevel(plan.level(of: error, withRef: observed.withRef))
+        let event = hysteresis[i].observe(level, persistFrames: exitPersist(plan))
         if event == .exitCrossed { pendingT1Exits.append(plan.id) }
         if tracing {
           entries.append(

@@ -295,10 +295,10 @@ public struct PromptCenter: Sendable, Equatable {
       stateActive.insert(key)
     }
     // 2. Throttle (A.5.2): per key, then suppression.
-    if let last = lastShownAt[key], now - last < def.throttle.perKeyMinIntervalMs {
+    if !context.faults.contains(.promptThrottleOff), let last = lastShownAt[key], now - last < def.throttle.perKeyMinIntervalMs {
       return dropped(e, .throttle, at: now, context: context)
     }
-    if let until = suppressedUntil[key], now < until {
+    if !context.faults.contains(.promptSuppressionIgnored), let until = suppressedUntil[key], now < until {
       return dropped(e, .suppressed, at: now, context: context)
     }
     // 3–4. Slot and preemption (A.4.3). A prompt that loses to the occupant is dropped as
@@ -315,7 +315,7 @@ public struct PromptCenter: Sendable, Equatable {
         return dropped(e, .lowerPriority, at: now, context: context)
       }
     }
-    if !strictlyPreempts {
+    if !strictlyPreempts || context.faults.contains(.promptWindowBeforePreemption) {
       let inWindow = shows.filter {
         (options.windowScope == .all || $0.slot == slot) && now - $0.t < def.throttle.globalWindowMs
       }.count
@@ -348,7 +348,7 @@ public struct PromptCenter: Sendable, Equatable {
       if inBackground {
         p.pausedRemainingMs = ms
       } else {
-        p.autoDismissAt = now + ms
+        p.autoDismissAt = now + ms + (context.faults.contains(.promptTTLOffByOne) ? 1 : 0)
         out.timers.append(.schedule(def.slot.timerID, at: now + ms))
       }
     }

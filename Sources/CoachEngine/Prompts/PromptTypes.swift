@@ -317,6 +317,8 @@ public struct PromptContext: Sendable, Equatable {
   public var scene: String
   /// `voiceover {enabled}` (ENGINE §4.3, S41).
   public var voiceOver: Bool
+  /// Planted faults (``PlantedFault``); empty in every real run.
+  public var faults = PlantedFaults()
   public init(wallStartMs: Int64, sessionId: String, scene: String, voiceOver: Bool = false) {
     self.wallStartMs = wallStartMs
     self.sessionId = sessionId

@@ -62,7 +62,8 @@ extension CapturePipeline {
     s.items[i].lastErrorAtMs = c.wallMs
     let retries = s.items[i].albumRetryCount
     let auto = !manual && retries < Self.albumRetryDelaysMs.count
-    if auto { s.items[i].albumRetryNextAtMs = c.wallMs + Self.albumRetryDelaysMs[retries] }
+    let step = c.faults.contains(.retryBackoffStepBehind) ? max(0, retries - 1) : retries
+    if auto { s.items[i].albumRetryNextAtMs = c.wallMs + Self.albumRetryDelaysMs[step] }
     setAlbum(
       i, .failed, &s, c, &out,
       error: SaveErrorSnapshot(err?["domain"]?.stringValue, err?.int("code"), kind ?? "album_add_error"))
@@ -70,7 +71,7 @@ extension CapturePipeline {
       albumBatchSettle(id, outcome: .failed, &out)
       return
     }
-    if auto { schedule(.album_retry, id, at: c.now + Self.albumRetryDelaysMs[retries], &out) }
+    if auto { schedule(.album_retry, id, at: c.now + Self.albumRetryDelaysMs[step], &out) }
     if !albumBannerShown && !s.flags.contains(Self.albumLaterFlag) {
       albumBannerShown = true
       let n = s.items.count { $0.album == .failed }

@@ -55,6 +55,8 @@ public struct CaptureContext: Sendable, Equatable {
   public var freeMB: Int?
   /// Option `writeFailReasonStrings == c41` (ENGINE §4.8, G‑24).
   public var writeFailStringsC41: Bool
+  /// Planted faults (``PlantedFault``); empty in every real run.
+  public var faults = PlantedFaults()
   public init(now: Millis, wallMs: Int64, photoAuth: String, freeMB: Int?, writeFailStringsC41: Bool = false) {
     self.now = now
     self.wallMs = wallMs

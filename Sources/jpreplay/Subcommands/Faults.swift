@@ -1,0 +1,80 @@
+import ArgumentParser
+import CanonicalJSON
+import Foundation
+import Lab
+
+extension JPReplay {
+  /// `jpreplay faults`: do the `expect:` rules catch a wrong engine? (issue 24)
+  struct Faults: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Replay the recordings with expect: rules under planted engine faults and spec mutants; report which rules catch each.",
+      discussion: """
+        Every recording whose scenario has expect: rules is replayed as it is, then once per \
+        planted fault (a deliberate engine bug that only this command and the tests can turn \
+        on; --list names them) and, with --mutants, once per spec mutant (one cue's threshold, \
+        exit, persistence, hold, cooldown, levels or error sign changed). Goldens are not read: \
+        a fault is caught when a rule that held without it fails. A fault that changes no trace \
+        is "silent" (the corpus never exercises it); the catch rate counts the others. Exit 1 \
+        when the rate is under --require, 2 on bad input.
+
+        Examples:
+          jpreplay faults --list
+          jpreplay faults --jobs 2
+          jpreplay faults --fault gate-min-hold-ignored --fault exit-threshold-ignored
+          jpreplay faults --mutants --json > /tmp/faults.json
+          jpreplay faults --require 90    # CI: exit 1 below 90 % caught
+        """)
+
+    @Flag(help: "List the planted faults and exit.")
+    var list = false
+
+    @Option(name: .customLong("fault"), help: "Only this planted fault (repeatable; default: all).")
+    var only: [String] = []
+
+    @Flag(help: "Also run spec mutants of the cues the recordings with rules show.")
+    var mutants = false
+
+    @Flag(name: .customLong("no-faults"), help: "Skip the planted faults (with --mutants: mutants only).")
+    var noFaults = false
+
+    @Option(help: "The folder of recordings and scenarios.")
+    var recordings = "Recordings"
+
+    @Option(help: "The PoseSpec (default: ./PoseSpec.json).")
+    var spec: String?
+
+    @Option(help: "Exit 1 when fewer than this percentage of the behaviour-changing faults (and, with --mutants, mutants) are caught.")
+    var require: Double = 0
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Option(help: "Parallel replays (default: the number of CPU cores).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    func run() throws {
+      if list {
+        for f in FaultRun.plantedFaults { print("\(f.name): \(f.summary)") }
+        return
+      }
+      guard (1...256).contains(jobs) else { throw CLIError.badInput("--jobs \(jobs): expected 1…256") }
+      guard require.isFinite, (0...100).contains(require) else { throw CLIError.badInput("--require \(require): expected a percentage 0…100") }
+      let specPath = spec ?? Harness.defaultSpecPath
+      let doc = try Harness.loadSpec(path: specPath)
+      var variants = noFaults ? [] : try FaultRun.faultVariants(only)
+      if mutants {
+        let json = try JSONParser.parse(bytes: try Harness.readSpecBytes(path: specPath))
+        let cues = try FaultRun.cuesSeen(spec: doc, recordingsDir: recordings, jobs: jobs)
+        variants += SpecMutants.variants(specJSON: json, cues: cues)
+      }
+      guard !variants.isEmpty else { throw CLIError.badInput("nothing to run: --no-faults without --mutants") }
+      let progress = ProgressLine(label: "faults")
+      let report = try FaultRun.run(variants: variants, spec: doc, recordingsDir: recordings, jobs: jobs) { done, total in
+        progress.update(done, of: total)
+      }
+      progress.finish()
+      print(json ? report.json : report.text(title: "faults"), terminator: "")
+      if report.catchRate * 100 < require { throw ExitCode(1) }
+    }
+  }
+}
