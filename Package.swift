@@ -42,7 +42,7 @@ let package = Package(
   targets: [
     .systemLibrary(
       name: "CZstd", pkgConfig: "libzstd",
-      providers: [.apt(["libzstd-dev"])]),
+      providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
     // The floor: canonical JSON, then the event vocabulary.
     .target(name: "CanonicalJSON"),
     .target(name: "EngineIO", dependencies: ["CanonicalJSON"]),

@@ -148,6 +148,41 @@ struct Interval: Equatable {
     }
   }
 
+  /// A function call over intervals (see ``eval(_:_:)``).
+  static func evalCall(_ f: FormulaFunction, _ v: [Value]) -> Value {
+    func s(_ i: Int) -> Interval { i < v.count ? v[i].scalar : .all }
+    switch f {
+    case .abs: return .scalar(s(0).abs)
+    case .sqrt: return .scalar(s(0).sqrt)
+    case .min, .max:
+      guard !v.isEmpty else { return .other }
+      let parts = v.map(\.scalar)
+      let lo = f == .min ? parts.map(\.lo).min()! : parts.map(\.lo).max()!
+      let hi = f == .min ? parts.map(\.hi).min()! : parts.map(\.hi).max()!
+      return .scalar(Interval(lo: lo, hi: hi))
+    case .log:
+      let a = s(0)
+      return .scalar(Interval(lo: a.lo > 0 ? Foundation.log(a.lo) : -.infinity, hi: a.hi > 0 ? Foundation.log(a.hi) : -.infinity))
+    case .acos: return .scalar(Interval(lo: 0, hi: Double.pi))
+    case .atan2: return .scalar(Interval(lo: -Double.pi, hi: Double.pi))
+    case .deg: return .scalar(s(0) * .exactly(180 / Double.pi))
+    case .avgConfidence, .meanLuma, .highlightClipPct, .shadowClipPct, .sobelEdgeDensity: return .scalar(.unit)
+    case .dist:
+      guard v.count == 2, case .point(let ax, let ay) = v[0], case .point(let bx, let by) = v[1] else { return .scalar(.all) }
+      return .scalar(((ax - bx).squared + (ay - by).squared).sqrt)
+    case .mid:
+      guard v.count == 2, case .point(let ax, let ay) = v[0], case .point(let bx, let by) = v[1] else { return .other }
+      let half = Interval.exactly(0.5)
+      return .point((ax + bx) * half, (ay + by) * half)
+    case .center:
+      guard case .rect(let x0, let y0, let x1, let y1, _, _)? = v.first else { return .point(.unit, .unit) }
+      let half = Interval.exactly(0.5)
+      return .point((x0 + x1) * half, (y0 + y1) * half)
+    case .bbox: return unitRect
+    case .angle: return .scalar(.all)
+    }
+  }
+
   static func eval(_ e: FormulaExpr, _ env: [Value]) -> Value {
     switch e {
     case .constant(let c): return .scalar(.exactly(c))
@@ -180,39 +215,7 @@ struct Interval: Equatable {
       case (.point(let ax, let ay), .scalar(let s)): return .point(apply(ax, s), apply(ay, s))
       default: return .other
       }
-    case .call(let f, let args):
-      let v = args.map { eval($0, env) }
-      func s(_ i: Int) -> Interval { i < v.count ? v[i].scalar : .all }
-      switch f {
-      case .abs: return .scalar(s(0).abs)
-      case .sqrt: return .scalar(s(0).sqrt)
-      case .min, .max:
-        guard !v.isEmpty else { return .other }
-        let parts = v.map(\.scalar)
-        let lo = f == .min ? parts.map(\.lo).min()! : parts.map(\.lo).max()!
-        let hi = f == .min ? parts.map(\.hi).min()! : parts.map(\.hi).max()!
-        return .scalar(Interval(lo: lo, hi: hi))
-      case .log:
-        let a = s(0)
-        return .scalar(Interval(lo: a.lo > 0 ? Foundation.log(a.lo) : -.infinity, hi: a.hi > 0 ? Foundation.log(a.hi) : -.infinity))
-      case .acos: return .scalar(Interval(lo: 0, hi: Double.pi))
-      case .atan2: return .scalar(Interval(lo: -Double.pi, hi: Double.pi))
-      case .deg: return .scalar(s(0) * .exactly(180 / Double.pi))
-      case .avgConfidence, .meanLuma, .highlightClipPct, .shadowClipPct, .sobelEdgeDensity: return .scalar(.unit)
-      case .dist:
-        guard v.count == 2, case .point(let ax, let ay) = v[0], case .point(let bx, let by) = v[1] else { return .scalar(.all) }
-        return .scalar(((ax - bx).squared + (ay - by).squared).sqrt)
-      case .mid:
-        guard v.count == 2, case .point(let ax, let ay) = v[0], case .point(let bx, let by) = v[1] else { return .other }
-        let half = Interval.exactly(0.5)
-        return .point((ax + bx) * half, (ay + by) * half)
-      case .center:
-        guard case .rect(let x0, let y0, let x1, let y1, _, _)? = v.first else { return .point(.unit, .unit) }
-        let half = Interval.exactly(0.5)
-        return .point((x0 + x1) * half, (y0 + y1) * half)
-      case .bbox: return unitRect
-      case .angle: return .scalar(.all)
-      }
+    case .call(let f, let args): return evalCall(f, args.map { eval($0, env) })
     case .field(let a, let f):
       switch (eval(a, env), f) {
       case (.point(let x, _), .x): return .scalar(x)

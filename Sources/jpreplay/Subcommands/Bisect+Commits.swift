@@ -73,7 +73,7 @@ extension JPReplay.Bisect {
       _ = try Git.run(["bisect", "reset", "--quiet"], in: ws.tree)
       let start = try Git.run(["bisect", "start", badID, goodID], in: ws.tree)
       guard start.status == 0 else { throw CLIError.badInput("bisect commits: git bisect start: \(start.stderr.trimmed)") }
-      let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+      let me = SelfExecutable.path
       var stepArgs = ["bisect", "run", me, "bisect", "step", "--state", ws.state, "--reference", ws.referenceDir]
       stepArgs += names
       let run = try Git.run(stepArgs, in: ws.tree)

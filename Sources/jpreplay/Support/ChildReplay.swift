@@ -6,7 +6,7 @@ import Lab
 enum ChildReplay {
   /// Runs `request` in a child process of this executable and returns its exit status.
   static func run(_ request: ChildReplayRequest) throws(HarnessFailure) -> Int32 {
-    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    let exe = SelfExecutable.path
     var args = ["replay", request.recording, "-o", request.output]
     if let specPath = request.specPath { args += ["--spec", specPath] }
     for o in request.overrides { args += ["--set", o] }
