@@ -75,7 +75,7 @@ public struct Engine: Sendable {
   var gate = AntiJitterGate()
   /// Expired entitlement (PRD §8 Epic E4, §3.10): no card and no praise; evaluation goes on.
   var entitlementExpired = false
-  /// Quiet mode (PRD §7.1.2, §3.12): praise lines carry `quiet: true`.
+  /// Quiet mode (PRD §7.1.2; ENGINE §3.12): praise lines carry `quiet: true`.
   var quietMode = false
   /// Last 👎 that advanced the card (≤ 1 per 3000 ms, §3.10).
   var lastFeedbackAdvance: Millis?
@@ -89,7 +89,7 @@ public struct Engine: Sendable {
   /// The subject's index in `latestFrame.faces`.
   var latestSubjectIndex: Int?
   /// Whether the last accepted T0 result had a subject (a face or a kept joint): feeds the
-  /// subject-lost rule (§4.6, G‑20).
+  /// subject-lost rule (§4.6, G-20).
   var subjectTracked = true
   /// Paused engine (§3.15 [D]): app not active, camera interrupted. No evaluation; counters
   /// frozen; the display stays.

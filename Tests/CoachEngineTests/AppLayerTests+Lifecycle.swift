@@ -236,7 +236,7 @@ extension AppLayerTests {
 
   // MARK: §4.4 system dialogs
 
-  @Test("§4.4 / G‑39: an L3 emitted while a system dialog is open waits until it closes; an L2 does not wait")
+  @Test("§4.4 / G-39: an L3 emitted while a system dialog is open waits until it closes; an L2 does not wait")
   func systemDialogDefersL3() {
     var r = R(initial: ["camera_ready": false])
     r.send(.app_launch, at: 0)

@@ -308,7 +308,7 @@ extension CaptureTests {
       SessionItem(
         itemId: "I-1-2", shotSeq: 2, createdAtMs: w, core: .write_success, thumb: .ready, album: .failed, assetId: "A2",
         albumAttempts: 2, albumRetryCount: 1, albumRetryNextAtMs: w + 105_000),
-      // Exhausted: one launch retry (G‑28), count not bumped.
+      // Exhausted: one launch retry (G-28), count not bumped.
       SessionItem(
         itemId: "I-1-1", shotSeq: 1, createdAtMs: w, core: .write_success, thumb: .ready, album: .failed, assetId: "A1",
         albumAttempts: 4, albumRetryCount: 3),

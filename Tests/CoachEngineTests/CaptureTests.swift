@@ -8,7 +8,7 @@ import Testing
 struct CaptureTests {
   static let asset = "ASSET-1/L0/001"
 
-  // MARK: SHA-256 (A.13 asset_id_hash, §5.11 / G‑25)
+  // MARK: SHA-256 (A.13 asset_id_hash, §5.11 / G-25)
 
   @Test func sha256KnownVectors_5_11() {
     #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")

@@ -15,7 +15,7 @@ struct EngineInputTests {
 
   func rightOfCentre(_ count: Int = 10) -> [InputEvent] { F.frames(0..<count) { _ in F.subject(dx: 0.15) } }
 
-  @Test("G‑48: FRAME_DONT_CROP_FEET never fires with the PS thresholds — dropped ankles are unavailable, kept ones ≥ 0")
+  @Test("G-48: FRAME_DONT_CROP_FEET never fires with the PS thresholds — dropped ankles are unavailable, kept ones ≥ 0")
   func g48() throws {
     for (feetY, conf) in [(1.05, 0.9), (0.98, 0.3), (0.999, 0.9), (1.0, 0.9)] {
       let out = F.run(F.engine(traceMetrics: true), F.frames(0..<40) { _ in F.subject(feetY: feetY, ankleConf: conf) })
@@ -36,7 +36,7 @@ struct EngineInputTests {
   }
 
   @Test(
-    "G‑49: with ankles dropped DIST_STEP_CLOSER fires on the shoulders alone (perCue); bboxRequiresAllListed silences it"
+    "G-49: with ankles dropped DIST_STEP_CLOSER fires on the shoulders alone (perCue); bboxRequiresAllListed silences it"
   )
   func g49() {
     let tilted = F.body([

@@ -218,7 +218,7 @@ struct MetricTests {
       ])
     }
     #expect(observe("FRAME_MOVE_LEFT", body(hipConf: 0.3)) == .unavailable("low_confidence"))
-    // Hips 0.45: still dropped, but the mean 0.525 passes; the box shrinks to the shoulders (G‑49).
+    // Hips 0.45: still dropped, but the mean 0.525 passes; the box shrinks to the shoulders (G-49).
     // The comparison is strict (< minConfidence fails): a mean of exactly 0.5 passes, 0.47 not.
     func body(_ s: Double, _ h: Double) -> BodyPose {
       Fixture.body([

@@ -3,7 +3,7 @@ import EngineIO
 import Testing
 
 
-/// ROI geometry (ENGINE §2.7, §8 G‑9/G‑11) and the T1 pixel metrics over a luma plane (§2.11),
+/// ROI geometry (ENGINE §2.7, §8 G-9/G-11) and the T1 pixel metrics over a luma plane (§2.11),
 /// checked against values computed by hand on small synthetic planes.
 @Suite("ROIs and pixel metrics (ENGINE §2.7, §2.11)")
 struct PixelMetricsTests {
@@ -203,7 +203,7 @@ struct PixelMetricsTests {
     #expect(Self.isClose(ROIGeometry.rois(edge).eyeROI, Rect(x: 0, y: 0, w: 0.32, h: 0.17)))
   }
 
-  @Test("§2.7/G‑11 eyeROI is unavailable when one eye has precMax 0.02 (> 0.012)")
+  @Test("§2.7/G-11 eyeROI is unavailable when one eye has precMax 0.02 (> 0.012)")
   func eyeROINeedsBothEyes() {
     let bbox = Rect(x: 0.3, y: 0.2, w: 0.4, h: 0.5)
     let bad = Self.face(bbox, left: Self.eye(0.4, 0.4), right: Self.eye(0.6, 0.4, precMax: 0.02))
@@ -216,7 +216,7 @@ struct PixelMetricsTests {
     #expect(ROIGeometry.rois(Self.face(bbox, left: Self.eye(0.4, 0.4))).eyeROI == nil)
   }
 
-  @Test("§2.7/G‑11 an eye is confident iff it passes the [C] keep rule (boundaries inclusive)")
+  @Test("§2.7/G-11 an eye is confident iff it passes the [C] keep rule (boundaries inclusive)")
   func eyeConfidenceRule() {
     func ok(_ e: EyePoint) -> Bool { ROIGeometry.isConfident(e, minLandmarkConfidence: 0.5) }
     #expect(ok(EyePoint(x: 0.5, y: 0.5, precMax: 0.012)))
@@ -270,9 +270,9 @@ struct PixelMetricsTests {
     #expect(Self.reason(full.rects(.bgROI)) == "empty_bgROI")
   }
 
-  // MARK: §2.7 / G‑9 derived ROIs
+  // MARK: §2.7 / G-9 derived ROIs
 
-  @Test("§2.7/G‑9 derived ROIs: face halves, BG_Ring_ROI, upperBGROI, skyROI, top10pctFrame")
+  @Test("§2.7/G-9 derived ROIs: face halves, BG_Ring_ROI, upperBGROI, skyROI, top10pctFrame")
   func derivedROIs() {
     let rois = ROIGeometry.rois(Self.face(Rect(x: 0.25, y: 0.25, w: 0.5, h: 0.5)), Self.dyadic)
     #expect(Self.rects(rois.rects(named: "faceLeftHalf")) == [Rect(x: 0.125, y: 0.125, w: 0.375, h: 0.75)])
@@ -289,7 +289,7 @@ struct PixelMetricsTests {
     #expect(rois.rects(named: "noSuchROI") == nil)
   }
 
-  @Test("§2.7/G‑9 face-relative ROIs need a face; skyROI and top10pctFrame do not")
+  @Test("§2.7/G-9 face-relative ROIs need a face; skyROI and top10pctFrame do not")
   func derivedROIsWithoutFace() {
     let none = ROIGeometry.rois(nil)
     #expect(Self.reason(none.rects(.faceLeftHalf)) == "missing_faceROI")
@@ -311,7 +311,7 @@ struct PixelMetricsTests {
     #expect(PixelMetrics.meanLuma(frame, right) == 0.2)
   }
 
-  @Test("§2.7/G‑9 every ROI named in a reference cue's roisUsed resolves to a known ROI")
+  @Test("§2.7/G-9 every ROI named in a reference cue's roisUsed resolves to a known ROI")
   func everyUsedROIIsKnown() {
     let used = Fixture.reference.cues.flatMap { $0.metric.roisUsed ?? [] }
     #expect(used.count >= 13)

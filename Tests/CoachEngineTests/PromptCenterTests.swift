@@ -122,7 +122,7 @@ struct PromptCenterTests {
     #expect(Self.ops(pc.timerFired(PromptSlot.toast.timerID, at: 12_500, context: Self.ctx)) == ["dismissed odr_unavailable auto"])
   }
 
-  // MARK: G‑19
+  // MARK: G-19
 
   @Test func anL2WithAPrimaryButtonNeverAutoDismisses_G19_4_3() {
     var pc = PromptCenter()
@@ -379,7 +379,7 @@ struct PromptCenterTests {
     #expect(p["blocksShutter"] == "false" && p["priority"] == "40" && p["level"] == "L2")
   }
 
-  // MARK: G‑39
+  // MARK: G-39
 
   @Test func l3WaitsForASystemDialogToClose_G39() {
     var pc = PromptCenter()

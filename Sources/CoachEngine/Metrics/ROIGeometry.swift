@@ -88,7 +88,7 @@ struct ROIUnavailable: Error, Equatable, Sendable {
 /// A named ROI as a set of normalized rects, pooled by pixel count by `PixelMetrics`.
 typealias ROIRects = Result<[Rect], ROIUnavailable>
 
-/// The ROI names the engine knows: the three PS `rois` and the [D] ones of §2.7 / §8 G‑9.
+/// The ROI names the engine knows: the three PS `rois` and the [D] ones of §2.7 / §8 G-9.
 enum ROIName: String, CaseIterable, Sendable {
   case faceROI, eyeROI, bgROI
   case faceLeftHalf, faceRightHalf
@@ -170,7 +170,7 @@ enum ROIGeometry {
 
   /// The [P] eyeROI: centred on mid(leftEye, rightEye), `eyeWidthFactor·d × eyeHeightFactor·d`
   /// with d the inter-ocular distance, clamped to [0,1]². nil unless both eyes are present and
-  /// confident (§8 G‑11), or when the clamped rect is empty (coincident eyes: d = 0).
+  /// confident (§8 G-11), or when the clamped rect is empty (coincident eyes: d = 0).
   static func eyeROI(_ face: FaceObservation, _ k: ROICoefficients) -> Rect? {
     guard let l = face.leftEye, let r = face.rightEye,
       isConfident(l, minLandmarkConfidence: k.minLandmarkConfidence),
@@ -187,7 +187,7 @@ enum ROIGeometry {
   }
 
   /// The [C] eye keep rule (`ROIComputer.shouldKeepEyeLandmark`), our reading of "eye
-  /// confidence ≥ minLandmarkConfidence" (§2.7, §8 G‑11):
+  /// confidence ≥ minLandmarkConfidence" (§2.7, §8 G-11):
   /// (conf nil or ≥ min) ∧ (precMax nil or ≤ 0.012) ∧ (ear nil or ≥ 0.20) ∧ (precMax or conf
   /// present). An eye with neither signal is not confident. Unlike [C] (where NaN compares
   /// false and slips through), a non-finite conf, precMax or ear also fails the rule.

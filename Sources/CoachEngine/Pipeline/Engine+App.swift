@@ -167,9 +167,9 @@ extension Engine {
     }
   }
 
-  // MARK: Subject lost (§4.6, G‑20)
+  // MARK: Subject lost (§4.6, G-20)
 
-  /// [D] G‑20: no subject for ≥ 2000 ms after having one → L2 `subject_lost` (stateOnly); the
+  /// [D] G-20: no subject for ≥ 2000 ms after having one → L2 `subject_lost` (stateOnly); the
   /// subject's return ends the condition (the banner goes, the gate re-arms).
   mutating func subjectLostCheck(at t: Millis) -> Effects {
     if subjectTracked {

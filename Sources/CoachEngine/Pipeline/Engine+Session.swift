@@ -82,7 +82,7 @@ extension Engine {
   }
 
   /// Restores `stored` if it is within the TTL (§5.1, checked at cold start and on `active`),
-  /// then runs the cold-start recovery of every item (§B.3.5); otherwise starts a new session.
+  /// then runs the cold-start recovery of every item (PRD §B.3.5); otherwise starts a new session.
   mutating func restoreSession(_ stored: SessionSnapshot, at t: Millis) -> Effects {
     guard !SessionLifecycle.expired(lastActiveMs: stored.lastActiveAtMs, wallMs: wall(t)) else {
       app.session.ordinal = stored.ordinal

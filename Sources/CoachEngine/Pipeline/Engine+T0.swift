@@ -311,7 +311,7 @@ extension Engine {
 
   /// noRef: an exit_crossed of the cue the gate now displays; withRef: Match false → true
   /// (step 8; single-cue exits do not praise, PRD §5.1.1.a). Then [D]
-  /// retractPraiseOnInstability (PRD §4.3, §1.8): a newly displayed cue during the freeze takes
+  /// retractPraiseOnInstability (PRD §4.3; ENGINE §1.8): a newly displayed cue during the freeze takes
   /// the praise back.
   mutating func praiseStep(
     _ display: T0Display, withRef withRefSession: Bool, exited: [String], match: MatchOutcome, wasFrozen: Bool,

@@ -3,7 +3,7 @@ import EngineIO
 /// T0 acceptance of ENGINE §3.11 in replay: a `landmarks` event is evaluated iff it is the
 /// first one or `t − lastAccepted ≥ round(1000/hz) − 4` (4 ms = the app's timer leeway;
 /// 63 ms at 15 Hz, 121 ms at 8 Hz). A frame id equal to the last evaluated one is a repeat of
-/// the cached frame and is ignored (G‑46) without moving `lastAccepted`.
+/// the cached frame and is ignored (G-46) without moving `lastAccepted`.
 struct FrameAcceptance: Equatable, Sendable {
   static let leewayMs: Millis = 4
   /// T0 rate; 15 Hz, 8 Hz while degraded (degrade comes with the tier scheduler).

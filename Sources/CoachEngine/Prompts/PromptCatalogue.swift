@@ -21,7 +21,7 @@ public enum PromptCatalogue {
       autoDismiss: .standard, throttle: ThrottleRule(10, 20, 2, 60),
       messageZh: "已拍 {count} 张：请挑选/清空", messageEn: "{count} shots taken: pick or clear",
       actions: [PromptButton("open_filmstrip", "去挑选", "Pick now")]),
-    // G‑29: the 20‑limit modal has the 4 buttons of PRD §4.1.3 (P0 freeze item 3), not the
+    // G-29: the 20‑limit modal has the 4 buttons of PRD §4.1.3 (P0 freeze item 3), not the
     // catalogue's 2 (清理未喜欢 / 取消); texts are the catalogue's.
     PromptDefinition(
       key: "session_full_20", level: .L3, surface: .cameraModalCenter, priority: 80,
@@ -35,7 +35,7 @@ public enum PromptCatalogue {
         PromptButton("reset_session", "重置会话", "Reset session"),
         cancel,
       ]),
-    // G‑16: unused by the engine (PRD §4.1.2 wins: `camera_denied_banner`); kept as data.
+    // G-16: unused by the engine (PRD §4.1.2 wins: `camera_denied_banner`); kept as data.
     PromptDefinition(
       key: "camera_permission_denied", level: .L3, surface: .cameraModalCenter, priority: 92,
       autoDismiss: .never, throttle: ThrottleRule(10, 60, 1, 30),
@@ -57,7 +57,7 @@ public enum PromptCatalogue {
       messageEn:
         "Clears session photos, used, wrap and the reference list. Does not delete photos in the system library.",
       actions: [PromptButton("reset_session", "确认重置", "Confirm reset"), cancel]),
-    // G‑17: the engine shows `capture_failed_toast` / `camera_abnormal` (PRD §6.1.2) instead.
+    // G-17: the engine shows `capture_failed_toast` / `camera_abnormal` (PRD §6.1.2) instead.
     PromptDefinition(
       key: "capture_failed", level: .L3, surface: .cameraModalCenter, priority: 85,
       autoDismiss: .never, throttle: ThrottleRule(10, 60, 1, 30),
@@ -77,7 +77,7 @@ public enum PromptCatalogue {
       autoDismiss: .never, throttle: ThrottleRule(2, 20, 2, 60),
       messageZh: "有未保存照片：先处理再继续拍", messageEn: "Unsaved photo: resolve it before shooting on",
       actions: [PromptButton("open_first_write_failed", "去处理", "Resolve")]),
-    // G‑28 [D]: the banner per PRD §6.1.4 (also the real app's message), not the A.7 catalogue
+    // G-28 [D]: the banner per PRD §6.1.4 (also the real app's message), not the A.7 catalogue
     // row ("已保存，但没进 Just Photo 相册" + 修复); "稍后" suppresses further banners (§5.9).
     PromptDefinition(
       key: "album_add_failed", level: .L2, surface: .cameraBannerTop, priority: 60,
@@ -164,7 +164,7 @@ public enum PromptCatalogue {
       actions: [PromptButton("open_storage_settings", "去清理", "Free up space"), cancel]),
   ]
 
-  /// Engine keys marked [D] in §4.5 (and G‑38's `ref_limit_reached`), plus the [C] camera
+  /// Engine keys marked [D] in §4.5 (and G-38's `ref_limit_reached`), plus the [C] camera
   /// pre‑prompt. Throttles are the A.3.2 level defaults. Where the spec gives a single string
   /// for an L3 it is the message (no title).
   public static let engineRows: [PromptDefinition] = [
@@ -189,7 +189,7 @@ public enum PromptCatalogue {
       key: "camera_occupied", level: .L2, surface: .cameraBannerTop, priority: 70, gate: .stateOnly,
       messageZh: "相机被占用，稍后会自动恢复", messageEn: "Camera in use; it will recover automatically",
       origin: "D"),
-    // PRD §4.1.2 (G‑16; = [C] camera_permission_denied / _restricted L2, priority 80 as [C]).
+    // PRD §4.1.2 (G-16; = [C] camera_permission_denied / _restricted L2, priority 80 as [C]).
     PromptDefinition(
       key: "camera_denied_banner", level: .L2, surface: .cameraBannerTop, priority: 80, gate: .stateOnly,
       messageZh: "未获得相机权限，无法拍照", messageEn: "No camera permission, can't take photos",
@@ -210,7 +210,7 @@ public enum PromptCatalogue {
       key: "asset_unreadable", level: .L2, surface: .viewerBannerTop, priority: 55,
       messageZh: "无法读取照片，请授权访问", messageEn: "Can't read this photo; please allow access",
       actions: [PromptButton("open_limited_picker", "管理已选照片", "Manage selected photos")], origin: "D"),
-    // PRD §6.1.2 (G‑17, option captureFailedText=prd; `captureFailedToast(code:)` for "没拍到").
+    // PRD §6.1.2 (G-17, option captureFailedText=prd; `captureFailedToast(code:)` for "没拍到").
     PromptDefinition(
       key: "capture_failed_toast", level: .L1, surface: .cameraToastBottom, priority: 20,
       autoDismiss: .standard, messageZh: "拍摄失败，请重试", messageEn: "Capture failed, please retry",
@@ -261,7 +261,7 @@ public enum PromptCatalogue {
       key: "workset_clear_unliked_done", level: .L1, surface: .cameraToastBottom, priority: 10,
       autoDismiss: .standard, messageZh: "已清理未喜欢（{count}）", messageEn: "Cleared un‑liked ({count})",
       origin: "C"),
-    // G‑38: the 11th reference.
+    // G-38: the 11th reference.
     PromptDefinition(
       key: "ref_limit_reached", level: .L3, surface: .sheetModalCenter, priority: 75,
       messageZh: "本次最多保存 10 张参考图", messageEn: "At most 10 references per session",
@@ -286,7 +286,7 @@ public enum PromptCatalogue {
     return d
   }
 
-  /// `capture_failed_toast` text per option `captureFailedText` (G‑17): prd "拍摄失败，请重试",
+  /// `capture_failed_toast` text per option `captureFailedText` (G-17): prd "拍摄失败，请重试",
   /// code "没拍到".
   public static func captureFailedToast(code: Bool) -> PromptDefinition {
     var d = definition("capture_failed_toast")!

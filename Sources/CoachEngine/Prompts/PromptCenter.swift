@@ -46,12 +46,12 @@ public struct VisiblePrompt: Sendable, Equatable {
 public struct PromptCenter: Sendable, Equatable {
   /// §1.8 `promptGlobalWindowScope`.
   public enum WindowScope: String, Sendable, Equatable {
-    /// [D] G‑18: the A.5.2 window counts the prompts shown in the same slot.
+    /// [D] G-18: the A.5.2 window counts the prompts shown in the same slot.
     case slot
     /// The literal reading: every prompt shown counts.
     case all
   }
-  /// §1.8 `writeFailReasonStrings` (G‑24): the {reason} phrase set of `write_failed`.
+  /// §1.8 `writeFailReasonStrings` (G-24): the {reason} phrase set of `write_failed`.
   public enum WriteFailStrings: String, Sendable, Equatable {
     case a10, c41
   }
@@ -71,7 +71,7 @@ public struct PromptCenter: Sendable, Equatable {
     }
   }
 
-  /// One `emit` waiting for a system dialog to close (G‑39) or tried in a batch (A.5.4).
+  /// One `emit` waiting for a system dialog to close (G-39) or tried in a batch (A.5.4).
   public struct Emission: Sendable, Equatable {
     public var definition: PromptDefinition
     public var payload: [(key: String, value: PromptPayloadValue)]
@@ -100,7 +100,7 @@ public struct PromptCenter: Sendable, Equatable {
   private var sessionOnceSet: Set<String> = []
   /// A.5.1 `stateTransitions[key]` = true while the condition of a stateOnly prompt holds.
   private var stateActive: Set<String> = []
-  /// `system_dialog {open}` (G‑39).
+  /// `system_dialog {open}` (G-39).
   public private(set) var systemDialogOpen = false
   /// L3 emissions deferred while a system dialog is open, in emission order.
   public private(set) var deferred: [Emission] = []
@@ -164,7 +164,7 @@ public struct PromptCenter: Sendable, Equatable {
     context: PromptContext
   ) -> Effects {
     let e = Emission(definition, payload: payload, emittedAt: t)
-    // G‑39: a system permission dialog outranks every L3; the L3 waits until it closes.
+    // G-39: a system permission dialog outranks every L3; the L3 waits until it closes.
     if definition.level == .L3 && systemDialogOpen {
       deferred.append(e)
       return Effects()
@@ -196,7 +196,7 @@ public struct PromptCenter: Sendable, Equatable {
     }.map(\.element)
   }
 
-  /// `system_dialog {open}` (G‑39). On close the deferred L3s are tried as one batch at `t`.
+  /// `system_dialog {open}` (G-39). On close the deferred L3s are tried as one batch at `t`.
   public mutating func systemDialog(open: Bool, at t: Millis, context: PromptContext) -> Effects {
     systemDialogOpen = open
     guard !open, !deferred.isEmpty else { return Effects() }

@@ -102,7 +102,7 @@ public enum PromptTimings {
   public static let voiceOverL2BannerMs: Millis = 8000
 
   /// The auto-dismiss delay of `def` under the A.3.1 rules, or nil when it never auto-dismisses:
-  /// L1 always; L2 only without a primary button (G‑19); L3 and the Viewer bar never.
+  /// L1 always; L2 only without a primary button (G-19); L3 and the Viewer bar never.
   public static func autoDismissMs(_ def: PromptDefinition, voiceOver: Bool) -> Millis? {
     let base: Millis
     let voiceOverMin: Millis
@@ -268,9 +268,9 @@ public enum PromptActionKind: String, Sendable, CaseIterable, Equatable {
     retry_write, abandon_item, open_first_write_failed, retry_album_add, retry_viewer_load,
     open_limited_picker, open_settings, pick_ref_again, retry_purchase, retry_restore,
     open_manage_subscriptions, open_network_settings, open_storage_settings, reset_session
-  /// [C] "稍后" (album banner, G‑28): behaves like `dismiss` and starts suppression.
+  /// [C] "稍后" (album banner, G-28): behaves like `dismiss` and starts suppression.
   case later
-  /// [C] 20‑limit modal "去拼图" (G‑29).
+  /// [C] 20‑limit modal "去拼图" (G-29).
   case go_wrap
   /// [C] camera pre‑prompt "继续" (DIAG record 2): ask for camera permission.
   case `continue`

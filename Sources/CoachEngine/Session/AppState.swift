@@ -26,7 +26,7 @@ struct AppState: Sendable {
   var photoAuth: String
   var freeMB: Int?
   var voiceOver: Bool
-  /// The last accepted frame with a subject, and whether `subject_lost` is up (§4.6, G‑20).
+  /// The last accepted frame with a subject, and whether `subject_lost` is up (§4.6, G-20).
   var subjectSeenAt: Millis?
   var subjectLost = false
   /// The A.13 log directory (header `diagnostics_files`, ENGINE §6.5): the rotation plan runs

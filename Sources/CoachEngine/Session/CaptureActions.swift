@@ -12,7 +12,7 @@ extension CapturePipeline {
   /// - `abandon_item`: write_failed → removed.
   /// - `retry_album_add` (§5.9): batch manual repair; result toast `album_retry_empty` /
   ///   `album_retry_result {total, ok, failed, skipped}`.
-  /// - `clear_unliked` (§5.4, G‑30): removes liked == false items not in {writing, write_failed,
+  /// - `clear_unliked` (§5.4, G-30): removes liked == false items not in {writing, write_failed,
   ///   captured_preview}; none → `nothing_to_clear`, else `workset_clear_unliked_done {deleted}`.
   /// - `later` (album banner "稍后", §5.9): no more automatic album banners this session.
   public mutating func action(_ actionId: String, item: Int?, _ s: inout SessionSnapshot, _ c: CaptureContext)
@@ -87,7 +87,7 @@ extension CapturePipeline {
   ///   createdAt (applied at once when overdue; not for write_failed items);
   /// - write_success: album none/queued → `album_add` again (the request died with the process);
   ///   album failed with a scheduled auto retry → re-armed at `albumRetryNextAtMs` (at once when
-  ///   due); album failed without one (exhausted) → one launch retry not counted (G‑28).
+  ///   due); album failed without one (exhausted) → one launch retry not counted (G-28).
   /// No asset fetch at recovery. `removedCount` feeds the engine's `session_recover_prune`.
   public mutating func relaunch(_ s: inout SessionSnapshot, _ c: CaptureContext)
     -> (outputs: [CaptureOutput], removedCount: Int)

@@ -345,7 +345,7 @@ public struct CapturePipeline: Sendable, Equatable {
     }
   }
 
-  /// A.13 asset id hash: SHA-256 hex of the local identifier (§5.11 / G‑25).
+  /// A.13 asset id hash: SHA-256 hex of the local identifier (§5.11 / G-25).
   static func assetHash(_ assetId: String) -> String { SHA256.hex(assetId) }
 }
 

@@ -53,7 +53,7 @@ public struct CaptureContext: Sendable, Equatable {
   public var photoAuth: String
   /// Latest `free_space.mb` (nil = unknown).
   public var freeMB: Int?
-  /// Option `writeFailReasonStrings == c41` (ENGINE §4.8, G‑24).
+  /// Option `writeFailReasonStrings == c41` (ENGINE §4.8, G-24).
   public var writeFailStringsC41: Bool
   /// Planted faults (``PlantedFault``); empty in every real run.
   public var faults = PlantedFaults()
@@ -72,7 +72,7 @@ public struct CaptureContext: Sendable, Equatable {
 public enum CapturePromptKey {
   public static let lowSpaceWarn = "low_space_warn"
   public static let writeFailed = "write_failed"
-  /// ENGINE §5.8 / G‑17: the L1 toast (catalogue `capture_failed_toast`).
+  /// ENGINE §5.8 / G-17: the L1 toast (catalogue `capture_failed_toast`).
   public static let captureFailedToast = "capture_failed_toast"
   /// ENGINE §5.8: 3 failures in 30 s → L3 "相机异常" (catalogue `camera_abnormal`, = [C]
   /// `capture_failed_abnormal_modal`).
