@@ -208,6 +208,14 @@ struct ReferenceCitationTests {
     for n in 1...55 { #expect(index.gaps.contains("G-\(n)"), "G-\(n) missing") }
     #expect(index.prd.contains("A.13") && index.prd.count >= 20, "\(index.prd.sorted())")
     #expect(index.design == Set((1...9).map(String.init)), "\(index.design.sorted())")
+    // Each section and gap is defined once (a pasted second copy would hide edits to the first).
+    let text = try Self.read("docs/ENGINE.md")
+    var seen: [String: Int] = [:]
+    for line in text.split(separator: "\n") where line.hasPrefix("#") || line.hasPrefix("| G-") {
+      let key = line.hasPrefix("#") ? Self.headingNumbers(String(line)).first : Self.rowIds(String(line), prefix: "G-").first
+      if let key { seen[line.hasPrefix("#") ? "§\(key)" : "G-\(key)", default: 0] += 1 }
+    }
+    #expect(seen.filter { $0.value > 1 }.keys.sorted() == [], "defined more than once")
   }
 
   @Test("gap ids use the ASCII hyphen (no U+2010…U+2015 or U+2212 after G)")
