@@ -88,7 +88,7 @@ public struct EngineOptions: Equatable, Sendable {
 
   /// Every option and what it takes, default first, for help texts: `angleFix=off|on`,
   /// `t1MaxHz=2 (an integer 1…30)`, `oneEuroBeta=0 (a speed coefficient … in [0, 1000])`.
-  public static var catalogueSummary: String {
+  package static var catalogueSummary: String {
     catalogue.map { entry in
       if let range = numeric[entry.name] {
         return "\(entry.name)=\(entry.values[0]) (\(range.name) in \(range.description))"

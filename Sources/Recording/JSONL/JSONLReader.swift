@@ -108,7 +108,7 @@ public final class JSONLReader {
   }
 
   /// Validates a header object (ENGINE §1.4).
-  public static func checkHeader(_ value: JSONValue, file: String) throws(RecordingError) -> JSONObject {
+  package static func checkHeader(_ value: JSONValue, file: String) throws(RecordingError) -> JSONObject {
     guard let o = value.objectValue else {
       throw RecordingError(file: file, "expected the header object {\"format\": \"jp-replay/1\", …}, found \(value.typeName)")
     }
@@ -165,7 +165,7 @@ public final class JSONLReader {
   /// One decoded line as the event it holds, checked against the recording so far: time
   /// order, the header's `duration_ms`, `durationMsMax` and `eventsMax` (shared by every reader
   /// of JSONL lines, imported or generated).
-  public static func checkedEvent(
+  package static func checkedEvent(
     _ value: JSONValue, file path: String, line lineNumber: Int, lastT: Millis, durationMs: Millis?,
     eventCount: Int, eventsMax: Int = RecordingLimits.eventsMax
   ) throws(RecordingError) -> InputEvent {
