@@ -12,18 +12,31 @@ public enum EffectKind: String, CaseIterable, Sendable, Equatable {
 /// expect one come back as input events, correlated by the request's key fields (`Replay`'s
 /// `EffectRule`).
 public enum EffectRequest: Equatable, Sendable {
+  /// Start the camera session; no result event answers it (`camera_ready` or `camera_start_failed` report the outcome).
   case startCamera
+  /// Show the system camera permission dialog; answered by `camera_permission_result`.
   case requestCameraPermission
+  /// Take the photo of shot `shot` (the item's 1-based shotSeq); answered by `photo_data` or
+  /// `photo_capture_error` carrying the same `shot`.
   case capturePhoto(shot: Int)
+  /// Write shot `shot` to the photo library; `attempt` counts from 1 per item. Answered by
+  /// `photokit_write_result` with the same `shot` and `attempt`.
   case photokitWrite(shot: Int, attempt: Int)
+  /// Check that the written asset exists (ENGINE §5.7); answered by `asset_fetch_result` with the same key.
   case fetchAsset(assetId: String, attempt: Int)
+  /// Add the asset to the app's album, `attempt` from 1; answered by `album_add_result` with the same key.
   case albumAdd(assetId: String, attempt: Int)
+  /// Make the thumbnail of shot `shot`; answered by `thumb_result` with the same `shot`, attempts in request order.
   case generateThumb(shot: Int, attempt: Int)
+  /// Mirror the like state of the item with shotSeq `item` to the library; answered by `favorite_sync_result`.
   case favoriteSync(item: Int)
+  /// Fetch the on-demand resource `tag`; `attempt` counts the requests for that tag only, from 1.
+  /// Answered by `odr_result` with the same `tag` and `attempt`.
   case odrRequest(tag: String, attempt: Int)
   /// A prompt action that leaves the app (`open_settings`, …).
   case leaveApp(EffectKind)
 
+  /// The kind of this request, as written in the `kind` field of its `effect` trace line.
   public var kind: EffectKind {
     switch self {
     case .startCamera: .start_camera

@@ -38,6 +38,7 @@ public struct EngineOptions: Equatable, Sendable {
   /// Current values by name (always complete: every catalogue option has a value).
   public private(set) var values: [String: String]
 
+  /// Every option at its default (the first value of its ``catalogue`` entry).
   public init() {
     values = Dictionary(uniqueKeysWithValues: Self.catalogue.map { ($0.name, $0.values[0]) })
   }
@@ -82,11 +83,12 @@ public struct EngineOptions: Equatable, Sendable {
     values[name] = value
   }
 
+  /// The current value of option `name` as text; empty for a name that is not in the catalogue.
   public subscript(name: String) -> String { values[name] ?? "" }
 
   /// Every option and what it takes, default first, for help texts: `angleFix=off|on`,
   /// `t1MaxHz=2 (an integer 1…30)`, `oneEuroBeta=0 (a speed coefficient … in [0, 1000])`.
-  public static var catalogueSummary: String {
+  package static var catalogueSummary: String {
     catalogue.map { entry in
       if let range = numeric[entry.name] {
         return "\(entry.name)=\(entry.values[0]) (\(range.name) in \(range.description))"
@@ -109,12 +111,25 @@ public struct EngineOptions: Equatable, Sendable {
       })
   }
 
+  /// `bodyPointsScope=perCue` (default): a cue's body box is built from its own `body.*` joints
+  /// that pass the 0.5 confidence rule; `allJoints` boxes every kept joint, as the app does.
   public var bodyPointsPerCue: Bool { self["bodyPointsScope"] == "perCue" }
+  /// `angleFix=on`: line angles folded to (−90°, 90°], angle differences wrapped to
+  /// (−180°, 180°] and the y-down signs corrected; `off` (default) computes them as the app does.
   public var angleFix: Bool { self["angleFix"] == "on" }
+  /// `useStabilityLayer=true`: cue levels pass through a stability layer before the
+  /// anti-jitter gate (default false: straight to the gate).
   public var useStabilityLayer: Bool { self["useStabilityLayer"] == "true" }
+  /// `bboxRequiresAllListed=true`: a bbox metric is available only when every joint it lists
+  /// was kept (default false: enough kept joints suffice).
   public var bboxRequiresAllListed: Bool { self["bboxRequiresAllListed"] == "true" }
+  /// `errorSource=formulaFirst` (default): a cue's noRef error is the formula's `error = …`
+  /// expression before its single `outputs` name; `outputsFirst` takes the output first.
   public var errorSourceFormulaFirst: Bool { self["errorSource"] == "formulaFirst" }
+  /// `strictEffects=true` (default): an effect result with no pending request, or a request never
+  /// answered before the end, is a harness error; `false` lets the replayer answer with a success.
   public var strictEffects: Bool { self["strictEffects"] == "true" }
+  /// The T1 (pixel/sensor) evaluation rate cap in Hz, an integer 1…30 (default 2: one tick per 500 ms).
   public var t1MaxHz: Int { Int(self["t1MaxHz"]) ?? 2 }
   /// `traceEvaluations=true`: every T0 evaluation and T1 tick leaves a compact `eval` line, so
   /// a golden can show *when* the engine evaluated (ENGINE §3.11: no T1 tick while degraded,
@@ -132,9 +147,13 @@ public struct EngineOptions: Equatable, Sendable {
 public struct NumericRange: Equatable, Sendable {
   /// What the value is, for messages ("a cutoff frequency (Hz)").
   public var name: String
+  /// The lower end of the interval.
   public var min: Double
+  /// Whether ``min`` itself is allowed (`[`) or not (`(`).
   public var minInclusive: Bool
+  /// The upper end of the interval.
   public var max: Double
+  /// Whether ``max`` itself is allowed (`]`) or not (`)`).
   public var maxInclusive: Bool
 
   /// A One Euro cutoff frequency (`oneEuroMinCutoff`, `oneEuroDCutoff`): (0, 100] Hz.
@@ -144,6 +163,7 @@ public struct NumericRange: Equatable, Sendable {
   public static let oneEuroBeta = NumericRange(
     name: "a speed coefficient (per canonical unit/s)", min: 0, minInclusive: true, max: 1000, maxInclusive: true)
 
+  /// Whether `d` lies in the interval; NaN and the infinities never do.
   public func contains(_ d: Double) -> Bool {
     d.isFinite && (minInclusive ? d >= min : d > min) && (maxInclusive ? d <= max : d < max)
   }
@@ -165,8 +185,11 @@ public struct NumericRange: Equatable, Sendable {
 
 /// A bad engine option in a header or on the command line.
 public struct EngineOptionsError: Error, Equatable, CustomStringConvertible, Sendable {
+  /// The option name as given (it may be one the catalogue does not know).
   public var option: String
+  /// What was wrong and what would have been accepted.
   public var message: String
+  /// `engine option '<name>': <message>`.
   public var description: String { "engine option '\(option)': \(message)" }
 }
 

@@ -21,15 +21,19 @@ public protocol EventSource {
 
 /// An event source over events held in memory (tests, generated sessions, `minimize`).
 public struct InMemoryEventSource: EventSource, Sendable {
+  /// The header handed out as ``EventSource/header`` (empty by default: every option at its default, wall time 0).
   public var header: JSONObject
+  /// The events in the order ``next()`` returns them; the replayer expects non-decreasing `t`.
   public var events: [InputEvent]
   private var index = 0
 
+  /// A source that returns `events` in order, then nil.
   public init(header: JSONObject = JSONObject(), events: [InputEvent]) {
     self.header = header
     self.events = events
   }
 
+  /// The next event in ``events``, or nil after the last; never throws.
   public mutating func next() -> InputEvent? {
     guard index < events.count else { return nil }
     defer { index += 1 }

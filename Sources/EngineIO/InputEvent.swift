@@ -5,12 +5,18 @@ public typealias Millis = Int64
 
 /// One recorded input of ENGINE §1.5–1.6, stamped with its virtual time.
 public struct InputEvent: Equatable, Sendable {
+  /// When the event happened, in ms since the recording start. The readers hand out only
+  /// `t ≥ 0`, in non-decreasing order, and at most `RecordingLimits.durationMsMax`.
   public var t: Millis
+  /// What happened; its case decides ``kind``.
   public var payload: InputPayload
+  /// An event at `t` carrying `payload`.
   public init(t: Millis, payload: InputPayload) {
     self.t = t
     self.payload = payload
   }
+  /// The event kind: `landmarks` and `luma` from their typed payloads, any other from the
+  /// generic event.
   public var kind: EventKind {
     switch payload {
     case .landmarks: .landmarks
@@ -23,16 +29,22 @@ public struct InputEvent: Equatable, Sendable {
 /// The payload of an input event. The hot kinds are typed; every other kind keeps its fields
 /// as an ordered JSON object that `EventKind.schema` has validated.
 public enum InputPayload: Equatable, Sendable {
+  /// One Vision result (T0 input).
   case landmarks(LandmarkFrame)
+  /// One luma thumbnail (T1 input).
   case luma(LumaFrame)
+  /// Every other kind, its fields as recorded.
   case generic(GenericEvent)
 }
 
 /// An input event of any kind other than `landmarks` and `luma`.
 public struct GenericEvent: Equatable, Sendable {
+  /// The kind. `landmarks` and `luma` travel as typed payloads instead; the decoders never
+  /// make a generic event of them.
   public var kind: EventKind
   /// The event's fields without `t` and `kind`, in the order they were given.
   public var fields: JSONObject
+  /// An event of `kind` with `fields` in the order they are to be written.
   public init(kind: EventKind, fields: JSONObject = JSONObject()) {
     self.kind = kind
     self.fields = fields
@@ -41,7 +53,10 @@ public struct GenericEvent: Equatable, Sendable {
 
 /// `coords` of a landmarks event (ENGINE §2.4): canonical is y-down, vision is y-up.
 public enum CoordinateConvention: String, Sendable, Equatable {
+  /// y grows down from the top-left corner (the default).
   case canonical
+  /// y grows up from the bottom-left corner, as Apple Vision reports; the engine flips it
+  /// (y' = 1 − y).
   case vision
 }
 
@@ -54,6 +69,7 @@ public enum Joint: Int, CaseIterable, Sendable {
 
   /// The PoseSpec name without the `body.` prefix, e.g. "leftShoulder".
   public var name: String { Joint.names[rawValue] }
+  /// The joint with PoseSpec name `name` (`leftShoulder`, …); nil for any other name.
   public init?(name: String) {
     guard let i = Joint.names.firstIndex(of: name) else { return nil }
     self.init(rawValue: i)
@@ -67,9 +83,13 @@ public enum Joint: Int, CaseIterable, Sendable {
 
 /// A point with its raw confidence, as recorded (before the 0.5 drop rule).
 public struct JointPoint: Equatable, Sendable {
+  /// Normalized image x in [0, 1], growing to the right.
   public var x: Double
+  /// Normalized image y in [0, 1], in the frame's `coords` convention.
   public var y: Double
+  /// Vision's confidence in [0, 1], unfiltered: the engine drops points below 0.5 itself.
   public var conf: Double
+  /// A point at (`x`, `y`) with Vision's confidence `conf`.
   public init(x: Double, y: Double, conf: Double) {
     self.x = x
     self.y = y
@@ -79,7 +99,9 @@ public struct JointPoint: Equatable, Sendable {
 
 /// One Vision body observation: 19 slots indexed by `Joint.rawValue`, nil = joint not reported.
 public struct BodyPose: Equatable, Sendable {
+  /// Exactly 19 slots, one per ``Joint`` in raw-value order; nil where Vision reported no point.
   public var points: [JointPoint?]
+  /// A pose from 19 slots (all empty by default); any other count is a programming error and traps.
   public init(points: [JointPoint?] = Array(repeating: nil, count: Joint.allCases.count)) {
     precondition(points.count == Joint.allCases.count)
     self.points = points
@@ -88,15 +110,21 @@ public struct BodyPose: Equatable, Sendable {
   @inlinable public init(unchecked points: [JointPoint?]) {
     self.points = points
   }
+  /// The point of `joint`, nil when not reported; setting nil removes it.
   @inlinable public subscript(joint: Joint) -> JointPoint? {
     get { points[joint.rawValue] }
     set { points[joint.rawValue] = newValue }
   }
 }
 
+/// A point in normalized image coordinates ([0, 1] on both axes of the portrait image), in
+/// the `coords` convention of the event that carries it.
 public struct Point2: Equatable, Sendable {
+  /// x, growing to the right.
   public var x: Double
+  /// y, down or up by the event's `coords`.
   public var y: Double
+  /// The point (`x`, `y`).
   public init(x: Double, y: Double) {
     self.x = x
     self.y = y
@@ -105,27 +133,43 @@ public struct Point2: Equatable, Sendable {
 
 /// Axis-aligned rectangle in normalized image coordinates (origin at x, y; size w, h).
 public struct Rect: Equatable, Sendable {
+  /// Left edge, normalized.
   public var x: Double
+  /// The corner's y: the top edge in canonical coordinates, the bottom edge in vision coordinates.
   public var y: Double
+  /// Width, normalized (≥ 0 in a valid observation).
   public var w: Double
+  /// Height, normalized (≥ 0 in a valid observation).
   public var h: Double
+  /// A rectangle with its corner at (`x`, `y`) and size `w` × `h`.
   public init(x: Double, y: Double, w: Double, h: Double) {
     self.x = x
     self.y = y
     self.w = w
     self.h = h
   }
+  /// The right edge, `x + w`.
   public var maxX: Double { x + w }
+  /// The far y edge, `y + h` (the bottom edge in canonical coordinates).
   public var maxY: Double { y + h }
 }
 
 /// An eye centre with the optional quality fields of ENGINE §1.5 / §2.7.
 public struct EyePoint: Equatable, Sendable {
+  /// Eye centre x, normalized image coordinates.
   public var x: Double
+  /// Eye centre y, in the event's `coords` convention.
   public var y: Double
+  /// The eye's confidence in [0, 1] when recorded; Vision gives none for face landmarks,
+  /// and the engine treats a missing value as 1.
   public var conf: Double?
+  /// The worst (largest) of Vision's per-point precision estimates of the eye region,
+  /// normalized; the engine drops an eye whose value is above 0.012.
   public var precMax: Double?
+  /// This eye's aspect ratio (minor over major axis of its contour); the engine drops an eye
+  /// below 0.20 (closed or squinting) and averages both eyes for `eyeAR` when the face has none.
   public var ear: Double?
+  /// An eye centre with whichever quality fields were recorded.
   public init(x: Double, y: Double, conf: Double? = nil, precMax: Double? = nil, ear: Double? = nil) {
     self.x = x
     self.y = y
@@ -138,16 +182,29 @@ public struct EyePoint: Equatable, Sendable {
 /// One face observation. Points are image-normalized in the frame's `coords` convention
 /// (the device adapter maps Vision's bbox-local face points to image space before recording).
 public struct FaceObservation: Equatable, Sendable {
+  /// The face box, normalized, in the event's `coords` convention.
   public var bbox: Rect
+  /// Vision's confidence in the face observation, [0, 1], when recorded.
   public var conf: Double?
+  /// The subject's left eye centre, when reported.
   public var leftEye: EyePoint?
+  /// The subject's right eye centre, when reported.
   public var rightEye: EyePoint?
+  /// Centre of Vision's nose region; stands in for ``noseTip`` when that is absent.
   public var nose: Point2?
+  /// The nose tip, when the recording has it.
   public var noseTip: Point2?
+  /// The chin point; without it the engine takes the middle of the box's bottom edge.
   public var chin: Point2?
+  /// The mouth centre, when reported.
   public var mouth: Point2?
+  /// The face's eye aspect ratio (mean of both eyes, minor over major axis) as the device
+  /// computed it; nil lets the engine average the eyes' ``EyePoint/ear`` values.
   public var eyeAR: Double?
+  /// Average confidence of the face landmarks, when the device has one; Vision reports none,
+  /// so a missing value counts as 1 (full confidence).
   public var landmarkConfAvg: Double?
+  /// A face with its box and whichever landmarks were recorded.
   public init(
     bbox: Rect, conf: Double? = nil, leftEye: EyePoint? = nil, rightEye: EyePoint? = nil,
     nose: Point2? = nil, noseTip: Point2? = nil, chin: Point2? = nil, mouth: Point2? = nil,
@@ -168,16 +225,25 @@ public struct FaceObservation: Equatable, Sendable {
 
 /// A `landmarks` event (ENGINE §1.5): one Vision result for one camera frame.
 public struct LandmarkFrame: Equatable, Sendable {
+  /// Camera frame number; a `luma` event of the same frame carries the same number.
   public var frame: Int64
+  /// Capture time of the camera frame, ms since the recording start (`t` is when the result arrived).
   public var srcT: Millis?
+  /// Pixel width of the image Vision analysed, when recorded.
   public var imageW: Int?
+  /// Pixel height of the image Vision analysed, when recorded.
   public var imageH: Int?
+  /// The y convention of every point and box in this event.
   public var coords: CoordinateConvention
   /// nil when Vision returned no body observation.
   public var body: BodyPose?
+  /// Face observations in Vision's order; the first is the primary face.
   public var faces: [FaceObservation]
+  /// Number of people Vision detected; nil means the engine counts the faces instead.
   public var people: Int?
+  /// How long Vision took on this frame, in ms; kept with the recording, unused by the engine.
   public var visionMs: Double?
+  /// A Vision result for camera frame `frame`; every other field has the JSONL default.
   public init(
     frame: Int64, srcT: Millis? = nil, imageW: Int? = nil, imageH: Int? = nil,
     coords: CoordinateConvention = .canonical, body: BodyPose? = nil,
@@ -197,10 +263,15 @@ public struct LandmarkFrame: Equatable, Sendable {
 
 /// A `luma` event: an 8-bit full-range luma plane, portrait, row-major, top row first.
 public struct LumaFrame: Equatable, Sendable {
+  /// Camera frame number, shared with the `landmarks` event of the same frame.
   public var frame: Int64
+  /// Width in pixels, ≥ 1.
   public var w: Int
+  /// Height in pixels, ≥ 1; `w · h` is at most ``pixelsMax``.
   public var h: Int
+  /// Exactly `w · h` luma bytes, 0 = black, 255 = white, row by row from the top.
   public var data: [UInt8]
+  /// A plane of `w × h` pixels; the decoders check that `data` holds exactly `w · h` bytes.
   public init(frame: Int64, w: Int, h: Int, data: [UInt8]) {
     self.frame = frame
     self.w = w

@@ -5,6 +5,7 @@
 /// plane is 2 MiB raw, 2.8 MB as base64 on a JSONL line, and a T1 tick reads each pooled
 /// pixel a few times, so a tick stays in the low milliseconds however hostile the recording.
 extension LumaFrame {
+  /// The largest `w · h` a luma plane may have: 2²¹ pixels (see above).
   public static let pixelsMax = 1 << 21
 
   /// `w · h` when both sides are ≥ 1 and the product is ≤ ``pixelsMax``, else nil.

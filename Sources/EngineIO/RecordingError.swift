@@ -15,12 +15,14 @@ public struct RecordingError: Error, CustomStringConvertible, Sendable, Equatabl
   /// so a caller can point at that field without reading the message; nil when none.
   public var field: String? = nil
 
+  /// An error in `file` at `place` (nil when the problem concerns the whole file); ``field`` starts nil.
   public init(file: String, place: String? = nil, _ message: String) {
     self.file = file
     self.place = place
     self.message = message
   }
 
+  /// `file: place: message`, or `file: message` without a place.
   public var description: String {
     if let place { return "\(file): \(place): \(message)" }
     return "\(file): \(message)"

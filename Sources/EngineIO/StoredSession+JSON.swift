@@ -4,6 +4,8 @@ import CanonicalJSON
 // carry (ENGINE §1.4–1.5). Keys follow the app's column names; wall times are epoch ms.
 
 extension SessionItem {
+  /// The stored row as JSON with the app's column names (`item_id`, `shot_seq`, `state`, …);
+  /// optional fields appear only when set.
   public var json: JSONValue {
     var o: JSONObject = [
       "item_id": .string(itemId), "shot_seq": .number(Double(shotSeq)),
@@ -44,6 +46,7 @@ extension SessionItem {
 }
 
 extension SessionSnapshot {
+  /// The session as JSON with the app's column names, its items newest first.
   public var json: JSONValue {
     .object([
       "session_id": .string(sessionId), "created_at_ms": .number(Double(createdAtMs)),
@@ -70,11 +73,14 @@ extension SessionSnapshot {
 }
 
 extension StoreSnapshot {
+  /// `{"session": …, "install_flags": […]}`, the session null when there is none.
   public var json: JSONValue {
     .object([
       "session": session?.json ?? .null, "install_flags": .array(installFlags.map { .string($0) }),
     ])
   }
+  /// Lenient reader: a session that cannot be read (no id) becomes nil, a non-string install
+  /// flag is skipped, and the flags are sorted.
   public init(json: JSONValue) {
     self.init(
       session: json["session"].flatMap(SessionSnapshot.init(json:)),

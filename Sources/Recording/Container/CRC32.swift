@@ -1,6 +1,6 @@
 /// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, init and final xor 0xFFFFFFFF — the
 /// zlib / PNG / gzip CRC), slicing-by-8. `CRC32.checksum("123456789") == 0xCBF43926`.
-public enum CRC32 {
+package enum CRC32 {
   static let tables: [UInt32] = {
     var t = [UInt32](repeating: 0, count: 8 * 256)
     for i in 0..<256 {
@@ -18,13 +18,13 @@ public enum CRC32 {
     return t
   }()
 
-  public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+  package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
     guard bytes.count > 0 else { return 0 }
     return update(0xFFFF_FFFF, bytes) ^ 0xFFFF_FFFF
   }
 
   /// The CRC of several byte strings in a row, as if concatenated.
-  public static func checksum(parts: [UnsafeRawBufferPointer]) -> UInt32 {
+  package static func checksum(parts: [UnsafeRawBufferPointer]) -> UInt32 {
     var crc: UInt32 = 0xFFFF_FFFF
     for p in parts { crc = update(crc, p) }
     return crc ^ 0xFFFF_FFFF
@@ -55,7 +55,7 @@ public enum CRC32 {
     return crc
   }
 
-  public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+  package static func checksum(_ bytes: [UInt8]) -> UInt32 {
     bytes.withUnsafeBytes { checksum($0) }
   }
 }

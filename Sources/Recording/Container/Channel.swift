@@ -1,13 +1,13 @@
 import EngineIO
 
 /// The channels of a `.jprec` file, one per event family (DESIGN §3). Raw values are stored.
-public enum Channel: String, CaseIterable, Sendable {
+package enum Channel: String, CaseIterable, Sendable {
   case landmarks, pixels, sensors, device, ui, effects, label
 }
 
 extension EventKind {
   /// The `.jprec` channel that stores this kind (DESIGN §3).
-  public var channel: Channel {
+  package var channel: Channel {
     switch self {
     case .landmarks: .landmarks
     case .luma, .frame_scalars: .pixels

@@ -1,44 +1,44 @@
 /// The named bounds of the `.jprec` container (docs/FORMAT-jprec.md §2.1). Every size or count
 /// read from a recording is checked against one of these BEFORE anything is allocated for it;
 /// the writer refuses events that would break them, so everything it writes can be read back.
-public enum ContainerLimits {
+package enum ContainerLimits {
   /// Raw (decompressed) bytes of one chunk. The writer's default chunk is 256 KiB
   /// (`Recorder.defaultChunkRawLimit`; DESIGN §3 says ≤ ~1 MiB); 4 MiB leaves 16× headroom.
   /// Bounds the reader's memory: at most two chunk buffers per channel are alive.
-  public static let chunkRawBytesMax = 1 << 22
+  package static let chunkRawBytesMax = 1 << 22
   /// Pixels (`w·h`) of one `luma` plane: the bound of the JSONL interchange and the engine
   /// (`RecordingLimits.lumaPixelsMax` = `LumaFrame.pixelsMax`, 2²¹).
-  public static let lumaPixelsMax = RecordingLimits.lumaPixelsMax
+  package static let lumaPixelsMax = RecordingLimits.lumaPixelsMax
   /// Bytes a `luma` event takes in a payload beyond its pixels (dt, dseq, kind, dframe, w, h, n:
   /// seven varints of at most 10 bytes each).
-  public static let lumaEventOverheadBytesMax = 7 * 10
+  package static let lumaEventOverheadBytesMax = 7 * 10
   /// Raw bytes of a chunk of the `pixels` channel that holds a single `luma` event larger than
   /// `chunkRawBytesMax` (the writer puts such an event alone in its chunk).
-  public static let lumaChunkRawBytesMax = lumaPixelsMax + lumaEventOverheadBytesMax
+  package static let lumaChunkRawBytesMax = lumaPixelsMax + lumaEventOverheadBytesMax
   /// Events in one chunk (the smallest event takes 6 bytes: 256 KiB chunks hold ≤ 43 690).
-  public static let chunkEventsMax = 1 << 17
+  package static let chunkEventsMax = 1 << 17
   /// Rows of `chunks` (a 60-minute session with luma on every frame takes ~1 300).
-  public static let chunksMax = 1 << 18
+  package static let chunksMax = 1 << 18
   /// Rows of `channels` (7 channels exist).
-  public static let channelsMax = 64
+  package static let channelsMax = 64
   /// Rows of `meta`.
-  public static let metaRowsMax = 4096
+  package static let metaRowsMax = 4096
   /// Bytes of all meta keys and values together (a header may inline a PoseSpec).
-  public static let metaBytesMax = 1 << 24
+  package static let metaBytesMax = 1 << 24
   /// Entries of the kind table (meta `jprec.kinds`).
-  public static let kindsMax = 256
+  package static let kindsMax = 256
   /// Faces in one `landmarks` event.
-  public static let landmarkFacesMax = 64
+  package static let landmarkFacesMax = 64
   /// Events in one recording (sum of `jprec.event_counts`): the interchange's bound
   /// (`RecordingLimits.eventsMax`, 2²⁰), so a `.jprec` and its JSONL export accept the same
   /// recordings; every sum of counts stays far from Int64 overflow.
-  public static let recordingEventsMax = Int64(RecordingLimits.eventsMax)
+  package static let recordingEventsMax = Int64(RecordingLimits.eventsMax)
   /// Lines of `PRAGMA integrity_check` that `doctor` reports.
-  public static let integrityLinesMax = 20
+  package static let integrityLinesMax = 20
 
   /// `w·h` of a luma plane when both are ≥ 0 and the product is ≤ `lumaPixelsMax`; nil otherwise
   /// (overflow-safe).
-  public static func lumaPixels(w: Int, h: Int) -> Int? {
+  package static func lumaPixels(w: Int, h: Int) -> Int? {
     guard w >= 0, h >= 0 else { return nil }
     let (p, overflow) = w.multipliedReportingOverflow(by: h)
     guard !overflow, p <= lumaPixelsMax else { return nil }

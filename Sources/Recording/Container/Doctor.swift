@@ -14,6 +14,7 @@ public struct DoctorReport: Sendable {
     /// Not a readable recording at all: no such file, not SQLite, not a .jprec, a newer format (exit 2).
     case unreadable
   }
+  /// The verdict: ok, damaged or unreadable.
   public var status: Status
   /// True when `status == .ok`.
   public var ok: Bool { status == .ok }
@@ -21,12 +22,14 @@ public struct DoctorReport: Sendable {
   public var problems: [String]
   /// Ids of chunks that failed.
   public var badChunks: [Int64]
+  /// Chunks whose CRC, decompression and decoding were tried (bad ones included).
   public var chunksChecked: Int
   /// Events in the chunks that decoded.
   public var events: Int
   /// The human-readable report (`jpreplay doctor` prints it).
   public var lines: [String]
 
+  /// A report as `Doctor.check` assembles it.
   public init(status: Status, problems: [String], badChunks: [Int64], chunksChecked: Int, events: Int, lines: [String]) {
     self.status = status
     self.problems = problems
@@ -46,6 +49,7 @@ public struct RecoverReport: Sendable {
   /// `Doctor.check` of the new file.
   public var verify: DoctorReport
 
+  /// A report as `Doctor.recover` assembles it.
   public init(kept: Int, lostChunks: [String], verify: DoctorReport) {
     self.kept = kept
     self.lostChunks = lostChunks

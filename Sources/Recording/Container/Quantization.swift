@@ -5,6 +5,7 @@ import EngineIO
 /// The error is at most 2^-17 ≈ 7.6e-6 per value. Every producer (recorder, JSONL import,
 /// generators) rounds the same way, so identical inputs give identical recordings.
 public enum Quantization {
+  /// Steps per unit: 65536 = 2¹⁶, so one step is about 1.5 × 10⁻⁵ of the image width.
   public static let scale: Double = 65536
   /// Values whose magnitude would exceed this many steps are clamped (|v| ≤ 2^37 ≈ 1.4e11),
   /// so that every stored integer is exactly representable as a Double.

@@ -13,7 +13,9 @@ import GRDB
 /// Dropping a `Recorder` without `finish()` behaves like a crash: open chunks are lost and the
 /// file stays `complete = false` (readable; `Doctor` reports it as incomplete).
 public final class Recorder {
+  /// The file being written.
   public let path: String
+  /// Events appended so far, the open chunks' included.
   public private(set) var eventCount: Int = 0
   let chunkRawLimit: Int
   let level: Int32

@@ -10,8 +10,13 @@ import GRDB
 /// every failure, here or in `next()`, is a `RecordingError` naming the file and chunk.
 /// The file is opened read-only (SQLite may replay the WAL of a writer that was killed).
 public final class RecordingReader {
+  /// The file as the caller named it; messages start with it.
   public let path: String
+  /// The recording header (ENGINE §1.4): every `meta` row except the container's own
+  /// `jprec.*` rows, in the order they were written.
   @exclusivity(unchecked) public private(set) var header: JSONObject
+  /// Whether the writer finished the file (`jprec.complete`). An incomplete recording reads
+  /// up to its last committed chunk.
   public let isComplete: Bool
   /// The number of events its chunk index holds, known before any event is decoded: a command
   /// with an event limit checks it first (issue 23.7) instead of reading up to the limit.
@@ -29,6 +34,8 @@ public final class RecordingReader {
   /// A read-ahead failure, thrown by the next call of `next()`.
   @exclusivity(unchecked) var deferredError: RecordingError? = nil
 
+  /// Opens `path` read-only and validates the container (SQLite, application id, format
+  /// version, tables, meta CRC); no chunk is decoded yet. Throws a `RecordingError` naming the file.
   public init(path: String) throws(RecordingError) {
     self.path = path
     db = try JPRec.openReadOnly(path)

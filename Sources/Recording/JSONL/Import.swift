@@ -3,9 +3,13 @@ import Foundation
 
 /// `jpreplay import`: a JSONL recording into a new `.jprec`, streamed (DESIGN §3).
 public enum RecordingImport {
+  /// How far an import is, reported every 16,384 events and once at the end.
   public struct Progress: Sendable {
+    /// Bytes of the source consumed so far (compressed bytes for `.zst`).
     public var bytesRead: Int64
+    /// The source file's size in bytes.
     public var totalBytes: Int64
+    /// Events written to the destination so far.
     public var events: Int
   }
 
@@ -62,17 +66,21 @@ public enum RecordingImport {
 /// (its `next()`), so the replayer reads it directly; `nextEvent()` is the same call on a
 /// reference that need not be `var`.
 public protocol RecordingEventReader: AnyObject, EventSource {
+  /// The next event of the recording, or nil at its end; each reader's own `next()`.
   func nextEvent() throws(RecordingError) -> InputEvent?
 }
 
 extension JSONLReader: RecordingEventReader {
+  /// ``JSONLReader/next()``, through the protocol.
   public func nextEvent() throws(RecordingError) -> InputEvent? { try next() }
 }
 
 extension RecordingReader: RecordingEventReader {
+  /// ``RecordingReader/next()``, through the protocol.
   public func nextEvent() throws(RecordingError) -> InputEvent? { try next() }
 }
 
+/// Recording files by path, whatever their form.
 public enum RecordingFiles {
   /// Opens `path` by its suffix: `.jsonl` / `.jsonl.zst` as JSONL, anything else as `.jprec`.
   public static func open(_ path: String) throws(RecordingError) -> any RecordingEventReader {

@@ -4,7 +4,7 @@ import EngineIO
 extension EventKind {
   /// The fields of this kind (besides `t` and `kind`) that `import` checks.
   /// Fields not listed are kept as they are and passed to the engine.
-  public var schema: [FieldSpec] { Self.schemas[self] ?? [] }
+  package var schema: [FieldSpec] { Self.schemas[self] ?? [] }
 
   /// The schema of every kind, one row each (a test checks that no kind is missing).
   static let schemas: [EventKind: [FieldSpec]] = [
@@ -86,16 +86,16 @@ extension EventKind {
 }
 
 /// One field of an event kind's schema.
-public struct FieldSpec: Sendable {
-  public enum ValueType: String, Sendable {
+package struct FieldSpec: Sendable {
+  package enum ValueType: String, Sendable {
     case integer, number, string, bool = "boolean", object, array, any
   }
-  public var name: String
-  public var type: ValueType
-  public var required: Bool
+  package var name: String
+  package var type: ValueType
+  package var required: Bool
   /// Allowed string values, when the field is an enumeration.
-  public var oneOf: [String]?
-  public init(_ name: String, _ type: ValueType, required: Bool = true, oneOf: [String]? = nil) {
+  package var oneOf: [String]?
+  package init(_ name: String, _ type: ValueType, required: Bool = true, oneOf: [String]? = nil) {
     self.name = name
     self.type = type
     self.required = required

@@ -8,10 +8,12 @@ import Foundation
 /// Landmark numbers are rounded to the `.jprec` fixed point (`Quantization`), so a JSONL file
 /// replays exactly like the `.jprec` imported from it.
 public struct JSONLEventDecoder {
-  /// The file and line being decoded, for messages.
+  /// The file being decoded, as messages name it.
   public var file: String
+  /// The 1-based line number of the event, for messages (`file:line: …`).
   public var line: Int
 
+  /// A decoder for the event on line `line` of `file`.
   public init(file: String, line: Int) {
     self.file = file
     self.line = line

@@ -7,10 +7,13 @@ import Foundation
 /// Key order: `t`, `kind`, then the kind's fields in the order of docs/FORMAT.md (schema order,
 /// then any extra fields as recorded). Numbers use the shortest text that reads back exactly.
 public enum JSONLEventEncoder {
+  /// The header as one JSON line (no newline), keys in the given order.
   public static func headerLine(_ header: JSONObject) -> String {
     JSONWriter.write(.object(header), sortKeys: false, numbers: .shortest)
   }
 
+  /// One event as a JSON line without the newline; reading it back with ``JSONLEventDecoder``
+  /// gives the same event (landmark numbers are assumed already quantized, as every reader leaves them).
   public static func line(_ event: InputEvent) -> String {
     var o = JSONObject()
     o.members.reserveCapacity(10)

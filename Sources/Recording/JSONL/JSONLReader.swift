@@ -9,13 +9,17 @@ import Foundation
 /// event after `duration_ms`, and the bounds of ``RecordingLimits`` (line length, event count,
 /// time span). Errors read `file:line: what was expected`.
 public final class JSONLReader {
+  /// The file as the caller named it (or the name given to in-memory text); messages start with it.
   public let path: String
+  /// The checked header line (ENGINE §1.4), members in file order.
   public private(set) var header: JSONObject
   /// Bytes of the file consumed so far (compressed bytes for `.zst`) and the file size.
   public var bytesRead: Int64 { zstd?.compressedBytesRead ?? plainBytesRead }
+  /// The file's size in bytes (of the compressed file for `.zst`); with ``bytesRead``, a progress fraction.
   public let totalBytes: Int64
   /// The 1-based number of the last line read.
   public private(set) var lineNumber = 0
+  /// Events handed out so far; never more than `RecordingLimits.eventsMax`.
   public private(set) var eventCount = 0
 
   private let handle: FileHandle?
@@ -34,10 +38,13 @@ public final class JSONLReader {
   var eventsMax = RecordingLimits.eventsMax
   private var durationMs: Millis?
 
+  /// Whether `path` names a JSONL recording by its suffix (`.jsonl` or `.jsonl.zst`); anything else is taken for `.jprec`.
   public static func isJSONL(_ path: String) -> Bool {
     path.hasSuffix(".jsonl") || path.hasSuffix(".jsonl.zst")
   }
 
+  /// Opens `path` (a regular file; `.zst` is decompressed as it streams) and reads and checks
+  /// its header line. Throws a `RecordingError` naming `path:1` when the header is missing or wrong.
   public init(path: String) throws(RecordingError) {
     self.path = path
     try InputFile.checkRegular(path, what: "recording")
@@ -108,7 +115,7 @@ public final class JSONLReader {
   }
 
   /// Validates a header object (ENGINE §1.4).
-  public static func checkHeader(_ value: JSONValue, file: String) throws(RecordingError) -> JSONObject {
+  package static func checkHeader(_ value: JSONValue, file: String) throws(RecordingError) -> JSONObject {
     guard let o = value.objectValue else {
       throw RecordingError(file: file, "expected the header object {\"format\": \"jp-replay/1\", …}, found \(value.typeName)")
     }
@@ -165,7 +172,7 @@ public final class JSONLReader {
   /// One decoded line as the event it holds, checked against the recording so far: time
   /// order, the header's `duration_ms`, `durationMsMax` and `eventsMax` (shared by every reader
   /// of JSONL lines, imported or generated).
-  public static func checkedEvent(
+  package static func checkedEvent(
     _ value: JSONValue, file path: String, line lineNumber: Int, lastT: Millis, durationMs: Millis?,
     eventCount: Int, eventsMax: Int = RecordingLimits.eventsMax
   ) throws(RecordingError) -> InputEvent {
@@ -253,15 +260,21 @@ public final class JSONLWriter {
   private let zstd: ZstdFileWriter?
   private var pending = [UInt8]()
 
+  /// A writer onto `handle` (a file or stdout); `compressed` wraps the lines in one zstd frame.
+  /// The handle stays the caller's to close, after ``finish()``.
   public init(handle: FileHandle, compressed: Bool) {
     self.handle = handle
     zstd = compressed ? ZstdFileWriter(handle: handle) : nil
     pending.reserveCapacity(1 << 17)
   }
 
+  /// Writes `header` as the first line, keys in the given order.
   public func writeHeader(_ header: JSONObject) throws { try writeLine(JSONLEventEncoder.headerLine(header)) }
+  /// Writes one event line in the key order of docs/FORMAT.md.
   public func write(_ event: InputEvent) throws { try writeLine(JSONLEventEncoder.line(event)) }
 
+  /// Writes `s` and a newline as they are, unchecked (the caller guarantees one JSON object
+  /// without newlines). Lines are buffered; nothing is certain to reach the handle before ``finish()``.
   public func writeLine(_ s: String) throws {
     pending.append(contentsOf: s.utf8)
     pending.append(0x0A)
@@ -273,6 +286,7 @@ public final class JSONLWriter {
     pending.removeAll(keepingCapacity: true)
   }
 
+  /// Writes out every buffered line and ends the zstd frame; call it once, after the last line.
   public func finish() throws {
     try flush()
     try zstd?.finish()

@@ -11,10 +11,10 @@ import Foundation
 /// given as a recording, a scenario or a spec is refused before it is opened — opening a FIFO
 /// for reading would block until a writer comes, a device can be endless. Symbolic links are
 /// followed; a loop or a name that is not valid UTF-8 is named as such, not as "no such file".
-public enum InputFile {
+package enum InputFile {
   /// Throws unless `path` is (or links to) a regular file; `what` names the role in messages
   /// ("recording", "scenario").
-  public static func checkRegular(_ path: String, what: String) throws(RecordingError) {
+  package static func checkRegular(_ path: String, what: String) throws(RecordingError) {
     var st = stat()
     guard stat(path, &st) == 0 else {
       let code = errno
@@ -45,14 +45,14 @@ public enum InputFile {
   /// Why a path holding U+FFFD that does not exist is refused: Foundation reads a file name
   /// that is not valid UTF-8 (a byte such as 0xFF) with U+FFFD in its place, and no such name
   /// can be opened again.
-  public static let undecodableName =
+  package static let undecodableName =
     "no file of this name; a name shown with \u{FFFD} is one that is not valid UTF-8 (the tool reads names as UTF-8): rename the file"
 
   /// The whole of the regular file at `path`, at most `bytesMax` bytes (`bound` names the limit
   /// in the message): checked with ``checkRegular(_:what:)`` first, then read with read(2) up
   /// to one byte past the bound, so a large file is refused without being read. Failures
   /// carry the system's reason (strerror), never an error's debug description.
-  public static func read(_ path: String, what: String, bytesMax: Int, bound: String) throws(RecordingError) -> [UInt8] {
+  package static func read(_ path: String, what: String, bytesMax: Int, bound: String) throws(RecordingError) -> [UInt8] {
     try checkRegular(path, what: what)
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else {
@@ -84,8 +84,8 @@ public enum InputFile {
 /// The reason a file-system call failed, for a message: the system's words (strerror) for a
 /// POSIX error or the one under a Foundation error, a plain phrase for Foundation's common
 /// file codes — never a debug description such as `Code(rawValue: 256)`.
-public enum SystemReason {
-  public static func of(_ error: any Error) -> String {
+package enum SystemReason {
+  package static func of(_ error: any Error) -> String {
     let ns = error as NSError
     if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
     if let under = ns.userInfo[NSUnderlyingErrorKey] as? NSError { return of(under) }

@@ -21,13 +21,13 @@ import Foundation
 /// - a **directory, block device or socket** is refused.
 ///
 /// Refusals are `SafeFileError`s naming the path and the reason (exit 2 at the CLI).
-public enum OutputTarget: Equatable, Sendable {
+package enum OutputTarget: Equatable, Sendable {
   /// Replace this regular file (or create it): the resolved path.
   case replace(String)
   /// Write into this existing character device or FIFO.
   case writeThrough(String)
 
-  public init(_ path: String, database: Bool = false) throws(SafeFileError) {
+  package init(_ path: String, database: Bool = false) throws(SafeFileError) {
     var st = stat()
     guard lstat(path, &st) == 0 else {
       guard errno == ENOENT else { throw SafeFileError(path: path, "cannot look at the output path", errno) }

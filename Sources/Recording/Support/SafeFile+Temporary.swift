@@ -9,17 +9,17 @@ import Foundation
 extension SafeFile {
   /// A temporary file created exclusively beside a target; see `SafeFile`. Removed by
   /// `discard()` or when dropped without `commit`.
-  public final class Temporary: @unchecked Sendable {
+  package final class Temporary: @unchecked Sendable {
     /// The temporary file's path (same directory as the target).
-    public let path: String
+    package let path: String
     /// The open descriptor (nil once closed; `SQLite` users close it before opening the path).
-    public private(set) var fd: Int32?
+    package private(set) var fd: Int32?
     private var done = false
 
     /// Creates `.jpreplay-tmp-<pid>-<random>-<name>` in `target`'s directory (creating the
     /// directory if needed), after sweeping that directory of dead processes' temporaries.
     /// With `keepOpen: false` the file is closed at once (for a writer that opens it by path).
-    public init(beside target: String, keepOpen: Bool = true) throws(SafeFileError) {
+    package init(beside target: String, keepOpen: Bool = true) throws(SafeFileError) {
       let url = URL(fileURLWithPath: target)
       let dir = url.deletingLastPathComponent().path
       do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
@@ -46,7 +46,7 @@ extension SafeFile {
     }
 
     /// Appends `bytes` (the file must be open).
-    public func write(_ bytes: [UInt8]) throws(SafeFileError) {
+    package func write(_ bytes: [UInt8]) throws(SafeFileError) {
       guard let fd else { throw SafeFileError(path: path, "write after close") }
       if let code = bytes.withUnsafeBytes({ SafeFile.writeAll(fd, $0) }) { throw SafeFileError(path: path, "cannot write", code) }
     }
@@ -63,7 +63,7 @@ extension SafeFile {
     }
 
     /// fsync, close, and rename over `target` (replacing it: a symlink there is replaced, not followed).
-    public func commit(to target: String) throws(SafeFileError) {
+    package func commit(to target: String) throws(SafeFileError) {
       try syncAndClose()
       for s in SafeFile.sqliteSuffixes { unlink(path + s) }
       try SafeFile.rename(path, to: target)
@@ -71,7 +71,7 @@ extension SafeFile {
     }
 
     /// As `commit`, but fails (EEXIST) when `target` exists: link(2), then unlink the temporary.
-    public func commitNew(to target: String) throws(SafeFileError) {
+    package func commitNew(to target: String) throws(SafeFileError) {
       try syncAndClose()
       for s in SafeFile.sqliteSuffixes { unlink(path + s) }
       guard link(path, target) == 0 else { throw SafeFileError(path: target, "cannot create", errno) }
@@ -105,7 +105,7 @@ extension SafeFile {
     }
 
     /// Closes and removes the temporary file and any SQLite files beside it.
-    public func discard() {
+    package func discard() {
       if let d = fd { close(d) }
       fd = nil
       if !done { for s in [""] + SafeFile.sqliteSuffixes { unlink(path + s) } }
@@ -120,7 +120,7 @@ extension SafeFile {
   /// write(2) of all of `bytes` to `fd`, retried on EINTR and short writes: the one write loop
   /// of the package (temporaries, write-through outputs, standard output). Returns nil, or the
   /// errno of the failure.
-  public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+  package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
     var off = 0
     while off < bytes.count {
       let n = posixWrite(fd, bytes.baseAddress! + off, bytes.count - off)

@@ -18,15 +18,15 @@ import Foundation
 /// directory of temporaries whose process is gone (`kill(pid, 0)` fails with ESRCH): what a
 /// `kill -9` left behind, including the older names `.<name>.import-<pid>`,
 /// `.<name>.record-<pid>` and `.<name>.tmp-<pid>`.
-public enum SafeFile {
+package enum SafeFile {
   /// The prefix of every temporary file (listings of `Golden/` skip such files).
-  public static let temporaryPrefix = ".jpreplay-tmp-"
+  package static let temporaryPrefix = ".jpreplay-tmp-"
   /// Suffixes SQLite adds beside a database file.
   static let sqliteSuffixes = ["-wal", "-shm", "-journal"]
 
   /// Writes `bytes` to `path` under the output rule (`OutputTarget`): atomically for a
   /// regular file or a missing path, through for a character device or a FIFO.
-  public static func write(_ bytes: [UInt8], to path: String) throws(SafeFileError) {
+  package static func write(_ bytes: [UInt8], to path: String) throws(SafeFileError) {
     let target = try OutputTarget(path)
     let t = try Temporary(for: target)
     do throws(SafeFileError) {
@@ -39,12 +39,12 @@ public enum SafeFile {
   }
 
   /// Writes `text` (UTF-8) to `path` atomically.
-  public static func write(_ text: String, to path: String) throws(SafeFileError) {
+  package static func write(_ text: String, to path: String) throws(SafeFileError) {
     try write(Array(text.utf8), to: path)
   }
 
   /// How `produce` puts a finished temporary at its target.
-  public enum Placement: Sendable {
+  package enum Placement: Sendable {
     /// rename(2) over the target, replacing a file or symlink there.
     case replace
     /// link(2): fails (EEXIST) when something appeared at the target meanwhile.
@@ -60,7 +60,7 @@ public enum SafeFile {
   /// are removed before the new database takes its name (SQLite would apply them to it).
   /// The output rule (`OutputTarget`) applies: a database (`sqlite`, or a writer that opens
   /// the file by path) needs a regular file or a missing path.
-  public static func produce<T>(
+  package static func produce<T>(
     _ path: String, placement: Placement = .replace, keepOpen: Bool = true, sqlite: Bool = false,
     _ body: (Temporary) throws -> T
   ) throws -> T {
@@ -78,7 +78,7 @@ public enum SafeFile {
   }
 
   /// rename(2) `from` over `to` (atomic within one file system), then fsync the directory.
-  public static func rename(_ from: String, to: String) throws(SafeFileError) {
+  package static func rename(_ from: String, to: String) throws(SafeFileError) {
     guard Foundation.rename(from, to) == 0 else { throw SafeFileError(path: to, "cannot rename \(from) over it", errno) }
     syncDirectory(of: to)
   }
@@ -86,7 +86,7 @@ public enum SafeFile {
   /// Removes the temporary files in `directory` left by processes that no longer exist.
   /// Returns the names removed. Never touches a file whose process is alive (or unknown).
   @discardableResult
-  public static func sweep(directory: String) -> [String] {
+  package static func sweep(directory: String) -> [String] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
     var removed: [String] = []
     for name in names.sorted() {
@@ -136,12 +136,12 @@ public enum SafeFile {
 }
 
 /// A failed safe write: the file and what went wrong (with the system's reason).
-public struct SafeFileError: Error, CustomStringConvertible, Sendable {
-  public var path: String
-  public var message: String
-  public init(path: String, _ message: String, _ code: Int32? = nil) {
+package struct SafeFileError: Error, CustomStringConvertible, Sendable {
+  package var path: String
+  package var message: String
+  package init(path: String, _ message: String, _ code: Int32? = nil) {
     self.path = path
     self.message = code.map { "\(message) (\(String(cString: strerror($0))))" } ?? message
   }
-  public var description: String { "\(path): \(message)" }
+  package var description: String { "\(path): \(message)" }
 }

@@ -13,16 +13,16 @@ import Foundation
 ///   space) as `\u{3A}:`, since it may be printed at the start of a line.
 /// - `XMLText`: XML 1.0 text and attributes (JUnit, SVG): the five specials escaped, every
 ///   character XML 1.0 cannot carry dropped (C0 but tab, newline and CR; U+FFFE, U+FFFF).
-public enum ConsoleText {
+package enum ConsoleText {
   /// `text` as it may be printed: see the type.
-  public static func safe(_ text: String) -> String { escaped(text, newline: "\n  | ", cr: "\\r") }
+  package static func safe(_ text: String) -> String { escaped(text, newline: "\n  | ", cr: "\\r") }
 
   /// One line: as `safe`, with newlines escaped too (`\n`) instead of indented.
-  public static func line(_ text: String) -> String { escaped(text, newline: "\\n", cr: "\\r") }
+  package static func line(_ text: String) -> String { escaped(text, newline: "\\n", cr: "\\r") }
 
   /// Control characters but newline, CR and tab made visible (`\u{1B}`); newline and CR kept.
   /// For a writer with its own escapes for those two (GitHub annotations).
-  public static func visible(_ text: String) -> String { escaped(text, newline: "\n", cr: "\r") }
+  package static func visible(_ text: String) -> String { escaped(text, newline: "\n", cr: "\r") }
 
   static func escaped(_ text: String, newline: String, cr: String) -> String {
     var out = ""
@@ -48,16 +48,16 @@ public enum ConsoleText {
 
 /// A short excerpt of text quoted in a message (issue 23 item 8): a message names the file and
 /// the place and quotes at most `max` characters of what it found there.
-public enum Excerpt {
-  public static let charactersMax = 200
-  public static func short(_ text: String, max: Int = charactersMax) -> String {
+package enum Excerpt {
+  package static let charactersMax = 200
+  package static func short(_ text: String, max: Int = charactersMax) -> String {
     guard text.count > max else { return text }
     return String(text.prefix(max)) + "… (\(text.count - max) more characters)"
   }
 
   /// A whole message at most about `max` characters: its start and its end kept (where a
   /// message names the file, and the bound or place), the middle elided with a count.
-  public static func message(_ text: String, max: Int = 2000) -> String {
+  package static func message(_ text: String, max: Int = 2000) -> String {
     guard text.count > max else { return text }
     let head = max * 2 / 3
     let tail = max - head
@@ -65,9 +65,9 @@ public enum Excerpt {
   }
 }
 
-public enum XMLText {
+package enum XMLText {
   /// XML 1.0 text and attribute escaping; characters XML cannot carry are dropped.
-  public static func escape(_ s: String, attribute: Bool = true) -> String {
+  package static func escape(_ s: String, attribute: Bool = true) -> String {
     var out = ""
     out.reserveCapacity(s.utf8.count)
     for u in s.unicodeScalars {

@@ -2,16 +2,16 @@ import CZstd
 import Foundation
 
 /// Thin wrappers over libzstd (system library, pkg-config `libzstd`).
-public enum Zstd {
+package enum Zstd {
   /// The 4-byte zstd frame magic, little-endian on disk: 28 B5 2F FD.
-  public static let magic: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
+  package static let magic: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
 
-  public struct Failure: Error, CustomStringConvertible, Sendable {
-    public var description: String
+  package struct Failure: Error, CustomStringConvertible, Sendable {
+    package var description: String
   }
 
   /// Compresses `input` into one zstd frame (with content size) at `level`.
-  public static func compress(_ input: UnsafeRawBufferPointer, level: Int32 = 3) -> [UInt8] {
+  package static func compress(_ input: UnsafeRawBufferPointer, level: Int32 = 3) -> [UInt8] {
     let bound = ZSTD_compressBound(input.count)
     var out = [UInt8](repeating: 0, count: bound)
     let n = out.withUnsafeMutableBytes { o in
@@ -22,13 +22,13 @@ public enum Zstd {
     return out
   }
 
-  public static func compress(_ input: [UInt8], level: Int32 = 3) -> [UInt8] {
+  package static func compress(_ input: [UInt8], level: Int32 = 3) -> [UInt8] {
     input.withUnsafeBytes { compress($0, level: level) }
   }
 
   /// Decompresses one zstd frame whose content size is `expectedSize` (from the chunk row).
   /// Throws when the frame is damaged or its size differs.
-  public static func decompress(
+  package static func decompress(
     _ input: UnsafeRawBufferPointer, expectedSize: Int
   ) throws(Failure) -> [UInt8] {
     guard expectedSize >= 0, expectedSize <= 1 << 30 else {
@@ -54,15 +54,15 @@ public enum Zstd {
   }
 
   /// A reusable decompression context (one per reading thread; not shareable across threads).
-  public final class DecompressionContext {
+  package final class DecompressionContext {
     let dctx: OpaquePointer
-    public init() { dctx = ZSTD_createDCtx() }
+    package init() { dctx = ZSTD_createDCtx() }
     deinit { ZSTD_freeDCtx(dctx) }
   }
 
   /// Decompresses one frame of exactly `expectedSize` bytes into `output` (which must hold at
   /// least that many), without allocating: the reader's hot path reuses one buffer per channel.
-  public static func decompress(
+  package static func decompress(
     _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, expectedSize: Int,
     context: DecompressionContext? = nil
   ) throws(Failure) {
@@ -88,7 +88,7 @@ public enum Zstd {
     }
   }
 
-  public static func decompress(_ input: [UInt8], expectedSize: Int) throws(Failure) -> [UInt8] {
+  package static func decompress(_ input: [UInt8], expectedSize: Int) throws(Failure) -> [UInt8] {
     let r: Result<[UInt8], Failure> = input.withUnsafeBytes { b in
       do throws(Failure) { return .success(try decompress(b, expectedSize: expectedSize)) } catch { return .failure(error) }
     }
@@ -100,16 +100,16 @@ public enum Zstd {
 /// ~128 KiB output block at a time, and a decoder window of at most
 /// 2^`RecordingLimits.zstdWindowLogMax` bytes (a frame asking for more is refused, not
 /// allocated).
-public final class ZstdFileReader {
+package final class ZstdFileReader {
   private let handle: FileHandle
   private let dctx: OpaquePointer
   private var inBuf = [UInt8]()
   private var inPos = 0
   private var eof = false
   private var frameOpen = false
-  public private(set) var compressedBytesRead: Int64 = 0
+  package private(set) var compressedBytesRead: Int64 = 0
 
-  public init(handle: FileHandle) {
+  package init(handle: FileHandle) {
     self.handle = handle
     dctx = ZSTD_createDCtx()
     ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, RecordingLimits.zstdWindowLogMax)
@@ -118,7 +118,7 @@ public final class ZstdFileReader {
 
   /// Up to ~128 KiB of decompressed bytes; empty at the end of the input.
   /// Throws on damaged data or a file that ends inside a frame (truncated).
-  public func read() throws(Zstd.Failure) -> [UInt8] {
+  package func read() throws(Zstd.Failure) -> [UInt8] {
     let outCap = ZSTD_DStreamOutSize()
     var out = [UInt8](repeating: 0, count: outCap)
     while true {
@@ -166,25 +166,25 @@ public final class ZstdFileReader {
 }
 
 /// Streaming zstd compression to a file handle (`cat -o x.jsonl.zst`).
-public final class ZstdFileWriter {
+package final class ZstdFileWriter {
   private let handle: FileHandle
   private let cctx: OpaquePointer
   private var pending = [UInt8]()
 
-  public init(handle: FileHandle, level: Int32 = 3) {
+  package init(handle: FileHandle, level: Int32 = 3) {
     self.handle = handle
     cctx = ZSTD_createCCtx()
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)
   }
   deinit { ZSTD_freeCCtx(cctx) }
 
-  public func write(_ bytes: [UInt8]) throws {
+  package func write(_ bytes: [UInt8]) throws {
     pending.append(contentsOf: bytes)
     if pending.count >= 1 << 17 { try flush(end: false) }
   }
 
   /// Ends the zstd frame and writes everything out.
-  public func finish() throws { try flush(end: true) }
+  package func finish() throws { try flush(end: true) }
 
   private func flush(end: Bool) throws {
     let cap = ZSTD_CStreamOutSize()
