@@ -202,9 +202,28 @@ struct HTMLReportCLITests {
     for p in json["parameters"]?.arrayValue?.compactMap(\.stringValue) ?? [] { #expect(html.contains("<th>\(p)</th>"), "\(p)") }
     #expect(html.contains("<th>val.latency_p90_ms</th>") && html.contains("on the validation corpus"), "fit vs validation")
     #expect(html.contains("<svg") && !html.contains("src=\"http"))
+    // Each front trial (up to --timelines 3) links to the timeline of its worst fit recording,
+    // shipped spec against the trial: the link's fragment names a timeline of the page.
+    let data = try Self.data(ofPage: page)
+    let names = data["timelines"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+    #expect(names == front.prefix(3).map { "#\($0) drift-left-and-back" }, "\(names)")
+    for f in front.prefix(3) { #expect(html.contains("href=\"#rec=%23\(f)%20drift-left-and-back"), "link of #\(f)") }
+    #expect(data["kind"]?.stringValue == "tune")
+    // --timelines 0: the plot and table alone; a spec the study did not run is refused.
+    let plain = dir.appendingPathComponent("plain.html")
+    #expect(try CLI.run(["tune", "report", study, "--html", plain.path, "--timelines", "0"]).code == 0)
+    let plainText = try String(contentsOf: plain, encoding: .utf8)
+    #expect(!plainText.contains("jp-data") && plainText.contains("data-trial="))
+    let other = try Self.changedSpec(in: dir)
+    let refused = try CLI.run(["tune", "report", study, "--html", plain.path, "--spec", other.path])
+    #expect(refused.code == 2 && refused.stderr.contains("not the spec this study ran"), "\(refused.stderr)")
     guard HeadlessBrowser.path != nil else { return }
     let loaded = try HeadlessBrowser.load(page, fragment: "")
     #expect(HeadlessBrowser.attribute("data-status", of: "body", in: loaded.dom) == "ok")
     #expect(loaded.consoleLines.isEmpty, "\(loaded.consoleLines)")
+    if let first = names.first {
+      let linked = try HeadlessBrowser.load(page, fragment: "rec=\(first.replacingOccurrences(of: "#", with: "%23").replacingOccurrences(of: " ", with: "%20"))&t=0")
+      #expect(HeadlessBrowser.attribute("data-rec", of: "tl", in: linked.dom) == first)
+    }
   }
 }

@@ -3,12 +3,15 @@
 /// source but the page's own inline style and script (and `data:` images); the decisions
 /// download is a `blob:` link the page makes itself.
 public enum HTMLReportPage {
-  public static func render(_ doc: HTMLReportDocument) -> String {
+  /// `preamble`: markup placed between the header and the divergence table, already escaped
+  /// (`tune report --html` puts its front plot and trial table there).
+  public static func render(_ doc: HTMLReportDocument, preamble: String = "") -> String {
     let data = HTMLText.scriptData(HTMLReportEncoder.json(doc))
     return head(title: doc.title) + """
       <body data-status="loading">
       <header><h1 id="title"></h1><p id="counts"></p><p id="status" class="muted">rendering…</p></header>
       <div id="errors" hidden></div>
+      \(preamble)
       <section id="summary"><h2>Divergences</h2>
       <div class="tools"><input id="filter" type="search" placeholder="filter rows (any column)" aria-label="filter rows">
       <select id="kind-filter" aria-label="kind"><option value="">every kind</option></select>

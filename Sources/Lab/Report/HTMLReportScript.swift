@@ -421,6 +421,8 @@ enum HTMLReportScript {
 
     // ---- decisions ------------------------------------------------------------------
     function fillDecisions() {
+      // A tune page compares a trial with the shipped spec: nothing to accept (tune promote does that).
+      if (D.kind === "tune") { $("decisions").hidden = true; return; }
       const body = document.querySelector("#decision-table tbody");
       D.timelines.forEach((T, k) => {
         const tr = el("tr", { "data-rec": T.name });

@@ -17,7 +17,12 @@ extension JPReplay.Tune {
         space. --json prints one JSON object instead (shipped, each trial's validation \
         figures, generalises and generalise_reasons; the same bytes for a merged study and \
         an unsharded one); --svg writes the first two objectives against each other with the \
-        front highlighted.
+        front highlighted. --html writes one page with the plot and the sortable trial table; \
+        for each front trial (the first --timelines, default 3) the page also holds the timeline \
+        of the fit recording the trial made worst (its value of the study's objective minus the \
+        shipped spec's, largest first), shipped spec against trial, one click from the trial's \
+        row. That replays the fit corpus from --recordings-dir with --spec, which must be the \
+        spec the study ran (its SHA-256 is checked); --timelines 0 skips it.
 
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back --no-validation
@@ -43,16 +48,32 @@ extension JPReplay.Tune {
     @Option(help: ArgumentHelp("Write one self-contained HTML page: the Pareto front plot (fit vs validation with a validation corpus) and every trial's parameters, sortable.", valueName: "FILE"))
     var html: String?
 
+    @Option(help: ArgumentHelp("With --html: front trials given their worst recording's timeline (0…\(TuneTimelines.trialsMax)).", valueName: "N"))
+    var timelines = 3
+
+    @Option(help: "With --html and --timelines: the spec the study ran.")
+    var spec = "PoseSpec.json"
+
+    @Option(help: "With --html and --timelines: where the fit corpus's recordings are.")
+    var recordingsDir = "Recordings"
+
     @Option(help: "Rows of the trial table (0 = all).")
     var limit = 0
 
     @Option(name: .customLong("trial"), help: ArgumentHelp("Show this trial beside the front, with the shipped row (as `tune report` numbers it, without #). Repeatable.", valueName: "N"))
     var asked: [Int] = []
 
+    func validate() throws {
+      guard (0...TuneTimelines.trialsMax).contains(timelines) else {
+        throw ValidationError("--timelines: expected 0…\(TuneTimelines.trialsMax) (TuneTimelines.trialsMax), found \(timelines)")
+      }
+    }
+
     func run() throws {
       let keys = objectives.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
       guard !keys.isEmpty else { throw CLIError.badInput("--objectives: give at least one objective") }
-      let report = try TuneReport(study: TuneStudy.open(study, create: false), objectives: keys, asked: asked)
+      let opened = try TuneStudy.open(study, create: false)
+      let report = try TuneReport(study: opened, objectives: keys, asked: asked)
       if let svg {
         do { try SafeFile.write(TuneSVG.render(report), to: svg) } catch {
           throw CLIError.badInput("\(svg): cannot write (\(error.message))")
@@ -60,7 +81,14 @@ extension JPReplay.Tune {
         printErr("tune report: wrote \(svg)")
       }
       if let html {
-        do { try SafeFile.write(TuneHTML.render(report), to: html) } catch {
+        var drawn: (document: HTMLReportDocument, worst: [TuneTimelines.Worst])?
+        if timelines > 0, !report.front.isEmpty {
+          let text = String(decoding: try Harness.readSpecBytes(path: spec), as: UTF8.self)
+          printErr("tune report: replaying the fit corpus for \(min(timelines, report.front.count)) front trial(s)")
+          drawn = try TuneTimelines.build(
+            report: report, meta: opened.meta(), specText: text, specFile: spec, recordingsDir: recordingsDir, count: timelines)
+        }
+        do { try SafeFile.write(TuneHTML.render(report, timelines: drawn), to: html) } catch {
           throw CLIError.badInput("\(html): cannot write (\(error.message))")
         }
         printErr("tune report: wrote \(html)")
