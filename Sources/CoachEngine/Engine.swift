@@ -416,7 +416,7 @@ public struct Engine: Sendable {
     guard !entitlementExpired else { return effects }
     let id = gate.current.id
     let script = id.flatMap { planIndex[$0] }.map { plans[$0].script }
-    effects.outputs.append(Self.scriptCardRecord(card.resume(id, script: script), at: t))
+    effects.outputs.append(Self.scriptCardRecord(card.showAfterFreeze(id, script: script), at: t))
     return effects
   }
 

@@ -17,7 +17,7 @@ import Yams
 /// scene: outdoor                  # cafe | outdoor → initial.scene
 /// wall_start_ms: 1770860000000    # default; header anchor for A.13 ts_ms
 /// options: {angleFix: "on"}       # engine options (ENGINE §1.8), checked
-/// initial: {camera_auth: authorized, voiceover: false}   # header `initial`, passed through
+/// initial: {camera_auth: authorized, voiceover: false}   # header `initial`: InitialState.keys only
 ///   # except initial.posespec {from: ../PoseSpec.json, remove: [...], set: {...}} (derived, below)
 /// notes: free text
 /// budgets: {maxCueChangesPerMinute: 16}   # this recording's own `verify --budgets` limits

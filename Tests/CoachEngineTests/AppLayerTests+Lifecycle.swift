@@ -198,6 +198,10 @@ extension AppLayerTests {
     var r = Self.writeFailedRig()
     #expect(r.records("item").last.map { "\(R.str($0, "shot")) \(R.str($0, "core")) \(R.str($0, "reason"))" } == "2 write_failed no_space")
     #expect(r.promptLines().filter { $0.hasPrefix("1400") } == ["1400 shown write_failed_block", "1400 shown blocked_by_write_failed"])
+    // §4.9: the block modal's payload key is write_failed_count ([C] write_failed_block_modal).
+    let shown = r.a13("prompt_shown").first { $0.payload.contains { $0.key == "key" && $0.value == "write_failed_block" } }
+    let payload = shown?.payload.first { $0.key == "payload" }?.value ?? ""
+    #expect(payload.contains("\"write_failed_count\"") && !payload.contains("\"count\""))
     #expect(r.shutterReason == "blocked_by_write_failed")
     r.send(.viewer_open, at: 2000, ["item": 1])
     #expect(r.promptLines("write_failed").isEmpty)

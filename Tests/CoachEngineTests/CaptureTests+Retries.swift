@@ -86,6 +86,25 @@ extension CaptureTests {
     #expect(r.diags("blocked_by_write_failed").isEmpty)
   }
 
+  /// With results that take 250 ms, "+1 s, +4 s, +14 s after the first failure" (true only at
+  /// zero latency) and §5.9's rule (each backoff from the previous failure) part: failure 673 →
+  /// retry 1673, failure 1923 → 4923 (+3 s), failure 5173 → 15173 (+10 s); not 4673 / 14673.
+  @Test func albumRetryBackoffRunsFromEachFailure_5_9() {
+    var r = CaptureRig()
+    r.happyCapture(at: 0, shot: 1, asset: Self.asset)
+    r.album(at: 673, attempt: 1, ok: false)  // first failure 250 ms after the request at 423
+    r.advance(to: 1922)
+    r.album(at: 1923, attempt: 2, ok: false)
+    r.advance(to: 5172)
+    r.album(at: 5173, attempt: 3, ok: false)
+    r.advance(to: 15_422)
+    r.album(at: 15_423, attempt: 4, ok: false)
+    r.advance(to: 100_000)
+    #expect(r.effects("album_add").map(\.t) == [423, 1673, 4923, 15_173])
+    #expect(r.attempts(r.effects("album_add")) == [1, 2, 3, 4])
+    #expect(r.item(1)?.albumRetryCount == 3)
+  }
+
   @Test func albumRetrySuccessStopsRetries_5_9() {
     var r = CaptureRig()
     r.happyCapture(at: 0, shot: 1, asset: Self.asset)

@@ -68,9 +68,10 @@ struct CaptureTests {
     r.fetch(at: 423, attempt: 1, count: 1)
     let v = r.diags("photo_write_verification")
     #expect(v.count == 1)
-    // The [C] key set of the reference export's records 6–15 (raw asset id, "0" when unused).
-    #expect(v.first?.payload.map(\.key) == ["asset_id", "first_fetch_ms", "retry_used", "retry_delay_ms", "verified_within_2s"])
-    #expect(v.first?.payload.map(\.value) == [Self.asset, "3", "false", "0", "true"])
+    // §6.2 [D] / G-25: the SHA-256 of the asset id (never the raw id) and "" for an unused delay.
+    #expect(v.first?.payload.map(\.key) == ["asset_id_hash", "first_fetch_ms", "retry_used", "retry_delay_ms", "verified_within_2s"])
+    #expect(v.first?.payload.map(\.value) == [SHA256.hex(Self.asset), "3", "false", "", "true"])
+    #expect(!r.diags("photo_write_verification").contains { $0.payload.contains { $0.value.contains(Self.asset) } })
     #expect(r.effects("album_add").map(\.t) == [423])
     #expect(r.effects("album_add").first?.fields == ["asset_id": .string(Self.asset), "attempt": 1])
     #expect(r.item(1)?.album == .queued)
@@ -105,7 +106,7 @@ struct CaptureTests {
     #expect(r.attempts(r.effects("fetch_asset")) == [1, 2])
     r.fetch(at: 930, attempt: 2, count: 1)
     let v = r.diags("photo_write_verification")
-    #expect(v.map { $0.payload.map(\.value) } == [[Self.asset, "3", "true", "500", "true"]])
+    #expect(v.map { $0.payload.map(\.value) } == [[SHA256.hex(Self.asset), "3", "true", "500", "true"]])
     #expect(r.effects("album_add").map(\.t) == [930])
     r.advance(to: 5000)
     #expect(r.diags("post_write_verification_delayed").isEmpty)
@@ -120,7 +121,7 @@ struct CaptureTests {
     r.writeOK(at: 420)
     r.fetch(at: 423, attempt: 1, count: 0)
     r.fetch(at: 1000, attempt: 2, count: 0)
-    #expect(r.diags("photo_write_verification").map { $0.payload.map(\.value) } == [[Self.asset, "3", "true", "500", "false"]])
+    #expect(r.diags("photo_write_verification").map { $0.payload.map(\.value) } == [[SHA256.hex(Self.asset), "3", "true", "500", "false"]])
     r.advance(to: 2419)
     #expect(r.diags("post_write_verification_delayed").isEmpty)
     r.advance(to: 2420)
@@ -226,6 +227,27 @@ struct CaptureTests {
     #expect(r.withdrawals().map { "\($0.t) \($0.key)" } == ["3000 in_flight_saving"])
   }
 
+  @Test("§5.1/§6.4: an album failure's snapshot names its stage and the recorded underlying error")
+  func albumFailureSnapshot_5_1() {
+    var r = CaptureRig()
+    r.happyCapture(at: 0, shot: 1, asset: Self.asset)
+    r.event(
+      at: 1000, .album_add_result,
+      [
+        "asset_id": .string(Self.asset), "attempt": 1, "ok": false,
+        "error": .object([
+          "kind": "other", "domain": "PHPhotosErrorDomain", "code": 3300,
+          "underlying": .object(["domain": "NSCocoaErrorDomain", "code": 4]),
+        ]),
+      ])
+    let d = Dictionary(uniqueKeysWithValues: r.diags("item_state_changed").last!.payload.map { ($0.key, $0.value) })
+    #expect(d["next_state"] == "album_failed")
+    #expect(d["stage"] == "album" && d["error_domain"] == "PHPhotosErrorDomain" && d["error_code"] == "3300")
+    #expect(d["underlying_domain"] == "NSCocoaErrorDomain" && d["underlying_code"] == "4")
+    #expect(d["photo_auth_at_error"] == "authorized" && d["ts_ms"] == String(CaptureRig.wall + 1000))
+    #expect(d["photo_auth"] == nil)
+  }
+
   // MARK: S33 write_failed + block
 
   @Test func s33NoSpaceWriteFailedBlocksAndRetrySucceeds_5_6() {
@@ -242,10 +264,13 @@ struct CaptureTests {
     let failed = r.diags("item_state_changed").last!.payload
     #expect(failed.map(\.key) == [
       "item_id", "shot_seq", "prev_state", "next_state", "write_attempts", "album_attempts", "thumb_attempts",
-      "error_domain", "error_code", "error_desc", "free_mb", "photo_auth",
+      // §5.1 SaveErrorSnapshot: stage, errorDomain, errorCode, errorDesc, underlying domain/code,
+      // freeMB, photoAuthAtError, tsMs.
+      "stage", "error_domain", "error_code", "error_desc", "underlying_domain", "underlying_code", "free_mb",
+      "photo_auth_at_error", "ts_ms",
     ])
-    #expect(Array(failed.map(\.value)[2...8]) == ["writing", "write_failed", "1", "0", "1", "PHPhotosErrorDomain", "3305"])
-    #expect(failed.last?.value == "authorized")
+    #expect(Array(failed.map(\.value)[2...9]) == ["writing", "write_failed", "1", "0", "1", "write", "PHPhotosErrorDomain", "3305"])
+    #expect(Array(failed.map(\.value)[11...]) == ["", "", "10000", "authorized", String(CaptureRig.wall + 420)])
     r.advance(to: 5000)
     #expect(r.effects("photokit_write").count == 1)
     #expect(r.s.writeFailedCount == 1)
@@ -376,6 +401,7 @@ struct CaptureTests {
     #expect(r.item(1)?.writeFailReason == "photo_lib_unavailable")
     let d = Dictionary(uniqueKeysWithValues: r.diags("item_state_changed").last!.payload.map { ($0.key, $0.value) })
     #expect(d["error_domain"] == "JustPhoto" && d["error_code"] == "1001" && d["error_desc"] == "write_timeout")
+    #expect(d["stage"] == "write" && d["ts_ms"] == String(CaptureRig.wall + 12_180))
     #expect(r.prompts(CapturePromptKey.writeFailed).map(\.payload) == [["reason": .string("系统相册暂时不可用")]])
     // A late result is ignored.
     r.writeOK(at: 13_000)

@@ -35,11 +35,29 @@ struct FidelityTests {
     r.advance(to: 3499)
     #expect(r.effects("odr_request").count == 1)
     r.advance(to: 3500)
-    #expect(r.effects("odr_request").map { "\($0.t) \(R.str($0, "tag")) \(R.str($0, "attempt"))" } == ["100 inspiration 1", "3500 street 2"])
-    r.send(.odr_result, at: 3700, ["tag": "street", "attempt": 2, "ok": true])
+    // §1.6 [pinned 2026-11-27]: attempt counts per tag, so street's first request is attempt 1.
+    #expect(r.effects("odr_request").map { "\($0.t) \(R.str($0, "tag")) \(R.str($0, "attempt"))" } == ["100 inspiration 1", "3500 street 1"])
+    r.send(.odr_result, at: 3700, ["tag": "street", "attempt": 1, "ok": true])
     #expect(r.a13("odr_auto_retry").first?.payload.map { "\($0.key)=\($0.value)" } == ["state_before=failed_retry", "debounce_ms=500", "result=success"])
     r.advance(to: 10_000)
     #expect(r.effects("odr_request").count == 2)
+  }
+
+  @Test("§1.6 [pinned 2026-11-27]: odr_request attempt counts the requests of its own tag only")
+  func odrAttemptPerTag() {
+    var r = R()
+    r.send(.inspiration_open, at: 100)
+    r.send(.odr_result, at: 200, ["tag": "inspiration", "attempt": 1, "ok": false, "error": "network"])
+    r.send(.odr_retry_tap, at: 300)
+    r.send(.odr_result, at: 400, ["tag": "inspiration", "attempt": 2, "ok": true])
+    r.send(.odr_tap, at: 500, ["tag": "street"])
+    r.send(.odr_result, at: 600, ["tag": "street", "attempt": 1, "ok": false, "error": "network"])
+    r.send(.odr_retry_tap, at: 700)
+    r.send(.odr_result, at: 800, ["tag": "street", "attempt": 2, "ok": true])
+    r.send(.odr_tap, at: 900, ["tag": "inspiration"])
+    #expect(
+      r.effects("odr_request").map { "\(R.str($0, "tag")) \(R.str($0, "attempt"))" }
+        == ["inspiration 1", "inspiration 2", "street 1", "street 2", "inspiration 3"])
   }
 
   @Test("§5.9 / G-28 [D]: the album banner uses PRD §6.1.4's text and buttons 重试归档 / 稍后")

@@ -30,8 +30,26 @@ struct PraiseTests {
         "3200 cue_display null/none none noRef",
         "4000 cue_display FRAME_MOVE_LEFT/hard none noRef",
         "6600 praise off exit_crossed FRAME_X timeout",
-        "6600 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false",
+        // §3.10 [pinned 2026-11-27]: the card visible again after the freeze is a showing;
+        // LEFT's card was shown once before (200), so variant 1.
+        "6600 script_card FRAME_MOVE_LEFT v1 左边来一点 | Step left a touch frozen=false",
       ])
+  }
+
+  @Test("§3.10 [pinned 2026-11-27]: each end of a freeze is a showing of the card; a cue displayed while frozen is not")
+  func cardAfterFreezeIsAShowing() {
+    let script = CueScript(zh: ["a", "b", "c"], en: ["A", "B", "C"])
+    var card = DirectorCard()
+    #expect(card.display("X", script: script)?.variant == 0)
+    // The freeze ends with X still displayed: its second showing.
+    #expect(card.showAfterFreeze("X", script: script).variant == 1)
+    #expect(card.showAfterFreeze("X", script: script).zh == "c")
+    // Another cue becomes visible at the end of a freeze: its first showing.
+    #expect(card.showAfterFreeze("Y", script: script).variant == 0)
+    #expect(card.display("X", script: script)?.variant == 0)  // 3 showings of X before: 3 mod 3
+    // No cue: the empty card.
+    let none = card.showAfterFreeze(nil, script: nil)
+    #expect(none == ScriptCard.empty)
   }
 
   @Test("S10 (§7): shutter_tap unfreezes at once and cancels the timeout")
@@ -42,7 +60,8 @@ struct PraiseTests {
     let out = F.runWithTimers(F.engine(), events, until: 8000)
     let praise = F.lines(out.filter { $0.out == "praise" })
     #expect(praise == ["1600 praise on exit_crossed FRAME_X", "2800 praise off exit_crossed FRAME_X shutter_tap"])
-    #expect(F.lines(out).contains("2800 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false"))
+    // §3.10: the card visible again after the freeze is LEFT's second showing (variant 1).
+    #expect(F.lines(out).contains("2800 script_card FRAME_MOVE_LEFT v1 左边来一点 | Step left a touch frozen=false"))
   }
 
   @Test("§3.12: the per-dimension cooldown is strict — 9999 ms after is ignored, 10000 ms after praises")

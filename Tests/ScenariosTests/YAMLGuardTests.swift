@@ -46,11 +46,11 @@ struct YAMLGuardTests {
   }
 
   static func nested(_ depth: Int) -> String {
-    "name: t\nduration_ms: 100\nseed: 1\ninitial: {deep: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}\n"
+    "name: t\nduration_ms: 100\nseed: 1\ninitial: {install_flags: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}\n"
   }
 
   @Test func nestingIsBoundedBeforeComposing() throws {
-    // initial (1) + deep's lists: the root mapping is level 1, `initial` level 2.
+    // initial (1) + install_flags' lists: the root mapping is level 1, `initial` level 2.
     #expect(Self.error(Self.nested(ScenarioLimits.yamlDepthMax - 2)) == nil)
     let e = try #require(Self.error(Self.nested(ScenarioLimits.yamlDepthMax - 1)))
     #expect(e.line == 4 && e.message.contains("ScenarioLimits.yamlDepthMax"), "\(e)")

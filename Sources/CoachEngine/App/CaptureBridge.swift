@@ -101,7 +101,7 @@ struct CaptureBridge: Sendable {
     let failed = session.writeFailedCount
     if failed > 0 && before.failed == 0 && !blockedEntered {
       blockedEntered = true
-      out += [.prompt("write_failed_block", payload: [("count", .int(failed))]), .prompt("blocked_by_write_failed")]
+      out += [.prompt("write_failed_block", payload: [("write_failed_count", .int(failed))]), .prompt("blocked_by_write_failed")]
     } else if failed == 0 && blockedEntered {
       blockedEntered = false
       out += [.conditionEnded("blocked_by_write_failed"), .conditionEnded("write_failed_block"), .withdraw("write_failed")]

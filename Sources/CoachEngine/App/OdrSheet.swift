@@ -26,7 +26,9 @@ struct OdrSheet: Sendable {
   var networkSatisfied: Bool
   var sheetOpen = false
   var tag: String?
-  var attempt = 0
+  /// Requests per tag (ENGINE §1.6 [pinned 2026-11-27]: for `odr_request` the item is the tag,
+  /// so a second tag's first request carries attempt 1). Looked up only, never iterated.
+  var attempts: [String: Int] = [:]
   /// An auto-retry is scheduled (at most one per network recovery).
   var retryPending = false
   /// The request in flight is the auto-retry (its result is logged as `odr_auto_retry`).
@@ -94,7 +96,8 @@ struct OdrSheet: Sendable {
   private mutating func request() -> [AppAction] {
     let tag = self.tag ?? "inspiration"
     self.tag = tag
-    attempt += 1
+    let attempt = attempts[tag, default: 0] + 1
+    attempts[tag] = attempt
     state = .downloading
     return [.output(.odr(.downloading)), .output(.effect(.odrRequest(tag: tag, attempt: attempt)))]
   }

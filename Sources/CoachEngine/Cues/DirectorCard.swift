@@ -11,8 +11,9 @@ struct ScriptCard: Equatable, Sendable {
 
 /// Chooses the card for the cue the gate displays.
 ///
-/// Variant [D]: the number of times this cue had become the displayed cue before, modulo its
-/// variant count (the first display shows variant 0). zh and en use the same index (each
+/// Variant [D]: the number of times this cue's card had been shown before, modulo its variant
+/// count (the first display shows variant 0); a card that becomes visible when a praise freeze
+/// ends counts as a showing, a cue displayed while the card is frozen does not (§3.10). zh and en use the same index (each
 /// modulo its own count, should the spec give them different lengths). A level change of the
 /// displayed cue keeps its card. 👎 advances the shown cue to its next variant (`advance`).
 struct DirectorCard: Equatable, Sendable {
@@ -40,9 +41,17 @@ struct DirectorCard: Equatable, Sendable {
     return next
   }
 
-  /// The card for `cueId` after a freeze: the card as it was when `cueId` is still the card's
-  /// cue (no new variant), otherwise as `display` would choose it. Always returned, since the
-  /// visible text was the frozen one.
+  /// The card for `cueId` when a praise freeze ends. It becomes visible again, so it is a
+  /// showing like any other (§3.10 [pinned 2026-11-27]): its variant is the number of this cue's
+  /// earlier showings, also when `cueId` is the cue shown before the freeze (S06 at 6,600: LEFT
+  /// shown once before → variant 1). Always returned, since the visible text was the frozen one.
+  mutating func showAfterFreeze(_ cueId: String?, script: CueScript?) -> ScriptCard {
+    display(cueId, script: script) ?? card
+  }
+
+  /// The card for `cueId` when an expired entitlement becomes active again: the card as it was
+  /// when `cueId` is still the card's cue (no new variant), otherwise as `display` would choose
+  /// it. Always returned, since no card was visible.
   mutating func resume(_ cueId: String?, script: CueScript?) -> ScriptCard {
     if cueId == card.cueId { return card }
     return display(cueId, script: script) ?? card

@@ -53,7 +53,7 @@ extension CapturePipeline {
     r.lastRetryTapAt = c.now
     runtime[id] = r
     guard s.items[i].pendingFile != nil else {
-      removeItem(i, reason: "pending_missing", &s, c, &out, error: SaveErrorSnapshot("JustPhoto", 1002, "pending_missing"))
+      removeItem(i, reason: "pending_missing", &s, c, &out, error: SaveErrorSnapshot(.write, "JustPhoto", 1002, "pending_missing"))
       return
     }
     r.writeAutoRetries = 0
@@ -104,7 +104,7 @@ extension CapturePipeline {
         continue
       }
       if item.core == .writing || item.core == .captured_preview {
-        enterWriteFailed(i, .photo_lib_unavailable, SaveErrorSnapshot(nil, nil, "cold_start_recovery"), &s, c, &out)
+        enterWriteFailed(i, .photo_lib_unavailable, SaveErrorSnapshot(.write, nil, nil, "cold_start_recovery"), &s, c, &out)
       }
       recoverThumb(i, &s, c, &out)
       if s.items[i].core == .write_success { recoverAlbum(i, &s, c, &out) }

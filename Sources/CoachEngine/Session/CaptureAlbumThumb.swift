@@ -66,7 +66,7 @@ extension CapturePipeline {
     if auto { s.items[i].albumRetryNextAtMs = c.wallMs + Self.albumRetryDelaysMs[step] }
     setAlbum(
       i, .failed, &s, c, &out,
-      error: SaveErrorSnapshot(err?["domain"]?.stringValue, err?.int("code"), kind ?? "album_add_error"))
+      error: SaveErrorSnapshot(.album, error: err, kind ?? "album_add_error"))
     if manual {
       albumBatchSettle(id, outcome: .failed, &out)
       return
@@ -161,7 +161,7 @@ extension CapturePipeline {
       s.items[i].core != .write_failed
     else { return }
     s.items[i].lastErrorAtMs = c.wallMs
-    setThumb(i, .failed, &s, c, &out, error: SaveErrorSnapshot(nil, nil, "thumb_timeout_5000ms"))
+    setThumb(i, .failed, &s, c, &out, error: SaveErrorSnapshot(.thumb, nil, nil, "thumb_timeout_5000ms"))
   }
 
   /// +30,000 from createdAt without a real thumb → failed_permanent (Viewer "重建缩略").
@@ -170,7 +170,7 @@ extension CapturePipeline {
       s.items[i].thumb == .pending || s.items[i].thumb == .failed, s.items[i].core != .write_failed
     else { return }
     s.items[i].lastErrorAtMs = c.wallMs
-    setThumb(i, .failed_permanent, &s, c, &out, error: SaveErrorSnapshot(nil, nil, "thumb_timeout_30000ms"))
+    setThumb(i, .failed_permanent, &s, c, &out, error: SaveErrorSnapshot(.thumb, nil, nil, "thumb_timeout_30000ms"))
   }
 
   /// `thumb_result ok` → ready (self-heal from failed / failed_permanent, withdrawing the Viewer

@@ -17,7 +17,10 @@ import EngineIO
 ///
 /// `item_state_changed` (ENGINE §6.4) payload order: item_id, shot_seq, prev_state, next_state,
 /// write_attempts, album_attempts, thumb_attempts, then on a failure (next state `*_failed`, or a
-/// removal caused by an error) error_domain, error_code, error_desc, free_mb, photo_auth.
+/// removal caused by an error, e.g. JustPhoto/1002 pending_missing) the SaveErrorSnapshot of
+/// ENGINE §5.1 in its order, snake-cased: stage, error_domain, error_code, error_desc,
+/// underlying_domain, underlying_code ("" when there is no underlying error), free_mb ("" when
+/// unknown), photo_auth_at_error, ts_ms (wall ms of the error).
 /// States: core raw values (`captured_preview`, `writing`, `write_success`, `write_failed`),
 /// `removed`, `none` (before creation), and sub-states `thumb_<ThumbState>` / `album_<AlbumState>`.
 public struct CapturePipeline: Sendable, Equatable {
@@ -318,8 +321,11 @@ public struct CapturePipeline: Sendable, Equatable {
     ]
     if let e = error {
       p += [
-        ("error_domain", e.domain), ("error_code", String(e.code)), ("error_desc", e.desc),
-        ("free_mb", c.freeMB.map { String($0) } ?? ""), ("photo_auth", c.photoAuth),
+        ("stage", e.stage.rawValue), ("error_domain", e.domain), ("error_code", String(e.code)),
+        ("error_desc", e.desc), ("underlying_domain", e.underlyingDomain ?? ""),
+        ("underlying_code", e.underlyingCode.map { String($0) } ?? ""),
+        ("free_mb", c.freeMB.map { String($0) } ?? ""), ("photo_auth_at_error", c.photoAuth),
+        ("ts_ms", String(c.wallMs)),
       ]
     }
     return .diagnostic(event: "item_state_changed", payload: p)

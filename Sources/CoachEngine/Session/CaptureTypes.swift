@@ -88,15 +88,37 @@ public enum CapturePromptKey {
   public static let favoriteSyncFailed = "favorite_sync_failed"
 }
 
-/// SaveErrorSnapshot (PRD §C.1.2) as carried on `item_state_changed` lines.
+/// SaveErrorSnapshot (PRD §C.1.2, ENGINE §5.1) as carried on `item_state_changed` lines: the
+/// stage that failed (`write`, `album` or `thumb`: the item's lastWrite/Album/ThumbError), the
+/// error domain ("(none)" if absent), code (0 if absent), description (≤ 200 characters) and the
+/// underlying error's domain and code (nil when the recorded error has no `underlying`). The
+/// free space, photo auth and time at the error come from the capture context (`stateDiag`).
 struct SaveErrorSnapshot: Equatable, Sendable {
+  enum Stage: String, Sendable { case write, album, thumb }
+  var stage: Stage
   var domain: String
   var code: Int
   var desc: String
-  init(_ domain: String?, _ code: Int?, _ desc: String) {
+  var underlyingDomain: String?
+  var underlyingCode: Int?
+  init(
+    _ stage: Stage, _ domain: String?, _ code: Int?, _ desc: String,
+    underlyingDomain: String? = nil, underlyingCode: Int? = nil
+  ) {
+    self.stage = stage
     if let domain, !domain.isEmpty { self.domain = domain } else { self.domain = "(none)" }
     self.code = code ?? 0
     self.desc = String(desc.prefix(200))
+    self.underlyingDomain = underlyingDomain.flatMap { $0.isEmpty ? nil : $0 }
+    self.underlyingCode = underlyingCode
+  }
+
+  /// The snapshot of a recorded error object `{domain, code, underlying?: {domain, code}}`.
+  init(_ stage: Stage, error: JSONObject?, _ desc: String) {
+    let u = error?["underlying"]?.objectValue
+    self.init(
+      stage, error?["domain"]?.stringValue, error?.int("code"), desc, underlyingDomain: u?["domain"]?.stringValue,
+      underlyingCode: u?.int("code"))
   }
 }
 

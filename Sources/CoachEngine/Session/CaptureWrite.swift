@@ -36,7 +36,7 @@ extension CapturePipeline {
   mutating func startWriteAttempt(_ i: Int, _ s: inout SessionSnapshot, _ c: CaptureContext, _ out: inout [CaptureOutput]) {
     let id = s.items[i].itemId
     guard Self.writableAuth.contains(c.photoAuth) else {
-      let e = SaveErrorSnapshot(nil, nil, "prewrite_photo_auth_\(c.photoAuth)")
+      let e = SaveErrorSnapshot(.write, nil, nil, "prewrite_photo_auth_\(c.photoAuth)")
       enterWriteFailed(i, .no_permission, e, &s, c, &out)
       return
     }
@@ -129,7 +129,7 @@ extension CapturePipeline {
     var desc = err?["desc"]?.stringValue ?? err?["description"]?.stringValue ?? "photokit_write_error"
     if f["ok"]?.boolValue == true { desc = "missing_asset_id" }
     if let p = s.items[i].pendingFile { desc += " pending=\(p)" }
-    enterWriteFailed(i, reason, SaveErrorSnapshot(domain, code, desc), &s, c, &out)
+    enterWriteFailed(i, reason, SaveErrorSnapshot(.write, error: err, desc), &s, c, &out)
   }
 
   mutating func writeAutoRetry(_ i: Int, _ s: inout SessionSnapshot, _ c: CaptureContext, _ out: inout [CaptureOutput]) {
@@ -141,7 +141,7 @@ extension CapturePipeline {
   /// §5.5: 12 s without a PhotoKit callback → write_failed(photo_lib_unavailable), JustPhoto/1001.
   mutating func writeTimeout(_ i: Int, _ s: inout SessionSnapshot, _ c: CaptureContext, _ out: inout [CaptureOutput]) {
     guard s.items[i].core == .writing else { return }
-    enterWriteFailed(i, .photo_lib_unavailable, SaveErrorSnapshot("JustPhoto", 1001, "write_timeout"), &s, c, &out)
+    enterWriteFailed(i, .photo_lib_unavailable, SaveErrorSnapshot(.write, "JustPhoto", 1001, "write_timeout"), &s, c, &out)
   }
 
   /// write_success: persist the asset id, self-heal a thumb generated meanwhile, then §5.7
@@ -160,7 +160,7 @@ extension CapturePipeline {
     } else if !r.hasRealThumb && s.items[i].thumb == .pending && c.now >= r.insertedAt + Self.thumbFailMs {
       // The +5000 check was skipped while the item was write_failed ([C]); apply it now.
       s.items[i].lastErrorAtMs = c.wallMs
-      setThumb(i, .failed, &s, c, &out, error: SaveErrorSnapshot(nil, nil, "thumb_timeout_5000ms"))
+      setThumb(i, .failed, &s, c, &out, error: SaveErrorSnapshot(.thumb, nil, nil, "thumb_timeout_5000ms"))
     }
     r.writeSuccessAt = c.now
     r.firstFetchMs = nil
@@ -209,16 +209,16 @@ extension CapturePipeline {
     startAlbumAdd(i, &s, c, &out)
   }
 
-  /// `photo_write_verification` with the [C] payload of the reference export (records 6–15):
-  /// asset_id (the raw local identifier), first_fetch_ms, retry_used, retry_delay_ms ("500",
-  /// or "0" when unused), verified_within_2s. ENGINE §6.2's [D] `asset_id_hash` / "" is revised
-  /// to [C]: real logs must diff against ours key for key (goldens replace the UUID, §6.6).
+  /// `photo_write_verification` (ENGINE §6.2 [D], §8 G-25): asset_id_hash (SHA-256 hex of the
+  /// local identifier, as `phantom_asset_detected`; the raw id of the reference export, DIAG
+  /// records 6–15, is a privacy leak and a documented deviation), first_fetch_ms (§5.7),
+  /// retry_used, retry_delay_ms ("500", or "" when unused: PRD null), verified_within_2s.
   func verificationLine(_ assetId: String, _ r: ItemRuntime, retryUsed: Bool, within: Bool) -> CaptureOutput {
     .diagnostic(
       event: "photo_write_verification",
       payload: [
-        ("asset_id", assetId), ("first_fetch_ms", String(r.firstFetchMs ?? 0)),
-        ("retry_used", retryUsed ? "true" : "false"), ("retry_delay_ms", retryUsed ? String(Self.fetchRetryDelayMs) : "0"),
+        ("asset_id_hash", Self.assetHash(assetId)), ("first_fetch_ms", String(r.firstFetchMs ?? 0)),
+        ("retry_used", retryUsed ? "true" : "false"), ("retry_delay_ms", retryUsed ? String(Self.fetchRetryDelayMs) : ""),
         ("verified_within_2s", within ? "true" : "false"),
       ])
   }
