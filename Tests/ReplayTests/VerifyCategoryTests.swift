@@ -148,7 +148,7 @@ struct VerifyCategoryTests {
     v.scenarioNames = ["a", "b"]
     v.expectationCheck = { name, trace in
       // The checker sees the fresh trace text of the replay.
-      name == "a" && !trace.isEmpty ? ["a.scenario.yaml:9: expect[0] (X displayed at t=0): not met"] : []
+      name == "a" && !trace.trace.isEmpty ? ["a.scenario.yaml:9: expect[0] (X displayed at t=0): not met"] : []
     }
     let report = try v.run()
     let a = try #require(report.cases.first { $0.name == "a" })
