@@ -140,3 +140,34 @@ extension ScenarioCorpus {
     }
   }
 }
+
+extension ScenarioCorpus {
+  /// Gives `verifier` the scenario checks of the corpus in `recordingsDir`: staleness (a
+  /// scenario recording is generated again and compared, before its replay) and the `expect:`
+  /// rules (checked against each replay, apart from the goldens). `verify` and `assertReplay`
+  /// both go through here, so they judge a recording the same way.
+  public static func addChecks(to verifier: inout Verifier, recordingsDir dir: String) throws(HarnessFailure) {
+    verifier.scenarioNames = try scenarioFiles(in: dir).compactMap { Scenario.recordingName(ofFile: $0) }
+    verifier.scenarioCheck = { name in
+      do {
+        guard let p = try staleRecordings(recordingsDir: dir, names: [name]).problems.first else { return nil }
+        return ScenarioFinding(message: p.message, unreadable: p.code == 2)
+      } catch {
+        return ScenarioFinding(message: "\(error)", unreadable: true)
+      }
+    }
+    verifier.expectationCheck = expectationCheck(recordingsDir: dir)
+  }
+
+  /// The `expect:` rules of recording `name`'s scenario that its pending goldens (each
+  /// `.new`, else the golden) break: what `review` warns about and `accept` refuses without
+  /// `--force`. Empty when there is no scenario, no rule, or no trace to judge.
+  public static func unmetRules(ofPending name: String, store: GoldenStore) -> [String] {
+    guard let rules = try? expectations(of: name, recordingsDir: store.recordingsDir.path), !rules.isEmpty else { return [] }
+    func text(_ kind: GoldenKind) -> String? {
+      ((try? store.readPending(name, kind)) ?? nil) ?? ((try? store.readGolden(name, kind)) ?? nil)
+    }
+    guard let trace = text(.trace) else { return [] }
+    return check(rules, ReplayProducts(trace: trace, a13: text(.a13) ?? ""))
+  }
+}

@@ -161,3 +161,16 @@ struct VerifyCategoryTests {
     #expect(VerifyJSONReport.render(report).contains(#""expectations":["a.scenario.yaml:9: expect[0]"#))
   }
 }
+
+/// Issue 24.4: under `verify --bisect` an unmet rule of a recording that is not stale is "bad".
+@Suite struct BisectUnmetTests {
+  @Test func anUnmetRuleIsBadAStaleOneSkips() {
+    var unmet = VerifyCase(name: "a", status: .passed)
+    unmet.unmet = ["a.scenario.yaml:9: expect[0] (X displayed at t=0): not met"]
+    #expect(BisectVerdict(VerifyReport(cases: [unmet], update: .no)) == .bad)
+    var stale = unmet
+    stale.scenario = ScenarioFinding(message: "stale", unreadable: false)
+    #expect(BisectVerdict(VerifyReport(cases: [stale], update: .no)) == .skip)
+    #expect(BisectVerdict(VerifyReport(cases: [VerifyCase(name: "a", status: .passed)], update: .no)) == .good)
+  }
+}
