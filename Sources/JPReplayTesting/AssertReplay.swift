@@ -4,7 +4,10 @@ import Lab
 import Replay
 
 /// Asserts that replaying `recording` gives the goldens in `goldenDir`
-/// (`<name>.trace.jsonl`, `<name>.a13.jsonl`), the way `jpreplay verify` checks the corpus.
+/// (`<name>.trace.jsonl`, `<name>.a13.jsonl`), the way `jpreplay verify` checks the corpus —
+/// through the same `Verifier` path: when a scenario file sits beside the recording
+/// (`<name>.scenario.yaml`), a stale recording fails, and so does a replay that breaks the
+/// scenario's `expect:` rules even when the goldens match.
 ///
 /// Works from XCTest and Swift Testing: a failure is reported with `Issue.record` when a Swift
 /// Testing test is running, otherwise with `XCTFail` (looked up at run time, so this library
@@ -64,10 +67,16 @@ public func verifyReplay(
   if mode != .no {
     try? FileManager.default.createDirectory(at: goldenDir, withIntermediateDirectories: true)
   }
-  let verifier = Verifier(
-    store: store, options: VerifyOptions(jobs: 1, update: mode), driver: driver)
-  let result = verifier.verify(name: store.name(of: file))
-  guard result.exitCode != .ok else { return nil }
-  let report = VerifyReport(cases: [result], update: mode)
-  return report.block(result) + report.hints().map { $0 + "\n" }.joined()
+  var verifier = Verifier(
+    store: store, options: VerifyOptions(names: [store.name(of: file)], jobs: 1, update: mode), driver: driver)
+  // The scenario checks `verify` makes (staleness, `expect:` rules), by the same code.
+  do { try ScenarioCorpus.addChecks(to: &verifier, recordingsDir: recording.deletingLastPathComponent().path) } catch {
+    return error.message
+  }
+  let report: VerifyReport
+  do { report = try verifier.run() } catch { return "\(error)" }
+  guard let result = report.cases.first, report.exitCode != .ok else { return nil }
+  return report.block(result)
+    + report.hints(updateHint: "pass update: .new to assertReplay (or set JPREPLAY_UPDATE=new) to write .new files")
+    .map { $0 + "\n" }.joined()
 }

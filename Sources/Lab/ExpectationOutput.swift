@@ -1,10 +1,11 @@
+import CanonicalJSON
 import CoachEngine
 import EngineIO
 import Replay
 import Scenarios
 
-/// A `ReplayOutput` that keeps only what `expect:` rules are judged on (displayed cues and
-/// praise), for an in-process replay — `tune` checks a trial's replay against the scenario's
+/// A `ReplayOutput` that keeps what `expect:` rules are judged on (the trace records but
+/// `cue_eval`, and the A.13 lines), for an in-process replay — `tune` checks a trial's replay against the scenario's
 /// rules as hard constraints without formatting the trace:
 ///
 /// ```swift
@@ -18,12 +19,13 @@ public struct ExpectationOutput: ReplayOutput {
   public init() {}
 
   public mutating func emit(_ output: EngineOutput, at t: Millis) throws {
-    switch output {
-    case .cueDisplay(let d): trace.append(.display(t: t, cue: d.cueId))
-    case .praise(let p): trace.append(.praise(t: t, on: p.state == .on))
-    default: break
-    }
+    if case .cueEval = output { return }
+    let r = TraceRecord(output, at: t)
+    trace.add(t: r.t, out: r.out, fields: r.fields)
   }
 
-  public mutating func emit(_ line: DiagnosticLine) {}
+  public mutating func emit(_ line: DiagnosticLine) {
+    trace.addA13(
+      tsMs: line.tsMs, event: line.event, payload: JSONObject(line.payload.map { JSONMember($0.key, .string($0.value)) }))
+  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Recording
+import Replay
 import Scenarios
 
 /// Scenario files of the corpus (`Recordings/<name>.scenario.yaml`) and their recordings:
@@ -35,14 +36,21 @@ public enum ScenarioCorpus {
   }
 
   /// `Verifier.expectationCheck` for the corpus in `recordingsDir`: the `expect:` rules of
-  /// recording NAME's scenario checked against the replay's trace text (issue 15), one line per
-  /// broken rule. A scenario that cannot be read has no rules here (the scenario check reports
-  /// it as bad input).
-  public static func expectationCheck(recordingsDir: String) -> @Sendable (String, String) -> [String] {
-    { name, trace in
+  /// recording NAME's scenario checked against the replay's trace and A.13 texts (issue 15),
+  /// one line per broken rule. A scenario that cannot be read has no rules here (the scenario
+  /// check reports it as bad input).
+  public static func expectationCheck(recordingsDir: String) -> @Sendable (String, ReplayProducts) -> [String] {
+    { name, products in
       guard let rules = try? expectations(of: name, recordingsDir: recordingsDir), !rules.isEmpty else { return [] }
-      return Expectations.check(rules, trace: ExpectationTrace(traceText: trace)).map(\.description)
+      return check(rules, products)
     }
+  }
+
+  /// `rules` judged on one replay's canonical texts.
+  public static func check(_ rules: [ScenarioExpectation], _ products: ReplayProducts) -> [String] {
+    let trace = ExpectationTrace(
+      traceText: products.text(.trace), a13Text: products.text(.a13), records: Expectations.needRecords(rules))
+    return Expectations.check(rules, trace: trace).map(\.description)
   }
 
   /// The `expect:` rules of recording `name`'s scenario (`<dir>/<name>.scenario.yaml`); empty
@@ -101,7 +109,9 @@ extension ScenarioCorpus {
   /// checked against that replay's records; none for a recording without a scenario.
   public static let scoreExpectations: ExpectationChecker = { rec, records in
     let dir = (rec.path as NSString).deletingLastPathComponent
-    guard let rules = try? expectations(of: rec.name, recordingsDir: dir.isEmpty ? "." : dir), !rules.isEmpty else {
+    guard let all = try? expectations(of: rec.name, recordingsDir: dir.isEmpty ? "." : dir), case let rules = Expectations.traceOnly(all),
+      !rules.isEmpty
+    else {
       return []
     }
     var trace = ExpectationTrace()
@@ -117,7 +127,7 @@ extension ScenarioCorpus {
   public static func preloadedExpectations(recordingsDir: String, names: [String]) throws(ScenarioError) -> ExpectationChecker? {
     var rules: [String: [ScenarioExpectation]] = [:]
     for n in names {
-      let r = try expectations(of: n, recordingsDir: recordingsDir)
+      let r = Expectations.traceOnly(try expectations(of: n, recordingsDir: recordingsDir))
       if !r.isEmpty { rules[n] = r }
     }
     guard !rules.isEmpty else { return nil }
@@ -128,5 +138,36 @@ extension ScenarioCorpus {
       for x in records { trace.add(t: x.t, out: x.out, fields: x.fields) }
       return Expectations.check(r, trace: trace).map(\.description)
     }
+  }
+}
+
+extension ScenarioCorpus {
+  /// Gives `verifier` the scenario checks of the corpus in `recordingsDir`: staleness (a
+  /// scenario recording is generated again and compared, before its replay) and the `expect:`
+  /// rules (checked against each replay, apart from the goldens). `verify` and `assertReplay`
+  /// both go through here, so they judge a recording the same way.
+  public static func addChecks(to verifier: inout Verifier, recordingsDir dir: String) throws(HarnessFailure) {
+    verifier.scenarioNames = try scenarioFiles(in: dir).compactMap { Scenario.recordingName(ofFile: $0) }
+    verifier.scenarioCheck = { name in
+      do {
+        guard let p = try staleRecordings(recordingsDir: dir, names: [name]).problems.first else { return nil }
+        return ScenarioFinding(message: p.message, unreadable: p.code == 2)
+      } catch {
+        return ScenarioFinding(message: "\(error)", unreadable: true)
+      }
+    }
+    verifier.expectationCheck = expectationCheck(recordingsDir: dir)
+  }
+
+  /// The `expect:` rules of recording `name`'s scenario that its pending goldens (each
+  /// `.new`, else the golden) break: what `review` warns about and `accept` refuses without
+  /// `--force`. Empty when there is no scenario, no rule, or no trace to judge.
+  public static func unmetRules(ofPending name: String, store: GoldenStore) -> [String] {
+    guard let rules = try? expectations(of: name, recordingsDir: store.recordingsDir.path), !rules.isEmpty else { return [] }
+    func text(_ kind: GoldenKind) -> String? {
+      ((try? store.readPending(name, kind)) ?? nil) ?? ((try? store.readGolden(name, kind)) ?? nil)
+    }
+    guard let trace = text(.trace) else { return [] }
+    return check(rules, ReplayProducts(trace: trace, a13: text(.a13) ?? ""))
   }
 }

@@ -26,6 +26,10 @@ public struct ReviewSession {
   public var readLine: () -> String?
   /// Writes text as is (the session adds the newlines).
   public var write: (String) -> Void
+  /// The `expect:` rules a recording's pending goldens break (set by the CLI:
+  /// `ScenarioCorpus.unmetRules(ofPending:store:)`); each is shown as a warning before the
+  /// recording's first pending file.
+  public var ruleCheck: ((String) -> [String])?
 
   public init(
     store: GoldenStore, mode: Mode = .ask, names: [String]? = nil, color: Bool = false,
@@ -71,7 +75,16 @@ public struct ReviewSession {
       for p in outcome.refused { write(store.refusal(p) + "\n") }
     }
     var quitting = false
+    var warned = Set<String>()
     for (i, p) in pending.enumerated() {
+      if !quitting, mode != .rejectAll, let check = ruleCheck, warned.insert(p.name).inserted {
+        let unmet = check(p.name)
+        if !unmet.isEmpty {
+          write(
+            "warning: \(p.name): the pending golden breaks \(unmet.count) expect: rule\(unmet.count == 1 ? "" : "s") of its scenario (accepting it blesses a wrong engine):\n"
+              + unmet.map { "  \($0)\n" }.joined())
+        }
+      }
       if quitting {
         outcome.skipped.append(p)
         continue

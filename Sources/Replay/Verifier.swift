@@ -28,9 +28,9 @@ public struct Verifier: Sendable {
   /// Checks a recording against its scenario (`Recordings/<name>.scenario.yaml`) before it is
   /// replayed; nil when it has none or is up to date. Set by the CLI (the Lab knows scenarios).
   public var scenarioCheck: (@Sendable (String) -> ScenarioFinding?)?
-  /// Checks a replay's trace text against the recording's scenario `expect:` rules; the
-  /// lines of the rules broken (empty: all met, or no scenario). Set by the CLI.
-  public var expectationCheck: (@Sendable (_ name: String, _ trace: String) -> [String])?
+  /// Checks a replay's trace and A.13 texts against the recording's scenario `expect:` rules;
+  /// the lines of the rules broken (empty: all met, or no scenario). Set by the CLI.
+  public var expectationCheck: (@Sendable (_ name: String, _ products: ReplayProducts) -> [String])?
   /// Names that have a scenario file: a scenario without its recording is a (stale) case too.
   public var scenarioNames: [String] = []
 
@@ -140,7 +140,7 @@ public struct Verifier: Sendable {
   static func verifyOne(
     _ name: String, store: GoldenStore, options: VerifyOptions,
     replay: (URL) throws(ReplayError) -> ReplayProducts, write: Bool = true,
-    expect: (@Sendable (String, String) -> [String])? = nil
+    expect: (@Sendable (String, ReplayProducts) -> [String])? = nil
   ) -> VerifyCase {
     let products: ReplayProducts
     do { products = try replay(store.recordingURL(name)) } catch {
@@ -152,7 +152,7 @@ public struct Verifier: Sendable {
       }
     }
     var result = VerifyCase(name: name, status: .passed, summary: products.summary)
-    result.unmet = expect?(name, products.text(.trace)) ?? []
+    result.unmet = expect?(name, products) ?? []
     var problems: [GoldenProblem] = []
     let mode = write ? options.update : .no
     for kind in GoldenKind.allCases {

@@ -71,7 +71,9 @@ public struct VerifyReport: Equatable, Sendable {
   }
 
   /// What to run next, one line each.
-  public func hints() -> [String] {
+  /// `updateHint`: how the caller asks for .new files (`--update new` on the command line;
+  /// `assertReplay` names its own `update:` parameter).
+  public func hints(updateHint: String = "pass --update new to write .new files") -> [String] {
     var out: [String] = []
     if cases.contains(where: { !$0.written.isEmpty }) {
       out.append("review the pending goldens with `jpreplay review` (or `jpreplay accept <name>`)")
@@ -87,7 +89,7 @@ public struct VerifyReport: Equatable, Sendable {
     }
     let differing = cases.contains { [.failed, .missing].contains($0.category) }
     if differing && update == .no {
-      out.append("nothing written (update mode no); pass --update new to write .new files")
+      out.append("nothing written (update mode no); \(updateHint)")
     }
     return out
   }

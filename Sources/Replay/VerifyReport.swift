@@ -193,7 +193,8 @@ public struct VerifyProgress: Sendable {
 
 /// The verdict of `verify --bisect` for `git bisect run`: 0 good, 1 bad, 125 skip.
 ///
-/// Only a behavioural difference (a golden that exists and differs) is "bad". Anything that
+/// A behavioural difference (a golden that exists and differs, or an `expect:` rule of a
+/// recording that is not stale broken by its replay) is "bad". Anything that
 /// prevents judging — a stale recording, a missing golden, an orphan, an unreadable
 /// recording or golden, a harness error — is "skip" (125), never "bad", so a bisection is
 /// not steered by a commit that merely cannot be judged.
@@ -204,7 +205,9 @@ public enum BisectVerdict: Int32, Sendable, Equatable {
 
   public init(_ report: VerifyReport) {
     let differs = report.cases.contains { c in
-      guard c.scenario == nil, case .failed(let problems) = c.status else { return false }
+      guard c.scenario == nil else { return false }
+      if !c.unmet.isEmpty { return true }
+      guard case .failed(let problems) = c.status else { return false }
       return problems.contains { if case .mismatch = $0.kind { true } else { false } }
     }
     if differs {

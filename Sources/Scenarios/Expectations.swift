@@ -1,41 +1,92 @@
-import Foundation
 import CanonicalJSON
+import Foundation
 
 /// What `expect:` rules are judged on: the displayed-cue changes and praise switches of one
-/// replay, in trace order. Built from the canonical trace text (`init(traceText:)`, what
-/// `verify` has), one record at a time (`add(t:out:fields:)`) or from the engine's typed
-/// outputs (`Lab/ExpectationOutput`, an in-process replay such as `tune`'s).
+/// replay, in trace order, and (for `saw`/`never`/`state` rules) its trace and A.13 lines.
+/// Built from the canonical trace text (`init(traceText:a13Text:)`, what `verify` has), one
+/// record at a time (`add(t:out:fields:)`, `addA13(tsMs:event:payload:)`) or from the engine's
+/// typed outputs (`Lab/ExpectationOutput`, an in-process replay such as `tune`'s).
 public struct ExpectationTrace: Sendable, Equatable {
   public enum Event: Sendable, Equatable {
-    /// `cue_display`: the displayed cue from `t` on (nil: none).
-    case display(t: Int64, cue: String?)
+    /// `cue_display`: the displayed cue from `t` on (nil: none), at `level`.
+    case display(t: Int64, cue: String?, level: String? = nil)
     /// `praise`: praise turned on (`true`) or off.
     case praise(t: Int64, on: Bool)
   }
 
+  /// One trace line (`out` its kind, without `t` and `out` in `fields`) or one A.13 line
+  /// (`kind` its event, `fields` its payload, `t` its `ts_ms`).
+  public struct Record: Sendable, Equatable {
+    public var t: Int64
+    public var kind: String
+    public var a13: Bool
+    public var fields: JSONObject
+    public init(t: Int64, kind: String, a13: Bool = false, fields: JSONObject) {
+      self.t = t
+      self.kind = kind
+      self.a13 = a13
+      self.fields = fields
+    }
+  }
+
   public private(set) var events: [Event] = []
+  /// Every trace line but `cue_eval`, and every A.13 line, in order.
+  public private(set) var records: [Record] = []
 
-  public init(events: [Event] = []) { self.events = events }
+  public init(events: [Event] = [], records: [Record] = []) {
+    self.events = events
+    self.records = records
+  }
 
-  /// From canonical trace lines (`{"cue_id":…,"out":"cue_display","t":…}`, one per line);
-  /// lines of other outputs are skipped without being parsed.
-  public init(traceText: String) {
+  /// From canonical trace lines (`{"cue_id":…,"out":"cue_display","t":…}`, one per line) and
+  /// A.13 lines. With `records: false` only `cue_display` and `praise` lines are parsed (the
+  /// rules of issue 15 need no more).
+  public init(traceText: String, a13Text: String = "", records: Bool = true) {
     for line in traceText.split(separator: "\n", omittingEmptySubsequences: true) {
-      guard line.contains("\"out\":\"cue_display\"") || line.contains("\"out\":\"praise\"") else { continue }
+      if !records {
+        guard line.contains("\"out\":\"cue_display\"") || line.contains("\"out\":\"praise\"") else { continue }
+      } else if line.contains("\"out\":\"cue_eval\"") {
+        continue
+      }
       guard case .object(let o)? = try? JSONParser.parse(String(line)), let out = o["out"]?.stringValue,
         let t = o["t"]?.int64Value
       else { continue }
-      add(t: t, out: out, fields: o)
+      if records {
+        add(t: t, out: out, fields: o)
+      } else {
+        addEvent(t: t, out: out, fields: o)
+      }
+    }
+    guard records else { return }
+    for line in a13Text.split(separator: "\n", omittingEmptySubsequences: true) {
+      guard case .object(let o)? = try? JSONParser.parse(String(line)), let event = o["event"]?.stringValue,
+        let ts = o["ts_ms"]?.int64Value
+      else { continue }
+      addA13(tsMs: ts, event: event, payload: o["payload"]?.objectValue ?? [:])
     }
   }
 
   /// Adds one event (trace order: t never decreases).
   public mutating func append(_ event: Event) { events.append(event) }
 
-  /// Adds one trace record (`out` its kind, `fields` its members); other kinds are ignored.
+  /// Adds one trace record (`out` its kind, `fields` its members; `t` and `out` among them
+  /// are dropped); `cue_eval` is ignored.
   public mutating func add(t: Int64, out: String, fields: JSONObject) {
+    guard out != "cue_eval" else { return }
+    addEvent(t: t, out: out, fields: fields)
+    var f = fields
+    f.members.removeAll { $0.key == "t" || $0.key == "out" }
+    records.append(Record(t: t, kind: out, fields: f.sortedRecursively()))
+  }
+
+  /// Adds one A.13 line (`tsMs`: its `ts_ms`, epoch ms).
+  public mutating func addA13(tsMs: Int64, event: String, payload: JSONObject) {
+    records.append(Record(t: tsMs, kind: event, a13: true, fields: payload.sortedRecursively()))
+  }
+
+  mutating func addEvent(t: Int64, out: String, fields: JSONObject) {
     switch out {
-    case "cue_display": events.append(.display(t: t, cue: fields["cue_id"]?.stringValue))
+    case "cue_display": events.append(.display(t: t, cue: fields["cue_id"]?.stringValue, level: fields["level"]?.stringValue))
     case "praise": events.append(.praise(t: t, on: fields["state"]?.stringValue == "on"))
     default: break
     }
@@ -59,21 +110,45 @@ public enum Expectations {
   /// The rules `trace` breaks, in rule order (empty: all met).
   public static func check(_ expectations: [ScenarioExpectation], trace: ExpectationTrace) -> [ExpectationFailure] {
     expectations.compactMap { e in
-      observed(breaking: e.rule, in: trace.events).map { ExpectationFailure(expectation: e, observed: $0) }
+      observed(breaking: e.rule, in: trace).map { ExpectationFailure(expectation: e, observed: $0) }
     }
   }
 
-  /// nil when `rule` holds in `events`; else what the trace showed.
-  static func observed(breaking rule: ScenarioExpectation.Rule, in events: [ExpectationTrace.Event]) -> String? {
+  /// Whether any of `rules` is judged on lines other than `cue_display` and `praise` (the
+  /// trace must then keep its records).
+  public static func needRecords(_ rules: [ScenarioExpectation]) -> Bool {
+    rules.contains {
+      switch $0.rule {
+      case .lines, .state: true
+      default: false
+      }
+    }
+  }
+
+  /// `rules` without those on A.13 lines: for a replay that keeps only its trace records
+  /// (`score`, `tune`); `verify` and `faults` judge them all.
+  public static func traceOnly(_ rules: [ScenarioExpectation]) -> [ScenarioExpectation] {
+    rules.filter {
+      if case .lines(let m, _, _, _, _) = $0.rule { return !m.a13 }
+      return true
+    }
+  }
+
+  /// nil when `rule` holds in `trace`; else what the trace showed.
+  static func observed(breaking rule: ScenarioExpectation.Rule, in trace: ExpectationTrace) -> String? {
+    let events = trace.events
     switch rule {
-    case .displayed(let cue, let at, let within):
+    case .displayed(let cue, let level, let at, let within):
       let shown = displays(in: events, from: at, to: at + within)
-      if shown.contains(where: { $0.cue == cue }) { return nil }
+      if shown.contains(where: { $0.cue == cue && (level == nil || $0.level == level) }) { return nil }
       return "displayed instead: " + describe(shown)
-    case .notDisplayed(let cue, let from, let to):
-      let hits = displays(in: events, from: from, to: to).filter { $0.cue != nil && (cue == nil || $0.cue == cue) }
+    case .notDisplayed(let cue, let level, let from, let to):
+      let hits = displays(in: events, from: from, to: to).filter {
+        $0.cue != nil && (cue == nil || $0.cue == cue) && (level == nil || $0.level == level)
+      }
       guard let first = hits.first else { return nil }
-      return "displayed: \(first.cue!) at t=\(first.t)" + (hits.count > 1 ? " (and \(hits.count - 1) more)" : "")
+      return "displayed: \(first.cue!)\(first.level.map { "/\($0)" } ?? "") at t=\(first.t)"
+        + (hits.count > 1 ? " (and \(hits.count - 1) more)" : "")
     case .praise(let least, let most, let from, let to):
       var times: [Int64] = []
       for case .praise(let t, true) in events where t >= from && t <= to { times.append(t) }
@@ -82,19 +157,77 @@ public enum Expectations {
       }
       if let most, Int64(times.count) > most { return "praise turned on \(times.count) time(s) at t=\(list(times))" }
       return nil
+    case .lines(let m, let least, let most, let from, let to):
+      let inWindow = trace.records.filter { r in
+        guard r.a13 == m.a13, r.kind == m.kind else { return false }
+        let t = time(r, m)
+        return t >= from && t <= to
+      }
+      let hits = inWindow.filter { matches($0, m) }
+      let n = Int64(hits.count)
+      if let least, n < least {
+        let near = inWindow.prefix(3).map { "t=\(time($0, m)) \(describe($0, m))" }
+        return "\(n) matching line(s)"
+          + (hits.isEmpty ? "" : " at t=\(list(hits.map { time($0, m) }))")
+          + (hits.isEmpty && !near.isEmpty ? "; \(m.kind) lines there: " + near.joined(separator: "; ") + (inWindow.count > 3 ? "; …" : "") : "")
+          + (inWindow.isEmpty ? "; no \(m.a13 ? "a13." : "")\(m.kind) line in the window" : "")
+      }
+      if let most, n > most {
+        return "\(n) matching line(s): " + hits.prefix(3).map { "t=\(time($0, m)) \(describe($0, m))" }.joined(separator: "; ")
+          + (hits.count > 3 ? "; …" : "")
+      }
+      return nil
+    case .state(let m, let at, let within):
+      let states = states(in: trace.records, of: m, from: at, to: at + within)
+      if states.contains(where: { $0.record.map { matches($0, m) } ?? false }) { return nil }
+      return "instead: "
+        + states.prefix(4).map { s in "\(s.record.map { describe($0, m) } ?? "no \(m.kind) line") from t=\(s.t)" }.joined(separator: ", ")
+        + (states.count > 4 ? ", …" : "")
     }
   }
 
-  /// The displayed-cue states of [from, to]: the state at instant `from` (after every record
-  /// at t ≤ from, stamped `from`) and each record with from < t ≤ to.
-  static func displays(in events: [ExpectationTrace.Event], from: Int64, to: Int64) -> [(t: Int64, cue: String?)] {
-    var current: String?
-    var out: [(t: Int64, cue: String?)] = []
-    for case .display(let t, let cue) in events {
-      if t <= from {
-        current = cue
-      } else if t <= to {
-        out.append((t, cue))
+  /// A record's time on the rule's clock (A.13: `ts_ms` − `wall_start_ms`).
+  static func time(_ r: ExpectationTrace.Record, _ m: ScenarioExpectation.Match) -> Int64 {
+    r.a13 ? r.t - m.wallStartMs : r.t
+  }
+
+  /// The fields of `r` that `m` names (all of them when it names none), for a message.
+  static func describe(_ r: ExpectationTrace.Record, _ m: ScenarioExpectation.Match) -> String {
+    let names = m.with.map(\.key) + m.has + m.lacks
+    let shown = names.isEmpty ? r.fields.members : r.fields.members.filter { names.contains($0.key) }
+    return "{" + shown.map { "\($0.key)=\(ScenarioExpectation.Match.text($0.value))" }.joined(separator: ", ") + "}"
+  }
+
+  /// Whether `r` has every field of `m.with` (A.13 payload texts also match a number or a
+  /// boolean written the same), every `has` and no `lacks`.
+  static func matches(_ r: ExpectationTrace.Record, _ m: ScenarioExpectation.Match) -> Bool {
+    for (k, want) in m.with {
+      guard let got = r.fields[k] else {
+        if want == .null { continue }
+        return false
+      }
+      if got == want { continue }
+      if case .string(let s) = got, want.stringValue == nil, ScenarioExpectation.Match.text(want) == s { continue }
+      return false
+    }
+    return m.has.allSatisfy { r.fields[$0] != nil } && m.lacks.allSatisfy { r.fields[$0] == nil }
+  }
+
+  /// The latest line of `m`'s kind (for `item` the same `shot`, for `prompt` the same `key`,
+  /// when `m.with` names it) at instant `from`, then at each such line in (from, to].
+  static func states(in records: [ExpectationTrace.Record], of m: ScenarioExpectation.Match, from: Int64, to: Int64)
+    -> [(t: Int64, record: ExpectationTrace.Record?)]
+  {
+    let identity: String? = ["item": "shot", "prompt": "key", "effect": "kind"][m.kind]
+    let id = identity.flatMap { k in m.with.first(where: { $0.key == k })?.value }
+    var current: ExpectationTrace.Record?
+    var out: [(t: Int64, record: ExpectationTrace.Record?)] = []
+    for r in records where !r.a13 && r.kind == m.kind {
+      if let identity, let id, r.fields[identity] != id { continue }
+      if r.t <= from {
+        current = r
+      } else if r.t <= to {
+        out.append((r.t, r))
       } else {
         break
       }
@@ -102,8 +235,25 @@ public enum Expectations {
     return [(from, current)] + out
   }
 
-  static func describe(_ shown: [(t: Int64, cue: String?)]) -> String {
-    let parts = shown.prefix(4).map { "\($0.cue ?? "none") from t=\($0.t)" }
+  /// The displayed-cue states of [from, to]: the state at instant `from` (after every record
+  /// at t ≤ from, stamped `from`) and each record with from < t ≤ to.
+  static func displays(in events: [ExpectationTrace.Event], from: Int64, to: Int64) -> [(t: Int64, cue: String?, level: String?)] {
+    var current: (String?, String?) = (nil, nil)
+    var out: [(t: Int64, cue: String?, level: String?)] = []
+    for case .display(let t, let cue, let level) in events {
+      if t <= from {
+        current = (cue, level)
+      } else if t <= to {
+        out.append((t, cue, level))
+      } else {
+        break
+      }
+    }
+    return [(from, current.0, current.1)] + out
+  }
+
+  static func describe(_ shown: [(t: Int64, cue: String?, level: String?)]) -> String {
+    let parts = shown.prefix(4).map { s in "\(s.cue.map { c in c + (s.level.map { "/\($0)" } ?? "") } ?? "none") from t=\(s.t)" }
     return parts.joined(separator: ", ") + (shown.count > 4 ? ", …" : "")
   }
 

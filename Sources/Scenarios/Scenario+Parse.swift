@@ -36,7 +36,7 @@ extension Scenario {
       s.intent.truth = try ScenarioIntent.parseTruth(n, duration: s.durationMs)
       s.intent.declared = true
     }
-    if let n = member("expect") { s.expectations = try ScenarioExpectation.parseBlock(n, duration: s.durationMs) }
+    if let n = member("expect") { s.expectations = try ScenarioExpectation.parseBlock(n, duration: s.durationMs, wallStartMs: s.wallStartMs) }
     try s.checkGeneratedSize(
       root: root, duration: member("duration_ms")!, fps: member("fps"), frames: member("frames"), luma: member("luma"))
     s.sha256 = semanticSHA256(root: root, specs: s.derivedSpecs)

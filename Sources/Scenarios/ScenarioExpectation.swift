@@ -1,3 +1,4 @@
+import CanonicalJSON
 import Foundation
 
 /// One rule of a scenario's `expect:` block: what the replay must show, stated by the
@@ -8,25 +9,82 @@ import Foundation
 /// ```yaml
 /// expect:
 ///   - {displayed: TORSO_STRAIGHTEN, at: 2000, within_ms: 500}  # shown at some instant of [2000, 2500]
+///   - {displayed: FRAME_MOVE_LEFT/hard, at: 200}               # … at the level hard, at t=200
 ///   - {not_displayed: any, from: 5000, to: 9000}               # no cue at any instant of [5000, 9000]
 ///   - {not_displayed: FRAME_MOVE_LEFT, from: 0, to: 3000}      # this cue not shown in [0, 3000]
 ///   - {praise: {at_most: 1}}                                   # praise turned on ≤ 1 time in all
 ///   - {praise: {at_least: 1, at_most: 2}, from: 0, to: 6000}   # … 1 or 2 times in [0, 6000]
+///   - {saw: praise, with: {state: off, off_reason: timeout}, at: 6600}   # a trace line at t=6600
+///   - {saw: prompt, with: {key: write_failed_block, op: shown}, count: {at_most: 1}}
+///   - {never: prompt, with: {op: shown}, from: 0, to: 900}     # no such line in [0, 900]
+///   - {state: shutter, with: {enabled: false, reason: workset_full}, at: 9000}
+///   - {saw: a13.photo_write_verification, with: {retry_used: "false"}, has: [asset_id_hash]}
 /// ```
 ///
 /// "Displayed at instant t" is the `cue_display` state after every record at times ≤ t
 /// (ENGINE §3.9: the gate's output; `cue_id: null` is no cue). Times are ms from the start,
 /// within the recording (`duration_ms`); windows are closed intervals. Bounds:
-/// `ScenarioLimits.expectationsMax` entries, counts ≤ `ScenarioLimits.expectationCountMax`.
+/// `ScenarioLimits.expectationsMax` entries, counts ≤ `ScenarioLimits.expectationCountMax`,
+/// `ScenarioLimits.expectationFieldsMax` fields per `with`/`has`/`lacks`.
 public struct ScenarioExpectation: Sendable, Equatable {
+  /// Which lines a `saw`/`never`/`state` rule matches: the trace lines of one `out` kind or the
+  /// A.13 lines of one event, whose fields (A.13: payload members) equal `with`, and which have
+  /// the members `has` and none of `lacks`.
+  public struct Match: Sendable, Equatable {
+    /// A trace kind (`prompt`) or, when `a13` is set, an A.13 event name.
+    public var kind: String
+    public var a13: Bool
+    public var with: [(key: String, value: JSONValue)]
+    public var has: [String]
+    public var lacks: [String]
+    /// A.13 `ts_ms` of t = 0 (the scenario's `wall_start_ms`).
+    public var wallStartMs: Int64
+
+    public init(
+      kind: String, a13: Bool = false, with: [(key: String, value: JSONValue)] = [], has: [String] = [], lacks: [String] = [],
+      wallStartMs: Int64 = 0
+    ) {
+      self.kind = kind
+      self.a13 = a13
+      self.with = with
+      self.has = has
+      self.lacks = lacks
+      self.wallStartMs = wallStartMs
+    }
+
+    public static func == (a: Match, b: Match) -> Bool {
+      a.kind == b.kind && a.a13 == b.a13 && a.with.map(\.key) == b.with.map(\.key) && a.with.map(\.value) == b.with.map(\.value)
+        && a.has == b.has && a.lacks == b.lacks && a.wallStartMs == b.wallStartMs
+    }
+
+    /// `prompt{key=x, op=shown}`, `a13.phantom_asset_detected{heal_action=pruned, has asset_id_hash}`.
+    public var summary: String {
+      var parts = with.map { "\($0.key)=\(Self.text($0.value))" }
+      parts += has.map { "has \($0)" }
+      parts += lacks.map { "lacks \($0)" }
+      return (a13 ? "a13." : "") + kind + (parts.isEmpty ? "" : "{" + parts.joined(separator: ", ") + "}")
+    }
+
+    static func text(_ v: JSONValue) -> String {
+      if case .string(let s) = v { return s }
+      return JSONWriter.write(v, sortKeys: true)
+    }
+  }
+
   public enum Rule: Sendable, Equatable {
-    /// `cue` is displayed at some instant of [at, at + withinMs].
-    case displayed(cue: String, at: Int64, withinMs: Int64)
-    /// `cue` (nil: any cue) is displayed at no instant of [from, to].
-    case notDisplayed(cue: String?, from: Int64, to: Int64)
+    /// `cue` is displayed (at `level`, when given) at some instant of [at, at + withinMs].
+    case displayed(cue: String, level: String? = nil, at: Int64, withinMs: Int64)
+    /// `cue` (nil: any cue) is displayed (at `level`, when given) at no instant of [from, to].
+    case notDisplayed(cue: String?, level: String? = nil, from: Int64, to: Int64)
     /// Praise turns on (`praise` records with `state: on`) at least / at most so many times
     /// in [from, to].
     case praise(atLeast: Int64?, atMost: Int64?, from: Int64, to: Int64)
+    /// The number of lines matching `match` in [from, to] is within the bounds (`saw`: at
+    /// least 1 unless `count` says otherwise; `never`: at most 0).
+    case lines(match: Match, atLeast: Int64?, atMost: Int64?, from: Int64, to: Int64)
+    /// At some instant of [at, at + withinMs], the latest line of the kind (of the same `shot`
+    /// for `item`, the same `key` for `prompt`, when `with` names it) matches.
+    case state(match: Match, at: Int64, withinMs: Int64)
   }
 
   public var rule: Rule
@@ -47,34 +105,53 @@ public struct ScenarioExpectation: Sendable, Equatable {
 
   /// The rule in words, e.g. `TORSO_STRAIGHTEN displayed within 500 ms of t=2000`.
   public var summary: String {
+    func window(_ at: Int64, _ within: Int64) -> String { within == 0 ? "at t=\(at)" : "within \(within) ms of t=\(at)" }
+    func bounds(_ least: Int64?, _ most: Int64?) -> String {
+      [least.map { "at least \($0)" }, most.map { "at most \($0)" }].compactMap { $0 }.joined(separator: " and ")
+    }
     switch rule {
-    case .displayed(let cue, let at, 0): return "\(cue) displayed at t=\(at)"
-    case .displayed(let cue, let at, let within): return "\(cue) displayed within \(within) ms of t=\(at)"
-    case .notDisplayed(let cue?, let from, let to): return "\(cue) not displayed in [\(from), \(to)]"
-    case .notDisplayed(nil, let from, let to): return "no cue displayed in [\(from), \(to)]"
+    case .displayed(let cue, let level, let at, let within):
+      return "\(cue)\(level.map { "/\($0)" } ?? "") displayed \(window(at, within))"
+    case .notDisplayed(let cue?, let level, let from, let to): return "\(cue)\(level.map { "/\($0)" } ?? "") not displayed in [\(from), \(to)]"
+    case .notDisplayed(nil, let level, let from, let to): return "no cue\(level.map { " at \($0)" } ?? "") displayed in [\(from), \(to)]"
     case .praise(let least, let most, let from, let to):
-      let bounds = [least.map { "at least \($0)" }, most.map { "at most \($0)" }].compactMap { $0 }.joined(separator: " and ")
-      return "praise \(bounds) time(s) in [\(from), \(to)]"
+      return "praise \(bounds(least, most)) time(s) in [\(from), \(to)]"
+    case .lines(let m, 1, nil, let from, let to): return "\(m.summary) seen in [\(from), \(to)]"
+    case .lines(let m, nil, 0, let from, let to): return "no \(m.summary) in [\(from), \(to)]"
+    case .lines(let m, let least, let most, let from, let to): return "\(m.summary) \(bounds(least, most)) time(s) in [\(from), \(to)]"
+    case .state(let m, let at, let within): return "state \(m.summary) \(window(at, within))"
     }
   }
 
-  static let keys = ["displayed", "at", "within_ms", "not_displayed", "from", "to", "praise"]
+  /// The `out` kinds of trace lines (the engine's `OutputKind`; a test keeps the two equal).
+  public static let traceKinds: Set<String> = [
+    "camera", "cue_display", "cue_eval", "diagnostics", "effect", "eval", "item", "match", "odr", "posespec",
+    "praise", "prompt", "reference", "script_card", "session", "shutter", "shutter_tap", "tier", "wrap",
+  ]
+  /// Cue levels a `displayed: CUE/LEVEL` may name.
+  public static let levels = ["warn", "hard"]
+
+  static let keys = [
+    "displayed", "at", "within_ms", "not_displayed", "from", "to", "praise", "saw", "never", "state", "with", "has", "lacks",
+    "count",
+  ]
   static let shapes =
-    "expected one of {displayed: CUE, at: T, within_ms: N}, {not_displayed: CUE|any, from: T, to: T}, {praise: {at_least: N, at_most: N}[, from: T, to: T]}"
+    "expected one of {displayed: CUE[/LEVEL], at: T[, within_ms: N]}, {not_displayed: CUE[/LEVEL]|any, from: T, to: T}, {praise: {at_least: N, at_most: N}[, from: T, to: T]}, {saw|never: KIND|a13.EVENT[, with: {…}, has: […], lacks: […], count: {…}][, from: T, to: T | at: T, within_ms: N]}, {state: KIND, with: {…}, at: T[, within_ms: N]}"
 
   /// The `expect:` block of a scenario: a list of rules, each refused at its key with the
   /// expectation named (exit 2).
-  static func parseBlock(_ n: YNode, duration: Int64) throws(ScenarioError) -> [ScenarioExpectation] {
+  static func parseBlock(_ n: YNode, duration: Int64, wallStartMs: Int64 = 0) throws(ScenarioError) -> [ScenarioExpectation] {
     let entries = try n.sequence(max: ScenarioLimits.expectationsMax, bound: "ScenarioLimits.expectationsMax")
     var out: [ScenarioExpectation] = []
     out.reserveCapacity(entries.count)
     for (i, e) in entries.enumerated() {
-      out.append(ScenarioExpectation(rule: try parseRule(e, duration: duration), file: e.file, line: e.line, index: i))
+      out.append(
+        ScenarioExpectation(rule: try parseRule(e, duration: duration, wallStartMs: wallStartMs), file: e.file, line: e.line, index: i))
     }
     return out
   }
 
-  static func parseRule(_ n: YNode, duration: Int64) throws(ScenarioError) -> Rule {
+  static func parseRule(_ n: YNode, duration: Int64, wallStartMs: Int64 = 0) throws(ScenarioError) -> Rule {
     let m = try n.mapping(allowed: keys, what: "expect key")
     func v(_ k: String) -> YNode? { m.first(where: { $0.key == k })?.value }
     let keys = Set(m.map(\.key))
@@ -88,34 +165,162 @@ public struct ScenarioExpectation: Sendable, Equatable {
       guard to >= from else { throw v("to")!.error("expected to ≥ from (\(from)), found \(to)") }
       return (from, to)
     }
-    switch keys {
-    case ["displayed", "at", "within_ms"]:
-      let cue = try cueID(v("displayed")!, allowAny: false)!
-      let at = try time("at")
-      let wn = v("within_ms")!
+    func within() throws(ScenarioError) -> Int64 {
+      guard let wn = v("within_ms") else { return 0 }
       let within = try wn.int()
       guard within >= 0, within <= ScenarioLimits.durationMsMax else {
         throw wn.error("expected a duration 0…\(ScenarioLimits.durationMsMax) ms (ScenarioLimits.durationMsMax), found \(within)")
       }
-      return .displayed(cue: cue, at: at, withinMs: within)
+      return within
+    }
+    /// [from, to], [at, at + within_ms] or the whole recording.
+    func span() throws(ScenarioError) -> (Int64, Int64) {
+      if keys.contains("at") {
+        guard !keys.contains("from"), !keys.contains("to") else { throw n.error("give either at (and within_ms) or from and to, not both") }
+        let at = try time("at")
+        return (at, at + (try within()))
+      }
+      if keys.contains("within_ms") { throw v("within_ms")!.error("within_ms needs at") }
+      if keys.contains("from") || keys.contains("to") { return try window() }
+      return (0, duration)
+    }
+    func only(_ allowed: Set<String>) throws(ScenarioError) {
+      if let extra = m.first(where: { !allowed.contains($0.key) }) {
+        throw extra.value.error("\"\(extra.key)\" does not go with this rule; \(shapes)")
+      }
+    }
+    switch keys {
+    case ["displayed", "at", "within_ms"], ["displayed", "at"]:
+      let (cue, level) = try cueLevel(v("displayed")!, allowAny: false)
+      return .displayed(cue: cue!, level: level, at: try time("at"), withinMs: try within())
     case ["not_displayed", "from", "to"]:
-      let cue = try cueID(v("not_displayed")!, allowAny: true)
+      let (cue, level) = try cueLevel(v("not_displayed")!, allowAny: true)
       let (from, to) = try window()
-      return .notDisplayed(cue: cue, from: from, to: to)
+      return .notDisplayed(cue: cue, level: level, from: from, to: to)
     case ["praise"], ["praise", "from", "to"]:
       let (least, most) = try counts(v("praise")!)
       let (from, to) = keys.contains("from") ? try window() : (0, duration)
       return .praise(atLeast: least, atMost: most, from: from, to: to)
     default:
       if keys.isEmpty { throw n.error("empty expectation; \(shapes)") }
+      if let head = ["saw", "never", "state"].first(where: keys.contains) {
+        let others = ["saw", "never", "state", "displayed", "not_displayed", "praise"].filter { $0 != head && keys.contains($0) }
+        if let o = others.first { throw v(o)!.error("\"\(o)\" and \"\(head)\" in one rule; write two rules") }
+        let match = try parseMatch(v(head)!, with: v("with"), has: v("has"), lacks: v("lacks"), wallStartMs: wallStartMs, state: head == "state")
+        switch head {
+        case "state":
+          try only(["state", "with", "has", "lacks", "at", "within_ms"])
+          return .state(match: match, at: try time("at"), withinMs: try within())
+        case "never":
+          try only(["never", "with", "has", "lacks", "at", "within_ms", "from", "to"])
+          let (from, to) = try span()
+          return .lines(match: match, atLeast: nil, atMost: 0, from: from, to: to)
+        default:
+          try only(["saw", "with", "has", "lacks", "at", "within_ms", "from", "to", "count"])
+          let (least, most) = try v("count").map { c throws(ScenarioError) in try counts(c) } ?? (1, nil)
+          let (from, to) = try span()
+          return .lines(match: match, atLeast: least, atMost: most, from: from, to: to)
+        }
+      }
       throw n.error("an expectation with keys {\(m.map(\.key).joined(separator: ", "))}: \(shapes)")
     }
+  }
+
+  /// `KIND` (a trace `out` kind) or `a13.EVENT`, with its `with`/`has`/`lacks`.
+  static func parseMatch(
+    _ n: YNode, with: YNode?, has: YNode?, lacks: YNode?, wallStartMs: Int64, state: Bool
+  ) throws(ScenarioError) -> Match {
+    let s = try n.string()
+    var match: Match
+    if s.hasPrefix("a13.") {
+      let event = String(s.dropFirst(4))
+      guard !state else { throw n.error("state: takes a trace kind, not an A.13 event (use saw: \(s))") }
+      guard isName(event) else { throw n.error("expected an A.13 event name after a13. (lower case, digits, _), found \"\(event)\"") }
+      match = Match(kind: event, a13: true, wallStartMs: wallStartMs)
+    } else {
+      guard traceKinds.contains(s) else {
+        throw n.error("unknown trace kind \"\(s)\"; expected one of \(traceKinds.sorted().joined(separator: ", ")) or a13.EVENT")
+      }
+      match = Match(kind: s, wallStartMs: wallStartMs)
+    }
+    if let with {
+      let members = try with.mapping(what: "field")
+      guard members.count <= ScenarioLimits.expectationFieldsMax else {
+        throw with.error("expected at most \(ScenarioLimits.expectationFieldsMax) fields (ScenarioLimits.expectationFieldsMax), found \(members.count)")
+      }
+      for f in members {
+        guard isName(f.key) else { throw f.value.error("expected a field name (letters, digits, _), found \"\(f.key)\"") }
+        match.with.append((f.key, try value(f.value)))
+      }
+    }
+    func names(_ node: YNode?) throws(ScenarioError) -> [String] {
+      guard let node else { return [] }
+      var out: [String] = []
+      for i in try node.sequence(max: ScenarioLimits.expectationFieldsMax, bound: "ScenarioLimits.expectationFieldsMax") {
+        let k = try i.string()
+        guard isName(k) else { throw i.error("expected a field name (letters, digits, _), found \"\(k)\"") }
+        out.append(k)
+      }
+      return out
+    }
+    match.has = try names(has)
+    match.lacks = try names(lacks)
+    if state, match.with.isEmpty, match.has.isEmpty, match.lacks.isEmpty {
+      throw n.error("state: needs with, has or lacks (what the latest \(s) line must show)")
+    }
+    return match
+  }
+
+  /// A field value: a scalar (null, boolean, number, string) or a list of scalars.
+  static func value(_ n: YNode) throws(ScenarioError) -> JSONValue {
+    if case .sequence = n.node {
+      var out: [JSONValue] = []
+      for i in try n.sequence(max: ScenarioLimits.expectationFieldsMax, bound: "ScenarioLimits.expectationFieldsMax") {
+        out.append(try value(i))
+      }
+      return .array(out)
+    }
+    switch try n.scalar() {
+    case .null: return .null
+    case .bool(let b): return .bool(b)
+    case .int(let i): return .number(Double(i))
+    case .double(let d): return .number(d)
+    case .string(let s):
+      guard s.utf8.count <= ScenarioLimits.expectationTextMax else {
+        throw n.error("expected a text of at most \(ScenarioLimits.expectationTextMax) bytes (ScenarioLimits.expectationTextMax), found \(s.utf8.count)")
+      }
+      return .string(s)
+    }
+  }
+
+  /// Lower/upper-case letters, digits and `_` (a field or A.13 event name), 1…128 bytes.
+  static func isName(_ s: String) -> Bool {
+    !s.isEmpty && s.utf8.count <= 128
+      && s.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F }
+  }
+
+  /// `CUE` or `CUE/LEVEL` (`any` where allowed: nil cue).
+  static func cueLevel(_ n: YNode, allowAny: Bool) throws(ScenarioError) -> (String?, String?) {
+    let s = try n.string()
+    let parts = s.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count <= 2 else { throw n.error("expected CUE or CUE/LEVEL, found \"\(s)\"") }
+    var level: String?
+    if parts.count == 2 {
+      guard levels.contains(parts[1]) else { throw n.error("expected a level \(levels.joined(separator: " or ")) after /, found \"\(parts[1])\"") }
+      level = parts[1]
+    }
+    if allowAny && parts[0] == "any" { return (nil, level) }
+    return (try cueID(text: parts[0], n, allowAny: allowAny), level)
   }
 
   /// A cue id (`FRAME_MOVE_LEFT`: capitals, digits, `_`), or `any` (nil) where allowed.
   static func cueID(_ n: YNode, allowAny: Bool) throws(ScenarioError) -> String? {
     let s = try n.string()
     if allowAny && s == "any" { return nil }
+    return try cueID(text: s, n, allowAny: allowAny)
+  }
+
+  static func cueID(text s: String, _ n: YNode, allowAny: Bool) throws(ScenarioError) -> String {
     guard !s.isEmpty, s.count <= 128, s.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F })
     else {
       throw n.error("expected a cue id such as FRAME_MOVE_LEFT (capitals, digits, _)\(allowAny ? " or any" : ""), found \"\(s)\"")
@@ -127,7 +332,7 @@ public struct ScenarioExpectation: Sendable, Equatable {
   static func counts(_ n: YNode) throws(ScenarioError) -> (Int64?, Int64?) {
     var least: Int64?
     var most: Int64?
-    for m in try n.mapping(allowed: ["at_least", "at_most"], what: "praise bound") {
+    for m in try n.mapping(allowed: ["at_least", "at_most"], what: "count bound") {
       let c = try m.value.int()
       guard c >= 0, c <= ScenarioLimits.expectationCountMax else {
         throw m.value.error("expected a count 0…\(ScenarioLimits.expectationCountMax) (ScenarioLimits.expectationCountMax), found \(c)")

@@ -55,6 +55,10 @@ public enum ScenarioLimits {
   public static let expectationsMax = 1_000
   /// A count in an `expect:` rule (`praise: {at_most: N}`).
   public static let expectationCountMax: Int64 = 1_000_000
+  /// Fields in one rule's `with`, `has` or `lacks` (and items of a listed value).
+  public static let expectationFieldsMax = 32
+  /// Bytes of one text value in a rule's `with` (a card's or prompt's text).
+  public static let expectationTextMax = 1_024
 }
 
 extension Int64 {

@@ -198,7 +198,8 @@ import Testing
   @Test(
     "a malformed expect: block is bad input (exit 2) naming the file, line and key",
     arguments: [
-      ("  - {displayed: FRAME_MOVE_LEFT, at: 200}", "expect[0]"),
+      ("  - {displayed: FRAME_MOVE_LEFT, within_ms: 200}", "expect[0]"),
+      ("  - {saw: prompts, with: {key: x}}", "expect[0].saw"),
       ("  - {displayed: FRAME_MOVE_LEFT, at: 200, within_ms: -5}", "expect[0].within_ms"),
       ("  - {not_displayed: frame_move_left, from: 0, to: 100}", "expect[0].not_displayed"),
       ("  - {not_displayed: any, from: 500, to: 100}", "expect[0].to"),

@@ -33,12 +33,16 @@ struct AssertReplayTests {
     let dir: URL
     var recording: URL { dir.appendingPathComponent("drift-left-and-back.jprec") }
     var golden: URL { dir.appendingPathComponent("golden") }
-    init(damage: Bool = true) throws {
+    var scenario: URL { dir.appendingPathComponent("drift-left-and-back.scenario.yaml") }
+    init(damage: Bool = true, scenario withScenario: Bool = false) throws {
       dir = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-assert-\(UUID().uuidString)")
       let fm = FileManager.default
       try fm.createDirectory(at: dir.appendingPathComponent("golden"), withIntermediateDirectories: true)
       let root = AssertReplayTests.repoRoot
       try fm.copyItem(at: root.appendingPathComponent("Recordings/drift-left-and-back.jprec"), to: recording)
+      if withScenario {
+        try fm.copyItem(at: root.appendingPathComponent("Recordings/drift-left-and-back.scenario.yaml"), to: scenario)
+      }
       for kind in ["trace", "a13"] {
         let name = "drift-left-and-back.\(kind).jsonl"
         try fm.copyItem(at: root.appendingPathComponent("Golden/\(name)"), to: golden.appendingPathComponent(name))
@@ -104,5 +108,36 @@ struct AssertReplayTests {
     let missing = verifyReplay(
       recording: c.dir.appendingPathComponent("nope.jprec"), matchesGoldenIn: c.golden, spec: Self.spec)
     #expect(missing?.hasPrefix("no recording at ") == true)
+  }
+
+  /// Issue 24.4: the library judges a recording as `verify` does (one `Verifier` path): the
+  /// scenario beside the recording makes a broken `expect:` rule and a stale recording fail,
+  /// goldens matching or not.
+  @Test func anUnmetRuleFailsAlthoughTheGoldensMatch() throws {
+    let c = try Copy(damage: false, scenario: true)
+    #expect(verifyReplay(recording: c.recording, matchesGoldenIn: c.golden, spec: Self.spec, update: .no) == nil)
+    // LEFT is shown in this recording (its scenario says so): claim it never is.
+    try (String(contentsOf: c.scenario, encoding: .utf8) + "  - {not_displayed: FRAME_MOVE_LEFT, from: 0, to: 12000}\n")
+      .write(to: c.scenario, atomically: true, encoding: .utf8)
+    let message = try #require(verifyReplay(recording: c.recording, matchesGoldenIn: c.golden, spec: Self.spec, update: .no))
+    #expect(message.hasPrefix("UNMET   drift-left-and-back"), "\(message)")
+    #expect(message.contains("drift-left-and-back.scenario.yaml:") && message.contains("not displayed in [0, 12000]"), "\(message)")
+    #expect(c.files == ["drift-left-and-back.a13.jsonl", "drift-left-and-back.trace.jsonl"])
+  }
+
+  @Test func aStaleRecordingFails() throws {
+    let c = try Copy(damage: false, scenario: true)
+    let text = try String(contentsOf: c.scenario, encoding: .utf8)
+    try text.replacingOccurrences(of: "seed: 7", with: "seed: 8").write(to: c.scenario, atomically: true, encoding: .utf8)
+    let message = try #require(verifyReplay(recording: c.recording, matchesGoldenIn: c.golden, spec: Self.spec, update: .new))
+    #expect(message.contains("stale") && message.contains("jpreplay record"), "\(message)")
+    // A stale recording's replay is not what its scenario makes: nothing is written.
+    #expect(!c.files.contains { $0.hasSuffix(".new") })
+  }
+
+  @Test func theFailureTextNamesTheLibrarysOwnParameter() throws {
+    let c = try Copy()
+    let message = try #require(verifyReplay(recording: c.recording, matchesGoldenIn: c.golden, spec: Self.spec, update: .no))
+    #expect(message.contains("update: .new") && !message.contains("--update"), "\(message)")
   }
 }

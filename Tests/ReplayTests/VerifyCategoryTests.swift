@@ -148,7 +148,7 @@ struct VerifyCategoryTests {
     v.scenarioNames = ["a", "b"]
     v.expectationCheck = { name, trace in
       // The checker sees the fresh trace text of the replay.
-      name == "a" && !trace.isEmpty ? ["a.scenario.yaml:9: expect[0] (X displayed at t=0): not met"] : []
+      name == "a" && !trace.trace.isEmpty ? ["a.scenario.yaml:9: expect[0] (X displayed at t=0): not met"] : []
     }
     let report = try v.run()
     let a = try #require(report.cases.first { $0.name == "a" })
@@ -159,5 +159,18 @@ struct VerifyCategoryTests {
     #expect(report.summaryLine == "1 passed, 0 failed, 1 unmet")
     #expect(JUnitReport.render(report).contains(#"type="expectation_failed""#))
     #expect(VerifyJSONReport.render(report).contains(#""expectations":["a.scenario.yaml:9: expect[0]"#))
+  }
+}
+
+/// Issue 24.4: under `verify --bisect` an unmet rule of a recording that is not stale is "bad".
+@Suite struct BisectUnmetTests {
+  @Test func anUnmetRuleIsBadAStaleOneSkips() {
+    var unmet = VerifyCase(name: "a", status: .passed)
+    unmet.unmet = ["a.scenario.yaml:9: expect[0] (X displayed at t=0): not met"]
+    #expect(BisectVerdict(VerifyReport(cases: [unmet], update: .no)) == .bad)
+    var stale = unmet
+    stale.scenario = ScenarioFinding(message: "stale", unreadable: false)
+    #expect(BisectVerdict(VerifyReport(cases: [stale], update: .no)) == .skip)
+    #expect(BisectVerdict(VerifyReport(cases: [VerifyCase(name: "a", status: .passed)], update: .no)) == .good)
   }
 }

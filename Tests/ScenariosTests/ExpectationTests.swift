@@ -130,8 +130,10 @@ struct ScenarioFixtureDir {
       """
     #expect(
       ExpectationTrace(traceText: text).events == [
-        .display(t: 2667, cue: "FRAME_MOVE_LEFT"), .praise(t: 8000, on: true), .display(t: 8667, cue: nil),
+        .display(t: 2667, cue: "FRAME_MOVE_LEFT", level: "warn"), .praise(t: 8000, on: true), .display(t: 8667, cue: nil, level: "none"),
       ])
+    #expect(ExpectationTrace(traceText: text).records.map(\.kind) == ["cue_display", "script_card", "praise", "cue_display"])
+    #expect(ExpectationTrace(traceText: text, records: false).records.isEmpty)
   }
 
   @Test func theBlockIsBounded() throws {
@@ -140,5 +142,120 @@ struct ScenarioFixtureDir {
     #expect(e?.key == "expect" && e?.message.contains("ScenarioLimits.expectationsMax") == true, "\(String(describing: e))")
     let big = ScenarioTests.parseError("name: t\nduration_ms: 10\nseed: 1\nexpect:\n  - {praise: {at_most: 99999999}}\n")
     #expect(big?.key == "expect[0].praise.at_most" && big?.line == 5)
+  }
+}
+
+/// The rules of issue 24: levels, trace lines (`saw`/`never`/`count`), states and A.13 events.
+@Suite struct ExpectationLineRuleTests {
+  static let trace = ExpectationTrace(
+    traceText: """
+      {"cue_id":"FRAME_MOVE_LEFT","level":"hard","mode":"noRef","out":"cue_display","reason":"none","t":200}
+      {"cue_id":"FRAME_MOVE_LEFT","en":"Step a little to the left","frozen":false,"out":"script_card","t":200,"variant":0,"zh":"向左挪一步"}
+      {"dimension":"FRAME_X","out":"praise","state":"on","t":1600,"trigger":"exit_crossed"}
+      {"cue_id":null,"en":"Now—hit the shutter","frozen":true,"out":"script_card","t":1600,"variant":0,"zh":"就现在！按快门"}
+      {"cue_id":"FRAME_MOVE_LEFT","level":"warn","mode":"noRef","out":"cue_display","reason":"none","t":3000}
+      {"album":"none","core":"captured_preview","liked":false,"out":"item","shot":1,"t":4000,"thumb":"pending"}
+      {"album":"none","core":"captured_preview","liked":false,"out":"item","shot":2,"t":4050,"thumb":"pending"}
+      {"enabled":false,"out":"shutter","reason":"in_flight_limit_reached","t":4050}
+      {"album":"none","core":"write_success","liked":false,"out":"item","shot":1,"t":4500,"thumb":"pending"}
+      {"enabled":true,"out":"shutter","t":4500}
+      {"dimension":"FRAME_X","off_reason":"timeout","out":"praise","state":"off","t":6600,"trigger":"exit_crossed"}
+      {"blocked_by":["FRAME_MOVE_LEFT"],"match":false,"mirror_applied":false,"out":"match","required":["A","B"],"t":7000}
+
+      """,
+    a13Text: """
+      {"event":"photo_write_verification","payload":{"asset_id_hash":"ab","retry_used":"false","first_fetch_ms":"3"},"scene":"cafe","session_id":"S-0001","ts_ms":1770860004500}
+      {"event":"prompt_shown","payload":{"key":"in_flight_saving","level":"L2"},"scene":"cafe","session_id":"S-0001","ts_ms":1770860004050}
+
+      """)
+
+  static func failures(_ block: String) throws -> [ExpectationFailure] {
+    Expectations.check(try ExpectationCheckTests.rules(block), trace: trace)
+  }
+
+  static func holds(_ rule: String) throws -> Bool { try failures("  - " + rule).isEmpty }
+
+  @Test func levels() throws {
+    #expect(try Self.holds("{displayed: FRAME_MOVE_LEFT/hard, at: 200}"))
+    #expect(try Self.holds("{displayed: FRAME_MOVE_LEFT/warn, at: 2000, within_ms: 1000}"))
+    let f = try Self.failures("  - {displayed: FRAME_MOVE_LEFT/warn, at: 200, within_ms: 100}")
+    #expect(f.first?.observed == "displayed instead: FRAME_MOVE_LEFT/hard from t=200")
+    #expect(try Self.holds("{not_displayed: any/warn, from: 0, to: 2999}"))
+    #expect(try !Self.holds("{not_displayed: FRAME_MOVE_LEFT/warn, from: 0, to: 3000}"))
+  }
+
+  @Test func linesSeenCountedAndNever() throws {
+    #expect(try Self.holds("{saw: praise, with: {state: off, off_reason: timeout, dimension: FRAME_X}, at: 6600}"))
+    #expect(try Self.holds("{saw: script_card, with: {frozen: true, zh: 就现在！按快门, en: Now—hit the shutter, cue_id: null}, from: 1600, to: 1600}"))
+    #expect(try Self.holds("{saw: match, with: {match: false, blocked_by: [FRAME_MOVE_LEFT]}}"))
+    #expect(try !Self.holds("{saw: match, with: {blocked_by: [FRAME_MOVE_LEFT, X]}}"))
+    let late = try Self.failures("  - {saw: praise, with: {state: off, off_reason: timeout}, at: 6599}")
+    #expect(late.first?.observed == "0 matching line(s); no praise line in the window", "\(late)")
+    let wrong = try Self.failures("  - {saw: praise, with: {state: off, off_reason: shutter_tap}, from: 6000, to: 7000}")
+    #expect(wrong.first?.observed.contains("praise lines there: t=6600 {off_reason=timeout, state=off}") == true, "\(wrong)")
+    #expect(wrong.first?.description.contains("expect[0] (praise{state=off, off_reason=shutter_tap} seen in [6000, 7000])") == true)
+    #expect(try Self.holds("{saw: item, with: {core: captured_preview}, count: {at_least: 2, at_most: 2}}"))
+    #expect(try !Self.holds("{saw: item, with: {core: captured_preview}, count: {at_most: 1}}"))
+    #expect(try Self.holds("{never: praise, with: {state: on}, from: 1601, to: 7000}"))
+    let never = try Self.failures("  - {never: praise, with: {state: on}}")
+    #expect(never.first?.observed == "1 matching line(s): t=1600 {state=on}", "\(never)")
+    #expect(try Self.holds("{saw: shutter, lacks: [reason], with: {enabled: true}, at: 4500}"))
+    #expect(try !Self.holds("{saw: shutter, has: [reason], with: {enabled: true}}"))
+  }
+
+  @Test func states() throws {
+    #expect(try Self.holds("{state: shutter, with: {enabled: false, reason: in_flight_limit_reached}, at: 4400}"))
+    #expect(try !Self.holds("{state: shutter, with: {enabled: false}, at: 4500}"))
+    // The latest line of shot 1, not of shot 2 (written later).
+    #expect(try Self.holds("{state: item, with: {shot: 1, core: captured_preview}, at: 4100}"))
+    #expect(try Self.holds("{state: item, with: {shot: 1, core: write_success}, at: 4100, within_ms: 400}"))
+    let f = try Self.failures("  - {state: script_card, with: {frozen: true}, at: 1000}")
+    #expect(f.first?.observed == "instead: {frozen=false} from t=1000", "\(f)")
+    #expect(try !Self.holds("{state: item, with: {shot: 3, core: captured_preview}, at: 5000}"))
+  }
+
+  @Test func a13Events() throws {
+    // A.13 time is ts_ms − wall_start_ms (default 1,770,860,000,000).
+    #expect(try Self.holds("{saw: a13.photo_write_verification, with: {retry_used: false, first_fetch_ms: 3}, has: [asset_id_hash], lacks: [asset_id], at: 4500}"))
+    #expect(try !Self.holds("{saw: a13.photo_write_verification, at: 4499}"))
+    #expect(try !Self.holds("{saw: a13.photo_write_verification, with: {retry_used: true}}"))
+    #expect(try Self.holds("{never: a13.phantom_asset_detected}"))
+    #expect(try Self.holds("{saw: a13.prompt_shown, with: {key: in_flight_saving}, count: {at_most: 1}}"))
+    // Rules on A.13 lines are left out where only trace records are kept (score, tune).
+    let rules = try ExpectationCheckTests.rules("  - {saw: a13.prompt_shown}\n  - {saw: praise}\n")
+    #expect(Expectations.traceOnly(rules).count == 1)
+    let praise = try ExpectationCheckTests.rules("  - {praise: {at_most: 1}}\n")
+    #expect(Expectations.needRecords(rules) && !Expectations.needRecords(praise))
+  }
+
+  @Test(arguments: [
+    ("{saw: prompts}", "expect[0].saw", "unknown trace kind \"prompts\""),
+    ("{saw: a13.Bad-Name}", "expect[0].saw", "A.13 event name"),
+    ("{state: a13.x, with: {a: 1}}", "expect[0].state", "not an A.13 event"),
+    ("{state: shutter, at: 1}", "expect[0].state", "needs with, has or lacks"),
+    ("{displayed: FRAME_MOVE_LEFT/loud, at: 1}", "expect[0].displayed", "expected a level warn or hard"),
+    ("{displayed: A/hard/warn, at: 1}", "expect[0].displayed", "CUE/LEVEL"),
+    ("{saw: praise, with: {state: on}, at: 1, from: 0, to: 2}", "expect[0]", "either at"),
+    ("{saw: praise, within_ms: 4}", "expect[0].within_ms", "within_ms needs at"),
+    ("{never: praise, count: {at_most: 1}}", "expect[0].count", "does not go with this rule"),
+    ("{saw: praise, with: {state: {a: 1}}}", "expect[0].with.state", "expected a scalar"),
+    ("{saw: praise, with: {bad-key: 1}}", "expect[0].with.bad-key", "field name"),
+    ("{saw: praise, never: praise}", "expect[0].never", "in one rule"),
+    ("{saw: praise, count: {at_least: 3, at_most: 2}}", "expect[0].count", "at_least (3) is more than at_most (2)"),
+    ("{saw: praise, at: 20000}", "expect[0].at", "12000"),
+  ])
+  func badRulesNameTheFileLineAndKey(rule: String, key: String, message: String) throws {
+    let e = ScenarioTests.parseError("name: t\nduration_ms: 12000\nseed: 1\nexpect:\n  - \(rule)\n")
+    #expect(e?.line == 5 && e?.key == key && e?.message.contains(message) == true, "\(String(describing: e))")
+    #expect(e?.description.contains("t.scenario.yaml:5") == true, "\(String(describing: e))")
+  }
+
+  @Test func fieldListsAreBounded() throws {
+    let many = (0...ScenarioLimits.expectationFieldsMax).map { "f\($0): 1" }.joined(separator: ", ")
+    let e = ScenarioTests.parseError("name: t\nduration_ms: 10\nseed: 1\nexpect:\n  - {saw: praise, with: {\(many)}}\n")
+    #expect(e?.message.contains("ScenarioLimits.expectationFieldsMax") == true && e?.line == 5, "\(String(describing: e))")
+    let long = String(repeating: "x", count: ScenarioLimits.expectationTextMax + 1)
+    let t = ScenarioTests.parseError("name: t\nduration_ms: 10\nseed: 1\nexpect:\n  - {saw: prompt, with: {zh: \(long)}}\n")
+    #expect(t?.message.contains("ScenarioLimits.expectationTextMax") == true, "\(String(describing: t))")
   }
 }

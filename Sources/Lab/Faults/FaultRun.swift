@@ -132,10 +132,10 @@ public enum FaultRun {
     guard !subjects.isEmpty else { throw .badInput("\(recordingsDir): no recording has a scenario with expect: rules") }
     let check = ScenarioCorpus.expectationCheck(recordingsDir: recordingsDir)
     let clean = try Harness.driver(spec: spec, sessionStore: .none)
-    struct Baseline: Sendable { var trace: String; var unmet: Set<String> }
+    struct Baseline: Sendable { var trace: String; var a13: String; var unmet: Set<String> }
     let baselines: [Baseline?] = ParallelMap.run(subjects, jobs: jobs) { s in
       guard let p = try? clean.canonicalProducts(s.url) else { return nil }
-      return Baseline(trace: p.trace, unmet: Set(check(s.name, p.trace)))
+      return Baseline(trace: p.trace, a13: p.a13, unmet: Set(check(s.name, p)))
     }
     var unmetClean: [String] = []
     for (s, b) in zip(subjects, baselines) { for u in (b?.unmet ?? []).sorted() { unmetClean.append("\(s.name): \(u)") } }
@@ -151,8 +151,8 @@ public enum FaultRun {
       guard let base = baselines[i] else { return (false, [], nil) }
       do {
         let p = try drivers[v].canonicalProducts(subjects[i].url)
-        guard p.trace != base.trace else { return (false, [], nil) }
-        let broken = check(subjects[i].name, p.trace).filter { !base.unmet.contains($0) }
+        guard p.trace != base.trace || p.a13 != base.a13 else { return (false, [], nil) }
+        let broken = check(subjects[i].name, p).filter { !base.unmet.contains($0) }
         return (true, broken.map { "\(subjects[i].name): \($0)" }, nil)
       } catch {
         return (true, [], "\(subjects[i].name): \((error as? ReplayError)?.description ?? "\(error)")")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Lab
 import Replay
 
 extension JPReplay {
@@ -12,7 +13,9 @@ extension JPReplay {
         input, so a script can drive it without a terminal. Exits 1 while files stay pending. \
         A pending file whose recording does not exist is never offered (restore the \
         recording, or drop the file with `jpreplay reject <name>`). Quoted globs select \
-        names ('cov-*'). --color auto colours diffs on a terminal unless NO_COLOR is set.
+        names ('cov-*'). --color auto colours diffs on a terminal unless NO_COLOR is set. A \
+        recording whose pending goldens break its scenario's expect: rules is named with \
+        the rules before its first file (`accept` refuses it without --force).
 
         Examples:
           jpreplay review
@@ -48,7 +51,7 @@ extension JPReplay {
 
     func run() throws {
       let mode: ReviewSession.Mode = acceptAll ? .acceptAll : rejectAll ? .rejectAll : .ask
-      let session = ReviewSession(
+      var session = ReviewSession(
         store: corpus.store, mode: mode, names: recordings.isEmpty ? nil : recordings,
         color: color.enabled(isTTY: stdoutIsTTY), context: context,
         readLine: { Swift.readLine(strippingNewline: true) },
@@ -56,6 +59,8 @@ extension JPReplay {
           // A write that fails ends the run with exit 2 (StandardOutput), never a trap.
           do { try StandardOutput.write(Array(text.utf8)) } catch { StandardOutput.fail(error) }
         })
+      let store = corpus.store
+      session.ruleCheck = { ScenarioCorpus.unmetRules(ofPending: $0, store: store) }
       let outcome = try session.run()
       if outcome.exitCode != .ok { throw ExitCode(outcome.exitCode.rawValue) }
     }

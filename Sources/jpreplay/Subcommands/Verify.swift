@@ -43,7 +43,8 @@ extension JPReplay {
 
         --bisect is for `git bisect run jpreplay verify --bisect …`: nothing is written, \
         orphans are ignored, and the exit code is 0 (good) when every recording matches its \
-        golden, 1 (bad) when some replay differs from its existing golden, 125 (skip) when \
+        golden, 1 (bad) when some replay differs from its existing golden or breaks its \
+        scenario's expect: rules (a recording that is not stale), 125 (skip) when \
         nothing could be judged — stale or unreadable recordings, missing goldens, bad input, \
         names that do not exist at that commit — so such a commit is never blamed. See \
         README "Find a regression" (goldens re-blessed after the culprit need --golden-dir \
@@ -186,21 +187,7 @@ extension JPReplay {
     /// Scenario recordings are checked in the workers, before their replay: a stale one
     /// replays events its scenario no longer makes, so nothing is written for it.
     func addScenarioCheck(to verifier: inout Verifier) throws {
-      let dir = corpus.recordingsDir
-      verifier.scenarioNames = try ScenarioCorpus.scenarioFiles(in: dir).compactMap {
-        Scenario.recordingName(ofFile: $0)
-      }
-      verifier.scenarioCheck = { name in
-        do {
-          guard let p = try ScenarioCorpus.staleRecordings(recordingsDir: dir, names: [name]).problems.first
-          else { return nil }
-          return ScenarioFinding(message: p.message, unreadable: p.code == 2)
-        } catch {
-          return ScenarioFinding(message: "\(error)", unreadable: true)
-        }
-      }
-      // A scenario's `expect:` rules are checked against each replay, apart from the goldens.
-      verifier.expectationCheck = ScenarioCorpus.expectationCheck(recordingsDir: dir)
+      try ScenarioCorpus.addChecks(to: &verifier, recordingsDir: corpus.recordingsDir)
     }
 
     /// The report on standard output (text or JSON), GitHub annotations on CI, `--junit`.
