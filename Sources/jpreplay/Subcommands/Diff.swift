@@ -11,8 +11,12 @@ extension JPReplay {
         Each side is a trace file (.trace.jsonl, or any trace JSONL), an A.13 file \
         (.a13.jsonl), or a recording (.jprec / .jsonl recording), which is replayed first. \
         Events are aligned, optionally within a timing tolerance; the first divergence is \
-        reported with context. When the second side is a recording, the divergence is \
-        explained with the engine's metric trace (cue values against thresholds) around it.
+        reported with context. A divergence is missing, extra, changed (same kind and time, \
+        other fields) or moved (the same record at another time); a record found again more \
+        than 10 frames away (667 ms, TraceDiffer.movedFramesMax) is a different behaviour and \
+        is reported as changed (its time), not moved. When the second side is a recording, the \
+        divergence is explained with the engine's metric trace (cue values against thresholds) \
+        around it.
 
         Exits 0 when equivalent, 1 when they differ, 2 on bad input.
 
