@@ -153,11 +153,17 @@ public struct Minimizer {
 public enum MinimizeError: Error, CustomStringConvertible, Equatable {
   case propertyFailsOnInput
   case noDivergence(String)
+  /// `--against`: the two engines replay the recording identically.
+  case enginesAgree(String, String)
+  /// `--against`: an engine cannot replay the recording.
+  case engineRefuses(String)
 
   public var description: String {
     switch self {
     case .propertyFailsOnInput: "the property does not hold on the input recording: nothing to minimize"
     case .noDivergence(let name): "\(name): the replay equals its golden; give --expect or --test to say what to keep"
+    case .enginesAgree(let a, let b): "the two engines replay it identically (\(a); \(b)): no regression to keep"
+    case .engineRefuses(let a): "\(a) cannot replay it"
     }
   }
 }

@@ -72,36 +72,76 @@ struct BisectWorkspace {
   }
 
   /// The release `jpreplay` of the commit checked out in the tree: from the cache, or built in
-  /// the tree with the shared scratch folder. nil when that commit does not build.
+  /// the tree with the shared scratch folder. nil when that commit does not build. Says on
+  /// `log` whether the build was cached, and how long a build took.
   func binaryForTree(log: (String) -> Void) throws -> String? {
     let head = String(decoding: try Git.run(["rev-parse", "HEAD"], in: tree).stdout, as: UTF8.self).trimmed
     let key = try buildKey(head)
     let bin = binaryPath(key: key)
     let fm = FileManager.default
-    if fm.isExecutableFile(atPath: bin) { return bin }
-    if fm.fileExists(atPath: failurePath(key: key)) { return nil }
-    log("building jpreplay for \(head.prefix(10)) (build key \(key)) …")
+    if fm.isExecutableFile(atPath: bin) {
+      log("\(head.prefix(10)): cached build (key \(key))")
+      return bin
+    }
+    if fm.fileExists(atPath: failurePath(key: key)) {
+      log("\(head.prefix(10)): cached build failure (key \(key); remove \(failurePath(key: key)) to retry)")
+      return nil
+    }
+    log("building jpreplay for \(head.prefix(10)) (build key \(key), release; the log is \(state)/build-\(key).log) …")
+    let started = Date()
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = ["swift", "build", "-c", "release", "--product", "jpreplay", "--scratch-path", scratch]
     p.currentDirectoryURL = URL(fileURLWithPath: tree)
     let logURL = URL(fileURLWithPath: state + "/build-\(key).log")
-    fm.createFile(atPath: logURL.path, contents: nil)
+    _ = fm.createFile(atPath: logURL.path, contents: nil)
     let handle = try FileHandle(forWritingTo: logURL)
     p.standardOutput = handle
     p.standardError = handle
     try p.run()
     p.waitUntilExit()
     try? handle.close()
+    let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
     try fm.createDirectory(atPath: (bin as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     guard p.terminationStatus == 0, fm.isExecutableFile(atPath: scratch + "/release/jpreplay") else {
-      fm.createFile(atPath: failurePath(key: key), contents: Data("see \(logURL.path)\n".utf8))
-      log("\(head.prefix(10)) does not build (log: \(logURL.path))")
+      _ = fm.createFile(atPath: failurePath(key: key), contents: Data("see \(logURL.path)\n".utf8))
+      log("\(head.prefix(10)) does not build (after \(seconds) s; log: \(logURL.path))")
       return nil
     }
+    log("\(head.prefix(10)): built in \(seconds) s")
     try? fm.removeItem(atPath: bin)
     try fm.copyItem(atPath: scratch + "/release/jpreplay", toPath: bin)
     return bin
+  }
+
+  /// The release `jpreplay` of any commit: from the cache, or built in the bisect tree
+  /// (checked out there, or created for the build and removed after). nil when it does not build.
+  func binary(forCommit commit: String, log: (String) -> Void) throws -> String? {
+    let fm = FileManager.default
+    let key = try buildKey(commit)
+    if fm.isExecutableFile(atPath: binaryPath(key: key)) {
+      log("\(commit.prefix(10)): cached build (key \(key))")
+      return binaryPath(key: key)
+    }
+    if fm.fileExists(atPath: tree) {
+      _ = try Git.run(["checkout", "--detach", "--quiet", commit], in: tree)
+      return try binaryForTree(log: log)
+    }
+    try resetTree(at: commit)
+    defer { removeTree() }
+    return try binaryForTree(log: log)
+  }
+
+  /// The commit's PoseSpec.json, written to `.build/bisect/specs/<commit>.json`; nil when the
+  /// commit has none.
+  func specFile(forCommit commit: String) throws -> String? {
+    let r = try Git.run(["show", "\(commit):PoseSpec.json"], in: repo)
+    guard r.status == 0 else { return nil }
+    let dir = state + "/specs"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let path = dir + "/\(commit).json"
+    try r.stdout.write(to: URL(fileURLWithPath: path), options: .atomic)
+    return path
   }
 
   /// Recording names of the tree's `Recordings/`.
