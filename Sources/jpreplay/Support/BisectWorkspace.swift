@@ -155,6 +155,8 @@ struct BisectWorkspace {
     var verdict: BisectVerdict
     var lines: [String]
     var explanation: String?
+    /// The first differing recording and its first divergence from the reference.
+    var first: (recording: String, divergence: Divergence)?
   }
 
   /// Replays `names` (those the tree has) with `binary` in the tree, writing traces into
@@ -193,6 +195,7 @@ struct BisectWorkspace {
     var lines: [String] = []
     var verdict = BisectVerdict.good
     var explanation: String?
+    var first: (recording: String, divergence: Divergence)?
     var judged = 0
     for (n, r) in try replay(names, binary: bin, into: out) {
       guard let r else {
@@ -219,13 +222,40 @@ struct BisectWorkspace {
       if let d = result.divergence {
         verdict = .bad
         lines.append("\(n): differs — " + ("\(d)".split(separator: "\n").first.map(String.init) ?? ""))
-        if explanation == nil { explanation = "\(n):\n" + result.render() }
+        if explanation == nil {
+          explanation = "\(n):\n" + result.render()
+          first = (n, d)
+        }
       } else {
         lines.append("\(n): same")
       }
     }
     if judged == 0 { verdict = .skip }
-    return Judgement(verdict: verdict, lines: lines, explanation: explanation)
+    return Judgement(verdict: verdict, lines: lines, explanation: explanation, first: first)
+  }
+
+  /// The metric table of `d` (as `diff` prints it) from `binary` replaying the tree's
+  /// recording `name` with `--trace metrics` for the cues that explain it.
+  func why(binary: String, recording name: String, divergence d: Divergence, side: String) throws -> [String] {
+    let why = DivergenceWhy(d)
+    var lines = [why.heading(side)]
+    guard !why.cues.isEmpty else { return lines }
+    let out = state + "/why.trace.jsonl"
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: binary)
+    p.arguments = ["replay", "Recordings/\(name).jprec", "--trace", "metrics", "-o", out] + why.cues.flatMap { ["--cue", $0] }
+    p.currentDirectoryURL = URL(fileURLWithPath: tree)
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0, let data = FileManager.default.contents(atPath: out),
+      let parsed = try? StructuredLine.parseTrace(String(decoding: data, as: UTF8.self))
+    else { return lines + ["  (no table: this commit's jpreplay cannot replay \(name) with --trace metrics)"] }
+    let records = parsed.filter { $0.kind == "cue_eval" && abs($0.t - d.t) <= 500 }.map { TraceRecord(t: $0.t, out: $0.kind, fields: $0.fields) }
+    lines += CueEvalTable.render(records, cues: why.cues).map { "  " + $0 }
+    return lines
   }
 }
 
