@@ -99,9 +99,12 @@ public struct Divergence: Equatable, Sendable, CustomStringConvertible {
     case missingInReplay
     /// The replay has a record the golden lacks.
     case extraInReplay
-    /// The same kind at the same time (± tolerance), with different fields.
+    /// The same kind at the same time (± tolerance), with different fields; or the same record
+    /// shifted by more than ``TraceDiffer/movedFramesMax`` frames, a different behaviour rather
+    /// than a move (its one change is then the time field, `t` or `ts_ms`).
     case changed([FieldChange])
-    /// The same record at another time (beyond the timing tolerance).
+    /// The same record at another time: beyond the timing tolerance, within
+    /// ``TraceDiffer/movedFramesMax`` frames (``TraceDiffer/movedMsMax`` ms).
     case moved(byMs: Millis)
   }
   public var kind: Kind
@@ -113,8 +116,13 @@ public struct Divergence: Equatable, Sendable, CustomStringConvertible {
   public var explanation: String
   /// A few lines around it, unified-diff style ("  " both, "- " golden only, "+ " replay only).
   public var context: [String]
-  /// Cue ids named by the records involved (for metric explanations).
+  /// Cue ids named by the records involved (for metric explanations). A record that clears a
+  /// cue (`cue_display` or `script_card` with `cue_id` null) names the cue it cleared: the one
+  /// its file showed before it.
   public var cueIDs: [String]
+  /// When the records name no cue (a shutter, praise or A.13 line): the cues on screen at `t`
+  /// in the golden and the replay, so the explanation still has a cue to show.
+  public var cuesOnScreen: [String] = []
   /// The golden line where its hunk starts (1-based; for annotations).
   public var anchorLine: Int = 0
 

@@ -2,7 +2,8 @@
 /// moves one cue in many recordings reads as one line:
 /// "FRAME_MOVE_LEFT cue_display: moved +33 ms in 13 recordings (a, b, c, …)".
 public struct DivergenceGroup: Equatable, Sendable {
-  /// The cue the records name, or "-" when they name none.
+  /// The cue the records name (a clear names the cue it cleared); for records about no cue,
+  /// what they are about instead (a prompt's key, a praise's dimension); "-" when neither.
   public var cue: String
   /// The record kind (`out` of a trace record, `event` of an A.13 line).
   public var kind: String
@@ -62,15 +63,19 @@ public struct DivergenceGroup: Equatable, Sendable {
     return "moved \(ms >= 0 ? "+" : "")\(ms) ms"
   }
 
-  /// (cue, record kind, shape) of one divergence.
+  /// (cue, record kind, shape) of one divergence. A shift beyond
+  /// ``TraceDiffer/movedFramesMax`` frames is a `changed` divergence of the time and reads
+  /// "changed: more than 10 frames earlier" (or later), never "moved".
   public static func signature(_ d: Divergence) -> (String, String, String) {
-    let cue = d.cueIDs.first ?? "-"
     let kind = d.golden?.kind ?? d.replay?.kind ?? "-"
     let shape: String
     switch d.kind {
     case .missingInReplay: shape = "missing in replay"
     case .extraInReplay: shape = "extra in replay"
     case .moved(let ms): shape = movedText(ms)
+    case .changed(let fields) where fields.count == 1 && (fields[0].field == "t" || fields[0].field == "ts_ms") && d.golden?.t != d.replay?.t:
+      let earlier = (d.replay?.t ?? 0) < (d.golden?.t ?? 0)
+      shape = "changed: more than \(TraceDiffer.movedFramesMax) frames \(earlier ? "earlier" : "later")"
     case .changed(let fields):
       // Short non-numeric values name the change; numbers would split every group apart.
       shape = fields.map { f -> String in
@@ -79,6 +84,16 @@ public struct DivergenceGroup: Equatable, Sendable {
         return numeric || !short ? "\(f.field) changed" : "\(f.field) \(f.golden) → \(f.replay)"
       }.joined(separator: ", ")
     }
-    return (cue, kind, shape)
+    return (subject(d), kind, shape)
+  }
+
+  /// What a divergence is about: its first cue (the cleared one for a clear), else the
+  /// record's prompt key or praise dimension, else "-".
+  static func subject(_ d: Divergence) -> String {
+    if let c = d.cueIDs.first { return c }
+    for line in [d.golden, d.replay].compactMap({ $0 }) {
+      for k in ["key", "dimension"] { if let v = line.fields[k]?.stringValue { return v } }
+    }
+    return "-"
   }
 }

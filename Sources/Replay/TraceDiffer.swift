@@ -58,8 +58,9 @@ public struct TraceDiffer: Sendable {
     result.hunkCount = hunks.count
     // One divergence per hunk (the first with its context), up to a bound: a golden that has
     // nothing in common with the replay is one hunk, not thousands.
+    let screens = hunks.isEmpty ? (Screen([]), Screen([])) : (Screen(g), Screen(r))
     for (n, hunk) in hunks.prefix(Self.divergencesMax).enumerated() {
-      var d = divergence(in: hunk, ops: ops, golden: g, replay: r, timeName: timeName)
+      var d = divergence(in: hunk, ops: ops, golden: g, replay: r, timeName: timeName, screens: screens)
       d.anchorLine = anchorLine(of: hunk, ops: ops, golden: g)
       if n > 0 { d.context = [] }
       result.divergences.append(d)
@@ -126,9 +127,47 @@ public struct TraceDiffer: Sendable {
 
   // MARK: - First divergence
 
+  /// The largest shift, in 15 Hz frames, still reported as a move of the same record: 10
+  /// frames (``movedMsMax`` ms). A record shown further away is a different behaviour (a cue
+  /// at 200 ms instead of 4,667 ms is not "the same display, late") and is reported as
+  /// `changed`, its one change being the time.
+  public static let movedFramesMax: Millis = 10
+  /// ``movedFramesMax`` in ms at 15 Hz, rounded: 667.
+  public static let movedMsMax: Millis = (movedFramesMax * 1000 + 7) / 15
+
+  /// What a file shows around its records: the cue each clearing record cleared, and the
+  /// cue on screen at a time.
+  struct Screen {
+    /// For a `cue_display` / `script_card` line whose `cue_id` is null: the cue the previous
+    /// line of that kind (with a cue) named.
+    var cleared: [Int: String] = [:]
+    /// `cue_display` lines in order: time and cue (nil = nothing shown).
+    var displays: [(t: Millis, cue: String?)] = []
+
+    init(_ lines: [StructuredLine]) {
+      var last: [String: String] = [:]
+      for (i, l) in lines.enumerated() where l.kind == "cue_display" || l.kind == "script_card" {
+        let cue = l.fields["cue_id"]?.stringValue
+        if let cue { last[l.kind] = cue } else if let before = last[l.kind] { cleared[i] = before }
+        if l.kind == "cue_display" { displays.append((l.t, cue)) }
+      }
+    }
+
+    /// The cue on screen at `t` (the last display at or before it), if any.
+    func onScreen(at t: Millis) -> String? {
+      var lo = 0
+      var hi = displays.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if displays[mid].t <= t { lo = mid + 1 } else { hi = mid }
+      }
+      return lo == 0 ? nil : displays[lo - 1].cue
+    }
+  }
+
   private func divergence(
     in hunk: Range<Int>, ops: [DiffOp], golden g: [StructuredLine], replay r: [StructuredLine],
-    timeName: String
+    timeName: String, screens: (golden: Screen, replay: Screen)
   ) -> Divergence {
     var deleted: [Int] = []
     var inserted: [Int] = []
@@ -141,14 +180,17 @@ public struct TraceDiffer: Sendable {
     }
     var candidates: [Divergence] = []
     var usedInserts = Set<Int>()
-    // A golden record the replay has at another time.
+    func make(_ kind: Divergence.Kind, _ a: Int?, _ b: Int?) -> Divergence {
+      self.make(kind, golden: a.map { g[$0] }, replay: b.map { r[$0] }, timeName: timeName,
+        cleared: [a.flatMap { screens.golden.cleared[$0] }, b.flatMap { screens.replay.cleared[$0] }],
+        screens: screens)
+    }
     for a in deleted {
-      if let b = inserted.first(where: {
-        !usedInserts.contains($0) && g[a].kind == r[$0].kind && changes(g[a], r[$0]).isEmpty
-      }) {
+      let same = { (b: Int) in !usedInserts.contains(b) && g[a].kind == r[b].kind && self.changes(g[a], r[b]).isEmpty }
+      // A golden record the replay has at another time, within the bound of a move.
+      if let b = inserted.first(where: { same($0) && abs(r[$0].t - g[a].t) <= Self.movedMsMax }) {
         usedInserts.insert(b)
-        let shift = r[b].t - g[a].t
-        candidates.append(make(.moved(byMs: shift), golden: g[a], replay: r[b], timeName: timeName))
+        candidates.append(make(.moved(byMs: r[b].t - g[a].t), a, b))
         continue
       }
       // The same kind at the same time with other fields.
@@ -157,14 +199,19 @@ public struct TraceDiffer: Sendable {
           && abs(g[a].t - r[$0].t) <= options.timingToleranceMs
       }) {
         usedInserts.insert(b)
-        candidates.append(
-          make(.changed(changes(g[a], r[b])), golden: g[a], replay: r[b], timeName: timeName))
+        candidates.append(make(.changed(changes(g[a], r[b])), a, b))
         continue
       }
-      candidates.append(make(.missingInReplay, golden: g[a], replay: nil, timeName: timeName))
+      // The same record much earlier or later: changed (its time), not moved.
+      if let b = inserted.first(where: same) {
+        usedInserts.insert(b)
+        candidates.append(make(.changed([FieldChange(field: timeName, golden: String(g[a].t), replay: String(r[b].t))]), a, b))
+        continue
+      }
+      candidates.append(make(.missingInReplay, a, nil))
     }
     for b in inserted where !usedInserts.contains(b) {
-      candidates.append(make(.extraInReplay, golden: nil, replay: r[b], timeName: timeName))
+      candidates.append(make(.extraInReplay, nil, b))
     }
     // The earliest; on equal times the one that comes first in the golden, then in the replay.
     var first = candidates[0]
@@ -179,7 +226,8 @@ public struct TraceDiffer: Sendable {
   }
 
   private func make(
-    _ kind: Divergence.Kind, golden: StructuredLine?, replay: StructuredLine?, timeName: String
+    _ kind: Divergence.Kind, golden: StructuredLine?, replay: StructuredLine?, timeName: String,
+    cleared: [String?], screens: (golden: Screen, replay: Screen)
   )
     -> Divergence
   {
@@ -190,6 +238,10 @@ public struct TraceDiffer: Sendable {
       explanation = "at \(timeName)=\(t) golden has \(Self.summary(golden!)), replay has none"
     case .extraInReplay:
       explanation = "at \(timeName)=\(t) replay has \(Self.summary(replay!)), golden has none"
+    case .changed(let fields) where fields.count == 1 && fields[0].field == timeName && golden!.t != replay!.t:
+      let shift = replay!.t - golden!.t
+      explanation =
+        "at \(timeName)=\(t) \(Self.summary(golden!)) changed time: golden has it at \(timeName)=\(golden!.t), replay at \(timeName)=\(replay!.t) (\(shift >= 0 ? "+" : "")\(shift) ms, more than \(Self.movedFramesMax) frames: not a move)"
     case .changed(let fields):
       let what = fields.map { "\($0.field) \($0.golden) → \($0.replay)" }.joined(separator: ", ")
       explanation =
@@ -203,9 +255,18 @@ public struct TraceDiffer: Sendable {
     for line in [golden, replay].compactMap({ $0 }) {
       if let c = line.fields["cue_id"]?.stringValue, !cues.contains(c) { cues.append(c) }
     }
-    return Divergence(
+    for c in cleared.compactMap({ $0 }) where !cues.contains(c) { cues.append(c) }
+    var onScreen: [String] = []
+    if cues.isEmpty {
+      for c in [screens.golden.onScreen(at: t), screens.replay.onScreen(at: t)].compactMap({ $0 }) where !onScreen.contains(c) {
+        onScreen.append(c)
+      }
+    }
+    var d = Divergence(
       kind: kind, t: t, golden: golden, replay: replay, explanation: explanation, context: [],
       cueIDs: cues)
+    d.cuesOnScreen = onScreen
+    return d
   }
 
   private func context(

@@ -23,14 +23,14 @@ struct BisectCommitsTests {
   }
 
   /// A repository with the sources, spec and two recordings of this one. Returns its folder.
-  static func makeRepo() throws -> URL {
+  static func makeRepo(recordings: [String] = ["s04-frame-left-enter", "s05-head-level-flicker"]) throws -> URL {
     let dir = try CLI.tempDir("bisect")
     let fm = FileManager.default
     for f in ["Package.swift", "Sources", "PoseSpec.json", ".gitignore"] {
       try fm.copyItem(at: CLI.repoRoot.appendingPathComponent(f), to: dir.appendingPathComponent(f))
     }
     for sub in ["Recordings", "Golden"] { try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true) }
-    for n in ["s04-frame-left-enter", "s05-head-level-flicker"] {
+    for n in recordings {
       try fm.copyItem(at: CLI.repoRoot.appendingPathComponent("Recordings/\(n).jprec"), to: dir.appendingPathComponent("Recordings/\(n).jprec"))
       for k in ["trace", "a13"] {
         try fm.copyItem(
@@ -68,10 +68,15 @@ struct BisectCommitsTests {
   /// cache is keyed by the git trees of Package.swift and Sources/, which this repository
   /// shares with every data-only commit.
   static func seedBuildCache(_ dir: URL) throws {
+    try FileManager.default.copyItem(at: CLI.binary, to: try cachedBinary(dir))
+  }
+
+  /// Where `bisect commits` caches the build of HEAD's sources (its folder is created).
+  static func cachedBinary(_ dir: URL) throws -> URL {
     let key = try git(["rev-parse", "HEAD:Package.swift"], in: dir).prefix(16) + "-" + git(["rev-parse", "HEAD:Sources"], in: dir).prefix(16)
     let bin = dir.appendingPathComponent(".build/bisect/bin/\(key)")
     try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: CLI.binary, to: bin.appendingPathComponent("jpreplay"))
+    return bin.appendingPathComponent("jpreplay")
   }
 
   @Test("names the PoseSpec commit, though the goldens were re-blessed after it; the working tree is untouched")
@@ -97,6 +102,19 @@ struct BisectCommitsTests {
     #expect(r.stdout.contains("first bad commit:"))
     #expect(r.stdout.contains("c3 spec: FRAME_MOVE_LEFT persistFrames 4 → 5"))
     #expect(r.stdout.contains("cue_display FRAME_MOVE_LEFT/hard"))
+    // Issue 28.2: diffstat, the metric table at the culprit and its parent, and — the culprit
+    // touched only the spec — the bisect spec command to run next.
+    #expect(r.stdout.contains("PoseSpec.json | 2 +-"), "\(r.stdout)")
+    #expect(r.stdout.contains("why, at the culprit"))
+    #expect(r.stdout.contains("gate: persist 5 frames") && r.stdout.contains("gate: persist 4 frames"))
+    #expect(r.stdout.contains("the culprit changed only data files (PoseSpec.json), no code."))
+    let c3 = try Self.git(["rev-parse", "HEAD~3"], in: dir)
+    let parent = try Self.git(["rev-parse", "HEAD~4"], in: dir)
+    #expect(r.stdout.contains("\n  jpreplay bisect spec \(parent.prefix(12)):PoseSpec.json \(c3.prefix(12)):PoseSpec.json s04-frame-left-enter\n"))
+    // Progress on stderr: steps, commits, cached builds, time since the start.
+    #expect(r.stderr.contains("bisect: step 1"))
+    #expect(r.stderr.contains("cached build"))
+    #expect(r.stderr.contains("since the start"))
     #expect(try Self.git(["status", "--porcelain"], in: dir).isEmpty)
     #expect(try Self.git(["log", "-1", "--format=%s"], in: dir) == "c6 readme")
   }
@@ -128,5 +146,46 @@ struct BisectCommitsTests {
     #expect(bad.code == 1)
     #expect(bad.stdout.contains("bisect: bad"))
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Golden/s04-frame-left-enter.trace.jsonl.new").path))
+  }
+
+  @Test("a gate bug in a Swift commit: --minimize prints the culprit with its table and writes a repro its parent verifies clean and the culprit does not (issue 28.1, 28.2)")
+  func gateBugMinimized() throws {
+    let dir = try Self.makeRepo(recordings: ["gate-probe-hold-vs-frames", "s04-frame-left-enter"])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.seedBuildCache(dir)
+    try Self.commit(dir, "c2 notes") { try Self.append("notes\n", to: dir.appendingPathComponent("NOTES.md")) }
+    try Self.commit(dir, "c3 gate: hold the shown cue longer") {
+      try Self.append("// the gate holds longer now\n", to: dir.appendingPathComponent("Sources/CoachEngine/Cues/AntiJitterGate.swift"))
+    }
+    // The culprit's build, seeded in the cache: an engine whose gate holds HEAD_LEVEL 5000 ms
+    // instead of 3000 (standing in for a release build of c3, which would take minutes).
+    let scratch = dir.appendingPathComponent(".build/test")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    let buggy = try Self.cachedBinary(dir)
+    _ = try MinimizeTests.engine(at: buggy, spec: try MinimizeTests.holdTooLongSpec(in: scratch))
+    try Self.commit(dir, "c4 readme") { try Self.append("readme\n", to: dir.appendingPathComponent("README.md")) }
+    let r = try CLI.run(["bisect", "commits", "--good", "HEAD~3", "--minimize", "gate-probe-hold-vs-frames", "s04-frame-left-enter"], cwd: dir)
+    try #require(r.code == 0, "\(r.stdout)\n\(r.stderr)")
+    let c3 = try Self.git(["rev-parse", "HEAD~1"], in: dir)
+    #expect(r.stdout.contains("first bad commit: \(c3.prefix(12)) c3 gate: hold the shown cue longer"))
+    #expect(r.stdout.contains("Sources/CoachEngine/Cues/AntiJitterGate.swift | 1 +"), "\(r.stdout)")
+    #expect(r.stdout.contains("first divergence: at t=3200 golden has cue_display CHIN_UP/hard, replay has none"))
+    // The metric table at the culprit (min hold 5000) and at its parent (3000).
+    #expect(r.stdout.contains("why, at the culprit \(c3.prefix(10)) (CHIN_UP"))
+    #expect(r.stdout.contains("HEAD_LEVEL") || r.stdout.contains("CHIN_UP  thresholds"))
+    #expect(r.stdout.contains("why, at its parent"))
+    #expect(!r.stdout.contains("bisect spec"), "code changed: no bisect spec hint")
+    #expect(r.stderr.contains("bisect: step 1"))
+    // The repro: the parent's build matches its golden, the culprit's does not.
+    let repro = dir.appendingPathComponent(".build/bisect/repro")
+    let corpus = ["--recordings-dir", repro.appendingPathComponent("Recordings").path, "--golden-dir", repro.appendingPathComponent("Golden").path]
+    #expect(FileManager.default.fileExists(atPath: repro.appendingPathComponent("Recordings/gate-probe-hold-vs-frames-min.jprec").path))
+    #expect(r.stdout.contains("minimized gate-probe-hold-vs-frames to a repro of the regression"))
+    #expect(try CLI.run(["verify"] + corpus, cwd: dir).code == 0)
+    let bad = try CLI.run(["verify"] + corpus, cwd: dir, executable: buggy)
+    #expect(bad.code == 1, "\(bad.stdout)")
+    let header = try CLI.run(["cat", repro.appendingPathComponent("Recordings/gate-probe-hold-vs-frames-min.jprec").path]).stdout
+    #expect(header.contains(#""shows":"nothing at t=3200""#) && header.contains("c3 gate: hold the shown cue longer"))
+    #expect(try Self.git(["status", "--porcelain"], in: dir).isEmpty)
   }
 }

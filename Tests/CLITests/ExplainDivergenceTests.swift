@@ -36,4 +36,43 @@ struct ExplainDivergenceTests {
     #expect(r.stdout.contains("spec edits in play"))
     #expect(r.stdout.contains("cues[FRAME_MOVE_LEFT].antiJitter.persistFrames 4 → 5"))
   }
+
+  /// Runs `diff` against a copy of drift-left-and-back's golden edited by `edit`.
+  static func diffEdited(_ edit: (String) -> String) throws -> CLI.Result {
+    let dir = try CLI.tempDir("explain")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let text = try String(contentsOf: CLI.repoRoot.appendingPathComponent("Golden/drift-left-and-back.trace.jsonl"), encoding: .utf8)
+    let golden = dir.appendingPathComponent("drift-left-and-back.trace.jsonl")
+    let edited = edit(text)
+    #expect(edited != text)
+    try edited.write(to: golden, atomically: true, encoding: .utf8)
+    return try CLI.run(["diff", golden.path, "Recordings/drift-left-and-back.jprec"])
+  }
+
+  @Test("diff explains a clear (cue_id null) with the cue it cleared, a level change with its cue, a praise with the cue on screen (issue 28.3)")
+  func everyKindIsExplained() throws {
+    // The golden never clears at 8667: the replay's clear is extra, explained with FRAME_MOVE_LEFT.
+    let clear = try Self.diffEdited { t in
+      t.split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { !($0.contains(#""cue_id":null,"level":"none""#) && $0.contains(#""t":8667}"#)) }.joined(separator: "\n")
+    }
+    #expect(clear.code == 1)
+    #expect(clear.stdout.contains("replay has cue_display none/none"), "\(clear.stdout)")
+    #expect(clear.stdout.contains("why, replay side Recordings/drift-left-and-back.jprec (FRAME_MOVE_LEFT: the cue that cleared"))
+    #expect(clear.stdout.contains("thresholds: warn >0.07"))
+    #expect(clear.stdout.contains("8667 "))
+    // hard at 5667 was warn in the golden: a level change, explained with its cue.
+    let level = try Self.diffEdited {
+      $0.replacingOccurrences(of: #""level":"hard","mode":"noRef","out":"cue_display","reason":"none","t":5667"#, with: #""level":"warn","mode":"noRef","out":"cue_display","reason":"none","t":5667"#)
+    }
+    #expect(level.code == 1)
+    #expect(level.stdout.contains("level warn → hard"))
+    #expect(level.stdout.contains("(FRAME_MOVE_LEFT: the cue the records name; engine metrics within 500 ms of t=5667)"))
+    #expect(level.stdout.contains("5667 "))
+    // A praise record names no cue: the cue on screen explains it.
+    let praise = try Self.diffEdited { $0.replacingOccurrences(of: #""trigger":"exit_crossed"}"#, with: #""trigger":"other"}"#) }
+    #expect(praise.code == 1)
+    #expect(praise.stdout.contains("the records name no cue; the cue on screen at t=8000"), "\(praise.stdout)")
+    #expect(praise.stdout.contains("thresholds: warn >0.07"))
+  }
 }

@@ -63,4 +63,58 @@ struct MinimizeTests {
     #expect(same.stderr.contains("equals its golden"))
     #expect(!FileManager.default.fileExists(atPath: out))
   }
+
+  /// PoseSpec.json with HEAD_LEVEL's minHoldMs 3000 → 5000: a gate that holds too long, so
+  /// gate-probe-hold-vs-frames never shows CHIN_UP at 3200 (ENGINE §3.9 min hold).
+  static func holdTooLongSpec(in dir: URL) throws -> URL {
+    var text = try String(contentsOf: CLI.repoRoot.appendingPathComponent("PoseSpec.json"), encoding: .utf8)
+    let cue = try #require(text.range(of: #""id": "HEAD_LEVEL""#))
+    let hold = try #require(text.range(of: #""minHoldMs": 3000"#, range: cue.upperBound..<text.endIndex))
+    text.replaceSubrange(hold, with: #""minHoldMs": 5000"#)
+    let url = dir.appendingPathComponent("hold-5000.json")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url
+  }
+
+  /// An executable that runs this jpreplay with `spec` whatever spec it is given: another
+  /// engine, without building one.
+  static func engine(at url: URL, spec: URL) throws -> URL {
+    try "#!/bin/sh\nexec '\(CLI.binary.path)' \"$@\" --spec '\(spec.path)'\n".write(to: url, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+    return url
+  }
+
+  @Test("--against BINARY keeps the difference between two engines: the reference matches the written golden, this build does not; verdicts in the header")
+  func againstBinary() throws {
+    let dir = try CLI.tempDir("minimize")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let bad = try Self.holdTooLongSpec(in: dir)
+    let good = try Self.engine(at: dir.appendingPathComponent("good-engine"), spec: CLI.repoRoot.appendingPathComponent("PoseSpec.json"))
+    try FileManager.default.createDirectory(at: dir.appendingPathComponent("Recordings"), withIntermediateDirectories: true)
+    let out = dir.appendingPathComponent("Recordings/gate-min.jprec").path
+    let golden = dir.appendingPathComponent("Golden").path
+    let r = try CLI.run([
+      "minimize", "Recordings/gate-probe-hold-vs-frames.jprec", "--against", good.path, "--spec", bad.path, "-o", out, "--write-golden", golden,
+    ])
+    try #require(r.code == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("at t=3200 reference has cue_display CHIN_UP/hard, this build has none"))
+    let header = try CLI.run(["cat", out]).stdout.split(separator: "\n").first.map(String.init) ?? ""
+    #expect(header.contains(#""shows":"cue_display CHIN_UP/hard at t=3200""#), "\(header)")
+    #expect(header.contains(#""shows":"nothing at t=3200""#))
+    #expect(header.contains(#""verdict":"differs from the reference""#))
+    // The good engine replays the repro to its golden; the engine under test does not.
+    let trace = "\(golden)/gate-min.trace.jsonl"
+    #expect(try CLI.run(["diff", trace, out]).code == 0)
+    let differs = try CLI.run(["diff", trace, out, "--spec", bad.path])
+    #expect(differs.code == 1)
+    #expect(differs.stdout.contains("golden has cue_display CHIN_UP/hard, replay has none"))
+    // verify checks the trace and the A.13 goldens together.
+    let corpus = ["--recordings-dir", dir.appendingPathComponent("Recordings").path, "--golden-dir", golden]
+    #expect(try CLI.run(["verify"] + corpus).code == 0)
+    #expect(try CLI.run(["verify", "--spec", bad.path] + corpus).code == 1)
+    // Two engines that agree leave nothing to keep: bad input.
+    let same = try CLI.run(["minimize", "Recordings/gate-probe-hold-vs-frames.jprec", "--against", good.path, "-o", out, "--force"])
+    #expect(same.code == 2)
+    #expect(same.stderr.contains("replay it identically"))
+  }
 }

@@ -109,3 +109,37 @@ struct SpecBisectTests {
     #expect(json["groups"]?.arrayValue?.count == 2)
   }
 }
+
+/// `bisect spec`'s text lists every recording (or says how many it left out and where to see
+/// them) and names the edits that changed nothing (issue 28.4).
+@Suite("bisect spec listing")
+struct SpecBisectListingTests {
+  @Test("unchanged recordings are listed (or counted, with --json named); edits no recording needs are named and checked")
+  func listsEveryRecordingAndInertEdits() throws {
+    let old = try SpecBisectTests.projectSpec()
+    var new = try SpecBisectTests.editing(old, [.key("cues"), .id("FRAME_MOVE_LEFT"), .key("antiJitter"), .key("persistFrames")], 5)
+    new = try SpecBisectTests.editing(new, [.key("cues"), .id("HEAD_LEVEL"), .key("metric"), .key("notes")], "edited")
+    let bisect = SpecBisect(old: SpecBisectTests.side("old", old), new: SpecBisectTests.side("new", new), jobs: 2)
+    let names = ["s04-frame-left-enter", "s05-head-level-flicker", "drift-left-and-back"]
+    let report = try bisect.run(recordings: names.map(SpecBisectTests.recording))
+    let changed = report.findings.filter(\.changed).map(\.recording)
+    let unchanged = report.findings.filter { !$0.changed }.map(\.recording)
+    #expect(changed.contains("s04-frame-left-enter"))
+    #expect(unchanged.contains("s05-head-level-flicker"))
+    let text = report.render()
+    // Every recording appears in the text, changed or not.
+    for n in names { #expect(text.contains(n), "\(n) missing from:\n\(text)") }
+    #expect(text.contains("unchanged (\(unchanged.count)):"))
+    // The notes edit is in no recording's smallest set, and NEW without it behaves as NEW.
+    let notes = try #require(report.edits.firstIndex { $0.pathText.contains("HEAD_LEVEL") })
+    #expect(report.inert == [notes])
+    #expect(report.inertConfirmed == true)
+    #expect(text.contains("edits that changed nothing (NEW without them behaves the same on all 3 recording(s)):\n  [\(notes + 1)] cues[HEAD_LEVEL].metric.notes"))
+    let json = try JSONParser.parse(report.json())
+    #expect(json["inert_edits"]?.arrayValue?.count == 1)
+    #expect(json["recordings"]?.arrayValue?.count == 3)
+    // Shown fewer: the text says how many it left out and where to see them.
+    let short = report.render(unchangedShown: 0)
+    #expect(short.contains("… and \(unchanged.count) more unchanged recording(s) not listed here; --json lists every recording"))
+  }
+}

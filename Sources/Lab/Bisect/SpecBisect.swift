@@ -35,6 +35,14 @@ public struct SpecBisect: Sendable {
     public var new: String
     public var edits: [SpecEdit]
     public var findings: [Finding]
+    /// Edits in no recording's smallest set (indices into ``edits``).
+    public var inert: [Int] = []
+    /// Whether NEW without the ``inert`` edits behaves exactly as NEW on every recording
+    /// (replayed to check); nil when that spec does not validate, or there is nothing inert.
+    public var inertConfirmed: Bool?
+    /// Recordings on which removing the ``inert`` edits from NEW does change behaviour (their
+    /// effect needs other edits), when ``inertConfirmed`` is false.
+    public var inertMatters: [String] = []
     /// Recordings grouped by the edit set that explains them, largest group first.
     public var groups: [(culprits: [Int], recordings: [String])] {
       var order: [[Int]] = []
@@ -75,12 +83,12 @@ public struct SpecBisect: Sendable {
     let total = recordings.count
     let results = ParallelMap.run(
       recordings, jobs: jobs,
-      work: { url -> Result<Finding, HarnessFailure> in
+      work: { url -> Result<(Finding, [String]), HarnessFailure> in
         do throws(HarnessFailure) {
           let before = try Self.products(oldDriver, url)
           let after = try Self.products(newDriver, url)
           let name = url.deletingPathExtension().lastPathComponent
-          guard before != after else { return .success(Finding(recording: name, culprits: [], changed: false, tests: 0)) }
+          guard before != after else { return .success((Finding(recording: name, culprits: [], changed: false, tests: 0), after)) }
           var specs: [[Int]: ReplayDriver<Engine>?] = [:]
           let (subset, tests) = DeltaDebugging.minimize(Array(edits.indices)) { s in
             if s.count == edits.count { return true }
@@ -94,20 +102,38 @@ public struct SpecBisect: Sendable {
             guard let driver, let p = try? Self.products(driver, url) else { return false }
             return p == after
           }
-          return .success(Finding(recording: name, culprits: subset, changed: true, tests: tests))
+          return .success((Finding(recording: name, culprits: subset, changed: true, tests: tests), after))
         } catch {
           return .failure(error)
         }
       },
       finished: { done, _, _ in progress?(done, total) })
     var findings: [Finding] = []
+    var afters: [[String]] = []
     for r in results {
       switch r {
-      case .success(let f): findings.append(f)
+      case .success(let (f, after)):
+        findings.append(f)
+        afters.append(after)
       case .failure(let e): throw e
       }
     }
-    return Report(old: old.name, new: new.name, edits: edits, findings: findings)
+    var report = Report(old: old.name, new: new.name, edits: edits, findings: findings)
+    // The edits no recording needed: NEW without them is replayed once per recording, so the
+    // report can say they changed nothing (or that they matter only with other edits).
+    let used = Set(findings.flatMap(\.culprits))
+    report.inert = edits.indices.filter { !used.contains($0) }
+    if !report.inert.isEmpty, !recordings.isEmpty {
+      let inert = Set(report.inert)
+      if let without = Self.driver(applying: edits.indices.filter { !inert.contains($0) }.map { edits[$0] }, to: oldJSON, overrides: overrides) {
+        let differs = ParallelMap.run(
+          Array(zip(recordings, afters)), jobs: jobs,
+          work: { pair -> Bool in (try? Self.products(without, pair.0)) != pair.1 }, finished: { _, _, _ in })
+        report.inertMatters = zip(findings, differs).filter(\.1).map(\.0.recording)
+        report.inertConfirmed = report.inertMatters.isEmpty
+      }
+    }
+    return report
   }
 
   static func parse(_ side: Side) throws(HarnessFailure) -> JSONValue {
@@ -137,8 +163,14 @@ public struct SpecBisect: Sendable {
 }
 
 extension SpecBisect.Report {
-  /// The human-readable report.
-  public func render() -> String {
+  /// Unchanged recordings named in the text report; the rest are counted (``json()`` lists
+  /// every recording).
+  public static let unchangedShownMax = 30
+
+  /// The human-readable report: every changed recording under the edits that explain it,
+  /// the unchanged ones (up to ``unchangedShownMax``, then how many more and where to see
+  /// them), and the edits that changed nothing.
+  public func render(unchangedShown: Int = unchangedShownMax) -> String {
     var s = "bisect spec: \(edits.count) leaf edit(s) from \(old) to \(new)\n"
     for (i, e) in edits.enumerated() { s += "  [\(i + 1)] \(e)\n" }
     let changed = findings.filter(\.changed)
@@ -149,6 +181,24 @@ extension SpecBisect.Report {
       s += "\n\(label) explains \(g.recordings.count) recording(s):\n"
       for i in g.culprits { s += "    \(edits[i])\n" }
       s += "  " + g.recordings.joined(separator: ", ") + "\n"
+    }
+    let unchanged = findings.filter { !$0.changed }.map(\.recording)
+    if !unchanged.isEmpty {
+      s += "\nunchanged (\(unchanged.count)):\n  " + unchanged.prefix(unchangedShown).joined(separator: ", ") + "\n"
+      if unchanged.count > unchangedShown {
+        s += "  … and \(unchanged.count - unchangedShown) more unchanged recording(s) not listed here; --json lists every recording\n"
+      }
+    }
+    if !inert.isEmpty {
+      switch inertConfirmed {
+      case true?:
+        s += "\nedits that changed nothing (NEW without them behaves the same on all \(findings.count) recording(s)):\n"
+      case false?:
+        s += "\nedits in no recording's smallest set; without them NEW still differs on \(inertMatters.count) recording(s) (\(inertMatters.joined(separator: ", "))), so they matter only together with other edits:\n"
+      case nil:
+        s += "\nedits in no recording's smallest set (NEW without them is not a valid spec, so not checked further):\n"
+      }
+      for i in inert { s += "  [\(i + 1)] \(edits[i])\n" }
     }
     return s
   }
@@ -176,6 +226,8 @@ extension SpecBisect.Report {
     let root: JSONValue = .object([
       "old": .string(old), "new": .string(new), "edits": .array(editsJSON), "groups": .array(groupsJSON),
       "recordings": .array(findingsJSON),
+      "inert_edits": .array(inert.map { .number(Double($0 + 1)) }),
+      "inert_confirmed": inertConfirmed.map(JSONValue.bool) ?? .null,
     ])
     return JSONWriter.write(root, sortKeys: true, numbers: .shortest) + "\n"
   }

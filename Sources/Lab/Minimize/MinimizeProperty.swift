@@ -119,6 +119,16 @@ public enum MinimizeFiles {
     return Minimizer.Candidate(header: header, events: events)
   }
 
+  /// The header a minimized recording is written with: generator keys go (the result is no
+  /// longer what the scenario makes), `minimized_from` names the source, the name gets "-min".
+  public static func writtenHeader(_ original: JSONObject, from name: String) -> JSONObject {
+    var header = original
+    for k in ["generator", "generator_sha256", "labels_spec_sha256", "labels"] { header[k] = nil }
+    header["minimized_from"] = .string(name)
+    if let n = header["name"]?.stringValue { header["name"] = .string(n + "-min") }
+    return header
+  }
+
   /// Writes `c` as a new `.jprec` at `path` (through a `SafeFile` temporary, so a failure
   /// leaves nothing behind and an old file untouched). The header says where it came from; generator keys go,
   /// since the result is no longer what the scenario makes.
@@ -127,10 +137,7 @@ public enum MinimizeFiles {
     if fm.fileExists(atPath: path), !force {
       throw HarnessFailure.badInput("\(path): already exists (pass --force to replace it)")
     }
-    var header = c.header
-    for k in ["generator", "generator_sha256", "labels_spec_sha256", "labels"] { header[k] = nil }
-    header["minimized_from"] = .string(name)
-    if let n = header["name"]?.stringValue { header["name"] = .string(n + "-min") }
+    let header = writtenHeader(c.header, from: name)
     do {
       try SafeFile.produce(path, keepOpen: false, sqlite: true) { t in
         let recorder = try Recorder(path: t.path, header: header)

@@ -8,7 +8,8 @@ import Replay
 /// sees them); cut the end (the shortest duration that still shows it); delta-debug whole
 /// event kinds, then whole time windows, then single events; cut the end again; finally try moving the whole
 /// recording earlier so it starts at t = 0. The result's header states its real duration.
-/// Every stage tries candidates in a fixed order, so the same input gives the same output.
+/// Every stage tries candidates in a fixed order, so the same input gives the same output;
+/// a candidate is evaluated once however many stages propose it.
 public struct Minimizer {
   /// A candidate recording: its header and its events (non-decreasing `t`).
   public struct Candidate: Sendable, Equatable {
@@ -48,9 +49,16 @@ public struct Minimizer {
 
   public func run(_ original: Candidate) throws -> Outcome {
     var tests = 0
+    // Stages may propose a candidate an earlier one already tested (the second cut of the end
+    // often does): each distinct candidate is evaluated once.
+    var seen: [String: [(Candidate, Bool)]] = [:]
     func holds(_ c: Candidate) throws -> Bool {
+      let key = "\(c.events.count) \(c.durationMs) \(c.events.first?.t ?? -1) \(c.events.last?.t ?? -1)"
+      if let hit = seen[key]?.first(where: { $0.0 == c }) { return hit.1 }
       tests += 1
-      return try property(c)
+      let r = try property(c)
+      seen[key, default: []].append((c, r))
+      return r
     }
     guard try holds(original) else { throw MinimizeError.propertyFailsOnInput }
     var best = original
@@ -153,11 +161,17 @@ public struct Minimizer {
 public enum MinimizeError: Error, CustomStringConvertible, Equatable {
   case propertyFailsOnInput
   case noDivergence(String)
+  /// `--against`: the two engines replay the recording identically.
+  case enginesAgree(String, String)
+  /// `--against`: an engine cannot replay the recording.
+  case engineRefuses(String)
 
   public var description: String {
     switch self {
     case .propertyFailsOnInput: "the property does not hold on the input recording: nothing to minimize"
     case .noDivergence(let name): "\(name): the replay equals its golden; give --expect or --test to say what to keep"
+    case .enginesAgree(let a, let b): "the two engines replay it identically (\(a); \(b)): no regression to keep"
+    case .engineRefuses(let a): "\(a) cannot replay it"
     }
   }
 }

@@ -40,7 +40,7 @@ public struct HTMLReportBuilder: Sendable {
           let golden = (try? store.readGolden(c.name, .trace)) ?? nil
           let built = try self.timeline(
             recording: store.recordingURL(c.name).path, name: c.name, goldenTrace: golden,
-            newTrace: nil, at: ds.map(\.divergence.t), cues: ds.flatMap(\.divergence.cueIDs))
+            newTrace: nil, at: ds.map(\.divergence.t), cues: ds.flatMap { DivergenceWhy($0.divergence).cues })
           timeline = built.timeline
           causes = built.causes
           timeline?.pending = Self.pendingHashes(c.name, store: store)
@@ -73,7 +73,7 @@ public struct HTMLReportBuilder: Sendable {
       do {
         let built = try self.timeline(
           recording: path, name: name, goldenTrace: isA13 ? nil : golden, newTrace: isA13 ? nil : replay,
-          at: result.divergences.map(\.t), cues: result.divergences.flatMap(\.cueIDs))
+          at: result.divergences.map(\.t), cues: result.divergences.flatMap { DivergenceWhy($0).cues })
         timeline = built.timeline
         causes = built.causes
       } catch {
@@ -107,7 +107,8 @@ public struct HTMLReportBuilder: Sendable {
     var delta: Millis?
     if case .moved(let ms) = d.kind { delta = ms }
     let near = causes.filter { abs($0.t - d.t) <= Self.causeWindowMs }
-    let cause = d.cueIDs.isEmpty || file != "trace" ? [] : CueEvalTable.render(near, cues: d.cueIDs)
+    let why = DivergenceWhy(d).cues
+    let cause = why.isEmpty || file != "trace" ? [] : CueEvalTable.render(near, cues: why)
     doc.rows.append(
       HTMLReportRow(
         recording: recording, file: file, t: d.t, cue: d.cueIDs.first ?? "", kind: kind,

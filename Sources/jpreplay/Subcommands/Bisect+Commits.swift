@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Lab
 import Replay
 
 extension JPReplay.Bisect {
@@ -18,9 +19,18 @@ extension JPReplay.Bisect {
         commit does not build or a recording is unreadable there. Recordings that do not \
         exist at a commit are skipped. Goldens re-blessed after the culprit do not hide it.
 
-        Prints the first bad commit, its subject and the explained divergence. Exits 0 when \
-        a first bad commit was found, 1 when BAD behaves like GOOD (or only skipped commits \
-        remain), 2 on bad input.
+        Progress goes to standard error: each step, its commit, whether its build was cached \
+        (or how long it took), its verdict and the time since the start. Prints the first bad \
+        commit, its subject and diffstat, the first divergence with its metric table at the \
+        culprit and at its parent (as `diff` prints it), and — when the culprit changed only \
+        data files (PoseSpec, scenarios, JSON, YAML; no .swift) — the `bisect spec` command to \
+        run next. With --minimize, the first differing recording is then shrunk while the \
+        parent's and the culprit's builds keep differing the same way (`minimize --against`), \
+        and written with the parent's goldens under --minimize-dir (Recordings/ and Golden/), \
+        ready for `verify`.
+
+        Exits 0 when a first bad commit was found, 1 when BAD behaves like GOOD (or only \
+        skipped commits remain), 2 on bad input.
 
         The plain recipe without this command (goldens must not have been re-blessed in the \
         range; see verify --help for --bisect):
@@ -30,6 +40,7 @@ extension JPReplay.Bisect {
         Examples (they need the repository's git history, and build jpreplay per commit):
           jpreplay bisect commits --good HEAD~1 --bad HEAD s04-frame-left-enter   # not run: builds a release jpreplay per commit
           jpreplay bisect commits --good v1.0 --golden-dir /tmp/golden-v1.0   # not run: needs a tag v1.0
+          jpreplay bisect commits --good HEAD~3 --minimize gate-probe-hold-vs-frames   # not run: builds a release jpreplay per commit
         """)
 
     @Option(help: "A commit whose behaviour is right.")
@@ -40,6 +51,10 @@ extension JPReplay.Bisect {
     var recordings: [String] = []
     @Option(name: .customLong("golden-dir"), help: "Compare with these goldens instead of GOOD's replays.")
     var goldenDir: String?
+    @Flag(help: "Shrink the first differing recording to a repro of the culprit's regression.")
+    var minimize = false
+    @Option(name: .customLong("minimize-dir"), help: "Where --minimize writes Recordings/<name>-min.jprec and Golden/ (default .build/bisect/repro).")
+    var minimizeDir: String?
 
     func run() throws {
       var ws = try BisectWorkspace.current(
@@ -73,12 +88,13 @@ extension JPReplay.Bisect {
       _ = try Git.run(["bisect", "reset", "--quiet"], in: ws.tree)
       let start = try Git.run(["bisect", "start", badID, goodID], in: ws.tree)
       guard start.status == 0 else { throw CLIError.badInput("bisect commits: git bisect start: \(start.stderr.trimmed)") }
+      try StepProgress.start(state: ws.state)
       let me = SelfExecutable.path
       var stepArgs = ["bisect", "run", me, "bisect", "step", "--state", ws.state, "--reference", ws.referenceDir]
       stepArgs += names
-      let run = try Git.run(stepArgs, in: ws.tree)
+      // The steps' progress reaches standard error as it happens.
+      let run = try Git.run(stepArgs, in: ws.tree, passStderr: true)
       let output = String(decoding: run.stdout, as: UTF8.self)
-      FileHandle.standardError.write(Data(run.stderr.utf8))
       // The culprit comes from git's own bisect state, never from free text a commit subject
       // could imitate: the log's "# first bad commit: [<sha>]" line, checked against refs/bisect/bad.
       guard let culprit = try JPReplay.Bisect.firstBadCommit(in: ws.tree) else {
@@ -87,11 +103,88 @@ extension JPReplay.Bisect {
         throw ExitCode(1)
       }
       print("first bad commit: \(culprit.prefix(12)) \(ws.subject(culprit))")
+      let parent = try? ws.commit(culprit + "^")
+      let stat = try Git.run(["show", "--stat", "--format=", "--no-color", culprit], in: ws.repo)
+      for l in String(decoding: stat.stdout, as: UTF8.self).split(separator: "\n") { print("  " + l.trimmingCharacters(in: .whitespaces)) }
       _ = try Git.run(["bisect", "reset", "--quiet"], in: ws.tree)
       _ = try Git.run(["checkout", "--detach", "--quiet", culprit], in: ws.tree)
       let j = try ws.judge(names, log: log)
       for l in j.lines where !l.hasSuffix(": same") { print("  " + l) }
       if let e = j.explanation { print("\n" + e, terminator: e.hasSuffix("\n") ? "" : "\n") }
+      guard let first = j.first else { return }
+      let badBin = try ws.binaryForTree(log: { _ in })  // judged just above: already reported
+      // The recording as the culprit has it, read before the tree moves to the parent.
+      let original = minimize ? try MinimizeFiles.read(URL(fileURLWithPath: ws.tree + "/Recordings/\(first.recording).jprec")) : nil
+      if let badBin {
+        print("")
+        for l in try ws.why(binary: badBin, recording: first.recording, divergence: first.divergence, side: "at the culprit \(culprit.prefix(10))") { print(l) }
+      }
+      var goodBin: String?
+      if let parent {
+        _ = try Git.run(["checkout", "--detach", "--quiet", parent], in: ws.tree)
+        goodBin = try ws.binaryForTree(log: log)
+        if let goodBin, FileManager.default.fileExists(atPath: ws.tree + "/Recordings/\(first.recording).jprec") {
+          print("")
+          for l in try ws.why(binary: goodBin, recording: first.recording, divergence: first.divergence, side: "at its parent \(parent.prefix(10))") { print(l) }
+        }
+        let next = try Self.nextStep(ws: ws, parent: parent, culprit: culprit, recordings: j.lines.compactMap { l in
+          l.contains(": differs") ? String(l.prefix { $0 != ":" }) : nil
+        })
+        if !next.isEmpty { print("") }
+        for l in next { print(l) }
+      }
+      if minimize, let original {
+        guard let parent, let goodBin, let badBin else {
+          throw CLIError.badInput("bisect commits --minimize: the culprit's parent or the culprit does not build; nothing to compare")
+        }
+        try minimizeRepro(ws: ws, original: original, name: first.recording, good: (parent, goodBin), bad: (culprit, badBin))
+      }
+    }
+
+    /// When the culprit changed only data files: what to run next.
+    static func nextStep(ws: BisectWorkspace, parent: String, culprit: String, recordings: [String]) throws -> [String] {
+      let r = try Git.run(["diff", "--name-only", "--no-renames", parent, culprit], in: ws.repo)
+      let files = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+      let code = files.filter { f in
+        [".swift", ".c", ".h", ".m"].contains { f.hasSuffix($0) } || f == "Package.swift" || f == "Package.resolved"
+      }
+      guard r.status == 0, !files.isEmpty, code.isEmpty else { return [] }
+      var lines = ["the culprit changed only data files (\(files.prefix(5).joined(separator: ", "))\(files.count > 5 ? ", …" : "")), no code."]
+      if files.contains("PoseSpec.json") {
+        lines.append("next, to name the PoseSpec edits that changed behaviour:")
+        let names = recordings.isEmpty ? "" : " " + recordings.joined(separator: " ")
+        lines.append("  jpreplay bisect spec \(parent.prefix(12)):PoseSpec.json \(culprit.prefix(12)):PoseSpec.json\(names)")
+      }
+      return lines
+    }
+
+    /// `--minimize`: the first differing recording, shrunk while the parent's and the culprit's
+    /// builds (each with its own PoseSpec) keep differing the same way.
+    func minimizeRepro(
+      ws: BisectWorkspace, original: Minimizer.Candidate, name: String, good: (commit: String, binary: String), bad: (commit: String, binary: String)
+    ) throws {
+      guard let goodSpec = try ws.specFile(forCommit: good.commit), let badSpec = try ws.specFile(forCommit: bad.commit) else {
+        throw CLIError.badInput("bisect commits --minimize: a commit has no PoseSpec.json")
+      }
+      let dir = minimizeDir ?? ws.state + "/repro"
+      let scratch = URL(fileURLWithPath: ws.state + "/minimize-scratch")
+      defer { try? FileManager.default.removeItem(at: scratch) }
+      let reference = RegressionRepro.external(
+        binary: good.binary, spec: goodSpec, overrides: [], label: "commit \(good.commit.prefix(12)) \(ws.subject(good.commit))", name: name,
+        scratch: scratch, tag: "good")
+      let tested = RegressionRepro.external(
+        binary: bad.binary, spec: badSpec, overrides: [], label: "commit \(bad.commit.prefix(12)) \(ws.subject(bad.commit))", name: name,
+        scratch: scratch, tag: "bad")
+      try FileManager.default.createDirectory(atPath: dir + "/Recordings", withIntermediateDirectories: true)
+      let out = dir + "/Recordings/\(name)-min.jprec"
+      let r = try RegressionRepro.run(
+        original: original, name: name, reference: reference, tested: tested, output: out, force: true,
+        goldenDir: dir + "/Golden", windowMs: 1000, progressLabel: "bisect commits: minimize checks")
+      print("\nminimized \(name) to a repro of the regression (parent \(good.commit.prefix(10)) vs culprit \(bad.commit.prefix(10))):")
+      print("  " + r.first.divergence.explanation.replacingOccurrences(of: "golden", with: "parent").replacingOccurrences(of: "replay", with: "culprit"))
+      JPReplay.Minimize.printSizes(r.outcome)
+      for l in r.lines { print("  " + l) }
+      print("  check: jpreplay verify --recordings-dir \(dir)/Recordings --golden-dir \(dir)/Golden   (the parent passes, the culprit fails)")
     }
 
     static func name(of argument: String) -> String {
@@ -134,14 +227,56 @@ extension JPReplay.Bisect {
       guard URL(fileURLWithPath: tree).standardizedFileURL.path == URL(fileURLWithPath: ws.tree).standardizedFileURL.path
       else { throw ExitCode(BisectVerdict.skip.rawValue) }
       let head = String(decoding: try Git.run(["log", "-1", "--format=%h %s"], in: tree).stdout, as: UTF8.self).trimmed
+      let step = StepProgress.next(state: state, tree: tree)
+      printErr("bisect: \(step.label): \(head)")
+      let started = Date()
       let j: BisectWorkspace.Judgement
-      do { j = try ws.judge(recordings, log: { printErr("bisect: " + $0) }) } catch {
-        printErr("bisect: \(head): skip (\(error))")
+      do { j = try ws.judge(recordings, log: { printErr("bisect:   " + $0) }) } catch {
+        printErr("bisect: \(step.label): skip (\(error))")
         throw ExitCode(BisectVerdict.skip.rawValue)
       }
-      printErr("bisect: \(head): \(j.verdict)")
+      let took = String(format: "%.1f", Date().timeIntervalSince(started))
+      printErr("bisect: \(step.label): \(j.verdict) (\(took) s; \(StepProgress.elapsed(state: state)) since the start)")
       for l in j.lines where !l.hasSuffix(": same") { printErr("  " + l) }
       throw ExitCode(j.verdict.rawValue)
     }
+  }
+}
+
+/// `bisect commits`' progress across its `bisect step` processes: a step counter and the start
+/// time in files of the bisect state folder.
+enum StepProgress {
+  static func start(state: String) throws {
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+    try Data("0\n".utf8).write(to: URL(fileURLWithPath: state + "/steps"))
+    try Data("\(Date().timeIntervalSince1970)\n".utf8).write(to: URL(fileURLWithPath: state + "/started"))
+  }
+
+  static func read(_ path: String) -> Double? {
+    FileManager.default.contents(atPath: path).flatMap { Double(String(decoding: $0, as: UTF8.self).trimmed) }
+  }
+
+  /// The next step's number, and about how many steps remain after it (log2 of the commits
+  /// between refs/bisect/bad and the good refs).
+  static func next(state: String, tree: String) -> (number: Int, label: String) {
+    let n = Int(read(state + "/steps") ?? 0) + 1
+    try? Data("\(n)\n".utf8).write(to: URL(fileURLWithPath: state + "/steps"))
+    var label = "step \(n)"
+    let goods = (try? Git.run(["for-each-ref", "--format=%(refname)", "refs/bisect/"], in: tree))
+      .map { String(decoding: $0.stdout, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("refs/bisect/good") }.map { "^" + $0 } } ?? []
+    if let r = try? Git.run(["rev-list", "--count", "refs/bisect/bad"] + goods, in: tree), r.status == 0,
+      let count = Int(String(decoding: r.stdout, as: UTF8.self).trimmed), count > 1
+    {
+      let left = Int(log2(Double(count)).rounded(.up)) - 1
+      label += left > 0 ? " (about \(left) more after this)" : " (likely the last)"
+    }
+    return (n, label)
+  }
+
+  /// "12 s" or "3 min 4 s" since `start`.
+  static func elapsed(state: String) -> String {
+    guard let t0 = read(state + "/started") else { return "?" }
+    let s = Int(Date().timeIntervalSince1970 - t0)
+    return s < 60 ? "\(s) s" : "\(s / 60) min \(s % 60) s"
   }
 }

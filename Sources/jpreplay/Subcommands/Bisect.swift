@@ -129,7 +129,9 @@ enum Git {
     var stderr: String
   }
 
-  static func run(_ arguments: [String], in directory: String? = nil) throws -> Output {
+  /// Runs git; with `passStderr` its standard error (and its children's, e.g. `git bisect
+  /// run`'s steps) goes straight to ours, as it happens, and `stderr` is empty.
+  static func run(_ arguments: [String], in directory: String? = nil, passStderr: Bool = false) throws -> Output {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = ["git"] + arguments
@@ -137,10 +139,10 @@ enum Git {
     let out = Pipe()
     let err = Pipe()
     p.standardOutput = out
-    p.standardError = err
+    p.standardError = passStderr ? FileHandle.standardError : err
     do { try p.run() } catch { throw CLIError.badInput("cannot run git: \(error)") }
     nonisolated(unsafe) var errData = Data()
-    let t = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+    let t = Thread { if !passStderr { errData = err.fileHandleForReading.readDataToEndOfFile() } }
     t.start()
     let data = out.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()

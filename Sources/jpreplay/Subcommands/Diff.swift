@@ -11,8 +11,14 @@ extension JPReplay {
         Each side is a trace file (.trace.jsonl, or any trace JSONL), an A.13 file \
         (.a13.jsonl), or a recording (.jprec / .jsonl recording), which is replayed first. \
         Events are aligned, optionally within a timing tolerance; the first divergence is \
-        reported with context. When the second side is a recording, the divergence is \
-        explained with the engine's metric trace (cue values against thresholds) around it.
+        reported with context. A divergence is missing, extra, changed (same kind and time, \
+        other fields) or moved (the same record at another time); a record found again more \
+        than 10 frames away (667 ms, TraceDiffer.movedFramesMax) is a different behaviour and \
+        is reported as changed (its time), not moved. When the second side is a recording, the \
+        divergence is explained with the engine's metric trace (cue values against thresholds) \
+        around it — for every kind: a clear (cue_id null) is explained with the cue it \
+        cleared, a level change with its cue, and a record about no cue (shutter, praise, \
+        prompt) with the cue on screen at that time.
 
         Exits 0 when equivalent, 1 when they differ, 2 on bad input.
 
@@ -75,13 +81,12 @@ extension JPReplay {
       }
       if let d = result.divergence {
         for (label, side) in [("golden side", a), ("replay side", b)] where Harness.isRecording(side) {
-          guard !d.cueIDs.isEmpty else { break }
+          let why = DivergenceWhy(d)
+          print("\n" + why.heading(label + " " + side))
+          guard !why.cues.isEmpty else { continue }
           let lines = try Harness.explain(
-            recording: side, at: d.t, cues: d.cueIDs, specPath: engine.spec, overrides: overrides)
-          if !lines.isEmpty {
-            print("\nwhy, \(label) \(side) (engine metrics within 500 ms of t=\(d.t)):")
-            for l in lines { print("  " + l) }
-          }
+            recording: side, at: d.t, cues: why.cues, specPath: engine.spec, overrides: overrides)
+          for l in lines { print("  " + l) }
         }
         if !Harness.isRecording(a), Harness.isRecording(b) {
           for l in SpecHistory.editsInPlay(golden: a, currentSpec: engine.spec ?? Harness.defaultSpecPath, cues: d.cueIDs) {

@@ -21,6 +21,16 @@ extension JPReplay {
         for the candidate's path, which is passed as the shell's "$1" and as $JPREPLAY_CANDIDATE, \
         never pasted into the command text).
 
+        With --against REV|BINARY the property is that two engines' replays differ in the same \
+        way: the first difference between the reference (REV: a git revision, built and cached \
+        under .build/bisect/bin as `bisect commits` does and run with that revision's \
+        PoseSpec.json; or BINARY: a jpreplay executable, run with this command's --spec) and \
+        this jpreplay stays the same — same file, kind and records. The result is a regression \
+        repro by construction: the reference's replay of it is the golden, this build departs \
+        from it. Its header gets `regression` with both engines' verdicts (what each shows at \
+        the difference); --write-golden DIR writes the reference's <out-name>.trace.jsonl and \
+        .a13.jsonl there, so the repro can join Recordings/ and Golden/.
+
         Exits 0 when a minimized recording was written, 2 on bad input or when the property \
         does not hold on the input.
 
@@ -28,6 +38,7 @@ extension JPReplay {
           jpreplay minimize Recordings/s04-frame-left-enter.jprec --expect 'cue_display FRAME_MOVE_LEFT/hard' -o /tmp/left-min.jprec --force
           jpreplay minimize Recordings/kill-while-writing.jprec --expect 'prompt key=write_failed_block op=shown' -o /tmp/wf.jprec --force
           jpreplay minimize Recordings/s04-frame-left-enter.jprec --test 'test -s {}' -o /tmp/t.jprec --force
+          jpreplay minimize Recordings/gate-probe-hold-vs-frames.jprec --against HEAD~1 -o /tmp/gate-min.jprec --write-golden /tmp/gate-golden   # not run: builds a release jpreplay for HEAD~1
         """)
 
     @Argument(help: "The recording to shrink (.jprec or JSONL).")
@@ -45,10 +56,17 @@ extension JPReplay {
     var windowMs: Int64 = 1000
     @Option(name: .customLong("golden-dir"), help: "Where the golden of the default property is.")
     var goldenDir = "Golden"
+    @Option(help: ArgumentHelp("Keep the difference between this engine and REV's (built and cached) or BINARY's.", valueName: "REV|BINARY"))
+    var against: String?
+    @Option(name: .customLong("write-golden"), help: ArgumentHelp("With --against: write the reference engine's goldens of the result here.", valueName: "DIR"))
+    var writeGolden: String?
     @OptionGroup var engine: EngineArguments
 
     func validate() throws {
-      if expect != nil, test != nil { throw ValidationError("--expect and --test are mutually exclusive") }
+      if [expect != nil, test != nil, against != nil].filter({ $0 }).count > 1 {
+        throw ValidationError("--expect, --test and --against are mutually exclusive")
+      }
+      if writeGolden != nil, against == nil { throw ValidationError("--write-golden needs --against (the reference engine writes the goldens)") }
       if windowMs < 1 { throw ValidationError("--window-ms must be ≥ 1") }
     }
 
@@ -64,6 +82,11 @@ extension JPReplay {
       let name = url.deletingPathExtension().lastPathComponent
       let original = try MinimizeFiles.read(url)
       let driver = try Harness.driver(specPath: engine.spec, overrides: try engine.parsedOverrides(), sessionStore: .temporary)
+      if let against {
+        let spec = engine.spec ?? Harness.defaultSpecPath
+        try regression(against: against, original: original, name: name, tested: RegressionProperty.inProcess(driver, label: "this jpreplay with \(spec)", name: name))
+        return
+      }
       let property: (Minimizer.Candidate) throws -> Bool
       let what: String
       if let expect {
@@ -101,6 +124,31 @@ extension JPReplay {
       print("  after:  \(after.events.count) events, \(after.durationMs) ms  \(Self.counts(after.events))")
       let pct = before.events.isEmpty ? 100 : Double(after.events.count) * 100 / Double(before.events.count)
       print("  \(String(format: "%.1f", pct)) % of the events, \(outcome.tests) property checks; wrote \(out)")
+    }
+
+    /// `--against`: keep the difference between the reference engine and this one.
+    func regression(against: String, original: Minimizer.Candidate, name: String, tested: RegressionProperty.Side) throws {
+      let spec = engine.spec ?? Harness.defaultSpecPath
+      let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-minimize-\(getpid())")
+      defer { try? FileManager.default.removeItem(at: scratch) }
+      let reference = try RegressionRepro.reference(against, spec: spec, overrides: engine.overrides, name: name, scratch: scratch)
+      let out = output ?? "\(name)-min.jprec"
+      let r = try RegressionRepro.run(
+        original: original, name: name, reference: reference, tested: tested, output: out, force: force,
+        goldenDir: writeGolden, windowMs: windowMs, progressLabel: "minimize: tests")
+      print("minimize \(recording): keeping the difference between \(reference.label) (reference) and \(tested.label)")
+      print("  " + r.first.divergence.explanation.replacingOccurrences(of: "golden", with: "reference").replacingOccurrences(of: "replay", with: "this build"))
+      Self.printSizes(r.outcome)
+      for l in r.lines { print("  " + l) }
+    }
+
+    static func printSizes(_ outcome: Minimizer.Outcome) {
+      let before = outcome.original
+      let after = outcome.minimized
+      print("  before: \(before.events.count) events, \(before.durationMs) ms  \(Self.counts(before.events))")
+      print("  after:  \(after.events.count) events, \(after.durationMs) ms  \(Self.counts(after.events))")
+      let pct = before.events.isEmpty ? 100 : Double(after.events.count) * 100 / Double(before.events.count)
+      print("  \(String(format: "%.1f", pct)) % of the events, \(outcome.tests) property checks")
     }
 
     static func counts(_ events: [InputEvent]) -> String {

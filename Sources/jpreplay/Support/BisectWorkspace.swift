@@ -72,36 +72,76 @@ struct BisectWorkspace {
   }
 
   /// The release `jpreplay` of the commit checked out in the tree: from the cache, or built in
-  /// the tree with the shared scratch folder. nil when that commit does not build.
+  /// the tree with the shared scratch folder. nil when that commit does not build. Says on
+  /// `log` whether the build was cached, and how long a build took.
   func binaryForTree(log: (String) -> Void) throws -> String? {
     let head = String(decoding: try Git.run(["rev-parse", "HEAD"], in: tree).stdout, as: UTF8.self).trimmed
     let key = try buildKey(head)
     let bin = binaryPath(key: key)
     let fm = FileManager.default
-    if fm.isExecutableFile(atPath: bin) { return bin }
-    if fm.fileExists(atPath: failurePath(key: key)) { return nil }
-    log("building jpreplay for \(head.prefix(10)) (build key \(key)) …")
+    if fm.isExecutableFile(atPath: bin) {
+      log("\(head.prefix(10)): cached build (key \(key))")
+      return bin
+    }
+    if fm.fileExists(atPath: failurePath(key: key)) {
+      log("\(head.prefix(10)): cached build failure (key \(key); remove \(failurePath(key: key)) to retry)")
+      return nil
+    }
+    log("building jpreplay for \(head.prefix(10)) (build key \(key), release; the log is \(state)/build-\(key).log) …")
+    let started = Date()
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = ["swift", "build", "-c", "release", "--product", "jpreplay", "--scratch-path", scratch]
     p.currentDirectoryURL = URL(fileURLWithPath: tree)
     let logURL = URL(fileURLWithPath: state + "/build-\(key).log")
-    fm.createFile(atPath: logURL.path, contents: nil)
+    _ = fm.createFile(atPath: logURL.path, contents: nil)
     let handle = try FileHandle(forWritingTo: logURL)
     p.standardOutput = handle
     p.standardError = handle
     try p.run()
     p.waitUntilExit()
     try? handle.close()
+    let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
     try fm.createDirectory(atPath: (bin as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     guard p.terminationStatus == 0, fm.isExecutableFile(atPath: scratch + "/release/jpreplay") else {
-      fm.createFile(atPath: failurePath(key: key), contents: Data("see \(logURL.path)\n".utf8))
-      log("\(head.prefix(10)) does not build (log: \(logURL.path))")
+      _ = fm.createFile(atPath: failurePath(key: key), contents: Data("see \(logURL.path)\n".utf8))
+      log("\(head.prefix(10)) does not build (after \(seconds) s; log: \(logURL.path))")
       return nil
     }
+    log("\(head.prefix(10)): built in \(seconds) s")
     try? fm.removeItem(atPath: bin)
     try fm.copyItem(atPath: scratch + "/release/jpreplay", toPath: bin)
     return bin
+  }
+
+  /// The release `jpreplay` of any commit: from the cache, or built in the bisect tree
+  /// (checked out there, or created for the build and removed after). nil when it does not build.
+  func binary(forCommit commit: String, log: (String) -> Void) throws -> String? {
+    let fm = FileManager.default
+    let key = try buildKey(commit)
+    if fm.isExecutableFile(atPath: binaryPath(key: key)) {
+      log("\(commit.prefix(10)): cached build (key \(key))")
+      return binaryPath(key: key)
+    }
+    if fm.fileExists(atPath: tree) {
+      _ = try Git.run(["checkout", "--detach", "--quiet", commit], in: tree)
+      return try binaryForTree(log: log)
+    }
+    try resetTree(at: commit)
+    defer { removeTree() }
+    return try binaryForTree(log: log)
+  }
+
+  /// The commit's PoseSpec.json, written to `.build/bisect/specs/<commit>.json`; nil when the
+  /// commit has none.
+  func specFile(forCommit commit: String) throws -> String? {
+    let r = try Git.run(["show", "\(commit):PoseSpec.json"], in: repo)
+    guard r.status == 0 else { return nil }
+    let dir = state + "/specs"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let path = dir + "/\(commit).json"
+    try r.stdout.write(to: URL(fileURLWithPath: path), options: .atomic)
+    return path
   }
 
   /// Recording names of the tree's `Recordings/`.
@@ -115,6 +155,8 @@ struct BisectWorkspace {
     var verdict: BisectVerdict
     var lines: [String]
     var explanation: String?
+    /// The first differing recording and its first divergence from the reference.
+    var first: (recording: String, divergence: Divergence)?
   }
 
   /// Replays `names` (those the tree has) with `binary` in the tree, writing traces into
@@ -153,6 +195,7 @@ struct BisectWorkspace {
     var lines: [String] = []
     var verdict = BisectVerdict.good
     var explanation: String?
+    var first: (recording: String, divergence: Divergence)?
     var judged = 0
     for (n, r) in try replay(names, binary: bin, into: out) {
       guard let r else {
@@ -179,13 +222,40 @@ struct BisectWorkspace {
       if let d = result.divergence {
         verdict = .bad
         lines.append("\(n): differs — " + ("\(d)".split(separator: "\n").first.map(String.init) ?? ""))
-        if explanation == nil { explanation = "\(n):\n" + result.render() }
+        if explanation == nil {
+          explanation = "\(n):\n" + result.render()
+          first = (n, d)
+        }
       } else {
         lines.append("\(n): same")
       }
     }
     if judged == 0 { verdict = .skip }
-    return Judgement(verdict: verdict, lines: lines, explanation: explanation)
+    return Judgement(verdict: verdict, lines: lines, explanation: explanation, first: first)
+  }
+
+  /// The metric table of `d` (as `diff` prints it) from `binary` replaying the tree's
+  /// recording `name` with `--trace metrics` for the cues that explain it.
+  func why(binary: String, recording name: String, divergence d: Divergence, side: String) throws -> [String] {
+    let why = DivergenceWhy(d)
+    var lines = [why.heading(side)]
+    guard !why.cues.isEmpty else { return lines }
+    let out = state + "/why.trace.jsonl"
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: binary)
+    p.arguments = ["replay", "Recordings/\(name).jprec", "--trace", "metrics", "-o", out] + why.cues.flatMap { ["--cue", $0] }
+    p.currentDirectoryURL = URL(fileURLWithPath: tree)
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0, let data = FileManager.default.contents(atPath: out),
+      let parsed = try? StructuredLine.parseTrace(String(decoding: data, as: UTF8.self))
+    else { return lines + ["  (no table: this commit's jpreplay cannot replay \(name) with --trace metrics)"] }
+    let records = parsed.filter { $0.kind == "cue_eval" && abs($0.t - d.t) <= 500 }.map { TraceRecord(t: $0.t, out: $0.kind, fields: $0.fields) }
+    lines += CueEvalTable.render(records, cues: why.cues).map { "  " + $0 }
+    return lines
   }
 }
 
