@@ -58,7 +58,7 @@ public struct ScenarioExpectation: Sendable, Equatable {
     }
   }
 
-  static let keys = ["displayed", "at", "within_ms", "not_displayed", "from", "to", "praise"]
+  static let keys = ScenarioSchema.expectKeys
   static let shapes =
     "expected one of {displayed: CUE, at: T, within_ms: N}, {not_displayed: CUE|any, from: T, to: T}, {praise: {at_least: N, at_most: N}[, from: T, to: T]}"
 
@@ -127,7 +127,7 @@ public struct ScenarioExpectation: Sendable, Equatable {
   static func counts(_ n: YNode) throws(ScenarioError) -> (Int64?, Int64?) {
     var least: Int64?
     var most: Int64?
-    for m in try n.mapping(allowed: ["at_least", "at_most"], what: "praise bound") {
+    for m in try n.mapping(allowed: ScenarioSchema.praiseKeys, what: "praise bound") {
       let c = try m.value.int()
       guard c >= 0, c <= ScenarioLimits.expectationCountMax else {
         throw m.value.error("expected a count 0…\(ScenarioLimits.expectationCountMax) (ScenarioLimits.expectationCountMax), found \(c)")

@@ -140,9 +140,9 @@ extension JPReplay.Tune {
       }
       print("tune promote: \(result.edits.count) values written to \(spec)")
       guard !noVerify else { return }
-      var verify = try JPReplay.Verify.parse(["--update", "new"])
+      let verify = try JPReplay.Verify.parse(["--update", "new"])
       do { try verify.run() } catch let e as ExitCode where e.rawValue == 1 {
-        print("tune promote: goldens changed; walk them with `jpreplay review`")
+        print("tune promote: goldens changed; walk them with `jpreplay review --group` (one decision per group of like changes) or `jpreplay review`")
       }
     }
 
