@@ -25,6 +25,14 @@ extension JPReplay {
         (`jpreplay report`, `verify --html`) with the same checks, plus: names are exact, and a \
         pending file whose bytes changed since the report (or that the report did not see) \
         is refused. Every decision is checked first; one refusal applies nothing (exit 2).
+
+        --group KEY accepts every pending file of a group that `jpreplay review --group` lists \
+        (the cue, record kind and shape of the file's first divergence, e.g. \
+        FRAME_MOVE_LEFT:cue_display:moved-+1-frame-15-Hz); a quoted glob selects several \
+        ('FRAME_MOVE_LEFT:*'). Repeatable; with names, only those recordings' files.
+
+          jpreplay verify feet-cropped --set bboxRequiresAllListed=true --update new    # exit 1
+          jpreplay accept --group '*'
         """)
 
     @Argument(help: "Recordings whose pending files to accept (names or paths).")
@@ -36,11 +44,18 @@ extension JPReplay {
     @Option(help: ArgumentHelp("Apply the decisions exported from an HTML report.", valueName: "FILE"))
     var decisions: String?
 
+    @Option(help: ArgumentHelp("Accept a group of `review --group` (a key or a quoted glob). Repeatable.", valueName: "KEY"))
+    var group: [String] = []
+
     @OptionGroup var corpus: CorpusOptions
 
     func validate() throws {
       if decisions != nil {
-        if all || !recordings.isEmpty { throw ValidationError("--decisions takes no names and no --all") }
+        if all || !recordings.isEmpty || !group.isEmpty { throw ValidationError("--decisions takes no names, no --all and no --group") }
+        return
+      }
+      if !group.isEmpty {
+        if all { throw ValidationError("--group takes no --all (--group '*' is every group)") }
         return
       }
       if all == !recordings.isEmpty { throw ValidationError("name the recordings to accept, or pass --all") }
@@ -48,6 +63,9 @@ extension JPReplay {
 
     func run() throws {
       if let decisions { return try applyDecisions(decisions) }
+      if !group.isEmpty {
+        return try resolveGroups(group, names: recordings, verb: "accepted", store: corpus.store) { try corpus.store.accept($0) }
+      }
       let result = try corpus.store.accept(names: all ? nil : recordings)
       try report(result, verb: "accepted", store: corpus.store)
     }
@@ -69,6 +87,12 @@ extension JPReplay {
           jpreplay verify feet-cropped --set bboxRequiresAllListed=true --update new    # exit 1
           jpreplay reject feet-cropped
           jpreplay reject --all
+
+        --group KEY rejects every pending file of a group of `jpreplay review --group` (a key \
+        or a quoted glob; repeatable).
+
+          jpreplay verify feet-cropped --set bboxRequiresAllListed=true --update new    # exit 1
+          jpreplay reject --group '*'
         """)
 
     @Argument(help: "Recordings whose pending files to reject (names or paths).")
@@ -77,13 +101,23 @@ extension JPReplay {
     @Flag(help: "Reject everything pending.")
     var all = false
 
+    @Option(help: ArgumentHelp("Reject a group of `review --group` (a key or a quoted glob). Repeatable.", valueName: "KEY"))
+    var group: [String] = []
+
     @OptionGroup var corpus: CorpusOptions
 
     func validate() throws {
+      if !group.isEmpty {
+        if all { throw ValidationError("--group takes no --all (--group '*' is every group)") }
+        return
+      }
       if all == !recordings.isEmpty { throw ValidationError("name the recordings to reject, or pass --all") }
     }
 
     func run() throws {
+      if !group.isEmpty {
+        return try resolveGroups(group, names: recordings, verb: "rejected", store: corpus.store) { try corpus.store.reject($0) }
+      }
       let result = try corpus.store.reject(names: all ? nil : recordings)
       try report(result, verb: "rejected", store: corpus.store)
     }
@@ -100,4 +134,34 @@ private func report(_ result: ResolveResult, verb: String, store: GoldenStore) t
   if !result.unknown.isEmpty {
     throw CLIError.badInput("nothing pending for: \(result.unknown.joined(separator: ", ")) (see `jpreplay verify`)")
   }
+}
+
+/// `accept --group` / `reject --group`: the pending files (of `names`, or all) grouped as
+/// `review --group` groups them; every file of the selected groups resolved. A pattern that
+/// selects no group is bad input (exit 2) listing the keys; accepting refuses a file whose
+/// recording is gone, as `accept NAME` does.
+private func resolveGroups(
+  _ patterns: [String], names: [String], verb: String, store: GoldenStore, _ action: (PendingGolden) throws -> Void
+) throws {
+  let wanted = names.map { store.name(of: $0) }
+  let pending = try store.pending().filter { p in wanted.isEmpty || wanted.contains { GoldenStore.glob($0, matches: p.name) } }
+  let groups = try PendingGroup.groups(pending, store: store)
+  let (selected, unknown) = PendingGroup.select(groups, patterns: patterns)
+  if !unknown.isEmpty {
+    let keys = groups.isEmpty ? "nothing is pending" : "the groups: " + groups.map(\.key).joined(separator: ", ")
+    throw CLIError.badInput("no pending group matches \(unknown.joined(separator: ", ")) (\(keys); see `jpreplay review --group`)")
+  }
+  var refused: [PendingGolden] = []
+  for g in selected {
+    for p in g.files {
+      if verb == "accepted" && !store.hasRecording(p.name) {
+        refused.append(p)
+        continue
+      }
+      try action(p)
+      print("\(verb) \(p)")
+    }
+  }
+  for p in refused { printErr("jpreplay: " + store.refusal(p)) }
+  if !refused.isEmpty { throw ExitCode(2) }
 }

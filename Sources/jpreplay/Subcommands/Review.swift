@@ -20,6 +20,15 @@ extension JPReplay {
           jpreplay review 's0*'
           printf 'a\\nr\\n' | jpreplay review
           jpreplay review --accept-all
+
+        --group reviews the pending files by group, as verify groups divergences: files whose \
+        first divergence has the same cue, record kind and shape (moved, missing, extra, a \
+        changed field) are one decision, shown with one example and the other divergences \
+        found in the group's files. The groups' keys work with accept --group and reject --group.
+
+          jpreplay verify feet-cropped --set bboxRequiresAllListed=true --update new    # exit 1: writes .new files
+          printf 's\\n' | jpreplay review --group    # exit 1: lists the groups, skips
+          jpreplay reject --all
         """)
 
     @Argument(help: "Only these recordings (names or paths); default: everything pending.")
@@ -32,6 +41,9 @@ extension JPReplay {
 
     @Flag(help: "Reject every pending file without asking.")
     var rejectAll = false
+
+    @Flag(help: "One decision per group of files with the same first divergence (cue, kind, shape).")
+    var group = false
 
     @Option(help: "Lines of context in diffs.")
     var context = 3
@@ -48,7 +60,7 @@ extension JPReplay {
 
     func run() throws {
       let mode: ReviewSession.Mode = acceptAll ? .acceptAll : rejectAll ? .rejectAll : .ask
-      let session = ReviewSession(
+      var session = ReviewSession(
         store: corpus.store, mode: mode, names: recordings.isEmpty ? nil : recordings,
         color: color.enabled(isTTY: stdoutIsTTY), context: context,
         readLine: { Swift.readLine(strippingNewline: true) },
@@ -56,6 +68,7 @@ extension JPReplay {
           // A write that fails ends the run with exit 2 (StandardOutput), never a trap.
           do { try StandardOutput.write(Array(text.utf8)) } catch { StandardOutput.fail(error) }
         })
+      session.grouped = group
       let outcome = try session.run()
       if outcome.exitCode != .ok { throw ExitCode(outcome.exitCode.rawValue) }
     }
