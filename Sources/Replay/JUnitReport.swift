@@ -1,15 +1,21 @@
 import Recording
 /// JUnit XML for CI dashboards: one `testcase` per recording. Stale, missing and orphan
 /// recordings are failures with their own `type`; ignored or deleted orphans are `skipped`;
-/// unreadable input is an `error`. The suite's properties count every category. No timings,
-/// so the report is as deterministic as the verification.
+/// unreadable input is an `error`. The suite's properties count every category. Each case
+/// carries `file` (the recording, or the golden of an orphan, as `file` names it) and `time`
+/// (seconds of its replay and comparison, `VerifyCase.elapsed`; 0 when not measured); the
+/// suites carry the sum. Apart from `time` the report is as deterministic as the verification.
 public enum JUnitReport {
-  public static func render(_ report: VerifyReport, suite: String = "jpreplay.verify") -> String {
+  /// `file`: the path to show for a case's `file` attribute (nil: none).
+  public static func render(
+    _ report: VerifyReport, suite: String = "jpreplay.verify", file: ((VerifyCase) -> String?)? = nil
+  ) -> String {
     let failures = report.cases.filter { $0.exitCode == .difference }.count
     let errors = report.cases.filter { $0.exitCode == .badInput }.count
     let skipped = report.cases.filter { $0.category == .orphan && $0.exitCode == .ok }.count
     var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-    let counts = #"tests="\#(report.cases.count)" failures="\#(failures)" errors="\#(errors)""#
+    let total = report.cases.reduce(0.0) { $0 + ($1.elapsed.seconds ?? 0) }
+    let counts = #"tests="\#(report.cases.count)" failures="\#(failures)" errors="\#(errors)" time="\#(seconds(total))""#
     out += #"<testsuites name="\#(escape(suite))" \#(counts)>"# + "\n"
     out += #"  <testsuite name="\#(escape(suite))" \#(counts) skipped="\#(skipped)">"# + "\n"
     out += "    <properties>\n"
@@ -18,7 +24,9 @@ public enum JUnitReport {
     }
     out += "    </properties>\n"
     for c in report.cases {
-      let open = #"    <testcase classname="\#(escape(suite))" name="\#(escape(c.name))""#
+      var open = #"    <testcase classname="\#(escape(suite))" name="\#(escape(c.name))""#
+      if let path = file?(c) { open += #" file="\#(escape(path))""# }
+      open += #" time="\#(seconds(c.elapsed.seconds ?? 0))""#
       if c.exitCode == .ok && c.category != .orphan {
         out += open + "/>\n"
         continue
@@ -52,6 +60,13 @@ public enum JUnitReport {
     case .failed:
       if case .harnessError = c.status { "harness_error" } else { "golden_mismatch" }
     }
+  }
+
+  /// Seconds with millisecond precision, as JUnit readers expect ("0.042").
+  public static func seconds(_ s: Double) -> String {
+    let ms = Int64((max(0, s.isFinite ? s : 0) * 1000).rounded())
+    let frac = String(ms % 1000)
+    return "\(ms / 1000)." + String(repeating: "0", count: 3 - frac.count) + frac
   }
 
   /// XML text/attribute escaping (`XMLText`, the one XML escaper).

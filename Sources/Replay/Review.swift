@@ -30,6 +30,9 @@ public struct ReviewSession {
   /// `ScenarioCorpus.unmetRules(ofPending:store:)`); each is shown as a warning before the
   /// recording's first pending file.
   public var ruleCheck: ((String) -> [String])?
+  /// One decision per group of pending files (`PendingGroup`: cue, record kind and shape of
+  /// the first divergence), shown with its first file as the example (`review --group`).
+  public var grouped = false
 
   public init(
     store: GoldenStore, mode: Mode = .ask, names: [String]? = nil, color: Bool = false,
@@ -74,6 +77,7 @@ public struct ReviewSession {
       pending.removeAll { !store.hasRecording($0.name) }
       for p in outcome.refused { write(store.refusal(p) + "\n") }
     }
+    if grouped { return try runGrouped(pending, outcome) }
     var quitting = false
     var warned = Set<String>()
     for (i, p) in pending.enumerated() {
@@ -113,12 +117,87 @@ public struct ReviewSession {
         quitting = true
       }
     }
+    writeTotals(outcome)
+    return outcome
+  }
+
+  func writeTotals(_ outcome: Outcome) {
     write(
       "\n\(outcome.accepted.count) accepted, \(outcome.rejected.count) rejected, \(outcome.skipped.count) skipped"
         + (outcome.refused.isEmpty ? "" : ", \(outcome.refused.count) refused (no recording)") + "\n"
     )
+  }
+
+  /// `review --group`: the groups listed, then one question per group over all its files.
+  func runGrouped(_ pending: [PendingGolden], _ start: Outcome) throws -> Outcome {
+    var outcome = start
+    let groups = try PendingGroup.groups(pending, store: store)
+    write("\(pending.count) pending file\(pending.count == 1 ? "" : "s") in \(groups.count) group\(groups.count == 1 ? "" : "s"):\n")
+    for g in groups { write(g.line + "\n") }
+    var quitting = false
+    for (i, g) in groups.enumerated() {
+      if quitting {
+        outcome.skipped += g.files
+        continue
+      }
+      let answer: Answer
+      switch mode {
+      case .acceptAll: answer = .accept
+      case .rejectAll: answer = .reject
+      case .ask:
+        write(showGroup(g, position: i + 1, of: groups.count))
+        if let check = ruleCheck {
+          for name in Set(g.files.map(\.name)).sorted() {
+            let unmet = check(name)
+            guard !unmet.isEmpty else { continue }
+            write(
+              "warning: \(name): the pending golden breaks \(unmet.count) expect: rule\(unmet.count == 1 ? "" : "s") of its scenario (accepting it blesses a wrong engine):\n"
+                + unmet.map { "  \($0)\n" }.joined())
+          }
+        }
+        write(try show(g.files[0], position: 1, of: g.files.count))
+        answer = ask()
+      }
+      for p in g.files {
+        switch answer {
+        case .accept:
+          try store.accept(p)
+          outcome.accepted.append(p)
+          write("accepted \(p)\n")
+        case .reject:
+          try store.reject(p)
+          outcome.rejected.append(p)
+          write("rejected \(p)\n")
+        case .skip, .quit:
+          outcome.skipped.append(p)
+        }
+      }
+      if answer == .quit { quitting = true }
+    }
+    writeTotals(outcome)
     return outcome
   }
+
+  /// The group's header: key, title, files, the other divergences in them, the example.
+  func showGroup(_ g: PendingGroup, position: Int, of total: Int) -> String {
+    var out = "\n=== group \(position)/\(total): \(g.key)\n\(g.title)\n"
+    let shown = g.files.prefix(Self.groupFilesShownMax).map(\.description).joined(separator: ", ")
+    let more = g.files.count > Self.groupFilesShownMax ? ", … (\(g.files.count - Self.groupFilesShownMax) more)" : ""
+    out += "\(g.files.count) file\(g.files.count == 1 ? "" : "s"): \(shown)\(more)\n"
+    if !g.others.isEmpty {
+      out += "these files also differ in:\n"
+      for o in g.others.prefix(VerifyCase.headlinesShownMax) { out += "  \(o.title) (×\(o.count))\n" }
+      if g.others.count > VerifyCase.headlinesShownMax {
+        out += "  … and \(g.others.count - VerifyCase.headlinesShownMax) more kinds\n"
+      }
+    }
+    out += "the answer applies to all \(g.files.count); the example, \(g.files[0]):\n"
+    out += "(or decide later: jpreplay accept --group '\(g.key)' / jpreplay reject --group '\(g.key)')\n"
+    return out
+  }
+
+  /// Files named in a group's header.
+  public static let groupFilesShownMax = 10
 
   /// The header, first divergence and diff of one pending file.
   func show(_ p: PendingGolden, position: Int, of total: Int) throws -> String {

@@ -85,8 +85,11 @@ public struct Verifier: Sendable {
         return c
       }
       let rules = scenarios.contains(name) ? expect : nil
+      let clock = ContinuousClock()
+      let start = clock.now
       var c = Self.verifyOne(
         name, store: corpus, options: options, replay: replay, write: finding == nil, expect: rules)
+      c.elapsed = Elapsed(seconds: Self.seconds(clock.now - start))
       c.scenario = finding
       return c
     }
@@ -99,6 +102,11 @@ public struct Verifier: Sendable {
       )
     }
     return VerifyReport(cases: cases, update: options.update)
+  }
+
+  /// A duration in seconds.
+  static func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
   }
 
   /// Verifies one recording by name (its goldens per `options.update`), without the corpus

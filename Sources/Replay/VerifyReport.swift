@@ -79,6 +79,15 @@ public struct FileDivergence: Equatable, Sendable {
   public var divergence: Divergence
 }
 
+/// A measured duration that never makes two results differ: two runs of the same
+/// verification are equal (`==`) whatever their timings.
+public struct Elapsed: Equatable, Sendable {
+  /// Seconds; nil when not measured.
+  public var seconds: Double?
+  public init(seconds: Double? = nil) { self.seconds = seconds }
+  public static func == (a: Elapsed, b: Elapsed) -> Bool { true }
+}
+
 /// The result for one recording.
 public struct VerifyCase: Equatable, Sendable {
   public var name: String
@@ -96,6 +105,8 @@ public struct VerifyCase: Equatable, Sendable {
   /// The scenario's `expect:` rules the replay breaks, one line each (file, line, rule and
   /// what was seen); judged apart from the goldens.
   public var unmet: [String] = []
+  /// Wall time of the replay and comparison (JUnit `time`); never part of the verdict.
+  public var elapsed = Elapsed()
 
   public init(name: String, status: VerifyStatus, summary: ReplaySummary? = nil) {
     self.name = name

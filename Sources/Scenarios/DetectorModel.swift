@@ -244,8 +244,7 @@ extension Scenario {
   /// `detector:` (after `fps`, `frames` and `noise`): the profile, the rates, the overrides;
   /// refuses `frames`, an `fps` other than delivered_fps, and `noise.landmark_sigma`/`conf_sigma`.
   mutating func parseDetector(_ n: YNode, _ member: (String) -> YNode?) throws(ScenarioError) {
-    let keys = ["profile", "rate_fps", "delivered_fps"] + DetectorProfile.Figure.allCases.map(\.rawValue)
-    let m = try n.mapping(allowed: keys, what: "detector key")
+    let m = try n.mapping(allowed: ScenarioSchema.detectorKeys, what: "detector key")
     func v(_ k: String) -> YNode? { m.first(where: { $0.key == k })?.value }
     guard let pn = v("profile") else {
       throw n.error("missing key \"profile\"; expected one of: \(DetectorProfile.named.map(\.name).joined(separator: ", "))")

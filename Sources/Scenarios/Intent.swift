@@ -74,7 +74,7 @@ public struct ScenarioIntent: Sendable, Equatable {
   static func parseTruth(_ n: YNode, duration: Int64) throws(ScenarioError) -> [Interval] {
     var out: [Interval] = []
     for e in try n.sequence(max: ScenarioLimits.truthIntervalsMax, bound: "ScenarioLimits.truthIntervalsMax") {
-      let m = try e.mapping(allowed: ["cue", "from", "to"], what: "truth key")
+      let m = try e.mapping(allowed: ScenarioSchema.truthKeys, what: "truth key")
       func v(_ k: String) throws(ScenarioError) -> YNode {
         guard let x = m.first(where: { $0.key == k })?.value else { throw e.error("missing key \"\(k)\"; expected {cue, from, to}") }
         return x

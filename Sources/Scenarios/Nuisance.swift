@@ -81,17 +81,17 @@ public struct Nuisance: Sendable, Equatable {
     case "dropouts": dropouts = try Self.episodes(n, extra: [])
     case "passersby": passersby = try Self.episodes(n, extra: [])
     case "occlusions":
-      occlusions = try Self.episodes(n, extra: ["parts"])
+      occlusions = try Self.episodes(n, extra: ScenarioSchema.occlusionExtraKeys)
       if let p = try n.mapping().first(where: { $0.key == "parts" })?.value { occlusionParts = try Self.parts(p) }
     case "drift":
-      let m = try Self.fields(n, ["sigma", "tau_ms"])
+      let m = try Self.fields(n, ScenarioSchema.driftKeys)
       let sigma = try Self.number(m[0], 0, ScenarioLimits.driftSigmaMax, "ScenarioLimits.driftSigmaMax", "a standard deviation")
       let tau = try Self.number(
         m[1], ScenarioLimits.driftTauMs.lowerBound, ScenarioLimits.driftTauMs.upperBound, "ScenarioLimits.driftTauMs",
         "a time constant in ms")
       drift = (sigma, tau)
     case "sway":
-      let m = try Self.fields(n, ["amplitude", "period_ms"])
+      let m = try Self.fields(n, ScenarioSchema.swayKeys)
       let a = try Self.number(m[0], 0, ScenarioLimits.swayAmplitudeMax, "ScenarioLimits.swayAmplitudeMax", "an amplitude")
       let p = try Self.number(
         m[1], ScenarioLimits.swayPeriodMs.lowerBound, ScenarioLimits.swayPeriodMs.upperBound, "ScenarioLimits.swayPeriodMs",
@@ -124,7 +124,7 @@ public struct Nuisance: Sendable, Equatable {
   }
 
   static func episodes(_ n: YNode, extra: [String]) throws(ScenarioError) -> Episodes {
-    let names = ["per_min", "min_ms", "max_ms"]
+    let names = ScenarioSchema.episodeKeys
     let m = try n.mapping(allowed: names + extra)
     for k in names where !m.contains(where: { $0.key == k }) {
       throw n.error("missing key \"\(k)\"; expected {\((names + extra).joined(separator: ", "))}")

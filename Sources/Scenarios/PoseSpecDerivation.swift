@@ -22,7 +22,7 @@ import PoseSpec
 /// (`JSONWriter.write`, one line, members in order, shortest numbers): the text the engine
 /// itself loads an inline spec from, so the hash is the loaded spec's `sha256`.
 struct PoseSpecDerivation {
-  static let keys = ["from", "remove", "set"]
+  static let keys = ScenarioSchema.derivationKeys
 
   /// Whether a node is a derivation (a mapping with `from`) rather than an inline spec.
   static func isDerivation(_ n: YNode) -> Bool {

@@ -89,8 +89,7 @@ extension Scenario {
     }
     if let n = member("notes") { notes = try n.string() }
     if let n = member("budgets") {
-      let known = ["maxShowsOfOneCue", "repeatWindowMs", "maxPromptsPerSecond", "maxCueChangesPerMinute", "minHoldMs"]
-      for m in try n.mapping(allowed: known, what: "budget") {
+      for m in try n.mapping(allowed: ScenarioSchema.budgetKeys, what: "budget") {
         let v = try m.value.int()
         guard v >= 0 else { throw m.value.error("expected a non-negative integer, found \(v)") }
         budgets.append((m.key, v))
@@ -137,7 +136,7 @@ extension Scenario {
 
   /// `luma: {every, w, h}`: a plane every N frames, within the size bounds.
   mutating func parseLuma(_ n: YNode) throws(ScenarioError) {
-    for m in try n.mapping(allowed: ["every", "w", "h"]) {
+    for m in try n.mapping(allowed: ScenarioSchema.lumaKeys) {
       let v = try m.value.int()
       switch m.key {
       case "every":
@@ -160,7 +159,7 @@ extension Scenario {
   /// `noise: {landmark_sigma, conf_sigma, miss_rate}`, each in [0, 1], and the nuisance keys
   /// (`Nuisance.keys`: dropouts, occlusions, passersby, drift, sway).
   mutating func parseNoise(_ n: YNode) throws(ScenarioError) {
-    for m in try n.mapping(allowed: ["landmark_sigma", "conf_sigma", "miss_rate"] + Nuisance.keys) {
+    for m in try n.mapping(allowed: ScenarioSchema.noiseKeys) {
       if Nuisance.keys.contains(m.key) {
         try noise.nuisance.parse(key: m.key, m.value)
         continue

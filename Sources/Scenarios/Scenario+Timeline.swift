@@ -33,7 +33,7 @@ extension Scenario {
   }
 
   static func parseEntry(_ n: YNode, duration: Int64, dir: String = ".") throws(ScenarioError) -> TimelineEntry {
-    let m = try n.mapping(allowed: ["at", "from", "to", "subject", "oscillate", "event", "intent"], what: "timeline key")
+    let m = try n.mapping(allowed: ScenarioSchema.timelineKeys, what: "timeline key")
       .filter { $0.key != "intent" }
     let keys = Set(m.map(\.key))
     func v(_ k: String) -> YNode { m.first(where: { $0.key == k })!.value }
@@ -68,7 +68,7 @@ extension Scenario {
     for o in try n.mapping(allowed: SubjectParam.allCases.map(\.rawValue), what: "numeric subject parameter") {
       var amp: Double?
       var period: Double?
-      for f in try o.value.mapping(allowed: ["amplitude", "period_ms"]) {
+      for f in try o.value.mapping(allowed: ScenarioSchema.oscillationKeys) {
         if f.key == "amplitude" { amp = try SubjectPatch.bounded(f.value) } else {
           let p = try f.value.double()
           guard p >= 1 else { throw f.value.error("expected a period ≥ 1 ms, found \(p)") }

@@ -197,7 +197,7 @@ public struct Scenario: Sendable {
       if case .string("none") = try n.scalar() { return .none }
       throw n.error("expected none, {every_ms: N} or {times: [...]}, found \(n.typeName)")
     }
-    let m = try n.mapping(allowed: ["every_ms", "times"])
+    let m = try n.mapping(allowed: ScenarioSchema.frameKeys)
     guard m.count == 1 else { throw n.error("expected exactly one of every_ms or times") }
     let v = m[0].value
     if m[0].key == "every_ms" {
@@ -214,12 +214,9 @@ public struct Scenario: Sendable {
     return .times(times)
   }
 
-  /// The fields of a face observation (ENGINE §1.5) a reference's `faces` edit may change.
-  static let faceKeys = ["bbox", "conf", "left_eye", "right_eye", "nose_tip", "chin", "mouth"]
-
   static func parseReference(_ n: YNode, duration: Int64) throws(ScenarioError) -> Reference {
     let m = try n.mapping(
-      allowed: ["at", "ref_id", "subject", "drop", "conf", "faces", "frame_scalars"], what: "reference key")
+      allowed: ScenarioSchema.referenceKeys, what: "reference key")
     func v(_ k: String) -> YNode? { m.first(where: { $0.key == k })?.value }
     guard let atN = v("at") else { throw n.error("missing key \"at\" (time of the ref_analysis event)") }
     guard let idN = v("ref_id") else { throw n.error("missing key \"ref_id\"") }
@@ -227,7 +224,7 @@ public struct Scenario: Sendable {
     if let s = v("subject") { r.subject = try SubjectPatch.parse(s) }
     if let d = v("drop") { r.drop = try parseJoints(d) }
     if let c = v("conf") {
-      for j in try c.mapping(allowed: Joint.allCases.map(\.name), what: "joint") {
+      for j in try c.mapping(allowed: ScenarioSchema.jointKeys, what: "joint") {
         let x = try j.value.double()
         guard x >= 0, x <= 1 else { throw j.value.error("expected a confidence in [0, 1], found \(x)") }
         let joint = Joint(name: j.key)!
@@ -240,7 +237,7 @@ public struct Scenario: Sendable {
     if let f = v("faces") {
       var faces: [JSONObject] = []
       for e in try f.sequence(max: ScenarioLimits.referenceFacesMax, bound: "ScenarioLimits.referenceFacesMax") {
-        let members = try e.mapping(allowed: faceKeys, what: "face field")
+        let members = try e.mapping(allowed: ScenarioSchema.faceKeys, what: "face field")
         var o = JSONObject()
         for m in members { o.members.append(JSONMember(m.key, try m.value.json())) }
         faces.append(o)

@@ -131,10 +131,7 @@ public struct ScenarioExpectation: Sendable, Equatable {
   /// Cue levels a `displayed: CUE/LEVEL` may name.
   public static let levels = ["warn", "hard"]
 
-  static let keys = [
-    "displayed", "at", "within_ms", "not_displayed", "from", "to", "praise", "saw", "never", "state", "with", "has", "lacks",
-    "count",
-  ]
+  static let keys = ScenarioSchema.expectKeys
   static let shapes =
     "expected one of {displayed: CUE[/LEVEL], at: T[, within_ms: N]}, {not_displayed: CUE[/LEVEL]|any, from: T, to: T}, {praise: {at_least: N, at_most: N}[, from: T, to: T]}, {saw|never: KIND|a13.EVENT[, with: {…}, has: […], lacks: […], count: {…}][, from: T, to: T | at: T, within_ms: N]}, {state: KIND, with: {…}, at: T[, within_ms: N]}"
 
@@ -332,7 +329,7 @@ public struct ScenarioExpectation: Sendable, Equatable {
   static func counts(_ n: YNode) throws(ScenarioError) -> (Int64?, Int64?) {
     var least: Int64?
     var most: Int64?
-    for m in try n.mapping(allowed: ["at_least", "at_most"], what: "count bound") {
+    for m in try n.mapping(allowed: ScenarioSchema.countKeys, what: "count bound") {
       let c = try m.value.int()
       guard c >= 0, c <= ScenarioLimits.expectationCountMax else {
         throw m.value.error("expected a count 0…\(ScenarioLimits.expectationCountMax) (ScenarioLimits.expectationCountMax), found \(c)")

@@ -150,7 +150,7 @@ public struct SubjectPatch: Sendable {
       case .joints:
         // {leftWrist: [x, y], …}; `joints: {}` restores the model's points.
         var out: [(Joint, Double, Double)] = []
-        for j in try m.value.mapping(allowed: Joint.allCases.map(\.name), what: "joint") {
+        for j in try m.value.mapping(allowed: ScenarioSchema.jointKeys, what: "joint") {
           let xy = try j.value.sequence()
           guard xy.count == 2 else { throw j.value.error("expected [x, y], found \(xy.count) values") }
           out.append((Joint(name: j.key)!, try bounded(xy[0]), try bounded(xy[1])))

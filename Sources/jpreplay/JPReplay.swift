@@ -30,7 +30,12 @@ struct JPReplay: ParsableCommand {
         jpreplay replay Recordings/drift-left-and-back.jprec
         jpreplay verify
         jpreplay review
+
+      `jpreplay --version` prints the package version and, for a binary in a git checkout's \
+      .build folder, that checkout's commit. Shell completion: \
+      `jpreplay --generate-completion-script zsh` (or bash, fish); see the README.
       """,
+    version: BuildInfo.versionLine(executable: SelfExecutable.path),
     subcommands: [
       Record.self, Import.self, Cat.self, Info.self, Doctor.self, Spec.self, Replay.self, Verify.self,
       Review.self, Accept.self, Reject.self, Diff.self, Bisect.self, Minimize.self, CoverageCommand.self, Bench.self, Score.self, Plot.self,

@@ -46,6 +46,7 @@ struct VerifyReportTests {
     let xml = try String(contentsOf: junit, encoding: .utf8)
     #expect(xml.contains(#"tests="2" failures="1" errors="0""#), "\(xml)")
     #expect(xml.contains(#"type="stale_recording""#))
+    #expect(xml.contains(#"name="drift-left-and-back" file="Recordings/drift-left-and-back.jprec" time=""#), "\(xml)")
     #expect(Self.goldenFiles(dir).allSatisfy { !$0.hasSuffix(".new") })
     let json = try CLI.run(["verify", "--format", "json"], cwd: dir, env: ["GITHUB_ACTIONS": "true"])
     #expect(json.code == 1)

@@ -57,6 +57,13 @@ struct ScoreRulesTests {
     #expect(o.cueChanges == 4)
     #expect(o.unexplainedChanges == 3)
     #expect(o.flickerPerMinute == 3.0)
+    // `score --details` lists each one with why: the nearest label change of either cue and
+    // the window it explains ([since − 500, t + 3000]), and the nearest ideal-display change.
+    #expect(o.flickers.count == 3)
+    #expect(
+      o.flickers.first
+        == "t=20000 A → B: no label change of A or B explains it (nearest: A on at 1000, moving since 1000, explains [500, 4000]); the ideal display does not change there (nearest: A at 1000)")
+    #expect(o.flickers.map { String($0.prefix(while: { $0 != ":" })) } == ["t=20000 A → B", "t=21000 B → A", "t=22000 A → B"])
   }
 
   @Test("flicker: the explanation window is 3 s before to 0.5 s after a label change")
@@ -66,6 +73,9 @@ struct ScoreRulesTests {
     #expect(Self.evaluate([(9_500, "C")], l).unexplainedChanges == 0)
     #expect(Self.evaluate([(13_001, "C")], l).unexplainedChanges == 1)
     #expect(Self.evaluate([(9_499, "C")], l).unexplainedChanges == 1)
+    #expect(Self.evaluate([(13_001, "C")], l).flickers.first?.hasPrefix(
+      "t=13001 none → C: no label change of C explains it (nearest: C on at 10000, moving since 10000, explains [9500, 13000])") == true)
+    #expect(Self.evaluate([(12_999, "C")], l).flickers == [])
   }
 
   @Test("flicker: A → none → B after A's label ends is explained by the ideal display changing")

@@ -79,6 +79,36 @@ struct TimelinePlotTests {
     #expect(throws: HarnessFailure.self) { try TimelineData.collect(rec, spec: Self.spec(), from: 999_999_999) }
   }
 
+  @Test("gate-probe-hold-vs-frames: the gate lane shows frames then hold as the scenario's author describes; the rank lane the candidates")
+  func gateAndRankLanes() throws {
+    // The author's notes: HEAD_LEVEL at 0, 100, 200 is shown at 200 (persistFrames 3: the
+    // gate holds back for frames before); CHIN_UP from 800 waits while HEAD_LEVEL holds (hold).
+    let scorer = try CorpusScorer(paths: [Self.path("Recordings/gate-probe-hold-vs-frames.jprec")])
+    let data = try TimelineData.collect(scorer.recordings[0], spec: Self.spec())
+    let svg = SVGTimeline.render(data)
+    let doc = try Self.parse(svg)
+    let gate = doc.titles.filter { $0.contains(" gate ") }
+    #expect(gate.contains { $0.hasPrefix("t 0…200 gate frames: input HEAD_LEVEL, shown none (stable 1/3 frames") }, "\(gate)")
+    #expect(gate.contains { $0.hasPrefix("t 800…") && $0.contains("gate hold: input CHIN_UP, shown HEAD_LEVEL") }, "\(gate)")
+    #expect(!gate.contains { $0.contains("gate none") })
+    #expect(doc.texts.contains("gate") && doc.texts.contains("ranked (best on top)"))
+    let ranks = doc.titles.filter { $0.contains(" rank 1: ") }
+    #expect(ranks.contains { $0.hasPrefix("t 0…") && $0.contains("rank 1: HEAD_LEVEL") }, "\(ranks)")
+    #expect(ranks.contains { $0.contains("rank 1: CHIN_UP (ranked: CHIN_UP > HEAD_LEVEL") }, "\(ranks)")
+  }
+
+  @Test("long cue names are written whole, above their panel, not clipped by the left column")
+  func fullCueNames() throws {
+    let scorer = try CorpusScorer(paths: [Self.path("Recordings/drift-left-and-back.jprec")])
+    let cue = "OUT_14_OUTDOOR_COMPOSE_MORE_LANDMARK"
+    let data = try TimelineData.collect(scorer.recordings[0], spec: Self.spec(), cues: [cue, "FRAME_MOVE_LEFT"])
+    let svg = SVGTimeline.render(data)
+    // The name starts where the panel does (x = 210), on a row of its own above it.
+    #expect(svg.contains(#"<text x="210" "#) && svg.contains(">\(cue)</text>"))
+    let line = svg.split(separator: "\n").first { $0.hasSuffix(">\(cue)</text>") }
+    #expect(line?.hasPrefix(#"<text x="210" "#) == true, "\(line ?? "none")")
+  }
+
   @Test("texts that XML reserves are escaped")
   func escaping() throws {
     var data = TimelineData(

@@ -181,6 +181,42 @@ struct TuneTests {
     #expect(try r.run(study: study) == 0, "a complete study runs nothing")
   }
 
+  @Test func anExtendedStudyEqualsOneRunWithTheLargerCountFromTheStart() throws {
+    for kind in [TuneSamplerKind.random, .tpe] {
+      // TPE: 20 trials end inside the second batch of 16, so the extension finishes a batch
+      // whose first trials were proposed before the extension.
+      let full = try Self.run(try Self.runner(kind, trials: 40), Self.tempStudy("full.sqlite"))
+      let path = Self.tempStudy("extend.sqlite")
+      let short = try Self.run(try Self.runner(kind, trials: 20), path)
+      #expect(short == Array(full.prefix(20)), "\(kind)")
+      let study = try TuneStudy.open(path, create: true)
+      let longer = try Self.runner(kind, trials: 40)
+      #expect(try study.extend(longer.studyMeta(specSHA256: "x", corpus: ["c"])) == 20)
+      #expect(try longer.run(study: study) == 20, "only the new trials run")
+      #expect(try study.trials() == full, "\(kind)")
+      #expect(try study.meta()["trials"] == "40" && study.meta()["extended"] == "20 → 40")
+      // Now bound to 40 trials: a plain rerun with 40 continues; with 20 it is refused.
+      try study.bind(longer.studyMeta(specSHA256: "x", corpus: ["c"]))
+      #expect(throws: HarnessFailure.self) { try study.bind(Self.runner(kind, trials: 20).studyMeta(specSHA256: "x", corpus: ["c"])) }
+    }
+  }
+
+  @Test func extendRefusesAnotherSettingASmallerCountAndANewStudy() throws {
+    let path = Self.tempStudy("extend-refuse.sqlite")
+    _ = try Self.run(try Self.runner(.random, trials: 8), path)
+    let study = try TuneStudy.open(path, create: true)
+    func message(_ r: TuneRunner, _ s: TuneStudy) -> String {
+      do { try s.extend(r.studyMeta(specSHA256: "x", corpus: ["c"])) } catch { return error.message }
+      return "accepted"
+    }
+    #expect(message(try Self.runner(.random, trials: 16, seed: 99), study).contains("seed = 7, not 99"))
+    #expect(message(try Self.runner(.random, trials: 8), study).contains("already has 8 trials"))
+    #expect(message(try Self.runner(.random, trials: 4), study).contains("already has 8 trials"))
+    let fresh = try TuneStudy.open(Self.tempStudy("fresh.sqlite"), create: true)
+    #expect(message(try Self.runner(.random, trials: 8), fresh).contains("has none yet"))
+    #expect(try study.meta()["trials"] == "8", "a refused extension changes nothing")
+  }
+
   @Test func aStudyRefusesAnotherSpace() throws {
     let path = Self.tempStudy("bind.sqlite")
     _ = try Self.run(try Self.runner(.random, trials: 4), path)

@@ -121,7 +121,12 @@ struct GoldenStoreTests {
     #expect(one == two)
     #expect(one.cases.map(\.name) == ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"])
     #expect(one.cases.map(\.passed) == [true, false, true, false, true, false])
-    #expect(JUnitReport.render(one) == JUnitReport.render(two))
+    // Apart from the measured times (`time="…"`), the JUnit report is the same bytes.
+    func untimed(_ xml: String) -> String {
+      xml.replacingOccurrences(of: #" time="[0-9]+\.[0-9]{3}""#, with: "", options: .regularExpression)
+    }
+    #expect(JUnitReport.render(one) != untimed(JUnitReport.render(one)))
+    #expect(untimed(JUnitReport.render(one)) == untimed(JUnitReport.render(two)))
   }
 
   @Test func progressIsReportedOncePerRecording() throws {
@@ -191,12 +196,23 @@ struct GoldenStoreTests {
       "changed", .trace,
       TraceFormat.line(
         record(100, "cue_display", ["cue_id": "FRAME_MOVE_LEFT", "level": "<hard>", "reason": "none", "mode": "noRef"])) + "\n")
-    let xml = JUnitReport.render(try c.verifier(ci: true).run())
+    let report = try c.verifier(ci: true).run()
+    let xml = JUnitReport.render(report, file: { "Recordings/\($0.name).jprec" })
     #expect(xml.components(separatedBy: "<testcase ").count - 1 == 2)
+    // `time`: each case's measured seconds (3 decimals); the suite's is their sum.
+    let times = report.cases.map { $0.elapsed.seconds ?? -1 }
+    #expect(times.allSatisfy { $0 >= 0 }, "every replayed case is timed: \(times)")
+    let total = JUnitReport.seconds(times.reduce(0, +))
     #expect(
       xml.contains(
-        #"<testsuite name="jpreplay.verify" tests="2" failures="1" errors="0" skipped="0">"#))
-    #expect(xml.contains(#"<testcase classname="jpreplay.verify" name="ok"/>"#))
+        #"<testsuite name="jpreplay.verify" tests="2" failures="1" errors="0" time="\#(total)" skipped="0">"#), "\(xml)")
+    #expect(
+      xml.contains(
+        #"<testcase classname="jpreplay.verify" name="ok" file="Recordings/ok.jprec" time="\#(JUnitReport.seconds(times[1]))"/>"#),
+      "\(xml)")
+    #expect(xml.contains(#"name="changed" file="Recordings/changed.jprec" time=""#))
+    #expect(JUnitReport.seconds(0) == "0.000" && JUnitReport.seconds(1.0424) == "1.042" && JUnitReport.seconds(12.3456) == "12.346")
+    #expect(JUnitReport.seconds(.nan) == "0.000" && JUnitReport.seconds(-1) == "0.000")
     #expect(
       xml.contains(
         #"<failure message="trace: at t=100 cue_display differs: golden cue_display FRAME_MOVE_LEFT/&lt;hard&gt;, replay cue_display FRAME_MOVE_LEFT/warn (level &lt;hard&gt; → warn)" type="golden_mismatch">"#

@@ -91,3 +91,68 @@ final class Transcript: @unchecked Sendable {
   init(answers: [String]) { self.answers = answers }
   func nextAnswer() -> String? { answers.isEmpty ? nil : answers.removeFirst() }
 }
+
+/// `review --group` / `accept --group`: pending files grouped by their first divergence.
+@Suite("Review by group")
+struct GroupReviewTests {
+  /// a, b, c accepted, then a level change (one group of three trace files) and a new
+  /// recording n (a group of two new goldens).
+  func corpus(_ label: String = #function) throws -> TestCorpus {
+    let c = try TestCorpus(label)
+    for name in ["a", "b", "c"] { try c.addRecording(name, times: [100, 200]) }
+    _ = try c.verifier().run()
+    _ = try c.store.accept(names: nil)
+    try c.addRecording("n", times: [50])
+    _ = try c.verifier(variant: "b").run()
+    return c
+  }
+
+  @Test func filesAreGroupedByTheirFirstDivergence() throws {
+    let c = try corpus()
+    let groups = try PendingGroup.groups(try c.store.pending(), store: c.store)
+    #expect(groups.map(\.files.count) == [3, 2])
+    #expect(groups[0].files.map(\.description) == ["a.trace.jsonl.new", "b.trace.jsonl.new", "c.trace.jsonl.new"])
+    #expect(groups[0].key.hasPrefix("FRAME_MOVE_LEFT:cue_display:"), "\(groups[0].key)")
+    #expect(groups[0].title.hasPrefix("FRAME_MOVE_LEFT cue_display: ") && groups[0].title.contains("level"), "\(groups[0].title)")
+    #expect(!groups[0].key.contains(" ") && !groups[0].key.contains("→"))
+    #expect(groups[1].key == "new-golden" && groups[1].recordings == ["n"])
+    // Keys and globs select groups; a pattern selecting nothing is named.
+    let (one, none) = PendingGroup.select(groups, patterns: ["FRAME_MOVE_LEFT:*", "zzz"])
+    #expect(one.map(\.key) == [groups[0].key] && none == ["zzz"])
+    #expect(PendingGroup.select(groups, patterns: ["new-golden"]).selected.map(\.files.count) == [2])
+    #expect(PendingGroup.select(groups, patterns: ["*"]).selected.count == 2)
+  }
+
+  @Test func oneAnswerDecidesAGroupShownWithOneExample() throws {
+    let c = try corpus()
+    let t = Transcript(answers: ["a", "r"])
+    var s = ReviewSession(store: c.store, readLine: { t.nextAnswer() }, write: { t.output += $0 })
+    s.grouped = true
+    let outcome = try s.run()
+    #expect(outcome.accepted.map(\.name) == ["a", "b", "c"])
+    #expect(outcome.rejected.count == 2)
+    #expect(Set(outcome.rejected.map(\.name)) == ["n"])
+    #expect(outcome.exitCode == .ok)
+    #expect(t.output.contains("5 pending files in 2 groups:"))
+    #expect(t.output.contains("=== group 1/2: FRAME_MOVE_LEFT:cue_display:"))
+    #expect(t.output.contains("=== group 2/2: new-golden"))
+    #expect(t.output.contains("[1/3] a — trace"))
+    // One example per group: b's and c's diffs are not shown.
+    #expect(!t.output.contains("[2/3]") && !t.output.contains("] b — trace"))
+    #expect(t.output.contains("jpreplay accept --group 'FRAME_MOVE_LEFT:cue_display:"))
+    for name in ["a", "b", "c"] { #expect(try c.store.readGolden(name, .trace)?.contains(#""level":"hard""#) == true) }
+    #expect(try c.store.pending().isEmpty)
+    #expect(try c.store.readGolden("n", .trace) == nil)
+  }
+
+  @Test func skippingAGroupLeavesAllItsFilesPending() throws {
+    let c = try corpus()
+    let t = Transcript(answers: ["s"])
+    var s = ReviewSession(store: c.store, readLine: { t.nextAnswer() }, write: { t.output += $0 })
+    s.grouped = true
+    let outcome = try s.run()
+    #expect(outcome.skipped.count == 5 && outcome.accepted.isEmpty)
+    #expect(outcome.exitCode == .difference)
+    #expect(try c.store.pending().count == 5)
+  }
+}

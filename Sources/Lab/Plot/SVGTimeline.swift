@@ -4,7 +4,9 @@ import Foundation
 import PoseSpec
 
 /// Renders a `TimelineData` as one standalone SVG (any browser opens it): a lane of the
-/// displayed cue, a lane of praise (▲) and prompt (◆) markers, then one panel per cue with
+/// displayed cue, a lane of praise (▲) and prompt (◆) markers, a lane of the gate's reason for
+/// keeping its output (hold, frames, cooldown; ENGINE §3.9), a lane of the ranking (the top
+/// three candidates, best on top; §3.7), then one panel per cue, under its full name, with
 /// its metric value (the error the thresholds judge) against the hard / warn / enter / exit
 /// thresholds, its labelled intervals shaded and its display spans as a bar on top. Every
 /// mark has a `<title>` tooltip.
@@ -15,6 +17,14 @@ public enum SVGTimeline {
   static let laneHeight = 18.0
   static let panelHeight = 120.0
   static let gap = 14.0
+  /// The row above each panel with the cue's full name.
+  static let titleHeight = 16.0
+  /// The gate reasons drawn (`none` is left blank) and their colours.
+  static let gateStyles: [(reason: GateReason, color: String)] = [
+    (.hold, "#4e79a7"), (.frames, "#f28e2b"), (.cooldown, "#b07aa1"),
+  ]
+  /// Ranks drawn in the rank lane.
+  static let ranksShown = 3
   static let palette = ["#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#2ca02c"]
   /// Threshold level → colour and dash pattern.
   static let thresholdStyles: [(level: String, color: String, dash: String)] = [
@@ -26,7 +36,7 @@ public enum SVGTimeline {
     let plotWidth = width - left - right
     let x = { (t: Millis) -> Double in left + Double(t - d.from) / Double(max(d.to - d.from, 1)) * plotWidth }
     var y = 34.0
-    let height = 34 + 2 * (laneHeight + gap) + Double(d.cues.count) * (panelHeight + gap) + 40
+    let height = 34 + 4 * (laneHeight + gap) + Double(d.cues.count) * (titleHeight + panelHeight + gap) + 40
     svg.open(width: width, height: height)
     svg.text(x: 8, y: 18, "\(d.name) — t \(d.from)…\(d.to) ms", size: 14, weight: "bold")
     legend(&svg, at: 560)
@@ -48,9 +58,14 @@ public enum SVGTimeline {
     for m in d.praise { svg.triangle(x: x(m.t), y: y, size: laneHeight, fill: "#2ca02c", title: "t=\(m.t) \(m.text)") }
     for m in d.prompts { svg.diamond(x: x(m.t), y: y, size: laneHeight, fill: "#9467bd", title: "t=\(m.t) \(m.text)") }
     y += laneHeight + gap
+    gateLane(&svg, d, top: y, x: x)
+    y += laneHeight + gap
+    rankLane(&svg, d, top: y, x: x, color: color)
+    y += laneHeight + gap
     for (i, cue) in d.cues.enumerated() {
-      panel(&svg, d, cue: cue, color: palette[i % palette.count], top: y, x: x)
-      y += panelHeight + gap
+      svg.text(x: left, y: y + 12, cue, size: 12, weight: "bold", fill: palette[i % palette.count])
+      panel(&svg, d, cue: cue, color: palette[i % palette.count], top: y + titleHeight, x: x)
+      y += titleHeight + panelHeight + gap
     }
     axis(&svg, d, y: y, x: x)
     svg.close()
@@ -87,7 +102,7 @@ public enum SVGTimeline {
     let pad = (hi - lo) * 0.08
     (lo, hi) = (lo - pad, hi + pad)
     let y = { (v: Double) -> Double in top + 6 + (hi - v) / (hi - lo) * (panelHeight - 6) }
-    svg.text(x: 8, y: top + 16, cue, size: 12, weight: "bold", fill: color)
+    svg.text(x: 8, y: top + 16, "metric (error)", size: 11, fill: color)
     svg.text(x: 8, y: top + 32, String(format: "%.3g … %.3g", lo, hi), size: 10, fill: "#666666")
     svg.rect(x: left, y: top, w: plotWidth, h: panelHeight, fill: "#fbfbfb", stroke: "#cccccc")
     for iv in d.labels?.intervals[cue] ?? [] where iv.end > d.from && iv.start < d.to {
@@ -101,6 +116,68 @@ public enum SVGTimeline {
     thresholdLines(&svg, pts, end: d.to, x: x, y: y)
     for run in thinned(pts, columns: Int(plotWidth)) where !run.isEmpty {
       svg.polyline(run.map { (x($0.t), y($0.v)) }, stroke: color)
+    }
+  }
+
+  /// Runs of equal consecutive samples: each from its first sample's t to the next run's
+  /// first t (the last to `end`).
+  static func runs<K: Equatable>(_ samples: [(t: Millis, key: K)], end: Millis) -> [(start: Millis, end: Millis, key: K)] {
+    var out: [(start: Millis, end: Millis, key: K)] = []
+    for s in samples {
+      if let last = out.last, last.key == s.key { continue }
+      if !out.isEmpty { out[out.count - 1].end = s.t }
+      out.append((s.t, end, s.key))
+    }
+    return out
+  }
+
+  /// The gate lane: a bar wherever the gate kept its output back, coloured by the reason.
+  static func gateLane(_ svg: inout SVGBuilder, _ d: TimelineData, top: Double, x: (Millis) -> Double) {
+    let plotWidth = width - left - right
+    svg.text(x: 8, y: top + 13, "gate", size: 12)
+    var lx = 44.0
+    for g in gateStyles {
+      svg.rect(x: lx, y: top + 5, w: 8, h: 8, fill: g.color)
+      svg.text(x: lx + 10, y: top + 13, g.reason.rawValue, size: 10)
+      lx += 14 + Double(g.reason.rawValue.count) * 6
+    }
+    svg.rect(x: left, y: top, w: plotWidth, h: laneHeight, fill: "#f4f4f4")
+    struct Key: Equatable {
+      var reason: GateReason
+      var input: String?
+      var shown: String?
+      var detail: String
+    }
+    // Runs by reason, input and shown cue (the counters of the first sample in the tooltip).
+    let samples = d.gate.map { (t: $0.t, key: Key(reason: $0.reason, input: $0.input, shown: $0.shown, detail: "")) }
+    for r in runs(samples, end: d.to) where r.key.reason != .none {
+      guard let style = gateStyles.first(where: { $0.reason == r.key.reason }) else { continue }
+      let first = d.gate.first { $0.t == r.start }
+      let x0 = x(max(r.start, d.from))
+      let tip = "t \(r.start)…\(r.end) gate \(r.key.reason.rawValue): input \(r.key.input ?? "none"), shown \(r.key.shown ?? "none")"
+        + (first.map { " (\($0.detail))" } ?? "")
+      svg.rect(x: x0, y: top, w: max(x(min(r.end, d.to)) - x0, 0.5), h: laneHeight, fill: style.color, title: tip)
+    }
+  }
+
+  /// The rank lane: the first `ranksShown` candidates, one row each, best on top, in the
+  /// cue's colour (grey for a cue without a panel).
+  static func rankLane(
+    _ svg: inout SVGBuilder, _ d: TimelineData, top: Double, x: (Millis) -> Double, color: (String) -> String
+  ) {
+    let plotWidth = width - left - right
+    svg.text(x: 8, y: top + 13, "ranked (best on top)", size: 12)
+    svg.rect(x: left, y: top, w: plotWidth, h: laneHeight, fill: "#f4f4f4")
+    let row = laneHeight / Double(ranksShown)
+    for k in 0..<ranksShown {
+      let samples = d.ranks.map { (t: $0.t, key: $0.ranked) }
+      for r in runs(samples, end: d.to) where r.key.count > k {
+        let cue = r.key[k]
+        let x0 = x(max(r.start, d.from))
+        svg.rect(
+          x: x0, y: top + Double(k) * row, w: max(x(min(r.end, d.to)) - x0, 0.5), h: row - 0.5, fill: color(cue),
+          title: "t \(r.start)…\(r.end) rank \(k + 1): \(cue) (ranked: \(r.key.joined(separator: " > ")))")
+      }
     }
   }
 

@@ -33,6 +33,23 @@ public struct TimelineData: Sendable {
     }
   }
 
+  /// The gate's verdict at one T0 evaluation (ENGINE §3.9): why it kept its output (`none`:
+  /// it did not hold anything back), what it was given and what it showed.
+  public struct GateSample: Sendable, Equatable {
+    public var t: Millis
+    public var reason: GateReason
+    public var input: String?
+    public var shown: String?
+    /// The counters behind the reason: "stable 2/3 frames, held 400/1000 ms".
+    public var detail: String
+  }
+
+  /// The ranked candidates at one T0 evaluation, best first (§3.7).
+  public struct RankSample: Sendable, Equatable {
+    public var t: Millis
+    public var ranked: [String]
+  }
+
   public var name: String
   public var from: Millis
   public var to: Millis
@@ -44,6 +61,9 @@ public struct TimelineData: Sendable {
   /// Praise grants and prompts shown, in the range.
   public var praise: [Marker] = []
   public var prompts: [Marker] = []
+  /// The gate's reason and the ranking at every T0 evaluation in the range (`--trace metrics`).
+  public var gate: [GateSample] = []
+  public var ranks: [RankSample] = []
 
   public init(name: String, from: Millis, to: Millis, cues: [String], labels: LabelTrack?, displays: DisplayTrack) {
     self.name = name
@@ -65,11 +85,20 @@ struct TimelineOutput: ReplayOutput {
   var displays: [(t: Millis, cue: String?)] = []
   var praise: [TimelineData.Marker] = []
   var prompts: [TimelineData.Marker] = []
+  var gate: [TimelineData.GateSample] = []
+  var ranks: [TimelineData.RankSample] = []
   var full = false
 
   mutating func emit(_ output: EngineOutput, at t: Millis) {
     switch output {
     case .cueEval(let e):
+      if case .t0(let t0) = e, gate.count < PlotLimits.pointsPerCueMax {
+        let g = t0.gate
+        var detail = "stable \(g.stableFrames)/\(g.persistFrames) frames, held \(g.heldMs)/\(g.minHoldMs) ms"
+        if let until = g.cooldownUntil { detail += ", cooling down until \(until)" }
+        gate.append(TimelineData.GateSample(t: t, reason: g.reason, input: g.input, shown: g.cueId, detail: detail))
+        ranks.append(TimelineData.RankSample(t: t, ranked: t0.ranked))
+      }
       for entry in e.entries {
         evaluated.insert(entry.id)
         guard cues.contains(entry.id) else { continue }
@@ -145,6 +174,8 @@ extension TimelineData {
     for c in data.cues { data.points[c] = (output.points[c] ?? []).filter { $0.t >= lo && $0.t <= hi } }
     data.praise = output.praise.filter { $0.t >= lo && $0.t <= hi }
     data.prompts = output.prompts.filter { $0.t >= lo && $0.t <= hi }
+    data.gate = output.gate.filter { $0.t >= lo && $0.t <= hi }
+    data.ranks = output.ranks.filter { $0.t >= lo && $0.t <= hi }
     return data
   }
 

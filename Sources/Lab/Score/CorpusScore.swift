@@ -122,11 +122,13 @@ public struct CorpusScore: Equatable, Sendable {
     return out.joined(separator: "\n") + "\n"
   }
 
-  /// Details under the table: each miss, false alarm, budget breach and failed expectation.
+  /// Details under the table: each display change counted as flicker (and why it is
+  /// unexplained), miss, false alarm, budget breach and failed expectation.
   public func details() -> String {
     var out: [String] = []
     for r in recordings {
       let o = r.objectives
+      for f in o.flickers { out.append("\(r.name): flicker \(f)") }
       for m in o.misses { out.append("\(r.name): miss \(m)") }
       for f in o.falseAlarms { out.append("\(r.name): false alarm \(f)") }
       for b in o.budgetBreaches { out.append("\(r.name): budget \(b)") }
@@ -144,6 +146,7 @@ public struct CorpusScore: Equatable, Sendable {
       obj["name"] = .string(r.name)
       obj["labelled"] = .bool(o.labelled)
       obj["cue_changes"] = .number(Double(o.cueChanges))
+      obj["flicker_list"] = .array(o.flickers.map { .string($0) })
       obj["miss_list"] = .array(o.misses.map { .string($0) })
       obj["false_alarm_list"] = .array(o.falseAlarms.map { .string($0) })
       obj["budget_breaches"] = .array(o.budgetBreaches.map { .string($0) })

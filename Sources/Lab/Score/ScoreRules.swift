@@ -32,6 +32,8 @@ public struct RecordingObjectives: Equatable, Sendable {
   public var cueChanges = 0
   /// Displayed-cue changes not explained by a label change (`ScoreWindows`).
   public var unexplainedChanges = 0
+  /// Each of them, as "t=4200 FRAME_MOVE_LEFT → none: …why unexplained" (`ScoreRules.flickerLine`).
+  public var flickers: [String] = []
   /// One sample per labelled interval whose cue was displayed: label onset (or the moment the
   /// cue became available) → display, ms.
   public var latencies: [Millis] = []
@@ -72,6 +74,37 @@ public enum ScoreRules {
       }
       return !ownLabel && !ideal.contains { explains($0.t, since: $0.since, c.t) }
     }
+  }
+
+  /// One unexplained change and why: "t=4200 FRAME_MOVE_LEFT → none: no label change of
+  /// FRAME_MOVE_LEFT or none explains it (nearest: FRAME_MOVE_LEFT off at 9000, moving since
+  /// 8000, explains [7500, 12000]); the ideal display does not change there (nearest: at 9000)".
+  /// A label change at `t` since `since` explains display changes in [since − explainAfterMs,
+  /// t + explainBeforeMs] (`unexplainedChanges`); the nearest is the one whose window is
+  /// closest to the change.
+  public static func flickerLine(
+    _ c: DisplayTrack.Change, _ labels: LabelTrack, ideal: [(t: Millis, cue: String?, since: Millis)], windows: ScoreWindows
+  ) -> String {
+    func name(_ cue: String?) -> String { cue ?? "none" }
+    func window(_ t: Millis, _ since: Millis) -> ScoreInterval {
+      ScoreInterval(since - windows.explainAfterMs, t + windows.explainBeforeMs)
+    }
+    func distance(_ w: ScoreInterval) -> Millis { c.t < w.start ? w.start - c.t : max(0, c.t - w.end) }
+    let own = labels.changes.filter { $0.cue == c.from || $0.cue == c.to }
+    var out = "t=\(c.t) \(name(c.from)) → \(name(c.to)): no label change of "
+    out += [c.from, c.to].compactMap { $0 }.joined(separator: " or ")
+    if let l = own.min(by: { distance(window($0.t, $0.since)) < distance(window($1.t, $1.since)) }) {
+      let w = window(l.t, l.since)
+      out += " explains it (nearest: \(l.cue) \(l.holds ? "on" : "off") at \(l.t), moving since \(l.since), explains [\(w.start), \(w.end)])"
+    } else {
+      out += " in the recording"
+    }
+    if let i = ideal.min(by: { distance(window($0.t, $0.since)) < distance(window($1.t, $1.since)) }) {
+      out += "; the ideal display does not change there (nearest: \(name(i.cue)) at \(i.t))"
+    } else {
+      out += "; the ideal display never changes"
+    }
+    return out
   }
 
   /// Time in `range` during which a cue other than `cue` whose priority is at least `cue`'s was
@@ -174,7 +207,10 @@ public enum ScoreRules {
     o.cueChanges = display.changes.count
     guard let labels else { return o }
     o.labelled = true
-    o.unexplainedChanges = unexplainedChanges(display, labels, windows: windows, priority: priority).count
+    let unexplained = unexplainedChanges(display, labels, windows: windows, priority: priority)
+    o.unexplainedChanges = unexplained.count
+    let ideal = labels.idealChanges(priority: priority)
+    o.flickers = unexplained.map { flickerLine($0, labels, ideal: ideal, windows: windows) }
     (o.latencies, o.misses) = latencyAndMisses(display, labels, windows: windows, priority: priority)
     o.falseAlarms = falseAlarms(display, labels, windows: windows)
     return o

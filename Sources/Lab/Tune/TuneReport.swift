@@ -105,38 +105,90 @@ public struct TuneReport: Sendable {
       out += "Validation corpus: \(validation.count) recording\(validation.count == 1 ? "" : "s") (\(validation.joined(separator: ", "))); val.* columns.\n"
       out += "A trial does not generalise when validation \(objective) is worse than shipped\(budgetText).\n"
     }
-    out += "Pareto front over \(objectives.joined(separator: ", ")) (\(front.count) trials):\n"
+    let points = frontPoints
+    let distinct = points.count == front.count ? "" : ", \(points.count) distinct point\(points.count == 1 ? "" : "s")"
+    out += "Pareto front over \(objectives.joined(separator: ", ")) (\(front.count) trial\(front.count == 1 ? "" : "s")\(distinct)):\n"
+    if shipped == nil {
+      out += "(no shipped-spec row: this study did not store one; `jpreplay tune run` on it again adds it)\n"
+    }
     let byIndex = Dictionary(uniqueKeysWithValues: trials.map { ($0.index, $0) })
-    out += table(front.compactMap { byIndex[$0] }, limit: 0, shippedRow: true)
+    out += table(points.compactMap { byIndex[$0.first ?? -1] }, limit: 0, shippedRow: true, same: points)
     if !asked.isEmpty {
       out += "\nTrials asked for:\n"
       out += table(asked.compactMap { byIndex[$0] }, limit: 0, shippedRow: true)
     }
     out += "\nTrials:\n"
-    out += table(trials, limit: limit, shippedRow: false)
+    out += table(trials, limit: limit, shippedRow: true)
     return out
   }
 
-  /// The objective columns: each fit objective, then its validation value when there is a
-  /// validation corpus.
-  var columns: [String] {
-    objectives.flatMap { validation.isEmpty ? [$0] : [$0, TuneRunner.validationPrefix + $0] }
+  /// The front's distinct points: trials with equal values of every chosen objective are one
+  /// point, listed by trial number (the first shown as its row), in front order.
+  public var frontPoints: [[Int]] {
+    let byIndex = Dictionary(uniqueKeysWithValues: trials.map { ($0.index, $0) })
+    var out: [[Int]] = []
+    var seen: [[Double]: Int] = [:]
+    for i in front {
+      let key = objectives.map { byIndex[i]?.objectives[$0] ?? .nan }
+      if let at = seen[key] {
+        out[at].append(i)
+      } else {
+        seen[key] = out.count
+        out.append([i])
+      }
+    }
+    return out
   }
 
-  func table(_ rows: [TrialResult], limit: Int, shippedRow: Bool) -> String {
+  /// The objective columns: the chosen objectives first, then every other one the trials have
+  /// (`TrialObjectives.keys` order), each followed by its validation value when there is a
+  /// validation corpus.
+  var columns: [String] {
+    let present = Set(trials.flatMap(\.objectives.keys)).union(shipped.map { Set($0.keys) } ?? [])
+    let others = TrialObjectives.keys.filter { !objectives.contains($0) && present.contains($0) }
+    return (objectives + others).flatMap { validation.isEmpty ? [$0] : [$0, TuneRunner.validationPrefix + $0] }
+  }
+
+  /// Trial numbers shown in the `same` column of a front point, at most.
+  static let sameShownMax = 8
+
+  /// One table: the shipped row first (when asked and stored), then `rows`. `same`: the
+  /// front's points, for a column naming the trials each row stands for.
+  func table(_ rows: [TrialResult], limit: Int, shippedRow: Bool, same: [[Int]]? = nil) -> String {
+    let columns = self.columns
+    let reasons = rows.contains { $0.reason != nil }
     let header = ["trial", "status"] + parameters + columns + (validation.isEmpty ? [] : ["generalises"])
+      + (same == nil ? [] : ["same point"]) + (reasons ? ["reason"] : [])
     var lines: [[String]] = [header]
     if shippedRow, let shipped {
-      lines.append(["shipped", "-"] + parameters.map { _ in "" } + columns.map { shipped[$0].map(Self.number) ?? "-" } + (validation.isEmpty ? [] : ["-"]))
+      lines.append(
+        ["shipped", "-"] + parameters.map { _ in "" } + columns.map { shipped[$0].map(Self.number) ?? "-" }
+          + (validation.isEmpty ? [] : ["-"]) + (same == nil ? [] : [""]) + (reasons ? [""] : []))
     }
+    let byIndex = Dictionary(uniqueKeysWithValues: trials.map { ($0.index, $0) })
     let shown = limit > 0 ? Array(rows.prefix(limit)) : rows
-    for t in shown {
+    for (n, t) in shown.enumerated() {
       var cells = ["#\(t.index)", t.status.rawValue]
       cells += parameters.indices.map { $0 < t.values.count ? t.values[$0].description : "" }
       cells += columns.map { t.objectives[$0].map(Self.number) ?? "-" }
       if let g = generalisation(t) {
         cells.append(g.generalises ? "yes" : "does not generalise: " + g.reasons.joined(separator: "; "))
+      } else if !validation.isEmpty {
+        cells.append("-")
       }
+      if let same {
+        let group = n < same.count ? same[n] : [t.index]
+        if group.count == 1 {
+          cells.append("")
+        } else {
+          let listed = group.prefix(Self.sameShownMax).map { "#\($0)" }.joined(separator: " ")
+          let more = group.count > Self.sameShownMax ? " …" : ""
+          // Equal in the chosen objectives; say so when another column tells them apart.
+          let differ = group.contains { i in columns.contains { byIndex[i]?.objectives[$0] != t.objectives[$0] } }
+          cells.append("×\(group.count): \(listed)\(more)\(differ ? " (other objectives differ)" : "")")
+        }
+      }
+      if reasons { cells.append(t.reason ?? "") }
       lines.append(cells)
     }
     let widths = header.indices.map { c in lines.map { $0[c].count }.max() ?? 0 }
@@ -180,6 +232,7 @@ public struct TuneReport: Sendable {
       doc["shipped"] = .object(o)
     }
     doc["pareto_front"] = .array(front.map { .number(Double($0)) })
+    doc["pareto_points"] = .array(frontPoints.map { .array($0.map { .number(Double($0)) }) })
     doc["trials"] = .array(rows)
     return JSONWriter.write(.object(doc), numbers: .shortest) + "\n"
   }

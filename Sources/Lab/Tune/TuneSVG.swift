@@ -17,8 +17,9 @@ public enum TuneSVG {
       guard let x = t.objectives[xKey], let y = t.objectives[yKey], x.isFinite, y.isFinite else { return nil }
       return (t, x, y)
     }
-    let xs = pts.map(\.x)
-    let ys = pts.map(\.y)
+    var xs = pts.map(\.x)
+    var ys = pts.map(\.y)
+    if let sx = report.shipped?[xKey], let sy = report.shipped?[yKey], sx.isFinite, sy.isFinite { (xs, ys) = (xs + [sx], ys + [sy]) }
     let (x0, x1) = bounds(xs)
     let (y0, y1) = bounds(ys)
     func px(_ x: Double) -> Double { margin + (x - x0) / (x1 - x0) * (width - 2 * margin) }
@@ -32,12 +33,9 @@ public enum TuneSVG {
       <line x1="\(f(margin))" y1="\(f(margin))" x2="\(f(margin))" y2="\(f(height - margin))" stroke="black"/>
       <text x="\(f(width / 2))" y="\(f(height - 15))" text-anchor="middle">\(escape(xKey)) (lower is better)</text>
       <text x="15" y="\(f(height / 2))" text-anchor="middle" transform="rotate(-90 15 \(f(height / 2)))">\(escape(yKey)) (lower is better)</text>
-      <text x="\(f(margin))" y="\(f(height - margin + 16))" text-anchor="middle">\(num(x0))</text>
-      <text x="\(f(width - margin))" y="\(f(height - margin + 16))" text-anchor="middle">\(num(x1))</text>
-      <text x="\(f(margin - 6))" y="\(f(height - margin))" text-anchor="end">\(num(y0))</text>
-      <text x="\(f(margin - 6))" y="\(f(margin + 4))" text-anchor="end">\(num(y1))</text>
 
       """
+    s += axes(x: (x0, x1), y: (y0, y1), px: px, py: py)
     let frontSet = Set(report.front)
     for p in pts where !frontSet.contains(p.t.index) {
       if p.t.status == .ok {
@@ -56,7 +54,11 @@ public enum TuneSVG {
     for p in front {
       s += "<circle cx=\"\(f(px(p.x)))\" cy=\"\(f(py(p.y)))\" r=\"5\" fill=\"#16c\"><title>#\(p.t.index) (Pareto front)</title></circle>\n"
     }
-    s += "<text x=\"\(f(width - margin))\" y=\"20\" text-anchor=\"end\">\(pts.count) trials, \(front.count) on the Pareto front (blue)</text>\n"
+    if let sx = report.shipped?[xKey], let sy = report.shipped?[yKey], sx.isFinite, sy.isFinite, sx >= x0, sx <= x1, sy >= y0, sy <= y1 {
+      let (cx, cy) = (px(sx), py(sy))
+      s += "<path d=\"M\(f(cx)) \(f(cy - 6))L\(f(cx + 6)) \(f(cy))L\(f(cx)) \(f(cy + 6))L\(f(cx - 6)) \(f(cy))Z\" fill=\"black\"><title>shipped spec: \(escape(xKey)) \(num(sx)), \(escape(yKey)) \(num(sy))</title></path>\n"
+    }
+    s += "<text x=\"\(f(width - margin))\" y=\"20\" text-anchor=\"end\">\(pts.count) trials, \(front.count) on the Pareto front (blue)\(report.shipped == nil ? "" : ", shipped ◆")</text>\n"
     guard let panel = validationPanel(report) else { return s + "</svg>\n" }
     // A second panel below the first: the SVG grows to twice the height.
     s = s.replacingOccurrences(of: "height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\"", with: "height=\"\(Int(2 * height))\" viewBox=\"0 0 \(Int(width)) \(Int(2 * height))\"")
@@ -89,12 +91,9 @@ public enum TuneSVG {
       <line x1="\(f(margin))" y1="\(f(margin))" x2="\(f(margin))" y2="\(f(height - margin))" stroke="black"/>
       <text x="\(f(width / 2))" y="\(f(height - 15))" text-anchor="middle">\(escape(key)) on the fit corpus</text>
       <text x="15" y="\(f(height / 2))" text-anchor="middle" transform="rotate(-90 15 \(f(height / 2)))">\(escape(key)) on the validation corpus</text>
-      <text x="\(f(margin))" y="\(f(height - margin + 16))" text-anchor="middle">\(num(x0))</text>
-      <text x="\(f(width - margin))" y="\(f(height - margin + 16))" text-anchor="middle">\(num(x1))</text>
-      <text x="\(f(margin - 6))" y="\(f(height - margin))" text-anchor="end">\(num(y0))</text>
-      <text x="\(f(margin - 6))" y="\(f(margin + 4))" text-anchor="end">\(num(y1))</text>
 
       """
+    s += axes(x: (x0, x1), y: (y0, y1), px: px, py: py)
     if let shipped {
       let (cx, cy) = (px(shipped.x), py(shipped.y))
       s += "<line x1=\"\(f(margin))\" y1=\"\(f(cy))\" x2=\"\(f(width - margin))\" y2=\"\(f(cy))\" stroke=\"#333\" stroke-dasharray=\"4 4\"/>\n"
@@ -107,6 +106,55 @@ public enum TuneSVG {
     let bad = pts.filter { !$0.ok }.count
     s += "<text x=\"\(f(width - margin))\" y=\"20\" text-anchor=\"end\">front: fit vs validation \(escape(key)); \(bad) of \(pts.count) do not generalise (orange); shipped ◆</text>\n"
     return s
+  }
+
+  /// Tick marks, light grid lines and labels at "nice" values (1, 2 or 5 × 10^k apart, about
+  /// `ticksWanted` per axis) inside [lo, hi] of each axis.
+  static func axes(
+    x: (Double, Double), y: (Double, Double), px: (Double) -> Double, py: (Double) -> Double
+  ) -> String {
+    func f(_ d: Double) -> String { String(format: "%.1f", d) }
+    var s = ""
+    for t in ticks(x.0, x.1) {
+      let X = px(t)
+      s += "<line x1=\"\(f(X))\" y1=\"\(f(margin))\" x2=\"\(f(X))\" y2=\"\(f(height - margin))\" stroke=\"#eee\"/>\n"
+      s += "<line x1=\"\(f(X))\" y1=\"\(f(height - margin))\" x2=\"\(f(X))\" y2=\"\(f(height - margin + 5))\" stroke=\"black\"/>\n"
+      s += "<text class=\"xtick\" x=\"\(f(X))\" y=\"\(f(height - margin + 18))\" text-anchor=\"middle\">\(num(t))</text>\n"
+    }
+    for t in ticks(y.0, y.1) {
+      let Y = py(t)
+      s += "<line x1=\"\(f(margin))\" y1=\"\(f(Y))\" x2=\"\(f(width - margin))\" y2=\"\(f(Y))\" stroke=\"#eee\"/>\n"
+      s += "<line x1=\"\(f(margin - 5))\" y1=\"\(f(Y))\" x2=\"\(f(margin))\" y2=\"\(f(Y))\" stroke=\"black\"/>\n"
+      s += "<text class=\"ytick\" x=\"\(f(margin - 8))\" y=\"\(f(Y + 4))\" text-anchor=\"end\">\(num(t))</text>\n"
+    }
+    return s
+  }
+
+  /// About this many ticks per axis.
+  static let ticksWanted = 6.0
+
+  /// Values k·step in [lo, hi], step a 1-2-5 number (1, 2 or 5 × 10^k) giving the count of
+  /// ticks nearest `ticksWanted` (on a tie, the fewer).
+  static func ticks(_ lo: Double, _ hi: Double) -> [Double] {
+    guard lo.isFinite, hi.isFinite, hi > lo else { return [] }
+    let magnitude = pow(10, log10((hi - lo) / ticksWanted).rounded(.down))
+    let steps = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50].map { $0 * magnitude }
+    func values(_ step: Double) -> [Double] {
+      // Printed with the step's decimals: 0.6000000000000001 is 0.6.
+      let decimals = max(0, Int(-log10(step).rounded(.up)) + 1)
+      var out: [Double] = []
+      var k = (lo / step - 1e-9).rounded(.up)
+      while k * step <= hi + step * 1e-9, out.count <= 100 {
+        out.append(Double(String(format: "%.\(decimals)f", k * step)) ?? k * step)
+        k += 1
+      }
+      return out.map { $0 == 0 ? 0 : $0 }
+    }
+    let best = steps.map(values).min { a, b in
+      let (da, db) = (abs(Double(a.count) - ticksWanted), abs(Double(b.count) - ticksWanted))
+      return da != db ? da < db : a.count < b.count
+    }
+    return best ?? []
   }
 
   static func bounds(_ v: [Double]) -> (Double, Double) {

@@ -108,6 +108,39 @@ public final class TuneStudy {
     }
   }
 
+  /// `tune run --extend`: raises an existing study's trial count to the one in `settings`,
+  /// every other identity setting unchanged. Trial i's values depend only on the seed and i
+  /// (TPE: and on the batches before i's), never on the trial count, so trials 1…N of an
+  /// extended study are those of a study run with its final count from the start; the run then
+  /// adds the new indices as a resumed run adds missing ones. Returns the count before. The
+  /// extensions are kept in the study (`extended`: "200 → 250", one line each).
+  @discardableResult
+  public func extend(_ settings: [(String, String)]) throws(HarnessFailure) -> Int {
+    let old = try meta()
+    guard !old.isEmpty, let before = old["trials"].flatMap({ Int($0) }) else {
+      throw .badInput("\(path): --extend adds trials to an existing study, and this one has none yet; run it without --extend")
+    }
+    guard let after = settings.first(where: { $0.0 == "trials" }).flatMap({ Int($0.1) }) else {
+      throw .badInput("--extend: no trial count given (--trials N)")
+    }
+    for (k, v) in settings where k != "trials" && Self.identityKeys.contains(k) && Self.identity(old, k) != v {
+      throw .badInput(
+        "\(path): --extend keeps every setting but the trial count, and this study was made with \(k) = \(old[k] ?? "(none)"), not \(v); use another --study file to start a new study")
+    }
+    guard after > before else {
+      throw .badInput("\(path): --extend --trials \(after): the study already has \(before) trials; give a larger count")
+    }
+    let history = old["extended"].map { $0 + "\n" } ?? ""
+    do {
+      try queue.write { db in
+        try db.execute(sql: "UPDATE study SET value = ? WHERE key = 'trials'", arguments: [String(after)])
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO study (key, value) VALUES ('extended', ?)", arguments: [history + "\(before) → \(after)"])
+      }
+    } catch { throw .badInput("\(path): cannot write (\(error))") }
+    return before
+  }
+
   /// Setting `key` of a study; a key added to the identity later reads as empty when absent.
   static func identity(_ meta: [String: String], _ key: String) -> String? {
     meta[key] ?? (key == "validation" ? "" : nil)

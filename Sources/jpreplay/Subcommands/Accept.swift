@@ -29,6 +29,14 @@ extension JPReplay {
         (`jpreplay report`, `verify --html`) with the same checks, plus: names are exact, and a \
         pending file whose bytes changed since the report (or that the report did not see) \
         is refused. Every decision is checked first; one refusal applies nothing (exit 2).
+
+        --group KEY accepts every pending file of a group that `jpreplay review --group` lists \
+        (the cue, record kind and shape of the file's first divergence, e.g. \
+        FRAME_MOVE_LEFT:cue_display:moved-+1-frame-15-Hz); a quoted glob selects several \
+        ('FRAME_MOVE_LEFT:*'). Repeatable; with names, only those recordings' files.
+
+          jpreplay verify feet-cropped --set bboxRequiresAllListed=true --update new    # exit 1
+          jpreplay accept --group '*'
         """)
 
     @Argument(help: "Recordings whose pending files to accept (names or paths).")
@@ -43,11 +51,18 @@ extension JPReplay {
     @Flag(help: "Accept pending goldens even when their replay breaks the scenario's expect: rules.")
     var force = false
 
+    @Option(help: ArgumentHelp("Accept a group of `review --group` (a key or a quoted glob). Repeatable.", valueName: "KEY"))
+    var group: [String] = []
+
     @OptionGroup var corpus: CorpusOptions
 
     func validate() throws {
       if decisions != nil {
-        if all || !recordings.isEmpty { throw ValidationError("--decisions takes no names and no --all") }
+        if all || !recordings.isEmpty || !group.isEmpty { throw ValidationError("--decisions takes no names, no --all and no --group") }
+        return
+      }
+      if !group.isEmpty {
+        if all { throw ValidationError("--group takes no --all (--group '*' is every group)") }
         return
       }
       if all == !recordings.isEmpty { throw ValidationError("name the recordings to accept, or pass --all") }
@@ -55,6 +70,11 @@ extension JPReplay {
 
     func run() throws {
       if let decisions { return try applyDecisions(decisions) }
+      if !group.isEmpty {
+        return try resolveGroups(
+          group, names: recordings, verb: "accepted", store: corpus.store, precheck: { try checkRules(only: Set($0)) }
+        ) { try corpus.store.accept($0) }
+      }
       try checkRules()
       let result = try corpus.store.accept(names: all ? nil : recordings)
       try report(result, verb: "accepted", store: corpus.store)
@@ -62,10 +82,12 @@ extension JPReplay {
 
     /// A golden whose replay breaks its recording's `expect:` rules is refused (exit 1,
     /// nothing accepted) unless --force, which warns.
-    func checkRules() throws {
+    /// Refuses (exit 1; a warning with --force) when a pending golden of the recordings asked
+    /// for (`only`: these names) breaks its scenario's expect: rules.
+    func checkRules(only: Set<String>? = nil) throws {
       let store = corpus.store
       let wanted = all ? nil : recordings.map { store.name(of: $0) }
-      let names = Set(
+      let names = only ?? Set(
         try store.pending().map(\.name).filter { n in wanted?.contains { GoldenStore.glob($0, matches: n) } ?? true })
       var refused = 0
       for name in names.sorted() {
@@ -99,6 +121,12 @@ extension JPReplay {
           jpreplay verify feet-cropped --set bboxRequiresAllListed=true --update new    # exit 1
           jpreplay reject feet-cropped
           jpreplay reject --all
+
+        --group KEY rejects every pending file of a group of `jpreplay review --group` (a key \
+        or a quoted glob; repeatable).
+
+          jpreplay verify feet-cropped --set bboxRequiresAllListed=true --update new    # exit 1
+          jpreplay reject --group '*'
         """)
 
     @Argument(help: "Recordings whose pending files to reject (names or paths).")
@@ -107,13 +135,23 @@ extension JPReplay {
     @Flag(help: "Reject everything pending.")
     var all = false
 
+    @Option(help: ArgumentHelp("Reject a group of `review --group` (a key or a quoted glob). Repeatable.", valueName: "KEY"))
+    var group: [String] = []
+
     @OptionGroup var corpus: CorpusOptions
 
     func validate() throws {
+      if !group.isEmpty {
+        if all { throw ValidationError("--group takes no --all (--group '*' is every group)") }
+        return
+      }
       if all == !recordings.isEmpty { throw ValidationError("name the recordings to reject, or pass --all") }
     }
 
     func run() throws {
+      if !group.isEmpty {
+        return try resolveGroups(group, names: recordings, verb: "rejected", store: corpus.store) { try corpus.store.reject($0) }
+      }
       let result = try corpus.store.reject(names: all ? nil : recordings)
       try report(result, verb: "rejected", store: corpus.store)
     }
@@ -130,4 +168,36 @@ private func report(_ result: ResolveResult, verb: String, store: GoldenStore) t
   if !result.unknown.isEmpty {
     throw CLIError.badInput("nothing pending for: \(result.unknown.joined(separator: ", ")) (see `jpreplay verify`)")
   }
+}
+
+/// `accept --group` / `reject --group`: the pending files (of `names`, or all) grouped as
+/// `review --group` groups them; every file of the selected groups resolved. A pattern that
+/// selects no group is bad input (exit 2) listing the keys; accepting refuses a file whose
+/// recording is gone, as `accept NAME` does.
+private func resolveGroups(
+  _ patterns: [String], names: [String], verb: String, store: GoldenStore, precheck: ([String]) throws -> Void = { _ in },
+  _ action: (PendingGolden) throws -> Void
+) throws {
+  let wanted = names.map { store.name(of: $0) }
+  let pending = try store.pending().filter { p in wanted.isEmpty || wanted.contains { GoldenStore.glob($0, matches: p.name) } }
+  let groups = try PendingGroup.groups(pending, store: store)
+  let (selected, unknown) = PendingGroup.select(groups, patterns: patterns)
+  if !unknown.isEmpty {
+    let keys = groups.isEmpty ? "nothing is pending" : "the groups: " + groups.map(\.key).joined(separator: ", ")
+    throw CLIError.badInput("no pending group matches \(unknown.joined(separator: ", ")) (\(keys); see `jpreplay review --group`)")
+  }
+  try precheck(selected.flatMap { $0.files.map(\.name) })
+  var refused: [PendingGolden] = []
+  for g in selected {
+    for p in g.files {
+      if verb == "accepted" && !store.hasRecording(p.name) {
+        refused.append(p)
+        continue
+      }
+      try action(p)
+      print("\(verb) \(p)")
+    }
+  }
+  for p in refused { printErr("jpreplay: " + store.refusal(p)) }
+  if !refused.isEmpty { throw ExitCode(2) }
 }

@@ -10,7 +10,10 @@ extension JPReplay {
       discussion: """
         Replays the recording with per-evaluation tracing and writes one SVG (any browser \
         opens it): a lane of the displayed cue, a lane of praise (▲) and prompt (◆) markers, \
-        and per cue a panel with its metric value (the error its thresholds judge) against \
+        a lane of the gate's reason for keeping its output (hold: the shown cue's minimum \
+        hold, frames: the new input not yet stable for persistFrames, cooldown: the input \
+        cue shown too recently; ENGINE §3.9), a lane of the ranking (the top three \
+        candidates, best on top; §3.7), and per cue, under its full name, a panel with its metric value (the error its thresholds judge) against \
         the hard / warn / enter / exit thresholds of the mode in use, the intervals its \
         ground-truth label holds (shaded) and the spans it was displayed (bar on top). Hover \
         a mark for its times. Without --cue the cues labelled or displayed in the range are \
@@ -25,6 +28,7 @@ extension JPReplay {
           jpreplay plot Recordings/drift-left-and-back.jprec --cue FRAME_MOVE_LEFT --from 1000 --to 6000 -o /tmp/left.svg
           jpreplay plot Recordings/drift-left-and-back.jprec Recordings/cafe-shoot-2min.jprec -o /tmp/plots
           jpreplay plot Recordings/drift-left-and-back.jprec -o - | head -3
+          jpreplay plot Recordings/gate-probe-hold-vs-frames.jprec -o /tmp/gate.svg    # frames at 0–200, hold from 800
 
         Exit codes: 0 written; 2 bad input (unreadable recording or spec, unknown cue, empty range).
         """)

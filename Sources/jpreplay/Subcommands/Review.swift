@@ -23,6 +23,15 @@ extension JPReplay {
           jpreplay review 's0*'
           printf 'a\\nr\\n' | jpreplay review
           jpreplay review --accept-all
+
+        --group reviews the pending files by group, as verify groups divergences: files whose \
+        first divergence has the same cue, record kind and shape (moved, missing, extra, a \
+        changed field) are one decision, shown with one example and the other divergences \
+        found in the group's files. The groups' keys work with accept --group and reject --group.
+
+          jpreplay verify feet-cropped --set bboxRequiresAllListed=true --update new    # exit 1: writes .new files
+          printf 's\\n' | jpreplay review --group    # exit 1: lists the groups, skips
+          jpreplay reject --all
         """)
 
     @Argument(help: "Only these recordings (names or paths); default: everything pending.")
@@ -35,6 +44,9 @@ extension JPReplay {
 
     @Flag(help: "Reject every pending file without asking.")
     var rejectAll = false
+
+    @Flag(help: "One decision per group of files with the same first divergence (cue, kind, shape).")
+    var group = false
 
     @Option(help: "Lines of context in diffs.")
     var context = 3
@@ -61,6 +73,7 @@ extension JPReplay {
         })
       let store = corpus.store
       session.ruleCheck = { ScenarioCorpus.unmetRules(ofPending: $0, store: store) }
+      session.grouped = group
       let outcome = try session.run()
       if outcome.exitCode != .ok { throw ExitCode(outcome.exitCode.rawValue) }
     }

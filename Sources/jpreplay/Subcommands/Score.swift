@@ -19,6 +19,12 @@ extension JPReplay {
         grace); praise/min = praise grants per minute; budget = breaches of the guidance \
         budgets of `verify --budgets`; expect = failed expectations (expect: blocks).
 
+        --details lists, under the table, every display change counted as flicker: the \
+        recording, t, the cue before → after, and why it is unexplained (the nearest label \
+        change of either cue and the window it would explain, the nearest change of the ideal \
+        display); then each miss, false alarm, budget breach and failed expectation. --json has \
+        the same lists (flicker_list, miss_list, …).
+
         Recordings without labels (imported sessions) get praise, budgets and expectations \
         only. A folder argument scores the recordings in it; --all scores Recordings/. Each \
         recording is decoded once and replayed on --jobs threads.
@@ -28,6 +34,7 @@ extension JPReplay {
           jpreplay score --all --jobs 2
           jpreplay score Recordings --json > /tmp/score.json
           jpreplay score Recordings/drift-left-and-back.jprec --spec Tests/Fixtures/reference-posespec.json --details
+          jpreplay score Recordings/s05-head-level-flicker.jprec --details
           jpreplay score Recordings/drift-left-and-back.jprec --budget maxCueChangesPerMinute=4
           jpreplay score Recordings/drift-left-and-back.jprec Recordings/s05-head-level-flicker.jprec --repeat 20 --jobs 2
 
@@ -48,7 +55,7 @@ extension JPReplay {
     @Flag(help: "Print the scores as JSON (keys sorted).")
     var json = false
 
-    @Flag(help: "List each miss, false alarm, budget breach and failed expectation under the table.")
+    @Flag(help: "List each flicker (t, from → to, why no label change explains it), miss, false alarm, budget breach and failed expectation under the table.")
     var details = false
 
     @Option(help: "Score the corpus this many times and print trials/s on stderr (a speed check for tune).")

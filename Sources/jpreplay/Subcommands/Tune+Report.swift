@@ -9,20 +9,23 @@ extension JPReplay.Tune {
       abstract: "Show a study's trials and the Pareto front over chosen objectives.",
       discussion: """
         Prints a summary, the Pareto front (feasible trials no other feasible trial beats in \
-        every chosen objective, on the fit corpus) and the table of trials; --trial N adds \
-        trial N beside the front. The front and the trials asked for follow the shipped \
-        spec's row; with a validation corpus each objective has its val.* column beside it, \
+        every chosen objective, on the fit corpus; trials with equal values of the chosen \
+        objectives are one row, whose "same point" column counts and names them) and the \
+        table of trials (every objective, chosen ones first, and the reason of each \
+        infeasible or failed trial); --trial N adds trial N beside the front. Each table \
+        starts with the shipped spec's row; with a validation corpus each objective has its val.* column beside it, \
         and a trial "does not generalise" when its validation value of the study's objective \
         is worse than the shipped spec's, or when it breaks a generalise: budget of the \
         space. --json prints one JSON object instead (shipped, each trial's validation \
         figures, generalises and generalise_reasons; the same bytes for a merged study and \
         an unsharded one); --svg writes the first two objectives against each other with the \
-        front highlighted. --html writes one page with the plot and the sortable trial table; \
-        for each front trial (the first --timelines, default 3) the page also holds the timeline \
-        of the fit recording the trial made worst (its value of the study's objective minus the \
-        shipped spec's, largest first), shipped spec against trial, one click from the trial's \
-        row. That replays the fit corpus from --recordings-dir with --spec, which must be the \
-        spec the study ran (its SHA-256 is checked); --timelines 0 skips it.
+        front highlighted, the shipped spec as a diamond, and ticks at round values on both axes. \
+        --html writes one page with the plot and the sortable trial table; for each front trial \
+        (the first --timelines, default 3) the page also holds the timeline of the fit recording \
+        the trial made worst (its value of the study's objective minus the shipped spec's, \
+        largest first), shipped spec against trial, one click from the trial's row. That replays \
+        the fit corpus from --recordings-dir with --spec, which must be the spec the study ran \
+        (its SHA-256 is checked); --timelines 0 skips it.
 
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back --no-validation
@@ -168,9 +171,9 @@ extension JPReplay.Tune {
       }
       print("tune promote: \(result.edits.count) values written to \(spec)")
       guard !noVerify else { return }
-      var verify = try JPReplay.Verify.parse(["--update", "new"])
+      let verify = try JPReplay.Verify.parse(["--update", "new"])
       do { try verify.run() } catch let e as ExitCode where e.rawValue == 1 {
-        print("tune promote: goldens changed; walk them with `jpreplay review`")
+        print("tune promote: goldens changed; walk them with `jpreplay review --group` (one decision per group of like changes) or `jpreplay review`")
       }
     }
 

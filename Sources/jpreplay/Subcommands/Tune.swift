@@ -51,6 +51,14 @@ extension JPReplay.Tune {
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/r.sqlite --sampler random --seed 3 --trials 2 --corpus 's0*' --no-validation --jobs 2
           jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/x.sqlite --corpus 'drift-*' --validation drift-left-and-back   # exit 2
+
+        --extend adds trials to a finished (or unfinished) study: run it again with the same \
+        space, options and corpus and a larger --trials; only the new trials run. Because trial \
+        i's values never depend on the trial count, the extended study's trials are those of a \
+        study run with the larger count from the start. A grid never grows past its size.
+
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/e.sqlite --sampler random --trials 2 --corpus drift-left-and-back --no-validation
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/e.sqlite --sampler random --trials 3 --corpus drift-left-and-back --no-validation --extend
         """)
 
     @Argument(help: "The search space file (YAML).")
@@ -94,13 +102,26 @@ extension JPReplay.Tune {
     @Option(help: "Parallel trials (default: the number of CPU cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
+    @Flag(help: "Add trials to an existing study: --trials is its new, larger count; every other setting must be the study's.")
+    var extend = false
+
+    func validate() throws {
+      if extend && trials == nil { throw ValidationError("--extend needs --trials N (the study's new trial count)") }
+    }
+
     func run() throws {
       let setup = try TuneSetup.make(
         spacePath: space, specPath: spec, sampler: sampler, seed: seed, trials: trials, tpeBatch: tpeBatch,
         shard: shard, corpus: corpus, validation: validation, noValidation: noValidation, recordingsDir: recordingsDir, jobs: jobs)
       for w in setup.runner.space.warnings { printErr("warning: \(w)") }
       let studyFile = try TuneStudy.open(study, create: true)
-      try studyFile.bind(setup.runner.studyMeta(specSHA256: setup.specSHA, corpus: setup.corpusNames, validation: setup.validationNames))
+      let settings = setup.runner.studyMeta(specSHA256: setup.specSHA, corpus: setup.corpusNames, validation: setup.validationNames)
+      if extend {
+        let before = try studyFile.extend(settings)
+        printErr("tune: extending \(study) from \(before) to \(setup.runner.trials) trials")
+      } else {
+        try studyFile.bind(settings)
+      }
       let total = setup.runner.indices.count
       let n = setup.validationNames.count
       let val = n == 0 ? "no validation corpus" : "\(n) validation recording\(n == 1 ? "" : "s")"

@@ -211,7 +211,13 @@ extension JPReplay {
         // `--junit out/verify.xml` on a fresh checkout: create the report's folder.
         let folder = URL(fileURLWithPath: junit).deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        do { try SafeFile.write(JUnitReport.render(report), to: junit) } catch {
+        // `file`: the recording as --recordings-dir names it (an orphan: its trace golden).
+        let recordings = corpus.recordingsDir
+        let goldens = corpus.goldenDir
+        let file: (VerifyCase) -> String? = { c in
+          c.category == .orphan ? "\(goldens)/\(c.name).trace.jsonl" : "\(recordings)/\(c.name).jprec"
+        }
+        do { try SafeFile.write(JUnitReport.render(report, file: file), to: junit) } catch {
           throw CLIError.badInput("\(junit): cannot write (\(error.message))")
         }
       }

@@ -94,7 +94,7 @@ struct BisectWorkspace {
     p.arguments = ["swift", "build", "-c", "release", "--product", "jpreplay", "--scratch-path", scratch]
     p.currentDirectoryURL = URL(fileURLWithPath: tree)
     let logURL = URL(fileURLWithPath: state + "/build-\(key).log")
-    _ = fm.createFile(atPath: logURL.path, contents: nil)
+    _ = fm.createFile(atPath: logURL.path, contents: nil)  // FileHandle below reports a failure
     let handle = try FileHandle(forWritingTo: logURL)
     p.standardOutput = handle
     p.standardError = handle
@@ -104,7 +104,7 @@ struct BisectWorkspace {
     let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
     try fm.createDirectory(atPath: (bin as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     guard p.terminationStatus == 0, fm.isExecutableFile(atPath: scratch + "/release/jpreplay") else {
-      _ = fm.createFile(atPath: failurePath(key: key), contents: Data("see \(logURL.path)\n".utf8))
+      _ = fm.createFile(atPath: failurePath(key: key), contents: Data("see \(logURL.path)\n".utf8))  // a lost marker only costs a rebuild
       log("\(head.prefix(10)) does not build (after \(seconds) s; log: \(logURL.path))")
       return nil
     }
