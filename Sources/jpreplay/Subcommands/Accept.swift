@@ -87,8 +87,12 @@ extension JPReplay {
     func checkRules(only: Set<String>? = nil) throws {
       let store = corpus.store
       let wanted = all ? nil : recordings.map { store.name(of: $0) }
-      let names = only ?? Set(
-        try store.pending().map(\.name).filter { n in wanted?.contains { GoldenStore.glob($0, matches: n) } ?? true })
+      let names: Set<String>
+      if let only {
+        names = only
+      } else {
+        names = Set(try store.pending().map(\.name).filter { n in wanted?.contains { GoldenStore.glob($0, matches: n) } ?? true })
+      }
       var refused = 0
       for name in names.sorted() {
         let unmet = ScenarioCorpus.unmetRules(ofPending: name, store: store)
