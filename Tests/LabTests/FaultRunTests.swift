@@ -31,4 +31,32 @@ struct FaultRunTests {
     #expect(hold.caught && hold.caughtBy.allSatisfy { $0.hasPrefix("s06-hold-and-cooldown: ") }, "\(hold)")
     #expect(throws: HarnessFailure.self) { _ = try FaultRun.faultVariants(["no-such-fault"]) }
   }
+
+  /// The recordings the suite's catch-rate check replays: the s-scenarios whose rules catch
+  /// the faults and mutants in the full run (docs/ARCHITECTURE.md "Planted faults"), without
+  /// the longest ones (s24, s35, s36, s40: 17–103 s of recording), to keep the check near 30 s
+  /// in a debug build. Faults only those skip show there (T1 cadence, the per-key throttle,
+  /// album retry) are silent here; `jpreplay faults --mutants --require 90` judges the corpus.
+  static let rateSubset = [
+    "drift-left-and-back", "s06-hold-and-cooldown", "s07-dead-band", "s09-praise-cooldown", "s10-shutter-unfreeze",
+    "s11-severity-tie", "s12-scene-switch", "s13-single-person", "s14-eye-roi-fallback", "s16-match-praise",
+    "s28-capture-happy-path", "s41-voiceover-on", "s44-line-angle-literal",
+  ]
+
+  @Test("the rules catch at least 90 % of the behaviour-changing planted faults and spec mutants (subset of recordings)")
+  func catchRatesStayAtNinetyPercent() throws {
+    let spec = try Self.spec
+    let faults = try FaultRun.run(
+      variants: try FaultRun.faultVariants(), spec: spec, recordingsDir: Self.recordings, names: Self.rateSubset, jobs: 2)
+    #expect(faults.unmetClean.isEmpty, "\(faults.unmetClean)")
+    #expect(faults.behaviourChanging.count >= 12, "the subset must exercise the faults: \(faults.behaviourChanging.map(\.name))")
+    #expect(faults.catchRate >= 0.9, "faults caught \(faults.caught)/\(faults.behaviourChanging.count); survivors \(faults.survivors.map(\.name))")
+    let json = try JSONParser.parse(bytes: try Harness.readSpecBytes(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path))
+    let cues = try FaultRun.cuesSeen(spec: spec, recordingsDir: Self.recordings, names: Self.rateSubset, jobs: 2)
+    let mutants = try FaultRun.run(
+      variants: SpecMutants.variants(specJSON: json, cues: cues), spec: spec, recordingsDir: Self.recordings,
+      names: Self.rateSubset, jobs: 2)
+    #expect(mutants.behaviourChanging.count >= 25, "the subset must exercise the mutants: \(mutants.behaviourChanging.count)")
+    #expect(mutants.catchRate >= 0.9, "mutants caught \(mutants.caught)/\(mutants.behaviourChanging.count); survivors \(mutants.survivors.map(\.name))")
+  }
 }

@@ -8,7 +8,8 @@ import Replay
 /// Keeps what the objectives need from a replay, as it comes: the displayed cue per
 /// `cue_display`, praise grants, and the canonical lines of `cue_display` and `prompt` records
 /// (the input of the guidance budgets, `BudgetCheck`). With `keepRecords` it also keeps those
-/// records and `praise` (for an expectation checker). Diagnostics are dropped.
+/// and every other record but `cue_eval` (for an expectation checker: `expect:` rules may
+/// judge any trace kind). Diagnostics are dropped.
 struct ScoreOutput: ReplayOutput {
   var displays: [(t: Millis, cue: String?)] = []
   var praises = 0
@@ -27,7 +28,8 @@ struct ScoreOutput: ReplayOutput {
       budgetLines.append(TraceFormat.line(TraceRecord(output, at: t)))
     case .praise(let p):
       if p.state == .on { praises += 1 }
-    default: return
+    case .cueEval: return
+    default: break
     }
     if keepRecords { records.append(TraceRecord(output, at: t)) }
   }
