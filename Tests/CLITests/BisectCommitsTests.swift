@@ -188,4 +188,20 @@ struct BisectCommitsTests {
     #expect(header.contains(#""shows":"nothing at t=3200""#) && header.contains("c3 gate: hold the shown cue longer"))
     #expect(try Self.git(["status", "--porcelain"], in: dir).isEmpty)
   }
+
+  @Test("minimize --against REV takes REV's build from the cache and runs it with REV's PoseSpec; two engines that agree are bad input")
+  func againstRevision() throws {
+    let dir = try Self.makeRepo(recordings: ["gate-probe-hold-vs-frames"])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.seedBuildCache(dir)
+    // This build with HEAD's own spec: the same engine as HEAD's cached build.
+    let same = try CLI.run(["minimize", "Recordings/gate-probe-hold-vs-frames.jprec", "--against", "HEAD", "-o", "/dev/null"], cwd: dir)
+    #expect(same.code == 2)
+    #expect(same.stderr.contains("cached build"), "\(same.stderr)")
+    #expect(same.stderr.contains("replay it identically (commit "))
+    let nothing = try CLI.run(["minimize", "Recordings/gate-probe-hold-vs-frames.jprec", "--against", "no-such-rev"], cwd: dir)
+    #expect(nothing.code == 2)
+    #expect(nothing.stderr.contains("'no-such-rev' is not a commit"))
+    #expect(try Self.git(["status", "--porcelain"], in: dir).isEmpty)
+  }
 }

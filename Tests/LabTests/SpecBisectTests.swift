@@ -141,5 +141,7 @@ struct SpecBisectListingTests {
     // Shown fewer: the text says how many it left out and where to see them.
     let short = report.render(unchangedShown: 0)
     #expect(short.contains("… and \(unchanged.count) more unchanged recording(s) not listed here; --json lists every recording"))
+    // A long list of such edits is named by number ranges (each edit is listed in full above).
+    #expect(SpecBisect.Report.ranges([0, 1, 2, 4, 8, 9]) == "[1]–[3], [5], [9]–[10]")
   }
 }

@@ -166,6 +166,21 @@ extension SpecBisect.Report {
   /// Unchanged recordings named in the text report; the rest are counted (``json()`` lists
   /// every recording).
   public static let unchangedShownMax = 30
+  /// Edits that changed nothing written out in full; more are named by number ranges.
+  public static let inertListedMax = 12
+
+  /// "[1]–[3], [5], [9]–[298]" for 0-based indices.
+  public static func ranges(_ indices: [Int]) -> String {
+    var parts: [String] = []
+    var i = 0
+    while i < indices.count {
+      var j = i
+      while j + 1 < indices.count, indices[j + 1] == indices[j] + 1 { j += 1 }
+      parts.append(j == i ? "[\(indices[i] + 1)]" : "[\(indices[i] + 1)]–[\(indices[j] + 1)]")
+      i = j + 1
+    }
+    return parts.joined(separator: ", ")
+  }
 
   /// The human-readable report: every changed recording under the edits that explain it,
   /// the unchanged ones (up to ``unchangedShownMax``, then how many more and where to see
@@ -198,7 +213,12 @@ extension SpecBisect.Report {
       case nil:
         s += "\nedits in no recording's smallest set (NEW without them is not a valid spec, so not checked further):\n"
       }
-      for i in inert { s += "  [\(i + 1)] \(edits[i])\n" }
+      // Each edit is listed in full above: a long list is named by its numbers.
+      if inert.count <= Self.inertListedMax {
+        for i in inert { s += "  [\(i + 1)] \(edits[i])\n" }
+      } else {
+        s += "  \(inert.count) of the \(edits.count) edits: \(Self.ranges(inert))\n"
+      }
     }
     return s
   }

@@ -102,6 +102,11 @@ extension JPReplay.Bisect {
         print("bisect commits: no single first bad commit (only skipped commits left, or git bisect failed)")
         throw ExitCode(1)
       }
+      try report(culprit: culprit, ws: ws, names: names, log: log)
+    }
+
+    /// What `bisect commits` prints about its culprit (and the repro of `--minimize`).
+    func report(culprit: String, ws: BisectWorkspace, names: [String], log: (String) -> Void) throws {
       print("first bad commit: \(culprit.prefix(12)) \(ws.subject(culprit))")
       let parent = try? ws.commit(culprit + "^")
       let stat = try Git.run(["show", "--stat", "--format=", "--no-color", culprit], in: ws.repo)
