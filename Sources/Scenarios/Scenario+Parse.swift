@@ -116,7 +116,7 @@ extension Scenario {
   mutating func parseInitial(_ member: (String) -> YNode?, dir: String) throws(ScenarioError) {
     if let n = member("initial") {
       guard case .mapping = n.node else { throw n.error("expected a mapping, found \(n.typeName)") }
-      for m in try n.mapping(allowed: InitialState.keys, what: "initial key") {
+      for m in try n.mapping(allowed: Self.initialKeys, what: "initial key") {
         // initial.posespec may derive the launch spec from a file (S01–S03).
         let v = m.key == "posespec" && PoseSpecDerivation.isDerivation(m.value)
           ? try PoseSpecDerivation.expand(m.value, dir: dir) : try m.value.json()

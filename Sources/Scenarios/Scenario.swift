@@ -180,6 +180,8 @@ public struct Scenario: Sendable {
     "name", "scene", "fps", "duration_ms", "seed", "wall_start_ms", "options", "initial", "notes", "budgets",
     "subject", "timeline", "frames", "luma", "noise", "references", "expect", "truth", "detector",
   ]
+  /// The keys `initial:` may have (ENGINE §1.4 and ours; `EngineIO.InitialState`).
+  static let initialKeys = InitialState.keys
 
   /// Reads and parses a scenario file.
   public static func load(path: String) throws(ScenarioError) -> Scenario {

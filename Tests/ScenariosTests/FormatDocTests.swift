@@ -1,5 +1,4 @@
 import CanonicalJSON
-import EngineIO
 import Foundation
 @testable import Scenarios
 import Testing
@@ -7,9 +6,9 @@ import Testing
 
 /// docs/FORMAT.md documents every header key a scenario can put into a recording: the
 /// top-level scenario keys the parser accepts (`Scenario.topKeys`), the `initial` keys
-/// (`InitialState.keys`, which the parser enforces) and every key of a generated header. A key
-/// added to the parser without a row in the docs fails here, and so does a row for a key the
-/// parser refuses.
+/// (`Scenario.initialKeys` = `EngineIO.InitialState.keys`, which the parser enforces) and every
+/// key of a generated header. A key added to the parser without a row in the docs fails here,
+/// and so does a row for a key the parser refuses.
 @Suite("FORMAT.md documents the scenario and header keys")
 struct FormatDocTests {
   static let formatDoc = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -45,21 +44,21 @@ struct FormatDocTests {
   @Test("every initial key has a row under \"### `initial` keys\", and no other — camera_ready among them")
   func initialKeys() throws {
     let documented = try Self.firstColumn(under: "### `initial` keys")
-    #expect(Set(documented) == Set(InitialState.keys), "documented \(documented), accepted \(InitialState.keys)")
+    #expect(Set(documented) == Set(Scenario.initialKeys), "documented \(documented), accepted \(Scenario.initialKeys)")
     #expect(documented.contains("camera_ready"))
   }
 
   @Test("the parser accepts the documented initial keys and refuses another one at its line")
   func initialKeysEnforced() throws {
     var text = "name: t\nduration_ms: 100\nseed: 1\nframes: none\ninitial:\n"
-    for k in InitialState.keys where k != "posespec" && k != "scene" { text += "  \(k): null\n" }
+    for k in Scenario.initialKeys where k != "posespec" && k != "scene" { text += "  \(k): null\n" }
     let s = try Scenario.parse(bytes: Array(text.utf8), file: "Recordings/t.scenario.yaml")
-    #expect(s.initial.members.map(\.key) == InitialState.keys.filter { $0 != "posespec" && $0 != "scene" })
+    #expect(s.initial.members.map(\.key) == Scenario.initialKeys.filter { $0 != "posespec" && $0 != "scene" })
     do {
       _ = try Scenario.parse(bytes: Array((text + "  camera_redy: false\n").utf8), file: "Recordings/t.scenario.yaml")
       Issue.record("an unknown initial key was accepted")
     } catch {
-      #expect(error.line == InitialState.keys.count + 4, "\(error)")
+      #expect(error.line == Scenario.initialKeys.count + 4, "\(error)")
       #expect(error.message.contains("did you mean \"camera_ready\""), "\(error)")
     }
   }
