@@ -146,16 +146,17 @@ public enum SVGTimeline {
       var reason: GateReason
       var input: String?
       var shown: String?
-      var detail: String
+      /// The run's first sample (its counters go in the tooltip); not part of the equality.
+      var first: Int
+      static func == (a: Key, b: Key) -> Bool { a.reason == b.reason && a.input == b.input && a.shown == b.shown }
     }
-    // Runs by reason, input and shown cue (the counters of the first sample in the tooltip).
-    let samples = d.gate.map { (t: $0.t, key: Key(reason: $0.reason, input: $0.input, shown: $0.shown, detail: "")) }
+    // Runs by reason, input and shown cue.
+    let samples = d.gate.enumerated().map { i, g in (t: g.t, key: Key(reason: g.reason, input: g.input, shown: g.shown, first: i)) }
     for r in runs(samples, end: d.to) where r.key.reason != .none {
       guard let style = gateStyles.first(where: { $0.reason == r.key.reason }) else { continue }
-      let first = d.gate.first { $0.t == r.start }
       let x0 = x(max(r.start, d.from))
       let tip = "t \(r.start)…\(r.end) gate \(r.key.reason.rawValue): input \(r.key.input ?? "none"), shown \(r.key.shown ?? "none")"
-        + (first.map { " (\($0.detail))" } ?? "")
+        + " (\(d.gate[r.key.first].detail))"
       svg.rect(x: x0, y: top, w: max(x(min(r.end, d.to)) - x0, 0.5), h: laneHeight, fill: style.color, title: tip)
     }
   }
@@ -169,9 +170,9 @@ public enum SVGTimeline {
     svg.text(x: 8, y: top + 13, "ranked (best on top)", size: 12)
     svg.rect(x: left, y: top, w: plotWidth, h: laneHeight, fill: "#f4f4f4")
     let row = laneHeight / Double(ranksShown)
+    let all = runs(d.ranks.map { (t: $0.t, key: $0.ranked) }, end: d.to)
     for k in 0..<ranksShown {
-      let samples = d.ranks.map { (t: $0.t, key: $0.ranked) }
-      for r in runs(samples, end: d.to) where r.key.count > k {
+      for r in all where r.key.count > k {
         let cue = r.key[k]
         let x0 = x(max(r.start, d.from))
         svg.rect(

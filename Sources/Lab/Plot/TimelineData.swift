@@ -40,8 +40,18 @@ public struct TimelineData: Sendable {
     public var reason: GateReason
     public var input: String?
     public var shown: String?
-    /// The counters behind the reason: "stable 2/3 frames, held 400/1000 ms".
-    public var detail: String
+    /// The counters behind the reason (kept as numbers: one sample per evaluation).
+    public var stableFrames: Int
+    public var persistFrames: Int
+    public var heldMs: Millis
+    public var minHoldMs: Int
+    public var cooldownUntil: Millis?
+
+    /// "stable 2/3 frames, held 400/1000 ms[, cooling down until 3933]".
+    public var detail: String {
+      "stable \(stableFrames)/\(persistFrames) frames, held \(heldMs)/\(minHoldMs) ms"
+        + (cooldownUntil.map { ", cooling down until \($0)" } ?? "")
+    }
   }
 
   /// The ranked candidates at one T0 evaluation, best first (§3.7).
@@ -94,9 +104,10 @@ struct TimelineOutput: ReplayOutput {
     case .cueEval(let e):
       if case .t0(let t0) = e, gate.count < PlotLimits.pointsPerCueMax {
         let g = t0.gate
-        var detail = "stable \(g.stableFrames)/\(g.persistFrames) frames, held \(g.heldMs)/\(g.minHoldMs) ms"
-        if let until = g.cooldownUntil { detail += ", cooling down until \(until)" }
-        gate.append(TimelineData.GateSample(t: t, reason: g.reason, input: g.input, shown: g.cueId, detail: detail))
+        gate.append(
+          TimelineData.GateSample(
+            t: t, reason: g.reason, input: g.input, shown: g.cueId, stableFrames: g.stableFrames,
+            persistFrames: g.persistFrames, heldMs: g.heldMs, minHoldMs: g.minHoldMs, cooldownUntil: g.cooldownUntil))
         ranks.append(TimelineData.RankSample(t: t, ranked: t0.ranked))
       }
       for entry in e.entries {

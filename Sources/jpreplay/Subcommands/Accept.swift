@@ -35,7 +35,9 @@ extension JPReplay {
         FRAME_MOVE_LEFT:cue_display:moved-+1-frame-15-Hz); a quoted glob selects several \
         ('FRAME_MOVE_LEFT:*'). Repeatable; with names, only those recordings' files.
 
-          jpreplay verify feet-cropped --set bboxRequiresAllListed=true --update new    # exit 1
+          jpreplay verify feet-cropped --update new    # exit 1: the golden accepted above differs from the shipped spec's replay
+          jpreplay review --group --reject-all
+          jpreplay verify feet-cropped --update new    # exit 1
           jpreplay accept --group '*'
         """)
 
