@@ -2,8 +2,10 @@ import Foundation
 import PoseSpec
 import Testing
 
-/// The committed reference PoseSpec fixture (`Tests/Fixtures/reference-posespec.json`, a byte
-/// copy of the app's spec made once; the repository never reads outside itself).
+/// The committed reference PoseSpec fixture (`Tests/Fixtures/reference-posespec.json`: the app's
+/// spec copied once, every id, number, formula and card line as the app has it, the prose fields
+/// — notes, meanings, QA expectations, changeLog texts — in the project's words; the repository
+/// never reads outside itself).
 @Suite("reference PoseSpec fixture")
 struct ReferenceFixtureTests {
   @Test func theFixtureIsTheAppsSpecNotTheProjects() throws {

@@ -3,9 +3,10 @@ import Foundation
 
 /// Paths and mutated copies of the PoseSpecs the tests load.
 ///
-/// Everything lives in the repository: the app's reference PoseSpec is committed byte for
-/// byte as `Tests/Fixtures/reference-posespec.json`. Both are found from `#filePath`
-/// (symlinks resolved, so a private package that links the test folders finds them too).
+/// Everything lives in the repository: the app's reference PoseSpec is committed as
+/// `Tests/Fixtures/reference-posespec.json` (the app's facts, the project's prose). Both are
+/// found from `#filePath` (symlinks resolved, so a private package that links the test folders
+/// finds them too).
 enum SpecFixtures {
   static let repoRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

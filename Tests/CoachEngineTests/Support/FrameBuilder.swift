@@ -11,7 +11,8 @@ enum Fixture {
   static let repoRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
-  /// The app's reference PoseSpec, committed byte for byte as a test fixture.
+  /// The app's reference PoseSpec as a test fixture: its facts as they are, its prose fields
+  /// in the project's words.
   static let referenceURL = repoRoot.appendingPathComponent("Tests/Fixtures/reference-posespec.json")
   static let projectURL = repoRoot.appendingPathComponent("PoseSpec.json")
 
