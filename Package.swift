@@ -11,8 +11,9 @@ import PackageDescription
 //   Recording → CanonicalJSON, EngineIO, CZstd, GRDB               (never the engine)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, Yams
 //   Replay → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, GRDB, HeapModule
-//   Lab → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, Scenarios, GRDB, Yams
-//   JPReplayTesting → CoachEngine, Lab, Replay
+//   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, Scenarios
+//   Lab → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, GRDB, Yams
+//   JPReplayTesting → CoachEngine, Replay, ReplayHarness
 //   Mutants → Scenarios
 //   jpreplay → CanonicalJSON, EngineIO, Lab, Recording, Replay, Scenarios, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
@@ -70,11 +71,16 @@ let package = Package(
     .target(
       name: "Lab",
       dependencies: [
-        "CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Recording", "Replay", "Scenarios",
+        "CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Recording", "Replay", "ReplayHarness", "Scenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Yams", package: "Yams"),
       ]),
-    .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "Lab", "Replay"]),
+    // What a replay needs (spec loading, drivers, the corpus's scenario checks): shared by the
+    // lab, the CLI and JPReplayTesting, which an app's test target links without the lab.
+    .target(
+      name: "ReplayHarness",
+      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Recording", "Replay", "Scenarios"]),
+    .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "Replay", "ReplayHarness"]),
     // Seeded input mutants for the decoders' robustness tests (Tests/*/MutationTests.swift).
     .target(name: "Mutants", dependencies: ["Scenarios"]),
     .executableTarget(

@@ -1,6 +1,6 @@
 import CoachEngine
 import Foundation
-import Lab
+import ReplayHarness
 import Replay
 
 /// Asserts that replaying `recording` gives the goldens in `goldenDir`

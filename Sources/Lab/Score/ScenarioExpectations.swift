@@ -1,0 +1,46 @@
+import Foundation
+import Replay
+import ReplayHarness
+import Scenarios
+
+// The scorer's view of the corpus's expect: rules (score's `expect` column, tune's hard
+// constraint): ``ExpectationChecker`` is the lab's, so these stay beside it.
+
+extension ScenarioCorpus {
+  /// `CorpusScorer.expectations` (score's `expect` column, tune's hard constraint): the
+  /// `expect:` rules of the scenario beside each recording (`<dir>/<name>.scenario.yaml`)
+  /// checked against that replay's records; none for a recording without a scenario.
+  public static let scoreExpectations: ExpectationChecker = { rec, records in
+    let dir = (rec.path as NSString).deletingLastPathComponent
+    guard let all = try? expectations(of: rec.name, recordingsDir: dir.isEmpty ? "." : dir), case let rules = Expectations.traceOnly(all),
+      !rules.isEmpty
+    else {
+      return []
+    }
+    var trace = ExpectationTrace()
+    for r in records { trace.add(t: r.t, out: r.out, fields: r.fields) }
+    return Expectations.check(rules, trace: trace).map(\.description)
+  }
+}
+
+extension ScenarioCorpus {
+  /// `scoreExpectations` for a fixed corpus with each recording's rules read once (`tune`
+  /// replays every recording per trial); nil when none of `names` has an `expect:` rule (the
+  /// scorer then keeps no records).
+  public static func preloadedExpectations(recordingsDir: String, names: [String]) throws(ScenarioError) -> ExpectationChecker? {
+    var rules: [String: [ScenarioExpectation]] = [:]
+    for n in names {
+      let r = Expectations.traceOnly(try expectations(of: n, recordingsDir: recordingsDir))
+      if !r.isEmpty { rules[n] = r }
+    }
+    guard !rules.isEmpty else { return nil }
+    let frozen = rules
+    return { rec, records in
+      guard let r = frozen[rec.name] else { return [] }
+      var trace = ExpectationTrace()
+      for x in records { trace.add(t: x.t, out: x.out, fields: x.fields) }
+      return Expectations.check(r, trace: trace).map(\.description)
+    }
+  }
+}
+
