@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineIO
 
 /// Prompt budgets from the Camera Coach guidance rules, checked on a canonical trace:
 /// how often the displayed cue may change, how often one cue may come back, how many
@@ -102,10 +103,11 @@ public enum BudgetCheck {
     for line in trace.split(separator: "\n") {
       guard let v = try? JSONParser.parse(String(line)), let t = v["t"]?.doubleValue.map({ Int64($0) }) else { continue }
       lastT = max(lastT, t)
-      switch v["out"]?.stringValue {
-      case "cue_display": displays.append(Display(t: t, cue: v["cue_id"]?.stringValue))
-      case "prompt" where v["op"]?.stringValue == "shown": prompts.append(t)
-      default: break
+      guard let line = TraceLine(line: v) else { continue }
+      if let d = line.cueDisplay {
+        displays.append(Display(t: t, cue: d.cueId))
+      } else if line.prompt?.op == "shown" {
+        prompts.append(t)
       }
     }
     // Changes of the displayed cue id (a level change of the same cue is not a new cue).

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineIO
 import Foundation
 
 /// The "why" of a divergence: the engine's `cue_eval` records around it, as one compact
@@ -10,35 +11,35 @@ public enum CueEvalTable {
 
   public static func render(_ records: [TraceRecord], cues: [String]) -> [String] {
     var lines: [String] = []
-    let t0 = records.filter { $0.fields["tier"] == nil }
+    let t0 = records.compactMap { r in TraceLine(out: r.out, fields: r.fields).cueEvalT0.map { (r.t, $0) } }
     for cue in cues {
-      let rows = t0.compactMap { r -> (TraceRecord, JSONObject)? in
-        guard let o = r.fields["cues"]?[cue]?.objectValue else { return nil }
+      let rows = t0.compactMap { r -> ((t: Millis, line: TraceLine.CueEvalT0), JSONObject)? in
+        guard let o = r.1.entry(cue) else { return nil }
         return (r, o)
       }
       guard let first = rows.first else {
         lines.append("\(cue): not evaluated in this window")
         continue
       }
-      lines.append("\(cue)  \(thresholdText(first.1))\(gateParameterText(first.0))")
+      lines.append("\(cue)  \(thresholdText(first.1))\(gateParameterText(first.0.line))")
       lines.append(
         pad("t", 7) + pad("frame", 7) + pad("error", 11) + pad("level", 7) + pad("state", 13) + pad("gate input", 26)
           + pad("stable", 8) + pad("held ms", 9) + pad("reason", 9) + "shown")
       for (r, o) in rows.prefix(rowsPerCueMax) {
-        let gate = r.fields["gate"]?.objectValue ?? JSONObject()
-        let input = gate["input"]?.stringValue.map { id in
-          let lvl = (r.fields["cues"]?[id]?["state"]?.stringValue ?? "").replacingOccurrences(of: "active:", with: "")
+        let gate = r.line.gate
+        let input = gate[.input]?.stringValue.map { id in
+          let lvl = (r.line.entry(id)?[.state]?.stringValue ?? "").replacingOccurrences(of: "active:", with: "")
           return lvl.isEmpty ? id : "\(id)/\(lvl)"
         } ?? "—"
-        let shown = gate["cue_id"]?.stringValue.map { "\($0)/\(gate["level"]?.stringValue ?? "")" } ?? "—"
-        var stable = num(gate["stable_frames"]) + "/" + num(gate["persist_frames"])
+        let shown = gate[.cue_id]?.stringValue.map { "\($0)/\(gate[.level]?.stringValue ?? "")" } ?? "—"
+        var stable = num(gate[.stable_frames]) + "/" + num(gate[.persist_frames])
         if stable == "/" { stable = "" }
         var cooldown = ""
-        if let until = gate["cooldown_until"]?.int64Value { cooldown = " (cooldown until \(until))" }
+        if let until = gate[.cooldown_until]?.int64Value { cooldown = " (cooldown until \(until))" }
         lines.append(
-          pad(String(r.t), 7) + pad(num(r.fields["frame"]), 7) + pad(o["error"].map(value) ?? "", 11)
-            + pad(o["level"]?.stringValue ?? "", 7) + pad(o["state"]?.stringValue ?? "", 13) + pad(input, 26) + pad(stable, 8)
-            + pad(num(gate["held_ms"]), 9) + pad(gate["reason"]?.stringValue ?? "", 9) + shown + cooldown)
+          pad(String(r.t), 7) + pad(num(r.line.frame), 7) + pad(o[.error].map(value) ?? "", 11)
+            + pad(o[.level]?.stringValue ?? "", 7) + pad(o[.state]?.stringValue ?? "", 13) + pad(input, 26) + pad(stable, 8)
+            + pad(num(gate[.held_ms]), 9) + pad(gate[.reason]?.stringValue ?? "", 9) + shown + cooldown)
       }
       if rows.count > rowsPerCueMax { lines.append("… \(rows.count - rowsPerCueMax) more rows") }
     }
@@ -46,14 +47,14 @@ public enum CueEvalTable {
   }
 
   static func thresholdText(_ o: JSONObject) -> String {
-    guard let th = o["thresholds"]?.objectValue else { return "thresholds: (not recorded)" }
-    let parts = ["warn", "hard", "enter", "exit"].compactMap { k in th[k]?.stringValue.map { "\(k) \($0)" } }
+    guard let th = o[.thresholds]?.objectValue else { return "thresholds: (not recorded)" }
+    let parts = [TraceField.warn, .hard, .enter, .exit].compactMap { k in th[k]?.stringValue.map { "\(k.rawValue) \($0)" } }
     return "thresholds: " + parts.joined(separator: " · ")
   }
 
-  static func gateParameterText(_ r: TraceRecord) -> String {
-    guard let g = r.fields["gate"]?.objectValue, let hold = g["min_hold_ms"] else { return "" }
-    return " · gate: persist \(num(g["persist_frames"])) frames, min hold \(num(hold)) ms"
+  static func gateParameterText(_ r: TraceLine.CueEvalT0) -> String {
+    guard r.hasGate, let hold = r.gate[.min_hold_ms] else { return "" }
+    return " · gate: persist \(num(r.gate[.persist_frames])) frames, min hold \(num(hold)) ms"
   }
 
   static func num(_ v: JSONValue?) -> String {

@@ -36,6 +36,8 @@ public struct StructuredLine: Equatable, Sendable {
   public var fields: JSONObject
   /// The line as written.
   public var text: String
+  /// The line read through the trace vocabulary (`kind` as its `out`).
+  public var trace: TraceLine { TraceLine(out: kind, fields: fields) }
 
   /// Parses a trace (canonical JSONL). Blank lines are skipped.
   public static func parseTrace(_ text: String, file: String = "trace") throws(BadInputError)

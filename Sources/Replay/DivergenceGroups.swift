@@ -1,3 +1,5 @@
+import EngineIO
+
 /// Divergences of a whole `verify` run grouped by cue, record kind and shape, so a change that
 /// moves one cue in many recordings reads as one line:
 /// "FRAME_MOVE_LEFT cue_display: moved +33 ms in 13 recordings (a, b, c, …)".
@@ -92,7 +94,7 @@ public struct DivergenceGroup: Equatable, Sendable {
   static func subject(_ d: Divergence) -> String {
     if let c = d.cueIDs.first { return c }
     for line in [d.golden, d.replay].compactMap({ $0 }) {
-      for k in ["key", "dimension"] { if let v = line.fields[k]?.stringValue { return v } }
+      for k: TraceField in [.key, .dimension] { if let v = line.fields[k]?.stringValue { return v } }
     }
     return "-"
   }

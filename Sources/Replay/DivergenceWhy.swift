@@ -13,8 +13,7 @@ public struct DivergenceWhy: Sendable, Equatable {
   public init(_ d: Divergence) {
     t = d.t
     let clear = [d.golden, d.replay].contains { l in
-      guard let l, l.kind == "cue_display" || l.kind == "script_card" else { return false }
-      return l.fields["cue_id"] == .null
+      l?.trace.clearsCue ?? false
     }
     if !d.cueIDs.isEmpty {
       cues = d.cueIDs

@@ -55,8 +55,8 @@ public struct EffectRule: Sendable {
       out["ext"] = "heic"
     case .photokit_write_result:
       out["ok"] = true
-      let shot = fields["shot"]?.int64Value ?? 0
-      let attempt = fields["attempt"]?.int64Value ?? 0
+      let shot = fields[TraceField.shot]?.int64Value ?? 0
+      let attempt = fields[TraceField.attempt]?.int64Value ?? 0
       out["asset_id"] = .string(Self.syntheticAssetID(shot: shot, attempt: attempt))
     case .asset_fetch_result: out["count"] = 1
     case .album_add_result, .thumb_result, .odr_result: out["ok"] = true

@@ -147,7 +147,7 @@ public struct TraceDiffer: Sendable {
     init(_ lines: [StructuredLine]) {
       var last: [String: String] = [:]
       for (i, l) in lines.enumerated() where l.kind == "cue_display" || l.kind == "script_card" {
-        let cue = l.fields["cue_id"]?.stringValue
+        let cue = l.trace.shownCue ?? nil
         if let cue { last[l.kind] = cue } else if let before = last[l.kind] { cleared[i] = before }
         if l.kind == "cue_display" { displays.append((l.t, cue)) }
       }
@@ -253,7 +253,7 @@ public struct TraceDiffer: Sendable {
     }
     var cues: [String] = []
     for line in [golden, replay].compactMap({ $0 }) {
-      if let c = line.fields["cue_id"]?.stringValue, !cues.contains(c) { cues.append(c) }
+      if let c = line.trace.cueId, !cues.contains(c) { cues.append(c) }
     }
     for c in cleared.compactMap({ $0 }) where !cues.contains(c) { cues.append(c) }
     var onScreen: [String] = []
@@ -292,19 +292,19 @@ public struct TraceDiffer: Sendable {
 
   /// A short human description of a record: "cue_display FRAME_MOVE_LEFT/hard".
   public static func summary(_ l: StructuredLine) -> String {
-    func f(_ k: String) -> String { l.fields[k].map(text) ?? "none" }
+    func f(_ k: TraceField) -> String { l.fields[k].map(text) ?? "none" }
     switch l.kind {
-    case "cue_display": return "cue_display \(f("cue_id"))/\(f("level"))"
-    case "script_card": return "script_card \(f("cue_id")) \(f("variant"))"
-    case "praise": return "praise \(f("state")) \(f("trigger"))"
-    case "match": return "match \(f("match")) blocked_by=\(f("blocked_by"))"
-    case "shutter": return "shutter enabled=\(f("enabled")) reason=\(f("reason"))"
-    case "prompt": return "prompt \(f("op")) \(f("key"))"
-    case "item": return "item shot=\(f("shot")) core=\(f("core"))"
-    case "tier": return "tier t0_hz=\(f("t0_hz")) cause=\(f("cause"))"
+    case "cue_display": return "cue_display \(f(.cue_id))/\(f(.level))"
+    case "script_card": return "script_card \(f(.cue_id)) \(f(.variant))"
+    case "praise": return "praise \(f(.state)) \(f(.trigger))"
+    case "match": return "match \(f(.match)) blocked_by=\(f(.blocked_by))"
+    case "shutter": return "shutter enabled=\(f(.enabled)) reason=\(f(.reason))"
+    case "prompt": return "prompt \(f(.op)) \(f(.key))"
+    case "item": return "item shot=\(f(.shot)) core=\(f(.core))"
+    case "tier": return "tier t0_hz=\(f(.t0_hz)) cause=\(f(.cause))"
     case "effect":
-      let rest = l.fields.members.filter { $0.key != "kind" }.map { "\($0.key)=\(text($0.value))" }
-      return "effect \(f("kind"))" + (rest.isEmpty ? "" : " {\(rest.joined(separator: ","))}")
+      let rest = l.fields.members.filter { $0.key != TraceField.kind.rawValue }.map { "\($0.key)=\(text($0.value))" }
+      return "effect \(f(.kind))" + (rest.isEmpty ? "" : " {\(rest.joined(separator: ","))}")
     default:
       let shown = l.fields.members.prefix(4).map { "\($0.key)=\(text($0.value))" }
       return ([l.kind] + shown).joined(separator: " ")

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import CoachEngine
+import EngineIO
 
 /// The `out` kinds the engine emits, for checking `replay --trace kinds` (a typo is an
 /// error, not an empty trace), and narrowing `cue_eval` outputs to a few cues.

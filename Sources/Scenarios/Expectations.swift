@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineIO
 import Foundation
 
 /// What `expect:` rules are judged on: the displayed-cue changes and praise switches of one
@@ -85,10 +86,11 @@ public struct ExpectationTrace: Sendable, Equatable {
   }
 
   mutating func addEvent(t: Int64, out: String, fields: JSONObject) {
-    switch out {
-    case "cue_display": events.append(.display(t: t, cue: fields["cue_id"]?.stringValue, level: fields["level"]?.stringValue))
-    case "praise": events.append(.praise(t: t, on: fields["state"]?.stringValue == "on"))
-    default: break
+    let line = TraceLine(out: out, fields: fields)
+    if let d = line.cueDisplay {
+      events.append(.display(t: t, cue: d.cueId, level: d.level))
+    } else if let on = line.praiseOn {
+      events.append(.praise(t: t, on: on))
     }
   }
 }

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineIO
 import Foundation
 
 /// One rule of a scenario's `expect:` block: what the replay must show, stated by the
@@ -123,11 +124,8 @@ public struct ScenarioExpectation: Sendable, Equatable {
     }
   }
 
-  /// The `out` kinds of trace lines (the engine's `OutputKind`; a test keeps the two equal).
-  public static let traceKinds: Set<String> = [
-    "camera", "cue_display", "cue_eval", "diagnostics", "effect", "eval", "item", "match", "odr", "posespec",
-    "praise", "prompt", "reference", "script_card", "session", "shutter", "shutter_tap", "tier", "wrap",
-  ]
+  /// The `out` kinds of trace lines (`OutputKind`, the trace vocabulary in EngineIO).
+  public static let traceKinds: Set<String> = Set(OutputKind.allCases.map(\.rawValue))
   /// Cue levels a `displayed: CUE/LEVEL` may name.
   public static let levels = ["warn", "hard"]
 

@@ -2,17 +2,6 @@ import CanonicalJSON
 import EngineIO
 import PoseSpec
 
-/// The kind of an engine output: the `out` discriminator of its trace line (ENGINE §1.7).
-///
-/// The documented list is the `out` table of docs/FORMAT.md ("Trace lines"); a test keeps it
-/// equal to `allCases`, and `replay --trace KINDS` / `minimize --expect KIND` accept exactly these.
-public enum OutputKind: String, CaseIterable, Sendable, Comparable {
-  case camera, cue_display, cue_eval, diagnostics, effect, eval, item, match, odr, posespec
-  case praise, prompt, reference, script_card, session, shutter, shutter_tap, tier, wrap
-
-  public static func < (a: OutputKind, b: OutputKind) -> Bool { a.rawValue < b.rawValue }
-}
-
 /// One output of one engine call, typed (one case per `OutputKind`). Its time is the time of
 /// the call that produced it (`handle`'s `event.t`, `fire`'s `now`, 0 for `start`).
 ///

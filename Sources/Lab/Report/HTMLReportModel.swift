@@ -68,7 +68,7 @@ public struct HTMLReportRow: Equatable, Sendable {
     switch d.kind {
     case .missingInReplay: return "removed"
     case .extraInReplay:
-      if recordKind == "cue_display", let r = d.replay, r.fields["cue_id"]?.stringValue != nil,
+      if recordKind == "cue_display", let r = d.replay, r.trace.cueId != nil,
         let end = newDisplayEnd(r.t), end - r.t < minHoldMs
       {
         return "new flicker"
@@ -98,17 +98,17 @@ public struct HTMLReportLanes: Equatable, Sendable {
 
   /// Adds one trace record (kind `out`, fields without `t` and `out`); other kinds are ignored.
   public mutating func add(t: Millis, kind: String, fields: JSONObject) {
-    func s(_ k: String) -> String { fields[k].map(Self.text) ?? "none" }
+    func s(_ k: TraceField) -> String { fields[k].map(Self.text) ?? "none" }
     let cap = HTMLReportLimits.markersMax
     switch kind {
     case "cue_display" where displays.count < cap:
-      displays.append((t, fields["cue_id"]?.stringValue, s("level")))
+      displays.append((t, fields[.cue_id]?.stringValue, s(.level)))
     case "script_card" where cards.count < cap:
-      cards.append((t, "\(s("cue_id")) · \(s("en"))"))
+      cards.append((t, "\(s(.cue_id)) · \(s(.en))"))
     case "praise" where praise.count < cap:
-      praise.append((t, "\(s("state")) \(s("trigger")) \(s("dimension"))"))
+      praise.append((t, "\(s(.state)) \(s(.trigger)) \(s(.dimension))"))
     case "prompt" where prompts.count < cap:
-      prompts.append((t, "\(s("op")) \(s("key")) \(s("level")) \(s("en"))"))
+      prompts.append((t, "\(s(.op)) \(s(.key)) \(s(.level)) \(s(.en))"))
     default: break
     }
   }
