@@ -353,21 +353,30 @@ public struct Engine: Sendable {
   }
 
   /// Fires a timer the engine scheduled earlier, at its due time.
+  /// An id the engine did not schedule (or no longer has pending) does nothing.
   public mutating func fire(_ timer: TimerID, at now: Millis) -> Effects {
+    // Recognised by lookup, not by its name (`EngineTimer`).
+    guard let typed = EngineTimer.fixed[timer] ?? app.capture.scheduled(timer).map({ .capture($0.kind, item: $0.item) })
+    else { return Effects() }
+    return fire(typed, at: now)
+  }
+
+  mutating func fire(_ timer: EngineTimer, at now: Millis) -> Effects {
     // The T1 tick is the device's clock: it keeps its period while the app is dead.
     var effects = Effects()
-    if timer == TierScheduler.t1Timer {
+    if timer == .t1Tick {
       t1Tick += 1
       effects.timers.append(.schedule(TierScheduler.t1Timer, at: Millis(t1Tick + 1) * t1PeriodMs))
     }
     guard app.lifecycle.admits(relaunch: false) else { return effects }
     switch timer {
-    case PraiseController.timeoutTimer: return unfreezePraise(reason: "timeout", at: now)
-    case TierScheduler.t1Timer:
+    case .praiseTimeout: return unfreezePraise(reason: "timeout", at: now)
+    case .t1Tick:
       if tierScheduler.t1Enabled && !paused { effects.append(evaluateT1(tick: t1Tick, at: now)) }
       return effects
-    case TierScheduler.recoveryTimer: return tierScheduler.recoveryDue(at: now)
-    default: return fireApp(timer, at: now) ?? Effects()
+    case .t1Recovery: return tierScheduler.recoveryDue(at: now)
+    case .cameraWarmupUpgrade, .cameraWarmupFail, .odrRetry, .shutterRotation, .promptAutoDismiss, .capture:
+      return fireApp(timer, at: now)
     }
   }
 

@@ -40,6 +40,36 @@ struct SpecValidateTests {
     #expect(r.stderr.contains("actual=v0.0.0"))
   }
 
+  @Test func anUnknownFormulaFunctionExitsTwoNamingTheCueFormulaAndFunction() throws {
+    let r = try validateMutated { root in
+      var cues = root["cues"]!.arrayValue!
+      let i = cues.firstIndex { $0["id"]?.stringValue == "CHIN_UP" }!
+      var cue = cues[i].objectValue!
+      var metric = cue["metric"]!.objectValue!
+      metric["formula"] = .string("noseToChinRatio = distance(noseTip, chinCenter) / faceBBox.h")
+      cue["metric"] = .object(metric)
+      cues[i] = .object(cue)
+      root["cues"] = .array(cues)
+    }
+    #expect(r.code == 2)
+    #expect(r.stderr.contains("PoseSpec.json: formulaInvalid"))
+    #expect(r.stderr.contains("CHIN_UP metric.formula \"noseToChinRatio = distance(noseTip, chinCenter) / faceBBox.h\""))
+    #expect(r.stderr.contains("column 19: unknown function 'distance'"))
+    #expect(r.stderr.contains("posespec_invalid_modal"))
+  }
+
+  @Test func anUnknownFunctionInAnUnusedAliasExitsTwoNamingTheAlias() throws {
+    let r = try validateMutated { root in
+      var binding = root["binding"]!.objectValue!
+      var aliases = binding["aliases"]!.objectValue!
+      aliases["eyeGap"] = .string("distance(lEye, rEye)")
+      binding["aliases"] = .object(aliases)
+      root["binding"] = .object(binding)
+    }
+    #expect(r.code == 2)
+    #expect(r.stderr.contains("binding.aliases.eyeGap \"distance(lEye, rEye)\", column 1: unknown function 'distance'"))
+  }
+
   @Test func aMissingAliasIsTheBindingModal() throws {
     let r = try validateMutated { root in
       var binding = root["binding"]!.objectValue!

@@ -1,3 +1,4 @@
+import CanonicalJSON
 import Foundation
 import PoseSpec
 import Testing
@@ -187,6 +188,41 @@ struct FormulaCompilerTests {
     #expect(e.formula?.column == 19)
     #expect(e.promptKey == "posespec_invalid_modal")
     #expect(e.description.contains("unknown function 'distance'"))
+  }
+
+  /// The load-time error of the reference spec with `mutate` applied, or nil when it loads.
+  func loadFailure(_ mutate: (inout JSONObject) -> Void) throws -> PoseSpecValidationError? {
+    let bytes = try SpecFixtures.mutatedReference(mutate)
+    do {
+      _ = try PoseSpecLoader.load(bytes: bytes)
+      return nil
+    } catch { return error }
+  }
+
+  @Test("An unknown function in an alias no formula uses is a load-time error naming the alias")
+  func unknownFunctionInAnUnusedAlias() throws {
+    let e = try #require(
+      try loadFailure { SpecFixtures.set(.string("distance(lEye, rEye) * 2"), at: ["binding", "aliases", "eyeGap"], in: &$0) })
+    #expect(e.kind == .formulaInvalid)
+    #expect(e.formula?.place == "binding.aliases.eyeGap")
+    #expect(e.formula?.token == "distance")
+    #expect(e.formula?.column == 1)
+    #expect(e.description.contains("binding.aliases.eyeGap \"distance(lEye, rEye) * 2\", column 1: unknown function 'distance'"))
+    #expect(e.description.contains("PoseSpec formula invalid: binding.aliases.eyeGap 'distance'"))
+    // A known function in an unused alias loads (its names are not resolved: it is never used).
+    #expect(try loadFailure { SpecFixtures.set(.string("dist(lEye, noSuchPoint)"), at: ["binding", "aliases", "eyeGap"], in: &$0) } == nil)
+  }
+
+  @Test("An unknown function in the fallback cue's formula is a load-time error naming the cue")
+  func unknownFunctionInTheFallbackCue() throws {
+    let e = try #require(try failure(cue: "FRAME_GENERAL", "spread = dist(lEye, rEye) + wobble(noseTip)"))
+    #expect(e.kind == .formulaInvalid)
+    #expect(e.formula?.cueId == "FRAME_GENERAL")
+    #expect(e.formula?.place == "metric.formula")
+    #expect(e.formula?.token == "wobble")
+    #expect(e.formula?.column == 29)
+    // Its label (a bare name) stays valid.
+    #expect(try failure(cue: "FRAME_GENERAL", "system_fallback_when_tracking_unreliable") == nil)
   }
 
   @Test("An unknown alias, ROI, joint or target metric is a load-time error")

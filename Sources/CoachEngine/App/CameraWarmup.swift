@@ -15,19 +15,17 @@ struct CameraWarmup: Sendable {
     case ready
     /// `camera_start_failed {reason}`: the cause shown if warm-up fails (§4.8).
     case startFailed(reason: String)
-    case timer(TimerID)
+    case timer(EngineTimer)
   }
 
-  static let upgradeTimer = TimerID("camera.warmup.upgrade")
-  static let failTimer = TimerID("camera.warmup.fail")
+  static let upgradeTimer = EngineTimer.cameraWarmupUpgrade.id
+  static let failTimer = EngineTimer.cameraWarmupFail.id
   static let upgradeMs: Millis = 3000
   static let failMs: Millis = 8000
 
   var auth: CameraAuthorization
   var phase: WarmupPhase
   var initFailureReason = "unknown"
-
-  static func owns(_ timer: TimerID) -> Bool { timer == upgradeTimer || timer == failTimer }
 
   mutating func handle(_ input: Input, at t: Millis) -> [AppAction] {
     switch input {
@@ -65,12 +63,12 @@ struct CameraWarmup: Sendable {
     ]
   }
 
-  private mutating func timerFired(_ id: TimerID) -> [AppAction] {
-    switch (id, phase) {
-    case (Self.upgradeTimer, .warming):
+  private mutating func timerFired(_ timer: EngineTimer) -> [AppAction] {
+    switch (timer, phase) {
+    case (.cameraWarmupUpgrade, .warming):
       phase = .upgraded
       return [.output(Self.line(.upgraded))]
-    case (Self.failTimer, .warming), (Self.failTimer, .upgraded):
+    case (.cameraWarmupFail, .warming), (.cameraWarmupFail, .upgraded):
       phase = .failed
       var def = PromptCatalogue.definition("camera_init_failed")!
       let reason = auth == .authorized ? initFailureReason : "permission_denied"

@@ -19,7 +19,7 @@ struct OdrSheet: Sendable {
     case retryDue
   }
 
-  static let retryTimer = TimerID("odr.retry")
+  static let retryTimer = EngineTimer.odrRetry.id
   static let debounceMs: Millis = 500
 
   var state = OdrState.idle

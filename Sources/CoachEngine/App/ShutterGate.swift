@@ -24,7 +24,7 @@ struct ShutterGate: Sendable {
     case recompute(Conditions)
   }
 
-  static let rotationTimer = TimerID("shutter.rotation")
+  static let rotationTimer = EngineTimer.shutterRotation.id
   static let rotationBlockMs: Millis = 300
 
   /// The last `shutter` line (enabled, reason); nil before the first computation.

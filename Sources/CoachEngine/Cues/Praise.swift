@@ -8,7 +8,7 @@ import PoseSpec
 /// unfreeze. The controller only decides; the engine turns decisions into trace lines, a
 /// timer request and the card.
 struct PraiseController: Equatable, Sendable {
-  static let timeoutTimer = TimerID("praise.timeout")
+  static let timeoutTimer = EngineTimer.praiseTimeout.id
 
   let policy: PraisePolicy
   /// The dimension and trigger of the praise that froze the card; nil when not frozen.

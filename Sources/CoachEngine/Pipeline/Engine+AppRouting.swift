@@ -105,23 +105,24 @@ extension Engine {
     }
   }
 
-  /// App-side timers; nil when `timer` is not one of ours.
-  mutating func fireApp(_ timer: TimerID, at t: Millis) -> Effects? {
+  /// App-side timers (the engine's own ones are routed in `fire`).
+  mutating func fireApp(_ timer: EngineTimer, at t: Millis) -> Effects {
     var out: Effects
-    if CameraWarmup.owns(timer) {
+    switch timer {
+    case .cameraWarmupUpgrade, .cameraWarmupFail:
       out = camera(.timer(timer), at: t)
-    } else if timer == ShutterGate.rotationTimer {
+    case .shutterRotation:
       out = Effects()
-    } else if timer == OdrSheet.retryTimer {
+    case .odrRetry:
       out = odr(.retryDue, at: t)
-    } else if timer.name.hasPrefix("prompt.") {
-      out = app.prompts.timerFired(timer, at: t, context: promptContext)
-    } else if timer.name.hasPrefix("capture.") {
+    case .promptAutoDismiss(let slot):
+      out = app.prompts.autoDismissDue(slot, at: t, context: promptContext)
+    case .capture(let kind, let item):
       let before = (app.session.worksetCount, app.session.writeFailedCount)
-      let outputs = app.capture.fire(timer, &app.session, captureContext(at: t))
+      let outputs = app.capture.fire(kind, item: item, &app.session, captureContext(at: t))
       out = capture(.capture(outputs, before: before), at: t)
-    } else {
-      return nil
+    case .t1Tick, .t1Recovery, .praiseTimeout:
+      return Effects()
     }
     finishApp(&out, at: t)
     return out

@@ -13,8 +13,8 @@ import EngineIO
 ///
 /// Each change is a `tier` output `{t0_hz, t1_enabled, cause: thermal|frame_drop|recovered}`.
 struct TierScheduler: Equatable, Sendable {
-  static let recoveryTimer = TimerID("tier.t1_recovery")
-  static let t1Timer = TimerID("tier.t1_tick")
+  static let recoveryTimer = EngineTimer.t1Recovery.id
+  static let t1Timer = EngineTimer.t1Tick.id
   static let normalHz = 15
   static let degradedHz = 8
   static let t1PeriodMs: Millis = 500

@@ -248,9 +248,13 @@ public struct PromptCenter: Sendable, Equatable {
 
   /// A timer of ours fired: the slot's prompt auto-dismisses if its timer is due.
   public mutating func timerFired(_ id: TimerID, at t: Millis, context: PromptContext) -> Effects {
-    guard let slot = PromptSlot.allCases.first(where: { $0.timerID == id }),
-      let p = slots[slot.index], let due = p.autoDismissAt, t >= due
-    else { return Effects() }
+    guard case .promptAutoDismiss(let slot)? = EngineTimer.fixed[id] else { return Effects() }
+    return autoDismissDue(slot, at: t, context: context)
+  }
+
+  /// The auto-dismiss timer of `slot` fired: its prompt goes if the timer is still due.
+  public mutating func autoDismissDue(_ slot: PromptSlot, at t: Millis, context: PromptContext) -> Effects {
+    guard let p = slots[slot.index], let due = p.autoDismissAt, t >= due else { return Effects() }
     return dismiss(slot, reason: .auto, byTimer: true, at: t, context: context)
   }
 

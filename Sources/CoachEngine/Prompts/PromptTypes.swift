@@ -34,7 +34,7 @@ public enum PromptSlot: String, Sendable, CaseIterable, Equatable, Comparable {
   var index: Int { Self.allCases.firstIndex(of: self)! }
   public static func < (a: PromptSlot, b: PromptSlot) -> Bool { a.index < b.index }
   /// The auto-dismiss timer of this slot (one prompt per slot, so one timer per slot).
-  public var timerID: TimerID { TimerID("prompt.auto_dismiss.\(rawValue)") }
+  public var timerID: TimerID { EngineTimer.promptAutoDismiss(self).id }
 }
 
 /// A.2.1 / A.5.1 frequency gates.

@@ -12,7 +12,8 @@ import EngineIO
 /// verification progress, auto-retry counts, cooldowns); after a kill the engine calls
 /// `relaunch` on a fresh pipeline (ENGINE §5.1 cold-start recovery).
 ///
-/// Timer ids are `capture.<kind>.<itemId>` (`TimerKind`); item ids contain the session ordinal,
+/// Timer ids render as `capture.<kind>.<itemId>` (`EngineTimer.capture`) and are recognised
+/// through `timers`, the table of pending ones, not by their name; item ids contain the session ordinal,
 /// so ids never collide across sessions, and a timer of a removed item is cancelled.
 ///
 /// `item_state_changed` (ENGINE §6.4) payload order: item_id, shot_seq, prev_state, next_state,
@@ -79,7 +80,7 @@ public struct CapturePipeline: Sendable, Equatable {
     /// §5.10 failed_permanent at +30,000 from createdAt.
     case thumb_permanent
 
-    public func id(_ itemId: String) -> TimerID { TimerID("capture.\(rawValue).\(itemId)") }
+    public func id(_ itemId: String) -> TimerID { EngineTimer.capture(self, item: itemId).id }
   }
 
   /// Runtime state of one item (not persisted).
@@ -120,8 +121,9 @@ public struct CapturePipeline: Sendable, Equatable {
   }
 
   var runtime: [String: ItemRuntime] = [:]
-  /// Active timers by name → due (never iterated).
-  var timers: [String: Millis] = [:]
+  /// Active timers by id → what they are (looked up only, never iterated): a fired id is
+  /// recognised here, not by reading its name.
+  var timers: [TimerID: ScheduledTimer] = [:]
   /// §5.8 failure times (virtual ms).
   var captureFailures: [Millis] = []
   /// §5.9 the album banner was already asked for in this process.
@@ -220,11 +222,24 @@ public struct CapturePipeline: Sendable, Equatable {
 
   /// A `capture.*` timer came due. Unknown, cancelled or replaced ids produce nothing.
   public mutating func fire(_ timer: TimerID, _ s: inout SessionSnapshot, _ c: CaptureContext) -> [CaptureOutput] {
-    let name = timer.name
-    guard name.hasPrefix("capture."), timers.removeValue(forKey: name) != nil else { return [] }
-    let rest = name.dropFirst("capture.".count)
-    guard let dot = rest.firstIndex(of: "."), let kind = TimerKind(rawValue: String(rest[..<dot])) else { return [] }
-    let itemId = String(rest[rest.index(after: dot)...])
+    guard let pending = scheduled(timer) else { return [] }
+    return fire(pending.kind, item: pending.item, &s, c)
+  }
+
+  /// A capture timer as scheduled: its kind and item.
+  public struct ScheduledTimer: Hashable, Sendable {
+    public var kind: TimerKind
+    public var item: String
+  }
+
+  /// What `timer` is, when it is a capture timer this pipeline has pending.
+  public func scheduled(_ timer: TimerID) -> ScheduledTimer? { timers[timer] }
+
+  /// The capture timer `kind` of `itemId` came due. A cancelled or replaced one produces nothing.
+  public mutating func fire(_ kind: TimerKind, item itemId: String, _ s: inout SessionSnapshot, _ c: CaptureContext)
+    -> [CaptureOutput]
+  {
+    guard timers.removeValue(forKey: kind.id(itemId)) != nil else { return [] }
     guard let i = s.items.firstIndex(where: { $0.itemId == itemId }) else { return [] }
     var out: [CaptureOutput] = []
     switch kind {
@@ -250,13 +265,13 @@ public struct CapturePipeline: Sendable, Equatable {
 
   mutating func schedule(_ kind: TimerKind, _ itemId: String, at: Millis, _ out: inout [CaptureOutput]) {
     let id = kind.id(itemId)
-    timers[id.name] = at
+    timers[id] = ScheduledTimer(kind: kind, item: itemId)
     out.append(.timer(.schedule(id, at: at)))
   }
 
   mutating func cancel(_ kind: TimerKind, _ itemId: String, _ out: inout [CaptureOutput]) {
     let id = kind.id(itemId)
-    if timers.removeValue(forKey: id.name) != nil { out.append(.timer(.cancel(id))) }
+    if timers.removeValue(forKey: id) != nil { out.append(.timer(.cancel(id))) }
   }
 
   /// Core transition + trace `item` + `item_state_changed`.

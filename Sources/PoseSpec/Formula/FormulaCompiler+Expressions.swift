@@ -97,9 +97,7 @@ extension CueCompiler {
   }
 
   func unknownFunction(_ name: String, at: Int) -> FormulaCompileError {
-    fail(
-      at, "unknown function '\(name)' (known: \(FormulaFunction.allCases.map(\.rawValue).joined(separator: ", ")))",
-      token: name)
+    fail(at, PoseSpecCompiler.unknownFunctionMessage(name), token: name)
   }
 
   func typeCall(_ f: FormulaFunction, _ name: String, _ args: [FormulaSyntax], _ typed: [Typed], at: Int) throws

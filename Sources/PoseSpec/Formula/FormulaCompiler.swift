@@ -26,8 +26,11 @@ public struct FormulaCompileError: Error, Equatable, Sendable, CustomStringConve
     self.token = token
   }
 
+  /// `cueIndex` is -1 for a text outside any cue (an unused `binding.aliases` entry).
   public var description: String {
-    "cues[\(cueIndex)] \(cueId) \(place) \"\(text)\", column \(column): \(message)"
+    cueIndex < 0
+      ? "\(place) \"\(text)\", column \(column): \(message)"
+      : "cues[\(cueIndex)] \(cueId) \(place) \"\(text)\", column \(column): \(message)"
   }
 }
 
@@ -251,5 +254,56 @@ struct CueCompiler {
       throw fail(1, "the error '\(a.name)' must be a number, found a \(a.type.rawValue)", token: a.name)
     }
     return CompiledError(text: a.name, source: source, expression: .local(index))
+  }
+}
+
+/// Function names in the texts `compile` never compiles (ENGINE §2.3 [D]; issue 25).
+extension PoseSpecCompiler {
+  /// A binding alias no formula uses is never expanded, and a system fallback cue's formula is a
+  /// label (FRAME_GENERAL's `system_fallback_when_tracking_unreliable`), so a misspelt function
+  /// there would pass `compile` unnoticed until a later formula used the alias. The first call
+  /// of a function the language lacks, in file order (aliases, then fallback cues), or nil.
+  /// Only function names are checked: other names in an unused alias are never resolved, and a
+  /// text that does not parse is left to `compile` (it is an error there once used).
+  public static func unknownFunctionOutsideFormulas(_ doc: PoseSpecDocument) -> FormulaCompileError? {
+    if let binding = doc.binding {
+      for name in binding.aliasOrder {
+        guard let text = binding.aliases[name], let syntax = try? FormulaParser.parseExpression(text),
+          let (function, column) = firstUnknownCall(syntax)
+        else { continue }
+        return FormulaCompileError(
+          cueIndex: -1, cueId: "", place: "binding.aliases.\(name)", text: text, column: column,
+          message: unknownFunctionMessage(function), token: function)
+      }
+    }
+    for cue in doc.cues where cue.metric.computeTier == "fallback" {
+      guard let statements = try? FormulaParser.parseFormula(cue.formula.text) else { continue }
+      for s in statements {
+        guard let (function, column) = firstUnknownCall(s.expression) else { continue }
+        return FormulaCompileError(
+          cueIndex: cue.index, cueId: cue.id, place: "metric.formula", text: cue.formula.text, column: column,
+          message: unknownFunctionMessage(function), token: function)
+      }
+    }
+    return nil
+  }
+
+  static func unknownFunctionMessage(_ name: String) -> String {
+    "unknown function '\(name)' (known: \(FormulaFunction.allCases.map(\.rawValue).joined(separator: ", ")))"
+  }
+
+  /// The first call, left to right, of a name that is not a `FormulaFunction`. The parser bounds
+  /// the depth (`formulaDepthMax`), so the recursion is shallow.
+  static func firstUnknownCall(_ s: FormulaSyntax) -> (String, Int)? {
+    switch s {
+    case .number, .name: return nil
+    case .call(let name, let args, let at):
+      if FormulaFunction(rawValue: name) == nil { return (name, at) }
+      for a in args { if let u = firstUnknownCall(a) { return u } }
+      return nil
+    case .field(let base, _, _): return firstUnknownCall(base)
+    case .negate(let inner, _): return firstUnknownCall(inner)
+    case .binary(_, let l, let r, _): return firstUnknownCall(l) ?? firstUnknownCall(r)
+    }
   }
 }

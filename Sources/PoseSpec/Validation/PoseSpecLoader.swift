@@ -81,7 +81,8 @@ public enum PoseSpecLoader {
   }
 
   /// After the app's checks: every formula and threshold `error` must compile (DESIGN:
-  /// formulas are compiled, never hand-coded; an unknown name is a load-time error).
+  /// formulas are compiled, never hand-coded; an unknown name is a load-time error), and no
+  /// text the compiler skips (an unused alias, a fallback cue's label) calls an unknown function.
   public static func compileFormulas(_ doc: PoseSpecDocument) throws(PoseSpecValidationError) {
     var failure: FormulaCompileError?
     do { _ = try PoseSpecCompiler.compile(doc) } catch {
@@ -89,6 +90,7 @@ public enum PoseSpecLoader {
         error as? FormulaCompileError
         ?? FormulaCompileError(cueIndex: -1, cueId: "", place: "", text: "", column: 0, message: "\(error)")
     }
+    if failure == nil { failure = PoseSpecCompiler.unknownFunctionOutsideFormulas(doc) }
     if let failure {
       throw PoseSpecValidationError(
         kind: .formulaInvalid, fileName: doc.fileName, location: failure.description, formula: failure)

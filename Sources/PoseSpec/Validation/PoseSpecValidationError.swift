@@ -74,7 +74,8 @@ public struct PoseSpecValidationError: Error, Equatable, Sendable, CustomStringC
     case .bindingBodyPointsSetMismatch: "PoseSpec binding.sets.bodyPoints definition mismatch"
     case .roisMissing: "PoseSpec rois missing: \(missing.joined(separator: ", "))"
     case .roisBadDefinition: "PoseSpec rois invalid: \(definitionProblem ?? "")"
-    case .formulaInvalid: "PoseSpec formula invalid: \(formula?.cueId ?? "") \(formula?.token.map { "'\($0)'" } ?? "")"
+    case .formulaInvalid:
+      "PoseSpec formula invalid: \(formula.map { $0.cueIndex < 0 ? $0.place : $0.cueId } ?? "") \(formula?.token.map { "'\($0)'" } ?? "")"
     case .valueInvalid: "PoseSpec value invalid: \(definitionProblem ?? "")"
     }
   }
