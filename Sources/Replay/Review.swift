@@ -81,14 +81,7 @@ public struct ReviewSession {
     var quitting = false
     var warned = Set<String>()
     for (i, p) in pending.enumerated() {
-      if !quitting, mode != .rejectAll, let check = ruleCheck, warned.insert(p.name).inserted {
-        let unmet = check(p.name)
-        if !unmet.isEmpty {
-          write(
-            "warning: \(p.name): the pending golden breaks \(unmet.count) expect: rule\(unmet.count == 1 ? "" : "s") of its scenario (accepting it blesses a wrong engine):\n"
-              + unmet.map { "  \($0)\n" }.joined())
-        }
-      }
+      if !quitting, mode != .rejectAll, warned.insert(p.name).inserted { warnBrokenRules(p.name) }
       if quitting {
         outcome.skipped.append(p)
         continue
@@ -101,24 +94,38 @@ public struct ReviewSession {
         write(try show(p, position: i + 1, of: pending.count))
         answer = ask()
       }
-      switch answer {
-      case .accept:
-        try store.accept(p)
-        outcome.accepted.append(p)
-        write("accepted \(p)\n")
-      case .reject:
-        try store.reject(p)
-        outcome.rejected.append(p)
-        write("rejected \(p)\n")
-      case .skip:
-        outcome.skipped.append(p)
-      case .quit:
-        outcome.skipped.append(p)
-        quitting = true
-      }
+      try apply(answer, to: p, &outcome)
+      if answer == .quit { quitting = true }
     }
     writeTotals(outcome)
     return outcome
+  }
+
+  /// Accepts or rejects `p` as answered (skip and quit leave it pending), noting it in `outcome`.
+  func apply(_ answer: Answer, to p: PendingGolden, _ outcome: inout Outcome) throws {
+    switch answer {
+    case .accept:
+      try store.accept(p)
+      outcome.accepted.append(p)
+      write("accepted \(p)\n")
+    case .reject:
+      try store.reject(p)
+      outcome.rejected.append(p)
+      write("rejected \(p)\n")
+    case .skip, .quit:
+      outcome.skipped.append(p)
+    }
+  }
+
+  /// Warns (before the question) when recording `name`'s pending goldens break its scenario's
+  /// `expect:` rules: accepting them would bless a wrong engine.
+  func warnBrokenRules(_ name: String) {
+    guard let check = ruleCheck else { return }
+    let unmet = check(name)
+    guard !unmet.isEmpty else { return }
+    write(
+      "warning: \(name): the pending golden breaks \(unmet.count) expect: rule\(unmet.count == 1 ? "" : "s") of its scenario (accepting it blesses a wrong engine):\n"
+        + unmet.map { "  \($0)\n" }.joined())
   }
 
   func writeTotals(_ outcome: Outcome) {
@@ -141,37 +148,18 @@ public struct ReviewSession {
         continue
       }
       let answer: Answer
+      if mode == .ask { write(showGroup(g, position: i + 1, of: groups.count)) }
+      if mode != .rejectAll {
+        for name in Set(g.files.map(\.name)).sorted() { warnBrokenRules(name) }
+      }
       switch mode {
       case .acceptAll: answer = .accept
       case .rejectAll: answer = .reject
       case .ask:
-        write(showGroup(g, position: i + 1, of: groups.count))
-        if let check = ruleCheck {
-          for name in Set(g.files.map(\.name)).sorted() {
-            let unmet = check(name)
-            guard !unmet.isEmpty else { continue }
-            write(
-              "warning: \(name): the pending golden breaks \(unmet.count) expect: rule\(unmet.count == 1 ? "" : "s") of its scenario (accepting it blesses a wrong engine):\n"
-                + unmet.map { "  \($0)\n" }.joined())
-          }
-        }
         write(try show(g.files[0], position: 1, of: g.files.count))
         answer = ask()
       }
-      for p in g.files {
-        switch answer {
-        case .accept:
-          try store.accept(p)
-          outcome.accepted.append(p)
-          write("accepted \(p)\n")
-        case .reject:
-          try store.reject(p)
-          outcome.rejected.append(p)
-          write("rejected \(p)\n")
-        case .skip, .quit:
-          outcome.skipped.append(p)
-        }
-      }
+      for p in g.files { try apply(answer, to: p, &outcome) }
       if answer == .quit { quitting = true }
     }
     writeTotals(outcome)
