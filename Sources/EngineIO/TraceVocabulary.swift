@@ -19,13 +19,15 @@ public enum OutputKind: String, CaseIterable, Sendable, Comparable {
 
 /// The name of a trace-line field (top level, or inside `cue_eval`'s `gate`, `cues` entries and
 /// `thresholds`). The raw value is the name as written; `t` and `out` are the line's frame, not
-/// fields. `prompt`, `posespec` and `reference` lines carry the fields the engine built for them
-/// (the prompt center writes `op`, `key`, `level`, `zh`, `en`, …); the ones read here are listed.
+/// fields. The prompt center writes its lines with these names too; `posespec` and `reference`
+/// lines carry fields the engine builds for them, of which the ones read here are listed.
 public enum TraceField: String, CaseIterable, Sendable {
   // cue_display, script_card, camera
   case cue_id, level, reason, mode, variant, zh, en, frozen, warmup
   // diagnostics, session, wrap, prompt
   case op, file, rule, session_id, cause, workset, key
+  // prompt (the prompt center's lines, ENGINE §1.7)
+  case surface, priority, drop_reason, dismiss_reason, action_id, by, auto_ms
   // effect (the correlation fields of §1.6)
   case kind, shot, attempt, asset_id, item, tag
   // eval, tier

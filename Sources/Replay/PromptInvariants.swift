@@ -1,5 +1,6 @@
 import CanonicalJSON
 import CoachEngine
+import EngineIO
 
 /// Invariants of the prompt system (ENGINE §4.1, §4.3, PRD Appendix A), checked on a trace:
 ///
@@ -22,16 +23,16 @@ public enum PromptInvariants {
     var breaches: [String] = []
     for line in trace.split(separator: "\n") {
       guard let v = try? JSONParser.parse(String(line)), v["out"]?.stringValue == "prompt",
-        let t = v["t"]?.int64Value, let key = v["key"]?.stringValue, let level = v["level"]?.stringValue
+        let t = v["t"]?.int64Value, let key = v[.key]?.stringValue, let level = v[.level]?.stringValue
       else { continue }
-      switch v["op"]?.stringValue {
+      switch v[.op]?.stringValue {
       case "shown":
         if level == "L3", let other = visible.first(where: { $0.level == "L3" && $0.key != key }) {
           breaches.append("t=\(t): L3 \(key) shown while L3 \(other.key) (shown at \(other.t)) is visible")
         }
         visible.removeAll { $0.key == key }
-        visible.append(Shown(key: key, level: level, t: t, autoMs: v["auto_ms"]?.int64Value))
-        if let ms = v["auto_ms"]?.int64Value, voiceOver(t) {
+        visible.append(Shown(key: key, level: level, t: t, autoMs: v[.auto_ms]?.int64Value))
+        if let ms = v[.auto_ms]?.int64Value, voiceOver(t) {
           let floor: Int64 = level == "L1" ? 6000 : 8000
           if ms < floor { breaches.append("t=\(t): \(key) (\(level)) auto-dismisses after \(ms) ms with VoiceOver on (< \(floor))") }
         }

@@ -232,7 +232,7 @@ public struct PromptCenter: Sendable, Equatable {
       return (Effects(), nil)
     }
     var out = Effects()
-    out.outputs.append(.prompt(trace(p, op: "action", extra: ("action_id", actionId), at: t)))
+    out.outputs.append(.prompt(trace(p, op: "action", extra: (.action_id, actionId), at: t)))
     out.diagnostics.append(line(p, event: "prompt_action_tapped", extra: ("actionId", actionId), at: t, context: context))
     let kind = PromptActionKind(rawValue: actionId)
     let dismissal = kind == .dismiss || kind == .later || ["取消", "稍后", "知道了"].contains(button.zh)
@@ -367,7 +367,7 @@ public struct PromptCenter: Sendable, Equatable {
     case .none, .stateOnly: break
     }
     var shownLine = trace(p, op: "shown", extra: nil, at: now)
-    if let ms = PromptTimings.autoDismissMs(def, voiceOver: context.voiceOver) { shownLine["auto_ms"] = .number(Double(ms)) }
+    if let ms = PromptTimings.autoDismissMs(def, voiceOver: context.voiceOver) { shownLine[.auto_ms] = .number(Double(ms)) }
     out.outputs.append(.prompt(shownLine))
     out.diagnostics.append(line(p, event: "prompt_shown", extra: nil, at: now, context: context))
     return out
@@ -387,9 +387,9 @@ public struct PromptCenter: Sendable, Equatable {
     if suppress && p.definition.throttle.suppressAfterDismissMs > 0 {
       suppressedUntil[p.key] = t + p.definition.throttle.suppressAfterDismissMs
     }
-    var record = trace(p, op: "dismissed", extra: ("dismiss_reason", reason.rawValue), at: t)
+    var record = trace(p, op: "dismissed", extra: (.dismiss_reason, reason.rawValue), at: t)
     // `auto` covers both the timer and "the condition ended" (§4.1); the trace tells them apart.
-    if reason == .auto { record["by"] = byTimer ? "timer" : "condition" }
+    if reason == .auto { record[.by] = .string(byTimer ? "timer" : "condition") }
     out.outputs.append(.prompt(record))
     out.diagnostics.append(
       line(p, event: "prompt_dismissed", extra: ("dismissReason", reason.rawValue), at: t, context: context))
@@ -399,27 +399,27 @@ public struct PromptCenter: Sendable, Equatable {
   private func dropped(_ e: Emission, _ reason: PromptDropReason, at t: Millis, context: PromptContext) -> Effects {
     let (zhValues, enValues) = placeholderValues(e.definition.key, e.payload)
     var fields = Self.baseFields(e.definition, op: "dropped")
-    fields["drop_reason"] = .string(reason.rawValue)
-    fields["zh"] = .string(PromptText.render(e.definition.messageZh, zhValues))
-    fields["en"] = .string(PromptText.render(e.definition.messageEn, enValues))
+    fields[.drop_reason] = .string(reason.rawValue)
+    fields[.zh] = .string(PromptText.render(e.definition.messageZh, zhValues))
+    fields[.en] = .string(PromptText.render(e.definition.messageEn, enValues))
     return Effects(outputs: [.prompt(fields)])
   }
 
   // MARK: Outputs
 
   static func baseFields(_ def: PromptDefinition, op: String) -> JSONObject {
-    [
-      "op": .string(op), "key": .string(def.key), "level": .string(def.level.rawValue),
-      "surface": .string(def.surface.rawValue), "priority": .number(Double(def.priority)),
-    ]
+    JSONObject(trace: [
+      .op: .string(op), .key: .string(def.key), .level: .string(def.level.rawValue),
+      .surface: .string(def.surface.rawValue), .priority: .number(Double(def.priority)),
+    ])
   }
 
   /// `{"out":"prompt","op",key,level,surface,priority,(dismiss_reason|action_id)?,zh,en}` (§1.7).
-  private func trace(_ p: VisiblePrompt, op: String, extra: (String, String)?, at t: Millis) -> JSONObject {
+  private func trace(_ p: VisiblePrompt, op: String, extra: (TraceField, String)?, at t: Millis) -> JSONObject {
     var fields = Self.baseFields(p.definition, op: op)
     if let extra { fields[extra.0] = .string(extra.1) }
-    fields["zh"] = .string(p.messageZh)
-    fields["en"] = .string(p.messageEn)
+    fields[.zh] = .string(p.messageZh)
+    fields[.en] = .string(p.messageEn)
     return fields
   }
 

@@ -124,10 +124,10 @@ struct TimelineOutput: ReplayOutput {
       displays.append((t, d.cueId))
     case .praise(let p) where p.state == .on:
       praise.append(TimelineData.Marker(t: t, text: "praise \(p.trigger) \(p.dimension)"))
-    case .prompt(let fields) where fields["op"]?.stringValue == "shown":
-      let key = fields["key"]?.stringValue ?? "?"
-      let level = fields["level"]?.stringValue ?? ""
-      let en = fields["en"]?.stringValue ?? ""
+    case .prompt(let fields) where fields[.op]?.stringValue == "shown":
+      let key = fields[.key]?.stringValue ?? "?"
+      let level = fields[.level]?.stringValue ?? ""
+      let en = fields[.en]?.stringValue ?? ""
       prompts.append(TimelineData.Marker(t: t, text: "\(key) \(level): \(en)"))
     default: break
     }
