@@ -58,7 +58,7 @@ public struct PoseSpecSummary: Equatable, Sendable, CustomStringConvertible {
 
   /// Human-readable report, e.g.
   ///
-  ///     PoseSpec.json: valid (prdVersion v1.1.4, schemaVersion 0.1, sha256 8031b6a6…3bc6)
+  ///     PoseSpec.json: valid (prdVersion v1.1.4, schemaVersion 0.1, sha256 a1ff7510…1b56)
   ///     50 cues; fingerprint v1.1.4|v1.1.4-final-hotreload|cues=50
   ///     cafe: 35 cues evaluated (base 20 + cafe 15):
   ///       FRAME_MOVE_LEFT                   T0 15 Hz
