@@ -24,6 +24,8 @@ struct CueCardMachine: Sendable {
   }
 
   enum Action {
+    /// A T0 evaluation that changed the display, crossed an exit or turned Match true (any
+    /// other evaluation has nothing for praise or the card, so it is not sent).
     case evaluated(Evaluation)
     /// Match turned true on a T1 tick (`matchEvalCadence=t1`).
     case tickMatch(wasFrozen: Bool)

@@ -38,10 +38,13 @@ extension Engine {
       effects.outputs.append(cueEvalRecord(collector, frame: event.frame, input, display, at: t))
     }
     perform(shown, into: &effects, at: t)
-    let evaluation = CueCardMachine.Evaluation(
-      display: display, withRef: input.withRefSession, exited: requests.exited, matchBecameTrue: match.praised,
-      wasFrozen: wasFrozen)
-    perform(cueCard.step(.evaluated(evaluation), at: t), into: &effects, at: t)
+    // The card machine hears of an evaluation that has something for it (most frames have not).
+    if display.result.changed || !requests.exited.isEmpty || match.praised {
+      let evaluation = CueCardMachine.Evaluation(
+        display: display, withRef: input.withRefSession, exited: requests.exited, matchBecameTrue: match.praised,
+        wasFrozen: wasFrozen)
+      perform(cueCard.step(.evaluated(evaluation), at: t), into: &effects, at: t)
+    }
     effects.outputs += match.outputs
     return effects
   }
