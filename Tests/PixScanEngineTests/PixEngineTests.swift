@@ -1,0 +1,3 @@
+import CanonicalJSON
+import PixScanEngine
+import PixScanScenarios
