@@ -142,14 +142,12 @@ extension PixScanEngine {
       processedSet.subtract(gone)
       undoStack = []
       if var lib = library {
+        let keep = currentID
         lib.removeAll { gone.contains($0.id) }
-        let keep = current.map { library![sequence[$0]].id }
         library = lib
         libraryIndex = [:]
         for (i, a) in lib.enumerated() { libraryIndex[a.id] = i }
-        current = nil
-        rebuildSequence(keeping: false)
-        if let keep, let p = sequenceIndex[keep], !processedSet.contains(keep) { current = p }
+        rebuildSequence(keeping: keep)
       }
       e.dirty = true
       e.emit(.queue(op: "deleted", photo: nil, changed: gone.count, count: store.queue.count))

@@ -4,6 +4,7 @@ extension PixScanEngine {
   /// D1: the library is sorted newest first, ties by id.
   mutating func takeLibrary(_ assets: [PixAsset], _ e: inout PixEmitter) {
     guard permission.grantsAccess else { return e.ignore(.librarySnapshot(assets), "no_access") }
+    let keep = currentID
     let sorted = assets.sorted(by: PixAsset.precedes)
     var index: [String: Int] = [:]
     index.reserveCapacity(sorted.count)
@@ -31,14 +32,16 @@ extension PixScanEngine {
       e.emit(.queue(op: "pruned", photo: nil, changed: prunedQueued, count: store.queue.count))
       e.emit(.message(key: "queue_pruned", count: prunedQueued))
     }
-    rebuildSequence(keeping: true)
+    rebuildSequence(keeping: keep)
   }
 
-  /// The sequence for the filter, its counts, and the current photo: the same photo when
-  /// `keeping` and it is still there and unprocessed, else the first unprocessed (D7).
-  mutating func rebuildSequence(keeping: Bool) {
+  /// The current photo's id.
+  var currentID: String? { current.map { library![sequence[$0]].id } }
+
+  /// The sequence for the filter, its counts, and the current photo: `keep` when it is
+  /// still there and unprocessed, else the first unprocessed (D7).
+  mutating func rebuildSequence(keeping keep: String?) {
     guard let library else { return }
-    let keep = keeping ? current.map { library[sequence[$0]].id } : nil
     sequence = []
     sequenceIndex = [:]
     seqProcessed = 0
@@ -156,7 +159,7 @@ extension PixScanEngine {
     store.filter = m
     undoStack = []
     e.emit(.filter(m))
-    rebuildSequence(keeping: false)
+    rebuildSequence(keeping: nil)
     e.dirty = true
   }
 
