@@ -98,7 +98,8 @@ struct PixScriptBuilder {
     }
     let every = try v("every_ms")?.int() ?? 500
     let latency = try v("ocr_latency_ms")?.int() ?? 100
-    guard every >= 1, latency >= 0, at + every * swipes + latency <= PixScenarioLimits.durationMsMax else {
+    let maxMs = PixScenarioLimits.durationMsMax
+    guard every >= 1, every <= maxMs, latency >= 0, latency <= maxMs, at + every * swipes + latency <= maxMs else {
       throw step.error("every_ms ≥ 1 and ocr_latency_ms ≥ 0, ending within PixScenarioLimits.durationMsMax")
     }
     var pattern: [PixDirection] = [.right]
@@ -112,7 +113,9 @@ struct PixScriptBuilder {
       guard !pattern.isEmpty else { throw p.error("expected at least one direction") }
     }
     let first = try v("first")?.int() ?? 1
-    guard first >= 1 else { throw v("first")!.error("expected first ≥ 1") }
+    guard first >= 1, first <= Int64(PixScenarioLimits.libraryMax) else {
+      throw v("first")!.error("expected first in 1…\(PixScenarioLimits.libraryMax) (PixScenarioLimits.libraryMax)")
+    }
     let text = try v("ocr_text")?.string() ?? "text of {photo}"
     let failEvery = try v("ocr_fail_every")?.int() ?? 0
     guard failEvery >= 0 else { throw v("ocr_fail_every")!.error("expected ≥ 0 (0: never)") }
