@@ -9,6 +9,8 @@ import PackageDescription
 //   EngineSeam → CanonicalJSON, EngineIO   (floor: the engine protocol and vocabulary a replay drives)
 //   PoseSpec → CanonicalJSON
 //   CoachEngine → CanonicalJSON, EngineIO, PoseSpec
+//   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
+//   PixScanScenarios → CanonicalJSON, PixScanEngine, Yams
 //   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB   (never the engine)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, Yams
 //   Replay → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, GRDB, HeapModule
@@ -19,7 +21,7 @@ import PackageDescription
 //   jpreplay → CanonicalJSON, EngineIO, Lab, Recording, Replay, Scenarios, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
-// CanonicalJSON, EngineIO, PoseSpec and CoachEngine use nothing but the standard library
+// CanonicalJSON, EngineIO, PoseSpec, CoachEngine and PixScanEngine use nothing but the standard library
 // (and libc's math): no Foundation, no files, processes, environment, clock or randomness.
 let package = Package(
   name: "justphoto-replay",
@@ -51,6 +53,10 @@ let package = Package(
     .target(name: "EngineSeam", dependencies: ["CanonicalJSON", "EngineIO"]),
     .target(name: "PoseSpec", dependencies: ["CanonicalJSON"]),
     .target(name: "CoachEngine", dependencies: ["CanonicalJSON", "EngineIO", "PoseSpec"]),
+    .target(name: "PixScanEngine", dependencies: ["CanonicalJSON"]),
+    .target(
+      name: "PixScanScenarios",
+      dependencies: ["CanonicalJSON", "PixScanEngine", .product(name: "Yams", package: "Yams")]),
     .target(
       name: "Recording",
       dependencies: [
@@ -106,6 +112,7 @@ let package = Package(
       name: "ReplayTests", dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "Recording", "Replay"]),
     .testTarget(
       name: "ScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "Scenarios"]),
+    .testTarget(name: "PixScanEngineTests", dependencies: ["CanonicalJSON", "PixScanEngine", "PixScanScenarios"]),
     .testTarget(name: "JPReplayTestingTests", dependencies: ["JPReplayTesting", "Replay"]),
     .testTarget(
       name: "CLITests",
