@@ -103,7 +103,7 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .testTarget(
-      name: "ReplayTests", dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "Recording", "Replay"]),
+      name: "ReplayTests", dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "Recording", "Replay"]),
     .testTarget(
       name: "ScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "Scenarios"]),
     .testTarget(name: "JPReplayTestingTests", dependencies: ["JPReplayTesting", "Replay"]),
