@@ -184,7 +184,7 @@ extension Engine {
   }
 
   /// An error: its level (§3.3) moves the hysteresis (§3.5); an active cue is a candidate.
-  mutating func cueObserved(
+  @inline(__always) mutating func cueObserved(
     _ i: Int, _ plan: CuePlan, error: Double, _ observed: CueObservation, _ input: T0Input,
     _ requests: inout T0Requests, _ collector: inout CueEvalCollector?
   ) {
