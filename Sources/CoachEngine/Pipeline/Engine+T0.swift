@@ -259,6 +259,9 @@ extension Engine {
     var input = GateSignal.empty
     var inputPlan: Int? = nil
     if let best = t0.candidates.first {
+      // A candidate is an active cue at its sticky level or a fallback at warn (§3.7).
+      EngineInvariant.check(
+        best.level == .warn || best.level == .hard || best.level == .enter, "selector: \(best.id) at \(best.level)")
       input = GateSignal(id: best.id, level: best.level)
       inputPlan = best.plan >= 0 ? best.plan : planIndex[best.id]
     }
