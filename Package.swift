@@ -6,11 +6,14 @@ import PackageDescription
 // (scripts/check-imports, run by Tests/ArchitectureTests, compares all three):
 //   CanonicalJSON → —           (floor: JSON parser, ordered values, canonical writer, SHA-256)
 //   EngineIO → CanonicalJSON    (floor: the event vocabulary: InputEvent, timers, options, …)
+//   EngineSeam → CanonicalJSON, EngineIO   (floor: the engine protocol and vocabulary a replay drives)
 //   PoseSpec → CanonicalJSON
 //   CoachEngine → CanonicalJSON, EngineIO, PoseSpec
-//   Recording → CanonicalJSON, EngineIO, CZstd, GRDB               (never the engine)
+//   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
+//   PixScanScenarios → CanonicalJSON, PixScanEngine, Yams
+//   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB   (never the engine)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, Yams
-//   Replay → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, GRDB, HeapModule
+//   Replay → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, GRDB, HeapModule
 //   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, Scenarios
 //   Lab → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, GRDB, Yams
 //   JPReplayTesting → CoachEngine, Replay, ReplayHarness
@@ -18,7 +21,7 @@ import PackageDescription
 //   jpreplay → CanonicalJSON, EngineIO, Lab, Recording, Replay, Scenarios, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
-// CanonicalJSON, EngineIO, PoseSpec and CoachEngine use nothing but the standard library
+// CanonicalJSON, EngineIO, PoseSpec, CoachEngine and PixScanEngine use nothing but the standard library
 // (and libc's math): no Foundation, no files, processes, environment, clock or randomness.
 let package = Package(
   name: "justphoto-replay",
@@ -47,18 +50,23 @@ let package = Package(
     // The floor: canonical JSON, then the event vocabulary.
     .target(name: "CanonicalJSON"),
     .target(name: "EngineIO", dependencies: ["CanonicalJSON"]),
+    .target(name: "EngineSeam", dependencies: ["CanonicalJSON", "EngineIO"]),
     .target(name: "PoseSpec", dependencies: ["CanonicalJSON"]),
     .target(name: "CoachEngine", dependencies: ["CanonicalJSON", "EngineIO", "PoseSpec"]),
+    .target(name: "PixScanEngine", dependencies: ["CanonicalJSON"]),
+    .target(
+      name: "PixScanScenarios",
+      dependencies: ["CanonicalJSON", "PixScanEngine", .product(name: "Yams", package: "Yams")]),
     .target(
       name: "Recording",
       dependencies: [
-        "CanonicalJSON", "CZstd", "EngineIO",
+        "CanonicalJSON", "CZstd", "EngineIO", "EngineSeam",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .target(
       name: "Replay",
       dependencies: [
-        "CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Recording",
+        "CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "PoseSpec", "Recording",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
@@ -104,6 +112,7 @@ let package = Package(
       name: "ReplayTests", dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "Recording", "Replay"]),
     .testTarget(
       name: "ScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "Scenarios"]),
+    .testTarget(name: "PixScanEngineTests", dependencies: ["CanonicalJSON", "PixScanEngine", "PixScanScenarios"]),
     .testTarget(name: "JPReplayTestingTests", dependencies: ["JPReplayTesting", "Replay"]),
     .testTarget(
       name: "CLITests",

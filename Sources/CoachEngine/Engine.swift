@@ -302,6 +302,9 @@ public struct Engine: Sendable {
       default:
         return handleApp(g, at: event.t)
       }
+    case .named:
+      // Another engine's event: no Just Photo recording holds one (the readers refuse it).
+      return Effects()
     }
   }
 
