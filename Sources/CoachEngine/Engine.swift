@@ -253,8 +253,7 @@ public struct Engine: Sendable {
   public mutating func start() -> Effects {
     var effects = Effects(timers: [.schedule(TierScheduler.t1Timer, at: t1PeriodMs)])
     if let thermal = configuration.initial["thermal"]?.stringValue {
-      effects.append(tierScheduler.thermal(thermal, at: 0))
-      acceptance.hz = tierScheduler.t0Hz
+      effects.append(tier(.thermal(thermal), at: 0))
     }
     // The header's launch spec (ENGINE §2.3, S01–S03): validated as the app does at launch.
     if let inline = configuration.initial["posespec"] {
@@ -309,19 +308,22 @@ public struct Engine: Sendable {
     }
   }
 
+  /// A tier scheduler step (§3.11); frame acceptance follows its T0 rate.
+  mutating func tier(_ action: TierScheduler.Action, at t: Millis) -> Effects {
+    let effects = perform(tierScheduler.step(action, at: t), at: t)
+    acceptance.hz = tierScheduler.t0Hz
+    return effects
+  }
+
   /// Device state and T1-side inputs (§1.5): tier triggers, scalars for T1 metrics.
   mutating func handleDeviceInput(_ g: GenericEvent, at t: Millis) -> Effects {
     let f = g.fields
     switch g.kind {
     case .thermal:
-      let effects = tierScheduler.thermal(f["state"]?.stringValue ?? "nominal", at: t)
-      acceptance.hz = tierScheduler.t0Hz
-      return effects
+      return tier(.thermal(f["state"]?.stringValue ?? "nominal"), at: t)
     case .preview_stats:
       let dropped = Int(f["dropped_frames"]?.doubleValue ?? 0)
-      let effects = tierScheduler.previewStats(dropped: dropped, averageFps: f["avg_fps"]?.doubleValue, at: t)
-      acceptance.hz = tierScheduler.t0Hz
-      return effects
+      return tier(.previewStats(dropped: dropped, averageFps: f["avg_fps"]?.doubleValue), at: t)
     case .frame_scalars:
       frameScalars = [:]
       for m in f["values"]?.objectValue?.members ?? [] {
@@ -366,7 +368,10 @@ public struct Engine: Sendable {
     var effects = Effects()
     if timer == .t1Tick {
       t1Tick += 1
-      effects.timers.append(.schedule(TierScheduler.t1Timer, at: Millis(t1Tick + 1) * t1PeriodMs))
+      let next = Millis(t1Tick + 1) * t1PeriodMs
+      // The tick counter only grows, and the next tick is always ahead of this one.
+      EngineInvariant.check(t1Tick >= 1 && next > now, "t1: tick \(t1Tick) at \(now), next at \(next)")
+      effects.timers.append(.schedule(TierScheduler.t1Timer, at: next))
     }
     guard app.lifecycle.admits(relaunch: false) else { return effects }
     switch timer {
@@ -374,7 +379,7 @@ public struct Engine: Sendable {
     case .t1Tick:
       if tierScheduler.t1Enabled && !paused { effects.append(evaluateT1(tick: t1Tick, at: now)) }
       return effects
-    case .t1Recovery: return tierScheduler.recoveryDue(at: now)
+    case .t1Recovery: return tier(.recoveryDue, at: now)
     case .cameraWarmupUpgrade, .cameraWarmupFail, .odrRetry, .shutterRotation, .promptAutoDismiss, .capture:
       return fireApp(timer, at: now)
     }

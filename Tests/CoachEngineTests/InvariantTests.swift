@@ -114,4 +114,22 @@ struct InvariantTests {
     let found = Self.violations { card.checkVariant(ScriptCard(cueId: "X", variant: 2, zh: "a", en: "A"), script) }
     #expect(found.count == 1 && found[0].contains("card: variant 2 of X"), "\(found)")
   }
+
+  @Test("tier scheduler: T1 on while T0 runs degraded; a T0 rate that is no tier")
+  func tierStates() {
+    var tier = TierScheduler(testOnlyT0Hz: TierScheduler.degradedHz, t1Enabled: true)
+    let found = Self.violations { _ = tier.step(.recoveryDue, at: 1000) }
+    #expect(found.count == 1 && found[0].contains("tier: T1 on at 8 Hz"), "\(found)")
+    var odd = TierScheduler(testOnlyT0Hz: 10, t1Enabled: false)
+    let rate = Self.violations { _ = odd.step(.thermal("nominal"), at: 1000) }
+    #expect(rate.count == 1 && rate[0].contains("tier: t0 at 10 Hz"), "\(rate)")
+    // From a real state, degrading and recovering keep them.
+    var real = TierScheduler()
+    let none = Self.violations {
+      _ = real.step(.thermal("serious"), at: 0)
+      _ = real.step(.thermal("nominal"), at: 500)
+      _ = real.step(.recoveryDue, at: 1500)
+    }
+    #expect(none.isEmpty && real.t1Enabled && real.t0Hz == TierScheduler.normalHz, "\(none)")
+  }
 }

@@ -43,38 +43,19 @@ struct CueHysteresis: Equatable, Sendable {
   }
 
   /// The transition function (table above). A decider: its event is read by the evaluation
-  /// (fallback requests, praise triggers); it has no outputs of its own.
+  /// (fallback requests, praise triggers); it has no outputs of its own. Invariants, checked
+  /// where a transition keeps part of the state: a kept sticky level is one that activates
+  /// (warn, hard, enter), an exit count stays in 0..<persistFrames.
   @inline(__always)
   mutating func step(_ action: Action) -> Event? {
-    let was = state
-    let event: Event?
     switch action {
-    case .observe(let level, let persistFrames): event = observe(level, persistFrames: persistFrames)
-    case .unavailable: event = markUnavailable()
+    case .observe(let level, let persistFrames): return observe(level, persistFrames: persistFrames)
+    case .unavailable:
+      defer { state = .inactive }
+      return isActive ? .deactivated : nil
     case .reset:
       state = .inactive
-      event = nil
-    }
-    checkInvariants(after: action, from: was, event)
-    return event
-  }
-
-  /// What every transition keeps: an active cue's sticky level is one that activates
-  /// (warn, hard, enter), its exit count is below persistFrames, and each event comes from the
-  /// transition that produces it.
-  @inline(__always)
-  func checkInvariants(after action: Action, from was: State, _ event: Event?) {
-    if case .active(let sticky, let n) = state {
-      EngineInvariant.check(sticky == .warn || sticky == .hard || sticky == .enter, "hysteresis: sticky level \(sticky)")
-      if case .observe(_, let persist) = action {
-        EngineInvariant.check(n >= 0 && n < max(1, persist), "hysteresis: exit count \(n) of \(persist)")
-      }
-    }
-    switch event {
-    case nil: break
-    case .entered: EngineInvariant.check(was == .inactive && isActive, "hysteresis: entered from \(was)")
-    case .exitCrossed, .deactivated:
-      EngineInvariant.check(was != .inactive && !isActive, "hysteresis: \(event!) from \(was) to \(state)")
+      return nil
     }
   }
 
@@ -82,6 +63,7 @@ struct CueHysteresis: Equatable, Sendable {
   init(testOnlyState state: State) { self.state = state }
   init() {}
 
+  @inline(__always)
   private mutating func observe(_ level: CueLevel, persistFrames: Int) -> Event? {
     switch (state, level) {
     case (.inactive, .warn), (.inactive, .hard), (.inactive, .enter):
@@ -93,6 +75,7 @@ struct CueHysteresis: Equatable, Sendable {
       state = .active(sticky: level, exitCount: 0)
       return nil
     case (.active(let sticky, _), .none), (.active(let sticky, _), .enter):
+      Self.checkSticky(sticky)
       state = .active(sticky: sticky, exitCount: 0)
       return nil
     case (.active(let sticky, let n), .exit):
@@ -100,14 +83,15 @@ struct CueHysteresis: Equatable, Sendable {
         state = .inactive
         return .exitCrossed
       }
+      Self.checkSticky(sticky)
+      EngineInvariant.check(n >= 0, "hysteresis: exit count \(n + 1) of \(persistFrames)")
       state = .active(sticky: sticky, exitCount: n + 1)
       return nil
     }
   }
 
-  private mutating func markUnavailable() -> Event? {
-    defer { state = .inactive }
-    return isActive ? .deactivated : nil
+  @inline(__always)
+  static func checkSticky(_ sticky: CueLevel) {
+    EngineInvariant.check(sticky == .warn || sticky == .hard || sticky == .enter, "hysteresis: sticky level \(sticky)")
   }
-
 }

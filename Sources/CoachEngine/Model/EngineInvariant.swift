@@ -12,17 +12,18 @@ enum EngineInvariant {
   /// Receives the message of a violated invariant instead of stopping; nil (the default) stops.
   @TaskLocal static var handler: (@Sendable (String) -> Void)? = nil
 
-  /// Checks `condition`; the message is built only when it fails.
+  /// Checks `condition`; the message is built only when it fails, out of line (so a check
+  /// costs its comparison and a branch, and does not weigh on the caller's inlining).
   @inline(__always)
   static func check(
     _ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
   ) {
-    if !condition { fail(message(), file: file, line: line) }
+    if _slowPath(!condition) { fail(message, file: file, line: line) }
   }
 
   @inline(never)
-  static func fail(_ message: String, file: StaticString, line: UInt) {
-    let text = "engine invariant: \(message) (\(file):\(line))"
+  static func fail(_ message: () -> String, file: StaticString, line: UInt) {
+    let text = "engine invariant: \(message()) (\(file):\(line))"
     if let handler { return handler(text) }
     preconditionFailure(text, file: file, line: line)
   }

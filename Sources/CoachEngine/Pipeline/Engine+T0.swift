@@ -184,7 +184,7 @@ extension Engine {
   }
 
   /// An error: its level (§3.3) moves the hysteresis (§3.5); an active cue is a candidate.
-  mutating func cueObserved(
+  @inline(__always) mutating func cueObserved(
     _ i: Int, _ plan: CuePlan, error: Double, _ observed: CueObservation, _ input: T0Input,
     _ requests: inout T0Requests, _ collector: inout CueEvalCollector?
   ) {
@@ -259,6 +259,9 @@ extension Engine {
     var input = GateSignal.empty
     var inputPlan: Int? = nil
     if let best = t0.candidates.first {
+      // A candidate is an active cue at its sticky level or a fallback at warn (§3.7).
+      EngineInvariant.check(
+        best.level == .warn || best.level == .hard || best.level == .enter, "selector: \(best.id) at \(best.level)")
       input = GateSignal(id: best.id, level: best.level)
       inputPlan = best.plan >= 0 ? best.plan : planIndex[best.id]
     }
