@@ -34,8 +34,9 @@ struct PixScenarioCorpusTests {
     let s = try Self.load(name)
     #expect(s.name + ".yaml" == name, "name: must equal the file name")
     #expect(!s.expectations.isEmpty, "\(name) has no expect: rules")
-    let records = try PixDirectRun.run(s.events)
-    let failures = PixExpectations.check(s.expectations, records: records)
+    let run = try PixDirectRun.checked(s.events)
+    #expect(run.correlationIssues.isEmpty, "every request answered once, no result without one: \(run.correlationIssues)")
+    let failures = PixExpectations.check(s.expectations, records: run.records)
     #expect(failures.isEmpty, "\(failures.map(\.description).joined(separator: "\n"))")
   }
 }
