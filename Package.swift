@@ -6,13 +6,14 @@ import PackageDescription
 // (scripts/check-imports, run by Tests/ArchitectureTests, compares all three):
 //   CanonicalJSON → —           (floor: JSON parser, ordered values, canonical writer, SHA-256)
 //   EngineIO → CanonicalJSON    (floor: the event vocabulary: InputEvent, timers, options, …)
+//   EngineSeam → CanonicalJSON, EngineIO   (floor: the engine protocol and vocabulary a replay drives)
 //   PoseSpec → CanonicalJSON
 //   CoachEngine → CanonicalJSON, EngineIO, PoseSpec
 //   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
 //   PixScanScenarios → CanonicalJSON, PixScanEngine, Yams
-//   Recording → CanonicalJSON, EngineIO, CZstd, GRDB               (never the engine)
+//   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB   (never the engine)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, Yams
-//   Replay → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, GRDB, HeapModule
+//   Replay → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, GRDB, HeapModule
 //   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, Scenarios
 //   Lab → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, GRDB, Yams
 //   JPReplayTesting → CoachEngine, Replay, ReplayHarness
@@ -49,6 +50,7 @@ let package = Package(
     // The floor: canonical JSON, then the event vocabulary.
     .target(name: "CanonicalJSON"),
     .target(name: "EngineIO", dependencies: ["CanonicalJSON"]),
+    .target(name: "EngineSeam", dependencies: ["CanonicalJSON", "EngineIO"]),
     .target(name: "PoseSpec", dependencies: ["CanonicalJSON"]),
     .target(name: "CoachEngine", dependencies: ["CanonicalJSON", "EngineIO", "PoseSpec"]),
     .target(name: "PixScanEngine", dependencies: ["CanonicalJSON"]),
@@ -58,13 +60,13 @@ let package = Package(
     .target(
       name: "Recording",
       dependencies: [
-        "CanonicalJSON", "CZstd", "EngineIO",
+        "CanonicalJSON", "CZstd", "EngineIO", "EngineSeam",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .target(
       name: "Replay",
       dependencies: [
-        "CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Recording",
+        "CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "PoseSpec", "Recording",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "HeapModule", package: "swift-collections"),
       ]),

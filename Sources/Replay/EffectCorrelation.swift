@@ -1,8 +1,10 @@
 import CanonicalJSON
 import CoachEngine
 import EngineIO
+import EngineSeam
 
-/// How an effect request (`EngineOutput.effect`) is answered (ENGINE §1.6).
+/// How a Just Photo effect request (`EngineOutput.effect`) is answered (ENGINE §1.6); the
+/// seam form of this table is ``JustPhotoVocabulary/effectRules``.
 public struct EffectRule: Sendable {
   /// The request kind, e.g. `photokit_write`.
   public var request: EffectKind
@@ -82,8 +84,9 @@ public struct EffectRule: Sendable {
   }
 }
 
-/// The requests waiting for results, and the checks of ENGINE §1.6.
-struct EffectLedger {
+/// The requests waiting for results, and the checks of ENGINE §1.6, for the engine whose
+/// vocabulary is `V` (its effect table, its kill event).
+struct EffectLedger<V: EngineVocabulary> {
   struct Pending {
     var t: Millis
     var order: UInt64
@@ -106,11 +109,11 @@ struct EffectLedger {
     self.latencyMs = latencyMs
   }
 
-  /// Registers an effect output. Returns a synthesized result to deliver later (lenient).
-  mutating func request(_ request: EffectRequest, at t: Millis) throws(HarnessError) -> InputEvent? {
-    guard let rule = EffectRule.forRequest(request.kind) else { return nil }
-    let kind = request.kind.rawValue
-    let fields = request.traceFields
+  /// Registers an effect request. Returns a synthesized result to deliver later (lenient).
+  mutating func request(_ call: EffectCall, at t: Millis) throws(HarnessError) -> InputEvent? {
+    guard let rule = V.rule(forRequest: call.kind) else { return nil }
+    let kind = call.kind
+    let fields = call.fields
     guard let key = rule.key(of: fields) else {
       let issue = HarnessIssue(
         kind: .malformedRequest, t: t, effect: kind,
@@ -122,16 +125,14 @@ struct EffectLedger {
     order += 1
     pending["\(kind)|\(key)", default: []].append(
       Pending(t: t, order: order, request: kind, key: key))
-    return strict ? nil : rule.syntheticSuccess(for: fields, at: t + latencyMs)
+    return strict ? nil : V.syntheticSuccess(rule, request: fields, at: t + latencyMs)
   }
 
   /// Checks a recorded input. Returns false when the event must not reach the engine.
   mutating func recorded(_ event: InputEvent) throws(HarnessError) -> Bool {
-    guard case .generic(let g) = event.payload, let rule = EffectRule.forResult(g.kind) else {
-      return true
-    }
-    let key = rule.key(of: g.fields) ?? "?"
-    let slot = "\(rule.request.rawValue)|\(key)"
+    guard let rule = V.rule(forResult: event), let fields = event.jsonFields else { return true }
+    let key = rule.key(of: fields) ?? "?"
+    let slot = "\(rule.request)|\(key)"
     if var queue = pending[slot], !queue.isEmpty {
       queue.removeFirst()
       pending[slot] = queue.isEmpty ? nil : queue
@@ -140,11 +141,11 @@ struct EffectLedger {
     if let n = synthesizedKeys[slot], n > 0 {
       synthesizedKeys[slot] = n - 1
       notes.append(
-        HarnessIssue(kind: .lateResultDropped, t: event.t, effect: g.kind.rawValue, key: key))
+        HarnessIssue(kind: .lateResultDropped, t: event.t, effect: event.kindName, key: key))
       return false
     }
     let issue = HarnessIssue(
-      kind: .resultWithoutRequest, t: event.t, effect: g.kind.rawValue, key: key)
+      kind: .resultWithoutRequest, t: event.t, effect: event.kindName, key: key)
     if strict { throw HarnessError(issues: [issue]) }
     notes.append(issue)
     return true
@@ -152,16 +153,15 @@ struct EffectLedger {
 
   /// A synthesized result is due: deliver it only if its request is still unanswered.
   mutating func synthesized(_ event: InputEvent) -> Bool {
-    guard case .generic(let g) = event.payload, let rule = EffectRule.forResult(g.kind),
-      let key = rule.key(of: g.fields)
+    guard let rule = V.rule(forResult: event), let fields = event.jsonFields, let key = rule.key(of: fields)
     else { return false }
-    let slot = "\(rule.request.rawValue)|\(key)"
+    let slot = "\(rule.request)|\(key)"
     guard var queue = pending[slot], !queue.isEmpty else { return false }
     queue.removeFirst()
     pending[slot] = queue.isEmpty ? nil : queue
     synthesizedKeys[slot, default: 0] += 1
     notes.append(
-      HarnessIssue(kind: .synthesizedResult, t: event.t, effect: g.kind.rawValue, key: key))
+      HarnessIssue(kind: .synthesizedResult, t: event.t, effect: event.kindName, key: key))
     return true
   }
 

@@ -32,8 +32,57 @@ struct CueHysteresis: Equatable, Sendable {
   var stickyLevel: CueLevel? { if case .active(let l, _) = state { l } else { nil } }
   var exitCount: Int { if case .active(_, let n) = state { n } else { 0 } }
 
-  /// Applies one level observation; `persistFrames` is clamped to ≥ 1.
-  mutating func observe(_ level: CueLevel, persistFrames: Int) -> Event? {
+  /// The inputs of one cue's hysteresis.
+  enum Action: Equatable, Sendable {
+    /// One level observation; `persistFrames` is clamped to ≥ 1.
+    case observe(CueLevel, persistFrames: Int)
+    /// The cue's inputs are unavailable this evaluation.
+    case unavailable
+    /// Mode switch, scene change, session reset, PoseSpec reload: back to inactive, silently.
+    case reset
+  }
+
+  /// The transition function (table above). A decider: its event is read by the evaluation
+  /// (fallback requests, praise triggers); it has no outputs of its own.
+  @inline(__always)
+  mutating func step(_ action: Action) -> Event? {
+    let was = state
+    let event: Event?
+    switch action {
+    case .observe(let level, let persistFrames): event = observe(level, persistFrames: persistFrames)
+    case .unavailable: event = markUnavailable()
+    case .reset:
+      state = .inactive
+      event = nil
+    }
+    checkInvariants(after: action, from: was, event)
+    return event
+  }
+
+  /// What every transition keeps: an active cue's sticky level is one that activates
+  /// (warn, hard, enter), its exit count is below persistFrames, and each event comes from the
+  /// transition that produces it.
+  @inline(__always)
+  func checkInvariants(after action: Action, from was: State, _ event: Event?) {
+    if case .active(let sticky, let n) = state {
+      EngineInvariant.check(sticky == .warn || sticky == .hard || sticky == .enter, "hysteresis: sticky level \(sticky)")
+      if case .observe(_, let persist) = action {
+        EngineInvariant.check(n >= 0 && n < max(1, persist), "hysteresis: exit count \(n) of \(persist)")
+      }
+    }
+    switch event {
+    case nil: break
+    case .entered: EngineInvariant.check(was == .inactive && isActive, "hysteresis: entered from \(was)")
+    case .exitCrossed, .deactivated:
+      EngineInvariant.check(was != .inactive && !isActive, "hysteresis: \(event!) from \(was) to \(state)")
+    }
+  }
+
+  /// A state no observation reaches (test-only: shows the invariants firing).
+  init(testOnlyState state: State) { self.state = state }
+  init() {}
+
+  private mutating func observe(_ level: CueLevel, persistFrames: Int) -> Event? {
     switch (state, level) {
     case (.inactive, .warn), (.inactive, .hard), (.inactive, .enter):
       state = .active(sticky: level, exitCount: 0)
@@ -56,12 +105,9 @@ struct CueHysteresis: Equatable, Sendable {
     }
   }
 
-  /// The cue's inputs are unavailable this evaluation.
-  mutating func markUnavailable() -> Event? {
+  private mutating func markUnavailable() -> Event? {
     defer { state = .inactive }
     return isActive ? .deactivated : nil
   }
 
-  /// Mode switch, scene change, session reset, PoseSpec reload: back to inactive, silently.
-  mutating func reset() { state = .inactive }
 }

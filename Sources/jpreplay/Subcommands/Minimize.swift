@@ -155,7 +155,7 @@ extension JPReplay {
       var order: [String] = []
       var n: [String: Int] = [:]
       for e in events {
-        let k = e.kind.rawValue
+        let k = e.kindName
         if n[k] == nil { order.append(k) }
         n[k, default: 0] += 1
       }
