@@ -267,6 +267,9 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
   }
 
   mutating func apply(_ effects: Effects) throws(ReplayError) {
+    // An event whose fields do not match its kind's definition (a recording that bypassed
+    // `import`): bad input at the event's time, not a silent skip.
+    if let refused = effects.refused { throw bad(now, "event \(refused)") }
     if let snapshot = effects.persist, store != nil {
       do { try store!.save(snapshot) } catch { throw bad(now, "\(error)") }
     }
