@@ -61,9 +61,9 @@ extension Engine {
   }
 
   /// The capture pipeline's handling of an event, counted from the counters before it.
-  mutating func captureEvent(_ g: GenericEvent, at t: Millis) -> Effects {
+  mutating func captureEvent(_ e: CaptureEvent, at t: Millis) -> Effects {
     let before = (app.session.worksetCount, app.session.writeFailedCount)
-    let outputs = app.capture.handle(g, &app.session, captureContext(at: t))
+    let outputs = app.capture.handle(e, &app.session, captureContext(at: t))
     return capture(.capture(outputs, before: before), at: t)
   }
 
@@ -151,20 +151,22 @@ extension Engine {
 
   // MARK: Wrap, down reasons (§5.13, §5.15)
 
-  mutating func handleWrap(_ g: GenericEvent, at t: Millis) -> Effects {
-    switch g.kind {
-    case .wrap_open:
-      if app.session.writeFailedCount > 0 { return emitPrompt("blocked_by_write_failed", at: t) }
-      if app.session.worksetCount < 3 { return emitPrompt("wrap_not_enough_photos", at: t) }
-      return Effects(outputs: [.wrap(.open)])
-    case .wrap_export:
-      if let free = app.freeMB, free < 200 { return emitPrompt("low_space_blocking", payload: [("mb", .int(200))], at: t) }
-      return Effects(outputs: [.wrap(.export)])
-    case .down_reason_select:
-      let reason = g.fields["reason"]?.stringValue ?? ""
-      return Effects(diagnostics: [diagnostic("down_reason_select", [("reason", reason)], at: t)])
-    default: return Effects()
-    }
+  /// `wrap_open`: blocked while an item is write_failed, or below 3 photos (§5.13).
+  mutating func wrapOpen(at t: Millis) -> Effects {
+    if app.session.writeFailedCount > 0 { return emitPrompt("blocked_by_write_failed", at: t) }
+    if app.session.worksetCount < 3 { return emitPrompt("wrap_not_enough_photos", at: t) }
+    return Effects(outputs: [.wrap(.open)])
+  }
+
+  /// `wrap_export`: blocked below 200 MB free (§5.15).
+  mutating func wrapExport(at t: Millis) -> Effects {
+    if let free = app.freeMB, free < 200 { return emitPrompt("low_space_blocking", payload: [("mb", .int(200))], at: t) }
+    return Effects(outputs: [.wrap(.export)])
+  }
+
+  /// `down_reason_select`: its A.13 line.
+  func downReasonSelect(_ e: CoachEvent.DownReasonSelect, at t: Millis) -> Effects {
+    Effects(diagnostics: [diagnostic("down_reason_select", [("reason", e.reason)], at: t)])
   }
 
   // MARK: Subject lost (§4.6, G-20)

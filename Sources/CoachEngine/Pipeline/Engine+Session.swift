@@ -10,7 +10,7 @@ extension Engine {
   /// `app_launch`: a cold start. After a kill every in-memory state is gone: the session comes
   /// from `stored` (the typed relaunch entry, `Engine.relaunch(_:restoring:)`) or from a `store`
   /// recorded on the event.
-  mutating func appLaunch(_ g: GenericEvent, at t: Millis, restoring provided: StoreSnapshot?) -> Effects {
+  mutating func appLaunch(_ e: CoachEvent.AppLaunch, at t: Millis, restoring provided: StoreSnapshot?) -> Effects {
     var out = Effects()
     var relaunch = false
     for step in app.lifecycle.handle(.launch, at: t) {
@@ -24,8 +24,7 @@ extension Engine {
         fresh.app.lifecycle = app.lifecycle
         self = fresh
       case .coldStart:
-        let recorded = g.fields["store"].flatMap { $0.isNull ? nil : StoreSnapshot(json: $0) }
-        if let stored = recorded ?? provided {
+        if let stored = e.store ?? provided {
           // Install flags live outside the session (UserDefaults): after a kill they come back
           // from the store; on a first launch the header's stay.
           if relaunch { app.prompts = PromptCenter(options: app.prompts.options, installFlags: stored.installFlags) }
@@ -123,9 +122,8 @@ extension Engine {
 
   // MARK: Prompt actions (§4.7)
 
-  mutating func promptAction(_ g: GenericEvent, at t: Millis) -> Effects {
-    let key = g.fields["key"]?.stringValue ?? ""
-    let actionId = g.fields["action_id"]?.stringValue ?? ""
+  mutating func promptAction(_ e: CoachEvent.PromptAction, at t: Millis) -> Effects {
+    let (key, actionId) = (e.key, e.actionId)
     let (tapped, action) = app.prompts.action(key: key, actionId: actionId, at: t, context: promptContext)
     var out = tapped
     guard let action else { return out }
@@ -143,7 +141,7 @@ extension Engine {
       out.append(capture(.openFirstWriteFailed, at: t))
     case "clear_unliked", "retry_write", "abandon_item", "retry_album_add", "later":
       let before = (app.session.worksetCount, app.session.writeFailedCount)
-      let item = g.fields["item"]?.int64Value.map { Int($0) } ?? (key == "write_failed" ? app.bridge.viewerItem : nil)
+      let item = e.item.map { Int($0) } ?? (key == "write_failed" ? app.bridge.viewerItem : nil)
       let outputs = app.capture.action(actionId, item: item, &app.session, captureContext(at: t))
       out.append(capture(.capture(outputs, before: before), at: t))
     default:

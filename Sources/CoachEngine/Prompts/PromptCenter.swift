@@ -66,8 +66,8 @@ public struct PromptCenter: Sendable, Equatable {
     /// From the engine options `promptGlobalWindowScope` and `writeFailReasonStrings`.
     public init(_ options: EngineOptions) {
       self.init(
-        windowScope: WindowScope(rawValue: options["promptGlobalWindowScope"]) ?? .slot,
-        writeFailStrings: WriteFailStrings(rawValue: options["writeFailReasonStrings"]) ?? .a10)
+        windowScope: WindowScope(rawValue: options[.promptGlobalWindowScope]) ?? .slot,
+        writeFailStrings: WriteFailStrings(rawValue: options[.writeFailReasonStrings]) ?? .a10)
     }
   }
 

@@ -114,11 +114,10 @@ struct SaveErrorSnapshot: Equatable, Sendable {
   }
 
   /// The snapshot of a recorded error object `{domain, code, underlying?: {domain, code}}`.
-  init(_ stage: Stage, error: JSONObject?, _ desc: String) {
-    let u = error?["underlying"]?.objectValue
+  init(_ stage: Stage, error: EffectError?, _ desc: String) {
     self.init(
-      stage, error?["domain"]?.stringValue, error?.int("code"), desc, underlyingDomain: u?["domain"]?.stringValue,
-      underlyingCode: u?.int("code"))
+      stage, error?.domain, error?.code.map { Int($0) }, desc, underlyingDomain: error?.underlyingDomain,
+      underlyingCode: error?.underlyingCode.map { Int($0) })
   }
 }
 
