@@ -72,13 +72,10 @@ public struct Engine: Sendable {
   var tracking = TrackingMonitor()
   /// Per cue, indexed like `plans`.
   var hysteresis: [CueHysteresis]
-  var gate = AntiJitterGate()
-  /// Expired entitlement (PRD §8 Epic E4, §3.10): no card and no praise; evaluation goes on.
-  var entitlementExpired = false
-  /// Quiet mode (PRD §7.1.2; ENGINE §3.12): praise lines carry `quiet: true`.
-  var quietMode = false
-  /// Last 👎 that advanced the card (≤ 1 per 3000 ms, §3.10).
-  var lastFeedbackAdvance: Millis?
+  /// The display slot: stability layer and anti-jitter gate (§3.8–3.9; `Cues/CueDisplay.swift`).
+  var display: CueDisplayMachine
+  /// Praise and the director card (§3.10, §3.12; `Cues/CueCard.swift`).
+  var cueCard: CueCardMachine
   /// Subject lock and identity switches (§3.4.4c, §3.4.6).
   var subject = SubjectTracker()
   /// The subject face of the last accepted T0 result (what T1 ticks use).
@@ -103,10 +100,6 @@ public struct Engine: Sendable {
   /// nothing is cleared per frame).
   var observationCache: [CueObservation] = []
   var observationStamp: [Int] = []
-  /// Only used with `useStabilityLayer=true` (§3.8).
-  var stability = CueStabilityLayer()
-  var card = DirectorCard()
-  var praise: PraiseController
   /// Accepted T0 evaluations so far (numbers `cue_eval` lines).
   var evaluationCount = 0
   var tierScheduler = TierScheduler()
@@ -173,10 +166,13 @@ public struct Engine: Sendable {
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
     t1WithRef = Array(repeating: false, count: plans.count)
-    praise = PraiseController(policy: spec.praisePolicy)
+    display = CueDisplayMachine(
+      table: .init(plans: shared.plans, planIndex: shared.planIndex, spec: spec, settings: s, faults: configuration.plantedFaults))
+    cueCard = CueCardMachine(
+      table: .init(plans: shared.plans, planIndex: shared.planIndex, settings: s, faults: configuration.plantedFaults),
+      policy: spec.praisePolicy, entitlementExpired: configuration.initial["entitlement"]?.stringValue == "expired")
     scene = configuration.initial["scene"]?.stringValue ?? "cafe"
     withRef = WithRefState(spec: spec, scene: scene)
-    entitlementExpired = configuration.initial["entitlement"]?.stringValue == "expired"
     scenePlans = []
     app = AppState(initial: configuration.initial, wallStartMs: configuration.wallStartMs)
     app.prompts.options = settings.prompts
@@ -231,7 +227,8 @@ public struct Engine: Sendable {
     configuration.spec = doc
     (plans, planIndex) = Self.plans(for: doc, formulaFirst: settings.errorSourceFormulaFirst)
     registers = RegisterFile(for: plans)
-    t0.shownPlan = gate.current.id.flatMap { planIndex[$0] }
+    _ = display.step(.replan(.init(plans: plans, planIndex: planIndex, spec: doc, settings: settings, faults: faults)), at: t)
+    _ = cueCard.step(.replan(.init(plans: plans, planIndex: planIndex, settings: settings, faults: faults)), at: t)
     roiCoefficients = ROICoefficients(doc)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
@@ -249,15 +246,14 @@ public struct Engine: Sendable {
   }
 
   /// The cue the anti-jitter gate currently shows and its level ("none" when nothing).
-  public var displayedCue: (id: String?, level: String) { (gate.current.id, gate.current.level.rawValue) }
+  public var displayedCue: (id: String?, level: String) { (display.current.id, display.current.level.rawValue) }
 
   /// Called once at t = 0 before any event: the first T1 tick is requested, and a device
   /// that starts hot starts degraded (§3.11).
   public mutating func start() -> Effects {
     var effects = Effects(timers: [.schedule(TierScheduler.t1Timer, at: t1PeriodMs)])
     if let thermal = configuration.initial["thermal"]?.stringValue {
-      effects.append(tierScheduler.thermal(thermal, at: 0))
-      acceptance.hz = tierScheduler.t0Hz
+      effects.append(tier(.thermal(thermal), at: 0))
     }
     // The header's launch spec (ENGINE §2.3, S01–S03): validated as the app does at launch.
     if let inline = configuration.initial["posespec"] {
@@ -300,9 +296,7 @@ public struct Engine: Sendable {
       switchScene(to: e.scene.rawValue)
       return Effects()
     case .praiseFeedback(let e): return praiseFeedback(e, at: t)
-    case .quietMode(let e):
-      quietMode = e.on
-      return Effects()
+    case .quietMode(let e): return quietMode(e, at: t)
     case .entitlement(let e): return entitlement(e, at: t)
     case .subjectTap(let e):
       subject.tap(faceIndex: Int(e.faceIndex))
@@ -315,14 +309,9 @@ public struct Engine: Sendable {
     case .refAnalysis(let e): return refAnalysis(e, at: t)
     case .refSwitch(let e): return refSwitch(e)
     // Device state and T1-side inputs (§1.5): tier triggers, scalars for T1 metrics.
-    case .thermal(let e):
-      let effects = tierScheduler.thermal(e.state.rawValue, at: t)
-      acceptance.hz = tierScheduler.t0Hz
-      return effects
+    case .thermal(let e): return tier(.thermal(e.state.rawValue), at: t)
     case .previewStats(let e):
-      let effects = tierScheduler.previewStats(dropped: Int(e.droppedFrames), averageFps: e.avgFps, at: t)
-      acceptance.hz = tierScheduler.t0Hz
-      return effects
+      return tier(.previewStats(dropped: Int(e.droppedFrames), averageFps: e.avgFps), at: t)
     case .frameScalars(let e):
       frameScalars = [:]
       for (name, value) in e.values { frameScalars[name] = value }
@@ -459,7 +448,10 @@ public struct Engine: Sendable {
     var effects = Effects()
     if timer == .t1Tick {
       t1Tick += 1
-      effects.timers.append(.schedule(TierScheduler.t1Timer, at: Millis(t1Tick + 1) * t1PeriodMs))
+      let next = Millis(t1Tick + 1) * t1PeriodMs
+      // The tick counter only grows, and the next tick is always ahead of this one.
+      EngineInvariant.check(t1Tick >= 1 && next > now, "t1: tick \(t1Tick) at \(now), next at \(next)")
+      effects.timers.append(.schedule(TierScheduler.t1Timer, at: next))
     }
     guard app.lifecycle.admits(relaunch: false) else { return effects }
     switch timer {
@@ -467,74 +459,43 @@ public struct Engine: Sendable {
     case .t1Tick:
       if tierScheduler.t1Enabled && !paused { effects.append(evaluateT1(tick: t1Tick, at: now)) }
       return effects
-    case .t1Recovery: return tierScheduler.recoveryDue(at: now)
+    case .t1Recovery: return tier(.recoveryDue, at: now)
     case .cameraWarmupUpgrade, .cameraWarmupFail, .odrRetry, .shutterRotation, .promptAutoDismiss, .capture:
       return fireApp(timer, at: now)
     }
   }
 
-  /// 👎 / 👍 (§3.10): the feedback toast; a 👎 advances the card (≤ 1 per 3000 ms).
-  mutating func praiseFeedback(_ e: CoachEvent.PraiseFeedback, at t: Millis) -> Effects {
-    var effects = emitPrompt(.feedback_recorded, at: t)
-    var out: [EngineOutput] = []
-    if e.vote == .down, !praise.isFrozen, !entitlementExpired,
-      lastFeedbackAdvance.map({ t - $0 >= 3000 }) ?? true
-    {
-      let script = gate.current.id.flatMap { planIndex[$0] }.map { plans[$0].script }
-      if let next = card.advance(script: script) {
-        lastFeedbackAdvance = t
-        out.append(Self.scriptCardRecord(next, at: t))
-      }
-    }
-    effects.outputs += out
+  /// A tier scheduler step (§3.11); frame acceptance follows its T0 rate.
+  mutating func tier(_ action: TierScheduler.Action, at t: Millis) -> Effects {
+    let effects = perform(tierScheduler.step(action, at: t), at: t)
+    acceptance.hz = tierScheduler.t0Hz
     return effects
+  }
+
+  /// 👎 / 👍 (§3.10): the card machine's feedback input.
+  mutating func praiseFeedback(_ e: CoachEvent.PraiseFeedback, at t: Millis) -> Effects {
+    perform(cueCard.step(.feedback(down: e.vote == .down, shown: display.current.id), at: t), at: t)
+  }
+
+  /// Quiet mode (§3.12): the card machine's input.
+  mutating func quietMode(_ e: CoachEvent.QuietMode, at t: Millis) -> Effects {
+    perform(cueCard.step(.quietMode(e.on), at: t), at: t)
   }
 
   /// Entitlement (§3.12): expired → no card and no praise; back → the card of the cue shown now.
   mutating func entitlement(_ e: CoachEvent.Entitlement, at t: Millis) -> Effects {
-    let expired = e.state == .expired
-    guard expired != entitlementExpired else { return Effects() }
-    entitlementExpired = expired
-    // Back from expiry: the card of the cue shown now (none was emitted meanwhile).
-    if !expired {
-      let id = gate.current.id
-      let script = id.flatMap { planIndex[$0] }.map { plans[$0].script }
-      return Effects(outputs: [Self.scriptCardRecord(card.resume(id, script: script), at: t)])
-    }
-    return Effects(outputs: [Self.scriptCardRecord(.empty, at: t)])
+    perform(cueCard.step(.entitlement(expired: e.state == .expired, shown: display.current.id), at: t), at: t)
   }
 
   /// Ends a praise freeze (§3.12): a `praise` off line, then the card of the displayed cue.
   mutating func unfreezePraise(reason: String, at t: Millis) -> Effects {
-    if reason == "shutter_tap" && faults.contains(.shutterKeepsPraiseFrozen) { return Effects() }
-    guard let was = praise.unfreeze(reason: reason) else { return Effects() }
-    var effects = Effects()
-    if reason != "timeout" { effects.timers.append(.cancel(PraiseController.timeoutTimer)) }
-    effects.outputs.append(Self.praiseOffRecord(was, reason: reason, at: t))
-    guard !entitlementExpired else { return effects }
-    let id = gate.current.id
-    let script = id.flatMap { planIndex[$0] }.map { plans[$0].script }
-    effects.outputs.append(Self.scriptCardRecord(card.showAfterFreeze(id, script: script), at: t))
-    return effects
+    perform(cueCard.step(.unfreeze(reason: reason, shown: display.current.id), at: t), at: t)
   }
 
-  /// A praise that has just been granted (§3.12): the `praise on` line, the timeout timer
-  /// (restarted by a new praise), and the frozen card unless the card was already frozen.
-  func praiseOn(_ praised: (dimension: String, trigger: String), wasFrozen: Bool, at t: Millis) -> Effects {
-    let line = PraiseLine(state: .on, trigger: praised.trigger, dimension: praised.dimension, quiet: quietMode)
-    var effects = Effects(
-      outputs: [.praise(line)],
-      timers: [
-        .schedule(
-          PraiseController.timeoutTimer,
-          at: t + Millis(praise.policy.timeoutMs) * (faults.contains(.praiseTimeoutDoubled) ? 2 : 1))
-      ])
-    if !wasFrozen { effects.outputs.append(Self.scriptCardRecord(praise.freezeCard, at: t, frozen: true)) }
-    return effects
-  }
-
-  static func praiseOffRecord(_ was: (dimension: String, trigger: String), reason: String, at t: Millis) -> EngineOutput {
-    .praise(PraiseLine(state: .off, trigger: was.trigger, dimension: was.dimension, offReason: reason))
+  /// Performs the actions of a machine step when there are any (most frames have none).
+  @inline(__always)
+  mutating func perform(_ actions: [MachineAction], into effects: inout Effects, at t: Millis) {
+    if !actions.isEmpty { effects.append(perform(actions, at: t)) }
   }
 
   /// Indices of the cues evaluated in `uiScene`, in spec order (§3.6).
@@ -565,7 +526,7 @@ public struct Engine: Sendable {
     guard next != scene else { return }
     scene = next
     scenePlans = plansInScene(next)
-    for i in hysteresis.indices { hysteresis[i].reset() }
+    for i in hysteresis.indices { _ = hysteresis[i].step(.reset) }
     // §3.13d: deciders are cached per `<scene>|<fingerprint>`; a new key is a new decider.
     let key = MatchDecider.cacheKey(spec: configuration.spec, scene: next)
     if key != withRef.decider.cacheKey { withRef.decider = MatchDecider(spec: configuration.spec, scene: next) }

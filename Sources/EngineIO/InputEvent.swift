@@ -15,13 +15,35 @@ public struct InputEvent: Equatable, Sendable {
     self.t = t
     self.payload = payload
   }
-  /// The event kind: `landmarks` and `luma` from their typed payloads, any other from the
-  /// generic event.
-  public var kind: EventKind {
+  /// The Just Photo event kind: `landmarks` and `luma` from their typed payloads, any other
+  /// from the generic event; nil for an event of another engine (``InputPayload/named(_:)``).
+  public var kind: EventKind? {
     switch payload {
     case .landmarks: .landmarks
     case .luma: .luma
     case .generic(let g): g.kind
+    case .named: nil
+    }
+  }
+
+  /// The kind as files spell it, for every engine: a Just Photo kind's raw value or a named
+  /// event's kind.
+  public var kindName: String {
+    switch payload {
+    case .landmarks: EventKind.landmarks.rawValue
+    case .luma: EventKind.luma.rawValue
+    case .generic(let g): g.kind.rawValue
+    case .named(let n): n.kind
+    }
+  }
+
+  /// The fields of a JSON-carried event (generic or named) without `t` and `kind`; nil for the
+  /// typed `landmarks` and `luma` payloads.
+  public var jsonFields: JSONObject? {
+    switch payload {
+    case .landmarks, .luma: nil
+    case .generic(let g): g.fields
+    case .named(let n): n.fields
     }
   }
 }
@@ -33,8 +55,25 @@ public enum InputPayload: Equatable, Sendable {
   case landmarks(LandmarkFrame)
   /// One luma thumbnail (T1 input).
   case luma(LumaFrame)
-  /// Every other kind, its fields as recorded.
+  /// Every other Just Photo kind, its fields as recorded.
   case generic(GenericEvent)
+  /// An event of another engine (the recording header's `engine` names it): an open kind name
+  /// and its fields, which that engine's vocabulary checks and its plug-in decodes.
+  case named(NamedEvent)
+}
+
+/// An input event of an engine other than Just Photo: its kind is a name the engine's
+/// vocabulary declares (not an ``EventKind``), its fields an ordered JSON object.
+public struct NamedEvent: Equatable, Sendable {
+  /// The kind name as the JSONL `kind` field spells it.
+  public var kind: String
+  /// The event's fields without `t` and `kind`, in the order they were given.
+  public var fields: JSONObject
+  /// An event of kind `kind` with `fields` in the order they are to be written.
+  public init(kind: String, fields: JSONObject = JSONObject()) {
+    self.kind = kind
+    self.fields = fields
+  }
 }
 
 /// An input event of any kind other than `landmarks` and `luma`.

@@ -1,7 +1,6 @@
 import CanonicalJSON
-import CoachEngine
 import EngineIO
-import PoseSpec
+import EngineSeam
 
 /// Typed access to the header fields the replayer and the engine configuration read.
 public struct RecordingHeader: Sendable, Equatable {
@@ -17,6 +16,25 @@ public struct RecordingHeader: Sendable, Equatable {
   public var posespecSHA256: String? { json["posespec_sha256"]?.stringValue }
   /// `initial` (ENGINE §1.4), empty when absent.
   public var initial: JSONObject { json["initial"]?.objectValue ?? JSONObject() }
+  /// The engine the recording is for: `engine`, Just Photo when absent; nil when the value is
+  /// not an engine name (`EngineName.problem(in:)` says why).
+  public var engine: String? { EngineName.of(header: json) }
+
+  /// `options.strictEffects` (ENGINE §1.6, default true): through Just Photo's option catalogue
+  /// for its recordings, read directly for another engine's (whose options are its own).
+  public func strictEffects(engine: String) throws(BadInputError) -> Bool {
+    if engine == justPhotoEngineName { return try engineOptions().strictEffects }
+    guard let value = json["options"] else { return true }
+    guard let object = value.objectValue else {
+      throw BadInputError(message: "header key \"options\": expected an object, found \(value.typeName)")
+    }
+    guard let v = object["strictEffects"] else { return true }
+    guard case .bool(let b) = v else {
+      throw BadInputError(message: "header key \"options\": \"strictEffects\": expected true or false, found \(v.typeName)")
+    }
+    return b
+  }
+
   /// The engine options recorded in `options`, defaults for absent ones.
   public func engineOptions() throws(BadInputError) -> EngineOptions {
     guard let value = json["options"] else { return EngineOptions() }
@@ -27,25 +45,5 @@ public struct RecordingHeader: Sendable, Equatable {
     do { return try EngineOptions(json: object) } catch {
       throw BadInputError(message: "header key \"options\": \(error.description)")
     }
-  }
-}
-
-extension EngineConfiguration {
-  /// The configuration a recording asks for: its `options` (then `overrides`, as given by
-  /// `replay --set key=value`), its `initial` state and its `wall_start_ms`.
-  public init(
-    spec: PoseSpecDocument, header: RecordingHeader,
-    overrides: [(name: String, value: String)] = [],
-    traceMetrics: Bool = false
-  ) throws(BadInputError) {
-    var options = try header.engineOptions()
-    for o in overrides {
-      do { try options.set(o.name, o.value) } catch {
-        throw BadInputError(message: "--set: \(error.description)")
-      }
-    }
-    self.init(
-      spec: spec, options: options, initial: header.initial, wallStartMs: header.wallStartMs,
-      traceMetrics: traceMetrics)
   }
 }

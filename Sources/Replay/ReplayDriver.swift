@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import EngineSeam
 import Foundation
 
 /// How to replay a recording file: open it, build an engine for its header, run.
@@ -33,7 +34,7 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
   /// on a second thread while the engine replays (`PrefetchingSource`; same events, same
   /// errors, same places).
   public func replay<O: ReplayOutput>(_ url: URL, into output: inout O) throws(ReplayError)
-    -> ReplaySummary
+    -> ReplaySummary where O.Output == E.Step.Output
   {
     let opened: any EventSource
     do { opened = try open(url) } catch { throw Self.badInput(error, url) }
@@ -44,9 +45,19 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
   /// Replays an already opened source.
   public func replay<S: EventSource, O: ReplayOutput>(
     source: inout S, into output: inout O, recording: String? = nil
-  ) throws(ReplayError) -> ReplaySummary {
+  ) throws(ReplayError) -> ReplaySummary where O.Output == E.Step.Output {
+    let header = RecordingHeader(source.header)
+    guard let named = header.engine else {
+      throw .badInput(BadInputError(recording: recording, message: "header: \(EngineName.problem(in: header.json) ?? "bad engine")"))
+    }
+    guard named == E.Vocabulary.engineName else {
+      throw .badInput(
+        BadInputError(
+          recording: recording,
+          message: "header: \"engine\": the recording is for engine \"\(named)\", this replay drives \"\(E.Vocabulary.engineName)\""))
+    }
     let engine: E
-    do { engine = try makeEngine(RecordingHeader(source.header)) } catch {
+    do { engine = try makeEngine(header) } catch {
       if let e = error as? ReplayError { throw e }
       if var e = error as? BadInputError {
         e.recording = e.recording ?? recording
@@ -54,8 +65,8 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
       }
       throw .badInput(BadInputError(recording: recording, message: "\(error)"))
     }
-    let lease: ReplayStoreLease?
-    do { lease = try ReplayStoreLease.open(sessionStore, label: recording ?? "replay") } catch {
+    let lease: EngineStoreLease<E.Vocabulary>?
+    do { lease = try EngineStoreLease<E.Vocabulary>.open(sessionStore, label: recording ?? "replay") } catch {
       throw .badInput(BadInputError(recording: recording, message: error.description))
     }
     defer { lease?.finish() }
@@ -65,35 +76,16 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
 
   /// Replays `url` and returns the canonical trace and A.13 texts (what `verify` compares).
   public func canonicalProducts(_ url: URL) throws(ReplayError) -> ReplayProducts {
-    var output = CanonicalOutput(trace: MemoryLineSink(), a13: MemoryLineSink())
+    var output = TraceOutput(trace: MemoryLineSink(), a13: MemoryLineSink(), vocabulary: E.Vocabulary.self)
     let summary = try replay(url, into: &output)
     return ReplayProducts(trace: output.trace.text, a13: output.a13.text, summary: summary)
   }
 
-  /// The `cue_eval` lines within `windowMs` of `t` that concern `cues` (all cues when empty):
-  /// the explanation hook of the differ. `makeEngine` must build engines with
-  /// `traceMetrics = true` (`EngineConfiguration.traceMetrics`). The replay stops right after
-  /// the window, so this costs at most one partial replay.
-  public func cueEvals(_ url: URL, around t: Millis, cues: [String], windowMs: Millis = 500)
-    throws(ReplayError)
-    -> [TraceRecord]
-  {
-    var copy = self
-    copy.options.stopAfterMs = t + windowMs
-    let wanted = Set(cues)
-    var output = CollectingOutput { o in
-      guard case .cueEval = o.output, abs(o.t - t) <= windowMs else { return false }
-      return wanted.isEmpty || Self.mentions(o.record.fields, wanted)
-    }
-    _ = try copy.replay(url, into: &output)
-    return output.records
-  }
-
-  static func mentions(_ object: JSONObject, _ cues: Set<String>) -> Bool {
+  package static func mentions(_ object: JSONObject, _ cues: Set<String>) -> Bool {
     object.members.contains { cues.contains($0.key) || mentions($0.value, cues) }
   }
 
-  static func mentions(_ value: JSONValue, _ cues: Set<String>) -> Bool {
+  package static func mentions(_ value: JSONValue, _ cues: Set<String>) -> Bool {
     switch value {
     case .string(let s): cues.contains(s)
     case .array(let a): a.contains { mentions($0, cues) }

@@ -1,12 +1,50 @@
-import CoachEngine
 import EngineIO
+import EngineSeam
 import Foundation
 
 /// Where a replay's outputs go, in generation order.
 public protocol ReplayOutput {
-  /// One engine output of the call at `t` (typed; `TraceRecord(_:at:)` renders it).
-  mutating func emit(_ output: EngineOutput, at t: Millis) throws
+  /// The engine's typed output (Just Photo: `EngineOutput`).
+  associatedtype Output
+  /// One engine output of the call at `t` (typed; the engine's vocabulary renders it).
+  mutating func emit(_ output: Output, at t: Millis) throws
   mutating func emit(_ line: DiagnosticLine) throws
+}
+
+/// The canonical writers for any engine on the seam: each output rendered by its vocabulary
+/// `V` (``EngineVocabulary/traceRecord(_:)``) as a canonical trace line (``TraceFormat``), each
+/// diagnostic line through ``A13Canonicalizer``. For Just Photo it writes exactly what
+/// ``CanonicalOutput`` writes.
+public struct TraceOutput<Trace: LineSink, A13: LineSink, V: EngineVocabulary>: ReplayOutput {
+  public var trace: Trace
+  public var a13: A13
+  /// Only outputs whose `out` is in this set reach the trace; nil = all.
+  public var traceKinds: Set<String>?
+  /// Narrowing to cues (`replay --cue`, Just Photo); empty = none.
+  public var cues: Set<String>
+  private var canonicalizer = A13Canonicalizer()
+
+  public init(trace: Trace, a13: A13, traceKinds: Set<String>? = nil, cues: Set<String> = [], vocabulary: V.Type = V.self) {
+    self.trace = trace
+    self.a13 = a13
+    self.traceKinds = traceKinds
+    self.cues = cues
+  }
+
+  public mutating func emit(_ output: V.Output, at t: Millis) throws {
+    if let traceKinds, !traceKinds.contains(V.outputKind(output)) { return }
+    let kept: V.Output
+    if cues.isEmpty { kept = output } else {
+      guard let k = V.narrow(output, toCues: cues) else { return }
+      kept = k
+    }
+    let r = V.traceRecord(kept)
+    try trace.write(line: TraceFormat.line(TraceRecord(t: t, out: r.out, fields: r.fields)))
+  }
+
+  public mutating func emit(_ line: DiagnosticLine) throws {
+    try a13.write(line: canonicalizer.canonicalize(line))
+  }
 }
 
 /// A destination for text lines (a file, a pipe, memory).
@@ -75,51 +113,4 @@ public final class FileLineSink: LineSink {
 public struct DiscardLineSink: LineSink, Sendable {
   public init() {}
   public func write(line: String) {}
-}
-
-/// The canonical writers of DESIGN §4: trace lines (``TraceFormat``) to one sink, canonical
-/// A.13 lines (``A13Canonicalizer``) to another.
-public struct CanonicalOutput<Trace: LineSink, A13: LineSink>: ReplayOutput {
-  public var trace: Trace
-  public var a13: A13
-  /// Only these kinds reach the trace; nil = all (`replay --trace kinds`).
-  public var traceKinds: Set<OutputKind>?
-  /// `cue_eval` records narrowed to these cues (`replay --cue`); empty = all.
-  public var cues: Set<String>
-  private var canonicalizer = A13Canonicalizer()
-
-  public init(trace: Trace, a13: A13, traceKinds: Set<OutputKind>? = nil, cues: Set<String> = []) {
-    self.trace = trace
-    self.a13 = a13
-    self.traceKinds = traceKinds
-    self.cues = cues
-  }
-
-  public mutating func emit(_ output: EngineOutput, at t: Millis) throws {
-    if let traceKinds, !traceKinds.contains(output.kind) { return }
-    guard let kept = TraceKinds.narrow(output, to: cues) else { return }
-    try trace.write(line: TraceFormat.line(TraceRecord(kept, at: t)))
-  }
-
-  public mutating func emit(_ line: DiagnosticLine) throws {
-    try a13.write(line: canonicalizer.canonicalize(line))
-  }
-}
-
-/// Keeps the outputs that pass a filter, and every diagnostic line (tests, explanations).
-public struct CollectingOutput: ReplayOutput {
-  public var outputs: [TimedOutput] = []
-  public var diagnostics: [DiagnosticLine] = []
-  public var keep: (TimedOutput) -> Bool
-
-  public init(keep: @escaping (TimedOutput) -> Bool = { _ in true }) { self.keep = keep }
-
-  /// The kept outputs rendered as trace records.
-  public var records: [TraceRecord] { outputs.map(\.record) }
-
-  public mutating func emit(_ output: EngineOutput, at t: Millis) {
-    let timed = TimedOutput(t: t, output: output)
-    if keep(timed) { outputs.append(timed) }
-  }
-  public mutating func emit(_ line: DiagnosticLine) { diagnostics.append(line) }
 }

@@ -31,7 +31,7 @@ extension ReplayRun {
     if event.t > RecordingLimits.durationMsMax {
       throw bad(
         event.t,
-        "event \(event.kind.rawValue) is over the bound durationMsMax = \(RecordingLimits.durationMsMax) ms (\(RecordingLimits.durationMsMax / 3_600_000) h); split the recording"
+        "event \(event.kindName) is over the bound durationMsMax = \(RecordingLimits.durationMsMax) ms (\(RecordingLimits.durationMsMax / 3_600_000) h); split the recording"
       )
     }
     eventsRead += 1

@@ -1,5 +1,5 @@
-import CoachEngine
 import EngineIO
+import EngineSeam
 import Recording
 
 /// Settings of one replay that are not engine options.
@@ -71,17 +71,23 @@ public struct ReplaySummary: Equatable, Sendable {
 /// before the end fire; later ones are reported in ``ReplaySummary/pendingTimers``.
 ///
 /// With a ``sessionStore`` the replay persists like the app (DESIGN §1): after each engine
-/// call whose `Effects.persist` is set the snapshot is saved to the store, and the `app_launch`
-/// after a kill reaches the engine through `relaunch(_:restoring:)` with the store's content
-/// (the recorded event is not rewritten). Without a store nothing changes.
+/// call whose step's `persist` is set the snapshot is saved to the store, and the launch event
+/// after a kill (for Just Photo `app_launch` after `app_lifecycle terminated`; the engine's
+/// vocabulary says which) reaches the engine through `relaunch(_:restoring:)` with the store's
+/// content (the recorded event is not rewritten). Without a store nothing changes.
+///
+/// `E` is any engine on the seam (``SeamEngine``); the replay is specialized per engine, and
+/// everything engine-specific (which events are inputs, effect correlation, rendering) comes
+/// from `E.Vocabulary`.
 public struct Replayer<E: ReplayableEngine> {
   public private(set) var engine: E
   public var options: ReplayOptions
   /// Where persisted state goes during the replay and comes back from at `app_launch`.
-  public var sessionStore: (any SessionStorePort)?
+  public var sessionStore: (any SessionStorePort<E.Step.Snapshot>)?
 
   public init(
-    engine: E, options: ReplayOptions = ReplayOptions(), sessionStore: (any SessionStorePort)? = nil
+    engine: E, options: ReplayOptions = ReplayOptions(),
+    sessionStore: (any SessionStorePort<E.Step.Snapshot>)? = nil
   ) {
     self.engine = engine
     self.options = options
@@ -92,13 +98,13 @@ public struct Replayer<E: ReplayableEngine> {
   /// error messages.
   public mutating func run<S: EventSource, O: ReplayOutput>(
     _ source: inout S, into output: inout O, recording: String? = nil
-  ) throws(ReplayError) -> ReplaySummary {
+  ) throws(ReplayError) -> ReplaySummary where O.Output == E.Step.Output {
     let header = RecordingHeader(source.header)
     let strict: Bool
     if let s = options.strictEffects {
       strict = s
     } else {
-      do { strict = try header.engineOptions().strictEffects } catch {
+      do { strict = try header.strictEffects(engine: E.Vocabulary.engineName) } catch {
         var e = error
         e.recording = recording
         throw .badInput(e)
@@ -120,15 +126,15 @@ public struct Replayer<E: ReplayableEngine> {
 }
 
 /// The state of one replay in progress.
-struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
+struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.Output == E.Step.Output {
   var engine: E
   var source: S
   var output: O
   let options: ReplayOptions
   let header: RecordingHeader
-  var ledger: EffectLedger
+  var ledger: EffectLedger<E.Vocabulary>
   let recording: String?
-  var store: (any SessionStorePort)?
+  var store: (any SessionStorePort<E.Step.Snapshot>)?
   /// An `app_lifecycle terminated` was replayed and no `app_launch` since.
   var killed = false
   var queue = EventQueue()
@@ -142,7 +148,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
 
   init(
     engine: E, source: S, output: O, options: ReplayOptions, header: RecordingHeader,
-    ledger: EffectLedger,
+    ledger: EffectLedger<E.Vocabulary>,
     recording: String?
   ) {
     self.engine = engine
@@ -179,7 +185,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
         try apply(engine.fire(id, at: now))
       case .input(let event):
         try pull()
-        guard event.kind.isEngineInput else {
+        guard E.Vocabulary.isEngineInput(event) else {
           summary.labelsSkipped += 1
           continue
         }
@@ -187,18 +193,16 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
         do { deliver = try ledger.recorded(event) } catch { throw .harness(error) }
         if deliver {
           summary.inputs += 1
-          try apply(try handOver(event))
+          try apply(try handOver(event), event: event)
         }
-        if case .generic(let g) = event.payload, g.kind == .app_lifecycle,
-          g.fields["state"]?.stringValue == "terminated"
-        {
+        if E.Vocabulary.endsProcess(event) {
           ledger.processKilled()
           killed = true
         }
       case .synthesized(let event):
         if ledger.synthesized(event) {
           summary.synthesizedResults += 1
-          try apply(engine.handle(event))
+          try apply(engine.handle(event), event: event)
         }
       }
     }
@@ -244,11 +248,11 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
     if let last = lastInputT, event.t < last {
       throw bad(
         event.t,
-        "event \(event.kind.rawValue) goes back in time (previous event at t=\(last)); events must be sorted by t"
+        "event \(event.kindName) goes back in time (previous event at t=\(last)); events must be sorted by t"
       )
     }
     if let d = header.durationMs, event.t > d {
-      throw bad(event.t, "event \(event.kind.rawValue) is after the header's duration_ms=\(d)")
+      throw bad(event.t, "event \(event.kindName) is after the header's duration_ms=\(d)")
     }
     lastInputT = event.t
     queue.push(input: event)
@@ -257,28 +261,28 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> {
   /// Hands `event` to the engine; the `app_launch` after a kill (`app_lifecycle terminated`)
   /// goes through the typed relaunch entry with the session store's content. A first launch is
   /// the header's business (`session_restore`).
-  mutating func handOver(_ event: InputEvent) throws(ReplayError) -> Effects {
-    guard event.kind == .app_launch else { return engine.handle(event) }
+  mutating func handOver(_ event: InputEvent) throws(ReplayError) -> E.Step {
+    guard E.Vocabulary.launches(event) else { return engine.handle(event) }
     defer { killed = false }
     guard let store, killed else { return engine.handle(event) }
-    let stored: StoreSnapshot
+    let stored: E.Step.Snapshot
     do { stored = try store.load() } catch { throw bad(event.t, "\(error)") }
     return engine.relaunch(event, restoring: stored)
   }
 
-  mutating func apply(_ effects: Effects) throws(ReplayError) {
-    // An event whose fields do not match its kind's definition (a recording that bypassed
-    // `import`): bad input at the event's time, not a silent skip.
-    if let refused = effects.refused { throw bad(now, "event \(refused)") }
+  mutating func apply(_ effects: E.Step, event: InputEvent? = nil) throws(ReplayError) {
+    if let rejection = effects.rejection {
+      throw bad(event?.t ?? now, event.map { "event \($0.kindName): \(rejection)" } ?? rejection)
+    }
     if let snapshot = effects.persist, store != nil {
       do { try store!.save(snapshot) } catch { throw bad(now, "\(error)") }
     }
     for engineOutput in effects.outputs {
       do { try output.emit(engineOutput, at: now) } catch { throw .output("\(error)") }
       summary.outputs += 1
-      if case .effect(let request) = engineOutput {
+      if let call = E.Vocabulary.effectCall(engineOutput) {
         let synthetic: InputEvent?
-        do { synthetic = try ledger.request(request, at: now) } catch { throw .harness(error) }
+        do { synthetic = try ledger.request(call, at: now) } catch { throw .harness(error) }
         if let synthetic { queue.push(synthesized: synthetic) }
       }
     }

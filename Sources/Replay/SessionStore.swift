@@ -9,9 +9,11 @@ import GRDB
 /// `save` replaces the whole stored state with `snapshot`; `load` returns the stored state
 /// (`StoreSnapshot(session: nil)` when nothing was stored). Reference-type adapters can
 /// implement `save` as a non-mutating method.
-public protocol SessionStorePort {
-  mutating func save(_ snapshot: StoreSnapshot) throws
-  func load() throws -> StoreSnapshot
+public protocol SessionStorePort<Snapshot> {
+  /// The engine's persisted state (Just Photo: `StoreSnapshot`).
+  associatedtype Snapshot = StoreSnapshot
+  mutating func save(_ snapshot: Snapshot) throws
+  func load() throws -> Snapshot
 }
 
 /// A session store failure; the message names the database file.
@@ -345,6 +347,20 @@ public final class ReplayStoreLease: SessionStorePort {
   /// The store, created in a new temporary directory on first use (`.temporary`).
   func store() throws(SessionStoreError) -> SQLiteSessionStore {
     if let opened { return opened }
+    let (dir, file) = try Self.temporaryFile(label: label)
+    do {
+      let store = try SQLiteSessionStore(path: file, durable: false)
+      opened = store
+      directory = dir
+      return store
+    } catch {
+      try? FileManager.default.removeItem(atPath: dir)
+      throw error
+    }
+  }
+
+  /// A new temporary directory and the store file's path in it, named after `label`.
+  static func temporaryFile(label: String) throws(SessionStoreError) -> (directory: String, file: String) {
     // mkdtemp: unique across threads and processes (parallel verify workers).
     let base = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-store-XXXXXX").path
     var template = Array(base.utf8CString)
@@ -355,16 +371,7 @@ public final class ReplayStoreLease: SessionStorePort {
       throw SessionStoreError(path: base, message: "cannot create a temporary directory: \(String(cString: strerror(errno)))")
     }
     let safe = String(label.split(separator: "/").last ?? "replay").map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" }
-    let file = dir + "/" + String(safe) + ".session.sqlite"
-    do {
-      let store = try SQLiteSessionStore(path: file, durable: false)
-      opened = store
-      directory = dir
-      return store
-    } catch {
-      try? FileManager.default.removeItem(atPath: dir)
-      throw error
-    }
+    return (dir, dir + "/" + String(safe) + ".session.sqlite")
   }
 
   public func save(_ snapshot: StoreSnapshot) throws {

@@ -111,11 +111,11 @@ public struct GeneratedRecording: Sendable {
         let keys = Set(g.keys).union(c.keys).sorted()
         let differing = keys.filter { g[$0] != c[$0] }
         return ("same events, header differs: \(differing.joined(separator: ", "))", n, true)
-      case (let a?, nil): return ("event \(n) (t=\(a.t) \(a.kind.rawValue)) is missing from the recording", n, false)
-      case (nil, let b?): return ("the recording has an extra event \(n) (t=\(b.t) \(b.kind.rawValue))", n, false)
+      case (let a?, nil): return ("event \(n) (t=\(a.t) \(a.kindName)) is missing from the recording", n, false)
+      case (nil, let b?): return ("the recording has an extra event \(n) (t=\(b.t) \(b.kindName))", n, false)
       case (let a?, let b?):
         if JSONLEventEncoder.line(a) != JSONLEventEncoder.line(b) {
-          return ("event \(n) differs (t=\(a.t) \(a.kind.rawValue) vs t=\(b.t) \(b.kind.rawValue))", n, false)
+          return ("event \(n) differs (t=\(a.t) \(a.kindName) vs t=\(b.t) \(b.kindName))", n, false)
         }
       }
     }

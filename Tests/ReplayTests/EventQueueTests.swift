@@ -9,8 +9,8 @@ struct EventQueueTests {
     while let item = q.pop() {
       switch item {
       case .timer(let id, let due): out.append("\(id.name)@\(due)")
-      case .input(let e): out.append("in:\(e.kind.rawValue)@\(e.t)")
-      case .synthesized(let e): out.append("syn:\(e.kind.rawValue)@\(e.t)")
+      case .input(let e): out.append("in:\(e.kindName)@\(e.t)")
+      case .synthesized(let e): out.append("syn:\(e.kindName)@\(e.t)")
       }
     }
     return out

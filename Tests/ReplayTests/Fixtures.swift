@@ -1,11 +1,13 @@
 import CanonicalJSON
 import CoachEngine
 import EngineIO
+import JustPhotoPlugin
 import Foundation
 import Replay
 
 /// An engine whose reactions are scripted by closures; it logs every call it receives.
 struct ScriptedEngine: ReplayableEngine, Sendable {
+  typealias Vocabulary = JustPhotoVocabulary
   var log: [String] = []
   var onStart: @Sendable () -> Effects = { Effects() }
   var onHandle: @Sendable (InputEvent) -> Effects = { _ in Effects() }
@@ -18,7 +20,7 @@ struct ScriptedEngine: ReplayableEngine, Sendable {
     return onStart()
   }
   mutating func handle(_ event: InputEvent) -> Effects {
-    log.append("\(event.kind.rawValue)@\(event.t)")
+    log.append("\(event.kindName)@\(event.t)")
     return onHandle(event)
   }
   mutating func fire(_ timer: TimerID, at now: Millis) -> Effects {
@@ -27,7 +29,7 @@ struct ScriptedEngine: ReplayableEngine, Sendable {
   }
   mutating func relaunch(_ event: InputEvent, restoring stored: StoreSnapshot) -> Effects {
     guard let onRelaunch else { return handle(event) }
-    log.append("relaunch \(event.kind.rawValue)@\(event.t)")
+    log.append("relaunch \(event.kindName)@\(event.t)")
     return onRelaunch(event, stored)
   }
 }

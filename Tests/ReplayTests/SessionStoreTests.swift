@@ -1,6 +1,7 @@
 import CanonicalJSON
 import CoachEngine
 import EngineIO
+import JustPhotoPlugin
 import Foundation
 import Replay
 import Testing
@@ -69,7 +70,7 @@ struct SessionStoreTests {
   @Test func secondSaveRemovesItemsAndFlagsAndUpdatesTheRest() throws {
     let dir = try TemporaryDirectory()
     let path = dir.url.appendingPathComponent("s.sqlite").path
-    var store: any SessionStorePort = try SQLiteSessionStore(path: path)
+    var store: any SessionStorePort<StoreSnapshot> = try SQLiteSessionStore(path: path)
     var snapshot = sampleSnapshot()
     try store.save(snapshot)
     // clear_unliked drops I-1-1; a new shot arrives; one flag and one install flag go.

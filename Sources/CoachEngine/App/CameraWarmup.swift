@@ -27,7 +27,7 @@ struct CameraWarmup: Sendable {
   var phase: WarmupPhase
   var initFailureReason = "unknown"
 
-  mutating func handle(_ input: Input, at t: Millis) -> [AppAction] {
+  mutating func handle(_ input: Input, at t: Millis) -> [MachineAction] {
     switch input {
     case .enter: return enter(at: t)
     case .start: return start(at: t)
@@ -45,7 +45,7 @@ struct CameraWarmup: Sendable {
     }
   }
 
-  private mutating func enter(at t: Millis) -> [AppAction] {
+  private mutating func enter(at t: Millis) -> [MachineAction] {
     switch auth {
     case .not_determined: [.prompt(.camera_permission_preprompt)]
     case .denied: [.prompt(.camera_denied_banner)]
@@ -54,7 +54,7 @@ struct CameraWarmup: Sendable {
     }
   }
 
-  private mutating func start(at t: Millis) -> [AppAction] {
+  private mutating func start(at t: Millis) -> [MachineAction] {
     phase = .warming
     return [
       .output(.effect(.startCamera)), .output(Self.line(.warming)),
@@ -63,7 +63,7 @@ struct CameraWarmup: Sendable {
     ]
   }
 
-  private mutating func timerFired(_ timer: EngineTimer) -> [AppAction] {
+  private mutating func timerFired(_ timer: EngineTimer) -> [MachineAction] {
     switch (timer, phase) {
     case (.cameraWarmupUpgrade, .warming):
       phase = .upgraded

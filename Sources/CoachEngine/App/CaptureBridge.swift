@@ -38,7 +38,7 @@ struct CaptureBridge: Sendable {
     fullEpisodeShown = false
   }
 
-  mutating func handle(_ input: Input, session: SessionSnapshot, _ context: Context, at t: Millis) -> [AppAction] {
+  mutating func handle(_ input: Input, session: SessionSnapshot, _ context: Context, at t: Millis) -> [MachineAction] {
     switch input {
     case .capture(let outputs, let before):
       let counts = before ?? (session.worksetCount, session.writeFailedCount)
@@ -53,7 +53,7 @@ struct CaptureBridge: Sendable {
     }
   }
 
-  private func map(_ o: CaptureOutput, session: SessionSnapshot, _ context: Context) -> [AppAction] {
+  private func map(_ o: CaptureOutput, session: SessionSnapshot, _ context: Context) -> [MachineAction] {
     switch o {
     case .item(let item): return [.markDirty, .output(.item(ItemLine(item: item)))]
     case .removed(let item, let reason): return [.markDirty, .output(.item(ItemLine(item: item, removedReason: reason)))]
@@ -79,8 +79,8 @@ struct CaptureBridge: Sendable {
   }
 
   /// The 15 banner, the 20-limit modal (once per full episode) and the write_failed block.
-  private mutating func worksetRules(_ session: SessionSnapshot, before: (workset: Int, failed: Int)) -> [AppAction] {
-    var out: [AppAction] = []
+  private mutating func worksetRules(_ session: SessionSnapshot, before: (workset: Int, failed: Int)) -> [MachineAction] {
+    var out: [MachineAction] = []
     let count = session.worksetCount
     if before.workset == 14 && count == 15 { out.append(.prompt(.session_count_15, payload: [("count", .int(15))])) }
     if count >= 20 && before.workset < 20 && !fullEpisodeShown {
@@ -102,7 +102,7 @@ struct CaptureBridge: Sendable {
 
   /// The Viewer blocking bar (`write_failed`, §4.1, §5.6) for the viewed item, if it is
   /// write_failed; {reason} per `writeFailReasonStrings` (§4.8).
-  private func writeFailedBar(_ session: SessionSnapshot) -> [AppAction] {
+  private func writeFailedBar(_ session: SessionSnapshot) -> [MachineAction] {
     guard let shot = viewerItem, let item = session.items.first(where: { $0.shotSeq == shot }),
       item.core == .write_failed
     else { return [] }

@@ -36,7 +36,7 @@ struct OdrSheet: Sendable {
 
   init(networkSatisfied: Bool) { self.networkSatisfied = networkSatisfied }
 
-  mutating func handle(_ input: Input, at t: Millis) -> [AppAction] {
+  mutating func handle(_ input: Input, at t: Millis) -> [MachineAction] {
     switch input {
     case .open:
       sheetOpen = true
@@ -70,8 +70,8 @@ struct OdrSheet: Sendable {
     }
   }
 
-  private mutating func result(ok: Bool) -> [AppAction] {
-    var out: [AppAction] = []
+  private mutating func result(ok: Bool) -> [MachineAction] {
+    var out: [MachineAction] = []
     state = ok ? .ready : .failed_retry
     if autoInFlight {
       autoInFlight = false
@@ -85,7 +85,7 @@ struct OdrSheet: Sendable {
 
   /// Unsatisfied → satisfied while the sheet shows failed_retry schedules one retry after the
   /// debounce (at most one per recovery).
-  private mutating func network(satisfied: Bool, at t: Millis) -> [AppAction] {
+  private mutating func network(satisfied: Bool, at t: Millis) -> [MachineAction] {
     let was = networkSatisfied
     networkSatisfied = satisfied
     guard !was, satisfied, sheetOpen, state == .failed_retry, !retryPending else { return [] }
@@ -93,7 +93,7 @@ struct OdrSheet: Sendable {
     return [.timer(.schedule(Self.retryTimer, at: t + Self.debounceMs))]
   }
 
-  private mutating func request() -> [AppAction] {
+  private mutating func request() -> [MachineAction] {
     let tag = self.tag ?? "inspiration"
     self.tag = tag
     let attempt = attempts[tag, default: 0] + 1
@@ -102,7 +102,7 @@ struct OdrSheet: Sendable {
     return [.output(.odr(.downloading)), .output(.effect(.odrRequest(tag: tag, attempt: attempt)))]
   }
 
-  private func autoRetryLine(_ result: String) -> AppAction {
+  private func autoRetryLine(_ result: String) -> MachineAction {
     .diagnostic(
       "odr_auto_retry", [("state_before", "failed_retry"), ("debounce_ms", String(Self.debounceMs)), ("result", result)])
   }

@@ -147,12 +147,8 @@ extension Engine {
       diagnostics.append(diagnostic("withref_fallback", at: t, [("reason", fb.reason), ("missing", fb.missingJoined)]))
     }
     withRef.lastFallback = result.fallback
-    // §3.12: withRef praise on Match false → true, dimension "withref_match".
-    if result.match && !withRef.lastMatch, !entitlementExpired,
-      praise.trigger(dimension: "withref_match", kind: "match", at: t)
-    {
-      praised = true
-    }
+    // §3.12: Match false → true; the card machine decides the praise (`CueCardMachine`).
+    praised = result.match && !withRef.lastMatch
     withRef.lastMatch = result.match
     withRef.lastTuple = tuple
     withRef.wasQuiet = quiet

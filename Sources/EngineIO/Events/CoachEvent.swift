@@ -39,6 +39,8 @@ public enum CoachEvent: Sendable, Equatable {
     case .landmarks(let f): self = .landmarks(f)
     case .luma(let l): self = .luma(l)
     case .generic(let g): try self.init(decoding: g)
+    case .named(let n):
+      throw EventDecodingError(kindName: n.kind, field: nil, "not a Just Photo event kind (another engine's event in a Just Photo recording)")
     }
   }
 

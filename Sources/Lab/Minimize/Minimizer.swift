@@ -64,7 +64,7 @@ public struct Minimizer {
     var best = original
 
     // 1. Labels: ground truth only, never seen by the engine.
-    let unlabelled = Candidate(header: best.header, events: best.events.filter { $0.kind.isEngineInput })
+    let unlabelled = Candidate(header: best.header, events: best.events.filter { $0.kind != .label })
     if unlabelled.events.count < best.events.count, try holds(unlabelled) { best = unlabelled }
 
     // 2. Cut the end.
@@ -134,11 +134,12 @@ public struct Minimizer {
 
   /// Event indices grouped by kind, in order of first appearance.
   func kinds(_ events: [InputEvent]) -> [[Int]] {
-    var order: [EventKind] = []
-    var groups: [EventKind: [Int]] = [:]
+    var order: [String] = []
+    var groups: [String: [Int]] = [:]
     for (i, e) in events.enumerated() {
-      if groups[e.kind] == nil { order.append(e.kind) }
-      groups[e.kind, default: []].append(i)
+      let k = e.kindName
+      if groups[k] == nil { order.append(k) }
+      groups[k, default: []].append(i)
     }
     return order.map { groups[$0]! }
   }

@@ -117,6 +117,8 @@ public enum Doctor {
     var chunks: [ChunkInfo]
     /// Why chunk rows after the readable ones were not read (a damaged or oversized table).
     var damage: String?
+    /// The header names another engine than Just Photo: every kind is a named event.
+    var namedKinds = false
   }
 
   /// Reads the tables; chunk rows in rowid order, keeping those read before any damage (a
@@ -125,6 +127,9 @@ public enum Doctor {
     try db.inDatabase { db in
       let k = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [JPRec.metaKinds])
       let names = k.flatMap { try? JSONParser.parse($0) }?.arrayValue?.compactMap(\.stringValue) ?? []
+      // Another engine's recording (header `engine`) holds named events.
+      let e = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: ["engine"])
+      let engine = e.flatMap { try? JSONParser.parse($0) }?.stringValue
       let ch = try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id").map {
         (id: try $0.decode(Int64.self, atIndex: 0), name: try $0.decode(String.self, atIndex: 1), encoding: try $0.decode(String.self, atIndex: 2))
       }
@@ -147,7 +152,7 @@ public enum Doctor {
         damage = "the chunk table is damaged after \(cs.count) readable row(s) (\(JPRec.sqliteMessage(error))); later chunks are lost"
       }
       cs.sort { ($0.channelID, $0.startMs, $0.id) < ($1.channelID, $1.startMs, $1.id) }
-      return Tables(kinds: names, channels: ch, chunks: cs, damage: damage)
+      return Tables(kinds: names, channels: ch, chunks: cs, damage: damage, namedKinds: engine != nil && engine != "justphoto")
     }
   }
 
@@ -168,7 +173,7 @@ public enum Doctor {
         problems.append("channel \(name): has id \(id), expected \(JPRec.channelID(ch))")
         continue
       }
-      decoders[id] = (EventDecoder(kindNames: t.kinds, channel: ch), name)
+      decoders[id] = (EventDecoder(kindNames: t.kinds, channel: ch, namedKinds: t.namedKinds), name)
     }
     return decoders
   }
@@ -192,7 +197,7 @@ public enum Doctor {
     var counts: [String: Int] = [:]
     var lastEv: (t: Int64, seq: Int64) = (c.startMs, c.firstSeq)
     try ChunkLoader.decodeAll(raw, c, decoder: decoder) { e, s in
-      counts[e.kind.rawValue, default: 0] += 1
+      counts[e.kindName, default: 0] += 1
       lastEv = (e.t, s)
     }
     return (counts, lastEv)

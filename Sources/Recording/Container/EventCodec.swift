@@ -53,12 +53,17 @@ struct EventEncoder {
       w.varint(UInt64(bitPattern: Int64(l.h)))
       w.varint(UInt64(l.data.count))
       w.raw(l.data)
-    case .generic(let g):
-      let text = JSONWriter.write(.object(g.fields), sortKeys: false, numbers: .shortest)
-      let utf8 = Array(text.utf8)
-      w.varint(UInt64(utf8.count))
-      w.raw(utf8)
+    case .generic(let g): Self.encodeFields(g.fields, into: &w)
+    case .named(let n): Self.encodeFields(n.fields, into: &w)
     }
+  }
+
+  /// A JSON-carried event's fields: their length, then their JSON text.
+  static func encodeFields(_ fields: JSONObject, into w: inout ByteWriter) {
+    let text = JSONWriter.write(.object(fields), sortKeys: false, numbers: .shortest)
+    let utf8 = Array(text.utf8)
+    w.varint(UInt64(utf8.count))
+    w.raw(utf8)
   }
 
   private mutating func encodeLandmarks(_ f: LandmarkFrame, t: Int64, into w: inout ByteWriter) {
@@ -150,8 +155,13 @@ final class EventDecoder {
   @exclusivity(unchecked) var facePool: [[FaceObservation]] = Array(repeating: [], count: EventDecoder.poolSize)
   @exclusivity(unchecked) var poolIndex = 0
 
-  init(kindNames: [String], channel: Channel) {
+  /// Kinds that are not Just Photo's decode as named events (JSON fields) of another engine;
+  /// false (a Just Photo recording) refuses them.
+  let namedKinds: Bool
+
+  init(kindNames: [String], channel: Channel, namedKinds: Bool = false) {
     self.kindNames = kindNames
+    self.namedKinds = namedKinds
     kinds = kindNames.map { EventKind(rawValue: $0) }
     self.channel = channel
     joints = .allocate(capacity: 57)
@@ -201,6 +211,14 @@ final class EventDecoder {
     first = false
     let ki = try r.varint()
     guard ki < UInt64(kinds.count) else { throw CodecError("event kind index \(ki) is not in the kind table (\(kinds.count) kinds)") }
+    if namedKinds {
+      // Another engine's recording: every kind is a named event with JSON fields.
+      let name = kindNames[Int(ki)]
+      guard channel != .landmarks, channel != .pixels else {
+        throw CodecError("a named \(name) event in channel \(channel.rawValue) (named events use JSON channels)")
+      }
+      return (InputEvent(t: t, payload: .named(NamedEvent(kind: name, fields: try decodeFields(&r, name)))), seq)
+    }
     guard let kind = kinds[Int(ki)] else {
       throw CodecError("unknown event kind \"\(kindNames[Int(ki)])\" (written by a newer jpreplay?)")
     }
@@ -223,14 +241,19 @@ final class EventDecoder {
       let data = try r.bytes(n)
       return (InputEvent(t: t, payload: .luma(LumaFrame(frame: prevLumaFrame, w: w, h: h, data: data))), seq)
     default:
-      let n = try r.count(max: r.tailRemaining, "generic field length")
-      let value: JSONValue
-      do { value = try JSONParser.parse(bytes: r.rawBuffer(n)) } catch {
-        throw CodecError("\(kind.rawValue) event fields: invalid JSON (\(error.description))")
-      }
-      guard case .object(let o) = value else { throw CodecError("\(kind.rawValue) event fields: not a JSON object") }
-      return (InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: o))), seq)
+      return (InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: try decodeFields(&r, kind.rawValue)))), seq)
     }
+  }
+
+  /// The JSON fields of a generic or named event.
+  func decodeFields(_ r: inout ByteReader, _ kind: String) throws(CodecError) -> JSONObject {
+    let n = try r.count(max: r.tailRemaining, "generic field length")
+    let value: JSONValue
+    do { value = try JSONParser.parse(bytes: r.rawBuffer(n)) } catch {
+      throw CodecError("\(kind) event fields: invalid JSON (\(error.description))")
+    }
+    guard case .object(let o) = value else { throw CodecError("\(kind) event fields: not a JSON object") }
+    return o
   }
 
   @inline(__always)

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import EngineSeam
 import Foundation
 import GRDB
 
@@ -26,6 +27,20 @@ public final class Recorder {
   var lastT: Millis?
   var kindCounts = [Int](repeating: 0, count: KindTable.names.count)
   var chunksWritten = 0
+  /// The kind table written to meta `jprec.kinds`: Just Photo's kinds, then the named kinds of
+  /// another engine in order of first appearance (indexes never change).
+  var kindNames = KindTable.names
+  var namedIndex: [String: Int] = [:]
+  /// The channel each named kind went to (meta `jprec.kind_channels`).
+  var namedChannelOf = JSONObject()
+  /// The table grew since meta `jprec.kinds` was last written (written with the next chunk).
+  var kindsDirty = false
+  /// The `.jprec` channel of each named kind (another engine's vocabulary says; the CLI sets
+  /// it from `EventKindInfo.channel`). A kind not listed, or listed with `landmarks`/`pixels`
+  /// or an unknown channel, goes to `ui` (`label` to `label`).
+  public var namedChannels: [String: String] = [:]
+  /// The engine the header names (`engine`; Just Photo when absent).
+  public let engine: String
 
   struct OpenChunk {
     var startT: Int64
@@ -59,6 +74,10 @@ public final class Recorder {
       throw RecordingError(file: path, "already exists; a recording is never overwritten (choose another name or delete it first)")
     }
     var seen = Set<String>()
+    if let problem = EngineName.problem(in: header) {
+      throw RecordingError(file: path, place: "header", problem)
+    }
+    engine = EngineName.of(header: header) ?? justPhotoEngineName
     for m in header.members {
       if m.key.hasPrefix(JPRec.internalPrefix) {
         throw RecordingError(file: path, place: "header", "key \"\(m.key)\": the prefix \"jprec.\" is reserved for the container")
@@ -108,13 +127,29 @@ public final class Recorder {
         file: path, place: "event \(eventCount + 1)",
         "events must come in time order: t=\(event.t) after t=\(lastT)")
     }
-    let kind = event.kind
     if case .generic(let g) = event.payload, g.kind == .landmarks || g.kind == .luma {
       throw RecordingError(file: path, place: "event \(eventCount + 1)", "a \(g.kind.rawValue) event must use its typed payload")
     }
     try checkBounds(event)
-    let ci = Channel.allCases.firstIndex(of: kind.channel)!
-    let kindIndex = KindTable.index[kind]!
+    let kindName = event.kindName
+    let ci: Int
+    let kindIndex: Int
+    if engine == justPhotoEngineName {
+      guard let kind = event.kind else {
+        throw RecordingError(
+          file: path, place: "event \(eventCount + 1)",
+          "a \"\(kindName)\" event is not a Just Photo kind; a recording of another engine names it in the header key \"engine\"")
+      }
+      ci = Channel.allCases.firstIndex(of: kind.channel)!
+      kindIndex = KindTable.index[kind]!
+    } else {
+      guard case .named = event.payload else {
+        throw RecordingError(
+          file: path, place: "event \(eventCount + 1)",
+          "a Just Photo \(kindName) event in a recording of engine \"\(engine)\" (its events are named events)")
+      }
+      (ci, kindIndex) = try namedSlot(kindName)
+    }
     let seq = nextSeq
     var c = open[ci] ?? OpenChunk(
       startT: event.t, endT: event.t, firstSeq: seq, count: 0, encoder: EventEncoder(startT: event.t, firstSeq: seq))
@@ -131,14 +166,14 @@ public final class Recorder {
       c.encoder.encode(event, seq: seq, kindIndex: kindIndex, into: &c.writer)
     }
     let eventBytes = (c.writer.head.count - (c.count > 0 ? markH : 0)) + (c.writer.tail.count - (c.count > 0 ? markT : 0))
-    if case .generic = event.payload, eventBytes > ContainerLimits.chunkRawBytesMax {
+    if event.jsonFields != nil, eventBytes > ContainerLimits.chunkRawBytesMax {
       // The encoder state already holds this event: the open chunk is dropped, as in a crash.
       open[ci] = nil
       try? db?.close()
       db = nil
       throw RecordingError(
         file: path, place: "event \(eventCount + 1)",
-        "a \(kind.rawValue) event of \(eventBytes) bytes is larger than a chunk may hold (\(ContainerLimits.chunkRawBytesMax), chunkRawBytesMax); the recording is left unfinished")
+        "a \(kindName) event of \(eventBytes) bytes is larger than a chunk may hold (\(ContainerLimits.chunkRawBytesMax), chunkRawBytesMax); the recording is left unfinished")
     }
     c.count += 1
     c.endT = event.t
@@ -149,6 +184,37 @@ public final class Recorder {
     eventCount += 1
     kindCounts[kindIndex] += 1
     if full { try flush(ci) }
+  }
+
+  /// The channel index and kind index of a named kind (another engine's), adding it to the kind
+  /// table on first sight.
+  func namedSlot(_ name: String) throws(RecordingError) -> (channel: Int, kind: Int) {
+    if name.isEmpty || name.utf8.count > EngineName.lengthMax {
+      throw RecordingError(
+        file: path, place: "event \(eventCount + 1)",
+        "a named event's kind must be a name of 1 to \(EngineName.lengthMax) bytes, found \"\(name)\"")
+    }
+    var channel = Channel(rawValue: namedChannels[name] ?? (name == "label" ? "label" : "ui")) ?? .ui
+    if channel == .landmarks || channel == .pixels { channel = .ui }
+    let ci = Channel.allCases.firstIndex(of: channel)!
+    if let k = namedIndex[name] { return (ci, k) }
+    namedChannelOf[name] = .string(channel.rawValue)
+    kindsDirty = true
+    // A name Just Photo also uses keeps its entry: the table holds names, not meanings.
+    if let jp = EventKind(rawValue: name) {
+      namedIndex[name] = KindTable.index[jp]!
+      return (ci, KindTable.index[jp]!)
+    }
+    guard kindNames.count < ContainerLimits.kindsMax else {
+      throw RecordingError(
+        file: path, place: "event \(eventCount + 1)",
+        "kind \"\(name)\" would make \(kindNames.count + 1) event kinds; the kind table holds at most \(ContainerLimits.kindsMax) (kindsMax)")
+    }
+    namedIndex[name] = kindNames.count
+    kindNames.append(name)
+    kindCounts.append(0)
+    kindsDirty = true
+    return (ci, kindNames.count - 1)
   }
 
   /// Compresses and commits the open chunk of channel index `ci` in one transaction.
@@ -164,8 +230,17 @@ public final class Recorder {
         rawSize: Int64(payload.count), data: $0)
     }
     let create = !channelCreated[ci]
+    let kinds: String? = kindsDirty ? JSONWriter.write(.array(kindNames.map { .string($0) }), sortKeys: false, numbers: .shortest) : nil
+    let channels = JSONWriter.write(.object(namedChannelOf), sortKeys: false, numbers: .shortest)
     do {
       try db.write { db in
+        if let kinds {
+          try db.execute(sql: "UPDATE meta SET value = ? WHERE key = ?", arguments: [kinds, JPRec.metaKinds])
+          try db.execute(
+            sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+            arguments: [JPRec.metaKindChannels, channels])
+          try Recorder.putMetaCRC(db)
+        }
         if create {
           try db.execute(
             sql: "INSERT OR IGNORE INTO channels(id, name, encoding) VALUES (?, ?, ?)",
@@ -187,6 +262,7 @@ public final class Recorder {
         "cannot write: \(JPRec.sqliteMessage(error))")
     }
     channelCreated[ci] = true
+    if kinds != nil { kindsDirty = false }
     chunksWritten += 1
   }
 
@@ -196,7 +272,7 @@ public final class Recorder {
     guard let db else { throw RecordingError(file: path, "the recording is already finished") }
     for ci in open.indices { try flush(ci) }
     var counts = JSONObject()
-    for (i, name) in KindTable.names.enumerated().sorted(by: { $0.element < $1.element }) where kindCounts[i] > 0 {
+    for (i, name) in kindNames.enumerated().sorted(by: { $0.element < $1.element }) where kindCounts[i] > 0 {
       counts.members.append(JSONMember(name, .number(Double(kindCounts[i]))))
     }
     do {
@@ -234,7 +310,7 @@ public final class Recorder {
           file: path, place: "event \(eventCount + 1)",
           "landmarks: \(f.faces.count) faces; at most \(ContainerLimits.landmarkFacesMax) (landmarkFacesMax)")
       }
-    case .generic: break
+    case .generic, .named: break
     }
   }
 

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import EngineSeam
 import Foundation
 import GRDB
 
@@ -50,6 +51,11 @@ public final class RecordingReader {
       kindNames = meta.kinds
       seqContiguous = meta.seqContiguous
       let kinds = meta.kinds
+      // Kinds that are not Just Photo's are another engine's named events (header `engine`).
+      guard let engineName = EngineName.of(header: meta.header) else {
+        throw RecordingError(file: path, place: "header", EngineName.problem(in: meta.header) ?? "bad engine")
+      }
+      let namedKinds = engineName != justPhotoEngineName
       let layout = try db.inDatabase { try ChunkIndex.read($0, path: path) }
       var declared: [String: Int64]
       do throws(MetaError) { declared = try meta.eventsPerChannel() ?? [:] } catch { throw error.recordingError(path) }
@@ -64,7 +70,7 @@ public final class RecordingReader {
             "its chunks hold \(total) events but meta \"\(JPRec.metaEventCounts)\" declares \(declared[ch.rawValue] ?? 0): chunks are missing or the chunk index is damaged (run `jpreplay doctor`)")
         }
         declared[ch.rawValue] = nil
-        cursors.append(ChannelCursor(channel: ch, name: ch.rawValue, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch), db: db))
+        cursors.append(ChannelCursor(channel: ch, name: ch.rawValue, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch, namedKinds: namedKinds), db: db))
       }
       // Every command reads a recording through here: one more than a recording may hold
       // (its chunk index says so) is refused before a chunk is decompressed.
@@ -212,7 +218,7 @@ public final class RecordingReader {
           for info in c.chunks {
             guard let raw = try? loadChunk(info) else { continue }
             var local: [String: Int] = [:]
-            let ok = (try? ChunkLoader.decodeAll(raw, info, decoder: c.decoder) { e, _ in local[e.kind.rawValue, default: 0] += 1 }) != nil
+            let ok = (try? ChunkLoader.decodeAll(raw, info, decoder: c.decoder) { e, _ in local[e.kindName, default: 0] += 1 }) != nil
             if ok { d.merge(local, uniquingKeysWith: +) }
           }
         }

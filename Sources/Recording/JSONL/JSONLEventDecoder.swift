@@ -13,6 +13,10 @@ public struct JSONLEventDecoder {
   /// The 1-based line number of the event, for messages (`file:line: …`).
   public var line: Int
 
+  /// Decode every kind as a named event of another engine (the header's `engine` is not Just
+  /// Photo): the kind must be a name, the fields stay JSON; that engine's vocabulary checks them.
+  public var namedKinds = false
+
   /// A decoder for the event on line `line` of `file`.
   public init(file: String, line: Int) {
     self.file = file
@@ -38,6 +42,14 @@ public struct JSONLEventDecoder {
     guard let kv = obj["kind"] else { throw fail("missing field \"kind\" (the event kind, e.g. \"landmarks\")", field: "kind") }
     guard let kindName = kv.stringValue else {
       throw fail("field \"kind\": expected a string, found \(describe(kv))", field: "kind")
+    }
+    if namedKinds {
+      guard !kindName.isEmpty, kindName.utf8.count <= 64 else {
+        throw fail("field \"kind\": expected a kind name of 1 to 64 bytes, found \"\(kindName)\"", field: "kind")
+      }
+      var fields = JSONObject()
+      for m in obj.members where m.key != "t" && m.key != "kind" { fields.members.append(m) }
+      return InputEvent(t: t, payload: .named(NamedEvent(kind: kindName, fields: fields)))
     }
     guard let kind = EventKind(rawValue: kindName) else {
       throw fail("field \"kind\": unknown event kind \"\(kindName)\" (expected one of ENGINE §1.5, e.g. landmarks, luma, ui_scene, shutter_tap; see docs/FORMAT.md)", field: "kind")

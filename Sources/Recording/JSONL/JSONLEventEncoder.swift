@@ -18,7 +18,7 @@ public enum JSONLEventEncoder {
     var o = JSONObject()
     o.members.reserveCapacity(10)
     o.members.append(JSONMember("t", .number(Double(event.t))))
-    o.members.append(JSONMember("kind", .string(event.kind.rawValue)))
+    o.members.append(JSONMember("kind", .string(event.kindName)))
     switch event.payload {
     case .landmarks(let f): appendLandmarks(f, to: &o)
     case .luma(let l):
@@ -36,6 +36,7 @@ public enum JSONLEventEncoder {
         }
       }
       for m in g.fields.members where !done.contains(m.key) { o.members.append(m) }
+    case .named(let n): o.members.append(contentsOf: n.fields.members)
     }
     return JSONWriter.write(.object(o), sortKeys: false, numbers: .shortest)
   }

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import EngineSeam
 import Foundation
 
 /// Streams a JSONL recording (`.jsonl`, or `.jsonl.zst` compressed with zstd): the header line,
@@ -37,6 +38,8 @@ public final class JSONLReader {
   /// `RecordingLimits.eventsMax`; tests lower it to reach the bound cheaply.
   var eventsMax = RecordingLimits.eventsMax
   private var durationMs: Millis?
+  /// The header names another engine: its events are named events.
+  private var namedKinds = false
 
   /// Whether `path` names a JSONL recording by its suffix (`.jsonl` or `.jsonl.zst`); anything else is taken for `.jprec`.
   public static func isJSONL(_ path: String) -> Bool {
@@ -89,6 +92,7 @@ public final class JSONLReader {
     let h1 = try Self.checkHeader(value, file: "\(path):1")
     header = h1
     durationMs = h1["duration_ms"]?.int64Value
+    namedKinds = EngineName.of(header: h1) != justPhotoEngineName
   }
 
   /// The header bounds of ``RecordingLimits``: `duration_ms` and `wall_start_ms`.
@@ -140,10 +144,15 @@ public final class JSONLReader {
     if let v = o["initial"], v.objectValue == nil {
       throw RecordingError(file: file, "header: \"initial\": expected an object, found \(v.typeName)")
     }
+    if let problem = EngineName.problem(in: o) {
+      throw RecordingError(file: file, "header: \(problem)")
+    }
     if let v = o["options"] {
       guard let opts = v.objectValue else {
         throw RecordingError(file: file, "header: \"options\": expected an object, found \(v.typeName)")
       }
+      // Another engine's options are its own; its plug-in reads them.
+      guard EngineName.of(header: o) == justPhotoEngineName else { return o }
       do { _ = try EngineOptions(json: opts) } catch {
         throw RecordingError(file: file, "header: \"options\": \(error.description)")
       }
@@ -161,7 +170,7 @@ public final class JSONLReader {
       }
       let event = try Self.checkedEvent(
         value, file: path, line: lineNumber, lastT: lastT, durationMs: durationMs, eventCount: eventCount,
-        eventsMax: eventsMax)
+        eventsMax: eventsMax, namedKinds: namedKinds)
       lastT = event.t
       eventCount += 1
       return event
@@ -174,9 +183,11 @@ public final class JSONLReader {
   /// of JSONL lines, imported or generated).
   package static func checkedEvent(
     _ value: JSONValue, file path: String, line lineNumber: Int, lastT: Millis, durationMs: Millis?,
-    eventCount: Int, eventsMax: Int = RecordingLimits.eventsMax
+    eventCount: Int, eventsMax: Int = RecordingLimits.eventsMax, namedKinds: Bool = false
   ) throws(RecordingError) -> InputEvent {
-    let event = try JSONLEventDecoder(file: path, line: lineNumber).decode(value)
+    var decoder = JSONLEventDecoder(file: path, line: lineNumber)
+    decoder.namedKinds = namedKinds
+    let event = try decoder.decode(value)
     if event.t < lastT {
       throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is before the previous event's t \(lastT) (events must be in time order)")
     }

@@ -58,7 +58,7 @@ extension JPReplay {
       do {
         if !noHeader { try writer.writeHeader(reader.header) }
         while let e = try reader.nextEvent() {
-          if !kinds.isEmpty && !kinds.contains(e.kind.rawValue) { continue }
+          if !kinds.isEmpty && !kinds.contains(e.kindName) { continue }
           try writer.write(e)
         }
         try writer.finish()

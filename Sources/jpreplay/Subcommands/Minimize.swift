@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngineIO
 import Foundation
+import JustPhotoPlugin
 import Lab
 import Replay
 
@@ -155,7 +156,7 @@ extension JPReplay {
       var order: [String] = []
       var n: [String: Int] = [:]
       for e in events {
-        let k = e.kind.rawValue
+        let k = e.kindName
         if n[k] == nil { order.append(k) }
         n[k, default: 0] += 1
       }

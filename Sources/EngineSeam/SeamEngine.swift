@@ -1,0 +1,55 @@
+import CanonicalJSON
+import EngineIO
+
+/// What one engine call produced, as the replayer reads it: outputs in generation order,
+/// diagnostic (A.13) lines, timer requests and, when the engine flushed, the state to persist.
+///
+/// Just Photo's `Effects` conforms as it is (no copy, no conversion); another engine's plug-in
+/// wraps its step type.
+public protocol EngineStep {
+  /// The engine's typed output (rendered by its vocabulary, ``EngineVocabulary/traceRecord(_:)``).
+  associatedtype Output
+  /// The engine's persisted state (written to the session store, handed back at relaunch).
+  associatedtype Snapshot
+  /// Outputs of this call, in the order the engine made them.
+  var outputs: [Output] { get }
+  /// Diagnostic lines of this call (A.13); empty for engines without them.
+  var diagnostics: [DiagnosticLine] { get }
+  /// Timers to schedule or cancel on the virtual clock.
+  var timers: [TimerRequest] { get }
+  /// The state to persist after this call; nil = nothing to flush.
+  var persist: Snapshot? { get }
+  /// A recorded event the engine could not take (its plug-in failed to decode it), as a message
+  /// naming the field; the replay stops with exit code 2. nil = the call went through.
+  var rejection: String? { get }
+}
+
+extension EngineStep {
+  /// Engines whose input is typed before the replay never reject an event.
+  public var rejection: String? { nil }
+}
+
+/// The calls a replay makes into an engine (ENGINE §1.3: start at t = 0, then inputs and timer
+/// firings in queue order). The replayer (`Replayer<E>` in Replay) is generic over it, so a
+/// conforming engine's calls are specialized, not boxed.
+public protocol SeamEngine {
+  /// What a call returns.
+  associatedtype Step: EngineStep
+  /// The engine's vocabulary: names, kinds, effect correlation, rendering, snapshot form.
+  associatedtype Vocabulary: EngineVocabulary
+  where Vocabulary.Output == Step.Output, Vocabulary.Snapshot == Step.Snapshot
+  /// Called once at t = 0 before any event.
+  mutating func start() -> Step
+  /// Feeds one recorded input event at its time `event.t`.
+  mutating func handle(_ event: InputEvent) -> Step
+  /// Fires a timer the engine scheduled earlier.
+  mutating func fire(_ timer: TimerID, at now: Millis) -> Step
+  /// The launch event after a process kill (``EngineVocabulary/endsProcess(_:)``), with what
+  /// the session store holds; the recorded event is handed over unchanged.
+  mutating func relaunch(_ event: InputEvent, restoring stored: Step.Snapshot) -> Step
+}
+
+extension SeamEngine {
+  /// Engines without persistence relaunch like any launch.
+  public mutating func relaunch(_ event: InputEvent, restoring stored: Step.Snapshot) -> Step { handle(event) }
+}

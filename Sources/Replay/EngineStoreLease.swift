@@ -1,0 +1,140 @@
+import CanonicalJSON
+import EngineIO
+import EngineSeam
+import Foundation
+import GRDB
+
+/// The session store of one replay of the engine whose vocabulary is `V`, under a
+/// ``SessionStorePolicy``: Just Photo's `StoreSnapshot` goes to its SQLite schema
+/// (``ReplayStoreLease``); any other engine's snapshot is stored as its vocabulary's JSON form
+/// (``JSONSnapshotStore``, one row per engine in a SQLite file).
+public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
+  public typealias Snapshot = V.Snapshot
+  private let justPhoto: ReplayStoreLease?
+  private let policy: SessionStorePolicy
+  private let label: String
+  private var json: JSONSnapshotStore?
+  private var directory: String?
+
+  /// The store `policy` asks for; nil for `.none`.
+  public static func open(_ policy: SessionStorePolicy, label: String) throws(SessionStoreError) -> EngineStoreLease? {
+    if policy == .none { return nil }
+    if V.Snapshot.self == StoreSnapshot.self {
+      guard let lease = try ReplayStoreLease.open(policy, label: label) else { return nil }
+      return EngineStoreLease(justPhoto: lease, policy: policy, label: label)
+    }
+    let lease = EngineStoreLease(justPhoto: nil, policy: policy, label: label)
+    if case .keep(let path) = policy {
+      if FileManager.default.fileExists(atPath: path) {
+        throw SessionStoreError(path: path, message: "already exists; refusing to overwrite it")
+      }
+      lease.json = try JSONSnapshotStore(path: path, engine: V.engineName)
+    }
+    return lease
+  }
+
+  init(justPhoto: ReplayStoreLease?, policy: SessionStorePolicy, label: String) {
+    self.justPhoto = justPhoto
+    self.policy = policy
+    self.label = label
+  }
+
+  func store() throws(SessionStoreError) -> JSONSnapshotStore {
+    if let json { return json }
+    let (dir, file) = try ReplayStoreLease.temporaryFile(label: label)
+    do {
+      let s = try JSONSnapshotStore(path: file, engine: V.engineName)
+      json = s
+      directory = dir
+      return s
+    } catch {
+      try? FileManager.default.removeItem(atPath: dir)
+      throw error
+    }
+  }
+
+  public func save(_ snapshot: V.Snapshot) throws {
+    if let justPhoto { return try justPhoto.save(snapshot as! StoreSnapshot) }
+    try store().save(V.snapshotJSON(snapshot))
+  }
+
+  public func load() throws -> V.Snapshot {
+    if let justPhoto { return try justPhoto.load() as! V.Snapshot }
+    let s = try store()
+    guard let object = try s.load() else { return V.emptySnapshot }
+    do { return try V.snapshot(json: object) } catch {
+      throw SessionStoreError(path: s.path, message: "cannot load the \(V.engineName) snapshot: \(error.message)")
+    }
+  }
+
+  /// Closes the store and removes its temporary directory (a kept file stays).
+  public func finish() {
+    justPhoto?.finish()
+    json?.close()
+    if let directory { try? FileManager.default.removeItem(atPath: directory) }
+    directory = nil
+  }
+
+  deinit { finish() }
+}
+
+/// A snapshot per engine as one canonical JSON text in a SQLite file (table
+/// `engine_snapshot(engine, json)`): the session store of engines without a schema of their own.
+public final class JSONSnapshotStore: @unchecked Sendable {
+  public let path: String
+  let engine: String
+  private var queue: DatabaseQueue?
+
+  public init(path: String, engine: String) throws(SessionStoreError) {
+    self.path = path
+    self.engine = engine
+    var config = Configuration()
+    config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = OFF") }
+    do {
+      let q = try DatabaseQueue(path: path, configuration: config)
+      try q.write { db in
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS engine_snapshot(engine TEXT PRIMARY KEY, json TEXT NOT NULL)")
+      }
+      queue = q
+    } catch {
+      throw SessionStoreError(path: path, message: "cannot open: \(error)")
+    }
+  }
+
+  public func save(_ object: JSONObject) throws(SessionStoreError) {
+    guard let queue else { throw SessionStoreError(path: path, message: "closed") }
+    let text = JSONWriter.write(.object(object), sortKeys: true, numbers: .shortest)
+    do {
+      try queue.write { db in
+        try db.execute(
+          sql: "INSERT INTO engine_snapshot(engine, json) VALUES (?, ?) ON CONFLICT(engine) DO UPDATE SET json = excluded.json",
+          arguments: [engine, text])
+      }
+    } catch { throw SessionStoreError(path: path, message: "cannot save: \(error)") }
+  }
+
+  /// The stored object; nil when nothing was saved.
+  public func load() throws(SessionStoreError) -> JSONObject? {
+    guard let queue else { throw SessionStoreError(path: path, message: "closed") }
+    let text: String?
+    do {
+      text = try queue.read { db in
+        try String.fetchOne(db, sql: "SELECT json FROM engine_snapshot WHERE engine = ?", arguments: [engine])
+      }
+    } catch { throw SessionStoreError(path: path, message: "cannot load: \(error)") }
+    guard let text else { return nil }
+    do {
+      guard case .object(let o) = try JSONParser.parse(text) else {
+        throw SessionStoreError(path: path, message: "cannot load: the stored snapshot is not a JSON object")
+      }
+      return o
+    } catch let e as SessionStoreError { throw e } catch {
+      throw SessionStoreError(path: path, message: "cannot load: stored snapshot is not JSON (\(error))")
+    }
+  }
+
+  public func close() {
+    try? queue?.close()
+    queue = nil
+  }
+}
