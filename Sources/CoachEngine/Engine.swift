@@ -216,9 +216,9 @@ public struct Engine: Sendable {
     var effects = Effects()
     if !specValid {
       // The condition behind the stateOnly PoseSpec modal ended.
-      for key in [
-        PoseSpecPrompt.invalidKey, PoseSpecPrompt.versionMismatchKey, PoseSpecPrompt.bindingMissingKey,
-        PoseSpecPrompt.roisMissingKey,
+      for key: PromptKey in [
+        .posespec_invalid_modal, .posespec_version_mismatch_modal, .posespec_binding_missing_modal,
+        .posespec_rois_missing_modal,
       ] {
         effects.append(app.prompts.conditionEnded(key, at: t, context: promptContext))
       }
@@ -363,11 +363,11 @@ public struct Engine: Sendable {
     case .cameraInterrupted(let e):
       cameraInterrupted = true
       guard e.reason != "video_device_not_available_in_background" else { return appEvent(at: t) { _ in Effects() } }
-      return appEvent(at: t) { $0.emitPrompt("camera_occupied", at: t) }
+      return appEvent(at: t) { $0.emitPrompt(.camera_occupied, at: t) }
     case .cameraInterruptionEnded:
       cameraInterrupted = false
       return appEvent(at: t) { engine in
-        var out = engine.app.prompts.conditionEnded("camera_occupied", at: t, context: engine.promptContext)
+        var out = engine.app.prompts.conditionEnded(.camera_occupied, at: t, context: engine.promptContext)
         out.append(engine.camera(.start, at: t))
         return out
       }
@@ -401,13 +401,17 @@ public struct Engine: Sendable {
       }
     case .promptAction(let e): return appEvent(at: t) { $0.promptAction(e, at: t) }
     case .promptClose(let e):
-      return appEvent(at: t) { $0.app.prompts.close(key: e.key, at: t, context: $0.promptContext) }
-    case .resetSessionTap: return appEvent(at: t) { $0.emitPrompt("reset_session_confirm", at: t) }
+      // A key the engine never shows matches no visible prompt: nothing to close.
+      return appEvent(at: t) { engine in
+        guard let key = PromptKey(rawValue: e.key) else { return Effects() }
+        return engine.app.prompts.close(key: key, at: t, context: engine.promptContext)
+      }
+    case .resetSessionTap: return appEvent(at: t) { $0.emitPrompt(.reset_session_confirm, at: t) }
     case .purchaseResult(let e):
       // §4.6, §5.15: a failed purchase / restore → its L3.
-      return appEvent(at: t) { e.ok ? Effects() : $0.emitPrompt("purchase_failed", at: t) }
+      return appEvent(at: t) { e.ok ? Effects() : $0.emitPrompt(.purchase_failed, at: t) }
     case .restoreResult(let e):
-      return appEvent(at: t) { e.ok ? Effects() : $0.emitPrompt("restore_failed", at: t) }
+      return appEvent(at: t) { e.ok ? Effects() : $0.emitPrompt(.restore_failed, at: t) }
     case .viewerOpen(let e):
       return appEvent(at: t) { engine in
         var out = engine.capture(.viewer(item: Int(e.item), open: true), at: t)

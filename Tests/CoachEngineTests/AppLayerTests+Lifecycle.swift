@@ -69,10 +69,10 @@ extension AppLayerTests {
     r.send(.app_launch, at: 1000, ["store": store.json])
     #expect(r.e.app.prompts.installFlags == ["ref_first_save_notice"])
     // The installOnce gate holds: the notice is dropped (a fresh install shows it).
-    let fx = r.e.emitPrompt("ref_first_save_notice", at: 1100)
+    let fx = r.e.emitPrompt(.ref_first_save_notice, at: 1100)
     #expect(fx.records(at: 1100).map { "\(R.str($0, "op")) \(R.str($0, "drop_reason"))" } == ["dropped gate"])
     var fresh = R()
-    let shown = fresh.e.emitPrompt("ref_first_save_notice", at: 0)
+    let shown = fresh.e.emitPrompt(.ref_first_save_notice, at: 0)
     #expect(shown.records(at: 0).map { R.str($0, "op") } == ["shown"])
     // …and the next flush writes them back.
     r.send(.app_lifecycle, at: 2000, ["state": "background"])

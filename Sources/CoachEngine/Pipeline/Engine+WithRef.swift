@@ -38,13 +38,13 @@ extension Engine {
     }
     // §5.15: the copy into the album needs 200 MB; below that it is not performed.
     if let free = app.freeMB, free < 200 {
-      return emitPrompt("low_space_blocking", payload: [("mb", .int(200))], at: t)
+      return emitPrompt(.low_space_blocking, payload: [("mb", .int(200))], at: t)
     }
     if case .limitReached = withRef.store.recordReferenceCopy() {
-      return emitPrompt("ref_limit_reached", at: t)
+      return emitPrompt(.ref_limit_reached, at: t)
     }
     // §4.6: before the first reference copy ever (installOnce).
-    var effects = emitPrompt("ref_first_save_notice", at: t)
+    var effects = emitPrompt(.ref_first_save_notice, at: t)
     let targets = extractTargets(raw, scalars: e.scalars, luma: e.luma)
     let outcome = withRef.store.store(refId: refId, metrics: targets)
     var fields: JSONObject = ["ref_id": .string(refId)]

@@ -129,7 +129,7 @@ struct CaptureRig {
       return nil
     }
   }
-  func prompts(_ key: String? = nil) -> [(t: Millis, key: String, payload: [String: PromptPayloadValue])] {
+  func prompts(_ key: PromptKey? = nil) -> [(t: Millis, key: PromptKey, payload: [String: PromptPayloadValue])] {
     log.compactMap { e in
       if case .prompt(let k, let p) = e.out, key == nil || k == key {
         return (e.t, k, Dictionary(uniqueKeysWithValues: p.map { ($0.key, $0.value) }))
@@ -137,7 +137,7 @@ struct CaptureRig {
       return nil
     }
   }
-  func withdrawals() -> [(t: Millis, key: String)] {
+  func withdrawals() -> [(t: Millis, key: PromptKey)] {
     log.compactMap { e in
       if case .withdraw(let k) = e.out { return (e.t, k) }
       return nil
