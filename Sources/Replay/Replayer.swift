@@ -193,7 +193,9 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
         do { deliver = try ledger.recorded(event) } catch { throw .harness(error) }
         if deliver {
           summary.inputs += 1
-          try apply(try handOver(event), event: event)
+          let step = try handOver(event)
+          if let rejection = step.rejection { throw rejected(event, rejection) }
+          try apply(step)
         }
         if E.Vocabulary.endsProcess(event) {
           ledger.processKilled()
@@ -202,7 +204,9 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
       case .synthesized(let event):
         if ledger.synthesized(event) {
           summary.synthesizedResults += 1
-          try apply(engine.handle(event), event: event)
+          let step = engine.handle(event)
+          if let rejection = step.rejection { throw rejected(event, rejection) }
+          try apply(step)
         }
       }
     }
@@ -270,10 +274,14 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
     return engine.relaunch(event, restoring: stored)
   }
 
-  mutating func apply(_ effects: E.Step, event: InputEvent? = nil) throws(ReplayError) {
-    if let rejection = effects.rejection {
-      throw bad(event?.t ?? now, event.map { "event \($0.kindName): \(rejection)" } ?? rejection)
-    }
+  /// The engine could not take `event` (its plug-in failed to decode it): exit 2 naming it.
+  /// Engines that never reject (Just Photo: `rejection` is always nil) never get here.
+  func rejected(_ event: InputEvent, _ rejection: String) -> ReplayError {
+    bad(event.t, "event \(event.kindName): \(rejection)")
+  }
+
+  mutating func apply(_ effects: E.Step) throws(ReplayError) {
+    if let rejection = effects.rejection { throw bad(now, rejection) }
     if let snapshot = effects.persist, store != nil {
       do { try store!.save(snapshot) } catch { throw bad(now, "\(error)") }
     }

@@ -107,6 +107,22 @@ struct ImportGraphTests {
     #expect(try Self.swiftFiles(under: "Sources/Recording").count > 10)
   }
 
+  /// Checked here too, without the script: the harness modules import no engine or plug-in.
+  @Test func theHarnessImportsNoEngine() throws {
+    var offenders: [String] = []
+    for dir in ["CanonicalJSON", "EngineSeam", "Recording", "Replay"] {
+      let files = try Self.swiftFiles(under: "Sources/\(dir)")
+      #expect(!files.isEmpty, "Sources/\(dir) has no Swift files")
+      for file in files {
+        for module in try Self.importedModules(file)
+        where ["CoachEngine", "PoseSpec", "JustPhotoPlugin"].contains(module) || module.hasPrefix("PixScan") {
+          offenders.append("\(file) imports \(module)")
+        }
+      }
+    }
+    #expect(offenders.isEmpty, "\(offenders)")
+  }
+
   /// Checked here too, without the script: the engines, the spec and the floor import no
   /// Foundation and name no file, process or environment API.
   @Test func engineAndFloorUseNoFoundationIO() throws {
