@@ -53,8 +53,9 @@ extension Engine {
         }
       case .value(let error):
         t1Errors[i] = error
-        let level = faultedLevel(plan.level(of: error, withRef: observed.withRef))
-        let event = hysteresis[i].step(.observe(level, persistFrames: exitPersist(plan)))
+        let faults = configuration.plantedFaults
+        let level = Self.faultedLevel(plan.level(of: error, withRef: observed.withRef), faults)
+        let event = hysteresis[i].step(.observe(level, persistFrames: Self.exitPersist(plan, faults)))
         if event == .exitCrossed { pendingT1Exits.append(plan.id) }
         if tracing {
           entries.append(
