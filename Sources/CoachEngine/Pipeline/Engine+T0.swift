@@ -68,7 +68,7 @@ extension Engine {
     if subjectTracked { app.subjectSeenAt = t }
     latestFrame = frame
     // §3.5: a switch between noRef and withRef makes every cue inactive.
-    let withRefSession = withRefActive
+    let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
     if withRefSession != withRef.lastModeWithRef {
       for i in hysteresis.indices { _ = hysteresis[i].step(.reset) }
       withRef.lastModeWithRef = withRefSession

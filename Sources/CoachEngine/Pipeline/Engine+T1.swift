@@ -18,7 +18,7 @@ extension Engine {
         rawConfidence: Array(repeating: nil, count: Joint.allCases.count), faces: [], people: nil)
     var scalars = sensorScalars
     for (k, v) in frameScalars { scalars[k] = v }  // a map merge: order does not matter
-    let withRefSession = withRefActive
+    let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
     let targets = withRefSession ? withRef.store.targets : [:]
     if latestLumaTables == nil, let plane = latestLuma {
       latestLumaTables = lumaTableCache?.tables(for: plane) ?? LumaTables(plane)
