@@ -11,14 +11,16 @@ import PackageDescription
 //   CoachEngine → CanonicalJSON, EngineIO, PoseSpec
 //   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
 //   PixScanScenarios → CanonicalJSON, PixScanEngine, Yams
+//   PixScanPlugin → CanonicalJSON, EngineIO, EngineSeam, PixScanEngine   (PixScan on the seam)
 //   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB   (never the engine)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, Yams
-//   Replay → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, GRDB, HeapModule
-//   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, Scenarios
-//   Lab → CanonicalJSON, CoachEngine, EngineIO, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, GRDB, Yams
-//   JPReplayTesting → CoachEngine, Replay, ReplayHarness
+//   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
+//   JustPhotoPlugin → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay
+//   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, Scenarios
+//   Lab → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, GRDB, Yams
+//   JPReplayTesting → CoachEngine, JustPhotoPlugin, Replay, ReplayHarness
 //   Mutants → Scenarios
-//   jpreplay → CanonicalJSON, EngineIO, Lab, Recording, Replay, Scenarios, ArgumentParser
+//   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, Recording, Replay, Scenarios, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
 // CanonicalJSON, EngineIO, PoseSpec, CoachEngine and PixScanEngine use nothing but the standard library
@@ -54,6 +56,7 @@ let package = Package(
     .target(name: "PoseSpec", dependencies: ["CanonicalJSON"]),
     .target(name: "CoachEngine", dependencies: ["CanonicalJSON", "EngineIO", "PoseSpec"]),
     .target(name: "PixScanEngine", dependencies: ["CanonicalJSON"]),
+    .target(name: "PixScanPlugin", dependencies: ["CanonicalJSON", "EngineIO", "EngineSeam", "PixScanEngine"]),
     .target(
       name: "PixScanScenarios",
       dependencies: ["CanonicalJSON", "PixScanEngine", .product(name: "Yams", package: "Yams")]),
@@ -66,10 +69,14 @@ let package = Package(
     .target(
       name: "Replay",
       dependencies: [
-        "CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "PoseSpec", "Recording",
+        "CanonicalJSON", "EngineIO", "EngineSeam", "Recording",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
+    // Just Photo on the engine seam: its vocabulary, trace rendering, effect table, outputs.
+    .target(
+      name: "JustPhotoPlugin",
+      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "PoseSpec", "Recording", "Replay"]),
     .target(
       name: "Scenarios",
       dependencies: [
@@ -79,7 +86,8 @@ let package = Package(
     .target(
       name: "Lab",
       dependencies: [
-        "CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Recording", "Replay", "ReplayHarness", "Scenarios",
+        "CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ReplayHarness",
+        "Scenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -87,21 +95,23 @@ let package = Package(
     // lab, the CLI and JPReplayTesting, which an app's test target links without the lab.
     .target(
       name: "ReplayHarness",
-      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Recording", "Replay", "Scenarios"]),
-    .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "Replay", "ReplayHarness"]),
+      dependencies: [
+        "CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "Scenarios",
+      ]),
+    .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "JustPhotoPlugin", "Replay", "ReplayHarness"]),
     // Seeded input mutants for the decoders' robustness tests (Tests/*/MutationTests.swift).
     .target(name: "Mutants", dependencies: ["Scenarios"]),
     .executableTarget(
       name: "jpreplay",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "Lab", "Recording", "Replay", "Scenarios",
+        "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "Recording", "Replay", "Scenarios",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
     .testTarget(
       name: "CoachEngineTests",
-      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Replay"]),
+      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Replay"]),
     .testTarget(
       name: "RecordingTests",
       dependencies: [
@@ -109,18 +119,23 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .testTarget(
-      name: "ReplayTests", dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "Recording", "Replay"]),
+      name: "ReplayTests",
+      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Recording", "Replay"]),
     .testTarget(
       name: "ScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "Scenarios"]),
     .testTarget(name: "PixScanEngineTests", dependencies: ["CanonicalJSON", "PixScanEngine", "PixScanScenarios"]),
+    .testTarget(
+      name: "PixScanPluginTests",
+      dependencies: ["CanonicalJSON", "EngineIO", "PixScanEngine", "PixScanPlugin", "PixScanScenarios", "Replay"]),
     .testTarget(name: "JPReplayTestingTests", dependencies: ["JPReplayTesting", "Replay"]),
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "Lab", "Recording", "Replay", "Scenarios",
+        "CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "Recording", "Replay", "Scenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
-    .testTarget(name: "LabTests", dependencies: ["CanonicalJSON", "EngineIO", "Lab", "PoseSpec", "Replay", "Scenarios"]),
+    .testTarget(
+      name: "LabTests", dependencies: ["CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Replay", "Scenarios"]),
     // Runs scripts/check-imports (this manifest = the import graph; the floor rules).
     .testTarget(name: "ArchitectureTests"),
   ]
@@ -133,7 +148,7 @@ if Context.environment["JPREPLAY_FUZZ"] == "1" {
   package.targets.append(
     .target(
       name: "FuzzSupport",
-      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "PoseSpec", "Replay"],
+      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Replay"],
       path: "Fuzz/FuzzSupport"))
   let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzJSONL", ["CanonicalJSON", "EngineIO", "FuzzSupport", "Recording"]),

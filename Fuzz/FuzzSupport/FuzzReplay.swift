@@ -2,6 +2,7 @@ import CanonicalJSON
 import CoachEngine
 import EngineIO
 import Foundation
+import JustPhotoPlugin
 import PoseSpec
 import Replay
 

@@ -1,5 +1,6 @@
 import CoachEngine
 import Foundation
+import JustPhotoPlugin
 import Replay
 
 /// What the corpus exercises (issue: every ENGINE §7 scenario and every cue of the spec, in

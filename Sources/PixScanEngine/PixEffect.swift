@@ -68,3 +68,47 @@ public enum PixEffectRequest: Equatable, Sendable {
     return f
   }
 }
+
+/// How a request kind is answered, for a harness's effect ledger: the result kinds, the key
+/// fields request and result share, and the fields of a made-up success result (lenient
+/// replay): an empty text for `ocr` (no entry, decision D2), `ok` for `delete_batch`,
+/// `authorized` for `request_permission`. `prefetch` expects no result and has no rule.
+public struct PixEffectRule: Equatable, Sendable {
+  /// The request kind (`PixEffectRequest.kind`).
+  public var request: String
+  /// The input kinds that answer it.
+  public var results: [String]
+  /// The fields shared by the request's trace fields and the result's fields.
+  public var keyFields: [String]
+  /// The fields of a made-up success result besides the key fields.
+  public var successFields: JSONObject
+
+  /// Every request kind that expects a result.
+  public static let all: [PixEffectRule] = [
+    PixEffectRule(request: "ocr", results: ["ocr_result"], keyFields: ["photo"], successFields: ["ok": true, "text": ""]),
+    PixEffectRule(request: "delete_batch", results: ["delete_result"], keyFields: ["batch"], successFields: ["outcome": "ok"]),
+    PixEffectRule(request: "request_permission", results: ["permission_result"], keyFields: [], successFields: ["status": "authorized"]),
+  ]
+}
+
+extension PixInputKind {
+  /// Fields every event of the kind carries, with their JSON type (`string`, `integer`,
+  /// `bool`, `object`, `array`), for a recording's import schema; the decoder checks the rest.
+  public var required: [(name: String, type: String)] {
+    switch self {
+    case .appLaunch: [("permission", "string")]
+    case .appKill, .permissionTap, .undo: []
+    case .librarySnapshot: [("assets", "array")]
+    case .permissionResult: [("status", "string")]
+    case .swipe: [("direction", "string")]
+    case .filterMode: [("mode", "string")]
+    case .ocrResult: [("photo", "string"), ("ok", "bool")]
+    case .deleteSheet, .onboarding: [("action", "string")]
+    case .deleteResult: [("batch", "integer"), ("outcome", "string")]
+    }
+  }
+  /// True for the kind that launches the app (after a kill it goes through `relaunch`).
+  public var launches: Bool { self == .appLaunch }
+  /// True for the kind that kills the process.
+  public var endsProcess: Bool { self == .appKill }
+}

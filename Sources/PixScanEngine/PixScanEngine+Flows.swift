@@ -79,7 +79,7 @@ extension PixScanEngine {
   }
 
   /// D19: the sheet opens from the main or completion screen; selection starts empty;
-  /// while a batch is pending only `close` is taken.
+  /// while a batch is pending it can be closed and opened, but selects and deletes are ignored.
   mutating func sheetAction(_ a: PixSheetAction, _ e: inout PixEmitter) {
     let input = PixInput.deleteSheet(a)
     if onboarding != nil { return e.ignore(input, "onboarding") }

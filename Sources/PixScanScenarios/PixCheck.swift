@@ -24,6 +24,21 @@ public struct PixTraceRecord: Equatable, Sendable {
     self.init(t: t, kind: output.kind.rawValue, fields: f)
   }
 
+  /// The records of a canonical trace text (one `{"out": …, "t": …, …}` line each), e.g. a
+  /// golden or a replay's trace, for judging `expect:` rules on it; a line that is not such an
+  /// object is an error naming its number.
+  public static func records(trace text: String) throws(PixDecodeError) -> [PixTraceRecord] {
+    var out: [PixTraceRecord] = []
+    for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+      guard case .object(var o)? = try? JSONParser.parse(String(line)), let kind = o["out"]?.stringValue, let t = o["t"]?.int64Value else {
+        throw PixDecodeError(kind: "trace", field: "line \(i + 1)", "expected a trace line {\"out\": KIND, \"t\": MS, …}")
+      }
+      o.members.removeAll { $0.key == "out" || $0.key == "t" }
+      out.append(PixTraceRecord(t: t, kind: kind, fields: o))
+    }
+    return out
+  }
+
   /// The canonical trace line: keys sorted, numbers in the fixed 6-decimal style, `t` added.
   public var line: String {
     var o = fields
@@ -96,18 +111,45 @@ public enum PixExpectations {
 /// Runs scenario events straight through the engine, the way the harness will: `start()`,
 /// then each event in order; an `app_launch` after an `app_kill` goes through `relaunch` with
 /// the last persisted store (the only state that survives). Effect results are the script's
-/// own events; nothing is synthesized.
+/// own events; nothing is synthesized. Like the harness's strict effect checking, it notes a
+/// result that answers no pending request and a request left without a result (requests
+/// pending at a kill die with the process).
 public enum PixDirectRun {
+  /// What a run gives: the trace records and the correlation problems.
+  public struct Result: Sendable {
+    /// The trace records, in order.
+    public var records: [PixTraceRecord]
+    /// `t=… ocr_result photo=…: no pending request`, `t=… ocr photo=…: no result`.
+    public var correlationIssues: [String]
+  }
+
   /// The trace records of `events`; an event that does not decode is an error.
   public static func run(_ events: [PixScenarioEvent], options: PixOptions = PixOptions()) throws(PixDecodeError) -> [PixTraceRecord] {
+    try checked(events, options: options).records
+  }
+
+  /// The records and the correlation problems of `events`.
+  public static func checked(_ events: [PixScenarioEvent], options: PixOptions = PixOptions()) throws(PixDecodeError) -> Result {
     var engine = PixScanEngine(options: options)
     var out: [PixTraceRecord] = []
     out.reserveCapacity(events.count * 4)
     for o in engine.start().outputs { out.append(PixTraceRecord(t: 0, output: o)) }
     var stored: PixStore?
     var killed = false
+    var pending: [(t: Int64, request: PixEffectRequest)] = []
+    var issues: [String] = []
+    func describe(_ r: PixEffectRequest) -> String {
+      ([r.kind] + r.key.members.map { "\($0.key)=\(PixExpectation.Match.text($0.value))" }).joined(separator: " ")
+    }
     for e in events {
       let input = try PixInput.decode(kind: e.kind, fields: e.fields)
+      if input.kind.isEffectResult {
+        if let i = pending.firstIndex(where: { $0.request.isAnswered(by: input) }) {
+          pending.remove(at: i)
+        } else {
+          issues.append("t=\(e.t) \(e.kind) \(JSONWriter.write(.object(e.fields))): no pending request")
+        }
+      }
       let step: PixStep
       switch input {
       case .appLaunch where killed:
@@ -115,13 +157,16 @@ public enum PixDirectRun {
         step = engine.relaunch(input, restoring: stored ?? PixStore(), at: e.t)
       case .appKill:
         killed = true
+        pending = []
         step = engine.handle(input, at: e.t)
       default:
         step = engine.handle(input, at: e.t)
       }
       if let p = step.persist { stored = p }
+      for r in step.effects where r.resultKind != nil { pending.append((e.t, r)) }
       for o in step.outputs { out.append(PixTraceRecord(t: e.t, output: o)) }
     }
-    return out
+    issues += pending.map { "t=\($0.t) \(describe($0.request)): no result" }
+    return Result(records: out, correlationIssues: issues)
   }
 }

@@ -3,18 +3,23 @@
 import CanonicalJSON
 import Yams
 
-/// A scenario file that cannot be used: `description` names the file, the line and column
-/// (Yams `Node.Mark`), the key path and what was expected, e.g.
-/// `Recordings/x.scenario.yaml:7:3: timeline[1].subject.hpi: unknown subject parameter …`.
-/// The CLI maps it to exit 2.
+/// A PixScan scenario file that cannot be used: `description` names the file, the line and
+/// column (Yams `Node.Mark`), the key path and what was expected, e.g.
+/// `Recordings/pixscan/x.yaml:7:3: script[2].direction: swipe: direction: expected one of …`.
+/// A CLI maps it to exit 2.
 public struct PixScenarioError: Error, CustomStringConvertible, Sendable, Equatable {
+  /// The file as named to the parser.
   public var file: String
+  /// 1-based line, when known.
   public var line: Int?
+  /// 1-based column, when known.
   public var column: Int?
-  /// The key path, e.g. `duration_ms`, `timeline[2].event.kind`; nil for file-level problems.
+  /// The key path, e.g. `duration_ms`, `script[2].direction`; nil for file-level problems.
   public var key: String?
+  /// What was expected and what was found.
   public var message: String
 
+  /// An error.
   public init(file: String, line: Int? = nil, column: Int? = nil, key: String? = nil, _ message: String) {
     self.file = file
     self.line = line
@@ -23,6 +28,7 @@ public struct PixScenarioError: Error, CustomStringConvertible, Sendable, Equata
     self.message = message
   }
 
+  /// `file:line:column: key: message`.
   public var description: String {
     var s = file
     if let line {

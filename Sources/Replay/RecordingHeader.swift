@@ -1,8 +1,6 @@
 import CanonicalJSON
-import CoachEngine
 import EngineIO
 import EngineSeam
-import PoseSpec
 
 /// Typed access to the header fields the replayer and the engine configuration read.
 public struct RecordingHeader: Sendable, Equatable {
@@ -47,25 +45,5 @@ public struct RecordingHeader: Sendable, Equatable {
     do { return try EngineOptions(json: object) } catch {
       throw BadInputError(message: "header key \"options\": \(error.description)")
     }
-  }
-}
-
-extension EngineConfiguration {
-  /// The configuration a recording asks for: its `options` (then `overrides`, as given by
-  /// `replay --set key=value`), its `initial` state and its `wall_start_ms`.
-  public init(
-    spec: PoseSpecDocument, header: RecordingHeader,
-    overrides: [(name: String, value: String)] = [],
-    traceMetrics: Bool = false
-  ) throws(BadInputError) {
-    var options = try header.engineOptions()
-    for o in overrides {
-      do { try options.set(o.name, o.value) } catch {
-        throw BadInputError(message: "--set: \(error.description)")
-      }
-    }
-    self.init(
-      spec: spec, options: options, initial: header.initial, wallStartMs: header.wallStartMs,
-      traceMetrics: traceMetrics)
   }
 }

@@ -1,5 +1,4 @@
 import CanonicalJSON
-import CoachEngine
 import EngineIO
 import EngineSeam
 import Foundation
@@ -82,11 +81,11 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
     return ReplayProducts(trace: output.trace.text, a13: output.a13.text, summary: summary)
   }
 
-  static func mentions(_ object: JSONObject, _ cues: Set<String>) -> Bool {
+  package static func mentions(_ object: JSONObject, _ cues: Set<String>) -> Bool {
     object.members.contains { cues.contains($0.key) || mentions($0.value, cues) }
   }
 
-  static func mentions(_ value: JSONValue, _ cues: Set<String>) -> Bool {
+  package static func mentions(_ value: JSONValue, _ cues: Set<String>) -> Bool {
     switch value {
     case .string(let s): cues.contains(s)
     case .array(let a): a.contains { mentions($0, cues) }
@@ -104,28 +103,6 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
     return .badInput(
       BadInputError(recording: url.path, message: "cannot open the recording: \(error)"))
   }
-}
-
-extension ReplayDriver where E.Step.Output == EngineOutput {
-  /// The `cue_eval` lines within `windowMs` of `t` that concern `cues` (all cues when empty):
-  /// the explanation hook of the differ. `makeEngine` must build engines with
-  /// `traceMetrics = true` (`EngineConfiguration.traceMetrics`). The replay stops right after
-  /// the window, so this costs at most one partial replay.
-  public func cueEvals(_ url: URL, around t: Millis, cues: [String], windowMs: Millis = 500)
-    throws(ReplayError)
-    -> [TraceRecord]
-  {
-    var copy = self
-    copy.options.stopAfterMs = t + windowMs
-    let wanted = Set(cues)
-    var output = CollectingOutput { o in
-      guard case .cueEval = o.output, abs(o.t - t) <= windowMs else { return false }
-      return wanted.isEmpty || Self.mentions(o.record.fields, wanted)
-    }
-    _ = try copy.replay(url, into: &output)
-    return output.records
-  }
-
 }
 
 /// The canonical outputs of one replay, in memory.

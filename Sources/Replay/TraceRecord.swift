@@ -1,5 +1,4 @@
 import CanonicalJSON
-import CoachEngine
 import EngineIO
 
 /// One trace line as data (ENGINE §1.7): `{"t":…, "out":"cue_display", …fields}`.
@@ -21,16 +20,4 @@ public struct TraceRecord: Equatable, Sendable {
 
   /// The kind, when `out` names one the engine emits.
   public var kind: OutputKind? { OutputKind(rawValue: out) }
-}
-
-/// One engine output with the time of the call that produced it.
-public struct TimedOutput: Equatable, Sendable {
-  public var t: Millis
-  public var output: EngineOutput
-  public init(t: Millis, output: EngineOutput) {
-    self.t = t
-    self.output = output
-  }
-  /// The output rendered as a trace record.
-  public var record: TraceRecord { TraceRecord(output, at: t) }
 }

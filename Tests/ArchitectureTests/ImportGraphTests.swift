@@ -55,6 +55,27 @@ struct ImportGraphTests {
     #expect(r.stdout.contains("Sources/CoachEngine/Engine.swift:3 uses contentsOfFile"), "\(r.stdout)")
   }
 
+  /// The seam rule: a harness module importing an engine (Just Photo's or PixScan's) or its
+  /// plug-in is reported with the file, even with the arrow declared.
+  @Test func checkerCatchesAHarnessModuleImportingAnEngine() throws {
+    let pkg = try ScratchPackage(files: [
+      "Sources/CoachEngine/Engine.swift": "public struct Engine {}\n",
+      "Sources/PixScanEngine/Pix.swift": "public struct Pix {}\n",
+      "Sources/Replay/Replayer.swift": "import CoachEngine\n",
+      "Sources/EngineSeam/Seam.swift": "import PixScanEngine\n",
+      "Sources/JustPhotoPlugin/Plugin.swift": "import CoachEngine\n",
+    ])
+    defer { pkg.remove() }
+    let r = try pkg.check(targets: [
+      ("CoachEngine", []), ("PixScanEngine", []), ("Replay", ["CoachEngine"]), ("EngineSeam", ["PixScanEngine"]),
+      ("JustPhotoPlugin", ["CoachEngine"]),
+    ])
+    #expect(r.code == 1)
+    #expect(r.stdout.contains("Sources/Replay/Replayer.swift imports CoachEngine (a harness module"), "\(r.stdout)")
+    #expect(r.stdout.contains("Sources/EngineSeam/Seam.swift imports PixScanEngine"), "\(r.stdout)")
+    #expect(!r.stdout.contains("Sources/JustPhotoPlugin"), "\(r.stdout)")
+  }
+
   /// The drawings must equal the declared arrows: docs/ARCHITECTURE.md's table and
   /// Package.swift's header comment; a wrong row and a missing row are both reported.
   @Test func checkerCatchesDrawingsOfOtherArrows() throws {

@@ -1,3 +1,4 @@
+import JustPhotoPlugin
 import Replay
 import Scenarios
 import Testing

@@ -168,3 +168,26 @@ struct PixDecodeTests {
     #expect(PixOutput.progress(PixProgress(processed: 0, total: 0, kept: 0, deleted: 0, ocr: 0)).render()["fraction"] == 0)
   }
 }
+
+extension PixDecodeTests {
+  @Test("effect rules agree with the requests: kinds, keys, and a made-up success answers its request")
+  func effectRules() throws {
+    let requests: [PixEffectRequest] = [.ocr(photo: "p"), .deleteBatch(batch: 3, ids: ["p"], bytes: 1), .requestPermission, .prefetch(["p"])]
+    for r in requests {
+      let rule = PixEffectRule.all.first { $0.request == r.kind }
+      #expect((rule == nil) == (r.resultKind == nil), "\(r.kind)")
+      guard let rule else { continue }
+      #expect(rule.results == [r.resultKind!.rawValue])
+      #expect(rule.keyFields == r.key.keys)
+      var fields = JSONObject()
+      for k in rule.keyFields { fields[k] = r.fields()[k] }
+      fields.members += rule.successFields.members
+      let answer = try PixInput.decode(kind: rule.results[0], fields: fields)
+      #expect(r.isAnswered(by: answer), "\(r.kind)")
+    }
+    for k in PixInputKind.allCases {
+      #expect(k.required.map(\.name) == Array(k.fields.prefix(k.required.count)), "\(k): required fields come first")
+    }
+    #expect(PixInputKind.allCases.filter(\.launches) == [.appLaunch] && PixInputKind.allCases.filter(\.endsProcess) == [.appKill])
+  }
+}

@@ -34,8 +34,25 @@ struct PixScenarioCorpusTests {
     let s = try Self.load(name)
     #expect(s.name + ".yaml" == name, "name: must equal the file name")
     #expect(!s.expectations.isEmpty, "\(name) has no expect: rules")
-    let records = try PixDirectRun.run(s.events)
-    let failures = PixExpectations.check(s.expectations, records: records)
+    let run = try PixDirectRun.checked(s.events)
+    #expect(run.correlationIssues.isEmpty, "every request answered once, no result without one: \(run.correlationIssues)")
+    let failures = PixExpectations.check(s.expectations, records: run.records)
     #expect(failures.isEmpty, "\(failures.map(\.description).joined(separator: "\n"))")
+  }
+}
+
+extension PixScenarioCorpusTests {
+  @Test("rules judged on the canonical trace text give the same verdicts as on the records")
+  func rulesOnTraceText() throws {
+    let s = try Self.load("delete-ok.yaml")
+    let records = try PixDirectRun.run(s.events)
+    let text = records.map(\.line).joined(separator: "\n") + "\n"
+    let parsed = try PixTraceRecord.records(trace: text)
+    #expect(parsed.map(\.line) == records.map(\.line))
+    #expect(PixExpectations.check(s.expectations, records: parsed).isEmpty)
+    // A trace missing the batch result breaks the rules that need it.
+    let cut = parsed.filter { $0.t < 4000 }
+    #expect(!PixExpectations.check(s.expectations, records: cut).isEmpty)
+    #expect(throws: PixDecodeError.self) { try PixTraceRecord.records(trace: "{\"out\":\"screen\"}\n") }
   }
 }

@@ -109,3 +109,32 @@ struct PixScenarioParseTests {
     #expect(failures[0].description.hasPrefix("x.yaml:9: expect[0]"))
   }
 }
+
+extension PixScenarioParseTests {
+  @Test("the direct run reports results without a request and requests without a result, as the harness would")
+  func correlation() throws {
+    let s = try PixScenario.parse(
+      yaml: Self.head + """
+          - {at: 100, do: library_snapshot}
+          - {at: 200, do: swipe, direction: down}
+          - {at: 300, do: swipe, direction: down}
+          - {at: 400, do: ocr_result, photo: IMG_0001, ok: true, text: a}
+          - {at: 500, do: ocr_result, photo: IMG_0001, ok: true, text: b}
+          - {at: 600, do: delete_result, batch: 1, outcome: ok}
+        """, file: "x.yaml")
+    let run = try PixDirectRun.checked(s.events)
+    #expect(
+      run.correlationIssues == [
+        "t=500 ocr_result {\"photo\":\"IMG_0001\",\"ok\":true,\"text\":\"b\"}: no pending request",
+        "t=600 delete_result {\"batch\":1,\"outcome\":\"ok\"}: no pending request", "t=300 ocr photo=IMG_0002: no result",
+      ])
+    // A kill ends what is pending: no result is owed.
+    let killed = try PixScenario.parse(
+      yaml: Self.head + """
+          - {at: 100, do: library_snapshot}
+          - {at: 200, do: swipe, direction: down}
+          - {at: 300, do: app_kill}
+        """, file: "x.yaml")
+    #expect(try PixDirectRun.checked(killed.events).correlationIssues.isEmpty)
+  }
+}

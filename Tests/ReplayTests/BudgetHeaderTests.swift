@@ -1,6 +1,7 @@
 import CanonicalJSON
 import Testing
 
+@testable import JustPhotoPlugin
 @testable import Replay
 
 /// A recording's own budget limits (header `budgets: {name: value}`) over the `--budget` ones.

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import JustPhotoPlugin
 @testable import Replay
 
 /// Prompt budgets on traces (issue: Camera Coach guidance rules).

@@ -1,5 +1,6 @@
 import CoachEngine
 import Foundation
+import JustPhotoPlugin
 import Replay
 import Testing
 

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoPlugin
 import Replay
 import Testing
 

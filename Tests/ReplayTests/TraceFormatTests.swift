@@ -1,5 +1,6 @@
 import CoachEngine
 import EngineIO
+import JustPhotoPlugin
 import Foundation
 import Replay
 import Testing

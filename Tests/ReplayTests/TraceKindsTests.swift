@@ -1,5 +1,6 @@
 import CoachEngine
 import EngineIO
+import JustPhotoPlugin
 import Foundation
 @testable import Replay
 import Testing

@@ -1,6 +1,7 @@
 import CanonicalJSON
 @testable import CoachEngine
 import EngineIO
+import JustPhotoPlugin
 @testable import Replay
 import Testing
 

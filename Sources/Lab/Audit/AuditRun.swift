@@ -1,5 +1,6 @@
 import CoachEngine
 import Foundation
+import JustPhotoPlugin
 import PoseSpec
 import Replay
 import Scenarios

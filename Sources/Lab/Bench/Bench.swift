@@ -2,6 +2,7 @@ import CanonicalJSON
 import CoachEngine
 import EngineIO
 import Foundation
+import JustPhotoPlugin
 import Recording
 import Replay
 import Scenarios

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import CoachEngine
 import Foundation
+import JustPhotoPlugin
 import Replay
 
 /// `jpreplay bisect spec`: which of the leaf edits between two PoseSpecs change behaviour.

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import CoachEngine
 import Foundation
+import JustPhotoPlugin
 import PoseSpec
 import Replay
 import Scenarios

@@ -2,6 +2,7 @@ import CanonicalJSON
 import CoachEngine
 import EngineIO
 import Foundation
+import JustPhotoPlugin
 import Replay
 
 /// `minimize --against`: the property "two engines' replays differ in the same way", so the

@@ -1,6 +1,7 @@
 import CoachEngine
 import EngineIO
 import Foundation
+import JustPhotoPlugin
 import PoseSpec
 import Replay
 

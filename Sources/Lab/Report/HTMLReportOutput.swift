@@ -1,6 +1,7 @@
 import CanonicalJSON
 import CoachEngine
 import EngineIO
+import JustPhotoPlugin
 import PoseSpec
 import Replay
 

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import Foundation
 import GRDB
+import JustPhotoPlugin
 import PoseSpec
 import Recording
 

@@ -31,6 +31,8 @@ public final class Recorder {
   /// another engine in order of first appearance (indexes never change).
   var kindNames = KindTable.names
   var namedIndex: [String: Int] = [:]
+  /// The channel each named kind went to (meta `jprec.kind_channels`).
+  var namedChannelOf = JSONObject()
   /// The table grew since meta `jprec.kinds` was last written (written with the next chunk).
   var kindsDirty = false
   /// The `.jprec` channel of each named kind (another engine's vocabulary says; the CLI sets
@@ -196,6 +198,8 @@ public final class Recorder {
     if channel == .landmarks || channel == .pixels { channel = .ui }
     let ci = Channel.allCases.firstIndex(of: channel)!
     if let k = namedIndex[name] { return (ci, k) }
+    namedChannelOf[name] = .string(channel.rawValue)
+    kindsDirty = true
     // A name Just Photo also uses keeps its entry: the table holds names, not meanings.
     if let jp = EventKind(rawValue: name) {
       namedIndex[name] = KindTable.index[jp]!
@@ -227,10 +231,14 @@ public final class Recorder {
     }
     let create = !channelCreated[ci]
     let kinds: String? = kindsDirty ? JSONWriter.write(.array(kindNames.map { .string($0) }), sortKeys: false, numbers: .shortest) : nil
+    let channels = JSONWriter.write(.object(namedChannelOf), sortKeys: false, numbers: .shortest)
     do {
       try db.write { db in
         if let kinds {
           try db.execute(sql: "UPDATE meta SET value = ? WHERE key = ?", arguments: [kinds, JPRec.metaKinds])
+          try db.execute(
+            sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+            arguments: [JPRec.metaKindChannels, channels])
           try Recorder.putMetaCRC(db)
         }
         if create {

@@ -13,6 +13,8 @@ struct RecordingMeta {
   var header = JSONObject()
   var complete = false
   var kinds: [String] = []
+  /// `jprec.kind_channels`: the channel of each named kind of another engine's recording.
+  var kindChannels: [String: String] = [:]
   /// `jprec.event_counts` (nil until `finish()`), by kind name.
   var eventCounts: [(kind: String, count: Int64)]? = nil
   /// False in a `recover` output that lost chunks: sequence numbers may have gaps.
@@ -60,6 +62,13 @@ struct RecordingMeta {
         let names = a.compactMap(\.stringValue)
         guard names.count == a.count else { throw MetaError(place: place, "expected an array of event kind names") }
         kinds = names
+      case JPRec.metaKindChannels:
+        guard let o = v.objectValue, o.count <= ContainerLimits.kindsMax,
+          o.members.allSatisfy({ $0.value.stringValue != nil })
+        else {
+          throw MetaError(place: place, "expected an object {\"kind\": \"channel\"} of at most \(ContainerLimits.kindsMax) kinds (kindsMax)")
+        }
+        for member in o.members { m.kindChannels[member.key] = member.value.stringValue }
       case JPRec.metaEventCounts:
         guard let o = v.objectValue else { throw MetaError(place: place, "expected an object {\"kind\": count}") }
         counts = o
@@ -115,6 +124,10 @@ struct RecordingMeta {
     guard let eventCounts else { return nil }
     var d: [String: Int64] = [:]
     for (kind, n) in eventCounts {
+      if let channel = kindChannels[kind] {
+        d[channel, default: 0] += n
+        continue
+      }
       guard let k = EventKind(rawValue: kind) else {
         throw MetaError(place: "meta \"\(JPRec.metaEventCounts)\"", "unknown event kind \"\(kind)\" (written by a newer jpreplay?)")
       }

@@ -15,6 +15,8 @@ enum JPRec {
   static let metaWriter = "jprec.writer"
   static let metaKinds = "jprec.kinds"
   static let metaEventCounts = "jprec.event_counts"
+  /// Another engine's recording: the channel of each of its (named) kinds, `{"kind": "channel"}`.
+  static let metaKindChannels = "jprec.kind_channels"
   /// CRC-32 of every other meta row (`metaCRC32`).
   static let metaCRC = "jprec.meta_crc32"
   /// `false` in a `recover` output that lost chunks (sequence numbers then have gaps).

@@ -1,4 +1,5 @@
 import EngineIO
+import EngineSeam
 import Foundation
 
 /// `jpreplay import`: a JSONL recording into a new `.jprec`, streamed (DESIGN §3).
@@ -19,21 +20,28 @@ public enum RecordingImport {
   @discardableResult
   public static func run(
     from source: String, to destination: String, chunkRawLimit: Int = Recorder.defaultChunkRawLimit,
-    progress: ((Progress) -> Void)? = nil
+    kinds: [EventKindInfo] = [], progress: ((Progress) -> Void)? = nil
   ) throws(RecordingError) -> Int {
-    try run(reader: JSONLReader(path: source), to: destination, chunkRawLimit: chunkRawLimit, progress: progress)
+    try run(reader: JSONLReader(path: source), to: destination, chunkRawLimit: chunkRawLimit, kinds: kinds, progress: progress)
   }
 
   /// The same, from an open reader (a file, or JSONL text in memory: `jpreplay record`).
   @discardableResult
+  ///
+  /// `kinds` is the vocabulary of the engine the header names when it is not Just Photo (whose
+  /// kinds the decoder checks itself): every event's kind must be one of them and carry its
+  /// required fields, and each kind is stored in its declared channel.
   public static func run(
     reader: JSONLReader, to destination: String, chunkRawLimit: Int = Recorder.defaultChunkRawLimit,
-    progress: ((Progress) -> Void)? = nil
+    kinds: [EventKindInfo] = [], progress: ((Progress) -> Void)? = nil
   ) throws(RecordingError) -> Int {
     let recorder = try Recorder(path: destination, header: reader.header, chunkRawLimit: chunkRawLimit)
+    for k in kinds { recorder.namedChannels[k.name] = k.channel }
+    let check = recorder.engine != justPhotoEngineName
     do {
       var n = 0
       while let e = try reader.next() {
+        if check { try checkNamed(e, kinds: kinds, engine: recorder.engine, place: "\(reader.path):\(reader.lineNumber)") }
         try recorder.append(e)
         n += 1
         if n & 0x3FFF == 0, let progress {
@@ -50,6 +58,23 @@ public enum RecordingImport {
   }
 
   /// Writes every event of `reader` as JSONL (`jpreplay cat`).
+  /// A named event against its engine's kinds: a declared kind with its required fields.
+  public static func checkNamed(_ e: InputEvent, kinds: [EventKindInfo], engine: String, place: String) throws(RecordingError) {
+    let name = e.kindName
+    guard let info = kinds.first(where: { $0.name == name }) else {
+      var err = RecordingError(
+        file: place,
+        "field \"kind\": unknown \(engine) event kind \"\(name)\" (expected one of \(kinds.map(\.name).joined(separator: ", ")))")
+      err.field = "kind"
+      throw err
+    }
+    if let fields = e.jsonFields, let problem = info.problem(in: fields) {
+      var err = RecordingError(file: place, problem.message)
+      err.field = problem.field
+      throw err
+    }
+  }
+
   public static func export(_ source: any RecordingEventReader, to writer: JSONLWriter, includeHeader: Bool = true) throws -> Int {
     if includeHeader { try writer.writeHeader(source.header) }
     var n = 0

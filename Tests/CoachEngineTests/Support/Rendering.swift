@@ -1,6 +1,7 @@
 import CanonicalJSON
 import CoachEngine
 import EngineIO
+import JustPhotoPlugin
 import Replay
 
 // The engine returns typed outputs; these tests read them as the trace renders them

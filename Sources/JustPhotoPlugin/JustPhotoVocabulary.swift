@@ -1,6 +1,7 @@
 import CanonicalJSON
 import CoachEngine
 import EngineIO
+import Replay
 import EngineSeam
 import Recording
 

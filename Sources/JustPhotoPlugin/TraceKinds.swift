@@ -1,6 +1,7 @@
 import CanonicalJSON
 import CoachEngine
 import EngineIO
+import Replay
 
 /// The `out` kinds the engine emits, for checking `replay --trace kinds` (a typo is an
 /// error, not an empty trace), and narrowing `cue_eval` outputs to a few cues.
