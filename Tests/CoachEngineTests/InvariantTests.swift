@@ -132,4 +132,14 @@ struct InvariantTests {
     }
     #expect(none.isEmpty && real.t1Enabled && real.t0Hz == TierScheduler.normalHz, "\(none)")
   }
+
+  #if os(Linux) || os(macOS)
+    @Test("without a handler a violated invariant stops the process (debug and release alike)")
+    func stopsWithoutHandler() async {
+      await #expect(processExitsWith: .failure) {
+        var gate = AntiJitterGate(testOnlyLastChange: 5000)
+        _ = gate.filter(GateSignal(id: "A", level: .warn), at: 1000, GateParameters(persistFrames: 1, minHoldMs: 0, cooldownMs: 0))
+      }
+    }
+  #endif
 }

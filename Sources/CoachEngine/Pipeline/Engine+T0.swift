@@ -68,7 +68,7 @@ extension Engine {
     if subjectTracked { app.subjectSeenAt = t }
     latestFrame = frame
     // §3.5: a switch between noRef and withRef makes every cue inactive.
-    let withRefSession = withRefActive
+    let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
     if withRefSession != withRef.lastModeWithRef {
       for i in hysteresis.indices { _ = hysteresis[i].step(.reset) }
       withRef.lastModeWithRef = withRefSession
@@ -189,8 +189,9 @@ extension Engine {
     _ requests: inout T0Requests, _ collector: inout CueEvalCollector?
   ) {
     let modeWithRef = observed.withRef
-    let level = faultedLevel(plan.level(of: error, withRef: modeWithRef))
-    let event = hysteresis[i].step(.observe(level, persistFrames: exitPersist(plan)))
+    let faults = configuration.plantedFaults
+    let level = Self.faultedLevel(plan.level(of: error, withRef: modeWithRef), faults)
+    let event = hysteresis[i].step(.observe(level, persistFrames: Self.exitPersist(plan, faults)))
     if event == .exitCrossed { requests.exited.append(plan.id) }
     // Severity only where it is read: a candidate's ranking, or the trace.
     if let sticky = hysteresis[i].stickyLevel {
@@ -269,12 +270,18 @@ extension Engine {
   }
 
   /// The level the hysteresis sees (`exit-threshold-ignored` turns exit into none).
-  func faultedLevel(_ level: CueLevel) -> CueLevel {
+  /// Static, and given the faults: a method on the engine called from the per-cue loop made a
+  /// copy of the whole engine value per call (two per cue and frame).
+  @inline(__always)
+  static func faultedLevel(_ level: CueLevel, _ faults: PlantedFaults) -> CueLevel {
     level == .exit && faults.contains(.exitThresholdIgnored) ? .none : level
   }
 
   /// Exit observations that clear a cue (`exit-persist-ignored`: one).
-  func exitPersist(_ plan: CuePlan) -> Int { faults.contains(.exitPersistIgnored) ? 1 : plan.persistFrames }
+  @inline(__always)
+  static func exitPersist(_ plan: CuePlan, _ faults: PlantedFaults) -> Int {
+    faults.contains(.exitPersistIgnored) ? 1 : plan.persistFrames
+  }
 
   // MARK: - Step 8 (computed before the outputs, which step 9 orders)
 

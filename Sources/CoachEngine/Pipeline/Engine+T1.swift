@@ -18,7 +18,7 @@ extension Engine {
         rawConfidence: Array(repeating: nil, count: Joint.allCases.count), faces: [], people: nil)
     var scalars = sensorScalars
     for (k, v) in frameScalars { scalars[k] = v }  // a map merge: order does not matter
-    let withRefSession = withRefActive
+    let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
     let targets = withRefSession ? withRef.store.targets : [:]
     if latestLumaTables == nil, let plane = latestLuma {
       latestLumaTables = lumaTableCache?.tables(for: plane) ?? LumaTables(plane)
@@ -53,8 +53,9 @@ extension Engine {
         }
       case .value(let error):
         t1Errors[i] = error
-        let level = faultedLevel(plan.level(of: error, withRef: observed.withRef))
-        let event = hysteresis[i].step(.observe(level, persistFrames: exitPersist(plan)))
+        let faults = configuration.plantedFaults
+        let level = Self.faultedLevel(plan.level(of: error, withRef: observed.withRef), faults)
+        let event = hysteresis[i].step(.observe(level, persistFrames: Self.exitPersist(plan, faults)))
         if event == .exitCrossed { pendingT1Exits.append(plan.id) }
         if tracing {
           entries.append(
