@@ -20,7 +20,7 @@ import PackageDescription
 //   Lab → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, GRDB, Yams
 //   JPReplayTesting → CoachEngine, JustPhotoPlugin, Replay, ReplayHarness
 //   Mutants → Scenarios
-//   jpreplay → CanonicalJSON, EngineIO, JustPhotoPlugin, Lab, Recording, Replay, Scenarios, ArgumentParser
+//   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, Recording, Replay, Scenarios, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
 // CanonicalJSON, EngineIO, PoseSpec, CoachEngine and PixScanEngine use nothing but the standard library
@@ -104,7 +104,7 @@ let package = Package(
     .executableTarget(
       name: "jpreplay",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "Recording", "Replay", "Scenarios",
+        "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "Recording", "Replay", "Scenarios",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),

@@ -22,11 +22,17 @@ public protocol EngineStep {
   /// A recorded event the engine could not take (its plug-in failed to decode it), as a message
   /// naming the field; the replay stops with exit code 2. nil = the call went through.
   var rejection: String? { get }
+  /// Effect requests the engine returns beside its outputs (an engine whose requests are
+  /// outputs, like Just Photo's `effect` lines, names them through
+  /// ``EngineVocabulary/effectCall(_:)`` instead). Correlated after the outputs' requests.
+  var effectCalls: [EffectCall] { get }
 }
 
 extension EngineStep {
   /// Engines whose input is typed before the replay never reject an event.
   public var rejection: String? { nil }
+  /// Engines whose requests are outputs return none beside them.
+  public var effectCalls: [EffectCall] { [] }
 }
 
 /// The calls a replay makes into an engine (ENGINE §1.3: start at t = 0, then inputs and timer

@@ -286,6 +286,11 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
         if let synthetic { queue.push(synthesized: synthetic) }
       }
     }
+    for call in effects.effectCalls {
+      let synthetic: InputEvent?
+      do { synthetic = try ledger.request(call, at: now) } catch { throw .harness(error) }
+      if let synthetic { queue.push(synthesized: synthetic) }
+    }
     for line in effects.diagnostics {
       do { try output.emit(line) } catch { throw .output("\(error)") }
       summary.diagnostics += 1

@@ -39,13 +39,13 @@ struct SecondEngineTests {
     try r.finish()
   }
 
-  static func driver(bug: Bool = false, strict: Bool? = nil) -> ReplayDriver<TallyEngine> {
+  static func driver(bug: Bool = false, strict: Bool? = nil, beside: Bool = false) -> ReplayDriver<TallyEngine> {
     var options = ReplayOptions()
     options.strictEffects = strict
     return ReplayDriver(
       options: options, sessionStore: .temporary,
       open: { url in try RecordingFiles.open(url.path) },
-      makeEngine: { _ in TallyEngine(bug: bug) })
+      makeEngine: { _ in TallyEngine(bug: bug, requestsBeside: beside) })
   }
 
   /// (t, out) of each trace line, and the fields of the line at `index`.
@@ -150,6 +150,19 @@ struct SecondEngineTests {
     let records = try Self.lines(try Self.driver(strict: false).canonicalProducts(url).trace)
     let flushed = records.first { $0.out == "flushed" }
     #expect(flushed?.t == 350 && flushed?.fields["ok"] == true && flushed?.fields["total"] == 6)
+  }
+
+  @Test func requestsBesideTheOutputsAreCorrelatedToo() throws {
+    let dir = try TemporaryDirectory()
+    let url = dir.url.appendingPathComponent("tally.jprec")
+    try Self.record(url.path)
+    // Strict replay: the recorded flush_result answers the request made beside the outputs.
+    let records = try Self.lines(try Self.driver(beside: true).canonicalProducts(url).trace)
+    #expect(records.map { ($0.t, $0.out) }.elementsEqual(Self.expected.filter { $0.1 != "effect" }, by: ==))
+    let unanswered = dir.url.appendingPathComponent("unanswered.jsonl")
+    try Self.jsonl([(100, "push", ["n": 1]), (200, "push", ["n": 2]), (300, "push", ["n": 3])])
+      .write(to: unanswered, atomically: true, encoding: .utf8)
+    #expect(throws: ReplayError.self) { _ = try Self.driver(beside: true).canonicalProducts(unanswered) }
   }
 
   @Test func verifyKeepsAGoldenAndTheDifferFindsAPlantedBug() throws {

@@ -26,7 +26,14 @@ struct TallyEngine: SeamEngine, Sendable {
   var pendingBatch: Int64?
   var stored = TallyStore()
 
-  init(bug: Bool = false) { flushAt = bug ? 2 : 3 }
+  /// Return the flush request beside the outputs (`EngineStep.effectCalls`, as PixScan's
+  /// plug-in does) instead of as an `effect` output.
+  var requestsBeside = false
+
+  init(bug: Bool = false, requestsBeside: Bool = false) {
+    flushAt = bug ? 2 : 3
+    self.requestsBeside = requestsBeside
+  }
 
   mutating func start() -> TallyStep {
     TallyStep(timers: [.schedule(TimerID("tick"), at: tickMs)])
@@ -48,7 +55,12 @@ struct TallyEngine: SeamEngine, Sendable {
       if queue.count >= flushAt, pendingBatch == nil {
         let batch = stored.batches + 1
         pendingBatch = batch
-        step.outputs.append(.flushRequest(batch: batch, count: queue.count))
+        let request = TallyOutput.flushRequest(batch: batch, count: queue.count)
+        if requestsBeside {
+          step.effectCalls.append(TallyVocabulary.effectCall(request)!)
+        } else {
+          step.outputs.append(request)
+        }
       }
       return step
     case "flush_result":
@@ -103,6 +115,7 @@ struct TallyStep: EngineStep {
   var timers: [TimerRequest] = []
   var persist: TallyStore?
   var rejection: String?
+  var effectCalls: [EffectCall] = []
 }
 
 enum TallyVocabulary: EngineVocabulary {

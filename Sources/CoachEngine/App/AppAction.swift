@@ -13,13 +13,13 @@ enum MachineAction: Sendable {
   case output(EngineOutput)
   case timer(TimerRequest)
   /// Emit a catalogue prompt (gates, throttles and slots apply, ENGINE §4).
-  case prompt(String, payload: [(key: String, value: PromptPayloadValue)] = [])
+  case prompt(PromptKey, payload: [(key: String, value: PromptPayloadValue)] = [])
   /// Emit a prompt whose definition the machine adjusted (e.g. a message with its cause).
   case promptDefinition(PromptDefinition, payload: [(key: String, value: PromptPayloadValue)] = [])
   /// The condition behind a stateOnly prompt ended.
-  case conditionEnded(String)
+  case conditionEnded(PromptKey)
   /// A prompt is taken back (its item or screen went away).
-  case withdraw(String)
+  case withdraw(PromptKey)
   /// An A.13 line; the engine adds ts_ms / session_id / scene.
   case diagnostic(String, [(key: String, value: String)])
   /// The persisted state changed: flush it after this call (ENGINE §5.1).

@@ -47,9 +47,9 @@ struct CameraWarmup: Sendable {
 
   private mutating func enter(at t: Millis) -> [MachineAction] {
     switch auth {
-    case .not_determined: [.prompt("camera_permission_preprompt")]
-    case .denied: [.prompt("camera_denied_banner")]
-    case .restricted: [.prompt("camera_restricted_banner")]
+    case .not_determined: [.prompt(.camera_permission_preprompt)]
+    case .denied: [.prompt(.camera_denied_banner)]
+    case .restricted: [.prompt(.camera_restricted_banner)]
     case .authorized, .unrecognized: start(at: t)
     }
   }
@@ -70,7 +70,7 @@ struct CameraWarmup: Sendable {
       return [.output(Self.line(.upgraded))]
     case (.cameraWarmupFail, .warming), (.cameraWarmupFail, .upgraded):
       phase = .failed
-      var def = PromptCatalogue.definition("camera_init_failed")!
+      var def = PromptCatalogue.definition(.camera_init_failed)!
       let reason = auth == .authorized ? initFailureReason : "permission_denied"
       let (zh, en) = Self.initFailureExplanation(reason)
       def.messageZh = zh + "。相机准备超时（>8s）。"

@@ -42,7 +42,7 @@ struct OdrSheet: Sendable {
       sheetOpen = true
       if !networkSatisfied {
         state = .offline_keywords_only
-        return [.prompt("odr_unavailable")]
+        return [.prompt(.odr_unavailable)]
       }
       return state == .idle || state == .offline_keywords_only ? request() : []
     case .tap(let newTag):
@@ -51,7 +51,7 @@ struct OdrSheet: Sendable {
         // An image tap offline is a fetch that fails at once (§5.14: failed_retry on failure),
         // so the network's return on the sheet brings the one auto-retry.
         state = .failed_retry
-        return [.output(.odr(state)), .prompt("odr_unavailable")]
+        return [.output(.odr(state)), .prompt(.odr_unavailable)]
       }
       return request()
     case .retryTap: return request()
@@ -78,7 +78,7 @@ struct OdrSheet: Sendable {
       out.append(autoRetryLine(ok ? "success" : "fail"))
     }
     // §4.6 / PRD A.8: odr_unavailable when the sheet is opened offline *or a fetch fails*.
-    if !ok { out.append(.prompt("odr_unavailable")) }
+    if !ok { out.append(.prompt(.odr_unavailable)) }
     out.append(.output(.odr(state)))
     return out
   }

@@ -90,7 +90,7 @@ struct CueCardMachine: Sendable {
       }
     case .unfreeze(let reason, let shown): unfreeze(reason: reason, shown: shown, into: &out)
     case .feedback(let down, let shown):
-      out.append(.prompt("feedback_recorded"))
+      out.append(.prompt(.feedback_recorded))
       if down, !praise.isFrozen, !entitlementExpired, lastFeedbackAdvance.map({ t - $0 >= 3000 }) ?? true,
         let next = card.advance(script: table.script(shown))
       {

@@ -65,6 +65,9 @@ extension JPReplay.Bisect {
       let oldSide = try SpecSource.load(old)
       let newSide = try SpecSource.load(new)
       let urls = try RecordingList.resolve(recordings, recordingsDir: recordingsDir)
+      for url in urls {
+        try EngineRegistry.requireJustPhoto(url.path, command: "bisect spec", why: "it has no spec file to bisect")
+      }
       let parsed = try EngineArguments.parse(overrides.flatMap { ["--set", $0] }).parsedOverrides()
       let bisect = SpecBisect(old: oldSide, new: newSide, overrides: parsed, jobs: max(1, jobs))
       let progress = ProgressLine(label: "bisect spec: recordings")

@@ -66,8 +66,8 @@ extension JPReplay {
         options.numericTolerance[String(parts[0])] = eps
       }
       let overrides = try engine.parsedOverrides()
-      let left = try Harness.traceText(of: a, specPath: engine.spec, overrides: overrides)
-      let right = try Harness.traceText(of: b, specPath: engine.spec, overrides: overrides)
+      let left = try Self.traceText(of: a, specPath: engine.spec, overrides: overrides)
+      let right = try Self.traceText(of: b, specPath: engine.spec, overrides: overrides)
       let differ = TraceDiffer(options: options)
       let result: DiffResult
       do {
@@ -95,6 +95,19 @@ extension JPReplay {
         }
         throw ExitCode(1)
       }
+    }
+
+    /// A side's trace: a recording of another engine is replayed by its plug-in (the header's
+    /// `engine`), any other side as before (a Just Photo recording or a trace file).
+    static func traceText(
+      of path: String, specPath: String?, overrides: [(name: String, value: String)]
+    ) throws -> (text: String, isA13: Bool) {
+      if Harness.isRecording(path), let plugin = try EngineRegistry.route(path) {
+        do { return (try plugin.products(URL(fileURLWithPath: path)).trace, false) } catch {
+          throw CLIError(code: error.exitCode.rawValue, message: error.description)
+        }
+      }
+      return try Harness.traceText(of: path, specPath: specPath, overrides: overrides)
     }
   }
 }

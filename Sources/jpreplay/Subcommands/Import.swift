@@ -41,9 +41,11 @@ extension JPReplay {
       }
       // A new file is written in place (a crash leaves the committed chunks, see `doctor`);
       // a replacement goes to a `SafeFile` temporary renamed over OUT at the end.
+      // Another engine's events are checked against its kinds (Just Photo's by the decoder).
+      let kinds = try EngineRegistry.route(source)?.kinds ?? []
       let progress = ProgressLine(label: "import")
       func importEvents(to target: String) throws -> Int {
-        try RecordingImport.run(from: source, to: target) { p in
+        try RecordingImport.run(from: source, to: target, kinds: kinds) { p in
           progress.update(Int(p.bytesRead >> 20), of: Int(p.totalBytes >> 20), "MiB, \(p.events) events")
         }
       }

@@ -72,6 +72,7 @@ extension JPReplay {
     }
 
     func run() throws {
+      try EngineRegistry.requireJustPhoto(recording, command: "minimize", why: "its properties judge Just Photo traces")
       // Bad input is exit 2 here too (issue 23.6): an unreadable, missing or special file.
       do { try minimize() } catch let e as MinimizeError { throw CLIError.badInput("\(recording): \(e)") } catch let e as BadInputError {
         throw CLIError.badInput(e.description)

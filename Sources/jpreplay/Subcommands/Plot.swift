@@ -56,6 +56,9 @@ extension JPReplay {
     }
 
     func run() throws {
+      for r in recordings {
+        try EngineRegistry.requireJustPhoto(r, command: "plot", why: "it draws Just Photo's cue and prompt lanes")
+      }
       let spec = try Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath)
       let cues = cue.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
       let overrides = try engine.parsedOverrides()

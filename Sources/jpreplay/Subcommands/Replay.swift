@@ -67,6 +67,7 @@ extension JPReplay {
     var force = false
 
     func run() throws {
+      if let plugin = try EngineRegistry.route(recording) { return try replay(with: plugin) }
       var overrides = try engine.parsedOverrides()
       if lenient { overrides.append(("strictEffects", "false")) }
       let metrics = trace == "metrics"
@@ -105,6 +106,27 @@ extension JPReplay {
       } catch {
         if StandardOutput.isBrokenPipe(error) { Foundation.exit(0) }
         throw CLIError.badInput("cannot write the output (\(StandardOutput.reason(error)))")
+      }
+    }
+
+    /// Another engine's recording: its plug-in replays it (`--spec`, `--set`, `--cue` and
+    /// `--trace metrics` are Just Photo's; `--trace` takes that engine's `out` names).
+    func replay(with plugin: EnginePlugin) throws {
+      var settings = PluginSettings(strictEffects: lenient ? false : nil, sessionStore: try sessionStorePolicy())
+      if let trace { settings.traceKinds = Set(trace.split(separator: ",").map(String.init)) }
+      let url = URL(fileURLWithPath: recording)
+      do {
+        try Self.producing(output) { traceFile in
+          try Self.producing(a13) { a13File in
+            var traceSink: any LineSink = traceFile ?? FileLineSink(handle: .standardOutput)
+            var a13Sink: any LineSink = a13File ?? DiscardLineSink()
+            _ = try plugin.replay(url, settings, &traceSink, &a13Sink)
+            try a13File?.finish()
+            try (traceSink as? FileLineSink)?.finish()
+          }
+        }
+      } catch let e as ReplayError {
+        throw CLIError(code: e.exitCode.rawValue, message: e.description)
       }
     }
 

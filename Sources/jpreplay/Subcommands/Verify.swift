@@ -146,7 +146,13 @@ extension JPReplay {
         names: try selectedNames(), jobs: jobs ?? VerifyOptions.defaultJobs,
         update: bisect ? .no : mode, unreferenced: bisect ? .ignore : unreferenced, shard: shard.flatMap(Shard.init),
         diff: diff)
-      var verifier = Verifier(store: corpus.store, options: options, driver: driver)
+      // Each recording goes to the engine its header names (Just Photo: the PoseSpec driver).
+      var verifier = Verifier(store: corpus.store, options: options) { (url: URL) throws(ReplayError) -> ReplayProducts in
+        let plugin: EnginePlugin?
+        do { plugin = try EngineRegistry.route(url.path) } catch let e as CLIError { throw .badInput(BadInputError(message: e.message)) } catch { throw .badInput(BadInputError(message: "\(error)")) }
+        if let plugin { return try plugin.products(url) }
+        return try driver.canonicalProducts(url)
+      }
       try addScenarioCheck(to: &verifier)
       let progress = ProgressLine(label: "verify")
       let report = try verifier.run { p in progress.update(p.completed, of: p.total, p.name) }

@@ -1,0 +1,36 @@
+import EngineSeam
+import Replay
+
+/// The engines this jpreplay replays, by the name a recording header gives in `engine`
+/// (absent = Just Photo). Just Photo's commands build their drivers from a PoseSpec
+/// (`ReplayHarness`); every other engine comes as an `EnginePlugin` listed here.
+enum EngineRegistry {
+  /// Plug-ins of engines other than Just Photo, by name. PixScan's (issue 26) goes here:
+  /// `"pixscan": PixScanPlugin.plugin`.
+  static let plugins: [String: EnginePlugin] = [:]
+
+  /// Every engine name this jpreplay knows.
+  static var known: [String] { [justPhotoEngineName] + plugins.keys.sorted() }
+
+  /// Where a command sends the recording at `path`: nil = Just Photo (the command's own path),
+  /// else the plug-in of the engine its header names. Exit 2 for a malformed or unknown
+  /// `engine`, naming the file and the header. A file that cannot be opened is left to the
+  /// command, which reports it with its place.
+  static func route(_ path: String) throws(CLIError) -> EnginePlugin? {
+    let name: String?
+    do { name = try RecordingEngine.name(ofRecording: path) } catch { throw .badInput(error.description) }
+    guard let name, name != justPhotoEngineName else { return nil }
+    guard let plugin = plugins[name] else {
+      throw .badInput(RecordingEngine.unknown(name, path: path, known: known).description)
+    }
+    return plugin
+  }
+
+  /// For commands that judge Just Photo recordings only (a PoseSpec, its cues and prompts):
+  /// exit 2 for another engine's recording, naming the engine and the command.
+  static func requireJustPhoto(_ path: String, command: String, why: String) throws(CLIError) {
+    guard let plugin = try route(path) else { return }
+    throw .badInput(
+      "\(path): header: \"engine\": a \(plugin.name) recording; `jpreplay \(command)` works on Just Photo recordings only (\(why))")
+  }
+}
