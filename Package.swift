@@ -11,7 +11,7 @@ import PackageDescription
 //   CoachEngine → CanonicalJSON, EngineIO, PoseSpec
 //   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
 //   PixScanScenarios → CanonicalJSON, PixScanEngine, Yams
-//   PixScanPlugin → CanonicalJSON, EngineIO, EngineSeam, PixScanEngine   (PixScan on the seam)
+//   PixScanPlugin → CanonicalJSON, EngineIO, EngineSeam, PixScanEngine, Replay   (PixScan on the seam)
 //   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB   (never the engine)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, Yams
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
@@ -20,7 +20,7 @@ import PackageDescription
 //   Lab → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, GRDB, Yams
 //   JPReplayTesting → CoachEngine, JustPhotoPlugin, Replay, ReplayHarness
 //   Mutants → Scenarios
-//   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, Recording, Replay, Scenarios, ArgumentParser
+//   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, PixScanPlugin, PixScanScenarios, Recording, Replay, Scenarios, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
 // CanonicalJSON, EngineIO, PoseSpec, CoachEngine and PixScanEngine use nothing but the standard library
@@ -56,7 +56,7 @@ let package = Package(
     .target(name: "PoseSpec", dependencies: ["CanonicalJSON"]),
     .target(name: "CoachEngine", dependencies: ["CanonicalJSON", "EngineIO", "PoseSpec"]),
     .target(name: "PixScanEngine", dependencies: ["CanonicalJSON"]),
-    .target(name: "PixScanPlugin", dependencies: ["CanonicalJSON", "EngineIO", "EngineSeam", "PixScanEngine"]),
+    .target(name: "PixScanPlugin", dependencies: ["CanonicalJSON", "EngineIO", "EngineSeam", "PixScanEngine", "Replay"]),
     .target(
       name: "PixScanScenarios",
       dependencies: ["CanonicalJSON", "PixScanEngine", .product(name: "Yams", package: "Yams")]),
@@ -104,8 +104,8 @@ let package = Package(
     .executableTarget(
       name: "jpreplay",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "Recording", "Replay", "Scenarios",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "PixScanPlugin", "PixScanScenarios", "Recording",
+        "Replay", "Scenarios", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),

@@ -2,6 +2,7 @@ import CanonicalJSON
 import EngineIO
 import EngineSeam
 import PixScanEngine
+import Replay
 
 /// PixScan on the engine seam: its name in recording headers (`engine: pixscan`), its event
 /// kinds, its effect table, how its outputs become trace lines and how its store is written
@@ -126,4 +127,10 @@ public struct PixScanSeamEngine: SeamEngine, Sendable {
     }
     do { return .success(try PixInput.decode(kind: e.kind, fields: e.fields)) } catch { return .failure(error) }
   }
+}
+
+extension PixScanSeamEngine {
+  /// PixScan for the CLI's engine registry (`"pixscan"`): replay, verify, import and diff
+  /// route `engine: pixscan` recordings here.
+  public static let plugin = EnginePlugin(PixScanSeamEngine.self) { _ in PixScanSeamEngine() }
 }

@@ -41,6 +41,9 @@ public struct PixScenario: Sendable {
   public var events: [PixScenarioEvent]
   /// The author's rules.
   public var expectations: [PixExpectation]
+  /// The SHA-256 of what the scenario means (without `expect:`): the header's
+  /// `generator_sha256`, which tells a stale recording (`PixScenario+Header.swift`).
+  public var sha256: String
 
   /// The top-level keys.
   public static let keys = ["engine", "name", "notes", "duration_ms", "library", "script", "expect"]
@@ -55,7 +58,8 @@ public struct PixScenario: Sendable {
       throw PixScenarioError(
         file: file, "\(text.utf8.count) bytes, more than \(PixScenarioLimits.documentBytesMax) (PixScenarioLimits.documentBytesMax)")
     }
-    let root = PixYNode(node: try pixComposeYAML(text, file: file), file: file, path: "")
+    let node = try pixComposeYAML(text, file: file)
+    let root = PixYNode(node: node, file: file, path: "")
     let top = try root.mapping(allowed: keys)
     func v(_ k: String) -> PixYNode? { top.first(where: { $0.key == k })?.value }
     func need(_ k: String) throws(PixScenarioError) -> PixYNode {
@@ -77,7 +81,8 @@ public struct PixScenario: Sendable {
     }
     let expect = try v("expect").map { n throws(PixScenarioError) in try PixExpectation.parseBlock(n, duration: duration) } ?? []
     return PixScenario(
-      file: file, name: name, notes: notes, durationMs: duration, library: library, events: builder.events, expectations: expect)
+      file: file, name: name, notes: notes, durationMs: duration, library: library, events: builder.events, expectations: expect,
+      sha256: semanticSHA256(root: node))
   }
 
   static func parseLibrary(_ n: PixYNode) throws(PixScenarioError) -> PixLibrarySpec {

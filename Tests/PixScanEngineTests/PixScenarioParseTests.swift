@@ -138,3 +138,32 @@ extension PixScenarioParseTests {
     #expect(try PixDirectRun.checked(killed.events).correlationIssues.isEmpty)
   }
 }
+
+extension PixScenarioParseTests {
+  @Test("generator_sha256: formatting and expect: do not count, every value does")
+  func semanticHash() throws {
+    let a = try PixScenario.parse(yaml: Self.head + "  - {at: 10, do: swipe, direction: left}\n", file: "dir/t.yaml")
+    let restyled = """
+      # a comment
+      name: t
+      engine: "pixscan"
+      library:
+        seed: 1
+        count: 3
+      script:
+        - at: 0
+          do: app_launch
+          permission: authorized
+          store: {onboarding_completed: true}
+        - {do: swipe, at: 10, direction: 'left'}
+      expect:
+        - {saw: action}
+      """
+    let b = try PixScenario.parse(yaml: restyled, file: "t.yaml")
+    #expect(a.sha256 == b.sha256 && a.sha256.count == 64)
+    let c = try PixScenario.parse(yaml: Self.head + "  - {at: 10, do: swipe, direction: right}\n", file: "t.yaml")
+    #expect(c.sha256 != a.sha256)
+    #expect(a.header.keys == ["format", "engine", "name", "duration_ms", "generator", "generator_sha256"])
+    #expect(a.header["generator"] == "t.yaml" && a.header["engine"] == "pixscan" && a.header["duration_ms"] == 10)
+  }
+}
