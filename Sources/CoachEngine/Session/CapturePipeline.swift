@@ -168,7 +168,7 @@ public struct CapturePipeline: Sendable, Equatable {
   // MARK: Events
 
   /// Effect results and item-level UI events.
-  public mutating func handle(_ e: CaptureEvent, _ s: inout SessionSnapshot, _ c: CaptureContext)
+  package mutating func handle(_ e: CaptureEvent, _ s: inout SessionSnapshot, _ c: CaptureContext)
     -> [CaptureOutput]
   {
     var out: [CaptureOutput] = []
@@ -367,7 +367,7 @@ public struct CapturePipeline: Sendable, Equatable {
 
 /// The events the capture pipeline handles: effect results and item-level UI events
 /// (`Engine.handle(_:at:)` routes them here by kind).
-public enum CaptureEvent: Sendable, Equatable {
+package enum CaptureEvent: Sendable, Equatable {
   case photoData(CoachEvent.PhotoData), photoCaptureError(CoachEvent.PhotoCaptureError)
   case pendingWriteFailed(CoachEvent.PendingWriteFailed), photokitWriteResult(CoachEvent.PhotoKitWriteResult)
   case assetFetchResult(CoachEvent.AssetFetchResult), albumAddResult(CoachEvent.AlbumAddResult)

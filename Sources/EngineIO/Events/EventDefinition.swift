@@ -9,7 +9,7 @@ import CanonicalJSON
 // route is a compile error (exhaustive switches, no `default:`).
 
 /// Every field name an event of a generic kind may carry (besides `t` and `kind`).
-public enum EventField: String, CaseIterable, Sendable {
+package enum EventField: String, CaseIterable, Sendable {
   // lifecycle, device
   case store, sha256, spec, path, state, orientation, open, status, granted, reason, facing
   case window_ms, dropped_frames, avg_fps, enabled, mb
@@ -26,28 +26,28 @@ public enum EventField: String, CaseIterable, Sendable {
 }
 
 /// The `.jprec` channel of a kind, one per event family (DESIGN §3). Raw values are stored.
-public enum EventChannel: String, CaseIterable, Sendable {
+package enum EventChannel: String, CaseIterable, Sendable {
   case landmarks, pixels, sensors, device, ui, effects, label
 }
 
 /// The JSON type of a field's value.
-public enum EventValueType: String, Sendable {
+package enum EventValueType: String, Sendable {
   case integer, number, string, bool = "boolean", object, array, any
 }
 
 /// One field of a kind: its name, type, whether it must be present (and not null), the strings
 /// it allows when it is an enumeration, and the value that stands for it when it is absent.
-public struct EventFieldSpec: Sendable {
-  public var field: EventField
-  public var type: EventValueType
-  public var required: Bool
+package struct EventFieldSpec: Sendable {
+  package var field: EventField
+  package var type: EventValueType
+  package var required: Bool
   /// Allowed string values, when the field is an enumeration.
-  public var oneOf: [String]?
+  package var oneOf: [String]?
   /// What an absent (or null) optional field means, when the reader is given a value for it;
   /// nil = absence is kept as absence (an optional payload member).
-  public var defaultValue: JSONValue?
+  package var defaultValue: JSONValue?
 
-  public var name: String { field.rawValue }
+  package var name: String { field.rawValue }
 
   init(_ field: EventField, _ type: EventValueType, required: Bool, oneOf: [String]?, defaultValue: JSONValue? = nil) {
     self.field = field
@@ -73,10 +73,10 @@ public struct EventFieldSpec: Sendable {
 
 /// The definition of one event kind: its channel and its fields, in the order the JSONL writer
 /// puts them (docs/FORMAT.md).
-public struct EventDefinition: Sendable {
-  public var kind: EventKind
-  public var channel: EventChannel
-  public var fields: [EventFieldSpec]
+package struct EventDefinition: Sendable {
+  package var kind: EventKind
+  package var channel: EventChannel
+  package var fields: [EventFieldSpec]
 
   init(_ kind: EventKind, _ channel: EventChannel, _ fields: [EventFieldSpec] = []) {
     self.kind = kind
@@ -85,10 +85,10 @@ public struct EventDefinition: Sendable {
   }
 
   /// The spec of `name`, nil when the kind has no such field.
-  public func spec(_ name: String) -> EventFieldSpec? { fields.first { $0.name == name } }
+  package func spec(_ name: String) -> EventFieldSpec? { fields.first { $0.name == name } }
 
   /// "a, b, c" or "no fields besides t and kind", for messages.
-  public var expectedFieldList: String {
+  package var expectedFieldList: String {
     fields.isEmpty ? "no fields besides t and kind" : fields.map(\.name).joined(separator: ", ")
   }
 }
@@ -96,7 +96,7 @@ public struct EventDefinition: Sendable {
 extension EventKind {
   /// This kind's definition (fields, channel). `landmarks` and `luma` list none: their own
   /// decoders check them (docs/FORMAT.md has their tables).
-  public var definition: EventDefinition {
+  package var definition: EventDefinition {
     switch self {
     case .landmarks: EventDefinition(.landmarks, .landmarks)
     case .luma: EventDefinition(.luma, .pixels)
@@ -155,13 +155,13 @@ extension EventKind {
   }
 
   /// The `.jprec` channel that stores this kind (DESIGN §3), from its definition.
-  public var eventChannel: EventChannel { definition.channel }
+  package var eventChannel: EventChannel { definition.channel }
 }
 
 // MARK: Values
 
 /// A type a field's value decodes to.
-public protocol EventValue: Sendable {
+package protocol EventValue: Sendable {
   /// The JSON type the definition states.
   static var eventType: EventValueType { get }
   /// The allowed strings of an enumeration; nil for any other type.
@@ -173,71 +173,71 @@ public protocol EventValue: Sendable {
 }
 
 extension EventValue {
-  public static var allowedStrings: [String]? { nil }
+  package static var allowedStrings: [String]? { nil }
 }
 
 extension Int64: EventValue {
-  public static var eventType: EventValueType { .integer }
-  public init?(eventJSON v: JSONValue) {
+  package static var eventType: EventValueType { .integer }
+  package init?(eventJSON v: JSONValue) {
     guard let i = v.int64Value else { return nil }
     self = i
   }
-  public var eventJSON: JSONValue { .number(Double(self)) }
+  package var eventJSON: JSONValue { .number(Double(self)) }
 }
 
 extension Double: EventValue {
-  public static var eventType: EventValueType { .number }
-  public init?(eventJSON v: JSONValue) {
+  package static var eventType: EventValueType { .number }
+  package init?(eventJSON v: JSONValue) {
     guard let d = v.doubleValue else { return nil }
     self = d
   }
-  public var eventJSON: JSONValue { .number(self) }
+  package var eventJSON: JSONValue { .number(self) }
 }
 
 extension String: EventValue {
-  public static var eventType: EventValueType { .string }
-  public init?(eventJSON v: JSONValue) {
+  package static var eventType: EventValueType { .string }
+  package init?(eventJSON v: JSONValue) {
     guard let s = v.stringValue else { return nil }
     self = s
   }
-  public var eventJSON: JSONValue { .string(self) }
+  package var eventJSON: JSONValue { .string(self) }
 }
 
 extension Bool: EventValue {
-  public static var eventType: EventValueType { .bool }
-  public init?(eventJSON v: JSONValue) {
+  package static var eventType: EventValueType { .bool }
+  package init?(eventJSON v: JSONValue) {
     guard let b = v.boolValue else { return nil }
     self = b
   }
-  public var eventJSON: JSONValue { .bool(self) }
+  package var eventJSON: JSONValue { .bool(self) }
 }
 
 extension JSONObject: EventValue {
-  public static var eventType: EventValueType { .object }
-  public init?(eventJSON v: JSONValue) {
+  package static var eventType: EventValueType { .object }
+  package init?(eventJSON v: JSONValue) {
     guard let o = v.objectValue else { return nil }
     self = o
   }
-  public var eventJSON: JSONValue { .object(self) }
+  package var eventJSON: JSONValue { .object(self) }
 }
 
 extension JSONValue: EventValue {
-  public static var eventType: EventValueType { .any }
-  public init?(eventJSON v: JSONValue) { self = v }
-  public var eventJSON: JSONValue { self }
+  package static var eventType: EventValueType { .any }
+  package init?(eventJSON v: JSONValue) { self = v }
+  package var eventJSON: JSONValue { self }
 }
 
 /// A string enumeration field: its cases are the allowed strings.
-public protocol EventEnum: EventValue, RawRepresentable<String>, CaseIterable {}
+package protocol EventEnum: EventValue, RawRepresentable<String>, CaseIterable {}
 
 extension EventEnum {
-  public static var eventType: EventValueType { .string }
-  public static var allowedStrings: [String]? { allCases.map(\.rawValue) }
-  public init?(eventJSON v: JSONValue) {
+  package static var eventType: EventValueType { .string }
+  package static var allowedStrings: [String]? { allCases.map(\.rawValue) }
+  package init?(eventJSON v: JSONValue) {
     guard let s = v.stringValue else { return nil }
     self.init(rawValue: s)
   }
-  public var eventJSON: JSONValue { .string(rawValue) }
+  package var eventJSON: JSONValue { .string(rawValue) }
 }
 
 // MARK: Reading
@@ -269,11 +269,11 @@ public struct EventDecodingError: Error, Equatable, Sendable, CustomStringConver
 }
 
 /// The fields of one event, read through its kind's definition.
-public struct EventReader {
-  public let definition: EventDefinition
-  public let fields: JSONObject
+package struct EventReader {
+  package let definition: EventDefinition
+  package let fields: JSONObject
 
-  public init(_ definition: EventDefinition, _ fields: JSONObject) {
+  package init(_ definition: EventDefinition, _ fields: JSONObject) {
     self.definition = definition
     self.fields = fields
   }
@@ -295,7 +295,7 @@ public struct EventReader {
   }
 
   /// A required field, or an optional one with a stated default.
-  public func callAsFunction<T: EventValue>(_ field: EventField) throws(EventDecodingError) -> T {
+  package func callAsFunction<T: EventValue>(_ field: EventField) throws(EventDecodingError) -> T {
     let s = try spec(field, T.self, required: nil)
     guard let v = fields[s.name], !v.isNull else {
       if !s.required, let d = s.defaultValue, let value = T(eventJSON: d) { return value }
@@ -305,7 +305,7 @@ public struct EventReader {
   }
 
   /// An optional field without a default: nil when absent or null.
-  public func optional<T: EventValue>(_ field: EventField) throws(EventDecodingError) -> T? {
+  package func optional<T: EventValue>(_ field: EventField) throws(EventDecodingError) -> T? {
     let s = try spec(field, T.self, required: false)
     guard let v = fields[s.name], !v.isNull else { return nil }
     return try decode(v, s)
@@ -321,7 +321,7 @@ public struct EventReader {
   }
 
   /// Every field of the event is in the definition.
-  public func checkNoUnknownFields() throws(EventDecodingError) {
+  package func checkNoUnknownFields() throws(EventDecodingError) {
     for m in fields.members where definition.spec(m.key) == nil {
       throw EventDecodingError(
         kind: kind, field: m.key, "unknown field \"\(m.key)\" (expected \(definition.expectedFieldList))")
@@ -329,7 +329,7 @@ public struct EventReader {
   }
 
   /// "an integer", "one of "a", "b"", … (the import messages' wording).
-  public static func expected(_ spec: EventFieldSpec) -> String {
+  package static func expected(_ spec: EventFieldSpec) -> String {
     if let allowed = spec.oneOf { return "one of " + allowed.map { "\"\($0)\"" }.joined(separator: ", ") }
     switch spec.type {
     case .integer: return "an integer"
@@ -343,7 +343,7 @@ public struct EventReader {
   }
 
   /// A value as messages quote it (strings cut at 40 characters).
-  public static func describe(_ v: JSONValue) -> String {
+  package static func describe(_ v: JSONValue) -> String {
     switch v {
     case .string(let s): return "\"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
     case .number(let d): return "\(JSONWriter.shortest(d))"

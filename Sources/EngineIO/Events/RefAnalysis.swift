@@ -5,8 +5,8 @@ extension CoachEvent {
   /// (`body`, `faces`, `people`, `coords`, checked like a `landmarks` event's on import), the
   /// device's metric values for it (`frame_scalars`, `{metric: number}` or `{"values": {…}}`)
   /// and its luma plane (`luma`, `{w, h, enc: "u8-b64", data}`).
-  public struct RefAnalysis: Sendable, Equatable {
-    public enum Coords: String, EventEnum { case canonical, vision }
+  package struct RefAnalysis: Sendable, Equatable {
+    package enum Coords: String, EventEnum { case canonical, vision }
     static let definition = EventDefinition(
       .ref_analysis, .ui,
       [
@@ -14,14 +14,14 @@ extension CoachEvent {
         .optional(.people, Int64.self), .optional(.coords, Coords.self, default: .canonical),
         .optional(.frame_scalars, JSONObject.self), .optional(.luma, JSONObject.self),
       ])
-    public var refId: String
+    package var refId: String
     /// The reference as a Vision result (`frame` −1); malformed joints and faces are left out
     /// (the recording decoders refuse them on import).
-    public var reference: LandmarkFrame
+    package var reference: LandmarkFrame
     /// `frame_scalars`: metric name → value.
-    public var scalars: [String: Double]
+    package var scalars: [String: Double]
     /// The reference's luma plane (`frame` −1), when recorded.
-    public var luma: LumaFrame?
+    package var luma: LumaFrame?
 
     init(_ r: EventReader) throws(EventDecodingError) {
       refId = try r(.ref_id)
@@ -82,19 +82,19 @@ extension CoachEvent {
 }
 
 extension Array: EventValue where Element == JSONValue {
-  public static var eventType: EventValueType { .array }
-  public init?(eventJSON v: JSONValue) {
+  package static var eventType: EventValueType { .array }
+  package init?(eventJSON v: JSONValue) {
     guard let a = v.arrayValue else { return nil }
     self = a
   }
-  public var eventJSON: JSONValue { .array(self) }
+  package var eventJSON: JSONValue { .array(self) }
 }
 
 extension LumaFrame {
   /// The `luma` object of a `ref_analysis` payload: `{w, h, enc: "u8-b64", data}`; nil when
   /// malformed — sides not integers ≥ 1, `w·h` over ``pixelsMax`` (checked overflow-safe
   /// before decoding) or data not exactly `w·h` bytes.
-  public init?(referenceJSON v: JSONValue) {
+  package init?(referenceJSON v: JSONValue) {
     guard let w = v["w"]?.int64Value, let h = v["h"]?.int64Value, let pixels = Self.pixelCount(w: w, h: h),
       let text = v["data"]?.stringValue, text.utf8.count == (pixels + 2) / 3 * 4,
       let bytes = Base64.decode(text), bytes.count == pixels
