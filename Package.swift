@@ -9,6 +9,9 @@ import PackageDescription
 //   EngineSeam → CanonicalJSON, EngineIO   (floor: the engine protocol and vocabulary a replay drives)
 //   PoseSpec → CanonicalJSON
 //   CoachEngine → CanonicalJSON, EngineIO, PoseSpec
+//   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
+//   PixScanScenarios → CanonicalJSON, PixScanEngine, Yams
+//   PixScanPlugin → CanonicalJSON, EngineIO, EngineSeam, PixScanEngine, Replay   (PixScan on the seam)
 //   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB   (never the engine)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, Yams
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
@@ -17,10 +20,10 @@ import PackageDescription
 //   Lab → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, GRDB, Yams
 //   JPReplayTesting → CoachEngine, JustPhotoPlugin, Replay, ReplayHarness
 //   Mutants → Scenarios
-//   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, Recording, Replay, Scenarios, ArgumentParser
+//   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, PixScanPlugin, PixScanScenarios, Recording, Replay, Scenarios, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
-// CanonicalJSON, EngineIO, PoseSpec and CoachEngine use nothing but the standard library
+// CanonicalJSON, EngineIO, PoseSpec, CoachEngine and PixScanEngine use nothing but the standard library
 // (and libc's math): no Foundation, no files, processes, environment, clock or randomness.
 let package = Package(
   name: "justphoto-replay",
@@ -52,6 +55,11 @@ let package = Package(
     .target(name: "EngineSeam", dependencies: ["CanonicalJSON", "EngineIO"]),
     .target(name: "PoseSpec", dependencies: ["CanonicalJSON"]),
     .target(name: "CoachEngine", dependencies: ["CanonicalJSON", "EngineIO", "PoseSpec"]),
+    .target(name: "PixScanEngine", dependencies: ["CanonicalJSON"]),
+    .target(name: "PixScanPlugin", dependencies: ["CanonicalJSON", "EngineIO", "EngineSeam", "PixScanEngine", "Replay"]),
+    .target(
+      name: "PixScanScenarios",
+      dependencies: ["CanonicalJSON", "PixScanEngine", .product(name: "Yams", package: "Yams")]),
     .target(
       name: "Recording",
       dependencies: [
@@ -96,8 +104,8 @@ let package = Package(
     .executableTarget(
       name: "jpreplay",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "Recording", "Replay", "Scenarios",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "PixScanPlugin", "PixScanScenarios", "Recording",
+        "Replay", "Scenarios", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
@@ -115,6 +123,10 @@ let package = Package(
       dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Recording", "Replay"]),
     .testTarget(
       name: "ScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "Scenarios"]),
+    .testTarget(name: "PixScanEngineTests", dependencies: ["CanonicalJSON", "PixScanEngine", "PixScanScenarios"]),
+    .testTarget(
+      name: "PixScanPluginTests",
+      dependencies: ["CanonicalJSON", "EngineIO", "PixScanEngine", "PixScanPlugin", "PixScanScenarios", "Replay"]),
     .testTarget(name: "JPReplayTestingTests", dependencies: ["JPReplayTesting", "Replay"]),
     .testTarget(
       name: "CLITests",

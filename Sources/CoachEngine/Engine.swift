@@ -72,13 +72,10 @@ public struct Engine: Sendable {
   var tracking = TrackingMonitor()
   /// Per cue, indexed like `plans`.
   var hysteresis: [CueHysteresis]
-  var gate = AntiJitterGate()
-  /// Expired entitlement (PRD §8 Epic E4, §3.10): no card and no praise; evaluation goes on.
-  var entitlementExpired = false
-  /// Quiet mode (PRD §7.1.2; ENGINE §3.12): praise lines carry `quiet: true`.
-  var quietMode = false
-  /// Last 👎 that advanced the card (≤ 1 per 3000 ms, §3.10).
-  var lastFeedbackAdvance: Millis?
+  /// The display slot: stability layer and anti-jitter gate (§3.8–3.9; `Cues/CueDisplay.swift`).
+  var display: CueDisplayMachine
+  /// Praise and the director card (§3.10, §3.12; `Cues/CueCard.swift`).
+  var cueCard: CueCardMachine
   /// Subject lock and identity switches (§3.4.4c, §3.4.6).
   var subject = SubjectTracker()
   /// The subject face of the last accepted T0 result (what T1 ticks use).
@@ -103,10 +100,6 @@ public struct Engine: Sendable {
   /// nothing is cleared per frame).
   var observationCache: [CueObservation] = []
   var observationStamp: [Int] = []
-  /// Only used with `useStabilityLayer=true` (§3.8).
-  var stability = CueStabilityLayer()
-  var card = DirectorCard()
-  var praise: PraiseController
   /// Accepted T0 evaluations so far (numbers `cue_eval` lines).
   var evaluationCount = 0
   var tierScheduler = TierScheduler()
@@ -173,10 +166,13 @@ public struct Engine: Sendable {
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
     t1WithRef = Array(repeating: false, count: plans.count)
-    praise = PraiseController(policy: spec.praisePolicy)
+    display = CueDisplayMachine(
+      table: .init(plans: shared.plans, planIndex: shared.planIndex, spec: spec, settings: s, faults: configuration.plantedFaults))
+    cueCard = CueCardMachine(
+      table: .init(plans: shared.plans, planIndex: shared.planIndex, settings: s, faults: configuration.plantedFaults),
+      policy: spec.praisePolicy, entitlementExpired: configuration.initial["entitlement"]?.stringValue == "expired")
     scene = configuration.initial["scene"]?.stringValue ?? "cafe"
     withRef = WithRefState(spec: spec, scene: scene)
-    entitlementExpired = configuration.initial["entitlement"]?.stringValue == "expired"
     scenePlans = []
     app = AppState(initial: configuration.initial, wallStartMs: configuration.wallStartMs)
     app.prompts.options = settings.prompts
@@ -189,8 +185,8 @@ public struct Engine: Sendable {
   /// cue plans, resets every cue's hysteresis (§3.5) and rebuilds the MatchDecider for the new
   /// fingerprint (exit counters start over); an invalid one shows its L3 modal and pauses
   /// evaluation. Output: `{"out":"posespec", result, fingerprint, required, …}`.
-  mutating func reloadSpec(_ g: GenericEvent, at t: Millis) -> Effects {
-    var effects = reloadSpec(inline: g.fields["spec"], sha256: g.fields["sha256"] ?? .null, at: t)
+  mutating func reloadSpec(_ e: CoachEvent.PoseSpecReload, at t: Millis) -> Effects {
+    var effects = reloadSpec(inline: e.spec.map { .object($0) }, sha256: .string(e.sha256), at: t)
     finishApp(&effects, at: t)
     return effects
   }
@@ -220,9 +216,9 @@ public struct Engine: Sendable {
     var effects = Effects()
     if !specValid {
       // The condition behind the stateOnly PoseSpec modal ended.
-      for key in [
-        PoseSpecPrompt.invalidKey, PoseSpecPrompt.versionMismatchKey, PoseSpecPrompt.bindingMissingKey,
-        PoseSpecPrompt.roisMissingKey,
+      for key: PromptKey in [
+        .posespec_invalid_modal, .posespec_version_mismatch_modal, .posespec_binding_missing_modal,
+        .posespec_rois_missing_modal,
       ] {
         effects.append(app.prompts.conditionEnded(key, at: t, context: promptContext))
       }
@@ -231,7 +227,8 @@ public struct Engine: Sendable {
     configuration.spec = doc
     (plans, planIndex) = Self.plans(for: doc, formulaFirst: settings.errorSourceFormulaFirst)
     registers = RegisterFile(for: plans)
-    t0.shownPlan = gate.current.id.flatMap { planIndex[$0] }
+    _ = display.step(.replan(.init(plans: plans, planIndex: planIndex, spec: doc, settings: settings, faults: faults)), at: t)
+    _ = cueCard.step(.replan(.init(plans: plans, planIndex: planIndex, settings: settings, faults: faults)), at: t)
     roiCoefficients = ROICoefficients(doc)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
@@ -249,15 +246,14 @@ public struct Engine: Sendable {
   }
 
   /// The cue the anti-jitter gate currently shows and its level ("none" when nothing).
-  public var displayedCue: (id: String?, level: String) { (gate.current.id, gate.current.level.rawValue) }
+  public var displayedCue: (id: String?, level: String) { (display.current.id, display.current.level.rawValue) }
 
   /// Called once at t = 0 before any event: the first T1 tick is requested, and a device
   /// that starts hot starts degraded (§3.11).
   public mutating func start() -> Effects {
     var effects = Effects(timers: [.schedule(TierScheduler.t1Timer, at: t1PeriodMs)])
     if let thermal = configuration.initial["thermal"]?.stringValue {
-      effects.append(tierScheduler.thermal(thermal, at: 0))
-      acceptance.hz = tierScheduler.t0Hz
+      effects.append(tier(.thermal(thermal), at: 0))
     }
     // The header's launch spec (ENGINE §2.3, S01–S03): validated as the app does at launch.
     if let inline = configuration.initial["posespec"] {
@@ -271,88 +267,171 @@ public struct Engine: Sendable {
     return effects
   }
 
-  /// Feeds one recorded input event at its time `event.t`.
+  /// Feeds one recorded input event at its time `event.t`. The event is decoded once into its
+  /// typed form (``CoachEvent``); one whose fields do not match its kind's definition is not
+  /// handled: the effects carry the refusal (``Effects/refused``) and nothing else.
   public mutating func handle(_ event: InputEvent) -> Effects {
-    guard app.lifecycle.admits(relaunch: event.kind == .app_launch) else { return Effects() }
-    switch event.payload {
+    let typed: CoachEvent
+    do { typed = try CoachEvent(decoding: event) } catch { return Effects(refused: error) }
+    return handle(typed, at: event.t)
+  }
+
+  /// Feeds one typed input event at time `t`. Every kind is routed here, by name: a new kind is
+  /// a compile error until it is.
+  public mutating func handle(_ event: CoachEvent, at t: Millis) -> Effects {
+    let launch = if case .appLaunch = event { true } else { false }
+    guard app.lifecycle.admits(relaunch: launch) else { return Effects() }
+    switch event {
+    // Frames (T0, T1)
     case .landmarks(let frame):
-      guard !paused, acceptance.accept(frame: frame.frame, at: event.t) else { return Effects() }
-      var effects = evaluateT0(frame, at: event.t)
-      if app.subjectLost || !subjectTracked { effects.append(subjectLostCheck(at: event.t)) }
+      guard !paused, acceptance.accept(frame: frame.frame, at: t) else { return Effects() }
+      var effects = evaluateT0(frame, at: t)
+      if app.subjectLost || !subjectTracked { effects.append(subjectLostCheck(at: t)) }
       return effects
-    case .generic(let g) where g.kind == .ui_scene:
-      if let next = g.fields["scene"]?.stringValue { switchScene(to: next) }
-      return Effects()
     case .luma(let plane):
       latestLuma = plane
       return Effects()
-    case .generic(let g) where g.kind == .praise_feedback || g.kind == .quiet_mode || g.kind == .entitlement:
-      return handleCardInput(g, at: event.t)
-    case .generic(let g) where g.kind == .subject_tap:
-      subject.tap(faceIndex: Int(g.fields["face_index"]?.doubleValue ?? 0))
+    // Cue guidance inputs
+    case .uiScene(let e):
+      switchScene(to: e.scene.rawValue)
       return Effects()
-    case .generic(let g) where g.kind == .camera_flipped:
+    case .praiseFeedback(let e): return praiseFeedback(e, at: t)
+    case .quietMode(let e): return quietMode(e, at: t)
+    case .entitlement(let e): return entitlement(e, at: t)
+    case .subjectTap(let e):
+      subject.tap(faceIndex: Int(e.faceIndex))
+      return Effects()
+    case .cameraFlipped:
       subject.resetLock()  // PRD §7.1.3
       tracking.reset()
       return Effects()
-    case .generic(let g) where g.kind == .posespec_reload:
-      return reloadSpec(g, at: event.t)
-    case .generic(let g) where g.kind == .ref_analysis || g.kind == .ref_switch:
-      return handleReference(g, at: event.t)
-    case .generic(let g):
-      switch g.kind {
-      case .thermal, .preview_stats, .frame_scalars, .white_balance, .device_motion, .ref_registration:
-        return handleDeviceInput(g, at: event.t)
-      default:
-        return handleApp(g, at: event.t)
-      }
-    case .named:
-      // Another engine's event: no Just Photo recording holds one (the readers refuse it).
-      return Effects()
-    }
-  }
-
-  /// Device state and T1-side inputs (§1.5): tier triggers, scalars for T1 metrics.
-  mutating func handleDeviceInput(_ g: GenericEvent, at t: Millis) -> Effects {
-    let f = g.fields
-    switch g.kind {
-    case .thermal:
-      let effects = tierScheduler.thermal(f["state"]?.stringValue ?? "nominal", at: t)
-      acceptance.hz = tierScheduler.t0Hz
-      return effects
-    case .preview_stats:
-      let dropped = Int(f["dropped_frames"]?.doubleValue ?? 0)
-      let effects = tierScheduler.previewStats(dropped: dropped, averageFps: f["avg_fps"]?.doubleValue, at: t)
-      acceptance.hz = tierScheduler.t0Hz
-      return effects
-    case .frame_scalars:
+    case .posespecReload(let e): return reloadSpec(e, at: t)
+    case .refAnalysis(let e): return refAnalysis(e, at: t)
+    case .refSwitch(let e): return refSwitch(e)
+    // Device state and T1-side inputs (§1.5): tier triggers, scalars for T1 metrics.
+    case .thermal(let e): return tier(.thermal(e.state.rawValue), at: t)
+    case .previewStats(let e):
+      return tier(.previewStats(dropped: Int(e.droppedFrames), averageFps: e.avgFps), at: t)
+    case .frameScalars(let e):
       frameScalars = [:]
-      for m in f["values"]?.objectValue?.members ?? [] {
-        if let d = m.value.doubleValue { frameScalars[m.key] = d }
+      for (name, value) in e.values { frameScalars[name] = value }
+      return Effects()
+    case .whiteBalance(let e):
+      sensorScalars["colorTempK"] = e.tempK
+      sensorScalars["colorTempLeftK"] = e.leftK
+      sensorScalars["colorTempRightK"] = e.rightK
+      return Effects()
+    case .deviceMotion(let e):
+      sensorScalars["motionRms"] = e.rms
+      return Effects()
+    case .refRegistration(let e):
+      sensorScalars["registrationOffsetX"] = e.offsetX
+      sensorScalars["registrationOffsetY"] = e.offsetY
+      sensorScalars["registrationRotationDeg"] = e.rotationDeg
+      sensorScalars["registrationScale"] = e.scale
+      return Effects()
+    // Recorded for the record, no engine behaviour (ENGINE §1.5 lists them; the app handles
+    // them in views the engine does not model). A label is ground truth: the replayer never
+    // hands one over.
+    case .memoryWarning, .praiseExpand, .refPick, .downReasonsOpen, .resumeEngine, .label:
+      return Effects()
+    // The app side (ENGINE §4–6), `Engine+AppRouting.swift`.
+    case .appLaunch(let e): return appEvent(at: t) { $0.appLaunch(e, at: t, restoring: nil) }
+    case .appLifecycle(let e):
+      let out = appLifecycle(e.state.rawValue, at: t)
+      // A kill: nothing more is flushed.
+      if e.state == .terminated { return out }
+      return appEvent(at: t) { _ in out }
+    case .rotation: return appEvent(at: t) { $0.perform($0.app.shutter.handle(.rotation, at: t), at: t) }
+    case .systemDialog(let e):
+      return appEvent(at: t) { $0.app.prompts.systemDialog(open: e.open, at: t, context: $0.promptContext) }
+    case .voiceover(let e):
+      app.voiceOver = e.enabled
+      return appEvent(at: t) { _ in Effects() }
+    case .freeSpace(let e):
+      app.freeMB = Int(e.mb)
+      return appEvent(at: t) { _ in Effects() }
+    case .photoAuth(let e):
+      app.photoAuth = e.status.rawValue
+      return appEvent(at: t) { _ in Effects() }
+    case .cameraAuth(let e):
+      return appEvent(at: t) { $0.camera(.authorization(CameraAuthorization(status: e.status.rawValue)), at: t) }
+    case .cameraPermissionResult(let e):
+      return appEvent(at: t) { $0.camera(.authorization(e.granted ? .authorized : .denied), at: t) }
+    case .cameraReady: return appEvent(at: t) { $0.camera(.ready, at: t) }
+    case .cameraStartFailed(let e): return appEvent(at: t) { $0.camera(.startFailed(reason: e.reason.rawValue), at: t) }
+    case .cameraInterrupted(let e):
+      cameraInterrupted = true
+      guard e.reason != "video_device_not_available_in_background" else { return appEvent(at: t) { _ in Effects() } }
+      return appEvent(at: t) { $0.emitPrompt(.camera_occupied, at: t) }
+    case .cameraInterruptionEnded:
+      cameraInterrupted = false
+      return appEvent(at: t) { engine in
+        var out = engine.app.prompts.conditionEnded(.camera_occupied, at: t, context: engine.promptContext)
+        out.append(engine.camera(.start, at: t))
+        return out
       }
-    case .white_balance:
-      sensorScalars["colorTempK"] = f["temp_k"]?.doubleValue
-      sensorScalars["colorTempLeftK"] = f["left_k"]?.doubleValue
-      sensorScalars["colorTempRightK"] = f["right_k"]?.doubleValue
-    case .device_motion:
-      sensorScalars["motionRms"] = f["rms"]?.doubleValue
-    case .ref_registration:
-      sensorScalars["registrationOffsetX"] = f["offset_x"]?.doubleValue
-      sensorScalars["registrationOffsetY"] = f["offset_y"]?.doubleValue
-      sensorScalars["registrationRotationDeg"] = f["rotation_deg"]?.doubleValue
-      sensorScalars["registrationScale"] = f["scale"]?.doubleValue
-    default:
-      break
+    case .inspirationOpen: return appEvent(at: t) { $0.odr(.open, at: t) }
+    case .inspirationClose: return appEvent(at: t) { $0.odr(.close, at: t) }
+    case .odrTap(let e): return appEvent(at: t) { $0.odr(.tap(tag: e.tag), at: t) }
+    case .odrRetryTap: return appEvent(at: t) { $0.odr(.retryTap, at: t) }
+    case .odrResult(let e): return appEvent(at: t) { $0.odr(.result(ok: e.ok), at: t) }
+    case .network(let e): return appEvent(at: t) { $0.odr(.network(satisfied: e.status == .satisfied), at: t) }
+    case .wrapOpen: return appEvent(at: t) { $0.wrapOpen(at: t) }
+    case .wrapExport: return appEvent(at: t) { $0.wrapExport(at: t) }
+    case .downReasonSelect(let e):
+      return appEvent(at: t) { $0.downReasonSelect(e, at: t) }
+    case .photoData(let e): return appEvent(at: t) { $0.captureEvent(.photoData(e), at: t) }
+    case .photoCaptureError(let e): return appEvent(at: t) { $0.captureEvent(.photoCaptureError(e), at: t) }
+    case .photokitWriteResult(let e): return appEvent(at: t) { $0.captureEvent(.photokitWriteResult(e), at: t) }
+    case .assetFetchResult(let e): return appEvent(at: t) { $0.captureEvent(.assetFetchResult(e), at: t) }
+    case .albumAddResult(let e): return appEvent(at: t) { $0.captureEvent(.albumAddResult(e), at: t) }
+    case .thumbResult(let e): return appEvent(at: t) { $0.captureEvent(.thumbResult(e), at: t) }
+    case .pendingWriteFailed(let e): return appEvent(at: t) { $0.captureEvent(.pendingWriteFailed(e), at: t) }
+    case .favoriteSyncResult(let e): return appEvent(at: t) { $0.captureEvent(.favoriteSyncResult(e), at: t) }
+    case .likeToggle(let e): return appEvent(at: t) { $0.captureEvent(.likeToggle(e), at: t) }
+    case .rebuildThumbTap(let e): return appEvent(at: t) { $0.captureEvent(.rebuildThumbTap(e), at: t) }
+    case .shutterTap:
+      // §3.12: an accepted tap unfreezes praise before capture starts; a refused one creates
+      // no item and leaves praise alone (§5.3 [D]).
+      return appEvent(at: t) { e in
+        var out = e.shutterReason(at: t) == nil ? e.unfreezePraise(reason: "shutter_tap", at: t) : Effects()
+        out.append(e.shutterTap(at: t))
+        return out
+      }
+    case .promptAction(let e): return appEvent(at: t) { $0.promptAction(e, at: t) }
+    case .promptClose(let e):
+      // A key the engine never shows matches no visible prompt: nothing to close.
+      return appEvent(at: t) { engine in
+        guard let key = PromptKey(rawValue: e.key) else { return Effects() }
+        return engine.app.prompts.close(key: key, at: t, context: engine.promptContext)
+      }
+    case .resetSessionTap: return appEvent(at: t) { $0.emitPrompt(.reset_session_confirm, at: t) }
+    case .purchaseResult(let e):
+      // §4.6, §5.15: a failed purchase / restore → its L3.
+      return appEvent(at: t) { e.ok ? Effects() : $0.emitPrompt(.purchase_failed, at: t) }
+    case .restoreResult(let e):
+      return appEvent(at: t) { e.ok ? Effects() : $0.emitPrompt(.restore_failed, at: t) }
+    case .viewerOpen(let e):
+      return appEvent(at: t) { engine in
+        var out = engine.capture(.viewer(item: Int(e.item), open: true), at: t)
+        let outputs = engine.app.capture.handle(.viewerOpen(e), &engine.app.session, engine.captureContext(at: t))
+        out.append(engine.capture(.capture(outputs, before: nil), at: t))
+        return out
+      }
+    case .viewerPage(let e): return appEvent(at: t) { $0.capture(.viewer(item: Int(e.item), open: true), at: t) }
+    case .viewerClose: return appEvent(at: t) { $0.capture(.viewer(item: nil, open: false), at: t) }
     }
-    return Effects()
   }
 
   /// `app_launch` after the app was killed, restoring `stored` — what the device's store holds
   /// (the replayer's SQLite session store): the typed relaunch entry. A `store` recorded on the
   /// event itself wins. Any other event is handled as by `handle(_:)`.
   public mutating func relaunch(_ event: InputEvent, restoring stored: StoreSnapshot) -> Effects {
-    guard case .generic(let g) = event.payload, g.kind == .app_launch else { return handle(event) }
-    return handleApp(g, at: event.t, restoring: stored)
+    let typed: CoachEvent
+    do { typed = try CoachEvent(decoding: event) } catch { return Effects(refused: error) }
+    guard case .appLaunch(let launch) = typed else { return handle(typed, at: event.t) }
+    return appEvent(at: event.t) { $0.appLaunch(launch, at: event.t, restoring: stored) }
   }
 
   /// Fires a timer the engine scheduled earlier, at its due time.
@@ -369,7 +448,10 @@ public struct Engine: Sendable {
     var effects = Effects()
     if timer == .t1Tick {
       t1Tick += 1
-      effects.timers.append(.schedule(TierScheduler.t1Timer, at: Millis(t1Tick + 1) * t1PeriodMs))
+      let next = Millis(t1Tick + 1) * t1PeriodMs
+      // The tick counter only grows, and the next tick is always ahead of this one.
+      EngineInvariant.check(t1Tick >= 1 && next > now, "t1: tick \(t1Tick) at \(now), next at \(next)")
+      effects.timers.append(.schedule(TierScheduler.t1Timer, at: next))
     }
     guard app.lifecycle.admits(relaunch: false) else { return effects }
     switch timer {
@@ -377,78 +459,43 @@ public struct Engine: Sendable {
     case .t1Tick:
       if tierScheduler.t1Enabled && !paused { effects.append(evaluateT1(tick: t1Tick, at: now)) }
       return effects
-    case .t1Recovery: return tierScheduler.recoveryDue(at: now)
+    case .t1Recovery: return tier(.recoveryDue, at: now)
     case .cameraWarmupUpgrade, .cameraWarmupFail, .odrRetry, .shutterRotation, .promptAutoDismiss, .capture:
       return fireApp(timer, at: now)
     }
   }
 
-  /// 👎 / 👍, quiet mode and entitlement (§3.10, §3.12).
-  mutating func handleCardInput(_ g: GenericEvent, at t: Millis) -> Effects {
-    switch g.kind {
-    case .praise_feedback:
-      var effects = emitPrompt("feedback_recorded", at: t)
-      var out: [EngineOutput] = []
-      if g.fields["vote"]?.stringValue == "down", !praise.isFrozen, !entitlementExpired,
-        lastFeedbackAdvance.map({ t - $0 >= 3000 }) ?? true
-      {
-        let script = gate.current.id.flatMap { planIndex[$0] }.map { plans[$0].script }
-        if let next = card.advance(script: script) {
-          lastFeedbackAdvance = t
-          out.append(Self.scriptCardRecord(next, at: t))
-        }
-      }
-      effects.outputs += out
-      return effects
-    case .quiet_mode:
-      quietMode = g.fields["on"]?.boolValue ?? false
-    case .entitlement:
-      let expired = g.fields["state"]?.stringValue == "expired"
-      guard expired != entitlementExpired else { return Effects() }
-      entitlementExpired = expired
-      // Back from expiry: the card of the cue shown now (none was emitted meanwhile).
-      if !expired {
-        let id = gate.current.id
-        let script = id.flatMap { planIndex[$0] }.map { plans[$0].script }
-        return Effects(outputs: [Self.scriptCardRecord(card.resume(id, script: script), at: t)])
-      }
-      return Effects(outputs: [Self.scriptCardRecord(.empty, at: t)])
-    default: break
-    }
-    return Effects()
+  /// A tier scheduler step (§3.11); frame acceptance follows its T0 rate.
+  mutating func tier(_ action: TierScheduler.Action, at t: Millis) -> Effects {
+    let effects = perform(tierScheduler.step(action, at: t), at: t)
+    acceptance.hz = tierScheduler.t0Hz
+    return effects
+  }
+
+  /// 👎 / 👍 (§3.10): the card machine's feedback input.
+  mutating func praiseFeedback(_ e: CoachEvent.PraiseFeedback, at t: Millis) -> Effects {
+    perform(cueCard.step(.feedback(down: e.vote == .down, shown: display.current.id), at: t), at: t)
+  }
+
+  /// Quiet mode (§3.12): the card machine's input.
+  mutating func quietMode(_ e: CoachEvent.QuietMode, at t: Millis) -> Effects {
+    perform(cueCard.step(.quietMode(e.on), at: t), at: t)
+  }
+
+  /// Entitlement (§3.12): expired → no card and no praise; back → the card of the cue shown now.
+  mutating func entitlement(_ e: CoachEvent.Entitlement, at t: Millis) -> Effects {
+    perform(cueCard.step(.entitlement(expired: e.state == .expired, shown: display.current.id), at: t), at: t)
   }
 
   /// Ends a praise freeze (§3.12): a `praise` off line, then the card of the displayed cue.
   mutating func unfreezePraise(reason: String, at t: Millis) -> Effects {
-    if reason == "shutter_tap" && faults.contains(.shutterKeepsPraiseFrozen) { return Effects() }
-    guard let was = praise.unfreeze(reason: reason) else { return Effects() }
-    var effects = Effects()
-    if reason != "timeout" { effects.timers.append(.cancel(PraiseController.timeoutTimer)) }
-    effects.outputs.append(Self.praiseOffRecord(was, reason: reason, at: t))
-    guard !entitlementExpired else { return effects }
-    let id = gate.current.id
-    let script = id.flatMap { planIndex[$0] }.map { plans[$0].script }
-    effects.outputs.append(Self.scriptCardRecord(card.showAfterFreeze(id, script: script), at: t))
-    return effects
+    perform(cueCard.step(.unfreeze(reason: reason, shown: display.current.id), at: t), at: t)
   }
 
-  /// A praise that has just been granted (§3.12): the `praise on` line, the timeout timer
-  /// (restarted by a new praise), and the frozen card unless the card was already frozen.
-  func praiseOn(_ praised: (dimension: String, trigger: String), wasFrozen: Bool, at t: Millis) -> Effects {
-    let line = PraiseLine(state: .on, trigger: praised.trigger, dimension: praised.dimension, quiet: quietMode)
-    var effects = Effects(
-      outputs: [.praise(line)],
-      timers: [
-        .schedule(
-          PraiseController.timeoutTimer,
-          at: t + Millis(praise.policy.timeoutMs) * (faults.contains(.praiseTimeoutDoubled) ? 2 : 1))
-      ])
-    if !wasFrozen { effects.outputs.append(Self.scriptCardRecord(praise.freezeCard, at: t, frozen: true)) }
-    return effects
-  }
-
-  static func praiseOffRecord(_ was: (dimension: String, trigger: String), reason: String, at t: Millis) -> EngineOutput {
-    .praise(PraiseLine(state: .off, trigger: was.trigger, dimension: was.dimension, offReason: reason))
+  /// Performs the actions of a machine step when there are any (most frames have none).
+  @inline(__always)
+  mutating func perform(_ actions: [MachineAction], into effects: inout Effects, at t: Millis) {
+    if !actions.isEmpty { effects.append(perform(actions, at: t)) }
   }
 
   /// Indices of the cues evaluated in `uiScene`, in spec order (§3.6).
@@ -479,7 +526,7 @@ public struct Engine: Sendable {
     guard next != scene else { return }
     scene = next
     scenePlans = plansInScene(next)
-    for i in hysteresis.indices { hysteresis[i].reset() }
+    for i in hysteresis.indices { _ = hysteresis[i].step(.reset) }
     // §3.13d: deciders are cached per `<scene>|<fingerprint>`; a new key is a new decider.
     let key = MatchDecider.cacheKey(spec: configuration.spec, scene: next)
     if key != withRef.decider.cacheKey { withRef.decider = MatchDecider(spec: configuration.spec, scene: next) }

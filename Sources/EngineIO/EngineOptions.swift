@@ -4,27 +4,7 @@ import CanonicalJSON
 /// is valid for exactly one option set; `replay --set key=value` overrides them.
 public struct EngineOptions: Equatable, Sendable {
   /// Every option with its allowed values; the first value is the default.
-  public static let catalogue: [(name: String, values: [String])] = [
-    ("bodyPointsScope", ["perCue", "allJoints"]),
-    ("matchEvalCadence", ["t0", "t1"]),
-    ("mirrorMode", ["scalar", "points"]),
-    ("missingTargetPolicy", ["block", "exclude"]),
-    ("angleFix", ["off", "on"]),
-    ("useStabilityLayer", ["false", "true"]),
-    ("t1MaxHz", ["2"]),
-    ("retractPraiseOnInstability", ["false", "true"]),
-    ("promptGlobalWindowScope", ["slot", "all"]),
-    ("errorSource", ["formulaFirst", "outputsFirst"]),
-    ("strictEffects", ["true", "false"]),
-    ("bboxRequiresAllListed", ["false", "true"]),
-    ("writeFailReasonStrings", ["a10", "c41"]),
-    ("captureFailedText", ["prd", "code"]),
-    ("traceEvaluations", ["false", "true"]),
-    ("landmarkFilter", ["off", "oneEuro"]),
-    ("oneEuroMinCutoff", ["1"]),
-    ("oneEuroBeta", ["0"]),
-    ("oneEuroDCutoff", ["1"]),
-  ]
+  public static let catalogue: [(name: String, values: [String])] = EngineOption.allCases.map { ($0.rawValue, $0.values) }
 
   /// The numeric options (a number within a range, not a list of choices); their catalogue
   /// entry lists only the default. A value is stored in its shortest text (`1.50` → `1.5`), so
@@ -113,32 +93,32 @@ public struct EngineOptions: Equatable, Sendable {
 
   /// `bodyPointsScope=perCue` (default): a cue's body box is built from its own `body.*` joints
   /// that pass the 0.5 confidence rule; `allJoints` boxes every kept joint, as the app does.
-  public var bodyPointsPerCue: Bool { self["bodyPointsScope"] == "perCue" }
+  public var bodyPointsPerCue: Bool { self[.bodyPointsScope] == "perCue" }
   /// `angleFix=on`: line angles folded to (−90°, 90°], angle differences wrapped to
   /// (−180°, 180°] and the y-down signs corrected; `off` (default) computes them as the app does.
-  public var angleFix: Bool { self["angleFix"] == "on" }
+  public var angleFix: Bool { self[.angleFix] == "on" }
   /// `useStabilityLayer=true`: cue levels pass through a stability layer before the
   /// anti-jitter gate (default false: straight to the gate).
-  public var useStabilityLayer: Bool { self["useStabilityLayer"] == "true" }
+  public var useStabilityLayer: Bool { self[.useStabilityLayer] == "true" }
   /// `bboxRequiresAllListed=true`: a bbox metric is available only when every joint it lists
   /// was kept (default false: enough kept joints suffice).
-  public var bboxRequiresAllListed: Bool { self["bboxRequiresAllListed"] == "true" }
+  public var bboxRequiresAllListed: Bool { self[.bboxRequiresAllListed] == "true" }
   /// `errorSource=formulaFirst` (default): a cue's noRef error is the formula's `error = …`
   /// expression before its single `outputs` name; `outputsFirst` takes the output first.
-  public var errorSourceFormulaFirst: Bool { self["errorSource"] == "formulaFirst" }
+  public var errorSourceFormulaFirst: Bool { self[.errorSource] == "formulaFirst" }
   /// `strictEffects=true` (default): an effect result with no pending request, or a request never
   /// answered before the end, is a harness error; `false` lets the replayer answer with a success.
-  public var strictEffects: Bool { self["strictEffects"] == "true" }
+  public var strictEffects: Bool { self[.strictEffects] == "true" }
   /// The T1 (pixel/sensor) evaluation rate cap in Hz, an integer 1…30 (default 2: one tick per 500 ms).
-  public var t1MaxHz: Int { Int(self["t1MaxHz"]) ?? 2 }
+  public var t1MaxHz: Int { Int(self[.t1MaxHz]) ?? 2 }
   /// `traceEvaluations=true`: every T0 evaluation and T1 tick leaves a compact `eval` line, so
   /// a golden can show *when* the engine evaluated (ENGINE §3.11: no T1 tick while degraded,
   /// landmarks accepted ≥ 121 ms apart at 8 Hz) — evidence that `tier` lines alone cannot give.
-  public var traceEvaluations: Bool { self["traceEvaluations"] == "true" }
+  public var traceEvaluations: Bool { self[.traceEvaluations] == "true" }
   /// `landmarkFilter=oneEuro`: a causal One Euro filter on every landmark coordinate before the
   /// metrics (a proposed app change, docs/TUNING.md), with `oneEuroMinCutoff` (Hz),
   /// `oneEuroBeta` (per canonical unit per second) and `oneEuroDCutoff` (Hz).
-  public var landmarkFilterOneEuro: Bool { self["landmarkFilter"] == "oneEuro" }
+  public var landmarkFilterOneEuro: Bool { self[.landmarkFilter] == "oneEuro" }
   /// A numeric option's value (its default when the name is not numeric: never after `set`).
   public func number(_ name: String) -> Double { Double(self[name]) ?? 0 }
 }

@@ -40,7 +40,7 @@ public enum PromptInvariants {
         guard let i = visible.firstIndex(where: { $0.key == key }) else { continue }
         let shown = visible.remove(at: i)
         guard v["by"]?.stringValue == "timer" else { continue }
-        if level == "L2", PromptCatalogue.definition(key)?.primaryAction != nil {
+        if level == "L2", let k = PromptKey(rawValue: key), PromptCatalogue.definition(k)?.primaryAction != nil {
           breaches.append("t=\(t): L2 \(key) has a primary button but was dismissed by its timer")
         }
         if level == "L3" { breaches.append("t=\(t): L3 \(key) dismissed by a timer") }

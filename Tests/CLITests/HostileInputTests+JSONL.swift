@@ -76,6 +76,27 @@ struct HostileJSONLInputTests {
     #expect(elapsed < .seconds(10), "took \(elapsed)")
   }
 
+  /// A `.jprec` written by other code than `import` is not checked against the event
+  /// definitions when written; the engine refuses the event at replay: exit 2 naming the
+  /// recording, the event's time and the field (not a silent default).
+  @Test("an event field the definition refuses, in a .jprec that bypassed import → exit 2 at its t")
+  func refusedEventInJPRec() throws {
+    let dir = try CLI.tempDir("hostile-jprec-field")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("warm.jprec").path
+    let header: JSONObject = ["format": "jp-replay/1", "wall_start_ms": 1_770_860_000_000, "duration_ms": 1000]
+    let recorder = try Recorder(path: path, header: header)
+    try recorder.append(InputEvent(t: 0, payload: .generic(GenericEvent(kind: .shutter_tap, fields: [:]))))
+    try recorder.append(InputEvent(t: 120, payload: .generic(GenericEvent(kind: .thermal, fields: ["state": "warm"]))))
+    try recorder.finish()
+    let result = try CLI.run(["replay", path])
+    #expect(result.code == 2, "\(result.stderr)")
+    #expect(result.stderr.contains(path) && result.stderr.contains("at t=120"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains(#"thermal: field "state": expected one of "nominal", "fair", "serious", "critical", found "warm""#),
+      "\(result.stderr)")
+  }
+
   @Test("H1 without duration_ms: an event at t = 2⁶² → exit 2 at its line")
   func hugeEventTime() throws {
     try Self.expectBothRefused(

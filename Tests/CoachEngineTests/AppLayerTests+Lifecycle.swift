@@ -69,10 +69,10 @@ extension AppLayerTests {
     r.send(.app_launch, at: 1000, ["store": store.json])
     #expect(r.e.app.prompts.installFlags == ["ref_first_save_notice"])
     // The installOnce gate holds: the notice is dropped (a fresh install shows it).
-    let fx = r.e.emitPrompt("ref_first_save_notice", at: 1100)
+    let fx = r.e.emitPrompt(.ref_first_save_notice, at: 1100)
     #expect(fx.records(at: 1100).map { "\(R.str($0, "op")) \(R.str($0, "drop_reason"))" } == ["dropped gate"])
     var fresh = R()
-    let shown = fresh.e.emitPrompt("ref_first_save_notice", at: 0)
+    let shown = fresh.e.emitPrompt(.ref_first_save_notice, at: 0)
     #expect(shown.records(at: 0).map { R.str($0, "op") } == ["shown"])
     // …and the next flush writes them back.
     r.send(.app_lifecycle, at: 2000, ["state": "background"])
@@ -206,7 +206,7 @@ extension AppLayerTests {
     r.send(.viewer_open, at: 2000, ["item": 1])
     #expect(r.promptLines("write_failed").isEmpty)
     r.send(.viewer_page, at: 2500, ["item": 2])
-    r.send(.viewer_close, at: 3000)
+    r.send(.viewer_close, at: 3000, ["item": 2])
     #expect(r.promptLines("write_failed") == ["2500 shown write_failed", "3000 dismissed write_failed auto"])
     let bar = r.records("prompt").first { $0.fields["key"] == "write_failed" }
     #expect(bar?.fields["surface"] == "viewerBlockingBarTop")
@@ -225,7 +225,7 @@ extension AppLayerTests {
         "2000 shown write_failed",
       ])
     #expect(r.e.app.bridge.viewerItem == 2)
-    r.send(.viewer_close, at: 2600)
+    r.send(.viewer_close, at: 2600, ["item": 2])
     #expect(r.promptLines("write_failed").last == "2600 dismissed write_failed auto")
   }
 
@@ -234,7 +234,7 @@ extension AppLayerTests {
     var r = Self.writeFailedRig()
     r.send(.viewer_open, at: 2000, ["item": 2])
     #expect(r.promptLines("write_failed") == ["2000 shown write_failed"])
-    r.send(.viewer_close, at: 2100)
+    r.send(.viewer_close, at: 2100, ["item": 2])
     #expect(r.promptLines("write_failed") == ["2000 shown write_failed", "2100 dismissed write_failed auto"])
   }
 

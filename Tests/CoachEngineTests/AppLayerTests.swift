@@ -51,7 +51,7 @@ struct AppLayerTests {
     r.send(.viewer_open, at: 1000, ["item": 7])
     r.action(at: 1100, "write_failed", "retry_write")
     r.writeOK(at: 1200, shot: 7, attempt: 2)
-    r.send(.viewer_close, at: 1300)
+    r.send(.viewer_close, at: 1300, ["item": 7])
     // Row 6 resolved through the 20-limit modal, re-shown by a tap once the L3 window allows it
     // (the PoseSpec modal, priority 99, is closed first; the spec stays invalid).
     r.action(at: 60_000, "posespec_version_mismatch_modal", "retry")

@@ -62,7 +62,7 @@ struct FidelityTests {
 
   @Test("§5.9 / G-28 [D]: the album banner uses PRD §6.1.4's text and buttons 重试归档 / 稍后")
   func albumBannerWording() throws {
-    let def = try #require(PromptCatalogue.definition("album_add_failed"))
+    let def = try #require(PromptCatalogue.definition(.album_add_failed))
     #expect(def.messageZh == "部分照片未归档到 Just Photo 相册")
     #expect(def.actions.map(\.zh) == ["重试归档", "稍后"])
     #expect(def.actions.map(\.id) == ["retry_album_add", "later"])

@@ -8,7 +8,7 @@ import Testing
 struct HysteresisTests {
   /// Feeds levels and returns the events (nil → "-").
   func run(_ levels: [CueLevel], persist: Int = 4, into h: inout CueHysteresis) -> [String] {
-    levels.map { h.observe($0, persistFrames: persist)?.rawValue ?? "-" }
+    levels.map { h.step(.observe($0, persistFrames: persist))?.rawValue ?? "-" }
   }
 
   @Test("§3.5: warn/hard activate; none and exit keep an inactive cue inactive")
@@ -29,7 +29,7 @@ struct HysteresisTests {
       hard: [Threshold(.greater, 0.12)], warn: [Threshold(.greater, 0.07)], exit: [Threshold(.lessOrEqual, 0.04)])
     var h = CueHysteresis()
     let errors = [0.15] + Array(repeating: 0.06, count: 60) + [0.02, 0.02, 0.02, 0.06, 0.02, 0.02, 0.02]
-    let events = errors.map { h.observe(t.level(of: $0), persistFrames: 4) }
+    let events = errors.map { h.step(.observe(t.level(of: $0), persistFrames: 4)) }
     #expect(events.compactMap { $0 } == [.entered])
     #expect(h.stickyLevel == .hard)
     #expect(h.exitCount == 3)  // the none at index 64 reset the count
@@ -52,10 +52,10 @@ struct HysteresisTests {
   @Test("§3.4.3: unavailability deactivates without exit_crossed (deactivated only when it was active)")
   func unavailable() {
     var h = CueHysteresis()
-    #expect(h.markUnavailable() == nil)
-    _ = h.observe(.hard, persistFrames: 4)
-    _ = h.observe(.exit, persistFrames: 4)
-    #expect(h.markUnavailable() == .deactivated)
+    #expect(h.step(.unavailable) == nil)
+    _ = h.step(.observe(.hard, persistFrames: 4))
+    _ = h.step(.observe(.exit, persistFrames: 4))
+    #expect(h.step(.unavailable) == .deactivated)
     #expect(!h.isActive)
     #expect(h.exitCount == 0)
   }

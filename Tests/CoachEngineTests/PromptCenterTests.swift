@@ -37,21 +37,21 @@ struct PromptCenterTests {
     var pc = PromptCenter()
     let c = Self.ctx
 
-    let e0 = pc.emit("session_full_20", at: 0, context: c)
+    let e0 = pc.emit(.session_full_20, at: 0, context: c)
     #expect(Self.ops(e0) == ["shown session_full_20"])
     #expect(Self.lines(e0) == ["prompt_shown session_full_20"])
 
     // Higher priority (90 > 80) replaces the modal and bypasses the slot window (1 per 60 s).
-    let e1 = pc.emit("camera_init_failed", at: 5000, context: c)
+    let e1 = pc.emit(.camera_init_failed, at: 5000, context: c)
     #expect(Self.ops(e1) == ["dismissed session_full_20 preempt", "shown camera_init_failed"])
     #expect(Self.lines(e1) == ["prompt_dismissed session_full_20 preempt", "prompt_shown camera_init_failed"])
     #expect(e1.diagnostics.allSatisfy { $0.tsMs == Self.wall + 5000 })
 
-    let e2 = pc.emit("reset_session_confirm", at: 10_000, context: c)
+    let e2 = pc.emit(.reset_session_confirm, at: 10_000, context: c)
     #expect(Self.ops(e2) == ["dropped reset_session_confirm lower_priority"])
     #expect(e2.diagnostics.isEmpty)
 
-    let (e3, action) = pc.action(key: "camera_init_failed", actionId: "retry_camera_init", at: 12_000, context: c)
+    let (e3, action) = pc.action(key: .camera_init_failed, actionId: "retry_camera_init", at: 12_000, context: c)
     #expect(Self.ops(e3) == ["action camera_init_failed retry_camera_init", "dismissed camera_init_failed action"])
     #expect(Self.lines(e3) == ["prompt_action_tapped camera_init_failed retry_camera_init", "prompt_dismissed camera_init_failed action"])
     #expect(e3.diagnostics.map(\.tsMs) == [Self.wall + 12_000, Self.wall + 12_000])
@@ -60,18 +60,18 @@ struct PromptCenterTests {
     #expect(pc.visible.isEmpty)
 
     // Slot empty, but 2 L3s were shown within 60 s (max 1): dropped by the window.
-    let e4 = pc.emit("reset_session_confirm", at: 15_000, context: c)
+    let e4 = pc.emit(.reset_session_confirm, at: 15_000, context: c)
     #expect(Self.ops(e4) == ["dropped reset_session_confirm throttle"])
     #expect(pc.visible.isEmpty)
 
     // The window slides: 60 s after the last L3 show it is allowed again.
-    #expect(Self.ops(pc.emit("reset_session_confirm", at: 64_999, context: c)) == ["dropped reset_session_confirm throttle"])
-    #expect(Self.ops(pc.emit("reset_session_confirm", at: 65_000, context: c)) == ["shown reset_session_confirm"])
+    #expect(Self.ops(pc.emit(.reset_session_confirm, at: 64_999, context: c)) == ["dropped reset_session_confirm throttle"])
+    #expect(Self.ops(pc.emit(.reset_session_confirm, at: 65_000, context: c)) == ["shown reset_session_confirm"])
   }
 
   @Test func traceLineCarriesTheSection1_7PromptFields_1_7() {
     var pc = PromptCenter()
-    let e = pc.emit("session_full_20", at: 7, context: Self.ctx)
+    let e = pc.emit(.session_full_20, at: 7, context: Self.ctx)
     let r = e.records(at: 7)[0]
     #expect(r.t == 7 && r.out == "prompt")
     #expect(r.fields.keys == ["op", "key", "level", "surface", "priority", "zh", "en"])
@@ -87,11 +87,11 @@ struct PromptCenterTests {
   func s41AutoDismissTimingsWithAndWithoutVoiceOver_S41_4_3(voiceOver: Bool, toastMs: Millis, bannerMs: Millis) {
     var pc = PromptCenter()
     let c = voiceOver ? Self.voiceOverCtx : Self.ctx
-    let toast = pc.emit("odr_unavailable", at: 1000, context: c)
+    let toast = pc.emit(.odr_unavailable, at: 1000, context: c)
     #expect(toast.timers == [.schedule(PromptSlot.toast.timerID, at: 1000 + toastMs)])
-    let banner = pc.emit("thumb_failed", at: 1000, context: c)  // L2 without a button
+    let banner = pc.emit(.thumb_failed, at: 1000, context: c)  // L2 without a button
     #expect(banner.timers == [.schedule(PromptSlot.banner.timerID, at: 1000 + bannerMs)])
-    #expect(pc.visible.map(\.key) == ["odr_unavailable", "thumb_failed"])
+    #expect(pc.visible.map(\.key.rawValue) == ["odr_unavailable", "thumb_failed"])
 
     // A firing before the due time (stale) does nothing; at the due time → dismissed(auto).
     #expect(pc.timerFired(PromptSlot.toast.timerID, at: 1000 + toastMs - 1, context: c).isEmpty)
@@ -104,18 +104,18 @@ struct PromptCenterTests {
   }
 
   @Test func voiceOverRaisesAnExplicitBaseToItsMinimum_4_3() {
-    var d = PromptCatalogue.definition("nothing_to_clear")!
+    var d = PromptCatalogue.definition(.nothing_to_clear)!
     d.autoDismiss = .seconds(2.0)  // [C] toasts pass base 2.0
     #expect(PromptTimings.autoDismissMs(d, voiceOver: false) == 2000)
     #expect(PromptTimings.autoDismissMs(d, voiceOver: true) == 6000)
     d.autoDismiss = .seconds(7.5)
     #expect(PromptTimings.autoDismissMs(d, voiceOver: true) == 7500)
-    #expect(PromptTimings.autoDismissMs(PromptCatalogue.definition("session_full_20")!, voiceOver: true) == nil)
+    #expect(PromptTimings.autoDismissMs(PromptCatalogue.definition(.session_full_20)!, voiceOver: true) == nil)
   }
 
   @Test func autoDismissPausesInTheBackgroundAndResumesWithTheRemainder_A_5_3_4_4() {
     var pc = PromptCenter()
-    _ = pc.emit("odr_unavailable", at: 0, context: Self.ctx)  // due 4000
+    _ = pc.emit(.odr_unavailable, at: 0, context: Self.ctx)  // due 4000
     #expect(pc.appLifecycle(background: true, at: 1500).timers == [.cancel(PromptSlot.toast.timerID)])
     #expect(pc.timerFired(PromptSlot.toast.timerID, at: 4000, context: Self.ctx).isEmpty)
     #expect(pc.appLifecycle(background: false, at: 10_000).timers == [.schedule(PromptSlot.toast.timerID, at: 12_500)])
@@ -127,19 +127,19 @@ struct PromptCenterTests {
   @Test func anL2WithAPrimaryButtonNeverAutoDismisses_G19_4_3() {
     var pc = PromptCenter()
     // Catalogue says auto=def for these, but they have a primary button (A.3.1 rule 2).
-    for key in ["session_count_15", "album_add_failed", "viewer_load_failed"] {
+    for key: PromptKey in [.session_count_15, .album_add_failed, .viewer_load_failed] {
       let def = PromptCatalogue.definition(key)!
       #expect(def.autoDismiss == .standard && def.primaryAction != nil)
       #expect(PromptTimings.autoDismissMs(def, voiceOver: false) == nil)
       #expect(PromptTimings.autoDismissMs(def, voiceOver: true) == nil)
     }
-    let e = pc.emit("session_count_15", payload: [("count", 15)], at: 0, context: Self.ctx)
+    let e = pc.emit(.session_count_15, payload: [("count", 15)], at: 0, context: Self.ctx)
     #expect(Self.ops(e) == ["shown session_count_15"])
     #expect(e.timers.isEmpty)
-    #expect(pc.visible(key: "session_count_15")?.autoDismissAt == nil)
-    #expect(pc.visible(key: "session_count_15")?.messageZh == "已拍 15 张：请挑选/清空")
+    #expect(pc.visible(key: .session_count_15)?.autoDismissAt == nil)
+    #expect(pc.visible(key: .session_count_15)?.messageZh == "已拍 15 张：请挑选/清空")
     #expect(pc.timerFired(PromptSlot.banner.timerID, at: 600_000, context: Self.ctx).isEmpty)
-    #expect(pc.visible.map(\.key) == ["session_count_15"])
+    #expect(pc.visible.map(\.key.rawValue) == ["session_count_15"])
   }
 
   // MARK: L3 mutual exclusion
@@ -173,28 +173,28 @@ struct PromptCenterTests {
       }
     }
     #expect(shown >= 2)
-    #expect(onScreen == pc.visible.filter { $0.level == .L3 }.map(\.key))
+    #expect(onScreen == pc.visible.filter { $0.level == .L3 }.map(\.key.rawValue))
   }
 
   @Test func equalPriorityLaterEmissionWinsButCountsAgainstTheWindow_A_4_3_G47() {
     var pc = PromptCenter()
-    _ = pc.emit("purchase_failed", at: 0, context: Self.ctx)  // 78, sheetModalCenter
+    _ = pc.emit(.purchase_failed, at: 0, context: Self.ctx)  // 78, sheetModalCenter
     // restore_failed has the same priority: the A.4.3 tie rule lets it win, but it is not a
     // strict preemption, so the 1-per-60 s window of the modal slot still applies.
-    #expect(Self.ops(pc.emit("restore_failed", at: 100, context: Self.ctx)) == ["dropped restore_failed throttle"])
+    #expect(Self.ops(pc.emit(.restore_failed, at: 100, context: Self.ctx)) == ["dropped restore_failed throttle"])
     var wide = PromptCenter()
-    var d = PromptCatalogue.definition("restore_failed")!
+    var d = PromptCatalogue.definition(.restore_failed)!
     d.throttle.globalMaxCountInWindow = 5
-    _ = wide.emit("purchase_failed", at: 0, context: Self.ctx)
+    _ = wide.emit(.purchase_failed, at: 0, context: Self.ctx)
     #expect(Self.ops(wide.emit(d, at: 100, context: Self.ctx)) == ["dismissed purchase_failed preempt", "shown restore_failed"])
   }
 
   @Test func aSameInstantBatchIsTriedByPriorityThenLatestEmission_A_5_4() {
     var pc = PromptCenter()
     let batch = [
-      PromptCenter.Emission(PromptCatalogue.definition("reset_session_confirm")!, emittedAt: 0),
-      PromptCenter.Emission(PromptCatalogue.definition("camera_init_failed")!, emittedAt: 0),
-      PromptCenter.Emission(PromptCatalogue.definition("session_full_20")!, emittedAt: 0),
+      PromptCenter.Emission(PromptCatalogue.definition(.reset_session_confirm)!, emittedAt: 0),
+      PromptCenter.Emission(PromptCatalogue.definition(.camera_init_failed)!, emittedAt: 0),
+      PromptCenter.Emission(PromptCatalogue.definition(.session_full_20)!, emittedAt: 0),
     ]
     let e = pc.emitBatch(batch, at: 0, context: Self.ctx)
     #expect(
@@ -208,14 +208,14 @@ struct PromptCenterTests {
     var all = PromptCenter(options: .init(windowScope: .all))
     for pc in [0, 1] {
       var c = pc == 0 ? slot : all
-      _ = c.emit("odr_unavailable", at: 0, context: Self.ctx)
-      _ = c.emit("nothing_to_clear", at: 3000, context: Self.ctx)
+      _ = c.emit(.odr_unavailable, at: 0, context: Self.ctx)
+      _ = c.emit(.nothing_to_clear, at: 3000, context: Self.ctx)
       if pc == 0 { slot = c } else { all = c }
     }
     // A toast and a toast were shown in the last 20 s: the banner window (2 per 20 s) is full
     // only when every slot counts.
-    #expect(Self.ops(slot.emit("thumb_failed", at: 5000, context: Self.ctx)) == ["shown thumb_failed"])
-    #expect(Self.ops(all.emit("thumb_failed", at: 5000, context: Self.ctx)) == ["dropped thumb_failed throttle"])
+    #expect(Self.ops(slot.emit(.thumb_failed, at: 5000, context: Self.ctx)) == ["shown thumb_failed"])
+    #expect(Self.ops(all.emit(.thumb_failed, at: 5000, context: Self.ctx)) == ["dropped thumb_failed throttle"])
   }
 
   // MARK: Gates (A.5.1)
@@ -223,49 +223,49 @@ struct PromptCenterTests {
   @Test func sessionOnceGateHoldsForTheSessionAndResetRearmsIt_A_5_1() {
     var pc = PromptCenter()
     let c = Self.ctx
-    #expect(Self.ops(pc.emit("low_space_warn", payload: [("mb", 500)], at: 0, context: c)) == ["shown low_space_warn"])
-    #expect(pc.visible(key: "low_space_warn")?.messageZh == "空间偏低（< 500MB）：建议先清理，避免保存失败")
+    #expect(Self.ops(pc.emit(.low_space_warn, payload: [("mb", 500)], at: 0, context: c)) == ["shown low_space_warn"])
+    #expect(pc.visible(key: .low_space_warn)?.messageZh == "空间偏低（< 500MB）：建议先清理，避免保存失败")
     #expect(pc.sessionFlags == ["prompt.session_once.low_space_warn"])
     _ = pc.timerFired(PromptSlot.banner.timerID, at: 6000, context: c)
-    #expect(Self.ops(pc.emit("low_space_warn", payload: [("mb", 500)], at: 100_000, context: c)) == ["dropped low_space_warn gate"])
+    #expect(Self.ops(pc.emit(.low_space_warn, payload: [("mb", 500)], at: 100_000, context: c)) == ["dropped low_space_warn gate"])
     // A restored session with the flag keeps the gate closed.
     var restored = PromptCenter(sessionFlags: pc.sessionFlags)
-    #expect(Self.ops(restored.emit("low_space_warn", at: 0, context: c)) == ["dropped low_space_warn gate"])
+    #expect(Self.ops(restored.emit(.low_space_warn, at: 0, context: c)) == ["dropped low_space_warn gate"])
     // A new session re-arms it.
     pc.reset()
     #expect(pc.sessionFlags.isEmpty)
-    #expect(Self.ops(pc.emit("low_space_warn", payload: [("mb", 500)], at: 200_000, context: c)) == ["shown low_space_warn"])
+    #expect(Self.ops(pc.emit(.low_space_warn, payload: [("mb", 500)], at: 200_000, context: c)) == ["shown low_space_warn"])
   }
 
   @Test func aDroppedSessionOncePromptDoesNotCloseItsGate_A_5_1() {
     var pc = PromptCenter()
-    _ = pc.emit("blocked_by_write_failed", at: 0, context: Self.ctx)  // 95 holds the banner slot
-    #expect(Self.ops(pc.emit("favorite_sync_failed", at: 10, context: Self.ctx)) == ["dropped favorite_sync_failed lower_priority"])
+    _ = pc.emit(.blocked_by_write_failed, at: 0, context: Self.ctx)  // 95 holds the banner slot
+    #expect(Self.ops(pc.emit(.favorite_sync_failed, at: 10, context: Self.ctx)) == ["dropped favorite_sync_failed lower_priority"])
     #expect(pc.sessionFlags.isEmpty)
   }
 
   @Test func installOnceGateSurvivesSessionsAndComesFromInstallFlags_A_5_1() {
     var pc = PromptCenter()
     let c = Self.ctx
-    #expect(Self.ops(pc.emit("ref_first_save_notice", at: 0, context: c)) == ["shown ref_first_save_notice"])
+    #expect(Self.ops(pc.emit(.ref_first_save_notice, at: 0, context: c)) == ["shown ref_first_save_notice"])
     #expect(pc.installFlags == ["ref_first_save_notice"])
-    let (_, a) = pc.action(key: "ref_first_save_notice", actionId: "dismiss", at: 1000, context: c)
+    let (_, a) = pc.action(key: .ref_first_save_notice, actionId: "dismiss", at: 1000, context: c)
     #expect(a?.isDismissal == true)
     pc.reset()
-    #expect(Self.ops(pc.emit("ref_first_save_notice", at: 500_000, context: c)) == ["dropped ref_first_save_notice gate"])
+    #expect(Self.ops(pc.emit(.ref_first_save_notice, at: 500_000, context: c)) == ["dropped ref_first_save_notice gate"])
     var fresh = PromptCenter(installFlags: ["ref_first_save_notice"])
-    #expect(Self.ops(fresh.emit("ref_first_save_notice", at: 0, context: c)) == ["dropped ref_first_save_notice gate"])
+    #expect(Self.ops(fresh.emit(.ref_first_save_notice, at: 0, context: c)) == ["dropped ref_first_save_notice gate"])
     var other = PromptCenter(installFlags: [])
-    #expect(Self.ops(other.emit("ref_first_save_notice", at: 0, context: c)) == ["shown ref_first_save_notice"])
+    #expect(Self.ops(other.emit(.ref_first_save_notice, at: 0, context: c)) == ["shown ref_first_save_notice"])
   }
 
   @Test func stateOnlyPassesOnlyOnTheFalseToTrueTransition_A_5_1() {
     var pc = PromptCenter()
     let c = Self.ctx
-    #expect(Self.ops(pc.emit("subject_lost", at: 0, context: c)) == ["shown subject_lost"])
-    #expect(Self.ops(pc.emit("subject_lost", at: 20_000, context: c)) == ["dropped subject_lost gate"])
-    #expect(Self.ops(pc.conditionEnded("subject_lost", at: 21_000, context: c)) == ["dismissed subject_lost auto"])
-    #expect(Self.ops(pc.emit("subject_lost", at: 22_000, context: c)) == ["shown subject_lost"])
+    #expect(Self.ops(pc.emit(.subject_lost, at: 0, context: c)) == ["shown subject_lost"])
+    #expect(Self.ops(pc.emit(.subject_lost, at: 20_000, context: c)) == ["dropped subject_lost gate"])
+    #expect(Self.ops(pc.conditionEnded(.subject_lost, at: 21_000, context: c)) == ["dismissed subject_lost auto"])
+    #expect(Self.ops(pc.emit(.subject_lost, at: 22_000, context: c)) == ["shown subject_lost"])
   }
 
   // MARK: Suppression, close, actions (§4.4, §4.7)
@@ -273,29 +273,29 @@ struct PromptCenterTests {
   @Test func closeAndDismissActionsStartSuppression_4_4_4_7() {
     var pc = PromptCenter()
     let c = Self.ctx
-    _ = pc.emit("blocked_by_write_failed", at: 0, context: c)
-    #expect(Self.ops(pc.close(key: "blocked_by_write_failed", at: 1000, context: c)) == ["dismissed blocked_by_write_failed close"])
+    _ = pc.emit(.blocked_by_write_failed, at: 0, context: c)
+    #expect(Self.ops(pc.close(key: .blocked_by_write_failed, at: 1000, context: c)) == ["dismissed blocked_by_write_failed close"])
     // perKey 2 s has passed, suppression is 60 s.
-    #expect(Self.ops(pc.emit("blocked_by_write_failed", at: 30_000, context: c)) == ["dropped blocked_by_write_failed suppressed"])
-    #expect(Self.ops(pc.emit("blocked_by_write_failed", at: 61_000, context: c)) == ["shown blocked_by_write_failed"])
+    #expect(Self.ops(pc.emit(.blocked_by_write_failed, at: 30_000, context: c)) == ["dropped blocked_by_write_failed suppressed"])
+    #expect(Self.ops(pc.emit(.blocked_by_write_failed, at: 61_000, context: c)) == ["shown blocked_by_write_failed"])
 
     // L3s are not closable; a non-dismiss action does not suppress; "稍后" does.
-    _ = pc.emit("purchase_failed", at: 0, context: c)
-    #expect(pc.close(key: "purchase_failed", at: 100, context: c).isEmpty)
-    let (e, a) = pc.action(key: "purchase_failed", actionId: "dismiss", at: 200, context: c)
+    _ = pc.emit(.purchase_failed, at: 0, context: c)
+    #expect(pc.close(key: .purchase_failed, at: 100, context: c).isEmpty)
+    let (e, a) = pc.action(key: .purchase_failed, actionId: "dismiss", at: 200, context: c)
     #expect(Self.ops(e) == ["action purchase_failed dismiss", "dismissed purchase_failed action"])
     #expect(a?.isDismissal == true)
-    #expect(Self.ops(pc.emit("purchase_failed", at: 29_000, context: c)) == ["dropped purchase_failed suppressed"])
+    #expect(Self.ops(pc.emit(.purchase_failed, at: 29_000, context: c)) == ["dropped purchase_failed suppressed"])
 
     // Leaving the app comes back as a value for the engine to turn into an effect.
-    _ = pc.emit("permission_upgrade_required", at: 100_000, context: c)
-    let (_, open) = pc.action(key: "permission_upgrade_required", actionId: "open_limited_picker", at: 100_500, context: c)
+    _ = pc.emit(.permission_upgrade_required, at: 100_000, context: c)
+    let (_, open) = pc.action(key: .permission_upgrade_required, actionId: "open_limited_picker", at: 100_500, context: c)
     #expect(open?.effect == .leaveApp(.open_limited_picker))
     // Unknown prompt or button: nothing.
-    #expect(pc.action(key: "permission_upgrade_required", actionId: "open_settings", at: 100_600, context: c).1 == nil)
-    _ = pc.emit("write_failed", payload: [("reason", "no_space")], at: 200_000, context: c)
-    #expect(pc.action(key: "write_failed", actionId: "dismiss", at: 200_100, context: c).1 == nil)
-    #expect(pc.visible(key: "write_failed") != nil)
+    #expect(pc.action(key: .permission_upgrade_required, actionId: "open_settings", at: 100_600, context: c).1 == nil)
+    _ = pc.emit(.write_failed, payload: [("reason", "no_space")], at: 200_000, context: c)
+    #expect(pc.action(key: .write_failed, actionId: "dismiss", at: 200_100, context: c).1 == nil)
+    #expect(pc.visible(key: .write_failed) != nil)
   }
 
   @Test func everyCatalogueActionIsInTheActionLibrary_4_7() {
@@ -306,29 +306,29 @@ struct PromptCenterTests {
     }
     #expect(Set(PromptCatalogue.all.map(\.key)).count == PromptCatalogue.all.count)
     #expect(PromptCatalogue.catalogueRows.count == 22)
-    #expect(PromptCatalogue.definition("session_full_20")!.actions.map(\.id) == ["clear_unliked", "go_wrap", "reset_session", "dismiss"])
+    #expect(PromptCatalogue.definition(.session_full_20)!.actions.map(\.id) == ["clear_unliked", "go_wrap", "reset_session", "dismiss"])
   }
 
   // MARK: Templates (§4.2, §4.8)
 
   @Test func writeFailedReasonPhrasesAndEmptyBrackets_4_2_4_8_G24() {
     var a10 = PromptCenter()
-    _ = a10.emit("write_failed", payload: [("reason", "no_space")], at: 0, context: Self.ctx)
-    #expect(a10.visible(key: "write_failed")?.messageZh == "未保存到系统相册（手机空间不够）")
-    #expect(a10.visible(key: "write_failed")?.messageEn == "Not saved to the system library (Phone storage is full)")
+    _ = a10.emit(.write_failed, payload: [("reason", "no_space")], at: 0, context: Self.ctx)
+    #expect(a10.visible(key: .write_failed)?.messageZh == "未保存到系统相册（手机空间不够）")
+    #expect(a10.visible(key: .write_failed)?.messageEn == "Not saved to the system library (Phone storage is full)")
     #expect(a10.blocksShutter)
     var c41 = PromptCenter(options: .init(writeFailStrings: .c41))
-    _ = c41.emit("write_failed", payload: [("reason", "no_space")], at: 0, context: Self.ctx)
-    #expect(c41.visible(key: "write_failed")?.messageZh == "未保存到系统相册（空间不足）")
+    _ = c41.emit(.write_failed, payload: [("reason", "no_space")], at: 0, context: Self.ctx)
+    #expect(c41.visible(key: .write_failed)?.messageZh == "未保存到系统相册（空间不足）")
     var none = PromptCenter()
-    _ = none.emit("write_failed", at: 0, context: Self.ctx)
-    #expect(none.visible(key: "write_failed")?.messageZh == "未保存到系统相册")
-    #expect(none.visible(key: "write_failed")?.messageEn == "Not saved to the system library")
+    _ = none.emit(.write_failed, at: 0, context: Self.ctx)
+    #expect(none.visible(key: .write_failed)?.messageZh == "未保存到系统相册")
+    #expect(none.visible(key: .write_failed)?.messageEn == "Not saved to the system library")
     #expect(PromptText.render("{x} a  {y}b ()", [:]) == "a b")
     #expect(PromptText.oneDecimal(2.25) == "2.3" && PromptText.oneDecimal(3) == "3.0")
     var ref = PromptCenter()
-    _ = ref.emit("ref_reject_not_suitable", payload: [("reason", "face_too_small")], at: 0, context: Self.ctx)
-    #expect(ref.visible(key: "ref_reject_not_suitable")?.messageZh == "原因：脸太小")
+    _ = ref.emit(.ref_reject_not_suitable, payload: [("reason", "face_too_small")], at: 0, context: Self.ctx)
+    #expect(ref.visible(key: .ref_reject_not_suitable)?.messageZh == "原因：脸太小")
   }
 
   // MARK: A.13 (§4.10, §6.3)
@@ -346,8 +346,8 @@ struct PromptCenterTests {
     let c = PromptContext(
       wallStartMs: 1_770_860_211_502, sessionId: "F40A4C16-58FE-44FE-80EB-B67B83A17D4A", scene: "cafe")
     var pc = PromptCenter()
-    var out = pc.emit("camera_permission_preprompt", at: 0, context: c)
-    let (tap, action) = pc.action(key: "camera_permission_preprompt", actionId: "continue", at: 1609, context: c)
+    var out = pc.emit(.camera_permission_preprompt, at: 0, context: c)
+    let (tap, action) = pc.action(key: .camera_permission_preprompt, actionId: "continue", at: 1609, context: c)
     out.append(tap)
     #expect(action?.effect == .requestCameraPermission)
     #expect(out.diagnostics.count == 3)
@@ -371,7 +371,7 @@ struct PromptCenterTests {
       PromptCenter.payloadJSON([("reason", "no_space"), ("count", 2)])
         == #"{"count":{"int":2,"type":"int"},"reason":{"string":"no_space","type":"string"}}"#)
     var pc = PromptCenter()
-    let e = pc.emit("session_count_15", payload: [("count", 15)], at: 3, context: Self.ctx)
+    let e = pc.emit(.session_count_15, payload: [("count", 15)], at: 3, context: Self.ctx)
     let p = Dictionary(uniqueKeysWithValues: e.diagnostics[0].payload.map { ($0.key, $0.value) })
     #expect(p["payload"] == #"{"count":{"int":15,"type":"int"}}"#)
     #expect(p["prompt_id"] == "session_count_15|\(Self.wall + 3)")
@@ -385,14 +385,14 @@ struct PromptCenterTests {
     var pc = PromptCenter()
     let c = Self.ctx
     #expect(pc.systemDialog(open: true, at: 0, context: c).isEmpty)
-    #expect(pc.emit("reset_session_confirm", at: 100, context: c).isEmpty)
-    #expect(pc.emit("camera_init_failed", at: 200, context: c).isEmpty)
+    #expect(pc.emit(.reset_session_confirm, at: 100, context: c).isEmpty)
+    #expect(pc.emit(.camera_init_failed, at: 200, context: c).isEmpty)
     // Non-L3 prompts are not held back.
-    #expect(Self.ops(pc.emit("odr_unavailable", at: 300, context: c)) == ["shown odr_unavailable"])
+    #expect(Self.ops(pc.emit(.odr_unavailable, at: 300, context: c)) == ["shown odr_unavailable"])
     let e = pc.systemDialog(open: false, at: 1000, context: c)
     #expect(Self.ops(e) == ["shown camera_init_failed", "dropped reset_session_confirm lower_priority"])
-    #expect(pc.visible(key: "camera_init_failed")?.emittedAt == 200)
-    #expect(pc.visible(key: "camera_init_failed")?.shownAt == 1000)
+    #expect(pc.visible(key: .camera_init_failed)?.emittedAt == 200)
+    #expect(pc.visible(key: .camera_init_failed)?.shownAt == 1000)
     #expect(pc.deferred.isEmpty)
   }
 

@@ -384,7 +384,7 @@ struct WithRefTests {
       ])
     #expect(RefGateReason.faceTooSmall.messageZh == "脸太小：请靠近一些/让脸占画面更大")
     #expect(RefGateReason.faceTooSmall.messageEn == "Face too small: move closer / make the face larger")
-    #expect(RefGate.promptKey == "ref_reject_not_suitable")
+    #expect(RefGate.promptKey.rawValue == "ref_reject_not_suitable")
   }
 
   @Test("§3.14: gate order and edge cases (area, low-confidence second face, eye conf, missing body)")

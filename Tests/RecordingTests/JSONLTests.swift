@@ -35,6 +35,11 @@ final class JSONLTests: XCTestCase {
         fields = [#""frame":7,"src_t":5,"image":{"w":1080,"h":1920},"coords":"vision","body":{"nose":[0.5,0.7,0.91],"leftAnkle":[0.55,0.1,0.4]},"faces":[{"bbox":[0.4,0.6,0.2,0.15],"conf":0.93,"left_eye":{"x":0.53,"y":0.7,"conf":0.8,"prec_max":0.01,"ear":0.3},"right_eye":{"x":0.47,"y":0.7},"nose":{"x":0.5,"y":0.66},"chin":{"x":0.5,"y":0.6},"eye_ar":0.31}],"people":2,"vision_ms":12.5"#]
       case .luma:
         fields = [#""frame":7,"w":2,"h":3,"enc":"u8-b64","data":"AAECAwQF""#]
+      case .ref_analysis:
+        // A landmarks-like payload, checked like a landmarks event's (docs/FORMAT.md).
+        fields = [#""ref_id":"r1","body":{"nose":[0.5,0.7,0.9]},"faces":[{"bbox":[0.4,0.6,0.2,0.15]}],"people":1,"coords":"vision","frame_scalars":{"values":{"faceLumaMean":0.5}},"luma":{"w":2,"h":3,"enc":"u8-b64","data":"AAECAwQF"}"#]
+      case .frame_scalars:
+        fields = [#""frame":3,"values":{"a":1,"b":2.5}"#]
       default:
         for spec in kind.schema {
           let v: String

@@ -1,5 +1,7 @@
+import CanonicalJSON
 import CoachEngine
 import EngineIO
+import JustPhotoPlugin
 import Replay
 import Testing
 
@@ -149,5 +151,29 @@ struct ReplayerTests {
         "shutter_tap@15",
       ])
     for _ in 0..<5 { #expect(try replay(engine, events).log == first) }
+  }
+}
+
+/// An event the engine refuses (a recording that bypassed `import`) stops the replay as bad
+/// input naming the recording and the event's time; it is never skipped.
+@Suite struct RefusedEventTests {
+  @Test func aRefusedEventIsBadInputAtItsTime() throws {
+    var engine = ScriptedEngine()
+    engine.onHandle = { e in
+      guard e.kind == .thermal else { return Effects() }
+      return Effects(
+        refused: EventDecodingError(kind: .thermal, field: "state", #"field "state": expected one of "nominal", found "warm""#))
+    }
+    var source = InMemoryEventSource(
+      header: JSONObject(),
+      events: [event(10, .shutter_tap), event(250, .thermal, ["state": "warm"]), event(300, .shutter_tap)])
+    var output = CollectingOutput()
+    var replayer = Replayer(engine: engine, options: ReplayOptions())
+    #expect {
+      try replayer.run(&source, into: &output, recording: "run.jprec")
+    } throws: { error in
+      guard case .badInput(let e) = error as? ReplayError else { return false }
+      return e.t == 250 && e.description == #"run.jprec: at t=250: event thermal: field "state": expected one of "nominal", found "warm""#
+    }
   }
 }

@@ -27,7 +27,7 @@ struct CameraWarmup: Sendable {
   var phase: WarmupPhase
   var initFailureReason = "unknown"
 
-  mutating func handle(_ input: Input, at t: Millis) -> [AppAction] {
+  mutating func handle(_ input: Input, at t: Millis) -> [MachineAction] {
     switch input {
     case .enter: return enter(at: t)
     case .start: return start(at: t)
@@ -45,16 +45,16 @@ struct CameraWarmup: Sendable {
     }
   }
 
-  private mutating func enter(at t: Millis) -> [AppAction] {
+  private mutating func enter(at t: Millis) -> [MachineAction] {
     switch auth {
-    case .not_determined: [.prompt("camera_permission_preprompt")]
-    case .denied: [.prompt("camera_denied_banner")]
-    case .restricted: [.prompt("camera_restricted_banner")]
+    case .not_determined: [.prompt(.camera_permission_preprompt)]
+    case .denied: [.prompt(.camera_denied_banner)]
+    case .restricted: [.prompt(.camera_restricted_banner)]
     case .authorized, .unrecognized: start(at: t)
     }
   }
 
-  private mutating func start(at t: Millis) -> [AppAction] {
+  private mutating func start(at t: Millis) -> [MachineAction] {
     phase = .warming
     return [
       .output(.effect(.startCamera)), .output(Self.line(.warming)),
@@ -63,14 +63,14 @@ struct CameraWarmup: Sendable {
     ]
   }
 
-  private mutating func timerFired(_ timer: EngineTimer) -> [AppAction] {
+  private mutating func timerFired(_ timer: EngineTimer) -> [MachineAction] {
     switch (timer, phase) {
     case (.cameraWarmupUpgrade, .warming):
       phase = .upgraded
       return [.output(Self.line(.upgraded))]
     case (.cameraWarmupFail, .warming), (.cameraWarmupFail, .upgraded):
       phase = .failed
-      var def = PromptCatalogue.definition("camera_init_failed")!
+      var def = PromptCatalogue.definition(.camera_init_failed)!
       let reason = auth == .authorized ? initFailureReason : "permission_denied"
       let (zh, en) = Self.initFailureExplanation(reason)
       def.messageZh = zh + "。相机准备超时（>8s）。"

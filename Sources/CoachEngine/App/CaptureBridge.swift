@@ -38,14 +38,14 @@ struct CaptureBridge: Sendable {
     fullEpisodeShown = false
   }
 
-  mutating func handle(_ input: Input, session: SessionSnapshot, _ context: Context, at t: Millis) -> [AppAction] {
+  mutating func handle(_ input: Input, session: SessionSnapshot, _ context: Context, at t: Millis) -> [MachineAction] {
     switch input {
     case .capture(let outputs, let before):
       let counts = before ?? (session.worksetCount, session.writeFailedCount)
       return outputs.flatMap { map($0, session: session, context) } + worksetRules(session, before: counts)
     case .viewer(let item, let open):
       viewerItem = open ? item : nil
-      return [.withdraw("write_failed")] + (open ? writeFailedBar(session) : [])
+      return [.withdraw(.write_failed)] + (open ? writeFailedBar(session) : [])
     case .openFirstWriteFailed:
       guard let item = session.items.first(where: { $0.core == .write_failed }) else { return [] }
       viewerItem = item.shotSeq
@@ -53,16 +53,7 @@ struct CaptureBridge: Sendable {
     }
   }
 
-  /// The catalogue key (ENGINE §4.5) of a prompt the capture unit asks for.
-  static func catalogueKey(_ key: String) -> String {
-    switch key {
-    case "capture_failed_abnormal_modal": "camera_abnormal"
-    case "album_add_failed_banner": "album_add_failed"
-    default: key
-    }
-  }
-
-  private func map(_ o: CaptureOutput, session: SessionSnapshot, _ context: Context) -> [AppAction] {
+  private func map(_ o: CaptureOutput, session: SessionSnapshot, _ context: Context) -> [MachineAction] {
     switch o {
     case .item(let item): return [.markDirty, .output(.item(ItemLine(item: item)))]
     case .removed(let item, let reason): return [.markDirty, .output(.item(ItemLine(item: item, removedReason: reason)))]
@@ -73,48 +64,48 @@ struct CaptureBridge: Sendable {
       if let n = payload.first(where: { $0.key == "deleted" || $0.key == "ok" })?.value {
         payload.append(("count", n))
       }
-      switch Self.catalogueKey(key) {
+      switch key {
       // The bar lives in the Viewer (§4.6): shown when a write_failed item is viewed.
-      case "write_failed": return writeFailedBar(session)
-      case "capture_failed_toast":
+      case .write_failed: return writeFailedBar(session)
+      case .capture_failed_toast:
         return [.promptDefinition(PromptCatalogue.captureFailedToast(code: context.captureFailedCode), payload: payload)]
-      case "camera_abnormal":
+      case .camera_abnormal:
         return [.promptDefinition(PromptCatalogue.cameraAbnormal(permissionCause: context.permissionCause), payload: payload)]
       case let other: return [.prompt(other, payload: payload)]
       }
-    case .withdraw(let key): return [.conditionEnded(Self.catalogueKey(key))]
+    case .withdraw(let key): return [.conditionEnded(key)]
     case .diagnostic(let event, let payload): return [.diagnostic(event, payload)]
     }
   }
 
   /// The 15 banner, the 20-limit modal (once per full episode) and the write_failed block.
-  private mutating func worksetRules(_ session: SessionSnapshot, before: (workset: Int, failed: Int)) -> [AppAction] {
-    var out: [AppAction] = []
+  private mutating func worksetRules(_ session: SessionSnapshot, before: (workset: Int, failed: Int)) -> [MachineAction] {
+    var out: [MachineAction] = []
     let count = session.worksetCount
-    if before.workset == 14 && count == 15 { out.append(.prompt("session_count_15", payload: [("count", .int(15))])) }
+    if before.workset == 14 && count == 15 { out.append(.prompt(.session_count_15, payload: [("count", .int(15))])) }
     if count >= 20 && before.workset < 20 && !fullEpisodeShown {
       fullEpisodeShown = true
-      out.append(.prompt("session_full_20", payload: [("count", .int(20))]))
+      out.append(.prompt(.session_full_20, payload: [("count", .int(20))]))
     } else if count < 20 && fullEpisodeShown {
       fullEpisodeShown = false
     }
     let failed = session.writeFailedCount
     if failed > 0 && before.failed == 0 && !blockedEntered {
       blockedEntered = true
-      out += [.prompt("write_failed_block", payload: [("write_failed_count", .int(failed))]), .prompt("blocked_by_write_failed")]
+      out += [.prompt(.write_failed_block, payload: [("write_failed_count", .int(failed))]), .prompt(.blocked_by_write_failed)]
     } else if failed == 0 && blockedEntered {
       blockedEntered = false
-      out += [.conditionEnded("blocked_by_write_failed"), .conditionEnded("write_failed_block"), .withdraw("write_failed")]
+      out += [.conditionEnded(.blocked_by_write_failed), .conditionEnded(.write_failed_block), .withdraw(.write_failed)]
     }
     return out
   }
 
   /// The Viewer blocking bar (`write_failed`, §4.1, §5.6) for the viewed item, if it is
   /// write_failed; {reason} per `writeFailReasonStrings` (§4.8).
-  private func writeFailedBar(_ session: SessionSnapshot) -> [AppAction] {
+  private func writeFailedBar(_ session: SessionSnapshot) -> [MachineAction] {
     guard let shot = viewerItem, let item = session.items.first(where: { $0.shotSeq == shot }),
       item.core == .write_failed
     else { return [] }
-    return [.prompt("write_failed", payload: [("reason", .string(item.writeFailReason ?? ""))])]
+    return [.prompt(.write_failed, payload: [("reason", .string(item.writeFailReason ?? ""))])]
   }
 }

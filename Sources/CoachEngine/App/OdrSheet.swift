@@ -36,13 +36,13 @@ struct OdrSheet: Sendable {
 
   init(networkSatisfied: Bool) { self.networkSatisfied = networkSatisfied }
 
-  mutating func handle(_ input: Input, at t: Millis) -> [AppAction] {
+  mutating func handle(_ input: Input, at t: Millis) -> [MachineAction] {
     switch input {
     case .open:
       sheetOpen = true
       if !networkSatisfied {
         state = .offline_keywords_only
-        return [.prompt("odr_unavailable")]
+        return [.prompt(.odr_unavailable)]
       }
       return state == .idle || state == .offline_keywords_only ? request() : []
     case .tap(let newTag):
@@ -51,7 +51,7 @@ struct OdrSheet: Sendable {
         // An image tap offline is a fetch that fails at once (§5.14: failed_retry on failure),
         // so the network's return on the sheet brings the one auto-retry.
         state = .failed_retry
-        return [.output(.odr(state)), .prompt("odr_unavailable")]
+        return [.output(.odr(state)), .prompt(.odr_unavailable)]
       }
       return request()
     case .retryTap: return request()
@@ -70,22 +70,22 @@ struct OdrSheet: Sendable {
     }
   }
 
-  private mutating func result(ok: Bool) -> [AppAction] {
-    var out: [AppAction] = []
+  private mutating func result(ok: Bool) -> [MachineAction] {
+    var out: [MachineAction] = []
     state = ok ? .ready : .failed_retry
     if autoInFlight {
       autoInFlight = false
       out.append(autoRetryLine(ok ? "success" : "fail"))
     }
     // §4.6 / PRD A.8: odr_unavailable when the sheet is opened offline *or a fetch fails*.
-    if !ok { out.append(.prompt("odr_unavailable")) }
+    if !ok { out.append(.prompt(.odr_unavailable)) }
     out.append(.output(.odr(state)))
     return out
   }
 
   /// Unsatisfied → satisfied while the sheet shows failed_retry schedules one retry after the
   /// debounce (at most one per recovery).
-  private mutating func network(satisfied: Bool, at t: Millis) -> [AppAction] {
+  private mutating func network(satisfied: Bool, at t: Millis) -> [MachineAction] {
     let was = networkSatisfied
     networkSatisfied = satisfied
     guard !was, satisfied, sheetOpen, state == .failed_retry, !retryPending else { return [] }
@@ -93,7 +93,7 @@ struct OdrSheet: Sendable {
     return [.timer(.schedule(Self.retryTimer, at: t + Self.debounceMs))]
   }
 
-  private mutating func request() -> [AppAction] {
+  private mutating func request() -> [MachineAction] {
     let tag = self.tag ?? "inspiration"
     self.tag = tag
     let attempt = attempts[tag, default: 0] + 1
@@ -102,7 +102,7 @@ struct OdrSheet: Sendable {
     return [.output(.odr(.downloading)), .output(.effect(.odrRequest(tag: tag, attempt: attempt)))]
   }
 
-  private func autoRetryLine(_ result: String) -> AppAction {
+  private func autoRetryLine(_ result: String) -> MachineAction {
     .diagnostic(
       "odr_auto_retry", [("state_before", "failed_retry"), ("debounce_ms", String(Self.debounceMs)), ("result", result)])
   }

@@ -23,7 +23,7 @@ struct SessionLifecycle: Sendable {
     case ensureFreshSession
     /// The prompt system follows the app to the background / foreground.
     case prompts(background: Bool)
-    case action(AppAction)
+    case action(MachineAction)
 
     static func == (a: Step, b: Step) -> Bool {
       switch (a, b) {

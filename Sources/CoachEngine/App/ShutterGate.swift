@@ -46,7 +46,7 @@ struct ShutterGate: Sendable {
     return nil
   }
 
-  mutating func handle(_ input: Input, at t: Millis) -> [AppAction] {
+  mutating func handle(_ input: Input, at t: Millis) -> [MachineAction] {
     switch input {
     case .rotation:
       rotatingUntil = t + Self.rotationBlockMs

@@ -45,7 +45,23 @@ struct AntiJitterGate: Equatable, Sendable {
   }
 
   /// Filters one selection result at time `t`.
+  @inline(__always)
   mutating func filter(_ input: GateSignal, at t: Millis, _ p: GateParameters) -> Result {
+    // The gate's clock never goes back (calls come in event-time order).
+    EngineInvariant.check(
+      t >= lastOutputChangeMs && t >= candidateSinceMs,
+      "gate: t=\(t) before its last change \(lastOutputChangeMs) / candidate \(candidateSinceMs)")
+    let before = current
+    let result = decide(input, at: t, p)
+    EngineInvariant.check(stableFrameCount >= 1 && lastInput == input, "gate: input count \(stableFrameCount)")
+    EngineInvariant.check(result.output == current, "gate: result \(result.output) is not the shown \(current)")
+    EngineInvariant.check(
+      result.changed == (current != before) && (!result.changed || (lastOutputChangeMs == t && result.reason == .none)),
+      "gate: changed=\(result.changed) from \(before) to \(current) at \(t)")
+    return result
+  }
+
+  private mutating func decide(_ input: GateSignal, at t: Millis, _ p: GateParameters) -> Result {
     let persist = max(1, p.persistFrames)
     let minHold = Millis(max(0, p.minHoldMs))
     let cooldown = Millis(max(0, p.cooldownMs))
@@ -81,8 +97,17 @@ struct AntiJitterGate: Equatable, Sendable {
   }
 
   private mutating func switchOutput(to next: GateSignal, at t: Millis, cooldownMs: Millis) {
+    EngineInvariant.check(cooldownMs >= 0, "gate: cooldown window \(cooldownMs)")
     if let previous = current.id, previous != next.id { cooldownUntil[previous] = t + cooldownMs }
+    // A cue comes back only once its cooldown is over (or it was the shown cue: a level change).
+    if let id = next.id, id != current.id {
+      EngineInvariant.check((cooldownUntil[id] ?? t) <= t, "gate: \(id) shown at \(t) in its cooldown")
+    }
     current = next
     lastOutputChangeMs = t
   }
+
+  /// A gate in a state no input sequence reaches (test-only: shows the invariants firing).
+  init(testOnlyLastChange t: Millis) { lastOutputChangeMs = t }
+  init() {}
 }

@@ -36,9 +36,19 @@ struct DirectorCard: Equatable, Sendable {
         next.en = script.en.isEmpty ? nil : script.en[k % script.en.count]
       }
     }
+    checkVariant(next, script)
     guard next != card else { return nil }
     card = next
     return next
+  }
+
+  /// The variant shown is one the script has, and every shown cue has been counted.
+  @inline(__always)
+  func checkVariant(_ c: ScriptCard, _ script: CueScript?) {
+    guard let v = c.variant else { return }
+    EngineInvariant.check(
+      v >= 0 && v < max(script?.zh.count ?? 0, 1) && (c.cueId.flatMap { timesDisplayed[$0] } ?? 0) >= 1,
+      "card: variant \(v) of \(c.cueId ?? "nil")")
   }
 
   /// The card for `cueId` when a praise freeze ends. It becomes visible again, so it is a
@@ -67,6 +77,7 @@ struct DirectorCard: Equatable, Sendable {
     next.variant = k % max(script.zh.count, 1)
     next.zh = script.zh.isEmpty ? nil : script.zh[k % script.zh.count]
     next.en = script.en.isEmpty ? nil : script.en[k % script.en.count]
+    checkVariant(next, script)
     guard next != card else { return nil }
     card = next
     return next

@@ -32,8 +32,39 @@ struct CueHysteresis: Equatable, Sendable {
   var stickyLevel: CueLevel? { if case .active(let l, _) = state { l } else { nil } }
   var exitCount: Int { if case .active(_, let n) = state { n } else { 0 } }
 
-  /// Applies one level observation; `persistFrames` is clamped to ≥ 1.
-  mutating func observe(_ level: CueLevel, persistFrames: Int) -> Event? {
+  /// The inputs of one cue's hysteresis.
+  enum Action: Equatable, Sendable {
+    /// One level observation; `persistFrames` is clamped to ≥ 1.
+    case observe(CueLevel, persistFrames: Int)
+    /// The cue's inputs are unavailable this evaluation.
+    case unavailable
+    /// Mode switch, scene change, session reset, PoseSpec reload: back to inactive, silently.
+    case reset
+  }
+
+  /// The transition function (table above). A decider: its event is read by the evaluation
+  /// (fallback requests, praise triggers); it has no outputs of its own. Invariants, checked
+  /// where a transition keeps part of the state: a kept sticky level is one that activates
+  /// (warn, hard, enter), an exit count stays in 0..<persistFrames.
+  @inline(__always)
+  mutating func step(_ action: Action) -> Event? {
+    switch action {
+    case .observe(let level, let persistFrames): return observe(level, persistFrames: persistFrames)
+    case .unavailable:
+      defer { state = .inactive }
+      return isActive ? .deactivated : nil
+    case .reset:
+      state = .inactive
+      return nil
+    }
+  }
+
+  /// A state no observation reaches (test-only: shows the invariants firing).
+  init(testOnlyState state: State) { self.state = state }
+  init() {}
+
+  @inline(__always)
+  private mutating func observe(_ level: CueLevel, persistFrames: Int) -> Event? {
     switch (state, level) {
     case (.inactive, .warn), (.inactive, .hard), (.inactive, .enter):
       state = .active(sticky: level, exitCount: 0)
@@ -44,6 +75,7 @@ struct CueHysteresis: Equatable, Sendable {
       state = .active(sticky: level, exitCount: 0)
       return nil
     case (.active(let sticky, _), .none), (.active(let sticky, _), .enter):
+      Self.checkSticky(sticky)
       state = .active(sticky: sticky, exitCount: 0)
       return nil
     case (.active(let sticky, let n), .exit):
@@ -51,17 +83,15 @@ struct CueHysteresis: Equatable, Sendable {
         state = .inactive
         return .exitCrossed
       }
+      Self.checkSticky(sticky)
+      EngineInvariant.check(n >= 0, "hysteresis: exit count \(n + 1) of \(persistFrames)")
       state = .active(sticky: sticky, exitCount: n + 1)
       return nil
     }
   }
 
-  /// The cue's inputs are unavailable this evaluation.
-  mutating func markUnavailable() -> Event? {
-    defer { state = .inactive }
-    return isActive ? .deactivated : nil
+  @inline(__always)
+  static func checkSticky(_ sticky: CueLevel) {
+    EngineInvariant.check(sticky == .warn || sticky == .hard || sticky == .enter, "hysteresis: sticky level \(sticky)")
   }
-
-  /// Mode switch, scene change, session reset, PoseSpec reload: back to inactive, silently.
-  mutating func reset() { state = .inactive }
 }

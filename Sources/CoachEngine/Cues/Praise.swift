@@ -31,7 +31,10 @@ struct PraiseController: Equatable, Sendable {
   mutating func trigger(dimension: String, kind: String, at t: Millis, globalCooldown: Bool = false) -> Bool {
     guard policy.enabled else { return false }
     let key = globalCooldown ? "*" : dimension
-    if let last = lastPraised[key], t - last < Millis(policy.cooldownMs) { return false }
+    if let last = lastPraised[key] {
+      EngineInvariant.check(t >= last, "praise: \(key) praised at \(last), now \(t)")
+      if t - last < Millis(policy.cooldownMs) { return false }
+    }
     lastPraised[key] = t
     frozen = (dimension, kind)
     return true

@@ -16,9 +16,9 @@ struct OneEuroParameters: Equatable, Sendable {
   /// The parameters when `landmarkFilter=oneEuro`; nil when the filter is off (the default).
   init?(_ options: EngineOptions) {
     guard options.landmarkFilterOneEuro else { return nil }
-    minCutoffHz = options.number("oneEuroMinCutoff")
-    beta = options.number("oneEuroBeta")
-    dCutoffHz = options.number("oneEuroDCutoff")
+    minCutoffHz = options.number(.oneEuroMinCutoff)
+    beta = options.number(.oneEuroBeta)
+    dCutoffHz = options.number(.oneEuroDCutoff)
   }
 
   init(minCutoffHz: Double, beta: Double, dCutoffHz: Double) {

@@ -23,15 +23,25 @@ public struct Effects: Equatable, Sendable {
     init(_ snapshot: StoreSnapshot) { self.snapshot = snapshot }
   }
 
+  /// Set when the engine refused the input event: its fields do not match its kind's
+  /// definition (a recording that bypassed `import`). Nothing else is set then; the replayer
+  /// reports it as bad input naming the recording and the event's time.
+  public var refused: EventDecodingError?
+
   public static func == (a: Effects, b: Effects) -> Bool {
     a.outputs == b.outputs && a.diagnostics == b.diagnostics && a.timers == b.timers && a.persist == b.persist
+      && a.refused == b.refused
+  }
+  /// The effects of a refused input event: nothing but the refusal.
+  public init(refused: EventDecodingError) {
+    self.refused = refused
   }
   public init(outputs: [EngineOutput] = [], diagnostics: [DiagnosticLine] = [], timers: [TimerRequest] = []) {
     self.outputs = outputs
     self.diagnostics = diagnostics
     self.timers = timers
   }
-  public var isEmpty: Bool { outputs.isEmpty && diagnostics.isEmpty && timers.isEmpty && persist == nil }
+  public var isEmpty: Bool { outputs.isEmpty && diagnostics.isEmpty && timers.isEmpty && persist == nil && refused == nil }
   public mutating func append(_ other: Effects) {
     outputs += other.outputs
     diagnostics += other.diagnostics

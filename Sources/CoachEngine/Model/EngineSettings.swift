@@ -30,15 +30,15 @@ public struct EngineSettings: Equatable, Sendable {
   let landmarkFilter: OneEuroParameters?
 
   public init(_ options: EngineOptions) {
-    matchEvalCadence = MatchEvalCadence(rawValue: options["matchEvalCadence"]) ?? .t0
+    matchEvalCadence = MatchEvalCadence(rawValue: options[.matchEvalCadence]) ?? .t0
     match = MatchOptions(options)
     prompts = PromptCenter.Options(options)
-    retractPraiseOnInstability = options["retractPraiseOnInstability"] == "true"
+    retractPraiseOnInstability = options[.retractPraiseOnInstability] == "true"
     useStabilityLayer = options.useStabilityLayer
     traceEvaluations = options.traceEvaluations
     t1MaxHz = options.t1MaxHz
     errorSourceFormulaFirst = options.errorSourceFormulaFirst
-    captureFailedText = CaptureFailedText(rawValue: options["captureFailedText"]) ?? .prd
+    captureFailedText = CaptureFailedText(rawValue: options[.captureFailedText]) ?? .prd
     metric = MetricOptions(options)
     landmarkFilter = OneEuroParameters(options)
   }

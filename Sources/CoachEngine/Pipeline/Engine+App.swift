@@ -61,9 +61,9 @@ extension Engine {
   }
 
   /// The capture pipeline's handling of an event, counted from the counters before it.
-  mutating func captureEvent(_ g: GenericEvent, at t: Millis) -> Effects {
+  mutating func captureEvent(_ e: CaptureEvent, at t: Millis) -> Effects {
     let before = (app.session.worksetCount, app.session.writeFailedCount)
-    let outputs = app.capture.handle(g, &app.session, captureContext(at: t))
+    let outputs = app.capture.handle(e, &app.session, captureContext(at: t))
     return capture(.capture(outputs, before: before), at: t)
   }
 
@@ -78,7 +78,7 @@ extension Engine {
   // MARK: Prompts
 
   mutating func emitPrompt(
-    _ key: String, payload: [(key: String, value: PromptPayloadValue)] = [], at t: Millis
+    _ key: PromptKey, payload: [(key: String, value: PromptPayloadValue)] = [], at t: Millis
   ) -> Effects {
     guard let def = PromptCatalogue.definition(key) else { return Effects() }
     return emitPrompt(def, payload: payload, at: t)
@@ -96,7 +96,7 @@ extension Engine {
   /// The modal of a PoseSpec that fails validation (§2.3): L3, priority 99, stateOnly.
   static func poseSpecPromptDefinition(_ p: PoseSpecPrompt) -> PromptDefinition {
     PromptDefinition(
-      key: p.key, level: .L3, surface: .cameraModalCenter, priority: PoseSpecPrompt.priority,
+      key: PromptKey(poseSpec: p), level: .L3, surface: .cameraModalCenter, priority: PoseSpecPrompt.priority,
       blocksShutter: PoseSpecPrompt.blocksShutter, gate: .stateOnly, titleZh: p.titleZh, titleEn: p.titleEn,
       messageZh: p.messageZh, messageEn: p.messageEn,
       actions: [PromptButton(PoseSpecPrompt.primaryActionId, PoseSpecPrompt.primaryTitleZh, PoseSpecPrompt.primaryTitleEn)],
@@ -145,26 +145,28 @@ extension Engine {
       return capture(.capture(outputs, before: before), at: t)
     }
     var out = Effects(outputs: [.shutterTapRefused(reason)])
-    if reason == .workset_full { out.append(emitPrompt("session_full_20", payload: [("count", .int(20))], at: t)) }
+    if reason == .workset_full { out.append(emitPrompt(.session_full_20, payload: [("count", .int(20))], at: t)) }
     return out
   }
 
   // MARK: Wrap, down reasons (§5.13, §5.15)
 
-  mutating func handleWrap(_ g: GenericEvent, at t: Millis) -> Effects {
-    switch g.kind {
-    case .wrap_open:
-      if app.session.writeFailedCount > 0 { return emitPrompt("blocked_by_write_failed", at: t) }
-      if app.session.worksetCount < 3 { return emitPrompt("wrap_not_enough_photos", at: t) }
-      return Effects(outputs: [.wrap(.open)])
-    case .wrap_export:
-      if let free = app.freeMB, free < 200 { return emitPrompt("low_space_blocking", payload: [("mb", .int(200))], at: t) }
-      return Effects(outputs: [.wrap(.export)])
-    case .down_reason_select:
-      let reason = g.fields["reason"]?.stringValue ?? ""
-      return Effects(diagnostics: [diagnostic("down_reason_select", [("reason", reason)], at: t)])
-    default: return Effects()
-    }
+  /// `wrap_open`: blocked while an item is write_failed, or below 3 photos (§5.13).
+  mutating func wrapOpen(at t: Millis) -> Effects {
+    if app.session.writeFailedCount > 0 { return emitPrompt(.blocked_by_write_failed, at: t) }
+    if app.session.worksetCount < 3 { return emitPrompt(.wrap_not_enough_photos, at: t) }
+    return Effects(outputs: [.wrap(.open)])
+  }
+
+  /// `wrap_export`: blocked below 200 MB free (§5.15).
+  mutating func wrapExport(at t: Millis) -> Effects {
+    if let free = app.freeMB, free < 200 { return emitPrompt(.low_space_blocking, payload: [("mb", .int(200))], at: t) }
+    return Effects(outputs: [.wrap(.export)])
+  }
+
+  /// `down_reason_select`: its A.13 line.
+  func downReasonSelect(_ e: CoachEvent.DownReasonSelect, at t: Millis) -> Effects {
+    Effects(diagnostics: [diagnostic("down_reason_select", [("reason", e.reason)], at: t)])
   }
 
   // MARK: Subject lost (§4.6, G-20)
@@ -175,11 +177,11 @@ extension Engine {
     if subjectTracked {
       guard app.subjectLost else { return Effects() }
       app.subjectLost = false
-      return app.prompts.conditionEnded("subject_lost", at: t, context: promptContext)
+      return app.prompts.conditionEnded(.subject_lost, at: t, context: promptContext)
     }
     guard !app.subjectLost, let seen = app.subjectSeenAt, t - seen >= Self.subjectLostMs else { return Effects() }
     app.subjectLost = true
-    return emitPrompt("subject_lost", at: t)
+    return emitPrompt(.subject_lost, at: t)
   }
 
   static let subjectLostMs: Millis = 2000

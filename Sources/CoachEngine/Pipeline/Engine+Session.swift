@@ -10,7 +10,7 @@ extension Engine {
   /// `app_launch`: a cold start. After a kill every in-memory state is gone: the session comes
   /// from `stored` (the typed relaunch entry, `Engine.relaunch(_:restoring:)`) or from a `store`
   /// recorded on the event.
-  mutating func appLaunch(_ g: GenericEvent, at t: Millis, restoring provided: StoreSnapshot?) -> Effects {
+  mutating func appLaunch(_ e: CoachEvent.AppLaunch, at t: Millis, restoring provided: StoreSnapshot?) -> Effects {
     var out = Effects()
     var relaunch = false
     for step in app.lifecycle.handle(.launch, at: t) {
@@ -24,8 +24,7 @@ extension Engine {
         fresh.app.lifecycle = app.lifecycle
         self = fresh
       case .coldStart:
-        let recorded = g.fields["store"].flatMap { $0.isNull ? nil : StoreSnapshot(json: $0) }
-        if let stored = recorded ?? provided {
+        if let stored = e.store ?? provided {
           // Install flags live outside the session (UserDefaults): after a kill they come back
           // from the store; on a first launch the header's stay.
           if relaunch { app.prompts = PromptCenter(options: app.prompts.options, installFlags: stored.installFlags) }
@@ -99,7 +98,7 @@ extension Engine {
     // items, shows the 20-limit modal / the write_failed block at once (§5.4, §5.6).
     out.append(capture(.capture(outputs, before: (0, 0)), at: t))
     if removed > 0 {
-      out.append(emitPrompt("session_recover_prune", payload: [("count", .int(removed))], at: t))
+      out.append(emitPrompt(.session_recover_prune, payload: [("count", .int(removed))], at: t))
     }
     app.dirty = true
     return out
@@ -115,7 +114,7 @@ extension Engine {
   mutating func resetSession(at t: Millis) -> Effects {
     var out = newSession(at: t, cause: "reset")
     let context = promptContext
-    for key in ["session_full_20", "blocked_by_write_failed", "write_failed_block", "write_failed", "in_flight_saving"] {
+    for key: PromptKey in [.session_full_20, .blocked_by_write_failed, .write_failed_block, .write_failed, .in_flight_saving] {
       out.append(app.prompts.withdraw(key, at: t, context: context))
     }
     return out
@@ -123,19 +122,20 @@ extension Engine {
 
   // MARK: Prompt actions (§4.7)
 
-  mutating func promptAction(_ g: GenericEvent, at t: Millis) -> Effects {
-    let key = g.fields["key"]?.stringValue ?? ""
-    let actionId = g.fields["action_id"]?.stringValue ?? ""
+  mutating func promptAction(_ e: CoachEvent.PromptAction, at t: Millis) -> Effects {
+    // A key the engine never shows matches no visible prompt: nothing happens.
+    guard let key = PromptKey(rawValue: e.key) else { return Effects() }
+    let actionId = e.actionId
     let (tapped, action) = app.prompts.action(key: key, actionId: actionId, at: t, context: promptContext)
     var out = tapped
     guard let action else { return out }
     if let effect = action.effect { out.outputs.append(.effect(effect)) }
     switch action.actionId {
     case "retry_camera_init", "retry":
-      if key == "camera_abnormal" { app.capture.resetCaptureFailures() }
-      if key.hasPrefix("posespec_") { break }
+      if key == .camera_abnormal { app.capture.resetCaptureFailures() }
+      if key.isPoseSpecModal { break }
       out.append(camera(.start, at: t))
-    case "dismiss" where key == "camera_abnormal":
+    case "dismiss" where key == .camera_abnormal:
       app.capture.resetCaptureFailures()
     case "reset_session":
       out.append(resetSession(at: t))
@@ -143,7 +143,7 @@ extension Engine {
       out.append(capture(.openFirstWriteFailed, at: t))
     case "clear_unliked", "retry_write", "abandon_item", "retry_album_add", "later":
       let before = (app.session.worksetCount, app.session.writeFailedCount)
-      let item = g.fields["item"]?.int64Value.map { Int($0) } ?? (key == "write_failed" ? app.bridge.viewerItem : nil)
+      let item = e.item.map { Int($0) } ?? (key == .write_failed ? app.bridge.viewerItem : nil)
       let outputs = app.capture.action(actionId, item: item, &app.session, captureContext(at: t))
       out.append(capture(.capture(outputs, before: before), at: t))
     default:

@@ -7,9 +7,10 @@ import PoseSpec
 /// 1–2. ``beginT0(_:at:)`` — canonicalize (and the optional landmark filter), tracking-lost, subject, metric contexts;
 /// 3. ``observeCues(_:_:_:)`` — per cue: availability → mode → error → level → hysteresis;
 /// 4. ``addFallbackCandidates(_:_:_:)`` and ``applyMultiPersonFilter(_:)``;
-/// 5. ``selectAndGate(at:)`` — selector → optional stability layer → anti-jitter gate;
+/// 5. ``selectAndGate(withRef:at:)`` — selector, then the display machine (``CueDisplayMachine``:
+///    optional stability layer → anti-jitter gate);
 /// 8. ``matchStep(_:_:at:)`` — computed before the outputs, which step 9 orders;
-/// 6. ``praiseStep(_:withRef:exited:match:wasFrozen:into:at:)``; 7. ``cardStep(_:into:at:)``.
+/// 6–7. praise and the card: the card machine (``CueCardMachine``) steps on the evaluation.
 ///
 /// Tracing (`--trace metrics`) is a ``CueEvalCollector`` the steps fill through optional
 /// chaining: nil when not tracing, so a normal replay builds nothing for it. The candidates
@@ -26,8 +27,9 @@ extension Engine {
     observeCues(input, &requests, &collector)
     addFallbackCandidates(input, &requests, &collector)
     applyMultiPersonFilter(input.ctx)
-    let display = selectAndGate(at: t)
-    let wasFrozen = praise.isFrozen
+    let shown = selectAndGate(withRef: input.withRefSession, at: t)
+    let display = self.display.last
+    let wasFrozen = cueCard.praise.isFrozen
     let match = matchStep(input, display, at: t)
 
     var effects = Effects(diagnostics: match.diagnostics)
@@ -35,14 +37,14 @@ extension Engine {
     if let collector {
       effects.outputs.append(cueEvalRecord(collector, frame: event.frame, input, display, at: t))
     }
-    if display.result.changed {
-      effects.outputs.append(
-        Self.cueDisplayRecord(display.result, withRef: input.withRefSession, at: t, hardAsWarn: faults.contains(.hardShownAsWarn)))
+    perform(shown, into: &effects, at: t)
+    // The card machine hears of an evaluation that has something for it (most frames have not).
+    if display.result.changed || !requests.exited.isEmpty || match.praised {
+      let evaluation = CueCardMachine.Evaluation(
+        display: display, withRef: input.withRefSession, exited: requests.exited, matchBecameTrue: match.praised,
+        wasFrozen: wasFrozen)
+      perform(cueCard.step(.evaluated(evaluation), at: t), into: &effects, at: t)
     }
-    praiseStep(
-      display, withRef: input.withRefSession, exited: requests.exited, match: match, wasFrozen: wasFrozen,
-      into: &effects, at: t)
-    cardStep(display, into: &effects, at: t)
     effects.outputs += match.outputs
     return effects
   }
@@ -66,9 +68,9 @@ extension Engine {
     if subjectTracked { app.subjectSeenAt = t }
     latestFrame = frame
     // §3.5: a switch between noRef and withRef makes every cue inactive.
-    let withRefSession = withRefActive
+    let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
     if withRefSession != withRef.lastModeWithRef {
-      for i in hysteresis.indices { hysteresis[i].reset() }
+      for i in hysteresis.indices { _ = hysteresis[i].step(.reset) }
       withRef.lastModeWithRef = withRefSession
     }
     let (subjectIndex, targetUnstable) = subject.subject(frame.faces, at: t)
@@ -173,7 +175,7 @@ extension Engine {
   mutating func cueUnavailable(
     _ i: Int, _ plan: CuePlan, why: String, _ requests: inout T0Requests, _ collector: inout CueEvalCollector?
   ) {
-    let event = hysteresis[i].markUnavailable()
+    let event = hysteresis[i].step(.unavailable)
     if event == .deactivated { requests.fallbacks.append((plan.fallbackCueId, plan.id)) }
     collector?.entries.append(
       CueEvalEntry(
@@ -182,13 +184,14 @@ extension Engine {
   }
 
   /// An error: its level (§3.3) moves the hysteresis (§3.5); an active cue is a candidate.
-  mutating func cueObserved(
+  @inline(__always) mutating func cueObserved(
     _ i: Int, _ plan: CuePlan, error: Double, _ observed: CueObservation, _ input: T0Input,
     _ requests: inout T0Requests, _ collector: inout CueEvalCollector?
   ) {
     let modeWithRef = observed.withRef
-    let level = faultedLevel(plan.level(of: error, withRef: modeWithRef))
-    let event = hysteresis[i].observe(level, persistFrames: exitPersist(plan))
+    let faults = configuration.plantedFaults
+    let level = Self.faultedLevel(plan.level(of: error, withRef: modeWithRef), faults)
+    let event = hysteresis[i].step(.observe(level, persistFrames: Self.exitPersist(plan, faults)))
     if event == .exitCrossed { requests.exited.append(plan.id) }
     // Severity only where it is read: a candidate's ranking, or the trace.
     if let sticky = hysteresis[i].stickyLevel {
@@ -248,53 +251,37 @@ extension Engine {
 
   // MARK: - Step 5: selection → (stability layer) → anti-jitter gate
 
-  /// Ranks `t0.candidates` in place (best first, §3.7) and runs the gate (§3.8–3.9).
-  mutating func selectAndGate(at t: Millis) -> T0Display {
+  /// Ranks `t0.candidates` in place (best first, §3.7) and offers the best to the display
+  /// machine (§3.8–3.9); returns its actions (the `cue_display` line of a change).
+  mutating func selectAndGate(withRef: Bool, at t: Millis) -> [MachineAction] {
     CueSelector.rank(
       &t0.candidates, policy: configuration.spec.defaults.selection,
       reverseTies: faults.contains(.tieBreakerReversed), boost: !faults.contains(.severityBoostIgnored))
     var input = GateSignal.empty
     var inputPlan: Int? = nil
     if let best = t0.candidates.first {
+      // A candidate is an active cue at its sticky level or a fallback at warn (§3.7).
+      EngineInvariant.check(
+        best.level == .warn || best.level == .hard || best.level == .enter, "selector: \(best.id) at \(best.level)")
       input = GateSignal(id: best.id, level: best.level)
       inputPlan = best.plan >= 0 ? best.plan : planIndex[best.id]
     }
-    // §3.8: the optional stability layer between the selector and the gate.
-    if useStabilityLayer {
-      input = stability.filter(input).output
-      inputPlan = input.id.flatMap { planIndex[$0] }
-    }
-    let before = gate.current
-    let parameters = gateParameters(current: t0.shownPlan, incoming: inputPlan)
-    let result = gate.filter(input, at: t, parameters)
-    if result.changed {
-      t0.shownPlan = result.output.id == input.id ? inputPlan : result.output.id.flatMap { planIndex[$0] }
-    }
-    return T0Display(input: input, before: before, parameters: parameters, result: result)
-  }
-
-  /// Gate parameters (§3.9): persistFrames of the input cue, or of the current cue for a nil
-  /// input; minHoldMs and cooldownMs of the current cue; PS defaults when there is none.
-  func gateParameters(current: Int?, incoming: Int?) -> GateParameters {
-    let defaults = configuration.spec.defaults.antiJitter
-    let current = current.map { plans[$0].antiJitter }
-    let incoming = incoming.map { plans[$0].antiJitter }
-    let persist = (incoming ?? current ?? defaults).persistFrames
-    var p = GateParameters(
-      persistFrames: faults.contains(.gatePersistOffByOne) ? max(1, persist - 1) : persist,
-      minHoldMs: faults.contains(.gateMinHoldIgnored) ? 0 : (current ?? defaults).minHoldMs,
-      cooldownMs: faults.contains(.gateCooldownIgnored) ? 0 : (current ?? defaults).cooldownMs)
-    p.holdAfterClear = faults.contains(.gateHoldAfterClear)
-    return p
+    return display.step(.offer(input, plan: inputPlan, withRef: withRef), at: t)
   }
 
   /// The level the hysteresis sees (`exit-threshold-ignored` turns exit into none).
-  func faultedLevel(_ level: CueLevel) -> CueLevel {
+  /// Static, and given the faults: a method on the engine called from the per-cue loop made a
+  /// copy of the whole engine value per call (two per cue and frame).
+  @inline(__always)
+  static func faultedLevel(_ level: CueLevel, _ faults: PlantedFaults) -> CueLevel {
     level == .exit && faults.contains(.exitThresholdIgnored) ? .none : level
   }
 
   /// Exit observations that clear a cue (`exit-persist-ignored`: one).
-  func exitPersist(_ plan: CuePlan) -> Int { faults.contains(.exitPersistIgnored) ? 1 : plan.persistFrames }
+  @inline(__always)
+  static func exitPersist(_ plan: CuePlan, _ faults: PlantedFaults) -> Int {
+    faults.contains(.exitPersistIgnored) ? 1 : plan.persistFrames
+  }
 
   // MARK: - Step 8 (computed before the outputs, which step 9 orders)
 
@@ -302,57 +289,9 @@ extension Engine {
   /// T1 ticks ([C], G-13).
   mutating func matchStep(_ input: T0Input, _ display: T0Display, at t: Millis) -> MatchOutcome {
     guard input.withRefSession, settings.matchEvalCadence != .t1 else { return MatchOutcome(outputs: [], diagnostics: [], praised: false) }
-    let quiet = display.result.output.id == nil && !praise.isFrozen
+    let quiet = display.result.output.id == nil && !cueCard.praise.isFrozen
     let m = evaluateMatch(input.ctx, mirrorCtx: input.mirrorCtx, quiet: quiet, at: t)
     return MatchOutcome(outputs: m.outputs, diagnostics: m.diagnostics, praised: m.praised)
-  }
-
-  // MARK: - Step 6: praise (§3.12)
-
-  /// noRef: an exit_crossed of the cue the gate now displays; withRef: Match false → true
-  /// (step 8; single-cue exits do not praise, PRD §5.1.1.a). Then [D]
-  /// retractPraiseOnInstability (PRD §4.3; ENGINE §1.8): a newly displayed cue during the freeze takes
-  /// the praise back.
-  mutating func praiseStep(
-    _ display: T0Display, withRef withRefSession: Bool, exited: [String], match: MatchOutcome, wasFrozen: Bool,
-    into effects: inout Effects, at t: Millis
-  ) {
-    let result = display.result
-    var praisedNow: (dimension: String, trigger: String)? = nil
-    if entitlementExpired {
-      // §3.10 / Epic E4: no praise while the entitlement is expired.
-    } else if withRefSession {
-      if match.praised { praisedNow = ("withref_match", "match") }
-    } else if let shown = result.output.id, exited.contains(shown), let p = planIndex[shown],
-      praise.trigger(
-        dimension: plans[p].mutexGroup, kind: "exit_crossed", at: t, globalCooldown: faults.contains(.praiseCooldownGlobal))
-    {
-      praisedNow = (plans[p].mutexGroup, "exit_crossed")
-    }
-    if praisedNow == nil, praise.isFrozen, result.changed, result.output.id != nil, settings.retractPraiseOnInstability,
-      let was = praise.unfreeze(reason: "reset")
-    {
-      effects.timers.append(.cancel(PraiseController.timeoutTimer))
-      effects.outputs.append(Self.praiseOffRecord(was, reason: "retracted", at: t))
-    }
-    if let praisedNow {
-      let on = praiseOn(praisedNow, wasFrozen: wasFrozen, at: t)
-      effects.outputs += on.outputs
-      effects.timers += on.timers
-    }
-  }
-
-  // MARK: - Step 7: director card (§3.10)
-
-  /// Only when the displayed cue (not just its level) changes, and not while praise holds the
-  /// card frozen (the card catches up when it unfreezes) or the entitlement is expired.
-  mutating func cardStep(_ display: T0Display, into effects: inout Effects, at t: Millis) {
-    let shown = display.result.output.id
-    guard shown != display.before.id, !praise.isFrozen, !entitlementExpired else { return }
-    let script = shown.flatMap { planIndex[$0] }.map { plans[$0].script }
-    if let next = card.display(shown, script: script) {
-      effects.outputs.append(Self.scriptCardRecord(next, at: t))
-    }
   }
 
   // MARK: - Output records (kept together; typed outputs will replace them)
@@ -361,24 +300,13 @@ extension Engine {
     .eval(.t0(frame: frame))
   }
 
-  static func cueDisplayRecord(_ result: AntiJitterGate.Result, withRef: Bool, at t: Millis, hardAsWarn: Bool = false) -> EngineOutput {
-    .cueDisplay(
-      CueDisplay(
-        cueId: result.output.id, level: hardAsWarn && result.output.level == .hard ? .warn : result.output.level,
-        reason: result.reason, mode: withRef ? .withRef : .noRef))
-  }
-
   func cueEvalRecord(
     _ collector: CueEvalCollector, frame: Int64, _ input: T0Input, _ display: T0Display, at t: Millis
   ) -> EngineOutput {
     CueEvalEntry.record(
       t: t, frame: frame, scene: scene, mode: input.withRefSession ? .withRef : .noRef, entries: collector.entries,
-      unsupported: collector.unsupported, ranked: t0.candidates, gate: display.result, gateState: gate,
+      unsupported: collector.unsupported, ranked: t0.candidates, gate: display.result, gateState: self.display.gate,
       gateParameters: display.parameters, input: display.input)
-  }
-
-  static func scriptCardRecord(_ card: ScriptCard, at t: Millis, frozen: Bool = false) -> EngineOutput {
-    .scriptCard(ScriptCardLine(cueId: card.cueId, variant: card.variant, zh: card.zh, en: card.en, frozen: frozen))
   }
 }
 
@@ -419,10 +347,7 @@ struct MatchOutcome {
   var praised: Bool
 }
 
-/// Buffers reused from one T0 evaluation to the next: the candidates (§3.7), ranked in place,
-/// and the plan index of the cue the gate shows (`planIndex[gate.current.id]`, kept so the
-/// gate parameters need no id look-up per frame; reset with the plans).
+/// Buffers reused from one T0 evaluation to the next: the candidates (§3.7), ranked in place.
 struct T0Scratch: Sendable {
   var candidates: [CueCandidate] = []
-  var shownPlan: Int?
 }

@@ -18,7 +18,7 @@ extension Engine {
         rawConfidence: Array(repeating: nil, count: Joint.allCases.count), faces: [], people: nil)
     var scalars = sensorScalars
     for (k, v) in frameScalars { scalars[k] = v }  // a map merge: order does not matter
-    let withRefSession = withRefActive
+    let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
     let targets = withRefSession ? withRef.store.targets : [:]
     if latestLumaTables == nil, let plane = latestLuma {
       latestLumaTables = lumaTableCache?.tables(for: plane) ?? LumaTables(plane)
@@ -43,7 +43,7 @@ extension Engine {
       switch observed.observation {
       case .unavailable(let why):
         t1Errors[i] = nil
-        let event = hysteresis[i].markUnavailable()
+        let event = hysteresis[i].step(.unavailable)
         if event == .deactivated { pendingT1Fallbacks.append((plan.fallbackCueId, plan.id)) }
         if tracing {
           entries.append(
@@ -53,8 +53,9 @@ extension Engine {
         }
       case .value(let error):
         t1Errors[i] = error
-        let level = faultedLevel(plan.level(of: error, withRef: observed.withRef))
-        let event = hysteresis[i].observe(level, persistFrames: exitPersist(plan))
+        let faults = configuration.plantedFaults
+        let level = Self.faultedLevel(plan.level(of: error, withRef: observed.withRef), faults)
+        let event = hysteresis[i].step(.observe(level, persistFrames: Self.exitPersist(plan, faults)))
         if event == .exitCrossed { pendingT1Exits.append(plan.id) }
         if tracing {
           entries.append(
@@ -74,10 +75,10 @@ extension Engine {
     // matchEvalCadence=t1 ([C] `TierScheduler.handleT1Tick`, G-13): Match on T1 ticks, from
     // the latest accepted landmarks.
     if withRefSession, settings.matchEvalCadence == .t1 {
-      let wasFrozen = praise.isFrozen
-      let quiet = gate.current.id == nil && !wasFrozen
+      let wasFrozen = cueCard.praise.isFrozen
+      let quiet = display.current.id == nil && !wasFrozen
       let match = evaluateMatch(ctx, mirrorCtx: mirrorContext(frame, targets: targets), quiet: quiet, at: t)
-      if match.praised { effects.append(praiseOn(("withref_match", "match"), wasFrozen: wasFrozen, at: t)) }
+      if match.praised { perform(cueCard.step(.tickMatch(wasFrozen: wasFrozen), at: t), into: &effects, at: t) }
       effects.outputs += match.outputs
       effects.diagnostics += match.diagnostics
     }

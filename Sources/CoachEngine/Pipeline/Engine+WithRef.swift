@@ -25,56 +25,53 @@ struct WithRefState: Sendable {
 extension Engine {
   var withRefActive: Bool { withRef.store.isActive }
 
-  /// `ref_pick` / `ref_analysis` / `ref_switch` (§1.5, §3.13b, §3.14).
-  mutating func handleReference(_ g: GenericEvent, at t: Millis) -> Effects {
-    switch g.kind {
-    case .ref_analysis:
-      guard let refId = g.fields["ref_id"]?.stringValue else { return Effects() }
-      let raw = LandmarkFrame(referenceFields: g.fields)
-      if let reason = RefGate.check(raw) {
-        // Rejected: not copied, the current reference unchanged (PLAN M7.9).
-        var effects = emitPrompt(RefGate.promptKey, payload: [("reason", .string(reason.rawValue))], at: t)
-        effects.outputs.append(
-          .reference(["ref_id": .string(refId), "result": "rejected", "reason": .string(reason.rawValue)]))
-        return effects
-      }
-      // §5.15: the copy into the album needs 200 MB; below that it is not performed.
-      if let free = app.freeMB, free < 200 {
-        return emitPrompt("low_space_blocking", payload: [("mb", .int(200))], at: t)
-      }
-      if case .limitReached = withRef.store.recordReferenceCopy() {
-        return emitPrompt("ref_limit_reached", at: t)
-      }
-      // §4.6: before the first reference copy ever (installOnce).
-      var effects = emitPrompt("ref_first_save_notice", at: t)
-      let targets = extractTargets(
-        raw, scalars: Self.referenceScalars(g.fields), luma: g.fields["luma"].flatMap(LumaFrame.init(referenceJSON:)))
-      let outcome = withRef.store.store(refId: refId, metrics: targets)
-      var fields: JSONObject = ["ref_id": .string(refId)]
-      switch outcome {
-      case .stored(_, let count, let replaced):
-        fields["result"] = "stored"
-        fields["targets"] = .number(Double(count))
-        fields["replaced"] = replaced.map { .string($0) } ?? .null
-      case .skipped(let reason, let newCount, let existing):
-        fields["result"] = "skipped"
-        fields["reason"] = .string(reason.rawValue)
-        fields["targets"] = .number(Double(newCount))
-        fields["existing"] = .number(Double(existing))
-      }
-      effects.outputs.append(.reference(fields))
+  /// `ref_analysis` (§1.5, §3.13b, §3.14): the reference gates, then its targets.
+  mutating func refAnalysis(_ e: CoachEvent.RefAnalysis, at t: Millis) -> Effects {
+    let refId = e.refId
+    let raw = e.reference
+    if let reason = RefGate.check(raw) {
+      // Rejected: not copied, the current reference unchanged (PLAN M7.9).
+      var effects = emitPrompt(RefGate.promptKey, payload: [("reason", .string(reason.rawValue))], at: t)
+      effects.outputs.append(
+        .reference(["ref_id": .string(refId), "result": "rejected", "reason": .string(reason.rawValue)]))
       return effects
-    case .ref_switch:
-      let order = withRef.store.refOrder
-      guard !order.isEmpty else { return Effects() }
-      let current = withRef.store.selectedRefId.flatMap { order.firstIndex(of: $0) } ?? 0
-      let step = g.fields["dir"]?.stringValue == "prev" ? order.count - 1 : 1
-      let next = order[(current + step) % order.count]
-      guard withRef.store.select(refId: next) else { return Effects() }
-      return Effects(outputs: [.reference(["ref_id": .string(next), "result": "selected"])])
-    default:
-      return Effects()
     }
+    // §5.15: the copy into the album needs 200 MB; below that it is not performed.
+    if let free = app.freeMB, free < 200 {
+      return emitPrompt(.low_space_blocking, payload: [("mb", .int(200))], at: t)
+    }
+    if case .limitReached = withRef.store.recordReferenceCopy() {
+      return emitPrompt(.ref_limit_reached, at: t)
+    }
+    // §4.6: before the first reference copy ever (installOnce).
+    var effects = emitPrompt(.ref_first_save_notice, at: t)
+    let targets = extractTargets(raw, scalars: e.scalars, luma: e.luma)
+    let outcome = withRef.store.store(refId: refId, metrics: targets)
+    var fields: JSONObject = ["ref_id": .string(refId)]
+    switch outcome {
+    case .stored(_, let count, let replaced):
+      fields["result"] = "stored"
+      fields["targets"] = .number(Double(count))
+      fields["replaced"] = replaced.map { .string($0) } ?? .null
+    case .skipped(let reason, let newCount, let existing):
+      fields["result"] = "skipped"
+      fields["reason"] = .string(reason.rawValue)
+      fields["targets"] = .number(Double(newCount))
+      fields["existing"] = .number(Double(existing))
+    }
+    effects.outputs.append(.reference(fields))
+    return effects
+  }
+
+  /// `ref_switch` (§3.14): the next or previous stored reference.
+  mutating func refSwitch(_ e: CoachEvent.RefSwitch) -> Effects {
+    let order = withRef.store.refOrder
+    guard !order.isEmpty else { return Effects() }
+    let current = withRef.store.selectedRefId.flatMap { order.firstIndex(of: $0) } ?? 0
+    let step = e.dir == .prev ? order.count - 1 : 1
+    let next = order[(current + step) % order.count]
+    guard withRef.store.select(refId: next) else { return Effects() }
+    return Effects(outputs: [.reference(["ref_id": .string(next), "result": "selected"])])
   }
 
   /// Target extraction (§3.13b): the reference through the same chain — canonicalize, subject
@@ -95,13 +92,6 @@ extension Engine {
       }
     }
     return targets
-  }
-
-  static func referenceScalars(_ f: JSONObject) -> [String: Double] {
-    var out: [String: Double] = [:]
-    let source = f["frame_scalars"]?["values"]?.objectValue ?? f["frame_scalars"]?.objectValue
-    for m in source?.members ?? [] { if let d = m.value.doubleValue { out[m.key] = d } }
-    return out
   }
 
   /// The MatchDecider on one T0 evaluation (§3.13e, step 8 of §3.15): live metrics of the
@@ -157,12 +147,8 @@ extension Engine {
       diagnostics.append(diagnostic("withref_fallback", at: t, [("reason", fb.reason), ("missing", fb.missingJoined)]))
     }
     withRef.lastFallback = result.fallback
-    // §3.12: withRef praise on Match false → true, dimension "withref_match".
-    if result.match && !withRef.lastMatch, !entitlementExpired,
-      praise.trigger(dimension: "withref_match", kind: "match", at: t)
-    {
-      praised = true
-    }
+    // §3.12: Match false → true; the card machine decides the praise (`CueCardMachine`).
+    praised = result.match && !withRef.lastMatch
     withRef.lastMatch = result.match
     withRef.lastTuple = tuple
     withRef.wasQuiet = quiet
@@ -177,90 +163,4 @@ extension Engine {
 
   /// The current session's id (§1.3.4: the header's, else generated `S-0001`, …).
   var sessionId: String { app.session.sessionId }
-}
-
-extension LandmarkFrame {
-  /// The landmarks-like payload of a `ref_analysis` event (`body`, `faces`, `people`,
-  /// `coords`), already checked by the recording decoder; malformed parts are skipped.
-  init(referenceFields f: JSONObject) {
-    self.init(frame: -1)
-    if f["coords"]?.stringValue == "vision" { coords = .vision }
-    people = f["people"]?.doubleValue.map { Int($0) }
-    if let o = f["body"]?.objectValue {
-      var pose = BodyPose()
-      for m in o.members {
-        guard let j = Joint(name: m.key), let a = m.value.arrayValue, a.count == 3, let x = a[0].doubleValue,
-          let y = a[1].doubleValue, let c = a[2].doubleValue
-        else { continue }
-        pose[j] = JointPoint(x: x, y: y, conf: c)
-      }
-      body = pose
-    }
-    for fv in f["faces"]?.arrayValue ?? [] {
-      guard let o = fv.objectValue, let b = o["bbox"]?.arrayValue, b.count == 4, let bx = b[0].doubleValue,
-        let by = b[1].doubleValue, let bw = b[2].doubleValue, let bh = b[3].doubleValue
-      else { continue }
-      func point(_ v: JSONValue?) -> Point2? {
-        guard let x = v?["x"]?.doubleValue, let y = v?["y"]?.doubleValue else { return nil }
-        return Point2(x: x, y: y)
-      }
-      func eye(_ v: JSONValue?) -> EyePoint? {
-        guard let x = v?["x"]?.doubleValue, let y = v?["y"]?.doubleValue else { return nil }
-        return EyePoint(
-          x: x, y: y, conf: v?["conf"]?.doubleValue, precMax: v?["prec_max"]?.doubleValue, ear: v?["ear"]?.doubleValue)
-      }
-      faces.append(
-        FaceObservation(
-          bbox: Rect(x: bx, y: by, w: bw, h: bh), conf: o["conf"]?.doubleValue, leftEye: eye(o["left_eye"]),
-          rightEye: eye(o["right_eye"]), nose: point(o["nose"]), noseTip: point(o["nose_tip"]), chin: point(o["chin"]),
-          mouth: point(o["mouth"]), eyeAR: o["eye_ar"]?.doubleValue, landmarkConfAvg: o["landmark_conf_avg"]?.doubleValue))
-    }
-  }
-}
-
-extension LumaFrame {
-  /// The `luma` object of a `ref_analysis` payload: `{w, h, enc: "u8-b64", data}`; nil when
-  /// malformed — sides not integers ≥ 1, `w·h` over ``pixelsMax`` (checked overflow-safe
-  /// before decoding) or data not exactly `w·h` bytes. The reference then has no pixel
-  /// metrics; the recording decoders refuse such a reference on import (exit 2).
-  init?(referenceJSON v: JSONValue) {
-    guard let w = v["w"]?.int64Value, let h = v["h"]?.int64Value, let pixels = Self.pixelCount(w: w, h: h),
-      let text = v["data"]?.stringValue, text.utf8.count == (pixels + 2) / 3 * 4,
-      let bytes = Base64.decode(text), bytes.count == pixels
-    else { return nil }
-    self.init(frame: -1, w: Int(w), h: Int(h), data: bytes)
-  }
-}
-
-/// Standard base64 (RFC 4648, `=` padding, no line breaks) without Foundation.
-enum Base64 {
-  static func decode(_ text: String) -> [UInt8]? {
-    var out: [UInt8] = []
-    out.reserveCapacity(text.utf8.count * 3 / 4)
-    var buffer: UInt32 = 0
-    var bits = 0
-    var padding = 0
-    for c in text.utf8 {
-      let v: UInt8
-      switch c {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = c - UInt8(ascii: "A")
-      case UInt8(ascii: "a")...UInt8(ascii: "z"): v = c - UInt8(ascii: "a") + 26
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c - UInt8(ascii: "0") + 52
-      case UInt8(ascii: "+"): v = 62
-      case UInt8(ascii: "/"): v = 63
-      case UInt8(ascii: "="):
-        padding += 1
-        continue
-      default: return nil
-      }
-      guard padding == 0 else { return nil }
-      buffer = buffer << 6 | UInt32(v)
-      bits += 6
-      if bits >= 8 {
-        bits -= 8
-        out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
-      }
-    }
-    return padding <= 2 ? out : nil
-  }
 }

@@ -29,6 +29,13 @@ struct TierScheduler: Equatable, Sendable {
 
   var degraded: Bool { thermalTrigger || frameDropTrigger }
 
+  init() {}
+  /// A scheduler in a state no input reaches (test-only: shows the invariants firing).
+  init(testOnlyT0Hz hz: Int, t1Enabled: Bool) {
+    t0Hz = hz
+    self.t1Enabled = t1Enabled
+  }
+
   /// Thermal state names as the device reports them (nominal 0, fair 1, serious 2, critical 3).
   static func thermalRaw(_ state: String) -> Int {
     switch state {
@@ -39,39 +46,57 @@ struct TierScheduler: Equatable, Sendable {
     }
   }
 
-  mutating func thermal(_ state: String, at t: Millis) -> Effects {
-    let was = thermalTrigger
-    thermalTrigger = Self.thermalRaw(state) >= 2
-    return was == thermalTrigger ? Effects() : reconsider(cause: "thermal", at: t)
+  /// The scheduler's inputs.
+  enum Action: Sendable {
+    /// `thermal {state}`.
+    case thermal(String)
+    /// `preview_stats {dropped_frames, avg_fps}`.
+    case previewStats(dropped: Int, averageFps: Double?)
+    /// The recovery timer fired.
+    case recoveryDue
   }
 
-  mutating func previewStats(dropped: Int, averageFps: Double?, at t: Millis) -> Effects {
-    let was = frameDropTrigger
-    frameDropTrigger = dropped >= Self.droppedFramesLimit || (averageFps.map { $0 < Self.minAverageFps } ?? false)
-    return was == frameDropTrigger ? Effects() : reconsider(cause: "frame_drop", at: t)
+  /// The transition function: a `tier` line on each change, the recovery timer.
+  mutating func step(_ action: Action, at t: Millis) -> [MachineAction] {
+    let out: [MachineAction]
+    switch action {
+    case .thermal(let state):
+      let was = thermalTrigger
+      thermalTrigger = Self.thermalRaw(state) >= 2
+      out = was == thermalTrigger ? [] : reconsider(cause: "thermal", at: t)
+    case .previewStats(let dropped, let averageFps):
+      let was = frameDropTrigger
+      frameDropTrigger = dropped >= Self.droppedFramesLimit || (averageFps.map { $0 < Self.minAverageFps } ?? false)
+      out = was == frameDropTrigger ? [] : reconsider(cause: "frame_drop", at: t)
+    case .recoveryDue:
+      // T1 back on if nothing degrades any more.
+      if !degraded, t0Hz == Self.normalHz, !t1Enabled {
+        t1Enabled = true
+        out = [.output(record(cause: "recovered", at: t))]
+      } else {
+        out = []
+      }
+    }
+    // Two tiers only; a degraded scheduler runs T0 at 8 Hz without T1; T1 runs only at 15 Hz.
+    EngineInvariant.check(t0Hz == Self.normalHz || t0Hz == Self.degradedHz, "tier: t0 at \(t0Hz) Hz")
+    EngineInvariant.check(!degraded || (t0Hz == Self.degradedHz && !t1Enabled), "tier: degraded at \(t0Hz) Hz, T1 \(t1Enabled)")
+    EngineInvariant.check(!t1Enabled || t0Hz == Self.normalHz, "tier: T1 on at \(t0Hz) Hz")
+    return out
   }
 
-  /// The recovery timer fired: T1 back on if nothing degrades any more.
-  mutating func recoveryDue(at t: Millis) -> Effects {
-    guard !degraded, t0Hz == Self.normalHz, !t1Enabled else { return Effects() }
-    t1Enabled = true
-    return Effects(outputs: [record(cause: "recovered", at: t)])
-  }
-
-  mutating func reconsider(cause: String, at t: Millis) -> Effects {
+  private mutating func reconsider(cause: String, at t: Millis) -> [MachineAction] {
     if degraded {
-      guard t0Hz != Self.degradedHz || t1Enabled else { return Effects() }
+      guard t0Hz != Self.degradedHz || t1Enabled else { return [] }
       let recovering = t0Hz == Self.normalHz && !t1Enabled
       t0Hz = Self.degradedHz
       t1Enabled = false
-      return Effects(
-        outputs: [record(cause: cause, at: t)], timers: recovering ? [.cancel(Self.recoveryTimer)] : [])
+      return [.output(record(cause: cause, at: t))] + (recovering ? [.timer(.cancel(Self.recoveryTimer))] : [])
     }
-    guard t0Hz == Self.degradedHz else { return Effects() }
+    guard t0Hz == Self.degradedHz else { return [] }
     t0Hz = Self.normalHz
-    return Effects(
-      outputs: [record(cause: "recovered", at: t)],
-      timers: [.schedule(Self.recoveryTimer, at: t + Self.recoveryDelayMs)])
+    return [
+      .output(record(cause: "recovered", at: t)), .timer(.schedule(Self.recoveryTimer, at: t + Self.recoveryDelayMs)),
+    ]
   }
 
   func record(cause: String, at t: Millis) -> EngineOutput {

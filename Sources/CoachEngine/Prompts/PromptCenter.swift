@@ -19,13 +19,13 @@ public struct VisiblePrompt: Sendable, Equatable {
   /// Remaining auto-dismiss time while the app is in the background (A.5.3).
   public var pausedRemainingMs: Millis?
 
-  public var key: String { definition.key }
+  public var key: PromptKey { definition.key }
   public var level: PromptLevel { definition.level }
   public var surface: PromptSurface { definition.surface }
   public var slot: PromptSlot { definition.slot }
   public var priority: Int { definition.priority }
   /// `[C]` prompt id: `<key>|<emittedAt wall ms>`.
-  public var promptId: String { "\(definition.key)|\(emittedAtWall)" }
+  public var promptId: String { "\(definition.key.rawValue)|\(emittedAtWall)" }
 
   public static func == (a: VisiblePrompt, b: VisiblePrompt) -> Bool {
     a.definition == b.definition && a.payload.map(\.key) == b.payload.map(\.key)
@@ -66,8 +66,8 @@ public struct PromptCenter: Sendable, Equatable {
     /// From the engine options `promptGlobalWindowScope` and `writeFailReasonStrings`.
     public init(_ options: EngineOptions) {
       self.init(
-        windowScope: WindowScope(rawValue: options["promptGlobalWindowScope"]) ?? .slot,
-        writeFailStrings: WriteFailStrings(rawValue: options["writeFailReasonStrings"]) ?? .a10)
+        windowScope: WindowScope(rawValue: options[.promptGlobalWindowScope]) ?? .slot,
+        writeFailStrings: WriteFailStrings(rawValue: options[.writeFailReasonStrings]) ?? .a10)
     }
   }
 
@@ -91,15 +91,15 @@ public struct PromptCenter: Sendable, Equatable {
   /// Indexed by `PromptSlot.index`.
   private var slots: [VisiblePrompt?] = Array(repeating: nil, count: PromptSlot.allCases.count)
   /// A.5.2 per-key `lastShownAt`.
-  private var lastShownAt: [String: Millis] = [:]
+  private var lastShownAt: [PromptKey: Millis] = [:]
   /// A.5.2 `suppressedUntil[key]`.
-  private var suppressedUntil: [String: Millis] = [:]
+  private var suppressedUntil: [PromptKey: Millis] = [:]
   /// Every show, in order (for the global window); pruned to the longest window.
   private var shows: [(slot: PromptSlot, t: Millis)] = []
   private var installOnceSet: Set<String>
   private var sessionOnceSet: Set<String> = []
   /// A.5.1 `stateTransitions[key]` = true while the condition of a stateOnly prompt holds.
-  private var stateActive: Set<String> = []
+  private var stateActive: Set<PromptKey> = []
   /// `system_dialog {open}` (G-39).
   public private(set) var systemDialogOpen = false
   /// L3 emissions deferred while a system dialog is open, in emission order.
@@ -127,7 +127,7 @@ public struct PromptCenter: Sendable, Equatable {
   /// The prompts on screen, in slot order (toast, banner, modal, Viewer bar).
   public var visible: [VisiblePrompt] { slots.compactMap { $0 } }
   public func visible(in slot: PromptSlot) -> VisiblePrompt? { slots[slot.index] }
-  public func visible(key: String) -> VisiblePrompt? { slots.first { $0?.key == key } ?? nil }
+  public func visible(key: PromptKey) -> VisiblePrompt? { slots.first { $0?.key == key } ?? nil }
   /// True while a visible prompt has `blocksShutter` (A.2.2).
   public var blocksShutter: Bool { slots.contains { $0?.definition.blocksShutter == true } }
   /// installOnce keys shown so far (to persist as install flags), sorted.
@@ -135,7 +135,7 @@ public struct PromptCenter: Sendable, Equatable {
   /// sessionOnce flags as stored in `sessions.flags_json` (§4.3), sorted.
   public var sessionFlags: [String] { sessionOnceSet.sorted().map { Self.sessionFlagPrefix + $0 } }
   /// stateOnly keys whose condition currently holds, sorted.
-  public var activeStates: [String] { stateActive.sorted() }
+  public var activeStates: [String] { stateActive.map(\.rawValue).sorted() }
 
   static let sessionFlagPrefix = "prompt.session_once."
   static func sessionOnceKey(fromFlag flag: String) -> String? {
@@ -152,7 +152,7 @@ public struct PromptCenter: Sendable, Equatable {
 
   /// `emit(key)` for a catalogue key (§4.5). An unknown key produces nothing.
   public mutating func emit(
-    _ key: String, payload: [(key: String, value: PromptPayloadValue)] = [], at t: Millis, context: PromptContext
+    _ key: PromptKey, payload: [(key: String, value: PromptPayloadValue)] = [], at t: Millis, context: PromptContext
   ) -> Effects {
     guard let def = PromptCatalogue.definition(key) else { return Effects() }
     return emit(def, payload: payload, at: t, context: context)
@@ -208,7 +208,7 @@ public struct PromptCenter: Sendable, Equatable {
   /// The condition of a stateOnly prompt ended (subject back, interruption over, in_flight < 2…):
   /// re-arms the gate (A.5.1), forgets a deferred emission of `key`, and removes the prompt if it
   /// is visible (reason `auto`: "until closed / condition ends", §4.1).
-  public mutating func conditionEnded(_ key: String, at t: Millis, context: PromptContext) -> Effects {
+  public mutating func conditionEnded(_ key: PromptKey, at t: Millis, context: PromptContext) -> Effects {
     stateActive.remove(key)
     deferred.removeAll { $0.definition.key == key }
     guard let p = visible(key: key) else { return Effects() }
@@ -217,7 +217,7 @@ public struct PromptCenter: Sendable, Equatable {
 
   /// Removes a visible prompt because the engine's state made it moot (e.g. the write_failed item
   /// was resolved elsewhere): reason `auto`; the stateOnly gate is untouched.
-  public mutating func withdraw(_ key: String, at t: Millis, context: PromptContext) -> Effects {
+  public mutating func withdraw(_ key: PromptKey, at t: Millis, context: PromptContext) -> Effects {
     guard let p = visible(key: key) else { return Effects() }
     return dismiss(p.slot, reason: .auto, at: t, context: context)
   }
@@ -226,7 +226,7 @@ public struct PromptCenter: Sendable, Equatable {
   /// with the same `ts_ms` ([C] order). The action comes back to the caller; a tap on a prompt
   /// that is not visible, or on a button it does not have, is ignored.
   public mutating func action(
-    key: String, actionId: String, at t: Millis, context: PromptContext
+    key: PromptKey, actionId: String, at t: Millis, context: PromptContext
   ) -> (Effects, PromptAction?) {
     guard let p = visible(key: key), let button = p.definition.actions.first(where: { $0.id == actionId }) else {
       return (Effects(), nil)
@@ -241,7 +241,7 @@ public struct PromptCenter: Sendable, Equatable {
   }
 
   /// `prompt_close {key}`: × on a closable (L2) banner → `prompt_dismissed(close)` and suppression.
-  public mutating func close(key: String, at t: Millis, context: PromptContext) -> Effects {
+  public mutating func close(key: PromptKey, at t: Millis, context: PromptContext) -> Effects {
     guard let p = visible(key: key), p.definition.isClosable else { return Effects() }
     return dismiss(p.slot, reason: .close, suppress: true, at: t, context: context)
   }
@@ -289,9 +289,9 @@ public struct PromptCenter: Sendable, Equatable {
     switch def.gate {
     case .none: break
     case .installOnce:
-      if installOnceSet.contains(key) { return dropped(e, .gate, at: now, context: context) }
+      if installOnceSet.contains(key.rawValue) { return dropped(e, .gate, at: now, context: context) }
     case .sessionOnce:
-      if sessionOnceSet.contains(key) { return dropped(e, .gate, at: now, context: context) }
+      if sessionOnceSet.contains(key.rawValue) { return dropped(e, .gate, at: now, context: context) }
     case .stateOnly:
       // Only the false→true transition passes; the transition is consumed even if a later
       // step drops the prompt.
@@ -362,8 +362,8 @@ public struct PromptCenter: Sendable, Equatable {
     let horizon = now - Self.windowHorizonMs
     if let first = shows.firstIndex(where: { $0.t > horizon }), first > 0 { shows.removeFirst(first) }
     switch def.gate {
-    case .installOnce: installOnceSet.insert(def.key)
-    case .sessionOnce: sessionOnceSet.insert(def.key)
+    case .installOnce: installOnceSet.insert(def.key.rawValue)
+    case .sessionOnce: sessionOnceSet.insert(def.key.rawValue)
     case .none, .stateOnly: break
     }
     var shownLine = trace(p, op: "shown", extra: nil, at: now)
@@ -409,7 +409,7 @@ public struct PromptCenter: Sendable, Equatable {
 
   static func baseFields(_ def: PromptDefinition, op: String) -> JSONObject {
     JSONObject(trace: [
-      .op: .string(op), .key: .string(def.key), .level: .string(def.level.rawValue),
+      .op: .string(op), .key: .string(def.key.rawValue), .level: .string(def.level.rawValue),
       .surface: .string(def.surface.rawValue), .priority: .number(Double(def.priority)),
     ])
   }
@@ -428,7 +428,7 @@ public struct PromptCenter: Sendable, Equatable {
     _ p: VisiblePrompt, event: String, extra: (String, String)?, at t: Millis, context: PromptContext
   ) -> DiagnosticLine {
     var payload: [(key: String, value: String)] = [
-      ("key", p.key),
+      ("key", p.key.rawValue),
       ("level", p.level.rawValue),
       ("surface", p.surface.rawValue),
       ("priority", String(p.priority)),
@@ -454,7 +454,7 @@ public struct PromptCenter: Sendable, Equatable {
   /// Placeholder texts (§4.2): `{reason}` of write_failed / ref_reject_not_suitable becomes its
   /// phrase (§4.8 / §3.14); `{seconds}` has one decimal; anything else is the value's text.
   private func placeholderValues(
-    _ key: String, _ payload: [(key: String, value: PromptPayloadValue)]
+    _ key: PromptKey, _ payload: [(key: String, value: PromptPayloadValue)]
   ) -> (zh: [String: String], en: [String: String]) {
     var zh: [String: String] = [:]
     var en: [String: String] = [:]
@@ -468,10 +468,10 @@ public struct PromptCenter: Sendable, Equatable {
         z = PromptText.oneDecimal(Double(i))
         e = z
       } else if name == "reason", case .string(let raw) = value {
-        if key == "write_failed", let r = WriteFailReason(rawValue: raw) {
+        if key == .write_failed, let r = WriteFailReason(rawValue: raw) {
           let phrase = options.writeFailStrings == .a10 ? r.a10 : r.c41
           (z, e) = (phrase.zh, phrase.en)
-        } else if key == "ref_reject_not_suitable", let r = RefRejectReason(rawValue: raw) {
+        } else if key == .ref_reject_not_suitable, let r = RefRejectReason(rawValue: raw) {
           (z, e) = (r.text.zh, r.text.en)
         }
       }

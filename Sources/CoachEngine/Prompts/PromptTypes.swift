@@ -145,7 +145,7 @@ public struct PromptButton: Sendable, Equatable {
 
 /// A.2.2 prompt definition (a catalogue row). Texts are templates with `{placeholder}`s.
 public struct PromptDefinition: Sendable, Equatable {
-  public var key: String
+  public var key: PromptKey
   public var level: PromptLevel
   public var surface: PromptSurface
   /// Higher wins (A.4.3).
@@ -166,7 +166,7 @@ public struct PromptDefinition: Sendable, Equatable {
   public var origin: String
 
   public init(
-    key: String, level: PromptLevel, surface: PromptSurface, priority: Int, blocksShutter: Bool = false,
+    key: PromptKey, level: PromptLevel, surface: PromptSurface, priority: Int, blocksShutter: Bool = false,
     gate: FrequencyGate = .none, autoDismiss: AutoDismiss = .never, throttle: ThrottleRule? = nil,
     titleZh: String? = nil, titleEn: String? = nil, messageZh: String, messageEn: String,
     actions: [PromptButton] = [], origin: String = "catalogue"
@@ -293,7 +293,7 @@ public enum PromptActionKind: String, Sendable, CaseIterable, Equatable {
 
 /// A button tap handed back to the caller (ENGINE §4.7): the engine executes it.
 public struct PromptAction: Sendable, Equatable {
-  public var key: String
+  public var key: PromptKey
   public var actionId: String
   /// nil for an id outside the library (never the case for catalogue prompts).
   public var kind: PromptActionKind?

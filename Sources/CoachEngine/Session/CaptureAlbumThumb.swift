@@ -29,9 +29,11 @@ extension CapturePipeline {
   /// (§5.11); otherwise album failed, the first failure of the session asks for the banner
   /// (unless "稍后"), and automatic retries follow at +1 s, +3 s, +10 s after each failure (≤ 3).
   /// A failure inside a manual "重试归档" batch schedules no auto retry and no banner.
-  mutating func albumResult(_ f: JSONObject, _ s: inout SessionSnapshot, _ c: CaptureContext, _ out: inout [CaptureOutput]) {
-    guard let asset = f["asset_id"]?.stringValue, let attempt = f.int("attempt"),
-      let i = s.items.firstIndex(where: { $0.assetId == asset && $0.core == .write_success }),
+  mutating func albumResult(
+    _ e: CoachEvent.AlbumAddResult, _ s: inout SessionSnapshot, _ c: CaptureContext, _ out: inout [CaptureOutput]
+  ) {
+    let (asset, attempt) = (e.assetId, Int(e.attempt))
+    guard let i = s.items.firstIndex(where: { $0.assetId == asset && $0.core == .write_success }),
       s.items[i].album == .queued, s.items[i].albumAttempts == attempt
     else { return }
     let id = s.items[i].itemId
@@ -39,7 +41,7 @@ extension CapturePipeline {
     let manual = r.manualAlbum
     r.manualAlbum = false
     runtime[id] = r
-    if f["ok"]?.boolValue == true {
+    if e.ok {
       s.items[i].albumRetryNextAtMs = nil
       setAlbum(i, .success, &s, c, &out)
       albumBatchSettle(id, outcome: .ok, &out)
@@ -48,8 +50,8 @@ extension CapturePipeline {
       }
       return
     }
-    let err = f["error"]?.objectValue
-    let kind = err?["kind"]?.stringValue
+    let err = e.error
+    let kind = err?.kind
     if kind == "asset_not_found" && Self.readableAuth.contains(c.photoAuth) {
       // §5.11 [C] heal: prune + A.13 (payload asset_id_hash, auth_snapshot, heal_action).
       removeItem(i, reason: "phantom", &s, c, &out)

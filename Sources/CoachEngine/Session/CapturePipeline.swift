@@ -167,52 +167,47 @@ public struct CapturePipeline: Sendable, Equatable {
 
   // MARK: Events
 
-  /// Effect results and item-level UI events; any other kind → [].
-  public mutating func handle(_ g: GenericEvent, _ s: inout SessionSnapshot, _ c: CaptureContext)
+  /// Effect results and item-level UI events.
+  public mutating func handle(_ e: CaptureEvent, _ s: inout SessionSnapshot, _ c: CaptureContext)
     -> [CaptureOutput]
   {
     var out: [CaptureOutput] = []
-    let f = g.fields
-    switch g.kind {
-    case .photo_data:
-      photoData(shot: f.int("shot"), bytes: f["bytes"]?.int64Value, ext: f["ext"]?.stringValue, &s, c, &out)
-    case .photo_capture_error:
+    switch e {
+    case .photoData(let e):
+      photoData(shot: Int(e.shot), bytes: e.bytes, ext: e.ext.rawValue, &s, c, &out)
+    case .photoCaptureError:
       break  // §5.5: unchanged; the 2000 ms deadline converts it to capture_failed.
-    case .pending_write_failed:
-      pendingWriteFailed(shot: f.int("shot"), &s, c, &out)
-    case .photokit_write_result:
-      photokitResult(f, &s, c, &out)
-    case .asset_fetch_result:
-      fetchResult(assetId: f["asset_id"]?.stringValue, attempt: f.int("attempt"), count: f.int("count"), &s, c, &out)
-    case .album_add_result:
-      albumResult(f, &s, c, &out)
-    case .thumb_result:
-      thumbResult(shot: f.int("shot"), ok: f["ok"]?.boolValue ?? false, &s, c, &out)
-    case .favorite_sync_result:
+    case .pendingWriteFailed(let e):
+      pendingWriteFailed(shot: Int(e.shot), &s, c, &out)
+    case .photokitWriteResult(let e):
+      photokitResult(e, &s, c, &out)
+    case .assetFetchResult(let e):
+      fetchResult(assetId: e.assetId, attempt: Int(e.attempt), count: Int(e.count), &s, c, &out)
+    case .albumAddResult(let e):
+      albumResult(e, &s, c, &out)
+    case .thumbResult(let e):
+      thumbResult(shot: Int(e.shot), ok: e.ok, &s, c, &out)
+    case .favoriteSyncResult(let e):
       // §5.15: failed under Full access → favorite_sync_failed (sessionOnce, engine gate).
-      if f["result"]?.stringValue == "failed", c.photoAuth == "authorized" {
+      if e.result == .failed, c.photoAuth == "authorized" {
         out.append(.prompt(key: CapturePromptKey.favoriteSyncFailed, payload: []))
       }
-    case .like_toggle:
-      if let shot = f.int("item"), let liked = f["liked"]?.boolValue,
-        let i = s.items.firstIndex(where: { $0.shotSeq == shot }), s.items[i].liked != liked
-      {
-        s.items[i].liked = liked
+    case .likeToggle(let e):
+      let shot = Int(e.item)
+      if let i = s.items.firstIndex(where: { $0.shotSeq == shot }), s.items[i].liked != e.liked {
+        s.items[i].liked = e.liked
         s.lastActiveAtMs = c.wallMs
         out.append(.item(s.items[i]))
         out.append(.effect(.favoriteSync(item: shot)))
       }
-    case .viewer_open:
+    case .viewerOpen(let e):
       // ENGINE §4.6: thumb_failed when the user opens the Viewer on a thumb_failed item.
-      if let shot = f.int("item"), let item = s.items.first(where: { $0.shotSeq == shot }),
-        item.thumb == .failed || item.thumb == .failed_permanent
-      {
+      let shot = Int(e.item)
+      if let item = s.items.first(where: { $0.shotSeq == shot }), item.thumb == .failed || item.thumb == .failed_permanent {
         out.append(.prompt(key: CapturePromptKey.thumbFailed, payload: []))
       }
-    case .rebuild_thumb_tap:
-      rebuildThumb(shot: f.int("item"), &s, c, &out)
-    default:
-      return []
+    case .rebuildThumbTap(let e):
+      rebuildThumb(shot: Int(e.item), &s, c, &out)
     }
     finish(&s, &out)
     return out
@@ -370,7 +365,12 @@ public struct CapturePipeline: Sendable, Equatable {
   static func assetHash(_ assetId: String) -> String { SHA256.hex(assetId) }
 }
 
-extension JSONObject {
-  /// An integer field (JSON number with an integral value).
-  func int(_ key: String) -> Int? { self[key]?.int64Value.map { Int($0) } }
+/// The events the capture pipeline handles: effect results and item-level UI events
+/// (`Engine.handle(_:at:)` routes them here by kind).
+public enum CaptureEvent: Sendable, Equatable {
+  case photoData(CoachEvent.PhotoData), photoCaptureError(CoachEvent.PhotoCaptureError)
+  case pendingWriteFailed(CoachEvent.PendingWriteFailed), photokitWriteResult(CoachEvent.PhotoKitWriteResult)
+  case assetFetchResult(CoachEvent.AssetFetchResult), albumAddResult(CoachEvent.AlbumAddResult)
+  case thumbResult(CoachEvent.ThumbResult), favoriteSyncResult(CoachEvent.FavoriteSyncResult)
+  case likeToggle(CoachEvent.LikeToggle), viewerOpen(CoachEvent.ItemTap), rebuildThumbTap(CoachEvent.ItemTap)
 }

@@ -19,11 +19,11 @@ public enum CaptureOutput: Equatable, Sendable {
   /// A timer request; every id starts with `capture.` (see `CapturePipeline.TimerKind`).
   case timer(TimerRequest)
   /// Ask the prompt system to emit `key` (the engine applies gates, throttles, slots).
-  case prompt(key: String, payload: [(key: String, value: PromptPayloadValue)])
+  case prompt(key: PromptKey, payload: [(key: String, value: PromptPayloadValue)])
   /// The condition behind a prompt ended (`in_flight_saving` when in_flight < 2, `write_failed`
   /// when its item left write_failed, `thumb_failed` on self-heal, `album_add_failed` when no
   /// album failure is left).
-  case withdraw(key: String)
+  case withdraw(key: PromptKey)
   /// An A.13 line; the engine adds ts_ms / session_id / scene. Payload keys in a fixed order.
   case diagnostic(event: String, payload: [(key: String, value: String)])
 
@@ -70,22 +70,22 @@ public struct CaptureContext: Sendable, Equatable {
 /// as catalogued; `albumRetryEmpty`, `albumRetryResult` and `clearUnlikedDone` are [C] keys of
 /// ENGINE §4.9 without a catalogue row.
 public enum CapturePromptKey {
-  public static let lowSpaceWarn = "low_space_warn"
-  public static let writeFailed = "write_failed"
+  public static let lowSpaceWarn = PromptKey.low_space_warn
+  public static let writeFailed = PromptKey.write_failed
   /// ENGINE §5.8 / G-17: the L1 toast (catalogue `capture_failed_toast`).
-  public static let captureFailedToast = "capture_failed_toast"
+  public static let captureFailedToast = PromptKey.capture_failed_toast
   /// ENGINE §5.8: 3 failures in 30 s → L3 "相机异常" (catalogue `camera_abnormal`, = [C]
   /// `capture_failed_abnormal_modal`).
-  public static let cameraAbnormal = "camera_abnormal"
+  public static let cameraAbnormal = PromptKey.camera_abnormal
   /// ENGINE §5.9 banner (catalogue `album_add_failed`, = [C] `album_add_failed_banner`).
-  public static let albumAddFailed = "album_add_failed"
-  public static let albumRetryEmpty = "album_retry_empty"
-  public static let albumRetryResult = "album_retry_result"
-  public static let nothingToClear = "nothing_to_clear"
-  public static let clearUnlikedDone = "workset_clear_unliked_done"
-  public static let inFlightSaving = "in_flight_saving"
-  public static let thumbFailed = "thumb_failed"
-  public static let favoriteSyncFailed = "favorite_sync_failed"
+  public static let albumAddFailed = PromptKey.album_add_failed
+  public static let albumRetryEmpty = PromptKey.album_retry_empty
+  public static let albumRetryResult = PromptKey.album_retry_result
+  public static let nothingToClear = PromptKey.nothing_to_clear
+  public static let clearUnlikedDone = PromptKey.workset_clear_unliked_done
+  public static let inFlightSaving = PromptKey.in_flight_saving
+  public static let thumbFailed = PromptKey.thumb_failed
+  public static let favoriteSyncFailed = PromptKey.favorite_sync_failed
 }
 
 /// SaveErrorSnapshot (PRD §C.1.2, ENGINE §5.1) as carried on `item_state_changed` lines: the
@@ -114,11 +114,10 @@ struct SaveErrorSnapshot: Equatable, Sendable {
   }
 
   /// The snapshot of a recorded error object `{domain, code, underlying?: {domain, code}}`.
-  init(_ stage: Stage, error: JSONObject?, _ desc: String) {
-    let u = error?["underlying"]?.objectValue
+  init(_ stage: Stage, error: EffectError?, _ desc: String) {
     self.init(
-      stage, error?["domain"]?.stringValue, error?.int("code"), desc, underlyingDomain: u?["domain"]?.stringValue,
-      underlyingCode: u?.int("code"))
+      stage, error?.domain, error?.code.map { Int($0) }, desc, underlyingDomain: error?.underlyingDomain,
+      underlyingCode: error?.underlyingCode.map { Int($0) })
   }
 }
 

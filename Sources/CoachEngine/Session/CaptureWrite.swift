@@ -101,22 +101,24 @@ extension CapturePipeline {
 
   // MARK: §5.5 writing → write_success / retry / write_failed
 
-  mutating func photokitResult(_ f: JSONObject, _ s: inout SessionSnapshot, _ c: CaptureContext, _ out: inout [CaptureOutput]) {
-    guard let shot = f.int("shot"), let attempt = f.int("attempt"),
-      let i = s.items.firstIndex(where: { $0.shotSeq == shot && $0.core == .writing }),
+  mutating func photokitResult(
+    _ e: CoachEvent.PhotoKitWriteResult, _ s: inout SessionSnapshot, _ c: CaptureContext, _ out: inout [CaptureOutput]
+  ) {
+    let (shot, attempt) = (Int(e.shot), Int(e.attempt))
+    guard let i = s.items.firstIndex(where: { $0.shotSeq == shot && $0.core == .writing }),
       s.items[i].writeAttempts == attempt, var r = runtime[s.items[i].itemId], r.awaitingWrite
     else { return }
     let id = s.items[i].itemId
     r.awaitingWrite = false
     runtime[id] = r
     cancel(.write_timeout, id, &out)
-    if f["ok"]?.boolValue == true, let asset = f["asset_id"]?.stringValue, !asset.isEmpty {
+    if e.ok, let asset = e.assetId, !asset.isEmpty {
       writeSucceeded(i, asset, &s, c, &out)
       return
     }
-    let err = f["error"]?.objectValue
-    let domain = err?["domain"]?.stringValue
-    let code = err?.int("code")
+    let err = e.error
+    let domain = err?.domain
+    let code = err?.code.map { Int($0) }
     let reason = Self.mapWriteFailReason(photoAuth: c.photoAuth, freeMB: c.freeMB, domain: domain, code: code)
     if reason == .system_pressure || reason == .photo_lib_unavailable, r.writeAutoRetries < Self.writeAutoRetryDelaysMs.count {
       // §5.5 / ASSERT‑C‑WR‑009: stays writing; retry after 300 then 1000 ms.
@@ -126,8 +128,8 @@ extension CapturePipeline {
       schedule(.write_retry, id, at: c.now + delay, &out)
       return
     }
-    var desc = err?["desc"]?.stringValue ?? err?["description"]?.stringValue ?? "photokit_write_error"
-    if f["ok"]?.boolValue == true { desc = "missing_asset_id" }
+    var desc = err?.desc ?? "photokit_write_error"
+    if e.ok { desc = "missing_asset_id" }
     if let p = s.items[i].pendingFile { desc += " pending=\(p)" }
     enterWriteFailed(i, reason, SaveErrorSnapshot(.write, error: err, desc), &s, c, &out)
   }

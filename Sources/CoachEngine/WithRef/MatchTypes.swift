@@ -78,8 +78,8 @@ public struct MatchOptions: Equatable, Sendable {
   /// The options of an engine option set (`mirrorMode`, `missingTargetPolicy`).
   public init(_ options: EngineOptions) {
     self.init(
-      mirrorMode: MirrorMode(rawValue: options["mirrorMode"]) ?? .scalar,
-      missingTargetPolicy: MissingTargetPolicy(rawValue: options["missingTargetPolicy"]) ?? .block)
+      mirrorMode: MirrorMode(rawValue: options[.mirrorMode]) ?? .scalar,
+      missingTargetPolicy: MissingTargetPolicy(rawValue: options[.missingTargetPolicy]) ?? .block)
   }
 }
 

@@ -71,7 +71,7 @@ public struct RefGateLimits: Equatable, Sendable {
 /// The reference gates of ENGINE §3.14, checked on a `ref_analysis` payload.
 public enum RefGate {
   /// The prompt a failure shows (L3, `{reason}` = `RefGateReason.reasonZh/En`).
-  public static let promptKey = "ref_reject_not_suitable"
+  public static let promptKey = PromptKey.ref_reject_not_suitable
 
   /// The first failing gate, or nil when the reference is suitable. Order [D]:
   /// 1. multi_person: ≥ 2 faces with confidence ≥ 0.6 (a face without confidence does not count);

@@ -61,9 +61,12 @@ public struct JSONLEventDecoder {
     case .landmarks: return InputEvent(t: t, payload: .landmarks(try landmarks(fields)))
     case .luma: return InputEvent(t: t, payload: .luma(try luma(fields)))
     default:
-      try checkSchema(kind, fields)
       if kind == .ref_analysis { try checkReference(fields) }
-      return InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: fields)))
+      try checkSchema(kind, fields)
+      let g = GenericEvent(kind: kind, fields: fields)
+      // The engine's typed payload is read the same way at replay: what imports, replays.
+      do { _ = try CoachEvent(decoding: g) } catch { throw fail(error.description, field: error.field) }
+      return InputEvent(t: t, payload: .generic(g))
     }
   }
 
@@ -125,6 +128,11 @@ public struct JSONLEventDecoder {
       if let allowed = spec.oneOf, let s = v.stringValue, !allowed.contains(s) {
         throw fail("\(kind.rawValue): field \"\(spec.name)\": expected \(expected(spec)), found \"\(s)\"", field: spec.name)
       }
+    }
+    let definition = kind.definition
+    for m in fields.members where definition.spec(m.key) == nil {
+      throw fail(
+        "\(kind.rawValue): unknown field \"\(m.key)\" (expected \(definition.expectedFieldList))", field: m.key)
     }
   }
 

@@ -33,6 +33,7 @@ extension JPReplay {
           jpreplay record --all
           jpreplay record Recordings/s04-frame-left-enter.scenario.yaml -o /tmp/s04.jprec
           jpreplay record s04-frame-left-enter --jsonl | head -3
+          jpreplay record Recordings/pixscan/swipe-directions.yaml   # engine: pixscan (docs/PIXSCAN.md)
         """)
 
     @Argument(help: "Scenario files, or recording names looked up as <recordings-dir>/<name>.scenario.yaml.")
@@ -85,6 +86,9 @@ extension JPReplay {
     }
 
     func record(_ file: String) throws {
+      if let text = try? String(contentsOfFile: file, encoding: .utf8), PixScanRecord.isPixScan(text) {
+        return try PixScanRecord.record(file, text: text, output: output, jsonl: jsonl)
+      }
       let scenario = try Scenario.load(path: file)
       let out = output ?? ScenarioCorpus.recordingPath(forScenario: file, name: scenario.name)
       let generated = scenario.generate()

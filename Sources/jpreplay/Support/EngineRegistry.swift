@@ -1,13 +1,13 @@
 import EngineSeam
+import PixScanPlugin
 import Replay
 
 /// The engines this jpreplay replays, by the name a recording header gives in `engine`
 /// (absent = Just Photo). Just Photo's commands build their drivers from a PoseSpec
 /// (`ReplayHarness`); every other engine comes as an `EnginePlugin` listed here.
 enum EngineRegistry {
-  /// Plug-ins of engines other than Just Photo, by name. PixScan's (issue 26) goes here:
-  /// `"pixscan": PixScanPlugin.plugin`.
-  static let plugins: [String: EnginePlugin] = [:]
+  /// Plug-ins of engines other than Just Photo, by name: PixScan (issue 26, docs/PIXSCAN.md).
+  static let plugins: [String: EnginePlugin] = ["pixscan": PixScanSeamEngine.plugin]
 
   /// Every engine name this jpreplay knows.
   static var known: [String] { [justPhotoEngineName] + plugins.keys.sorted() }

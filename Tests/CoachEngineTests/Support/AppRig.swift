@@ -36,6 +36,9 @@ struct AppRig {
   }
 
   mutating func apply(_ fx: Effects) {
+    // A test event the engine refuses (fields that do not match the kind's definition) is a
+    // mistake in the test, not a silent no-op.
+    if let refused = fx.refused { Issue.record("the engine refused an event: \(refused)") }
     out += fx.records(at: now)
     diags += fx.diagnostics
     if let p = fx.persist { lastPersist = p }

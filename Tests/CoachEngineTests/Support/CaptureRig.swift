@@ -57,7 +57,29 @@ struct CaptureRig {
 
   @discardableResult mutating func event(at t: Millis, _ kind: EventKind, _ fields: JSONObject) -> [CaptureOutput] {
     advance(to: t)
-    return record(p.handle(GenericEvent(kind: kind, fields: fields), &s, ctx))
+    guard let e = Self.captureEvent(GenericEvent(kind: kind, fields: fields)) else {
+      Issue.record("not a capture event: \(kind.rawValue) \(fields)")
+      return []
+    }
+    return record(p.handle(e, &s, ctx))
+  }
+
+  /// The capture pipeline's event for a generic event of one of its kinds (as the engine routes it).
+  static func captureEvent(_ g: GenericEvent) -> CaptureEvent? {
+    switch try? CoachEvent(decoding: g) {
+    case .photoData(let e): .photoData(e)
+    case .photoCaptureError(let e): .photoCaptureError(e)
+    case .pendingWriteFailed(let e): .pendingWriteFailed(e)
+    case .photokitWriteResult(let e): .photokitWriteResult(e)
+    case .assetFetchResult(let e): .assetFetchResult(e)
+    case .albumAddResult(let e): .albumAddResult(e)
+    case .thumbResult(let e): .thumbResult(e)
+    case .favoriteSyncResult(let e): .favoriteSyncResult(e)
+    case .likeToggle(let e): .likeToggle(e)
+    case .viewerOpen(let e): .viewerOpen(e)
+    case .rebuildThumbTap(let e): .rebuildThumbTap(e)
+    default: nil
+    }
   }
 
   @discardableResult mutating func action(at t: Millis, _ id: String, item: Int? = nil) -> [CaptureOutput] {
@@ -107,7 +129,7 @@ struct CaptureRig {
       return nil
     }
   }
-  func prompts(_ key: String? = nil) -> [(t: Millis, key: String, payload: [String: PromptPayloadValue])] {
+  func prompts(_ key: PromptKey? = nil) -> [(t: Millis, key: PromptKey, payload: [String: PromptPayloadValue])] {
     log.compactMap { e in
       if case .prompt(let k, let p) = e.out, key == nil || k == key {
         return (e.t, k, Dictionary(uniqueKeysWithValues: p.map { ($0.key, $0.value) }))
@@ -115,7 +137,7 @@ struct CaptureRig {
       return nil
     }
   }
-  func withdrawals() -> [(t: Millis, key: String)] {
+  func withdrawals() -> [(t: Millis, key: PromptKey)] {
     log.compactMap { e in
       if case .withdraw(let k) = e.out { return (e.t, k) }
       return nil
@@ -142,4 +164,9 @@ struct CaptureRig {
   }
   func item(_ shot: Int) -> SessionItem? { s.items.first { $0.shotSeq == shot } }
   func attempts(_ rows: [(t: Millis, fields: JSONObject)]) -> [Int] { rows.map { $0.fields.int("attempt") ?? -1 } }
+}
+
+extension JSONObject {
+  /// An integer field (JSON number with an integral value), for reading trace and A.13 fields.
+  func int(_ key: String) -> Int? { self[key]?.int64Value.map { Int($0) } }
 }

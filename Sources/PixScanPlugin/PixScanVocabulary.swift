@@ -1,0 +1,136 @@
+import CanonicalJSON
+import EngineIO
+import EngineSeam
+import PixScanEngine
+import Replay
+
+/// PixScan on the engine seam: its name in recording headers (`engine: pixscan`), its event
+/// kinds, its effect table, how its outputs become trace lines and how its store is written
+/// (docs/PIXSCAN.md).
+public enum PixScanVocabulary: EngineVocabulary {
+  /// `pixscan`.
+  public static let engineName = "pixscan"
+
+  /// Every `PixInputKind`, with its channel, required fields and launch/kill roles.
+  public static let kinds: [EventKindInfo] = PixInputKind.allCases.map(kindInfo)
+
+  @Sendable static func always(_: JSONObject) -> Bool { true }
+
+  static func kindInfo(_ k: PixInputKind) -> EventKindInfo {
+    var required: [(name: String, type: EventKindInfo.FieldType)] = []
+    for r in k.required { required.append((r.name, EventKindInfo.FieldType(rawValue: r.type) ?? .string)) }
+    var ends: (@Sendable (JSONObject) -> Bool)? = nil
+    if k.endsProcess { ends = Self.always }
+    return EventKindInfo(name: k.rawValue, channel: k.channel, required: required, launches: k.launches, endsProcessWhen: ends)
+  }
+
+  /// `PixEffectRule.all` as the seam's rules.
+  public static let effectRules: [EffectRuleInfo] = PixEffectRule.all.map {
+    EffectRuleInfo(request: $0.request, results: $0.results, keyFields: $0.keyFields, successFields: $0.successFields)
+  }
+
+  /// The request an `effect` output makes (its kind and fields, key fields among them).
+  public static func effectCall(_ output: PixOutput) -> EffectCall? {
+    guard case .effect(let r) = output else { return nil }
+    var fields = r.fields()
+    fields["kind"] = nil
+    return EffectCall(kind: r.kind, fields: fields)
+  }
+
+  /// `out` and the fields of `render()`.
+  public static func traceRecord(_ output: PixOutput) -> (out: String, fields: JSONObject) {
+    var f = output.render()
+    f.members.removeFirst()
+    return (output.kind.rawValue, f)
+  }
+
+  /// The `out` name.
+  public static func outputKind(_ output: PixOutput) -> String { output.kind.rawValue }
+
+  /// `PixStore.json()`.
+  public static func snapshotJSON(_ snapshot: PixStore) -> JSONObject { snapshot.json() }
+
+  /// `PixStore(json:)`, its error as the seam's.
+  public static func snapshot(json: JSONObject) throws(SnapshotError) -> PixStore {
+    do { return try PixStore(json: json) } catch { throw SnapshotError(error.description) }
+  }
+
+  /// A first launch's store.
+  public static let emptySnapshot = PixStore()
+}
+
+/// One call's results as the replayer reads them.
+public struct PixSeamStep: EngineStep, Sendable {
+  /// Trace lines in order.
+  public var outputs: [PixOutput]
+  /// PixScan writes no A.13 lines.
+  public var diagnostics: [DiagnosticLine] { [] }
+  /// PixScan uses no timers.
+  public var timers: [TimerRequest] { [] }
+  /// The store to write, when it changed.
+  public var persist: PixStore?
+  /// The decode error of an event the engine could not take (the replay stops, exit 2).
+  public var rejection: String?
+
+  /// A step of `step`.
+  public init(_ step: PixStep) {
+    outputs = step.outputs
+    persist = step.persist
+    rejection = nil
+  }
+
+  /// A rejected event.
+  public init(rejecting message: String) {
+    outputs = []
+    persist = nil
+    rejection = message
+  }
+}
+
+/// `PixScanEngine` behind the seam: recorded events (named events) are decoded with
+/// `PixInput.decode`; a decode error rejects the event with its field and expectation.
+public struct PixScanSeamEngine: SeamEngine, Sendable {
+  /// PixScan's vocabulary.
+  public typealias Vocabulary = PixScanVocabulary
+  /// The engine.
+  public private(set) var engine: PixScanEngine
+
+  /// An engine with `options`.
+  public init(options: PixOptions = PixOptions()) { engine = PixScanEngine(options: options) }
+
+  /// `start()` of the engine.
+  public mutating func start() -> PixSeamStep { PixSeamStep(engine.start()) }
+
+  /// Decodes and handles one recorded event.
+  public mutating func handle(_ event: InputEvent) -> PixSeamStep {
+    switch Self.decode(event) {
+    case .success(let input): PixSeamStep(engine.handle(input, at: event.t))
+    case .failure(let e): PixSeamStep(rejecting: e.description)
+    }
+  }
+
+  /// PixScan schedules no timers: nothing fires.
+  public mutating func fire(_ timer: TimerID, at now: Millis) -> PixSeamStep { PixSeamStep(PixStep()) }
+
+  /// The launch after a kill, with the stored snapshot.
+  public mutating func relaunch(_ event: InputEvent, restoring stored: PixStore) -> PixSeamStep {
+    switch Self.decode(event) {
+    case .success(let input): PixSeamStep(engine.relaunch(input, restoring: stored, at: event.t))
+    case .failure(let e): PixSeamStep(rejecting: e.description)
+    }
+  }
+
+  /// The typed input of a recorded event.
+  public static func decode(_ event: InputEvent) -> Result<PixInput, PixDecodeError> {
+    guard case .named(let e) = event.payload else {
+      return .failure(PixDecodeError(kind: event.kindName, field: nil, "not a PixScan event (a Just Photo payload in a pixscan recording)"))
+    }
+    do { return .success(try PixInput.decode(kind: e.kind, fields: e.fields)) } catch { return .failure(error) }
+  }
+}
+
+extension PixScanSeamEngine {
+  /// PixScan for the CLI's engine registry (`"pixscan"`): replay, verify, import and diff
+  /// route `engine: pixscan` recordings here.
+  public static let plugin = EnginePlugin(PixScanSeamEngine.self) { _ in PixScanSeamEngine() }
+}

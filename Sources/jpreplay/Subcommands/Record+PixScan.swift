@@ -1,0 +1,59 @@
+import CanonicalJSON
+import EngineIO
+import Foundation
+import PixScanPlugin
+import PixScanScenarios
+import Recording
+
+/// `jpreplay record` of a PixScan scenario (`engine: pixscan`, docs/PIXSCAN.md "Scenarios"):
+/// the scenario's header and events as named events, written beside it as <name>.jprec
+/// through a `SafeFile`, or left as it is when the recording already holds them.
+enum PixScanRecord {
+  /// True for a scenario file whose top level says `engine: pixscan`.
+  static func isPixScan(_ text: String) -> Bool {
+    text.split(separator: "\n").contains { $0.hasPrefix("engine:") && $0.dropFirst(7).trimmingCharacters(in: .whitespaces) == "pixscan" }
+  }
+
+  static func events(_ s: PixScenario) -> [InputEvent] {
+    s.events.map { InputEvent(t: $0.t, payload: .named(NamedEvent(kind: $0.kind, fields: $0.fields))) }
+  }
+
+  /// Records `file` (already read as `text`) into `output` or <dir>/<name>.jprec; with
+  /// `jsonl`, prints the interchange form instead.
+  static func record(_ file: String, text: String, output: String?, jsonl: Bool) throws {
+    let scenario: PixScenario
+    do { scenario = try PixScenario.parse(yaml: text, file: file) } catch { throw CLIError.badInput(error.description) }
+    let events = events(scenario)
+    if jsonl {
+      var out = JSONWriter.write(.object(scenario.header)) + "\n"
+      for e in events { out += JSONLEventEncoder.line(e) + "\n" }
+      try StandardOutput.write(Array(out.utf8))
+      return
+    }
+    let dir = (file as NSString).deletingLastPathComponent
+    let out = output ?? (dir.isEmpty ? "" : dir + "/") + scenario.name + ".jprec"
+    do { _ = try OutputTarget(out, database: true) } catch { throw CLIError.badInput("\(error.path): cannot write (\(error.message))") }
+    if FileManager.default.fileExists(atPath: out), holds(out, header: scenario.header, events: events) {
+      print("unchanged \(out) (\(events.count) events, from \(file))")
+      return
+    }
+    do {
+      try SafeFile.produce(out, keepOpen: false, sqlite: true) { f in
+        let r = try Recorder(path: f.path, header: scenario.header)
+        for k in PixScanVocabulary.kinds { r.namedChannels[k.name] = k.channel }
+        for e in events { try r.append(e) }
+        try r.finish()
+      }
+    } catch let e as SafeFileError { throw CLIError.badInput("\(out): cannot write (\(e.description))") }
+    print("recorded \(events.count) events from \(file) into \(out)")
+  }
+
+  /// Whether the recording at `path` has exactly this header and these events.
+  static func holds(_ path: String, header: JSONObject, events: [InputEvent]) -> Bool {
+    guard var source = try? RecordingFiles.open(path), source.header == header else { return false }
+    for e in events {
+      guard let got = try? source.next(), got == e else { return false }
+    }
+    return (try? source.next()) == .some(nil)
+  }
+}
