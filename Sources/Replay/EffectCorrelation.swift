@@ -4,31 +4,39 @@ import EngineSeam
 
 /// The requests waiting for results, and the checks of ENGINE §1.6, for the engine whose
 /// vocabulary is `V` (its effect table, its kill event).
+@usableFromInline
 struct EffectLedger<V: EngineVocabulary> {
+  @usableFromInline
   struct Pending {
-    var t: Millis
-    var order: UInt64
-    var request: String
-    var key: String
-    var synthesized = false
+    @usableFromInline var t: Millis
+    @usableFromInline var order: UInt64
+    @usableFromInline var request: String
+    @usableFromInline var key: String
+    @usableFromInline var synthesized = false
+    @inlinable init(t: Millis, order: UInt64, request: String, key: String) {
+      self.t = t
+      self.order = order
+      self.request = request
+      self.key = key
+    }
   }
 
-  let strict: Bool
-  let latencyMs: Millis
+  @usableFromInline let strict: Bool
+  @usableFromInline let latencyMs: Millis
   /// Pending requests per `request|key`, oldest first.
-  private var pending: [String: [Pending]] = [:]
+  @usableFromInline var pending: [String: [Pending]] = [:]
   /// Keys whose result was synthesized (lenient), so a late recorded one is dropped.
-  private var synthesizedKeys: [String: Int] = [:]
-  private var order: UInt64 = 0
-  private(set) var notes: [HarnessIssue] = []
+  @usableFromInline var synthesizedKeys: [String: Int] = [:]
+  @usableFromInline var order: UInt64 = 0
+  @usableFromInline var notes: [HarnessIssue] = []
 
-  init(strict: Bool, latencyMs: Millis) {
+  @inlinable init(strict: Bool, latencyMs: Millis) {
     self.strict = strict
     self.latencyMs = latencyMs
   }
 
   /// Registers an effect request. Returns a synthesized result to deliver later (lenient).
-  mutating func request(_ call: EffectCall, at t: Millis) throws(HarnessError) -> InputEvent? {
+  @inlinable mutating func request(_ call: EffectCall, at t: Millis) throws(HarnessError) -> InputEvent? {
     guard let rule = V.rule(forRequest: call.kind) else { return nil }
     let kind = call.kind
     let fields = call.fields
@@ -47,7 +55,7 @@ struct EffectLedger<V: EngineVocabulary> {
   }
 
   /// Checks a recorded input. Returns false when the event must not reach the engine.
-  mutating func recorded(_ event: InputEvent) throws(HarnessError) -> Bool {
+  @inlinable mutating func recorded(_ event: InputEvent) throws(HarnessError) -> Bool {
     guard let rule = V.rule(forResult: event), let fields = event.jsonFields else { return true }
     let key = rule.key(of: fields) ?? "?"
     let slot = "\(rule.request)|\(key)"
@@ -70,7 +78,7 @@ struct EffectLedger<V: EngineVocabulary> {
   }
 
   /// A synthesized result is due: deliver it only if its request is still unanswered.
-  mutating func synthesized(_ event: InputEvent) -> Bool {
+  @inlinable mutating func synthesized(_ event: InputEvent) -> Bool {
     guard let rule = V.rule(forResult: event), let fields = event.jsonFields, let key = rule.key(of: fields)
     else { return false }
     let slot = "\(rule.request)|\(key)"
@@ -85,13 +93,13 @@ struct EffectLedger<V: EngineVocabulary> {
 
   /// The app was killed (`app_lifecycle terminated`): its requests die with the process and
   /// expect no result (a recorded one after the kill is a result without a request).
-  mutating func processKilled() {
+  @inlinable mutating func processKilled() {
     pending = [:]
     synthesizedKeys = [:]
   }
 
   /// Requests still unanswered, in request order.
-  var unanswered: [HarnessIssue] {
+  @inlinable var unanswered: [HarnessIssue] {
     pending.values.flatMap { $0 }.sorted { $0.order < $1.order }
       .map { HarnessIssue(kind: .requestWithoutResult, t: $0.t, effect: $0.request, key: $0.key) }
   }

@@ -33,6 +33,7 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
   /// Replays `url` into `output` (streaming: nothing is kept in memory). The file is decoded
   /// on a second thread while the engine replays (`PrefetchingSource`; same events, same
   /// errors, same places).
+  @inlinable
   public func replay<O: ReplayOutput>(_ url: URL, into output: inout O) throws(ReplayError)
     -> ReplaySummary where O.Output == E.Step.Output
   {
@@ -43,6 +44,7 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
   }
 
   /// Replays an already opened source.
+  @inlinable
   public func replay<S: EventSource, O: ReplayOutput>(
     source: inout S, into output: inout O, recording: String? = nil
   ) throws(ReplayError) -> ReplaySummary where O.Output == E.Step.Output {
@@ -75,6 +77,7 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
   }
 
   /// Replays `url` and returns the canonical trace and A.13 texts (what `verify` compares).
+  @inlinable
   public func canonicalProducts(_ url: URL) throws(ReplayError) -> ReplayProducts {
     var output = TraceOutput(trace: MemoryLineSink(), a13: MemoryLineSink(), vocabulary: E.Vocabulary.self)
     let summary = try replay(url, into: &output)
@@ -94,7 +97,7 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
     }
   }
 
-  static func badInput(_ error: any Error, _ url: URL) -> ReplayError {
+  @usableFromInline static func badInput(_ error: any Error, _ url: URL) -> ReplayError {
     if let e = error as? ReplayError { return e }
     if var e = error as? BadInputError {
       e.recording = e.recording ?? url.path

@@ -10,7 +10,7 @@ import Recording
 /// (`eventsMax`) bounds the rest. Both are checked before the engine sees anything past them.
 extension ReplayRun {
   /// `duration_ms` and `wall_start_ms` within their bounds (checked once, before `start()`).
-  func checkHeaderLimits() throws(ReplayError) {
+  @inlinable func checkHeaderLimits() throws(ReplayError) {
     if let d = header.durationMs, d > RecordingLimits.durationMsMax {
       throw bad(
         nil,
@@ -27,7 +27,7 @@ extension ReplayRun {
   }
 
   /// One more event read: its `t` within the span bound, the count within `options.eventsMax`.
-  mutating func checkEventLimits(_ event: InputEvent) throws(ReplayError) {
+  @inlinable mutating func checkEventLimits(_ event: InputEvent) throws(ReplayError) {
     if event.t > RecordingLimits.durationMsMax {
       throw bad(
         event.t,

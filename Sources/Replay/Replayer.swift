@@ -80,7 +80,7 @@ public struct ReplaySummary: Equatable, Sendable {
 /// everything engine-specific (which events are inputs, effect correlation, rendering) comes
 /// from `E.Vocabulary`.
 public struct Replayer<E: ReplayableEngine> {
-  public private(set) var engine: E
+  public var engine: E
   public var options: ReplayOptions
   /// Where persisted state goes during the replay and comes back from at `app_launch`.
   public var sessionStore: (any SessionStorePort<E.Step.Snapshot>)?
@@ -96,6 +96,7 @@ public struct Replayer<E: ReplayableEngine> {
 
   /// Replays `source` to its end, sending outputs to `output`. `recording` names the source in
   /// error messages.
+  @inlinable
   public mutating func run<S: EventSource, O: ReplayOutput>(
     _ source: inout S, into output: inout O, recording: String? = nil
   ) throws(ReplayError) -> ReplaySummary where O.Output == E.Step.Output {
@@ -126,27 +127,28 @@ public struct Replayer<E: ReplayableEngine> {
 }
 
 /// The state of one replay in progress.
+@usableFromInline
 struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.Output == E.Step.Output {
-  var engine: E
-  var source: S
-  var output: O
-  let options: ReplayOptions
-  let header: RecordingHeader
-  var ledger: EffectLedger<E.Vocabulary>
-  let recording: String?
-  var store: (any SessionStorePort<E.Step.Snapshot>)?
+  @usableFromInline var engine: E
+  @usableFromInline var source: S
+  @usableFromInline var output: O
+  @usableFromInline let options: ReplayOptions
+  @usableFromInline let header: RecordingHeader
+  @usableFromInline var ledger: EffectLedger<E.Vocabulary>
+  @usableFromInline let recording: String?
+  @usableFromInline var store: (any SessionStorePort<E.Step.Snapshot>)?
   /// An `app_lifecycle terminated` was replayed and no `app_launch` since.
-  var killed = false
-  var queue = EventQueue()
-  var summary = ReplaySummary()
-  var now: Millis = 0
-  var lastInputT: Millis?
-  var sourceDone = false
-  var firingsNow = 0
+  @usableFromInline var killed = false
+  @usableFromInline var queue = EventQueue()
+  @usableFromInline var summary = ReplaySummary()
+  @usableFromInline var now: Millis = 0
+  @usableFromInline var lastInputT: Millis?
+  @usableFromInline var sourceDone = false
+  @usableFromInline var firingsNow = 0
   /// Events read from the source (labels included), against `RecordingLimits.eventsMax`.
-  var eventsRead = 0
+  @usableFromInline var eventsRead = 0
 
-  init(
+  @inlinable init(
     engine: E, source: S, output: O, options: ReplayOptions, header: RecordingHeader,
     ledger: EffectLedger<E.Vocabulary>,
     recording: String?
@@ -160,7 +162,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
     self.recording = recording
   }
 
-  mutating func go() throws(ReplayError) -> ReplaySummary {
+  @inlinable mutating func go() throws(ReplayError) -> ReplaySummary {
     if let d = header.durationMs, d < 0 { throw bad(nil, "duration_ms is negative (\(d))") }
     try checkHeaderLimits()
     try apply(engine.start())
@@ -222,9 +224,9 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
   }
 
   /// The end of the replay; meaningful once the source is exhausted.
-  var end: Millis { header.durationMs ?? lastInputT ?? 0 }
+  @inlinable var end: Millis { header.durationMs ?? lastInputT ?? 0 }
 
-  mutating func advance(to t: Millis) {
+  @inlinable mutating func advance(to t: Millis) {
     if t > now {
       now = t
       firingsNow = 0
@@ -232,7 +234,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
   }
 
   /// Keeps one look-ahead input in the queue.
-  mutating func pull() throws(ReplayError) {
+  @inlinable mutating func pull() throws(ReplayError) {
     guard !sourceDone else { return }
     var next: InputEvent?
     do { next = try source.next() } catch {
@@ -265,7 +267,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
   /// Hands `event` to the engine; the `app_launch` after a kill (`app_lifecycle terminated`)
   /// goes through the typed relaunch entry with the session store's content. A first launch is
   /// the header's business (`session_restore`).
-  mutating func handOver(_ event: InputEvent) throws(ReplayError) -> E.Step {
+  @inlinable mutating func handOver(_ event: InputEvent) throws(ReplayError) -> E.Step {
     guard E.Vocabulary.launches(event) else { return engine.handle(event) }
     defer { killed = false }
     guard let store, killed else { return engine.handle(event) }
@@ -276,11 +278,11 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
 
   /// The engine could not take `event` (its plug-in failed to decode it): exit 2 naming it.
   /// Engines that never reject (Just Photo: `rejection` is always nil) never get here.
-  func rejected(_ event: InputEvent, _ rejection: String) -> ReplayError {
+  @inlinable func rejected(_ event: InputEvent, _ rejection: String) -> ReplayError {
     bad(event.t, "event \(event.kindName): \(rejection)")
   }
 
-  mutating func apply(_ effects: E.Step) throws(ReplayError) {
+  @inlinable mutating func apply(_ effects: E.Step) throws(ReplayError) {
     if let rejection = effects.rejection { throw bad(now, rejection) }
     if let snapshot = effects.persist, store != nil {
       do { try store!.save(snapshot) } catch { throw bad(now, "\(error)") }
@@ -311,7 +313,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
     }
   }
 
-  func bad(_ t: Millis?, _ message: String) -> ReplayError {
+  @inlinable func bad(_ t: Millis?, _ message: String) -> ReplayError {
     .badInput(BadInputError(recording: recording, t: t, message: message))
   }
 }
