@@ -15,6 +15,11 @@ public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
   private let label: String
   private var json: JSONSnapshotStore?
   private var directory: String?
+  /// The latest snapshot of a temporary store not written yet: it is written when read back
+  /// (`load`, after a kill), not after every flush of the engine, so a session of thousands of
+  /// changes does not rewrite a growing snapshot thousands of times. A kept store (`--store`)
+  /// is written on every save.
+  private var unwritten: V.Snapshot?
 
   /// The store `policy` asks for; nil for `.none`.
   public static func open(_ policy: SessionStorePolicy, label: String) throws(SessionStoreError) -> EngineStoreLease? {
@@ -55,12 +60,17 @@ public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
 
   public func save(_ snapshot: V.Snapshot) throws {
     if let justPhoto { return try justPhoto.save(snapshot as! StoreSnapshot) }
-    try store().save(V.snapshotJSON(snapshot))
+    if case .keep = policy { return try store().save(V.snapshotJSON(snapshot)) }
+    unwritten = snapshot
   }
 
   public func load() throws -> V.Snapshot {
     if let justPhoto { return try justPhoto.load() as! V.Snapshot }
     let s = try store()
+    if let pending = unwritten {
+      try s.save(V.snapshotJSON(pending))
+      unwritten = nil
+    }
     guard let object = try s.load() else { return V.emptySnapshot }
     do { return try V.snapshot(json: object) } catch {
       throw SessionStoreError(path: s.path, message: "cannot load the \(V.engineName) snapshot: \(error.message)")

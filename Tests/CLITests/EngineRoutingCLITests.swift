@@ -22,7 +22,7 @@ struct EngineRoutingCLITests {
       let r = try CLI.run(args)
       #expect(r.code == 2, "\(args): \(r.stderr)")
       #expect(r.stderr.contains("tally.jsonl"), "\(args): \(r.stderr)")
-      #expect(r.stderr.contains("unknown engine \"tally\" (this jpreplay knows justphoto"), "\(args): \(r.stderr)")
+      #expect(r.stderr.contains("unknown engine \"tally\" (this jpreplay knows justphoto, pixscan)"), "\(args): \(r.stderr)")
     }
     let cat = try CLI.run(["cat", rec.path])
     #expect(cat.code == 0, "\(cat.stderr)")
@@ -37,5 +37,32 @@ struct EngineRoutingCLITests {
     #expect(r.code == 2)
     #expect(r.stderr.contains("bad.jsonl:1"), "\(r.stderr)")
     #expect(r.stderr.contains("\"engine\": \"Pix Scan\" is not an engine name"), "\(r.stderr)")
+  }
+}
+
+extension EngineRoutingCLITests {
+  /// PixScan is registered: record writes a pixscan scenario's recording, replay and verify
+  /// route it to the plug-in (the corpus in Recordings/pixscan has its goldens in Golden/pixscan).
+  @Test func pixscanRecordReplayVerify() throws {
+    let dir = try CLI.tempDir()
+    let yaml = dir.appendingPathComponent("tiny.yaml")
+    try """
+      engine: pixscan
+      name: tiny
+      library: {count: 2, seed: 1}
+      script:
+        - {at: 0, do: app_launch, permission: authorized, store: {onboarding_completed: true}}
+        - {at: 100, do: library_snapshot}
+        - {at: 200, do: swipe, direction: left}
+      """.write(to: yaml, atomically: true, encoding: .utf8)
+    let rec = try CLI.run(["record", yaml.path])
+    #expect(rec.code == 0 && rec.stdout.contains("recorded 3 events"), "\(rec.stdout)\(rec.stderr)")
+    let again = try CLI.run(["record", yaml.path])
+    #expect(again.stdout.contains("unchanged"), "\(again.stdout)")
+    let replay = try CLI.run(["replay", dir.appendingPathComponent("tiny.jprec").path])
+    #expect(replay.code == 0, "\(replay.stderr)")
+    #expect(replay.stdout.contains("{\"action\":\"delete\",\"direction\":\"left\",\"index\":0,\"out\":\"action\",\"photo\":\"IMG_0001\",\"t\":200}"))
+    let verify = try CLI.run(["verify", "--recordings-dir", "Recordings/pixscan", "--golden-dir", "Golden/pixscan", "swipe-directions"])
+    #expect(verify.code == 0, "\(verify.stdout)\(verify.stderr)")
   }
 }
