@@ -195,7 +195,6 @@ extension CoachEvent {
   /// (`{"session": …, "install_flags": […]}`), which wins over the replayer's.
   public struct AppLaunch: Sendable, Equatable {
     static let definition = EventDefinition(.app_launch, .device, [.optional(.store, JSONObject.self)])
-    /// The `store` field.
     public var store: StoreSnapshot?
     init(_ r: EventReader) throws(EventDecodingError) {
       let o: JSONObject? = try r.optional(.store)
@@ -208,11 +207,8 @@ extension CoachEvent {
     static let definition = EventDefinition(
       .posespec_reload, .device,
       [.required(.sha256, String.self), .optional(.spec, JSONObject.self), .optional(.path, String.self)])
-    /// The `sha256` field.
     public var sha256: String
-    /// The `spec` field.
     public var spec: JSONObject?
-    /// The `path` field.
     public var path: String?
     init(_ r: EventReader) throws(EventDecodingError) {
       sha256 = try r(.sha256)
@@ -221,56 +217,41 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `app_lifecycle` event (docs/FORMAT.md).
   public struct AppLifecycle: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum State: String, EventEnum { case active, inactive, background, terminated }
     static let definition = EventDefinition(.app_lifecycle, .device, [.required(.state, State.self)])
-    /// The `state` field.
     public var state: State
     init(_ r: EventReader) throws(EventDecodingError) { state = try r(.state) }
   }
 
-  /// The typed fields of a `rotation` event (docs/FORMAT.md).
   public struct Rotation: Sendable, Equatable {
     static let definition = EventDefinition(.rotation, .device, [.required(.orientation, String.self)])
-    /// The `orientation` field.
     public var orientation: String
     init(_ r: EventReader) throws(EventDecodingError) { orientation = try r(.orientation) }
   }
 
-  /// The typed fields of a `system_dialog` event (docs/FORMAT.md).
   public struct SystemDialog: Sendable, Equatable {
     static let definition = EventDefinition(.system_dialog, .device, [.required(.open, Bool.self)])
-    /// The `open` field.
     public var open: Bool
     init(_ r: EventReader) throws(EventDecodingError) { open = try r(.open) }
   }
 
-  /// The typed fields of a `camera_auth` event (docs/FORMAT.md).
   public struct CameraAuth: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum Status: String, EventEnum { case not_determined, authorized, denied, restricted }
     static let definition = EventDefinition(.camera_auth, .device, [.required(.status, Status.self)])
-    /// The `status` field.
     public var status: Status
     init(_ r: EventReader) throws(EventDecodingError) { status = try r(.status) }
   }
 
-  /// The typed fields of a `camera_permission_result` event (docs/FORMAT.md).
   public struct CameraPermissionResult: Sendable, Equatable {
     static let definition = EventDefinition(.camera_permission_result, .device, [.required(.granted, Bool.self)])
-    /// The `granted` field.
     public var granted: Bool
     init(_ r: EventReader) throws(EventDecodingError) { granted = try r(.granted) }
   }
 
-  /// The typed fields of a `camera_start_failed` event (docs/FORMAT.md).
   public struct CameraStartFailed: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum Reason: String, EventEnum { case camera_in_use, hardware_unavailable, unknown }
     static let definition = EventDefinition(.camera_start_failed, .device, [.required(.reason, Reason.self)])
-    /// The `reason` field.
     public var reason: Reason
     init(_ r: EventReader) throws(EventDecodingError) { reason = try r(.reason) }
   }
@@ -280,31 +261,23 @@ extension CoachEvent {
     static func definition(_ kind: EventKind) -> EventDefinition {
       EventDefinition(kind, .device, [.optional(.reason, String.self)])
     }
-    /// The `reason` field.
     public var reason: String?
     init(_ r: EventReader) throws(EventDecodingError) { reason = try r.optional(.reason) }
   }
 
-  /// The typed fields of a `camera_flipped` event (docs/FORMAT.md).
   public struct CameraFlipped: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum Facing: String, EventEnum { case back, front }
     static let definition = EventDefinition(.camera_flipped, .device, [.required(.facing, Facing.self)])
-    /// The `facing` field.
     public var facing: Facing
     init(_ r: EventReader) throws(EventDecodingError) { facing = try r(.facing) }
   }
 
-  /// The typed fields of a `preview_stats` event (docs/FORMAT.md).
   public struct PreviewStats: Sendable, Equatable {
     static let definition = EventDefinition(
       .preview_stats, .device,
       [.optional(.window_ms, Int64.self), .required(.dropped_frames, Int64.self), .optional(.avg_fps, Double.self)])
-    /// The `window_ms` field.
     public var windowMs: Int64?
-    /// The `dropped_frames` field.
     public var droppedFrames: Int64
-    /// The `avg_fps` field.
     public var avgFps: Double?
     init(_ r: EventReader) throws(EventDecodingError) {
       windowMs = try r.optional(.window_ms)
@@ -318,7 +291,6 @@ extension CoachEvent {
   public struct FrameScalars: Sendable, Equatable {
     static let definition = EventDefinition(
       .frame_scalars, .pixels, [.optional(.frame, Int64.self), .required(.values, JSONObject.self)])
-    /// The `frame` field.
     public var frame: Int64?
     /// Metric name → value, in recorded order.
     public var values: [(name: String, value: Double)]
@@ -343,30 +315,23 @@ extension CoachEvent {
       }
       return out
     }
-    /// Field-wise equality.
     public static func == (a: FrameScalars, b: FrameScalars) -> Bool {
       a.frame == b.frame && a.values.elementsEqual(b.values) { $0.name == $1.name && $0.value == $1.value }
     }
   }
 
-  /// The typed fields of a `device_motion` event (docs/FORMAT.md).
   public struct DeviceMotion: Sendable, Equatable {
     static let definition = EventDefinition(.device_motion, .sensors, [.required(.rms, Double.self)])
-    /// The `rms` field.
     public var rms: Double
     init(_ r: EventReader) throws(EventDecodingError) { rms = try r(.rms) }
   }
 
-  /// The typed fields of a `white_balance` event (docs/FORMAT.md).
   public struct WhiteBalance: Sendable, Equatable {
     static let definition = EventDefinition(
       .white_balance, .sensors,
       [.required(.temp_k, Double.self), .optional(.left_k, Double.self), .optional(.right_k, Double.self)])
-    /// The `temp_k` field.
     public var tempK: Double
-    /// The `left_k` field.
     public var leftK: Double?
-    /// The `right_k` field.
     public var rightK: Double?
     init(_ r: EventReader) throws(EventDecodingError) {
       tempK = try r(.temp_k)
@@ -375,7 +340,6 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `ref_registration` event (docs/FORMAT.md).
   public struct RefRegistration: Sendable, Equatable {
     static let definition = EventDefinition(
       .ref_registration, .sensors,
@@ -383,13 +347,9 @@ extension CoachEvent {
         .required(.offset_x, Double.self), .required(.offset_y, Double.self), .required(.rotation_deg, Double.self),
         .required(.scale, Double.self),
       ])
-    /// The `offset_x` field.
     public var offsetX: Double
-    /// The `offset_y` field.
     public var offsetY: Double
-    /// The `rotation_deg` field.
     public var rotationDeg: Double
-    /// The `scale` field.
     public var scale: Double
     init(_ r: EventReader) throws(EventDecodingError) {
       offsetX = try r(.offset_x)
@@ -399,35 +359,26 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `thermal` event (docs/FORMAT.md).
   public struct Thermal: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum State: String, EventEnum { case nominal, fair, serious, critical }
     static let definition = EventDefinition(.thermal, .device, [.required(.state, State.self)])
-    /// The `state` field.
     public var state: State
     init(_ r: EventReader) throws(EventDecodingError) { state = try r(.state) }
   }
 
-  /// The typed fields of a `voice_over` event (docs/FORMAT.md).
   public struct VoiceOver: Sendable, Equatable {
     static let definition = EventDefinition(.voiceover, .device, [.required(.enabled, Bool.self)])
-    /// The `enabled` field.
     public var enabled: Bool
     init(_ r: EventReader) throws(EventDecodingError) { enabled = try r(.enabled) }
   }
 
-  /// The typed fields of a `network` event (docs/FORMAT.md).
   public struct Network: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum Status: String, EventEnum { case satisfied, unsatisfied }
     static let definition = EventDefinition(.network, .device, [.required(.status, Status.self)])
-    /// The `status` field.
     public var status: Status
     init(_ r: EventReader) throws(EventDecodingError) { status = try r(.status) }
   }
 
-  /// The typed fields of a `free_space` event (docs/FORMAT.md).
   public struct FreeSpace: Sendable, Equatable {
     static let definition = EventDefinition(.free_space, .device, [.required(.mb, Int64.self)])
     /// Free space in MB (floor of bytes / 2²⁰).
@@ -435,32 +386,23 @@ extension CoachEvent {
     init(_ r: EventReader) throws(EventDecodingError) { mb = try r(.mb) }
   }
 
-  /// The typed fields of a `photo_auth` event (docs/FORMAT.md).
   public struct PhotoAuth: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum Status: String, EventEnum { case not_determined, authorized, limited, denied, restricted }
     static let definition = EventDefinition(.photo_auth, .device, [.required(.status, Status.self)])
-    /// The `status` field.
     public var status: Status
     init(_ r: EventReader) throws(EventDecodingError) { status = try r(.status) }
   }
 
-  /// The typed fields of a `entitlement` event (docs/FORMAT.md).
   public struct Entitlement: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum State: String, EventEnum { case active, trial, expired, noEntitlement = "none" }
     static let definition = EventDefinition(.entitlement, .device, [.required(.state, State.self)])
-    /// The `state` field.
     public var state: State
     init(_ r: EventReader) throws(EventDecodingError) { state = try r(.state) }
   }
 
-  /// The typed fields of a `u_i_scene` event (docs/FORMAT.md).
   public struct UIScene: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum Scene: String, EventEnum { case cafe, outdoor }
     static let definition = EventDefinition(.ui_scene, .ui, [.required(.scene, Scene.self)])
-    /// The `scene` field.
     public var scene: Scene
     init(_ r: EventReader) throws(EventDecodingError) { scene = try r(.scene) }
   }
@@ -471,11 +413,8 @@ extension CoachEvent {
     static let definition = EventDefinition(
       .prompt_action, .ui,
       [.required(.key, String.self), .required(.action_id, String.self), .optional(.item, Int64.self)])
-    /// The `key` field.
     public var key: String
-    /// The `action_id` field.
     public var actionId: String
-    /// The `item` field.
     public var item: Int64?
     init(_ r: EventReader) throws(EventDecodingError) {
       key = try r(.key)
@@ -484,10 +423,8 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `prompt_close` event (docs/FORMAT.md).
   public struct PromptClose: Sendable, Equatable {
     static let definition = EventDefinition(.prompt_close, .ui, [.required(.key, String.self)])
-    /// The `key` field.
     public var key: String
     init(_ r: EventReader) throws(EventDecodingError) { key = try r(.key) }
   }
@@ -497,18 +434,14 @@ extension CoachEvent {
     static func definition(_ kind: EventKind) -> EventDefinition {
       EventDefinition(kind, .ui, [.required(.item, Int64.self)])
     }
-    /// The `item` field.
     public var item: Int64
     init(_ r: EventReader) throws(EventDecodingError) { item = try r(.item) }
   }
 
-  /// The typed fields of a `like_toggle` event (docs/FORMAT.md).
   public struct LikeToggle: Sendable, Equatable {
     static let definition = EventDefinition(
       .like_toggle, .ui, [.required(.item, Int64.self), .required(.liked, Bool.self)])
-    /// The `item` field.
     public var item: Int64
-    /// The `liked` field.
     public var liked: Bool
     init(_ r: EventReader) throws(EventDecodingError) {
       item = try r(.item)
@@ -518,39 +451,29 @@ extension CoachEvent {
 
   /// `praise_feedback` (ENGINE §1.5 calls the field `kind`, which would collide with the event kind).
   public struct PraiseFeedback: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum Vote: String, EventEnum { case up, down }
     static let definition = EventDefinition(.praise_feedback, .ui, [.required(.vote, Vote.self)])
-    /// The `vote` field.
     public var vote: Vote
     init(_ r: EventReader) throws(EventDecodingError) { vote = try r(.vote) }
   }
 
-  /// The typed fields of a `quiet_mode` event (docs/FORMAT.md).
   public struct QuietMode: Sendable, Equatable {
     static let definition = EventDefinition(.quiet_mode, .ui, [.required(.on, Bool.self)])
-    /// The `on` field.
     public var on: Bool
     init(_ r: EventReader) throws(EventDecodingError) { on = try r(.on) }
   }
 
-  /// The typed fields of a `subject_tap` event (docs/FORMAT.md).
   public struct SubjectTap: Sendable, Equatable {
     static let definition = EventDefinition(.subject_tap, .ui, [.required(.face_index, Int64.self)])
-    /// The `face_index` field.
     public var faceIndex: Int64
     init(_ r: EventReader) throws(EventDecodingError) { faceIndex = try r(.face_index) }
   }
 
-  /// The typed fields of a `ref_pick` event (docs/FORMAT.md).
   public struct RefPick: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum Source: String, EventEnum { case user, odr }
     static let definition = EventDefinition(
       .ref_pick, .ui, [.required(.ref_id, String.self), .required(.source, Source.self)])
-    /// The `ref_id` field.
     public var refId: String
-    /// The `source` field.
     public var source: Source
     init(_ r: EventReader) throws(EventDecodingError) {
       refId = try r(.ref_id)
@@ -558,45 +481,33 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `ref_switch` event (docs/FORMAT.md).
   public struct RefSwitch: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum Direction: String, EventEnum { case next, prev }
     static let definition = EventDefinition(.ref_switch, .ui, [.required(.dir, Direction.self)])
-    /// The `dir` field.
     public var dir: Direction
     init(_ r: EventReader) throws(EventDecodingError) { dir = try r(.dir) }
   }
 
-  /// The typed fields of a `odr_tap` event (docs/FORMAT.md).
   public struct OdrTap: Sendable, Equatable {
     static let definition = EventDefinition(.odr_tap, .ui, [.required(.tag, String.self)])
-    /// The `tag` field.
     public var tag: String
     init(_ r: EventReader) throws(EventDecodingError) { tag = try r(.tag) }
   }
 
-  /// The typed fields of a `down_reason_select` event (docs/FORMAT.md).
   public struct DownReasonSelect: Sendable, Equatable {
     static let definition = EventDefinition(.down_reason_select, .ui, [.required(.reason, String.self)])
-    /// The `reason` field.
     public var reason: String
     init(_ r: EventReader) throws(EventDecodingError) { reason = try r(.reason) }
   }
 
   // MARK: Effect results
 
-  /// The typed fields of a `photo_data` event (docs/FORMAT.md).
   public struct PhotoData: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum Ext: String, EventEnum { case heic, jpg }
     static let definition = EventDefinition(
       .photo_data, .effects, [.required(.shot, Int64.self), .required(.bytes, Int64.self), .required(.ext, Ext.self)])
-    /// The `shot` field.
     public var shot: Int64
-    /// The `bytes` field.
     public var bytes: Int64
-    /// The `ext` field.
     public var ext: Ext
     init(_ r: EventReader) throws(EventDecodingError) {
       shot = try r(.shot)
@@ -605,13 +516,10 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `photo_capture_error` event (docs/FORMAT.md).
   public struct PhotoCaptureError: Sendable, Equatable {
     static let definition = EventDefinition(
       .photo_capture_error, .effects, [.required(.shot, Int64.self), .required(.error, JSONValue.self)])
-    /// The `shot` field.
     public var shot: Int64
-    /// The `error` field.
     public var error: JSONValue
     init(_ r: EventReader) throws(EventDecodingError) {
       shot = try r(.shot)
@@ -619,7 +527,6 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `photo_kit_write_result` event (docs/FORMAT.md).
   public struct PhotoKitWriteResult: Sendable, Equatable {
     static let definition = EventDefinition(
       .photokit_write_result, .effects,
@@ -627,15 +534,10 @@ extension CoachEvent {
         .required(.shot, Int64.self), .required(.attempt, Int64.self), .required(.ok, Bool.self),
         .optional(.asset_id, String.self), .optional(.error, JSONObject.self),
       ])
-    /// The `shot` field.
     public var shot: Int64
-    /// The `attempt` field.
     public var attempt: Int64
-    /// The `ok` field.
     public var ok: Bool
-    /// The `asset_id` field.
     public var assetId: String?
-    /// The `error` field.
     public var error: EffectError?
     init(_ r: EventReader) throws(EventDecodingError) {
       shot = try r(.shot)
@@ -646,16 +548,12 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `asset_fetch_result` event (docs/FORMAT.md).
   public struct AssetFetchResult: Sendable, Equatable {
     static let definition = EventDefinition(
       .asset_fetch_result, .effects,
       [.required(.asset_id, String.self), .required(.attempt, Int64.self), .required(.count, Int64.self)])
-    /// The `asset_id` field.
     public var assetId: String
-    /// The `attempt` field.
     public var attempt: Int64
-    /// The `count` field.
     public var count: Int64
     init(_ r: EventReader) throws(EventDecodingError) {
       assetId = try r(.asset_id)
@@ -664,7 +562,6 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `album_add_result` event (docs/FORMAT.md).
   public struct AlbumAddResult: Sendable, Equatable {
     static let definition = EventDefinition(
       .album_add_result, .effects,
@@ -672,13 +569,9 @@ extension CoachEvent {
         .required(.asset_id, String.self), .required(.attempt, Int64.self), .required(.ok, Bool.self),
         .optional(.error, JSONObject.self),
       ])
-    /// The `asset_id` field.
     public var assetId: String
-    /// The `attempt` field.
     public var attempt: Int64
-    /// The `ok` field.
     public var ok: Bool
-    /// The `error` field.
     public var error: EffectError?
     init(_ r: EventReader) throws(EventDecodingError) {
       assetId = try r(.asset_id)
@@ -688,13 +581,10 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `thumb_result` event (docs/FORMAT.md).
   public struct ThumbResult: Sendable, Equatable {
     static let definition = EventDefinition(
       .thumb_result, .effects, [.required(.shot, Int64.self), .required(.ok, Bool.self)])
-    /// The `shot` field.
     public var shot: Int64
-    /// The `ok` field.
     public var ok: Bool
     init(_ r: EventReader) throws(EventDecodingError) {
       shot = try r(.shot)
@@ -702,17 +592,13 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `favorite_sync_result` event (docs/FORMAT.md).
   public struct FavoriteSyncResult: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum Result: String, EventEnum {
       case success, skipped_not_full_access, skipped_missing_asset, failed
     }
     static let definition = EventDefinition(
       .favorite_sync_result, .effects, [.required(.item, Int64.self), .required(.result, Result.self)])
-    /// The `item` field.
     public var item: Int64
-    /// The `result` field.
     public var result: Result
     init(_ r: EventReader) throws(EventDecodingError) {
       item = try r(.item)
@@ -720,7 +606,6 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `odr_result` event (docs/FORMAT.md).
   public struct OdrResult: Sendable, Equatable {
     static let definition = EventDefinition(
       .odr_result, .effects,
@@ -728,13 +613,9 @@ extension CoachEvent {
         .required(.tag, String.self), .required(.attempt, Int64.self), .required(.ok, Bool.self),
         .optional(.error, JSONValue.self),
       ])
-    /// The `tag` field.
     public var tag: String
-    /// The `attempt` field.
     public var attempt: Int64
-    /// The `ok` field.
     public var ok: Bool
-    /// The `error` field.
     public var error: JSONValue?
     init(_ r: EventReader) throws(EventDecodingError) {
       tag = try r(.tag)
@@ -749,9 +630,7 @@ extension CoachEvent {
     static func definition(_ kind: EventKind) -> EventDefinition {
       EventDefinition(kind, .effects, [.required(.ok, Bool.self), .optional(.error, JSONValue.self)])
     }
-    /// The `ok` field.
     public var ok: Bool
-    /// The `error` field.
     public var error: JSONValue?
     init(_ r: EventReader) throws(EventDecodingError) {
       ok = try r(.ok)
@@ -759,10 +638,8 @@ extension CoachEvent {
     }
   }
 
-  /// The typed fields of a `pending_write_failed` event (docs/FORMAT.md).
   public struct PendingWriteFailed: Sendable, Equatable {
     static let definition = EventDefinition(.pending_write_failed, .effects, [.required(.shot, Int64.self)])
-    /// The `shot` field.
     public var shot: Int64
     init(_ r: EventReader) throws(EventDecodingError) { shot = try r(.shot) }
   }
@@ -771,11 +648,8 @@ extension CoachEvent {
   public struct Label: Sendable, Equatable {
     static let definition = EventDefinition(
       .label, .label, [.required(.cue_id, String.self), .required(.holds, Bool.self), .optional(.since, Int64.self)])
-    /// The `cue_id` field.
     public var cueId: String
-    /// The `holds` field.
     public var holds: Bool
-    /// The `since` field.
     public var since: Int64?
     init(_ r: EventReader) throws(EventDecodingError) {
       cueId = try r(.cue_id)
@@ -790,22 +664,16 @@ extension CoachEvent {
 /// system's record, not the project's, so members of another type count as absent and further
 /// members are kept unread in ``raw``.
 public struct EffectError: Sendable, Equatable {
-  /// The `domain` field.
   public var domain: String?
-  /// The `code` field.
   public var code: Int64?
   /// `desc`, else `description`.
   public var desc: String?
   /// The album adapter's classification (`asset_not_found`, …).
   public var kind: String?
-  /// The `underlying_domain` field.
   public var underlyingDomain: String?
-  /// The `underlying_code` field.
   public var underlyingCode: Int64?
-  /// The recorded object as it is.
   public var raw: JSONObject
 
-  /// Creates the value from its parts.
   public init(_ o: JSONObject) {
     raw = o
     domain = o["domain"]?.stringValue

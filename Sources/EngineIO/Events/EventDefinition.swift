@@ -38,11 +38,8 @@ public enum EventValueType: String, Sendable {
 /// One field of a kind: its name, type, whether it must be present (and not null), the strings
 /// it allows when it is an enumeration, and the value that stands for it when it is absent.
 public struct EventFieldSpec: Sendable {
-  /// The `field` field.
   public var field: EventField
-  /// The `type` field.
   public var type: EventValueType
-  /// The `required` field.
   public var required: Bool
   /// Allowed string values, when the field is an enumeration.
   public var oneOf: [String]?
@@ -50,7 +47,6 @@ public struct EventFieldSpec: Sendable {
   /// nil = absence is kept as absence (an optional payload member).
   public var defaultValue: JSONValue?
 
-  /// The field name as written in a recording.
   public var name: String { field.rawValue }
 
   init(_ field: EventField, _ type: EventValueType, required: Bool, oneOf: [String]?, defaultValue: JSONValue? = nil) {
@@ -78,11 +74,8 @@ public struct EventFieldSpec: Sendable {
 /// The definition of one event kind: its channel and its fields, in the order the JSONL writer
 /// puts them (docs/FORMAT.md).
 public struct EventDefinition: Sendable {
-  /// The `kind` field.
   public var kind: EventKind
-  /// The `channel` field.
   public var channel: EventChannel
-  /// The `fields` field.
   public var fields: [EventFieldSpec]
 
   init(_ kind: EventKind, _ channel: EventChannel, _ fields: [EventFieldSpec] = []) {
@@ -180,76 +173,57 @@ public protocol EventValue: Sendable {
 }
 
 extension EventValue {
-  /// See the protocol requirement.
   public static var allowedStrings: [String]? { nil }
 }
 
 extension Int64: EventValue {
-  /// See the protocol requirement.
   public static var eventType: EventValueType { .integer }
-  /// Creates the value from its parts.
   public init?(eventJSON v: JSONValue) {
     guard let i = v.int64Value else { return nil }
     self = i
   }
-  /// The `event_j_s_o_n` field.
   public var eventJSON: JSONValue { .number(Double(self)) }
 }
 
 extension Double: EventValue {
-  /// See the protocol requirement.
   public static var eventType: EventValueType { .number }
-  /// Creates the value from its parts.
   public init?(eventJSON v: JSONValue) {
     guard let d = v.doubleValue else { return nil }
     self = d
   }
-  /// The `event_j_s_o_n` field.
   public var eventJSON: JSONValue { .number(self) }
 }
 
 extension String: EventValue {
-  /// See the protocol requirement.
   public static var eventType: EventValueType { .string }
-  /// Creates the value from its parts.
   public init?(eventJSON v: JSONValue) {
     guard let s = v.stringValue else { return nil }
     self = s
   }
-  /// The `event_j_s_o_n` field.
   public var eventJSON: JSONValue { .string(self) }
 }
 
 extension Bool: EventValue {
-  /// See the protocol requirement.
   public static var eventType: EventValueType { .bool }
-  /// Creates the value from its parts.
   public init?(eventJSON v: JSONValue) {
     guard let b = v.boolValue else { return nil }
     self = b
   }
-  /// The `event_j_s_o_n` field.
   public var eventJSON: JSONValue { .bool(self) }
 }
 
 extension JSONObject: EventValue {
-  /// See the protocol requirement.
   public static var eventType: EventValueType { .object }
-  /// Creates the value from its parts.
   public init?(eventJSON v: JSONValue) {
     guard let o = v.objectValue else { return nil }
     self = o
   }
-  /// The `event_j_s_o_n` field.
   public var eventJSON: JSONValue { .object(self) }
 }
 
 extension JSONValue: EventValue {
-  /// See the protocol requirement.
   public static var eventType: EventValueType { .any }
-  /// Creates the value from its parts.
   public init?(eventJSON v: JSONValue) { self = v }
-  /// The `event_j_s_o_n` field.
   public var eventJSON: JSONValue { self }
 }
 
@@ -257,16 +231,12 @@ extension JSONValue: EventValue {
 public protocol EventEnum: EventValue, RawRepresentable<String>, CaseIterable {}
 
 extension EventEnum {
-  /// See the protocol requirement.
   public static var eventType: EventValueType { .string }
-  /// See the protocol requirement.
   public static var allowedStrings: [String]? { allCases.map(\.rawValue) }
-  /// Creates the value from its parts.
   public init?(eventJSON v: JSONValue) {
     guard let s = v.stringValue else { return nil }
     self.init(rawValue: s)
   }
-  /// The `event_j_s_o_n` field.
   public var eventJSON: JSONValue { .string(rawValue) }
 }
 
@@ -284,7 +254,6 @@ public struct EventDecodingError: Error, Equatable, Sendable, CustomStringConver
   /// What was wrong and what was expected, after the kind.
   public var problem: String
 
-  /// Creates the value from its parts.
   public init(kind: EventKind, field: String?, _ problem: String) {
     self.init(kindName: kind.rawValue, field: field, problem)
   }
@@ -296,18 +265,14 @@ public struct EventDecodingError: Error, Equatable, Sendable, CustomStringConver
     self.problem = problem
   }
 
-  /// The `description` field.
   public var description: String { "\(kindName): \(problem)" }
 }
 
 /// The fields of one event, read through its kind's definition.
 public struct EventReader {
-  /// The definition the fields are read through.
   public let definition: EventDefinition
-  /// The event's fields without `t` and `kind`.
   public let fields: JSONObject
 
-  /// Creates the value from its parts.
   public init(_ definition: EventDefinition, _ fields: JSONObject) {
     self.definition = definition
     self.fields = fields

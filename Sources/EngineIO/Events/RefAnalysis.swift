@@ -6,7 +6,6 @@ extension CoachEvent {
   /// device's metric values for it (`frame_scalars`, `{metric: number}` or `{"values": {…}}`)
   /// and its luma plane (`luma`, `{w, h, enc: "u8-b64", data}`).
   public struct RefAnalysis: Sendable, Equatable {
-    /// The allowed values of the field (raw values as recorded).
     public enum Coords: String, EventEnum { case canonical, vision }
     static let definition = EventDefinition(
       .ref_analysis, .ui,
@@ -15,7 +14,6 @@ extension CoachEvent {
         .optional(.people, Int64.self), .optional(.coords, Coords.self, default: .canonical),
         .optional(.frame_scalars, JSONObject.self), .optional(.luma, JSONObject.self),
       ])
-    /// The `ref_id` field.
     public var refId: String
     /// The reference as a Vision result (`frame` −1); malformed joints and faces are left out
     /// (the recording decoders refuse them on import).
@@ -84,14 +82,11 @@ extension CoachEvent {
 }
 
 extension Array: EventValue where Element == JSONValue {
-  /// See the protocol requirement.
   public static var eventType: EventValueType { .array }
-  /// Creates the value from its parts.
   public init?(eventJSON v: JSONValue) {
     guard let a = v.arrayValue else { return nil }
     self = a
   }
-  /// The `event_j_s_o_n` field.
   public var eventJSON: JSONValue { .array(self) }
 }
 
