@@ -19,10 +19,10 @@ extension JPReplay {
 
         Examples:
           jpreplay faults --list
-          jpreplay faults --jobs 2
           jpreplay faults --fault gate-min-hold-ignored --fault exit-threshold-ignored
-          jpreplay faults --mutants --json > /tmp/faults.json
-          jpreplay faults --require 90    # CI: exit 1 below 90 % caught
+          jpreplay faults --jobs 2    # not run: slow (the corpus per fault)
+          jpreplay faults --mutants --json > /tmp/faults.json    # not run: slow
+          jpreplay faults --require 90    # not run: slow; exit 1 below 90 %
         """)
 
     @Flag(help: "List the planted faults and exit.")
