@@ -10,10 +10,11 @@ import PackageDescription
 //   PoseSpec → CanonicalJSON
 //   CoachEngine → CanonicalJSON, EngineIO, PoseSpec
 //   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
-//   PixScanScenarios → CanonicalJSON, PixScanEngine, Yams
+//   ScenarioYAML → CanonicalJSON, Yams   (the scenario files' YAML reader and guard, shared by both engines' scenarios)
+//   PixScanScenarios → CanonicalJSON, PixScanEngine, ScenarioYAML, Yams
 //   PixScanPlugin → CanonicalJSON, EngineIO, EngineSeam, PixScanEngine, Replay   (PixScan on the seam)
 //   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB   (never the engine)
-//   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, Yams
+//   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, ScenarioYAML, Yams
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
 //   JustPhotoPlugin → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay
 //   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, Scenarios
@@ -59,7 +60,12 @@ let package = Package(
     .target(name: "PixScanPlugin", dependencies: ["CanonicalJSON", "EngineIO", "EngineSeam", "PixScanEngine", "Replay"]),
     .target(
       name: "PixScanScenarios",
-      dependencies: ["CanonicalJSON", "PixScanEngine", .product(name: "Yams", package: "Yams")]),
+      dependencies: ["CanonicalJSON", "PixScanEngine", "ScenarioYAML", .product(name: "Yams", package: "Yams")]),
+    // The scenario files' YAML reader (core-schema scalars, node paths, messages) and its guard
+    // (no anchors, bounded depth and size), shared by both engines' scenario modules.
+    .target(
+      name: "ScenarioYAML",
+      dependencies: ["CanonicalJSON", .product(name: "Yams", package: "Yams")]),
     .target(
       name: "Recording",
       dependencies: [
@@ -80,7 +86,7 @@ let package = Package(
     .target(
       name: "Scenarios",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "PoseSpec", "Recording",
+        "CanonicalJSON", "EngineIO", "PoseSpec", "Recording", "ScenarioYAML",
         .product(name: "Yams", package: "Yams"),
       ]),
     .target(
@@ -122,7 +128,7 @@ let package = Package(
       name: "ReplayTests",
       dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Recording", "Replay"]),
     .testTarget(
-      name: "ScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "Scenarios"]),
+      name: "ScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "ScenarioYAML", "Scenarios"]),
     .testTarget(name: "PixScanEngineTests", dependencies: ["CanonicalJSON", "PixScanEngine", "PixScanScenarios"]),
     .testTarget(
       name: "PixScanPluginTests",

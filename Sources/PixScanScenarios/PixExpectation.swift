@@ -1,4 +1,5 @@
 import CanonicalJSON
+import ScenarioYAML
 import PixScanEngine
 
 /// One rule of a PixScan scenario's `expect:` block, in the syntax of the coaching scenarios'
@@ -88,7 +89,7 @@ public struct PixExpectation: Sendable, Equatable {
   static let shapes =
     "expected {saw|never: KIND[, with: {…}, has: […], lacks: […], count: {at_least: N, at_most: N}][, from: T, to: T | at: T, within_ms: N]} or {state: KIND, with: {…}, at: T|end[, within_ms: N]}"
 
-  static func parseBlock(_ n: PixYNode, duration: Int64) throws(PixScenarioError) -> [PixExpectation] {
+  static func parseBlock(_ n: YNode, duration: Int64) throws(PixScenarioError) -> [PixExpectation] {
     var out: [PixExpectation] = []
     for (i, e) in try n.sequence(max: PixScenarioLimits.expectationsMax, bound: "PixScenarioLimits.expectationsMax").enumerated() {
       out.append(PixExpectation(rule: try parseRule(e, duration: duration), file: e.file, line: e.line, index: i))
@@ -96,9 +97,9 @@ public struct PixExpectation: Sendable, Equatable {
     return out
   }
 
-  static func parseRule(_ n: PixYNode, duration: Int64) throws(PixScenarioError) -> Rule {
+  static func parseRule(_ n: YNode, duration: Int64) throws(PixScenarioError) -> Rule {
     let m = try n.mapping(allowed: keys, what: "expect key")
-    func v(_ k: String) -> PixYNode? { m.first(where: { $0.key == k })?.value }
+    func v(_ k: String) -> YNode? { m.first(where: { $0.key == k })?.value }
     let present = m.map(\.key)
     let heads = ["saw", "never", "state"].filter(present.contains)
     guard heads.count == 1, let head = heads.first else {
@@ -139,14 +140,14 @@ public struct PixExpectation: Sendable, Equatable {
     return .lines(match: match, atLeast: least, atMost: most, from: from, to: to)
   }
 
-  static func parseMatch(_ n: PixYNode, with: PixYNode?, has: PixYNode?, lacks: PixYNode?) throws(PixScenarioError) -> Match {
+  static func parseMatch(_ n: YNode, with: YNode?, has: YNode?, lacks: YNode?) throws(PixScenarioError) -> Match {
     let s = try n.string()
     guard let kind = PixOutputKind(rawValue: s) else {
       var msg = "unknown trace kind \"\(s)\""
-      if let c = pixClosest(s, in: PixOutputKind.allCases.map(\.rawValue)) { msg += " (did you mean \"\(c)\"?)" }
+      if let c = closest(s, in: PixOutputKind.allCases.map(\.rawValue)) { msg += " (did you mean \"\(c)\"?)" }
       throw n.error(msg + "; expected one of \(PixOutputKind.allCases.map(\.rawValue).joined(separator: ", "))")
     }
-    func field(_ name: String, _ at: PixYNode) throws(PixScenarioError) -> String {
+    func field(_ name: String, _ at: YNode) throws(PixScenarioError) -> String {
       guard kind.fields.contains(name) else {
         throw at.error("\(s) lines have no field \"\(name)\"; expected one of \(kind.fields.joined(separator: ", "))")
       }
@@ -168,7 +169,7 @@ public struct PixExpectation: Sendable, Equatable {
     return match
   }
 
-  static func value(_ n: PixYNode) throws(PixScenarioError) -> JSONValue {
+  static func value(_ n: YNode) throws(PixScenarioError) -> JSONValue {
     if case .sequence = n.node {
       var out: [JSONValue] = []
       for i in try n.sequence(max: PixScenarioLimits.expectationFieldsMax, bound: "PixScenarioLimits.expectationFieldsMax") {
@@ -180,7 +181,7 @@ public struct PixExpectation: Sendable, Equatable {
     return try n.json()
   }
 
-  static func counts(_ n: PixYNode) throws(PixScenarioError) -> (Int64?, Int64?) {
+  static func counts(_ n: YNode) throws(PixScenarioError) -> (Int64?, Int64?) {
     var least: Int64?
     var most: Int64?
     for m in try n.mapping(allowed: ["at_least", "at_most"], what: "count bound") {

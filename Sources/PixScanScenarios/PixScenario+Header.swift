@@ -1,4 +1,5 @@
 import CanonicalJSON
+import ScenarioYAML
 import Yams
 
 /// What a PixScan scenario means apart from how it is written, and the header of the recording
@@ -38,7 +39,7 @@ extension PixScenario {
   static func canonical(_ node: Node) -> JSONValue {
     switch node {
     case .scalar(let s):
-      switch try? PixYScalar(s) {
+      switch try? YScalar(s) {
       case .null?: return .null
       case .bool(let b)?: return .bool(b)
       case .int(let i)?: return abs(i) < (1 << 53) ? .number(Double(i)) : .string("int:\(i)")

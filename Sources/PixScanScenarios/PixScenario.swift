@@ -1,4 +1,5 @@
 import CanonicalJSON
+import ScenarioYAML
 import PixScanEngine
 import Yams
 
@@ -58,11 +59,11 @@ public struct PixScenario: Sendable {
       throw PixScenarioError(
         file: file, "\(text.utf8.count) bytes, more than \(PixScenarioLimits.documentBytesMax) (PixScenarioLimits.documentBytesMax)")
     }
-    let node = try pixComposeYAML(text, file: file)
-    let root = PixYNode(node: node, file: file, path: "")
+    let node = try composeYAML(text, file: file, rules: PixScenarioLimits.yamlRules)
+    let root = YNode(node: node, file: file, path: "")
     let top = try root.mapping(allowed: keys)
-    func v(_ k: String) -> PixYNode? { top.first(where: { $0.key == k })?.value }
-    func need(_ k: String) throws(PixScenarioError) -> PixYNode {
+    func v(_ k: String) -> YNode? { top.first(where: { $0.key == k })?.value }
+    func need(_ k: String) throws(PixScenarioError) -> YNode {
       guard let n = v(k) else { throw root.error("missing key \"\(k)\"; a PixScan scenario has \(keys.joined(separator: ", "))") }
       return n
     }
@@ -85,9 +86,9 @@ public struct PixScenario: Sendable {
       sha256: semanticSHA256(root: node))
   }
 
-  static func parseLibrary(_ n: PixYNode) throws(PixScenarioError) -> PixLibrarySpec {
+  static func parseLibrary(_ n: YNode) throws(PixScenarioError) -> PixLibrarySpec {
     let m = try n.mapping(allowed: libraryKeys, what: "library key")
-    func v(_ k: String) -> PixYNode? { m.first(where: { $0.key == k })?.value }
+    func v(_ k: String) -> YNode? { m.first(where: { $0.key == k })?.value }
     var spec = PixLibrarySpec(count: 0)
     if let c = v("count") {
       let count = try c.int()
@@ -129,9 +130,9 @@ public struct PixScenario: Sendable {
   }
 
   /// `{id, created: DATE|ms, screenshot: BOOL, bytes: N}` (screenshot and bytes optional).
-  static func explicitAsset(_ n: PixYNode) throws(PixScenarioError) -> PixAsset {
+  static func explicitAsset(_ n: YNode) throws(PixScenarioError) -> PixAsset {
     let m = try n.mapping(allowed: ["id", "created", "screenshot", "bytes"], what: "asset key")
-    func v(_ k: String) -> PixYNode? { m.first(where: { $0.key == k })?.value }
+    func v(_ k: String) -> YNode? { m.first(where: { $0.key == k })?.value }
     guard let idNode = v("id"), let createdNode = v("created") else { throw n.error("an asset needs id and created") }
     let id = try idNode.string()
     guard !id.isEmpty, id.utf8.count <= PixLimits.idBytesMax else {
@@ -145,7 +146,7 @@ public struct PixScenario: Sendable {
   }
 
   /// A date: `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM:SSZ` or an integer of ms since 1970.
-  static func date(_ n: PixYNode) throws(PixScenarioError) -> Int64 {
+  static func date(_ n: YNode) throws(PixScenarioError) -> Int64 {
     if case .int(let i) = try n.scalar() {
       guard abs(i) <= PixLimits.createdMagnitudeMax else { throw n.error("expected |ms| ≤ 2^53 (PixLimits.createdMagnitudeMax)") }
       return i

@@ -1,4 +1,5 @@
 import PixScanEngine
+import ScenarioYAML
 
 /// The bounds of a PixScan scenario file: every count, size and duration it can ask for,
 /// checked while parsing, before anything is generated. Past one: a `PixScenarioError`
@@ -10,6 +11,11 @@ public enum PixScenarioLimits {
   public static let yamlDepthMax = 32
   /// The most YAML values in one file.
   public static let yamlNodesMax = 200_000
+  /// The shared YAML reader's bounds and words for PixScan scenario files (ScenarioYAML's guard).
+  static let yamlRules = YAMLRules(
+    depthMax: yamlDepthMax, nodesMax: yamlNodesMax, limitsName: "PixScenarioLimits",
+    fileNoun: "PixScan scenario files",
+    expectedRoot: "a PixScan scenario mapping (engine: pixscan, name, library, script)")
   /// The longest session a scenario may describe: 24 hours.
   public static let durationMsMax: Int64 = 24 * 60 * 60 * 1000
   /// The most photos a library description may generate (the engine's own bound).

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import ScenarioYAML
 import PixScanEngine
 
 /// Turns a scenario's `script:` into input events. A step is `{at: MS, do: KIND, …fields}`
@@ -12,11 +13,11 @@ struct PixScriptBuilder {
 
   static let runKeys = ["at", "do", "swipes", "every_ms", "pattern", "first", "ocr_latency_ms", "ocr_text", "ocr_fail_every"]
 
-  mutating func parse(_ n: PixYNode) throws(PixScenarioError) {
+  mutating func parse(_ n: YNode) throws(PixScenarioError) {
     var lastAt: Int64 = 0
     for step in try n.sequence(max: PixScenarioLimits.stepsMax, bound: "PixScenarioLimits.stepsMax") {
       let m = try step.mapping(what: "step key")
-      func v(_ k: String) -> PixYNode? { m.first(where: { $0.key == k })?.value }
+      func v(_ k: String) -> YNode? { m.first(where: { $0.key == k })?.value }
       guard let atNode = v("at"), let doNode = v("do") else { throw step.error("a step needs at (ms) and do (what happens)") }
       let at = try atNode.millis(max: PixScenarioLimits.durationMsMax, maxName: "PixScenarioLimits.durationMsMax")
       guard at >= lastAt else { throw atNode.error("steps go back in time: at \(at) after a step at \(lastAt); keep the script in time order") }
@@ -34,7 +35,7 @@ struct PixScriptBuilder {
         guard PixInputKind(rawValue: what) != nil else {
           let all = PixInputKind.allCases.map(\.rawValue) + PixScenario.scriptKinds
           var msg = "unknown step \"\(what)\""
-          if let s = pixClosest(what, in: all) { msg += " (did you mean \"\(s)\"?)" }
+          if let s = closest(what, in: all) { msg += " (did you mean \"\(s)\"?)" }
           throw doNode.error(msg + "; expected one of \(all.joined(separator: ", "))")
         }
         var fields = JSONObject()
@@ -49,7 +50,7 @@ struct PixScriptBuilder {
 
   /// Adds one event after checking it decodes (an error points at the field's own line).
   mutating func add(
-    _ t: Int64, _ kind: String, _ fields: JSONObject, _ step: PixYNode, nodes: [(key: String, value: PixYNode)] = []
+    _ t: Int64, _ kind: String, _ fields: JSONObject, _ step: YNode, nodes: [(key: String, value: YNode)] = []
   ) throws(PixScenarioError) {
     guard events.count < PixScenarioLimits.eventsMax else {
       throw step.error("more than \(PixScenarioLimits.eventsMax) events (PixScenarioLimits.eventsMax)")
@@ -62,7 +63,7 @@ struct PixScriptBuilder {
     events.append(PixScenarioEvent(t: t, kind: kind, fields: fields, line: step.line))
   }
 
-  mutating func changeLibrary(_ rest: [(key: String, value: PixYNode)], _ step: PixYNode) throws(PixScenarioError) {
+  mutating func changeLibrary(_ rest: [(key: String, value: YNode)], _ step: YNode) throws(PixScenarioError) {
     for f in rest {
       switch f.key {
       case "remove":
@@ -86,8 +87,8 @@ struct PixScriptBuilder {
   /// pattern; each up/down swipe is answered L ms later for the photo the run expects on
   /// screen (number `first + i` of the generated ids, i.e. the triage in id order), with the
   /// text (`{photo}` replaced by the id) or, every F-th answer, a failure.
-  mutating func run(at: Int64, _ rest: [(key: String, value: PixYNode)], _ step: PixYNode) throws(PixScenarioError) {
-    func v(_ k: String) -> PixYNode? { rest.first(where: { $0.key == k })?.value }
+  mutating func run(at: Int64, _ rest: [(key: String, value: YNode)], _ step: YNode) throws(PixScenarioError) {
+    func v(_ k: String) -> YNode? { rest.first(where: { $0.key == k })?.value }
     if let extra = rest.first(where: { !Self.runKeys.contains($0.key) }) {
       throw extra.value.error("run takes \(Self.runKeys.dropFirst(2).joined(separator: ", ")), not \"\(extra.key)\"")
     }

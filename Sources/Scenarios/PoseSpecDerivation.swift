@@ -1,3 +1,4 @@
+import ScenarioYAML
 import CanonicalJSON
 import Foundation
 import PoseSpec

@@ -1,3 +1,4 @@
+import ScenarioYAML
 import CanonicalJSON
 import EngineIO
 import Foundation
@@ -15,7 +16,7 @@ extension Scenario {
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw ScenarioError(file: file, "not valid UTF-8")
     }
-    let root = YNode(node: try composeYAML(text, file: file), file: file, path: "")
+    let root = YNode(node: try composeYAML(text, file: file, rules: ScenarioLimits.yamlRules), file: file, path: "")
     let members = try root.mapping(allowed: topKeys)
     func member(_ k: String) -> YNode? { members.first(where: { $0.key == k })?.value }
     var s = try required(root, member, file: file, bytes: bytes)

@@ -1,3 +1,4 @@
+import ScenarioYAML
 import Foundation
 import CanonicalJSON
 import Yams

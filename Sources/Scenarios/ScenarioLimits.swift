@@ -1,3 +1,4 @@
+import ScenarioYAML
 import Recording
 
 /// The bounds of a scenario file (TigerBeetle style: every size, count, depth and duration a
@@ -15,6 +16,10 @@ public enum ScenarioLimits {
   public static let yamlDepthMax = 64
   /// The most YAML nodes (scalars, mappings, lists) in one file.
   public static let yamlNodesMax = 200_000
+  /// The YAML reader's bounds and words for coaching scenario files (ScenarioYAML's guard).
+  static let yamlRules = YAMLRules(
+    depthMax: yamlDepthMax, nodesMax: yamlNodesMax, limitsName: "ScenarioLimits", fileNoun: "scenario files",
+    expectedRoot: "a scenario mapping (name, duration_ms, …)")
 
   /// The longest recording a scenario may describe: 24 hours.
   public static let durationMsMax: Int64 = 24 * 60 * 60 * 1000

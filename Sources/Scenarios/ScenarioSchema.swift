@@ -1,3 +1,4 @@
+import ScenarioYAML
 import EngineIO
 
 /// Every mapping key a scenario file may use, by section: the lists the parser checks keys

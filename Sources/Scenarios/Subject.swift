@@ -1,3 +1,4 @@
+import ScenarioYAML
 import EngineIO
 
 /// The numeric parameters of the parametric subject (the model of scripts/corpus_jsonl.py).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import ScenarioYAML
 @testable import Scenarios
 
 /// Every size, count and duration a scenario asks for has a named bound (`ScenarioLimits`),

@@ -1,20 +1,44 @@
 import CYaml
 
+/// The bounds and words of one scenario dialect (the coaching scenarios' `ScenarioLimits`,
+/// PixScan's `PixScenarioLimits`): what the guard allows and how its messages name things.
+package struct YAMLRules: Sendable {
+  /// Deepest nesting of mappings and sequences.
+  package var depthMax: Int
+  /// Most YAML values (scalars, mappings, sequences) in one file.
+  package var nodesMax: Int
+  /// The limits type the messages name, e.g. `ScenarioLimits`.
+  package var limitsName: String
+  /// What the files are called in messages, e.g. `scenario files`.
+  package var fileNoun: String
+  /// What an empty file should have held, e.g. `a scenario mapping (name, duration_ms, …)`.
+  package var expectedRoot: String
+
+  package init(depthMax: Int, nodesMax: Int, limitsName: String, fileNoun: String, expectedRoot: String) {
+    self.depthMax = depthMax
+    self.nodesMax = nodesMax
+    self.limitsName = limitsName
+    self.fileNoun = fileNoun
+    self.expectedRoot = expectedRoot
+  }
+}
+
 /// A pre-scan of scenario YAML at the event level, before Yams builds any node: refuses
 /// anchors and aliases (`&a`, `*a`: a few hundred bytes of aliases expand to gigabytes, the
-/// "billion laughs"), nesting deeper than `ScenarioLimits.yamlDepthMax` (Yams' composer
-/// recurses once per level) and more than `ScenarioLimits.yamlNodesMax` nodes. libyaml's
-/// parser keeps its own stack on the heap, so the scan itself is flat and linear in the text.
+/// "billion laughs"), nesting deeper than the dialect's `depthMax` (Yams' composer recurses
+/// once per level) and more than its `nodesMax` nodes. libyaml's parser keeps its own stack on
+/// the heap, so the scan itself is flat and linear in the text.
 ///
 /// Syntax errors are left to the composer, which reports them at the same place.
-enum YAMLGuard {
-  static func check(_ text: String, file: String) throws(ScenarioError) {
+package enum YAMLGuard {
+  package static func check(_ text: String, file: String, rules: YAMLRules) throws(ScenarioError) {
     var bytes = Array(text.utf8)
     guard !bytes.isEmpty else { return }  // the composer reports an empty file
-    if let e = bytes.withUnsafeMutableBufferPointer({ scan($0, file: file) }) { throw e }
+    if let e = bytes.withUnsafeMutableBufferPointer({ scan($0, file: file, rules: rules) }) { throw e }
   }
 
-  private static func scan(_ buffer: UnsafeMutableBufferPointer<UInt8>, file: String) -> ScenarioError? {
+  private static func scan(_ buffer: UnsafeMutableBufferPointer<UInt8>, file: String, rules: YAMLRules) -> ScenarioError? {
+    let tooDeep = "YAML nesting deeper than \(rules.depthMax) levels (\(rules.limitsName).yamlDepthMax); flatten the structure"
     var parser = yaml_parser_t()
     guard yaml_parser_initialize(&parser) == 1 else { return ScenarioError(file: file, "YAML: cannot start the parser (out of memory)") }
     defer { yaml_parser_delete(&parser) }
@@ -30,7 +54,7 @@ enum YAMLGuard {
         guard let problem = parser.problem, String(cString: problem).contains("nesting level") else { return nil }
         return ScenarioError(
           file: file, line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1,
-          "YAML nesting deeper than \(ScenarioLimits.yamlDepthMax) levels (ScenarioLimits.yamlDepthMax); flatten the structure")
+          tooDeep)
       }
       defer { yaml_event_delete(&event) }
       // libyaml marks count from 0; messages (like Yams') from 1.
@@ -46,7 +70,7 @@ enum YAMLGuard {
         return nil
       case YAML_ALIAS_EVENT:
         let name = anchorName(event.data.alias.anchor) ?? ""
-        return fail("YAML alias *\(name): anchors and aliases are not supported in scenario files; write the value out in full")
+        return fail("YAML alias *\(name): anchors and aliases are not supported in \(rules.fileNoun); write the value out in full")
       case YAML_SCALAR_EVENT:
         anchor = anchorName(event.data.scalar.anchor)
         nodes += 1
@@ -55,20 +79,17 @@ enum YAMLGuard {
           event.type == YAML_SEQUENCE_START_EVENT ? event.data.sequence_start.anchor : event.data.mapping_start.anchor)
         nodes += 1
         depth += 1
-        if depth > ScenarioLimits.yamlDepthMax {
-          return fail(
-            "YAML nesting deeper than \(ScenarioLimits.yamlDepthMax) levels (ScenarioLimits.yamlDepthMax); flatten the structure")
-        }
+        if depth > rules.depthMax { return fail(tooDeep) }
       case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
         depth -= 1
       default:
         break
       }
       if let anchor {
-        return fail("YAML anchor &\(anchor): anchors and aliases are not supported in scenario files; write the value out in full")
+        return fail("YAML anchor &\(anchor): anchors and aliases are not supported in \(rules.fileNoun); write the value out in full")
       }
-      if nodes > ScenarioLimits.yamlNodesMax {
-        return fail("more than \(ScenarioLimits.yamlNodesMax) YAML values (ScenarioLimits.yamlNodesMax); split the scenario")
+      if nodes > rules.nodesMax {
+        return fail("more than \(rules.nodesMax) YAML values (\(rules.limitsName).yamlNodesMax); split the scenario")
       }
     }
   }

@@ -1,25 +1,18 @@
-// Adapted from Sources/Scenarios/YAMLInput.swift (PixScanScenarios stands apart from the
-// coaching scenarios and their modules): the same core-schema scalars, node paths and messages.
 import CanonicalJSON
 import Yams
 
-/// A PixScan scenario file that cannot be used: `description` names the file, the line and
-/// column (Yams `Node.Mark`), the key path and what was expected, e.g.
-/// `Recordings/pixscan/x.yaml:7:3: script[2].direction: swipe: direction: expected one of …`.
-/// A CLI maps it to exit 2.
-public struct PixScenarioError: Error, CustomStringConvertible, Sendable, Equatable {
-  /// The file as named to the parser.
+/// A scenario file that cannot be used: `description` names the file, the line and column
+/// (Yams `Node.Mark`), the key path and what was expected, e.g.
+/// `Recordings/x.scenario.yaml:7:3: timeline[1].subject.hpi: unknown subject parameter …`.
+/// The CLI maps it to exit 2.
+public struct ScenarioError: Error, CustomStringConvertible, Sendable, Equatable {
   public var file: String
-  /// 1-based line, when known.
   public var line: Int?
-  /// 1-based column, when known.
   public var column: Int?
-  /// The key path, e.g. `duration_ms`, `script[2].direction`; nil for file-level problems.
+  /// The key path, e.g. `duration_ms`, `timeline[2].event.kind`; nil for file-level problems.
   public var key: String?
-  /// What was expected and what was found.
   public var message: String
 
-  /// An error.
   public init(file: String, line: Int? = nil, column: Int? = nil, key: String? = nil, _ message: String) {
     self.file = file
     self.line = line
@@ -28,7 +21,6 @@ public struct PixScenarioError: Error, CustomStringConvertible, Sendable, Equata
     self.message = message
   }
 
-  /// `file:line:column: key: message`.
   public var description: String {
     var s = file
     if let line {
@@ -45,14 +37,14 @@ public struct PixScenarioError: Error, CustomStringConvertible, Sendable, Equata
 /// `true`/`false`, `null`/`~`/empty, integers and decimals are typed; everything else, and
 /// every quoted or block scalar, is a string (so `on`, `yes`, `no` stay strings: no YAML 1.1
 /// surprises). Explicit `!!str`, `!!int`, `!!float`, `!!bool`, `!!null` tags are honoured.
-enum PixYScalar: Equatable {
+package enum YScalar: Equatable {
   case null
   case bool(Bool)
   case int(Int64)
   case double(Double)
   case string(String)
 
-  init(_ s: Node.Scalar) throws(PixYParseFailure) {
+  package init(_ s: Node.Scalar) throws(YParseFailure) {
     let text = s.string
     let tag = s.tag.description
     switch tag {
@@ -60,28 +52,28 @@ enum PixYScalar: Equatable {
       if s.style != .plain && s.style != .any || tag == "!" {
         self = .string(text)
       } else {
-        self = PixYScalar.plain(text)
+        self = YScalar.plain(text)
       }
     case Tag.Name.str.rawValue: self = .string(text)
     case Tag.Name.null.rawValue: self = .null
     case Tag.Name.bool.rawValue:
-      guard case .bool(let b) = PixYScalar.plain(text) else { throw PixYParseFailure("!!bool \"\(text)\": expected true or false") }
+      guard case .bool(let b) = YScalar.plain(text) else { throw YParseFailure("!!bool \"\(text)\": expected true or false") }
       self = .bool(b)
     case Tag.Name.int.rawValue:
-      guard case .int(let i) = PixYScalar.plain(text) else { throw PixYParseFailure("!!int \"\(text)\": expected an integer") }
+      guard case .int(let i) = YScalar.plain(text) else { throw YParseFailure("!!int \"\(text)\": expected an integer") }
       self = .int(i)
     case Tag.Name.float.rawValue:
-      switch PixYScalar.plain(text) {
+      switch YScalar.plain(text) {
       case .int(let i): self = .double(Double(i))
       case .double(let d): self = .double(d)
-      default: throw PixYParseFailure("!!float \"\(text)\": expected a number")
+      default: throw YParseFailure("!!float \"\(text)\": expected a number")
       }
     default:
-      throw PixYParseFailure("tag \(tag) is not supported (only !!str, !!int, !!float, !!bool, !!null)")
+      throw YParseFailure("tag \(tag) is not supported (only !!str, !!int, !!float, !!bool, !!null)")
     }
   }
 
-  static func plain(_ text: String) -> PixYScalar {
+  package static func plain(_ text: String) -> YScalar {
     switch text {
     case "", "~", "null", "Null", "NULL": return .null
     case "true", "True", "TRUE": return .bool(true)
@@ -116,7 +108,7 @@ enum PixYScalar: Equatable {
     return .double(d)
   }
 
-  var typeName: String {
+  package var typeName: String {
     switch self {
     case .null: "null"
     case .bool: "a boolean"
@@ -127,71 +119,78 @@ enum PixYScalar: Equatable {
   }
 }
 
-struct PixYParseFailure: Error {
-  var message: String
-  init(_ message: String) { self.message = message }
+package struct YParseFailure: Error {
+  package var message: String
+  package init(_ message: String) { self.message = message }
 }
 
 /// A YAML node with the file and the key path that led to it, for messages.
-struct PixYNode {
-  let node: Node
-  let file: String
-  let path: String
+package struct YNode {
+  package let node: Node
+  package let file: String
+  package let path: String
 
-  var line: Int? { node.mark?.line }
-  var column: Int? { node.mark?.column }
-
-  func error(_ message: String) -> PixScenarioError {
-    PixScenarioError(file: file, line: line, column: column, key: path.isEmpty ? nil : path, message)
+  /// `node` of `file`, found at key path `path` ("" for the root).
+  package init(node: Node, file: String, path: String) {
+    self.node = node
+    self.file = file
+    self.path = path
   }
 
-  func child(_ key: String, _ node: Node) -> PixYNode {
-    PixYNode(node: node, file: file, path: path.isEmpty ? key : "\(path).\(key)")
+  package var line: Int? { node.mark?.line }
+  package var column: Int? { node.mark?.column }
+
+  package func error(_ message: String) -> ScenarioError {
+    ScenarioError(file: file, line: line, column: column, key: path.isEmpty ? nil : path, message)
   }
 
-  var typeName: String {
+  package func child(_ key: String, _ node: Node) -> YNode {
+    YNode(node: node, file: file, path: path.isEmpty ? key : "\(path).\(key)")
+  }
+
+  package var typeName: String {
     switch node {
     case .mapping: return "a mapping"
     case .sequence: return "a list"
     case .alias: return "an alias"
-    case .scalar(let s): return (try? PixYScalar(s).typeName) ?? "a scalar"
+    case .scalar(let s): return (try? YScalar(s).typeName) ?? "a scalar"
     }
   }
 
-  func scalar() throws(PixScenarioError) -> PixYScalar {
+  package func scalar() throws(ScenarioError) -> YScalar {
     guard case .scalar(let s) = node else { throw error("expected a scalar, found \(typeName)") }
-    do { return try PixYScalar(s) } catch { throw self.error(error.message) }
+    do { return try YScalar(s) } catch { throw self.error(error.message) }
   }
 
   /// The members of a mapping, in file order, checked against `allowed` (an unknown key is an
   /// error naming the key's own line and the closest allowed key).
-  func mapping(allowed: [String]? = nil, what: String = "key") throws(PixScenarioError) -> [(key: String, value: PixYNode)] {
+  package func mapping(allowed: [String]? = nil, what: String = "key") throws(ScenarioError) -> [(key: String, value: YNode)] {
     guard case .mapping(let m) = node else { throw error("expected a mapping, found \(typeName)") }
-    var out: [(key: String, value: PixYNode)] = []
+    var out: [(key: String, value: YNode)] = []
     for (k, v) in m {
       guard case .scalar(let ks) = k else {
-        throw PixScenarioError(file: file, line: k.mark?.line, column: k.mark?.column, key: path.isEmpty ? nil : path, "mapping keys must be plain strings")
+        throw ScenarioError(file: file, line: k.mark?.line, column: k.mark?.column, key: path.isEmpty ? nil : path, "mapping keys must be plain strings")
       }
       let key = ks.string
       let keyPath = path.isEmpty ? key : "\(path).\(key)"
       if let allowed, !allowed.contains(key) {
         var msg = "unknown \(what)"
-        if let s = pixClosest(key, in: allowed) { msg += " (did you mean \"\(s)\"?)" }
+        if let s = closest(key, in: allowed) { msg += " (did you mean \"\(s)\"?)" }
         msg += "; expected one of: \(allowed.joined(separator: ", "))"
-        throw PixScenarioError(file: file, line: k.mark?.line, column: k.mark?.column, key: keyPath, msg)
+        throw ScenarioError(file: file, line: k.mark?.line, column: k.mark?.column, key: keyPath, msg)
       }
-      out.append((key, PixYNode(node: v, file: file, path: keyPath)))
+      out.append((key, YNode(node: v, file: file, path: keyPath)))
     }
     return out
   }
 
-  func sequence(max: Int? = nil, bound: String = "") throws(PixScenarioError) -> [PixYNode] {
+  package func sequence(max: Int? = nil, bound: String = "") throws(ScenarioError) -> [YNode] {
     guard case .sequence(let s) = node else { throw error("expected a list, found \(typeName)") }
     if let max, s.count > max { throw error("\(s.count) entries, more than the bound \(max) (\(bound))") }
-    return s.enumerated().map { PixYNode(node: $0.element, file: file, path: "\(path)[\($0.offset)]") }
+    return s.enumerated().map { YNode(node: $0.element, file: file, path: "\(path)[\($0.offset)]") }
   }
 
-  func int() throws(PixScenarioError) -> Int64 {
+  package func int() throws(ScenarioError) -> Int64 {
     let s = try scalar()
     if case .int(let i) = s { return i }
     if case .double(let d) = s, d.rounded() == d, abs(d) < 9e15 { return Int64(d) }
@@ -199,14 +198,14 @@ struct PixYNode {
   }
 
   /// A time in milliseconds: an integer in 0…`max`.
-  func millis(max: Int64?, maxName: String = "duration_ms") throws(PixScenarioError) -> Int64 {
+  package func millis(max: Int64?, maxName: String = "duration_ms") throws(ScenarioError) -> Int64 {
     let v = try int()
     guard v >= 0 else { throw error("expected a non-negative time in ms, found \(v)") }
     if let max, v > max { throw error("\(v) ms is after the end of the recording (\(maxName) \(max))") }
     return v
   }
 
-  func double() throws(PixScenarioError) -> Double {
+  package func double() throws(ScenarioError) -> Double {
     let s = try scalar()
     switch s {
     case .int(let i): return Double(i)
@@ -215,20 +214,20 @@ struct PixYNode {
     }
   }
 
-  func bool() throws(PixScenarioError) -> Bool {
+  package func bool() throws(ScenarioError) -> Bool {
     let s = try scalar()
     guard case .bool(let b) = s else { throw error("expected true or false, found \(s.typeName)") }
     return b
   }
 
-  func string() throws(PixScenarioError) -> String {
+  package func string() throws(ScenarioError) -> String {
     let s = try scalar()
     guard case .string(let v) = s else { throw error("expected a string, found \(s.typeName)") }
     return v
   }
 
   /// The node as JSON (mappings keep their key order).
-  func json() throws(PixScenarioError) -> JSONValue {
+  package func json() throws(ScenarioError) -> JSONValue {
     switch node {
     case .scalar:
       switch try scalar() {
@@ -255,7 +254,7 @@ struct PixYNode {
 }
 
 /// The allowed word closest to `word` (edit distance ≤ 2, or a case-insensitive match).
-func pixClosest(_ word: String, in words: [String]) -> String? {
+package func closest(_ word: String, in words: [String]) -> String? {
   var best: (String, Int)?
   let lower = word.lowercased()
   let chars = Array(lower)
@@ -267,13 +266,13 @@ func pixClosest(_ word: String, in words: [String]) -> String? {
     // The distance is at least the length difference: a long key costs nothing to reject.
     let wc = Array(wl)
     guard abs(chars.count - wc.count) <= 2 else { continue }
-    let d = pixEditDistance(chars, wc)
+    let d = editDistance(chars, wc)
     if d <= 2, best.map({ d < $0.1 }) ?? true { best = (w, d) }
   }
   return best?.0
 }
 
-func pixEditDistance(_ a: [Character], _ b: [Character]) -> Int {
+package func editDistance(_ a: [Character], _ b: [Character]) -> Int {
   if a.isEmpty { return b.count }
   if b.isEmpty { return a.count }
   var prev = Array(0...b.count)
@@ -288,27 +287,27 @@ func pixEditDistance(_ a: [Character], _ b: [Character]) -> Int {
   return prev[b.count]
 }
 
-/// Parses YAML text into its root node; syntax errors become a `PixScenarioError` at their mark.
-func pixComposeYAML(_ text: String, file: String) throws(PixScenarioError) -> Node {
+/// Parses YAML text into its root node; syntax errors become a `ScenarioError` at their mark.
+package func composeYAML(_ text: String, file: String, rules: YAMLRules) throws(ScenarioError) -> Node {
   // Anchors, aliases, depth and size first: nothing is built from a hostile document.
-  try PixYAMLGuard.check(text, file: file)
+  try YAMLGuard.check(text, file: file, rules: rules)
   let root: Node?
   do { root = try Yams.compose(yaml: text) } catch let e as YamlError {
     switch e {
     case .scanner(let ctx, let problem, let mark, _), .parser(let ctx, let problem, let mark, _),
       .composer(let ctx, let problem, let mark, _):
       let c = ctx.map { "\($0.text) " } ?? ""
-      throw PixScenarioError(file: file, line: mark.line, column: mark.column, "YAML syntax: \(c)\(problem)")
+      throw ScenarioError(file: file, line: mark.line, column: mark.column, "YAML syntax: \(c)\(problem)")
     case .duplicatedKeysInMapping(let dups, let ctx):
-      throw PixScenarioError(
+      throw ScenarioError(
         file: file, line: ctx.mark.line, column: ctx.mark.column,
         "key \(dups.sorted().map { "\"\($0)\"" }.joined(separator: ", ")) appears more than once in a mapping")
     default:
-      throw PixScenarioError(file: file, "YAML: \(e)")
+      throw ScenarioError(file: file, "YAML: \(e)")
     }
   } catch {
-    throw PixScenarioError(file: file, "YAML: \(error)")
+    throw ScenarioError(file: file, "YAML: \(error)")
   }
-  guard let root else { throw PixScenarioError(file: file, line: 1, "the file is empty; expected a PixScan scenario mapping (engine: pixscan, name, library, script)") }
+  guard let root else { throw ScenarioError(file: file, line: 1, "the file is empty; expected \(rules.expectedRoot)") }
   return root
 }
