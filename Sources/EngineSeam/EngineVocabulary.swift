@@ -168,10 +168,20 @@ public protocol EngineVocabulary {
   static func rule(forResult event: InputEvent) -> EffectRuleInfo?
   /// The success result lenient replay delivers for a request with `fields` under `rule`, at `t`.
   static func syntheticSuccess(_ rule: EffectRuleInfo, request fields: JSONObject, at t: Millis) -> InputEvent
+  /// Every `out` name the engine's trace lines may have (what `minimize --expect` checks a
+  /// matcher's kind against); empty = not declared, any name is taken. Default: empty.
+  static var outputKinds: [String] { get }
+  /// What `jpreplay plot` draws of a replay of this engine (series and markers read from its
+  /// trace lines). Default: nothing (an engine with a plot of its own, like Just Photo's).
+  static var timeline: TraceTimeline { get }
 }
 
 extension EngineVocabulary {
   public static func narrow(_ output: Output, toCues cues: Set<String>) -> Output? { output }
+
+  public static var outputKinds: [String] { [] }
+
+  public static var timeline: TraceTimeline { .none }
 
   /// The declared kind named `name`.
   public static func kind(named name: String) -> EventKindInfo? { kinds.first { $0.name == name } }
