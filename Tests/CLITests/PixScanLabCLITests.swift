@@ -197,6 +197,9 @@ struct PixScanLabCLITests {
       let events = try CLI.run(["cat", out]).stdout.split(separator: "\n").count - 1
       #expect(events > 0 && events < 15, "\(events) events")
       #expect(try CLI.run(["doctor", out]).code == 0)
+      // Stored in PixScan's channels (docs/PIXSCAN.md, "Input events"), as `record` stores them.
+      let info = try CLI.run(["info", out]).stdout
+      #expect(info.contains(#""app_launch":"device","library_snapshot":"device","swipe":"ui""#), "\(info)")
       let header = try CLI.run(["cat", out]).stdout.split(separator: "\n").first.map(String.init) ?? ""
       #expect(header.contains(#""engine":"pixscan""#) && header.contains(#""minimized_from":"undo-edges""#), "\(header)")
       outputs.append(try Data(contentsOf: URL(fileURLWithPath: out)))
