@@ -115,3 +115,14 @@ extension EngineRoutingCLITests {
     #expect(file.stderr.contains("undo-edges.jprec: not a folder (expected a folder of .jprec recordings"), "\(file.stderr)")
   }
 }
+
+extension EngineRoutingCLITests {
+  /// `score` judges Just Photo's cues against declared labels: a PixScan recording is exit 2
+  /// naming the file, the engine and where PixScan's intent lives.
+  @Test func scoreRefusesAPixScanRecordingByItsHeader() throws {
+    let r = try CLI.run(["score", "Recordings/pixscan/undo-edges.jprec"])
+    #expect(r.code == 2)
+    #expect(r.stderr.contains("Recordings/pixscan/undo-edges.jprec: header: \"engine\": a pixscan recording; `jpreplay score` works on Just Photo recordings only"), "\(r.stderr)")
+    #expect(r.stderr.contains("expect: rules"), "\(r.stderr)")
+  }
+}
