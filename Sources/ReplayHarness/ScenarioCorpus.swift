@@ -2,6 +2,7 @@ import Foundation
 import Recording
 import Replay
 import Scenarios
+import Verify
 
 /// Scenario files of the corpus (`Recordings/<name>.scenario.yaml`) and their recordings:
 /// `jpreplay record` writes them, `jpreplay verify` checks they are not stale.

@@ -5,6 +5,7 @@ import Lab
 import Recording
 import Replay
 import Scenarios
+import Verify
 
 extension JPReplay {
   struct Verify: ParsableCommand {

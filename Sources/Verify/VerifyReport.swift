@@ -1,3 +1,5 @@
+import Replay
+
 /// One golden file that does not hold.
 public struct GoldenProblem: Equatable, Sendable {
   public enum Kind: Equatable, Sendable {
