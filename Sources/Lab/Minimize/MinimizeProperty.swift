@@ -5,6 +5,7 @@ import Foundation
 import JustPhotoPlugin
 import Recording
 import Replay
+import Verify
 
 /// The properties `jpreplay minimize` keeps true, built on in-process replays.
 public enum MinimizeProperty {
