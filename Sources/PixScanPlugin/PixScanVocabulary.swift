@@ -71,9 +71,6 @@ public enum PixScanVocabulary: EngineVocabulary {
   /// The `out` name.
   public static func outputKind(_ output: PixOutput) -> String { output.kind.rawValue }
 
-  /// Every `PixOutputKind`.
-  public static let outputKinds: [String] = PixOutputKind.allCases.map(\.rawValue)
-
   /// `jpreplay plot`: the triage position (`photo` index), the delete queue's length
   /// (`queue` count), the progress counts (`progress`: processed, kept, deleted, pending =
   /// total − processed, ocr), and lanes of swipes, undos, launches and kills, messages and
