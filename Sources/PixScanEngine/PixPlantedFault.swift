@@ -16,11 +16,11 @@ public enum PixPlantedFault: String, CaseIterable, Sendable, Comparable {
   public var summary: String {
     switch self {
     case .undoForgetsQueue:
-      "undo forgets the delete queue: the undone photo is unprocessed and current again, but a photo its swipe queued for deletion stays in the queue (no `queue removed` line, `queue_removed: false`, the store keeps it queued; a later keep of it still counts as deleted) (D3)"
+      "undo forgets the delete queue (D3): the undone photo is unprocessed and current again, but a photo its swipe queued for deletion stays queued: `queue_removed: false`, no `queue` `removed` line, the store keeps the id in delete_queue, and keeping the photo later still counts it as deleted"
     case .undoForgetsPosition:
-      "undo forgets the position: the swipe is reverted, but the current photo stays where the swipe moved on to instead of going back to the undone one (D6)"
+      "undo forgets the position (D6): the swipe is reverted, but the current photo stays where the swipe moved on to instead of going back to the undone one"
     case .blankTextKept:
-      "a recognised text that is empty or only whitespace makes a text entry instead of the message ocr_no_text (D2)"
+      "a blank text is kept (D2): a recognised text that is empty or only whitespace makes a text entry instead of the message ocr_no_text"
     }
   }
 

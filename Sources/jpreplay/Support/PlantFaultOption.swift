@@ -35,7 +35,7 @@ struct PlantFaultOption: ParsableArguments {
   func warn() {
     let summaries = Dictionary(PixScanSeamEngine.plantableFaults.map { ($0.name, $0.summary) }, uniquingKeysWith: { a, _ in a })
     for n in names {
-      printErr("jpreplay: WARNING: planted fault \(n) is ON: PixScan recordings replay with a deliberately wrong engine (\(summaries[n] ?? n)); its traces are not PixScan's behaviour and no golden is written")
+      printErr("jpreplay: WARNING: planted fault \(n) is ON: PixScan recordings replay with a deliberately wrong engine (\(summaries[n] ?? n)): its traces are not PixScan's behaviour and must never become goldens (verify writes none)")
     }
   }
 
