@@ -148,4 +148,19 @@ struct PixScanBisectTests {
     // Hidden: not on the help pages.
     for cmd in ["replay", "verify"] { #expect(!(try CLI.run([cmd, "--help"]).stdout.contains("plant-fault"))) }
   }
+
+  @Test("faults --recordings Recordings/pixscan: PixScan's rules against its planted faults; Just Photo's options refused there")
+  func faultsOnThePixScanCorpus() throws {
+    let r = try CLI.run(["faults", "--recordings", "Recordings/pixscan", "--fault", Self.fault])
+    #expect(r.code == 0, "\(r.stderr)")
+    #expect(r.stdout.hasPrefix("faults (PixScan): 1 on "), "\(r.stdout)")
+    #expect(r.stdout.contains("caught   \(Self.fault): undo forgets the delete queue (D3)"))
+    #expect(r.stdout.contains("undo-edges: Recordings/pixscan/undo-edges.yaml:"))
+    #expect(try CLI.run(["faults", "--list"]).stdout.contains("\(Self.fault): "))
+    let mutants = try CLI.run(["faults", "--recordings", "Recordings/pixscan", "--mutants"])
+    #expect(mutants.code == 2)
+    let wrongCorpus = try CLI.run(["faults", "--fault", Self.fault])
+    #expect(wrongCorpus.code == 2)
+    #expect(wrongCorpus.stderr.contains("--recordings Recordings/pixscan"))
+  }
 }

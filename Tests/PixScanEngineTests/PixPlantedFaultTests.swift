@@ -78,26 +78,27 @@ struct PixPlantedFaultTests {
     }
   }
 
-  /// The rules of `scenario` that hold without a fault and fail with `fault`.
-  static func catching(_ fault: PixPlantedFault, _ scenario: PixScenario) throws -> [String] {
-    let clean = try PixDirectRun.run(scenario.events)
-    let faulty = try PixDirectRun.run(scenario.events, options: PixOptions(plantedFaults: PixPlantedFaults([fault])))
-    let before = Set(PixExpectations.check(scenario.expectations, records: clean).map(\.description))
-    return PixExpectations.check(scenario.expectations, records: faulty).map(\.description).filter { !before.contains($0) }
-  }
-
-  @Test("the corpus's expect: rules catch every planted fault; undo-edges catches pix-undo-forgets-queue", arguments: PixPlantedFault.allCases)
-  func rulesCatchEachFault(_ fault: PixPlantedFault) throws {
-    var caughtBy: [String: [String]] = [:]
-    for file in PixScenarioCorpusTests.files() where file != "long-session-5000.yaml" {
-      let s = try PixScenarioCorpusTests.load(file)
-      let failed = try Self.catching(fault, s)
-      if !failed.isEmpty { caughtBy[s.name] = failed }
-    }
-    #expect(!caughtBy.isEmpty, "\(fault.rawValue): no rule of the corpus catches it")
+  @Test("PixFaultCheck: the corpus's expect: rules catch every planted fault; undo-edges catches pix-undo-forgets-queue")
+  func rulesCatchEachFault() throws {
+    let scenarios = try PixScenarioCorpusTests.files().filter { $0 != "long-session-5000.yaml" }.map(PixScenarioCorpusTests.load)
+    let run = PixFaultCheck.run(scenarios)
+    #expect(run.unmetClean.isEmpty, "\(run.unmetClean)")
+    #expect(run.outcomes.map(\.fault) == PixPlantedFault.allCases)
     let expected: [PixPlantedFault: String] = [
       .undoForgetsQueue: "undo-edges", .undoForgetsPosition: "undo-edges", .blankTextKept: "ocr-failure",
     ]
-    if let name = expected[fault] { #expect(caughtBy[name] != nil, "\(fault.rawValue) caught only by \(caughtBy.keys.sorted())") }
+    for o in run.outcomes {
+      #expect(o.errors.isEmpty)
+      #expect(o.changed.contains(expected[o.fault]!), "\(o.name) changed \(o.changed)")
+      #expect(o.caughtBy.contains { $0.hasPrefix(expected[o.fault]! + ": ") }, "\(o.name) caught by \(o.caughtBy)")
+      // Caught means a rule broke; a scenario the fault leaves alone breaks none.
+      #expect(o.caughtBy.allSatisfy { line in o.changed.contains { line.hasPrefix($0 + ": ") } })
+    }
+    // D3's queue revert is what undo-edges checks at t=1500 (the undo of its left swipe).
+    let queue = try #require(run.outcomes.first { $0.fault == .undoForgetsQueue })
+    #expect(queue.caughtBy.contains { $0.contains("queue_removed=true") && $0.contains("[1500, 1500]") }, "\(queue.caughtBy)")
+    #expect(PixFaultCheck.faults(named: []) == PixPlantedFault.allCases)
+    #expect(PixFaultCheck.faults(named: ["pix-blank-text-kept"]) == [.blankTextKept])
+    #expect(PixFaultCheck.faults(named: ["gate-min-hold-ignored"]) == nil)
   }
 }
