@@ -18,7 +18,7 @@ import PackageDescription
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
 //   JustPhotoPlugin → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay
 //   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, Scenarios
-//   Lab → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, GRDB, Yams
+//   Lab → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, GRDB, Yams
 //   JPReplayTesting → CoachEngine, JustPhotoPlugin, Replay, ReplayHarness
 //   Mutants → Scenarios
 //   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, PixScanPlugin, PixScanScenarios, Recording, Replay, Scenarios, ArgumentParser
@@ -92,7 +92,7 @@ let package = Package(
     .target(
       name: "Lab",
       dependencies: [
-        "CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ReplayHarness",
+        "CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ReplayHarness",
         "Scenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Yams", package: "Yams"),

@@ -141,6 +141,10 @@ public protocol EngineVocabulary {
   static var kinds: [EventKindInfo] { get }
   /// Every effect request that expects a result; other requests expect none.
   static var effectRules: [EffectRuleInfo] { get }
+  /// Every trace line kind (`out`) the engine can write, for coverage; empty when not declared.
+  static var outputKinds: [String] { get }
+  /// The field values coverage looks for in recordings and traces; empty when not declared.
+  static var coverageFacets: [CoverageFacet] { get }
   /// The effect request `output` makes, nil for an output that requests nothing.
   static func effectCall(_ output: Output) -> EffectCall?
   /// The trace line of `output`: its `out` name and fields (the harness adds `t` and writes the
@@ -172,6 +176,12 @@ public protocol EngineVocabulary {
 
 extension EngineVocabulary {
   public static func narrow(_ output: Output, toCues cues: Set<String>) -> Output? { output }
+
+  /// None declared.
+  public static var outputKinds: [String] { [] }
+
+  /// None declared.
+  public static var coverageFacets: [CoverageFacet] { [] }
 
   /// The declared kind named `name`.
   public static func kind(named name: String) -> EventKindInfo? { kinds.first { $0.name == name } }

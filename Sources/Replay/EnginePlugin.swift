@@ -15,6 +15,10 @@ public struct EnginePlugin: Sendable {
   public var name: String
   /// The engine's event kinds (what `import` checks and where `.jprec` stores each).
   public var kinds: [EventKindInfo]
+  /// The engine's trace line kinds (``EngineVocabulary/outputKinds``).
+  public var outputKinds: [String]
+  /// What coverage looks for (``EngineVocabulary/coverageFacets``).
+  public var coverageFacets: [CoverageFacet]
   /// Replays `url` into a trace sink and an A.13 sink (the `replay` command).
   public var replay:
     @Sendable (_ url: URL, _ settings: PluginSettings, _ trace: inout any LineSink, _ a13: inout any LineSink)
@@ -26,6 +30,8 @@ public struct EnginePlugin: Sendable {
   ) {
     name = E.Vocabulary.engineName
     kinds = E.Vocabulary.kinds
+    outputKinds = E.Vocabulary.outputKinds
+    coverageFacets = E.Vocabulary.coverageFacets
     replay = { (url, settings, trace, a13) throws(ReplayError) -> ReplaySummary in
       let driver = Self.driver(E.self, make: make, settings)
       var out = TraceOutput(
