@@ -129,7 +129,7 @@ extension PixScanEngine {
       if queueSet.contains(u.photo) { seqDeleted -= 1 }
     }
     var queueRemoved = false
-    if u.queued, queueSet.remove(u.photo) != nil {
+    if u.queued, !options.plantedFaults.contains(.undoForgetsQueue), queueSet.remove(u.photo) != nil {
       store.queue.removeAll { $0 == u.photo }
       queueRemoved = true
     }
@@ -144,7 +144,7 @@ extension PixScanEngine {
         textRemoved = true
       }
     }
-    if let p = inSequence { current = p }
+    if let p = inSequence, !options.plantedFaults.contains(.undoForgetsPosition) { current = p }
     e.emit(.undo(photo: u.photo, index: inSequence, queueRemoved: queueRemoved, textRemoved: textRemoved, ocrDropped: ocrDropped))
     if queueRemoved { e.emit(.queue(op: .removed, photo: u.photo, changed: 1, count: store.queue.count)) }
     e.dirty = true
@@ -169,7 +169,7 @@ extension PixScanEngine {
     guard let n = pendingOCR[photo], n > 0 else { return e.ignore(.ocrResult(photo: photo, outcome: outcome), .noPendingRequest) }
     pendingOCR[photo] = n == 1 ? nil : n - 1
     switch outcome {
-    case .text(let s) where !s.unicodeScalars.allSatisfy(\.properties.isWhitespace):
+    case .text(let s) where !s.unicodeScalars.allSatisfy(\.properties.isWhitespace) || options.plantedFaults.contains(.blankTextKept):
       let entry = PixTextEntry(photo: photo, text: s, t: t)
       store.texts.append(entry)
       e.emit(.text(count: store.texts.count, entry: entry))

@@ -5,8 +5,13 @@ public typealias PixMillis = Int64
 
 /// Engine options (none change behaviour yet; the harness passes them from the header).
 public struct PixOptions: Equatable, Sendable {
+  /// Deliberate bugs (``PixPlantedFault``); empty in every real run. Only code sets this: no
+  /// header, event or store field reaches it.
+  public var plantedFaults = PixPlantedFaults()
   /// Default options.
   public init() {}
+  /// Default options with planted faults (tests, and the CLI's hidden `--plant-fault`).
+  public init(plantedFaults: PixPlantedFaults) { self.plantedFaults = plantedFaults }
 }
 
 /// The PixScan view model as a pure state machine: typed inputs and a time in, trace lines,

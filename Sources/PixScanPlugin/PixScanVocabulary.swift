@@ -194,4 +194,20 @@ extension PixScanSeamEngine {
   /// PixScan for the CLI's engine registry (`"pixscan"`): replay, verify, import and diff
   /// route `engine: pixscan` recordings here.
   public static let plugin = EnginePlugin(PixScanSeamEngine.self) { _ in PixScanSeamEngine() }
+
+  /// The planted faults (``PixPlantedFault``) by name, with what each does.
+  public static var plantableFaults: [(name: String, summary: String)] { PixPlantedFault.allCases.map { ($0.rawValue, $0.summary) } }
+
+  /// PixScan with the faults `names` planted in every engine it makes (the CLI's hidden
+  /// `--plant-fault`, for tests that stand a faulty build in for a commit's); nil when a name
+  /// is not a planted fault. No header or event can plant one.
+  public static func plugin(plantedFaults names: [String]) -> EnginePlugin? {
+    var faults = PixPlantedFaults()
+    for n in names {
+      guard let f = PixPlantedFault.named(n) else { return nil }
+      faults.insert(f)
+    }
+    let options = PixOptions(plantedFaults: faults)
+    return EnginePlugin(PixScanSeamEngine.self) { _ in PixScanSeamEngine(options: options) }
+  }
 }

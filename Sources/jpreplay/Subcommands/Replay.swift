@@ -44,6 +44,7 @@ extension JPReplay {
     var recording: String
 
     @OptionGroup var engine: EngineArguments
+    @OptionGroup var planted: PlantFaultOption
 
     @Option(name: .shortAndLong, help: "Write the trace to this file (atomically) instead of stdout.")
     var output: String?
@@ -67,7 +68,10 @@ extension JPReplay {
     var force = false
 
     func run() throws {
-      if let plugin = try EngineRegistry.route(recording) { return try replay(with: plugin) }
+      planted.warn()
+      let routed = try EngineRegistry.route(recording, plugins: planted.plugins())
+      try planted.requirePixScan(routed, path: recording)
+      if let plugin = routed { return try replay(with: plugin) }
       var overrides = try engine.parsedOverrides()
       if lenient { overrides.append(("strictEffects", "false")) }
       let metrics = trace == "metrics"

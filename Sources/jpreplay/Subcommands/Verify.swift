@@ -75,6 +75,7 @@ extension JPReplay {
 
     @OptionGroup var corpus: CorpusOptions
     @OptionGroup var engine: EngineArguments
+    @OptionGroup var planted: PlantFaultOption
 
     @Option(help: "Parallel replays (default: the number of cores).")
     var jobs: Int?
@@ -121,6 +122,7 @@ extension JPReplay {
       }
       if let shard, Shard(shard) == nil { throw ValidationError("--shard '\(shard)': expected i/n with 1 ≤ i ≤ n") }
       guard timeToleranceMs >= 0 else { throw ValidationError("--time-tolerance must be ≥ 0") }
+      try planted.refuseGoldenWrites(update, unreferenced: unreferenced)
     }
 
     func run() throws {
@@ -145,12 +147,14 @@ extension JPReplay {
       diff.timingToleranceMs = timeToleranceMs
       let options = VerifyOptions(
         names: try selectedNames(), jobs: jobs ?? VerifyOptions.defaultJobs,
-        update: bisect ? .no : mode, unreferenced: bisect ? .ignore : unreferenced, shard: shard.flatMap(Shard.init),
+        update: bisect || !planted.isEmpty ? .no : mode, unreferenced: bisect ? .ignore : unreferenced, shard: shard.flatMap(Shard.init),
         diff: diff)
       // Each recording goes to the engine its header names (Just Photo: the PoseSpec driver).
+      planted.warn()
+      let plugins = planted.plugins()
       var verifier = Verifier(store: corpus.store, options: options) { (url: URL) throws(ReplayError) -> ReplayProducts in
         let plugin: EnginePlugin?
-        do { plugin = try EngineRegistry.route(url.path) } catch let e as CLIError { throw .badInput(BadInputError(message: e.message)) } catch { throw .badInput(BadInputError(message: "\(error)")) }
+        do { plugin = try EngineRegistry.route(url.path, plugins: plugins) } catch let e as CLIError { throw .badInput(BadInputError(message: e.message)) } catch { throw .badInput(BadInputError(message: "\(error)")) }
         if let plugin { return try plugin.products(url) }
         return try driver.canonicalProducts(url)
       }
