@@ -29,6 +29,30 @@ public enum PixScanVocabulary: EngineVocabulary {
     EffectRuleInfo(request: $0.request, results: $0.results, keyFields: $0.keyFields, successFields: $0.successFields)
   }
 
+  /// Every `PixOutputKind`.
+  public static let outputKinds: [String] = PixOutputKind.allCases.map(\.rawValue)
+
+  /// The values coverage looks for, from the engine's own enumerations: each swipe direction,
+  /// filter, permission answer, sheet, onboarding and delete outcome in the recordings; each
+  /// action, screen, queue change, message and reason for ignoring an input in the traces.
+  public static let coverageFacets: [CoverageFacet] = [
+    CoverageFacet(.input, kind: "app_launch", field: "permission", values: PixPermission.allCases.map(\.rawValue)),
+    CoverageFacet(.input, kind: "permission_result", field: "status", values: PixPermission.allCases.filter { $0 != .notDetermined }.map(\.rawValue)),
+    CoverageFacet(.input, kind: "swipe", field: "direction", values: PixDirection.allCases.map(\.rawValue)),
+    CoverageFacet(.input, kind: "filter_mode", field: "mode", values: PixFilter.allCases.map(\.rawValue)),
+    CoverageFacet(.input, kind: "ocr_result", field: "ok", values: ["true", "false"]),
+    CoverageFacet(.input, kind: "delete_sheet", field: "action", values: PixSheetAction.names),
+    CoverageFacet(.input, kind: "delete_result", field: "outcome", values: PixDeleteOutcome.names),
+    CoverageFacet(.input, kind: "onboarding", field: "action", values: PixOnboardingAction.names),
+    CoverageFacet(.output, kind: "action", field: "action", values: PixDirection.allCases.map(\.action)),
+    CoverageFacet(.output, kind: "screen", field: "name", values: PixScreen.allCases.map(\.rawValue)),
+    CoverageFacet(.output, kind: "queue", field: "op", values: PixQueueOp.allCases.map(\.rawValue)),
+    CoverageFacet(.output, kind: "message", field: "key", values: PixMessageKey.allCases.map(\.rawValue)),
+    // not_a_launch only answers a relaunch called with another input, which no recording can
+    // cause (the harness relaunches on app_launch), so coverage does not look for it.
+    CoverageFacet(.output, kind: "ignored", field: "reason", values: PixIgnoreReason.allCases.filter { $0 != .notALaunch }.map(\.rawValue)),
+  ]
+
   /// The request an `effect` output makes (its kind and fields, key fields among them).
   public static func effectCall(_ output: PixOutput) -> EffectCall? {
     guard case .effect(let r) = output else { return nil }
@@ -46,9 +70,6 @@ public enum PixScanVocabulary: EngineVocabulary {
 
   /// The `out` name.
   public static func outputKind(_ output: PixOutput) -> String { output.kind.rawValue }
-
-  /// Every `PixOutputKind`.
-  public static let outputKinds: [String] = PixOutputKind.allCases.map(\.rawValue)
 
   /// `jpreplay plot`: the triage position (`photo` index), the delete queue's length
   /// (`queue` count), the progress counts (`progress`: processed, kept, deleted, pending =
@@ -173,4 +194,20 @@ extension PixScanSeamEngine {
   /// PixScan for the CLI's engine registry (`"pixscan"`): replay, verify, import and diff
   /// route `engine: pixscan` recordings here.
   public static let plugin = EnginePlugin(PixScanSeamEngine.self) { _ in PixScanSeamEngine() }
+
+  /// The planted faults (``PixPlantedFault``) by name, with what each does.
+  public static var plantableFaults: [(name: String, summary: String)] { PixPlantedFault.allCases.map { ($0.rawValue, $0.summary) } }
+
+  /// PixScan with the faults `names` planted in every engine it makes (the CLI's hidden
+  /// `--plant-fault`, for tests that stand a faulty build in for a commit's); nil when a name
+  /// is not a planted fault. No header or event can plant one.
+  public static func plugin(plantedFaults names: [String]) -> EnginePlugin? {
+    var faults = PixPlantedFaults()
+    for n in names {
+      guard let f = PixPlantedFault.named(n) else { return nil }
+      faults.insert(f)
+    }
+    let options = PixOptions(plantedFaults: faults)
+    return EnginePlugin(PixScanSeamEngine.self) { _ in PixScanSeamEngine(options: options) }
+  }
 }

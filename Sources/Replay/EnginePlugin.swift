@@ -15,6 +15,8 @@ public struct EnginePlugin: Sendable {
   public var name: String
   /// The engine's event kinds (what `import` checks and where `.jprec` stores each).
   public var kinds: [EventKindInfo]
+  /// What coverage looks for (``EngineVocabulary/coverageFacets``).
+  public var coverageFacets: [CoverageFacet]
   /// Replays `url` into a trace sink and an A.13 sink (the `replay` command).
   public var replay:
     @Sendable (_ url: URL, _ settings: PluginSettings, _ trace: inout any LineSink, _ a13: inout any LineSink)
@@ -36,6 +38,7 @@ public struct EnginePlugin: Sendable {
     name = E.Vocabulary.engineName
     kinds = E.Vocabulary.kinds
     outputKinds = E.Vocabulary.outputKinds
+    coverageFacets = E.Vocabulary.coverageFacets
     timeline = E.Vocabulary.timeline
     records = { (header, events, selection, settings, recording) throws(ReplayError) -> [TraceRecord] in
       try Self.driver(E.self, make: make, settings).records(header: header, events: events, selection: selection, recording: recording)

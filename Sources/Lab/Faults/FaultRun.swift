@@ -33,6 +33,10 @@ public enum FaultRun {
     public var errors: [String] = []
     public var caught: Bool { !caughtBy.isEmpty }
     public var silent: Bool { changed.isEmpty && errors.isEmpty }
+    /// An outcome (another engine's fault run reports through this type too).
+    public init(name: String, summary: String, changed: [String] = [], caughtBy: [String] = [], errors: [String] = []) {
+      (self.name, self.summary, self.changed, self.caughtBy, self.errors) = (name, summary, changed, caughtBy, errors)
+    }
   }
 
   /// A run's outcomes and its figures.
@@ -41,6 +45,10 @@ public enum FaultRun {
     public var outcomes: [Outcome]
     /// Rules unmet on the clean replay (they cannot catch anything), `recording: rule`.
     public var unmetClean: [String]
+    /// A report (another engine's fault run reports through this type too).
+    public init(recordings: [String], outcomes: [Outcome], unmetClean: [String]) {
+      (self.recordings, self.outcomes, self.unmetClean) = (recordings, outcomes, unmetClean)
+    }
     public var behaviourChanging: [Outcome] { outcomes.filter { !$0.silent } }
     public var caught: Int { behaviourChanging.filter(\.caught).count }
     /// Caught among the behaviour-changing ones, 0…1 (1 when none changed behaviour).

@@ -5,6 +5,7 @@ import Foundation
 import JustPhotoPlugin
 import Recording
 import Replay
+import Verify
 
 /// One in-process replay of a minimization candidate, for any engine on the seam: the trace
 /// records (rendered by the engine's vocabulary) that a selection keeps. A replay the engine

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
-import Replay
+import Verify
 
 extension JPReplay.Bisect {
   struct Commits: ParsableCommand {
@@ -9,8 +9,9 @@ extension JPReplay.Bisect {
       abstract: "Find the first commit whose replays differ from the behaviour at GOOD.",
       discussion: """
         Wraps `git bisect run` in a separate worktree (.build/bisect/tree; your working tree \
-        is not touched). First the watched recordings (default: all of GOOD's Recordings/) are \
-        replayed at GOOD: that is the reference behaviour (or --golden-dir, a folder of \
+        is not touched). First the watched recordings (default: all of GOOD's Recordings/ and \
+        of its folders one level down, named with the folder: pixscan/undo-edges is \
+        Recordings/pixscan/undo-edges.jprec, a PixScan recording) are replayed at GOOD: that is the reference behaviour (or --golden-dir, a folder of \
         <name>.trace.jsonl / .a13.jsonl to compare with instead). Then at each bisection step \
         jpreplay is built for that commit (release, cached under .build/bisect/bin by the git \
         trees of Package.swift and Sources/, so commits that change only data — PoseSpec, \
@@ -21,10 +22,10 @@ extension JPReplay.Bisect {
 
         Progress goes to standard error: each step, its commit, whether its build was cached \
         (or how long it took), its verdict and the time since the start. Prints the first bad \
-        commit, its subject and diffstat, the first divergence with its metric table at the \
-        culprit and at its parent (as `diff` prints it), and — when the culprit changed only \
+        commit, its subject and diffstat, the first divergence with (for a Just Photo \
+        recording) its metric table at the culprit and at its parent (as `diff` prints it), and — when the culprit changed only \
         data files (PoseSpec, scenarios, JSON, YAML; no .swift) — the `bisect spec` command to \
-        run next. With --minimize, the first differing recording is then shrunk while the \
+        run next. With --minimize, the first differing recording (Just Photo) is then shrunk while the \
         parent's and the culprit's builds keep differing the same way (`minimize --against`), \
         and written with the parent's goldens under --minimize-dir (Recordings/ and Golden/), \
         ready for `verify`.
@@ -41,13 +42,14 @@ extension JPReplay.Bisect {
           jpreplay bisect commits --good HEAD~1 --bad HEAD s04-frame-left-enter   # not run: builds a release jpreplay per commit
           jpreplay bisect commits --good v1.0 --golden-dir /tmp/golden-v1.0   # not run: needs a tag v1.0
           jpreplay bisect commits --good HEAD~3 --minimize gate-probe-hold-vs-frames   # not run: builds a release jpreplay per commit
+          jpreplay bisect commits --good HEAD~3 pixscan/undo-edges pixscan/completion   # not run: builds a release jpreplay per commit
         """)
 
     @Option(help: "A commit whose behaviour is right.")
     var good: String
     @Option(help: "A commit whose behaviour is wrong (default HEAD).")
     var bad = "HEAD"
-    @Argument(help: "Recording names to watch (default: every recording of GOOD).")
+    @Argument(help: "Recording names to watch, e.g. s04-frame-left-enter or pixscan/undo-edges (default: every recording of GOOD).")
     var recordings: [String] = []
     @Option(name: .customLong("golden-dir"), help: "Compare with these goldens instead of GOOD's replays.")
     var goldenDir: String?
@@ -119,8 +121,11 @@ extension JPReplay.Bisect {
       guard let first = j.first else { return }
       let badBin = try ws.binaryForTree(log: { _ in })  // judged just above: already reported
       // The recording as the culprit has it, read before the tree moves to the parent.
-      let original = minimize ? try MinimizeFiles.read(URL(fileURLWithPath: ws.tree + "/Recordings/\(first.recording).jprec")) : nil
-      if let badBin {
+      if minimize, !ws.isJustPhoto(first.recording) {
+        print("\nbisect commits --minimize: \(first.recording) is not a Just Photo recording; minimize shrinks Just Photo recordings only (nothing minimized)")
+      }
+      let original = minimize && ws.isJustPhoto(first.recording) ? try MinimizeFiles.read(URL(fileURLWithPath: ws.tree + "/Recordings/\(first.recording).jprec")) : nil
+      if let badBin, ws.isJustPhoto(first.recording) {
         print("")
         for l in try ws.why(binary: badBin, recording: first.recording, divergence: first.divergence, side: "at the culprit \(culprit.prefix(10))") { print(l) }
       }
@@ -128,7 +133,7 @@ extension JPReplay.Bisect {
       if let parent {
         _ = try Git.run(["checkout", "--detach", "--quiet", parent], in: ws.tree)
         goodBin = try ws.binaryForTree(log: log)
-        if let goodBin, FileManager.default.fileExists(atPath: ws.tree + "/Recordings/\(first.recording).jprec") {
+        if let goodBin, FileManager.default.fileExists(atPath: ws.tree + "/Recordings/\(first.recording).jprec"), ws.isJustPhoto(first.recording) {
           print("")
           for l in try ws.why(binary: goodBin, recording: first.recording, divergence: first.divergence, side: "at its parent \(parent.prefix(10))") { print(l) }
         }
@@ -192,8 +197,16 @@ extension JPReplay.Bisect {
       print("  check: jpreplay verify --recordings-dir \(dir)/Recordings --golden-dir \(dir)/Golden   (the parent passes, the culprit fails)")
     }
 
+    /// A watched recording's name: `s04-frame-left-enter`, or with its folder under
+    /// Recordings/ (`pixscan/undo-edges`); a path `…/Recordings/pixscan/undo-edges.jprec` gives
+    /// the same, another path to a .jprec its file name.
     static func name(of argument: String) -> String {
-      var n = (argument as NSString).lastPathComponent
+      var n = argument
+      if let r = n.range(of: "Recordings/", options: .backwards), r.lowerBound == n.startIndex || n[n.index(before: r.lowerBound)] == "/" {
+        n = String(n[r.upperBound...])
+      } else if n.hasSuffix(".jprec") {
+        n = (n as NSString).lastPathComponent
+      }
       if n.hasSuffix(".jprec") { n.removeLast(6) }
       return n
     }

@@ -17,8 +17,14 @@ extension JPReplay {
         is "silent" (the corpus never exercises it); the catch rate counts the others. Exit 1 \
         when the rate is under --require, 2 on bad input.
 
+        A PixScan corpus (--recordings Recordings/pixscan: scenarios with engine: pixscan) is \
+        judged the same way against PixScan's planted faults (pix-…; docs/PIXSCAN.md "Planted \
+        faults"), each scenario run straight through the engine; spec mutants are Just \
+        Photo's.
+
         Examples:
           jpreplay faults --list
+          jpreplay faults --recordings Recordings/pixscan --fault pix-undo-forgets-queue --fault pix-blank-text-kept
           jpreplay faults --fault gate-min-hold-ignored --fault exit-threshold-ignored
           jpreplay faults --jobs 2    # not run: slow (the corpus per fault)
           jpreplay faults --mutants --json > /tmp/faults.json    # not run: slow
@@ -54,13 +60,25 @@ extension JPReplay {
 
     func run() throws {
       if list {
-        for f in FaultRun.plantedFaults { print("\(f.name): \(f.summary)") }
+        for f in FaultRun.plantedFaults + PixScanFaults.list { print("\(f.name): \(f.summary)") }
+        return
+      }
+      let pixScan = PixScanFaults.scenarioFiles(in: recordings)
+      if !pixScan.isEmpty {
+        guard !noFaults else { throw CLIError.badInput("nothing to run: --no-faults on a PixScan corpus (it has no spec mutants)") }
+        guard require.isFinite, (0...100).contains(require) else { throw CLIError.badInput("--require \(require): expected a percentage 0…100") }
+        let report = try PixScanFaults.report(files: pixScan, only: only, mutants: mutants, spec: spec)
+        print(json ? report.json : report.text(title: "faults (PixScan)"), terminator: "")
+        if report.catchRate * 100 < require { throw ExitCode(1) }
         return
       }
       guard (1...256).contains(jobs) else { throw CLIError.badInput("--jobs \(jobs): expected 1…256") }
       guard require.isFinite, (0...100).contains(require) else { throw CLIError.badInput("--require \(require): expected a percentage 0…100") }
       let specPath = spec ?? Harness.defaultSpecPath
       let doc = try Harness.loadSpec(path: specPath)
+      if let pix = only.first(where: { n in PixScanFaults.list.contains { $0.name == n } }) {
+        throw CLIError.badInput("--fault \(pix): a PixScan fault; judge it on a PixScan corpus (--recordings Recordings/pixscan)")
+      }
       var variants = noFaults ? [] : try FaultRun.faultVariants(only)
       if mutants {
         let json = try JSONParser.parse(bytes: try Harness.readSpecBytes(path: specPath))

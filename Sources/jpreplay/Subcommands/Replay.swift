@@ -44,6 +44,7 @@ extension JPReplay {
     var recording: String
 
     @OptionGroup var engine: EngineArguments
+    @OptionGroup var planted: PlantFaultOption
 
     @Option(name: .shortAndLong, help: "Write the trace to this file (atomically) instead of stdout.")
     var output: String?
@@ -67,7 +68,10 @@ extension JPReplay {
     var force = false
 
     func run() throws {
-      if let plugin = try EngineRegistry.route(recording) { return try replay(with: plugin) }
+      planted.warn()
+      let routed = try EngineRegistry.route(recording, plugins: planted.plugins())
+      try planted.requirePixScan(routed, path: recording)
+      if let plugin = routed { return try replay(with: plugin) }
       var overrides = try engine.parsedOverrides()
       if lenient { overrides.append(("strictEffects", "false")) }
       let metrics = trace == "metrics"
@@ -84,10 +88,11 @@ extension JPReplay {
       let url = URL(fileURLWithPath: recording)
       // Outputs go to `SafeFile` temporaries (created exclusively, never through a symlink),
       // renamed over OUT only when the replay succeeded.
+      let standardOutput = FileLineSink(handle: .standardOutput)
       do {
         try Self.producing(output) { traceFile in
           try Self.producing(a13) { a13File in
-            let traceSink = traceFile ?? FileLineSink(handle: .standardOutput)
+            let traceSink = traceFile ?? standardOutput
             if let a13File {
               var out = CanonicalOutput(trace: traceSink, a13: a13File, traceKinds: kinds, cues: Set(cue))
               _ = try driver.replay(url, into: &out)
@@ -100,6 +105,8 @@ extension JPReplay {
           }
         }
       } catch let e as ReplayError {
+        // The reader closed the pipe (`| head`): it has what it wanted.
+        if standardOutput.readerClosed { Foundation.exit(0) }
         throw CLIError(code: e.exitCode.rawValue, message: e.description)
       } catch let e as SafeFileError {
         throw CLIError.badInput("\(e.path): cannot write (\(e.message))")
@@ -115,10 +122,11 @@ extension JPReplay {
       var settings = PluginSettings(strictEffects: lenient ? false : nil, sessionStore: try sessionStorePolicy())
       if let trace { settings.traceKinds = Set(trace.split(separator: ",").map(String.init)) }
       let url = URL(fileURLWithPath: recording)
+      let standardOutput = FileLineSink(handle: .standardOutput)
       do {
         try Self.producing(output) { traceFile in
           try Self.producing(a13) { a13File in
-            var traceSink: any LineSink = traceFile ?? FileLineSink(handle: .standardOutput)
+            var traceSink: any LineSink = traceFile ?? standardOutput
             var a13Sink: any LineSink = a13File ?? DiscardLineSink()
             _ = try plugin.replay(url, settings, &traceSink, &a13Sink)
             try a13File?.finish()
@@ -126,6 +134,7 @@ extension JPReplay {
           }
         }
       } catch let e as ReplayError {
+        if standardOutput.readerClosed { Foundation.exit(0) }
         throw CLIError(code: e.exitCode.rawValue, message: e.description)
       }
     }

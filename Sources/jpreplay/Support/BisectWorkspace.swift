@@ -1,5 +1,6 @@
 import Foundation
 import Replay
+import Verify
 
 /// The state of `jpreplay bisect commits` under `.build/bisect/` of the repository: a separate
 /// worktree that `git bisect` moves, one shared build folder, release binaries cached by the
@@ -144,10 +145,31 @@ struct BisectWorkspace {
     return path
   }
 
-  /// Recording names of the tree's `Recordings/`.
+  /// Recording names of the tree's `Recordings/` and of its folders one level down, named
+  /// with that folder (`pixscan/undo-edges` for Recordings/pixscan/undo-edges.jprec: another
+  /// engine's corpus, whose goldens sit in the same folder under Golden/).
   func recordingNames(in dir: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: dir + "/Recordings")) ?? [])
-      .filter { $0.hasSuffix(".jprec") }.map { String($0.dropLast(6)) }.sorted()
+    let fm = FileManager.default
+    let top = dir + "/Recordings"
+    var names: [String] = []
+    for entry in ((try? fm.contentsOfDirectory(atPath: top)) ?? []).sorted() {
+      if entry.hasSuffix(".jprec") {
+        names.append(String(entry.dropLast(6)))
+        continue
+      }
+      var isDir: ObjCBool = false
+      guard !entry.hasPrefix("."), fm.fileExists(atPath: top + "/" + entry, isDirectory: &isDir), isDir.boolValue else { continue }
+      for f in ((try? fm.contentsOfDirectory(atPath: top + "/" + entry)) ?? []) where f.hasSuffix(".jprec") {
+        names.append(entry + "/" + String(f.dropLast(6)))
+      }
+    }
+    return names.sorted()
+  }
+
+  /// Whether the tree's recording `name` is a Just Photo one (the metric tables and
+  /// `--minimize` are Just Photo's); true for a file this jpreplay cannot route.
+  func isJustPhoto(_ name: String) -> Bool {
+    (try? EngineRegistry.route(tree + "/Recordings/\(name).jprec")) == nil
   }
 
   /// What one commit's replays showed against the reference.
@@ -169,6 +191,9 @@ struct BisectWorkspace {
       guard FileManager.default.fileExists(atPath: tree + "/Recordings/\(n).jprec") else {
         out.append((n, nil))
         continue
+      }
+      if n.contains("/") {
+        try FileManager.default.createDirectory(atPath: outDir + "/" + (n as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
       }
       let p = Process()
       p.executableURL = URL(fileURLWithPath: binary)
@@ -238,6 +263,7 @@ struct BisectWorkspace {
   /// recording `name` with `--trace metrics` for the cues that explain it.
   func why(binary: String, recording name: String, divergence d: Divergence, side: String) throws -> [String] {
     let why = DivergenceWhy(d)
+    guard isJustPhoto(name) else { return [] }  // cue metric tables are Just Photo's
     var lines = [why.heading(side)]
     guard !why.cues.isEmpty else { return lines }
     let out = state + "/why.trace.jsonl"

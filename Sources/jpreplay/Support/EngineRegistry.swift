@@ -15,8 +15,9 @@ enum EngineRegistry {
   /// Where a command sends the recording at `path`: nil = Just Photo (the command's own path),
   /// else the plug-in of the engine its header names. Exit 2 for a malformed or unknown
   /// `engine`, naming the file and the header. A file that cannot be opened is left to the
-  /// command, which reports it with its place.
-  static func route(_ path: String) throws(CLIError) -> EnginePlugin? {
+  /// command, which reports it with its place. `plugins`: the registry's (the hidden
+  /// `--plant-fault` passes PixScan's with planted faults, `PlantFaultOption`).
+  static func route(_ path: String, plugins: [String: EnginePlugin] = EngineRegistry.plugins) throws(CLIError) -> EnginePlugin? {
     let name: String?
     do { name = try RecordingEngine.name(ofRecording: path) } catch { throw .badInput(error.description) }
     guard let name, name != justPhotoEngineName else { return nil }
