@@ -133,7 +133,7 @@ struct PixScanLabCLITests {
   func plotMatchesTheTrace() throws {
     let dir = try CLI.tempDir("pixplot")
     defer { try? FileManager.default.removeItem(at: dir) }
-    for name in ["undo-edges", "delete-ok", "pending-at-kill", "swipe-directions"] {
+    for name in ["undo-edges", "delete-ok", "pending-at-kill", "swipe-directions", "completion"] {
       let rec = "Recordings/pixscan/\(name).jprec"
       let lines = try Self.trace(rec)
       let end = try #require(lines.last?.t)
