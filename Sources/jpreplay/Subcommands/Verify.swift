@@ -29,7 +29,9 @@ extension JPReplay {
         scenario's meaning counts (its header generator_sha256; comments and formatting do \
         not), never its ground-truth labels: editing PoseSpec.json leaves no recording stale. \
         The scenario's expect: rules (docs/FORMAT.md) are checked against every replay, apart \
-        from the goldens: a broken rule is "unmet" even when the goldens match.
+        from the goldens: a broken rule is "unmet" even when the goldens match. A PixScan \
+        recording is judged the same way against its scenario beside it, <name>.yaml with \
+        engine: pixscan (docs/PIXSCAN.md).
 
         Categories: passed, failed (the replay differs), missing (no golden yet), stale, \
         unmet (an expect: rule broken), orphan (a golden without recording; --unreferenced ignore|fail|delete, default fail), \
@@ -190,9 +192,12 @@ extension JPReplay {
     }
 
     /// Scenario recordings are checked in the workers, before their replay: a stale one
-    /// replays events its scenario no longer makes, so nothing is written for it.
+    /// replays events its scenario no longer makes, so nothing is written for it. Each engine
+    /// judges its own scenario files (Just Photo's hook first, then the plug-ins').
     func addScenarioCheck(to verifier: inout Verifier) throws {
-      verifier.judgeScenarios(with: [try ScenarioCorpus.checks(recordingsDir: corpus.recordingsDir)])
+      var engines = [try ScenarioCorpus.checks(recordingsDir: corpus.recordingsDir)]
+      engines += try EngineRegistry.scenarioChecks(recordingsDir: corpus.recordingsDir)
+      verifier.judgeScenarios(with: engines)
     }
 
     /// The report on standard output (text or JSON), GitHub annotations on CI, `--junit`.
