@@ -53,6 +53,8 @@ struct VerifyHooksTests {
     let (present, absent) = BisectVerdict.judgeable(["here", "gone", "h*", c.store.recordingURL("here").path], store: c.store)
     #expect(present == ["here", "h*", c.store.recordingURL("here").path])
     #expect(absent == ["gone"])
+    let step = BisectVerdict.stepOptions(VerifyOptions(names: ["here"], jobs: 3, update: .always, unreferenced: .delete))
+    #expect(step.update == .no && step.unreferenced == .ignore && step.jobs == 3 && step.names == ["here"])
   }
 
   @Test func budgetsJudgeEveryPassedRecordingsGoldenAndCountTheBreaches() throws {

@@ -145,10 +145,10 @@ extension JPReplay {
       } catch { throw CLIError.badInput(error.message) }
       var diff = DiffOptions()
       diff.timingToleranceMs = timeToleranceMs
-      let options = VerifyOptions(
+      var options = VerifyOptions(
         names: try selectedNames(), jobs: jobs ?? VerifyOptions.defaultJobs,
-        update: bisect ? .no : mode, unreferenced: bisect ? .ignore : unreferenced, shard: shard.flatMap(Shard.init),
-        diff: diff)
+        update: mode, unreferenced: unreferenced, shard: shard.flatMap(Shard.init), diff: diff)
+      if bisect { options = BisectVerdict.stepOptions(options) }
       // Each recording goes to the engine its header names (Just Photo: the PoseSpec driver).
       var verifier = Verifier(store: corpus.store, options: options) { (url: URL) throws(ReplayError) -> ReplayProducts in
         let plugin: EnginePlugin?
