@@ -19,7 +19,7 @@ import PackageDescription
 //   Verify → CanonicalJSON, EngineIO, Recording, Replay   (goldens, diffs, verify's verdicts, reports; never an engine)
 //   JustPhotoPlugin → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay
 //   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, Scenarios, Verify
-//   Lab → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, Verify, GRDB, Yams
+//   Lab → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, Verify, GRDB, Yams
 //   JPReplayTesting → CoachEngine, JustPhotoPlugin, Replay, ReplayHarness, Verify
 //   Mutants → Scenarios
 //   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, PixScanPlugin, PixScanScenarios, Recording, Replay, Scenarios, Verify, ArgumentParser
@@ -100,7 +100,7 @@ let package = Package(
     .target(
       name: "Lab",
       dependencies: [
-        "CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ReplayHarness",
+        "CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ReplayHarness",
         "Scenarios", "Verify",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Yams", package: "Yams"),

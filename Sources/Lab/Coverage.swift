@@ -73,7 +73,8 @@ public enum Coverage {
       }
       var output = CollectingOutput { $0.output.kind == .cue_eval || $0.output.kind == .cue_display }
       do { _ = try driver.replay(url, into: &output) } catch {
-        throw .badInput("\(url.path): \(error)")
+        let text = "\(error)"
+        throw .badInput(text.hasPrefix(url.path) ? text : "\(url.path): \(text)")
       }
       var noRef: Set<Int> = []
       var withRef: Set<Int> = []

@@ -89,7 +89,7 @@ public enum PixOutput: Equatable, Sendable {
   /// came from a harness store after a kill) or `killed`.
   case app(state: String, permission: PixPermission?, onboarded: Bool?, restored: Bool?)
   /// onboarding, permission, permission_denied, loading, main, completion.
-  case screen(name: String, limited: Bool)
+  case screen(name: PixScreen, limited: Bool)
   /// welcome, practice (cards left), highlights (the icon to tap), permission, done.
   case onboarding(step: String, cardsLeft: Int?, icon: PixIcon?)
   /// A snapshot taken in: assets, screenshots among them, processed and queued ids dropped
@@ -107,17 +107,17 @@ public enum PixOutput: Equatable, Sendable {
   case progress(PixProgress)
   /// A queue change: `op` added/removed (one `photo`), deleted/pruned (`changed` ids); `count`
   /// is the queue's new length.
-  case queue(op: String, photo: String?, changed: Int, count: Int)
+  case queue(op: PixQueueOp, photo: String?, changed: Int, count: Int)
   /// A text entry was appended; `count` is the list's new length.
   case text(count: Int, entry: PixTextEntry)
   /// The sheet: open/closed/deleting, items and bytes queued, selected ones.
   case sheet(state: String, items: Int, bytes: Int64, selected: Int, selectedBytes: Int64)
   /// A message shown to the user (`key` names it; the English text is derived).
-  case message(key: String, photo: String? = nil, batch: Int64? = nil, count: Int? = nil, error: String? = nil)
+  case message(key: PixMessageKey, photo: String? = nil, batch: Int64? = nil, count: Int? = nil, error: String? = nil)
   /// An effect request (also in `PixStep.effects`).
   case effect(PixEffectRequest)
   /// An input not acted on: its kind and the reason.
-  case ignored(input: String, reason: String)
+  case ignored(input: String, reason: PixIgnoreReason)
   /// The store was written: its counts (not its content: a line stays small).
   case store(PixStoreCounts)
 
@@ -156,7 +156,7 @@ public enum PixOutput: Equatable, Sendable {
       if let onboarded { f["onboarded"] = .bool(onboarded) }
       if let restored { f["restored"] = .bool(restored) }
     case .screen(let name, let limited):
-      f["name"] = .string(name)
+      f["name"] = .string(name.rawValue)
       f["limited"] = .bool(limited)
     case .onboarding(let step, let cards, let icon):
       f["step"] = .string(step)
@@ -181,7 +181,7 @@ public enum PixOutput: Equatable, Sendable {
         .init("kept", n(p.kept)), .init("deleted", n(p.deleted)), .init("ocr", n(p.ocr)),
       ]
     case .queue(let op, let photo, let changed, let count):
-      f["op"] = .string(op)
+      f["op"] = .string(op.rawValue)
       if let photo { f["photo"] = .string(photo) }
       f["changed"] = n(changed)
       f["count"] = n(count)
@@ -193,7 +193,7 @@ public enum PixOutput: Equatable, Sendable {
         .init("selected", n(selected)), .init("selected_bytes", n64(selectedBytes)),
       ]
     case .message(let key, let photo, let batch, let count, let error):
-      f["key"] = .string(key)
+      f["key"] = .string(key.rawValue)
       if let photo { f["photo"] = .string(photo) }
       if let batch { f["batch"] = n64(batch) }
       if let count { f["count"] = n(count) }
@@ -202,7 +202,7 @@ public enum PixOutput: Equatable, Sendable {
     case .effect(let request): f.members += request.fields().members
     case .ignored(let input, let reason):
       f["input"] = .string(input)
-      f["reason"] = .string(reason)
+      f["reason"] = .string(reason.rawValue)
     case .store(let s):
       f.members += [
         .init("processed", n(s.processed)), .init("queue", n(s.queue)), .init("texts", n(s.texts)),
@@ -213,18 +213,17 @@ public enum PixOutput: Equatable, Sendable {
   }
 
   /// The English text of message `key`.
-  public static func english(_ key: String, count: Int?) -> String {
+  public static func english(_ key: PixMessageKey, count: Int?) -> String {
     let c = count ?? 0
     let photos = c == 1 ? "1 photo" : "\(c) photos"
     switch key {
-    case "ocr_failed": return "Couldn't read the text of this photo."
-    case "ocr_no_text": return "No text found in this photo."
-    case "delete_cancelled": return "Nothing was deleted. Your queue is unchanged."
-    case "delete_failed": return "The photos could not be deleted. Your queue is unchanged; try again."
-    case "deleted": return "Deleted \(photos)."
-    case "queue_pruned":
+    case .ocrFailed: return "Couldn't read the text of this photo."
+    case .ocrNoText: return "No text found in this photo."
+    case .deleteCancelled: return "Nothing was deleted. Your queue is unchanged."
+    case .deleteFailed: return "The photos could not be deleted. Your queue is unchanged; try again."
+    case .deleted: return "Deleted \(photos)."
+    case .queuePruned:
       return "\(photos) in your delete queue \(c == 1 ? "is" : "are") no longer in your library and left the queue."
-    default: return key
     }
   }
 }

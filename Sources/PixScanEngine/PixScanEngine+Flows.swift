@@ -20,7 +20,7 @@ extension PixScanEngine {
   /// D13: welcome → practice (3 sample cards; `next` skips) → highlights (trash, then OCR; a
   /// wrong icon is ignored; `next` skips) → permission (only the permission tap goes on).
   mutating func onboardingAction(_ a: PixOnboardingAction, _ e: inout PixEmitter) {
-    guard var ob = onboarding else { return e.ignore(.onboarding(a), "not_onboarding") }
+    guard var ob = onboarding else { return e.ignore(.onboarding(a), .notOnboarding) }
     switch (ob.step, a) {
     case (.welcome, .next): ob.step = .practice
     case (.practice, .practiceSwipe):
@@ -28,11 +28,11 @@ extension PixScanEngine {
       if ob.cardsLeft == 0 { ob.step = .highlights }
     case (.practice, .next): ob.step = .highlights
     case (.highlights, .tapIcon(let icon)):
-      guard icon == ob.icon else { return e.ignore(.onboarding(a), "wrong_icon") }
+      guard icon == ob.icon else { return e.ignore(.onboarding(a), .wrongIcon) }
       if icon == .trash { ob.icon = .ocr } else { ob.step = .permission }
     case (.highlights, .next): ob.step = .permission
-    case (.permission, .next): return e.ignore(.onboarding(a), "needs_permission_tap")
-    default: return e.ignore(.onboarding(a), "not_this_step")
+    case (.permission, .next): return e.ignore(.onboarding(a), .needsPermissionTap)
+    default: return e.ignore(.onboarding(a), .notThisStep)
     }
     onboarding = ob
   }
@@ -49,18 +49,18 @@ extension PixScanEngine {
   /// system answered, the app never asks again (the denied screen points to Settings). At
   /// onboarding's permission step with an answer already known, the tap completes onboarding.
   mutating func permissionTap(_ e: inout PixEmitter) {
-    if let ob = onboarding, ob.step != .permission { return e.ignore(.permissionTap, "onboarding_step") }
-    if permissionPending { return e.ignore(.permissionTap, "request_pending") }
+    if let ob = onboarding, ob.step != .permission { return e.ignore(.permissionTap, .onboardingStep) }
+    if permissionPending { return e.ignore(.permissionTap, .requestPending) }
     guard permission == .notDetermined else {
       if onboarding != nil { return completeOnboarding(&e) }
-      return e.ignore(.permissionTap, "already_answered")
+      return e.ignore(.permissionTap, .alreadyAnswered)
     }
     permissionPending = true
     e.request(.requestPermission)
   }
 
   mutating func permissionResult(_ p: PixPermission, _ e: inout PixEmitter) {
-    guard permissionPending else { return e.ignore(.permissionResult(p), "no_pending_request") }
+    guard permissionPending else { return e.ignore(.permissionResult(p), .noPendingRequest) }
     permissionPending = false
     permission = p
     if onboarding != nil { completeOnboarding(&e) }
@@ -82,36 +82,36 @@ extension PixScanEngine {
   /// while a batch is pending it can be closed and opened, but selects and deletes are ignored.
   mutating func sheetAction(_ a: PixSheetAction, _ e: inout PixEmitter) {
     let input = PixInput.deleteSheet(a)
-    if onboarding != nil { return e.ignore(input, "onboarding") }
-    guard permission.grantsAccess, library != nil else { return e.ignore(input, "no_library") }
+    if onboarding != nil { return e.ignore(input, .onboarding) }
+    guard permission.grantsAccess, library != nil else { return e.ignore(input, .noLibrary) }
     if case .open = a {
-      guard sheet == nil else { return e.ignore(input, "already_open") }
+      guard sheet == nil else { return e.ignore(input, .alreadyOpen) }
       sheet = []
       return e.emit(sheetLine("open"))
     }
-    guard var selected = sheet else { return e.ignore(input, "sheet_closed") }
+    guard var selected = sheet else { return e.ignore(input, .sheetClosed) }
     if case .close = a {
       sheet = nil
       return e.emit(.sheet(state: "closed", items: store.queue.count, bytes: queueBytes, selected: 0, selectedBytes: 0))
     }
-    if pendingBatch != nil { return e.ignore(input, "delete_pending") }
+    if pendingBatch != nil { return e.ignore(input, .deletePending) }
     switch a {
     case .select(let p):
-      guard queueSet.contains(p) else { return e.ignore(input, "not_queued") }
-      guard !selected.contains(p) else { return e.ignore(input, "already_selected") }
+      guard queueSet.contains(p) else { return e.ignore(input, .notQueued) }
+      guard !selected.contains(p) else { return e.ignore(input, .alreadySelected) }
       selected.append(p)
     case .deselect(let p):
-      guard let i = selected.firstIndex(of: p) else { return e.ignore(input, "not_selected") }
+      guard let i = selected.firstIndex(of: p) else { return e.ignore(input, .notSelected) }
       selected.remove(at: i)
     case .deleteSelected, .deleteAll:
       let ids: [String]
       if case .deleteAll = a {
         ids = store.queue
-        guard !ids.isEmpty else { return e.ignore(input, "empty_queue") }
+        guard !ids.isEmpty else { return e.ignore(input, .emptyQueue) }
       } else {
         let chosen = Set(selected)
         ids = store.queue.filter { chosen.contains($0) }
-        guard !ids.isEmpty else { return e.ignore(input, "empty_selection") }
+        guard !ids.isEmpty else { return e.ignore(input, .emptySelection) }
       }
       let batch = store.nextBatch
       store.nextBatch += 1
@@ -130,7 +130,7 @@ extension PixScanEngine {
   /// open with its selection, to retry).
   mutating func deleteResult(_ batch: Int64, _ outcome: PixDeleteOutcome, _ e: inout PixEmitter) {
     guard let pb = pendingBatch, pb.batch == batch else {
-      return e.ignore(.deleteResult(batch: batch, outcome: outcome), "no_pending_request")
+      return e.ignore(.deleteResult(batch: batch, outcome: outcome), .noPendingRequest)
     }
     pendingBatch = nil
     switch outcome {
@@ -150,8 +150,8 @@ extension PixScanEngine {
         rebuildSequence(keeping: keep)
       }
       e.dirty = true
-      e.emit(.queue(op: "deleted", photo: nil, changed: gone.count, count: store.queue.count))
-      e.emit(.message(key: "deleted", batch: batch, count: gone.count))
+      e.emit(.queue(op: .deleted, photo: nil, changed: gone.count, count: store.queue.count))
+      e.emit(.message(key: .deleted, batch: batch, count: gone.count))
       if sheet != nil {
         sheet!.removeAll { gone.contains($0) }
         if store.queue.isEmpty {
@@ -162,10 +162,10 @@ extension PixScanEngine {
         }
       }
     case .cancelled:
-      e.emit(.message(key: "delete_cancelled", batch: batch))
+      e.emit(.message(key: .deleteCancelled, batch: batch))
       if sheet != nil { e.emit(sheetLine("open")) }
     case .error(let error):
-      e.emit(.message(key: "delete_failed", batch: batch, error: error))
+      e.emit(.message(key: .deleteFailed, batch: batch, error: error))
       if sheet != nil { e.emit(sheetLine("open")) }
     }
   }

@@ -3,7 +3,7 @@ extension PixScanEngine {
   /// D9: ids gone from the library leave the processed set and the queue (text entries stay);
   /// D1: the library is sorted newest first, ties by id.
   mutating func takeLibrary(_ assets: [PixAsset], _ e: inout PixEmitter) {
-    guard permission.grantsAccess else { return e.ignore(.librarySnapshot(assets), "no_access") }
+    guard permission.grantsAccess else { return e.ignore(.librarySnapshot(assets), .noAccess) }
     let keep = currentID
     let sorted = assets.sorted(by: PixAsset.precedes)
     var index: [String: Int] = [:]
@@ -29,8 +29,8 @@ extension PixScanEngine {
       e.dirty = true
     }
     if prunedQueued > 0 {
-      e.emit(.queue(op: "pruned", photo: nil, changed: prunedQueued, count: store.queue.count))
-      e.emit(.message(key: "queue_pruned", count: prunedQueued))
+      e.emit(.queue(op: .pruned, photo: nil, changed: prunedQueued, count: store.queue.count))
+      e.emit(.message(key: .queuePruned, count: prunedQueued))
     }
     rebuildSequence(keeping: keep)
   }
@@ -83,17 +83,17 @@ extension PixScanEngine {
   }
 
   /// Whether the main screen takes triage input; nil when it does, else why not.
-  func triageBlocked() -> String? {
-    if onboarding != nil { return "onboarding" }
-    if !permission.grantsAccess { return "no_access" }
-    if library == nil { return "loading" }
-    if sheet != nil { return "sheet_open" }
+  func triageBlocked() -> PixIgnoreReason? {
+    if onboarding != nil { return .onboarding }
+    if !permission.grantsAccess { return .noAccess }
+    if library == nil { return .loading }
+    if sheet != nil { return .sheetOpen }
     return nil
   }
 
   mutating func swipe(_ d: PixDirection, _ e: inout PixEmitter) {
     if let why = triageBlocked() { return e.ignore(.swipe(d), why) }
-    guard let c = current else { return e.ignore(.swipe(d), "no_photo") }
+    guard let c = current else { return e.ignore(.swipe(d), .noPhoto) }
     let photo = library![sequence[c]].id
     e.emit(.action(photo: photo, index: c, direction: d))
     processedSet.insert(photo)
@@ -104,7 +104,7 @@ extension PixScanEngine {
       queueSet.insert(photo)
       store.queue.append(photo)
       queued = true
-      e.emit(.queue(op: "added", photo: photo, changed: 1, count: store.queue.count))
+      e.emit(.queue(op: .added, photo: photo, changed: 1, count: store.queue.count))
     }
     if queueSet.contains(photo) { seqDeleted += 1 }
     if d.recognises {
@@ -120,7 +120,7 @@ extension PixScanEngine {
   /// recognition) and makes its photo current; with nothing to undo it is ignored.
   mutating func undo(_ e: inout PixEmitter) {
     if let why = triageBlocked() { return e.ignore(.undo, why) }
-    guard let u = undoStack.popLast() else { return e.ignore(.undo, "nothing_to_undo") }
+    guard let u = undoStack.popLast() else { return e.ignore(.undo, .nothingToUndo) }
     processedSet.remove(u.photo)
     if let i = store.processed.lastIndex(of: u.photo) { store.processed.remove(at: i) }
     let inSequence = sequenceIndex[u.photo]
@@ -146,16 +146,16 @@ extension PixScanEngine {
     }
     if let p = inSequence { current = p }
     e.emit(.undo(photo: u.photo, index: inSequence, queueRemoved: queueRemoved, textRemoved: textRemoved, ocrDropped: ocrDropped))
-    if queueRemoved { e.emit(.queue(op: "removed", photo: u.photo, changed: 1, count: store.queue.count)) }
+    if queueRemoved { e.emit(.queue(op: .removed, photo: u.photo, changed: 1, count: store.queue.count)) }
     e.dirty = true
   }
 
   /// D16: a new filter starts at the first unprocessed photo of its sequence and clears the
   /// undo history (D5).
   mutating func filterMode(_ m: PixFilter, _ e: inout PixEmitter) {
-    if onboarding != nil { return e.ignore(.filterMode(m), "onboarding") }
-    if sheet != nil { return e.ignore(.filterMode(m), "sheet_open") }
-    guard m != store.filter else { return e.ignore(.filterMode(m), "unchanged") }
+    if onboarding != nil { return e.ignore(.filterMode(m), .onboarding) }
+    if sheet != nil { return e.ignore(.filterMode(m), .sheetOpen) }
+    guard m != store.filter else { return e.ignore(.filterMode(m), .unchanged) }
     store.filter = m
     undoStack = []
     e.emit(.filter(m))
@@ -166,7 +166,7 @@ extension PixScanEngine {
   /// D2: a text makes an entry; an empty or blank text, or a failure, makes none and shows a
   /// message. D12: a result nobody asked for (or whose swipe was undone) is ignored.
   mutating func ocrResult(_ photo: String, _ outcome: PixOCROutcome, at t: PixMillis, _ e: inout PixEmitter) {
-    guard let n = pendingOCR[photo], n > 0 else { return e.ignore(.ocrResult(photo: photo, outcome: outcome), "no_pending_request") }
+    guard let n = pendingOCR[photo], n > 0 else { return e.ignore(.ocrResult(photo: photo, outcome: outcome), .noPendingRequest) }
     pendingOCR[photo] = n == 1 ? nil : n - 1
     switch outcome {
     case .text(let s) where !s.unicodeScalars.allSatisfy(\.properties.isWhitespace):
@@ -175,9 +175,9 @@ extension PixScanEngine {
       e.emit(.text(count: store.texts.count, entry: entry))
       e.dirty = true
     case .text:
-      e.emit(.message(key: "ocr_no_text", photo: photo))
+      e.emit(.message(key: .ocrNoText, photo: photo))
     case .failed(let error):
-      e.emit(.message(key: "ocr_failed", photo: photo, error: error))
+      e.emit(.message(key: .ocrFailed, photo: photo, error: error))
     }
   }
 }

@@ -54,12 +54,12 @@ public struct PixScanEngine: Sendable {
       if case .appLaunch(let p, let s) = input {
         launch(permission: p, store: s ?? PixStore(), restored: false, &e)
       } else {
-        e.ignore(input, "not_running")
+        e.ignore(input, .notRunning)
       }
       return finish(&e)
     }
     switch input {
-    case .appLaunch: e.ignore(input, "already_running")
+    case .appLaunch: e.ignore(input, .alreadyRunning)
     case .appKill:
       e.emit(.app(state: "killed", permission: nil, onboarded: nil, restored: nil))
       self = PixScanEngine(options: options)
@@ -85,7 +85,7 @@ public struct PixScanEngine: Sendable {
     self = PixScanEngine(options: options)
     var e = PixEmitter()
     guard case .appLaunch(let p, _) = launch else {
-      e.ignore(launch, "not_a_launch")
+      e.ignore(launch, .notALaunch)
       return finish(&e)
     }
     self.launch(permission: p, store: store, restored: true, &e)
@@ -114,14 +114,14 @@ public struct PixScanEngine: Sendable {
   }
 
   /// The screen's name: onboarding, permission, permission_denied, loading, main, completion.
-  var screenName: String {
-    if onboarding != nil { return "onboarding" }
+  var screenName: PixScreen {
+    if onboarding != nil { return .onboarding }
     switch permission {
-    case .notDetermined: return "permission"
-    case .denied: return "permission_denied"
+    case .notDetermined: return .permission
+    case .denied: return .permissionDenied
     case .authorized, .limited:
-      guard library != nil else { return "loading" }
-      return current == nil ? "completion" : "main"
+      guard library != nil else { return .loading }
+      return current == nil ? .completion : .main
     }
   }
 
@@ -188,7 +188,7 @@ struct PixEmitter {
     outputs.append(.effect(r))
     effects.append(r)
   }
-  mutating func ignore(_ input: PixInput, _ reason: String) {
+  mutating func ignore(_ input: PixInput, _ reason: PixIgnoreReason) {
     outputs.append(.ignored(input: input.kind.rawValue, reason: reason))
   }
 }

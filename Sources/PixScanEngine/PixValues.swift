@@ -113,6 +113,9 @@ public enum PixDeleteOutcome: Equatable, Sendable {
   case cancelled
   /// The library refused; the platform's reason when it gave one.
   case error(String?)
+
+  /// Every `outcome` an event can carry.
+  public static let names = ["ok", "cancelled", "error"]
 }
 
 /// An action on the delete-review sheet.
@@ -170,4 +173,6 @@ public enum PixOnboardingAction: Equatable, Sendable {
     case .tapIcon: "tap_icon"
     }
   }
+  /// Every action name.
+  public static let names = ["next", "practice_swipe", "tap_icon"]
 }

@@ -29,6 +29,30 @@ public enum PixScanVocabulary: EngineVocabulary {
     EffectRuleInfo(request: $0.request, results: $0.results, keyFields: $0.keyFields, successFields: $0.successFields)
   }
 
+  /// Every `PixOutputKind`.
+  public static let outputKinds: [String] = PixOutputKind.allCases.map(\.rawValue)
+
+  /// The values coverage looks for, from the engine's own enumerations: each swipe direction,
+  /// filter, permission answer, sheet, onboarding and delete outcome in the recordings; each
+  /// action, screen, queue change, message and reason for ignoring an input in the traces.
+  public static let coverageFacets: [CoverageFacet] = [
+    CoverageFacet(.input, kind: "app_launch", field: "permission", values: PixPermission.allCases.map(\.rawValue)),
+    CoverageFacet(.input, kind: "permission_result", field: "status", values: PixPermission.allCases.filter { $0 != .notDetermined }.map(\.rawValue)),
+    CoverageFacet(.input, kind: "swipe", field: "direction", values: PixDirection.allCases.map(\.rawValue)),
+    CoverageFacet(.input, kind: "filter_mode", field: "mode", values: PixFilter.allCases.map(\.rawValue)),
+    CoverageFacet(.input, kind: "ocr_result", field: "ok", values: ["true", "false"]),
+    CoverageFacet(.input, kind: "delete_sheet", field: "action", values: PixSheetAction.names),
+    CoverageFacet(.input, kind: "delete_result", field: "outcome", values: PixDeleteOutcome.names),
+    CoverageFacet(.input, kind: "onboarding", field: "action", values: PixOnboardingAction.names),
+    CoverageFacet(.output, kind: "action", field: "action", values: PixDirection.allCases.map(\.action)),
+    CoverageFacet(.output, kind: "screen", field: "name", values: PixScreen.allCases.map(\.rawValue)),
+    CoverageFacet(.output, kind: "queue", field: "op", values: PixQueueOp.allCases.map(\.rawValue)),
+    CoverageFacet(.output, kind: "message", field: "key", values: PixMessageKey.allCases.map(\.rawValue)),
+    // not_a_launch only answers a relaunch called with another input, which no recording can
+    // cause (the harness relaunches on app_launch), so coverage does not look for it.
+    CoverageFacet(.output, kind: "ignored", field: "reason", values: PixIgnoreReason.allCases.filter { $0 != .notALaunch }.map(\.rawValue)),
+  ]
+
   /// The request an `effect` output makes (its kind and fields, key fields among them).
   public static func effectCall(_ output: PixOutput) -> EffectCall? {
     guard case .effect(let r) = output else { return nil }
@@ -46,6 +70,43 @@ public enum PixScanVocabulary: EngineVocabulary {
 
   /// The `out` name.
   public static func outputKind(_ output: PixOutput) -> String { output.kind.rawValue }
+
+  /// `jpreplay plot`: the triage position (`photo` index), the delete queue's length
+  /// (`queue` count), the progress counts (`progress`: processed, kept, deleted, pending =
+  /// total − processed, ocr), and lanes of swipes, undos, launches and kills, messages and
+  /// ignored inputs.
+  public static let timeline = TraceTimeline(
+    series: [
+      .init(panel: "photo index (current photo in the sequence)", name: "index", out: "photo", field: "index"),
+      .init(panel: "delete queue", name: "queued", out: "queue", field: "count"),
+      .init(panel: "progress", name: "processed", out: "progress", field: "processed"),
+      .init(panel: "progress", name: "kept", out: "progress", field: "kept"),
+      .init(panel: "progress", name: "deleted", out: "progress", field: "deleted"),
+      .init(panel: "progress", name: "pending", out: "progress", value: Self.pending),
+      .init(panel: "progress", name: "ocr", out: "progress", field: "ocr"),
+    ],
+    markers: [
+      .init(lane: "swipes", out: "action") { "\(text($0["action"])) \(text($0["photo"])) (index \(text($0["index"])))" },
+      .init(lane: "undo", out: "undo") { "undo \(text($0["photo"])) (index \(text($0["index"])))" },
+      .init(lane: "app", out: "app") { "app \(text($0["state"]))" },
+      .init(lane: "messages", out: "message") { "\(text($0["key"])): \(text($0["en"]))" },
+      .init(lane: "ignored", out: "ignored") { "ignored \(text($0["input"])): \(text($0["reason"]))" },
+    ])
+
+  /// `total − processed` of a `progress` line.
+  @Sendable static func pending(_ f: JSONObject) -> Double? {
+    guard let total = f["total"]?.doubleValue, let processed = f["processed"]?.doubleValue else { return nil }
+    return total - processed
+  }
+
+  /// A field's text in a mark's title: a string as it is, anything else as canonical JSON.
+  @Sendable static func text(_ v: JSONValue?) -> String {
+    switch v {
+    case nil: "none"
+    case .string(let s)?: s
+    case let v?: JSONWriter.write(v, sortKeys: true)
+    }
+  }
 
   /// `PixStore.json()`.
   public static func snapshotJSON(_ snapshot: PixStore) -> JSONObject { snapshot.json() }

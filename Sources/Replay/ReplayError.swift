@@ -1,3 +1,4 @@
+import Recording
 import EngineIO
 
 /// Why a replay could not produce a trajectory to compare: the input was unusable, or the
@@ -115,4 +116,10 @@ public struct HarnessError: Error, Equatable, Sendable, CustomStringConvertible 
       + issues.map(\.description).joined(separator: "; ")
       + " — re-record the session, or replay with --set strictEffects=false to synthesize missing results"
   }
+}
+
+extension ReplayError {
+  /// A failed write of the replay's output with the system's reason ("No space left on
+  /// device"), never an error's debug description.
+  public static func output(writing error: any Error) -> ReplayError { .output(SystemReason.of(error)) }
 }

@@ -96,10 +96,24 @@ public final class FileLineSink: LineSink {
     if buffer.count >= Self.limit { try flush() }
   }
 
+  /// Whether a write failed because the reader closed the pipe (EPIPE: `jpreplay replay … | head`).
+  /// The replay stops with ``ReplayError/output(_:)``; the CLI reads this to end quietly.
+  public private(set) var readerClosed = false
+
   public func flush() throws {
     guard !buffer.isEmpty else { return }
-    try handle.write(contentsOf: buffer)
+    do { try handle.write(contentsOf: buffer) } catch {
+      if Self.isBrokenPipe(error) { readerClosed = true }
+      throw error
+    }
     buffer.removeAll(keepingCapacity: true)
+  }
+
+  static func isBrokenPipe(_ error: Error) -> Bool {
+    let ns = error as NSError
+    if ns.domain == NSPOSIXErrorDomain && ns.code == Int(EPIPE) { return true }
+    if let under = ns.userInfo[NSUnderlyingErrorKey] as? NSError { return isBrokenPipe(under) }
+    return false
   }
 
   /// Flushes, and closes the file if this sink created it.

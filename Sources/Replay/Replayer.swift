@@ -288,7 +288,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
       do { try store!.save(snapshot) } catch { throw bad(now, "\(error)") }
     }
     for engineOutput in effects.outputs {
-      do { try output.emit(engineOutput, at: now) } catch { throw .output("\(error)") }
+      do { try output.emit(engineOutput, at: now) } catch { throw .output(writing: error) }
       summary.outputs += 1
       if let call = E.Vocabulary.effectCall(engineOutput) {
         let synthetic: InputEvent?
@@ -302,7 +302,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
       if let synthetic { queue.push(synthesized: synthetic) }
     }
     for line in effects.diagnostics {
-      do { try output.emit(line) } catch { throw .output("\(error)") }
+      do { try output.emit(line) } catch { throw .output(writing: error) }
       summary.diagnostics += 1
     }
     for request in effects.timers {

@@ -12,6 +12,17 @@ struct CorpusTests {
     return files.filter { $0.hasSuffix(".jprec") }.map { String($0.dropLast(6)) }.sorted()
   }
 
+  /// docs/CORPUS.md carries the coverage table as `jpreplay coverage --markdown` prints it for
+  /// the corpus; a new recording that changes it updates the document in the same commit.
+  @Test func corpusDocumentCarriesTheCurrentCoverageTable() throws {
+    let r = try CLI.run(["coverage", "--markdown"])
+    try #require(r.code == 0, "\(r.stderr)")
+    let doc = try String(contentsOf: CLI.repoRoot.appendingPathComponent("docs/CORPUS.md"), encoding: .utf8)
+    #expect(
+      doc.contains(r.stdout),
+      "docs/CORPUS.md's coverage table is not what `jpreplay coverage --markdown` prints now: replace the table with its output")
+  }
+
   @Test func theCorpusHasAtLeastFourRecordings() {
     #expect(Self.recordings.count >= 4)
   }

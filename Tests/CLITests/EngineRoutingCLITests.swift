@@ -66,3 +66,63 @@ extension EngineRoutingCLITests {
     #expect(verify.code == 0, "\(verify.stdout)\(verify.stderr)")
   }
 }
+
+extension EngineRoutingCLITests {
+  /// `coverage` reads PixScan's recordings through its vocabulary. The expectations come from
+  /// the scenarios' scripts (what their authors wrote), not from a replay: undo-edges swipes
+  /// left, right and down but never up, and presses undo with nothing to undo.
+  @Test func coverageOfPixScanRecordings() throws {
+    let dir = try CLI.tempDir("coverage")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fm = FileManager.default
+    for name in ["undo-edges", "delete-cancelled"] {
+      try fm.copyItem(
+        at: CLI.repoRoot.appendingPathComponent("Recordings/pixscan/\(name).jprec"), to: dir.appendingPathComponent("\(name).jprec"))
+    }
+    let r = try CLI.run(["coverage", "--recordings", dir.path])
+    #expect(r.code == 0, "\(r.stderr)")
+    #expect(r.stdout.hasPrefix("coverage (pixscan): 2 recordings; input kinds "), "\(r.stdout)")
+    #expect(r.stdout.contains("missing: swipe.direction = up: no recording"), "\(r.stdout)")
+    #expect(!r.stdout.contains("missing: swipe.direction = left"), "\(r.stdout)")
+    #expect(r.stdout.contains("missing: delete_result.outcome = ok: no recording"), "\(r.stdout)")
+    #expect(!r.stdout.contains("missing: delete_result.outcome = cancelled"), "\(r.stdout)")
+    let md = try CLI.run(["coverage", "--recordings", dir.path, "--markdown"])
+    #expect(md.stdout.contains("| out=ignored.reason = nothing_to_undo | `undo-edges` |"), "\(md.stdout)")
+    #expect(md.stdout.contains("| delete_sheet.action = delete_all | `delete-cancelled` |"), "\(md.stdout)")
+    #expect(md.stdout.contains("| input undo | `undo-edges` |"), "\(md.stdout)")
+    let strict = try CLI.run(["coverage", "--recordings", dir.path, "--strict"])
+    #expect(strict.code == 1, "\(strict.stderr)")
+    #expect(strict.stderr.contains("kind(s) or value(s) not exercised"), "\(strict.stderr)")
+  }
+
+  /// A folder with both engines' recordings gets both reports; a file given as the folder is
+  /// exit 2 saying so.
+  @Test func coverageOfAMixedFolderAndOfAFile() throws {
+    let dir = try CLI.tempDir("coverage-mixed")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fm = FileManager.default
+    try fm.copyItem(
+      at: CLI.repoRoot.appendingPathComponent("Recordings/pixscan/undo-edges.jprec"), to: dir.appendingPathComponent("undo-edges.jprec"))
+    try fm.copyItem(
+      at: CLI.repoRoot.appendingPathComponent("Recordings/s04-frame-left-enter.jprec"),
+      to: dir.appendingPathComponent("s04-frame-left-enter.jprec"))
+    let r = try CLI.run(["coverage", "--recordings", dir.path], cwd: CLI.repoRoot)
+    #expect(r.code == 0, "\(r.stderr)")
+    #expect(r.stdout.hasPrefix("coverage: 1 recordings; ENGINE §7 scenarios 1/44"), "\(r.stdout)")
+    #expect(r.stdout.contains("\ncoverage (pixscan): 1 recordings;"), "\(r.stdout)")
+    let file = try CLI.run(["coverage", "--recordings", dir.appendingPathComponent("undo-edges.jprec").path])
+    #expect(file.code == 2)
+    #expect(file.stderr.contains("undo-edges.jprec: not a folder (expected a folder of .jprec recordings"), "\(file.stderr)")
+  }
+}
+
+extension EngineRoutingCLITests {
+  /// `score` judges Just Photo's cues against declared labels: a PixScan recording is exit 2
+  /// naming the file, the engine and where PixScan's intent lives.
+  @Test func scoreRefusesAPixScanRecordingByItsHeader() throws {
+    let r = try CLI.run(["score", "Recordings/pixscan/undo-edges.jprec"])
+    #expect(r.code == 2)
+    #expect(r.stderr.contains("Recordings/pixscan/undo-edges.jprec: header: \"engine\": a pixscan recording; `jpreplay score` works on Just Photo recordings only"), "\(r.stderr)")
+    #expect(r.stderr.contains("expect: rules"), "\(r.stderr)")
+  }
+}

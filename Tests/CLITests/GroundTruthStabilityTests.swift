@@ -235,7 +235,7 @@ import Testing
     #expect(!scenario.expectations.isEmpty)
     let driver = try Harness.driver(specPath: root.appendingPathComponent("PoseSpec.json").path)
     var out = ExpectationOutput()
-    try driver.replay(root.appendingPathComponent("Recordings/\(name).jprec"), into: &out)
+    _ = try driver.replay(root.appendingPathComponent("Recordings/\(name).jprec"), into: &out)
     let golden = try String(contentsOf: root.appendingPathComponent("Golden/\(name).trace.jsonl"), encoding: .utf8)
     #expect(out.trace == ExpectationTrace(traceText: golden))
     #expect(Expectations.check(scenario.expectations, trace: out.trace) == [])

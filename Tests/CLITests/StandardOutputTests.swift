@@ -25,6 +25,9 @@ import Testing
     ["record", "tune-outdoor-still", "--jsonl"], ["cat", "Recordings/tune-outdoor-still.jprec"],
     ["replay", "Recordings/tune-outdoor-still.jprec"], ["info", "Recordings/s04-frame-left-enter.jprec"],
     ["score", "Recordings/s04-frame-left-enter.jprec"],
+    // More than the 64 KiB sink buffer, so the write fails inside the replay, not at the end.
+    ["replay", "--trace", "metrics", "Recordings/tune-outdoor-still.jprec"],
+    ["replay", "Recordings/pixscan/long-session-5000.jprec"],
   ]
 
   @Test("a full standard output: exit 2 naming the reason, never a trap or a debug description")

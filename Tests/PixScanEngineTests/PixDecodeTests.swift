@@ -147,15 +147,15 @@ struct PixDecodeTests {
   @Test("render writes out first, then fields in PixOutputKind.fields order")
   func renderOrder() {
     let outputs: [PixOutput] = [
-      .app(state: "launched", permission: .authorized, onboarded: true, restored: false), .screen(name: "main", limited: false),
+      .app(state: "launched", permission: .authorized, onboarded: true, restored: false), .screen(name: .main, limited: false),
       .onboarding(step: "practice", cardsLeft: 2, icon: nil), .library(count: 1, screenshots: 0, prunedProcessed: 0, prunedQueued: 0),
       .filter(.all), .action(photo: "p", index: 0, direction: .up),
       .undo(photo: "p", index: 0, queueRemoved: true, textRemoved: false, ocrDropped: false), .photo(id: "p", index: 1, canUndo: true),
-      .progress(PixProgress(processed: 1, total: 3, kept: 1, deleted: 0, ocr: 0)), .queue(op: "added", photo: "p", changed: 1, count: 1),
+      .progress(PixProgress(processed: 1, total: 3, kept: 1, deleted: 0, ocr: 0)), .queue(op: .added, photo: "p", changed: 1, count: 1),
       .text(count: 1, entry: PixTextEntry(photo: "p", text: "t", t: 3)),
       .sheet(state: "open", items: 1, bytes: 2, selected: 0, selectedBytes: 0),
-      .message(key: "delete_failed", photo: "p", batch: 1, count: 2, error: "e"),
-      .effect(.deleteBatch(batch: 1, ids: ["p"], bytes: 5)), .ignored(input: "undo", reason: "x"),
+      .message(key: .deleteFailed, photo: "p", batch: 1, count: 2, error: "e"),
+      .effect(.deleteBatch(batch: 1, ids: ["p"], bytes: 5)), .ignored(input: "undo", reason: .nothingToUndo),
       .store(PixStoreCounts(PixStore())),
     ]
     #expect(Set(outputs.map(\.kind)) == Set(PixOutputKind.allCases))

@@ -196,7 +196,7 @@ struct PixEngineTests {
       let message = step.outputs.first { $0.kind == .message }
       switch outcome {
       case .ok:
-        #expect(message == .message(key: "deleted", batch: 1, count: 1))
+        #expect(message == .message(key: .deleted, batch: 1, count: 1))
         #expect(h.stored?.queue == [] && h.stored?.processed == [])
         #expect(h.last(.progress)?["total"] == 2)
         #expect(h.last(.sheet)?["state"] == "closed")
@@ -231,10 +231,10 @@ struct PixEngineTests {
     var h = PixHarness.ready(PixHarness.photos(3))
     h.send(.swipe(.down))
     let fail = h.send(.ocrResult(photo: "p1", outcome: .failed(error: nil)))
-    #expect(fail.outputs == [.message(key: "ocr_failed", photo: "p1")] && fail.persist == nil)
+    #expect(fail.outputs == [.message(key: .ocrFailed, photo: "p1")] && fail.persist == nil)
     h.send(.swipe(.down))
     let blank = h.send(.ocrResult(photo: "p2", outcome: .text(" \n\t")))
-    #expect(blank.outputs == [.message(key: "ocr_no_text", photo: "p2")])
+    #expect(blank.outputs == [.message(key: .ocrNoText, photo: "p2")])
     h.send(.swipe(.down))
     let ok = h.send(.ocrResult(photo: "p3", outcome: .text(" x ")), at: 5000)
     #expect(ok.outputs.first == .text(count: 1, entry: PixTextEntry(photo: "p3", text: " x ", t: 5000)))

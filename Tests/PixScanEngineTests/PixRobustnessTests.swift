@@ -90,7 +90,7 @@ struct PixRobustnessTests {
       default: break
       }
       for case .deleteBatch(let b, let ids, _) in step.effects { batches[b] = ids }
-      for case .message("deleted", _, let b?, _, _) in step.outputs { held?.removeAll { batches[b]!.contains($0.id) } }
+      for case .message(.deleted, _, let b?, _, _) in step.outputs { held?.removeAll { batches[b]!.contains($0.id) } }
       if let held, let screen = h.last(.screen)?["name"]?.stringValue, screen == "main" || screen == "completion",
         let progress = h.last(.progress)
       {

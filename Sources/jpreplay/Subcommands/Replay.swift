@@ -84,10 +84,11 @@ extension JPReplay {
       let url = URL(fileURLWithPath: recording)
       // Outputs go to `SafeFile` temporaries (created exclusively, never through a symlink),
       // renamed over OUT only when the replay succeeded.
+      let standardOutput = FileLineSink(handle: .standardOutput)
       do {
         try Self.producing(output) { traceFile in
           try Self.producing(a13) { a13File in
-            let traceSink = traceFile ?? FileLineSink(handle: .standardOutput)
+            let traceSink = traceFile ?? standardOutput
             if let a13File {
               var out = CanonicalOutput(trace: traceSink, a13: a13File, traceKinds: kinds, cues: Set(cue))
               _ = try driver.replay(url, into: &out)
@@ -100,6 +101,8 @@ extension JPReplay {
           }
         }
       } catch let e as ReplayError {
+        // The reader closed the pipe (`| head`): it has what it wanted.
+        if standardOutput.readerClosed { Foundation.exit(0) }
         throw CLIError(code: e.exitCode.rawValue, message: e.description)
       } catch let e as SafeFileError {
         throw CLIError.badInput("\(e.path): cannot write (\(e.message))")
@@ -115,10 +118,11 @@ extension JPReplay {
       var settings = PluginSettings(strictEffects: lenient ? false : nil, sessionStore: try sessionStorePolicy())
       if let trace { settings.traceKinds = Set(trace.split(separator: ",").map(String.init)) }
       let url = URL(fileURLWithPath: recording)
+      let standardOutput = FileLineSink(handle: .standardOutput)
       do {
         try Self.producing(output) { traceFile in
           try Self.producing(a13) { a13File in
-            var traceSink: any LineSink = traceFile ?? FileLineSink(handle: .standardOutput)
+            var traceSink: any LineSink = traceFile ?? standardOutput
             var a13Sink: any LineSink = a13File ?? DiscardLineSink()
             _ = try plugin.replay(url, settings, &traceSink, &a13Sink)
             try a13File?.finish()
@@ -126,6 +130,7 @@ extension JPReplay {
           }
         }
       } catch let e as ReplayError {
+        if standardOutput.readerClosed { Foundation.exit(0) }
         throw CLIError(code: e.exitCode.rawValue, message: e.description)
       }
     }

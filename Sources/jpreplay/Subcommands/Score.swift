@@ -73,6 +73,10 @@ extension JPReplay {
     func run() throws {
       let paths = try CorpusScorer.recordingPaths(recordings + (all ? ["Recordings"] : []))
       guard !paths.isEmpty else { throw CLIError.badInput("\(recordings.joined(separator: " ")): no recordings found") }
+      for p in paths {
+        try EngineRegistry.requireJustPhoto(
+          p, command: "score", why: "it scores Just Photo's displayed cues against the labels its scenarios declare; a PixScan scenario's intent is its expect: rules")
+      }
       let spec = try Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath)
       var scorer = try CorpusScorer(paths: paths)
       scorer.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
