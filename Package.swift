@@ -16,7 +16,7 @@ import PackageDescription
 //   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB   (never the engine)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, ScenarioYAML, Yams
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
-//   Verify → CanonicalJSON, EngineIO, Recording, Replay   (goldens, diffs, verify's verdicts, reports; never an engine)
+//   Verify → CanonicalJSON, EngineIO, EngineSeam, Recording, Replay   (goldens, diffs, verify's verdicts, reports; never an engine)
 //   JustPhotoPlugin → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay
 //   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, Scenarios, Verify
 //   Lab → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, Verify, GRDB, Yams
@@ -86,7 +86,7 @@ let package = Package(
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
     // What verify judges with: goldens, the differ, verify's verdicts and reports (any engine).
-    .target(name: "Verify", dependencies: ["CanonicalJSON", "EngineIO", "Recording", "Replay"]),
+    .target(name: "Verify", dependencies: ["CanonicalJSON", "EngineIO", "EngineSeam", "Recording", "Replay"]),
     // Just Photo on the engine seam: its vocabulary, trace rendering, effect table, outputs.
     .target(
       name: "JustPhotoPlugin",

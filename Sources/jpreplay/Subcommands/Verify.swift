@@ -69,7 +69,8 @@ extension JPReplay {
         displayed-cue changes a minute, every display held at least 300 ms), prints the \
         changes per minute, and fails on a breach. --budget name=value changes a limit \
         (maxShowsOfOneCue, repeatWindowMs, maxPromptsPerSecond, maxCueChangesPerMinute, \
-        minHoldMs).
+        minHoldMs). These are Just Photo's budgets: another engine's recording is listed as \
+        having none.
         """)
 
     @Argument(help: "Recordings to verify (names, paths or quoted globs); default: the whole corpus.")
@@ -255,7 +256,8 @@ extension JPReplay {
           throw ExitCode(2)
         }
       }
-      do { return try VerifyBudgets.check(report, store: corpus.store, say: say, judge: limits.judge) } catch {
+      // Budgets are Just Photo's (prompt budgets); another engine's recordings have none.
+      do { return try VerifyBudgets.check(report, store: corpus.store, say: say, judges: [JustPhotoVocabulary.engineName: limits.judge]) } catch {
         printErr("jpreplay: \(error.message)")
         throw ExitCode(2)
       }
