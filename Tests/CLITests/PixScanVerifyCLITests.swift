@@ -77,4 +77,26 @@ struct PixScanVerifyCLITests {
     #expect(r.stdout.contains("1 expectation not met (expect:)"), "\(r.stdout)")
     #expect(r.stdout.contains("\(yaml.path):10: expect[1] (action{direction=right} seen in [0, 200]): not met; 0 matching line(s)"), "\(r.stdout)")
   }
+
+  /// `review` warns about and `accept` refuses a pending golden that breaks a PixScan rule,
+  /// through the same hook as `verify`.
+  @Test func acceptRefusesAPendingGoldenThatBreaksARuleAndReviewWarns() throws {
+    let (dir, yaml, _) = try Self.corpus()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.scenario(expect: Self.rule + "\n  - {saw: action, with: {direction: right}}")
+      .write(to: yaml, atomically: true, encoding: .utf8)
+    // A pending golden (the replay as it is) waits for review.
+    let golden = dir.appendingPathComponent("golden")
+    try FileManager.default.copyItem(
+      at: golden.appendingPathComponent("tiny.trace.jsonl"), to: golden.appendingPathComponent("tiny.trace.jsonl.new"))
+    let corpus = ["--recordings-dir", dir.path, "--golden-dir", golden.path]
+    let review = try CLI.run(["review", "--accept-all"] + corpus)
+    #expect(review.stdout.contains("expect[1] (action{direction=right} seen in [0, 200]): not met"), "\(review.stdout)\(review.stderr)")
+    try FileManager.default.copyItem(
+      at: golden.appendingPathComponent("tiny.trace.jsonl"), to: golden.appendingPathComponent("tiny.trace.jsonl.new"))
+    let accept = try CLI.run(["accept", "tiny"] + corpus)
+    #expect(accept.code == 1, "\(accept.stdout)\(accept.stderr)")
+    #expect(accept.stderr.contains("tiny: the pending golden breaks 1 expect: rule of its scenario:"), "\(accept.stderr)")
+    #expect(accept.stderr.contains("\(yaml.path):10: expect[1]"), "\(accept.stderr)")
+  }
 }

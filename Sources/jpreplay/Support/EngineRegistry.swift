@@ -1,4 +1,5 @@
 import EngineSeam
+import Lab
 import PixScanPlugin
 import Replay
 import Verify
@@ -14,6 +15,14 @@ enum EngineRegistry {
   /// `ScenarioCorpus.checks`): PixScan's `<name>.yaml` scenarios.
   static func scenarioChecks(recordingsDir: String) throws(CLIError) -> [ScenarioChecks] {
     do { return [try PixScanScenarioChecks.checks(recordingsDir: recordingsDir)] } catch { throw .badInput(error.description) }
+  }
+
+  /// Every engine's scenario hooks for `recordingsDir`, Just Photo's first: what `review` and
+  /// `accept` judge pending goldens by. A folder that cannot be listed has none.
+  static func scenarioChecksOrNone(recordingsDir: String) -> [ScenarioChecks] {
+    var out: [ScenarioChecks] = []
+    if let justPhoto = try? ScenarioCorpus.checks(recordingsDir: recordingsDir) { out.append(justPhoto) }
+    return out + ((try? scenarioChecks(recordingsDir: recordingsDir)) ?? [])
   }
 
   /// Every engine name this jpreplay knows.
