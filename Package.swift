@@ -12,11 +12,11 @@ import PackageDescription
 //   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
 //   ScenarioYAML → CanonicalJSON, Yams   (the scenario files' YAML reader and guard, shared by both engines' scenarios)
 //   PixScanScenarios → CanonicalJSON, PixScanEngine, ScenarioYAML, Yams
-//   PixScanPlugin → CanonicalJSON, EngineIO, EngineSeam, PixScanEngine, Replay   (PixScan on the seam)
+//   PixScanPlugin → CanonicalJSON, EngineIO, EngineSeam, PixScanEngine, PixScanScenarios, Recording, Replay, Verify   (PixScan on the seam)
 //   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB   (never the engine)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, ScenarioYAML, Yams
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
-//   Verify → CanonicalJSON, EngineIO, Recording, Replay   (goldens, diffs, verify's verdicts, reports; never an engine)
+//   Verify → CanonicalJSON, EngineIO, EngineSeam, Recording, Replay   (goldens, diffs, verify's verdicts, reports; never an engine)
 //   JustPhotoPlugin → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay
 //   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, Scenarios, Verify
 //   Lab → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, Verify, GRDB, Yams
@@ -59,7 +59,11 @@ let package = Package(
     .target(name: "PoseSpec", dependencies: ["CanonicalJSON"]),
     .target(name: "CoachEngine", dependencies: ["CanonicalJSON", "EngineIO", "PoseSpec"]),
     .target(name: "PixScanEngine", dependencies: ["CanonicalJSON"]),
-    .target(name: "PixScanPlugin", dependencies: ["CanonicalJSON", "EngineIO", "EngineSeam", "PixScanEngine", "Replay"]),
+    .target(
+      name: "PixScanPlugin",
+      dependencies: [
+        "CanonicalJSON", "EngineIO", "EngineSeam", "PixScanEngine", "PixScanScenarios", "Recording", "Replay", "Verify",
+      ]),
     .target(
       name: "PixScanScenarios",
       dependencies: ["CanonicalJSON", "PixScanEngine", "ScenarioYAML", .product(name: "Yams", package: "Yams")]),
@@ -82,7 +86,7 @@ let package = Package(
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
     // What verify judges with: goldens, the differ, verify's verdicts and reports (any engine).
-    .target(name: "Verify", dependencies: ["CanonicalJSON", "EngineIO", "Recording", "Replay"]),
+    .target(name: "Verify", dependencies: ["CanonicalJSON", "EngineIO", "EngineSeam", "Recording", "Replay"]),
     // Just Photo on the engine seam: its vocabulary, trace rendering, effect table, outputs.
     .target(
       name: "JustPhotoPlugin",

@@ -131,16 +131,4 @@ extension ScenarioCorpus {
   public static func addChecks(to verifier: inout Verifier, recordingsDir dir: String) throws(HarnessFailure) {
     verifier.judgeScenarios(with: [try checks(recordingsDir: dir)])
   }
-
-  /// The `expect:` rules of recording `name`'s scenario that its pending goldens (each
-  /// `.new`, else the golden) break: what `review` warns about and `accept` refuses without
-  /// `--force`. Empty when there is no scenario, no rule, or no trace to judge.
-  public static func unmetRules(ofPending name: String, store: GoldenStore) -> [String] {
-    guard let rules = try? expectations(of: name, recordingsDir: store.recordingsDir.path), !rules.isEmpty else { return [] }
-    func text(_ kind: GoldenKind) -> String? {
-      ((try? store.readPending(name, kind)) ?? nil) ?? ((try? store.readGolden(name, kind)) ?? nil)
-    }
-    guard let trace = text(.trace) else { return [] }
-    return check(rules, ReplayProducts(trace: trace, a13: text(.a13) ?? ""))
-  }
 }

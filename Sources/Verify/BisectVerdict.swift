@@ -28,6 +28,15 @@ public enum BisectVerdict: Int32, Sendable, Equatable {
     }
   }
 
+  /// `options` as a bisect step runs them: nothing is written and orphan goldens are ignored
+  /// (a step judges the commit; it never changes the tree).
+  public static func stepOptions(_ options: VerifyOptions) -> VerifyOptions {
+    var o = options
+    o.update = .no
+    o.unreferenced = .ignore
+    return o
+  }
+
   /// The recordings of `requested` a step can judge at this commit (`present`: quoted globs,
   /// paths and names whose recording exists in `store`) and those that do not exist here
   /// (`absent`: skipped, not failed). No name present leaves nothing to judge: skip.

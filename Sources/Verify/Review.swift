@@ -29,7 +29,7 @@ public struct ReviewSession {
   /// Writes text as is (the session adds the newlines).
   public var write: (String) -> Void
   /// The `expect:` rules a recording's pending goldens break (set by the CLI:
-  /// `ScenarioCorpus.unmetRules(ofPending:store:)`); each is shown as a warning before the
+  /// `GoldenStore.unmetRules(ofPending:engines:)`); each is shown as a warning before the
   /// recording's first pending file.
   public var ruleCheck: ((String) -> [String])?
   /// One decision per group of pending files (`PendingGroup`: cue, record kind and shape of

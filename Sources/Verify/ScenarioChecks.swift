@@ -49,3 +49,18 @@ extension Verifier {
     }
   }
 }
+
+extension GoldenStore {
+  /// The `expect:` rules of recording `name`'s scenario that its pending goldens (each `.new`,
+  /// else the golden) break, judged by the engine whose scenario file it has (`engines`): what
+  /// `review` warns about and `accept` refuses without `--force`. Empty when no engine has a
+  /// scenario for it, when it has no rule, or when there is no trace to judge.
+  public func unmetRules(ofPending name: String, engines: [ScenarioChecks]) -> [String] {
+    guard let owner = engines.first(where: { $0.names.contains(name) }) else { return [] }
+    func text(_ kind: GoldenKind) -> String? {
+      ((try? readPending(name, kind)) ?? nil) ?? ((try? readGolden(name, kind)) ?? nil)
+    }
+    guard let trace = text(.trace) else { return [] }
+    return owner.expectations(name, ReplayProducts(trace: trace, a13: text(.a13) ?? ""))
+  }
+}

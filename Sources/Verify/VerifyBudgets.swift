@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineSeam
 import Recording
 import Replay
 
@@ -17,20 +18,30 @@ public struct BudgetJudgement: Equatable, Sendable {
 
 /// `verify --budgets`: the budgets judged on the golden trace of every recording that passed.
 /// What a budget is belongs to the engine (Just Photo's prompt budgets: `BudgetLimits.judge`
-/// in ReplayHarness); this is the walk, the summary line and the verdict.
+/// in ReplayHarness); this is the walk, the choice of judge by the header's `engine`, the
+/// summary line and the verdict.
 public enum VerifyBudgets {
-  /// Judges each passed case of `report` with `judge(name, trace, header)` (the header is nil
-  /// when the recording cannot be opened here), saying each judgement as it comes, then the
-  /// summary line. True when every recording is within its budgets; a judge's error (a
+  /// One engine's budgets on one recording: its name, golden trace text and header (nil when
+  /// the recording cannot be opened here).
+  public typealias Judge = (_ name: String, _ trace: String, _ header: JSONObject?) throws(BadInputError) -> BudgetJudgement
+
+  /// Judges each passed case of `report` with the judge of the engine its header names (Just
+  /// Photo when it names none or cannot be read), saying each judgement as it comes, then the
+  /// summary line; a recording of an engine without a judge is said to have no budgets and
+  /// counts as within. True when every recording is within its budgets; a judge's error (a
   /// recording's own budgets that do not parse) stops the walk: bad input, exit 2.
   public static func check(
-    _ report: VerifyReport, store: GoldenStore, say: (String) -> Void,
-    judge: (_ name: String, _ trace: String, _ header: JSONObject?) throws(BadInputError) -> BudgetJudgement
+    _ report: VerifyReport, store: GoldenStore, say: (String) -> Void, judges: [String: Judge]
   ) throws(BadInputError) -> Bool {
     var breached = 0
     for c in report.cases where c.passed {
       guard let trace = try? store.readGolden(c.name, .trace) else { continue }
       let header = try? RecordingFiles.open(store.recordingURL(c.name).path).header
+      let engine = header.flatMap { EngineName.of(header: $0) } ?? justPhotoEngineName
+      guard let judge = judges[engine] else {
+        say("budgets \(c.name): none (no budgets for \(engine) recordings)")
+        continue
+      }
       let judgement = try judge(c.name, trace, header)
       say(judgement.line)
       if !judgement.passed { breached += 1 }

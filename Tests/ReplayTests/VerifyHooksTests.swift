@@ -53,6 +53,8 @@ struct VerifyHooksTests {
     let (present, absent) = BisectVerdict.judgeable(["here", "gone", "h*", c.store.recordingURL("here").path], store: c.store)
     #expect(present == ["here", "h*", c.store.recordingURL("here").path])
     #expect(absent == ["gone"])
+    let step = BisectVerdict.stepOptions(VerifyOptions(names: ["here"], jobs: 3, update: .always, unreferenced: .delete))
+    #expect(step.update == .no && step.unreferenced == .ignore && step.jobs == 3 && step.names == ["here"])
   }
 
   @Test func budgetsJudgeEveryPassedRecordingsGoldenAndCountTheBreaches() throws {
@@ -61,21 +63,25 @@ struct VerifyHooksTests {
     let report = try c.verifier(ci: true).run()
     var said: [String] = []
     var seen: [String] = []
-    let within = try VerifyBudgets.check(report, store: c.store, say: { said.append($0) }) {
-      (name: String, trace: String, header: JSONObject?) throws(BadInputError) -> BudgetJudgement in
+    let judge: VerifyBudgets.Judge = { (name: String, trace: String, header: JSONObject?) throws(BadInputError) -> BudgetJudgement in
       seen.append("\(name):\(trace.split(separator: "\n").count):\(header?["wall_start_ms"] != nil)")
       return BudgetJudgement(line: "budgets \(name)", passed: name != "b")
     }
+    let within = try VerifyBudgets.check(report, store: c.store, say: { said.append($0) }, judges: ["justphoto": judge])
     #expect(!within)
     // c has no golden trace: it did not pass. The test corpus keeps JSONL text under .jprec
     // names, which RecordingFiles cannot open: the judge gets no header (and no error).
     #expect(seen == ["a:2:false", "b:2:false"])
     #expect(said == ["budgets a", "budgets b", "budgets: 1 recording(s) over budget"])
+    // An engine without a judge has no budgets: said, and within.
+    var other: [String] = []
+    #expect(try VerifyBudgets.check(report, store: c.store, say: { other.append($0) }, judges: ["pixscan": judge]))
+    #expect(other.first == "budgets a: none (no budgets for justphoto recordings)")
     #expect(throws: BadInputError(message: "a: header budgets: bad")) {
-      try VerifyBudgets.check(report, store: c.store, say: { _ in }) {
-        (name: String, _: String, _: JSONObject?) throws(BadInputError) -> BudgetJudgement in
+      let failing: VerifyBudgets.Judge = { (name: String, _: String, _: JSONObject?) throws(BadInputError) -> BudgetJudgement in
         throw BadInputError(message: "\(name): header budgets: bad")
       }
+      return try VerifyBudgets.check(report, store: c.store, say: { _ in }, judges: ["justphoto": failing])
     }
   }
 }

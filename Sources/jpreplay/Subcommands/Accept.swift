@@ -96,8 +96,9 @@ extension JPReplay {
         names = Set(try store.pending().map(\.name).filter { n in wanted?.contains { GoldenStore.glob($0, matches: n) } ?? true })
       }
       var refused = 0
+      let engines = EngineRegistry.scenarioChecksOrNone(recordingsDir: store.recordingsDir.path)
       for name in names.sorted() {
-        let unmet = ScenarioCorpus.unmetRules(ofPending: name, store: store)
+        let unmet = store.unmetRules(ofPending: name, engines: engines)
         guard !unmet.isEmpty else { continue }
         refused += 1
         printErr(

@@ -10,13 +10,9 @@ import Recording
 /// through a `SafeFile`, or left as it is when the recording already holds them.
 enum PixScanRecord {
   /// True for a scenario file whose top level says `engine: pixscan`.
-  static func isPixScan(_ text: String) -> Bool {
-    text.split(separator: "\n").contains { $0.hasPrefix("engine:") && $0.dropFirst(7).trimmingCharacters(in: .whitespaces) == "pixscan" }
-  }
+  static func isPixScan(_ text: String) -> Bool { PixScanScenarioChecks.isScenario(text) }
 
-  static func events(_ s: PixScenario) -> [InputEvent] {
-    s.events.map { InputEvent(t: $0.t, payload: .named(NamedEvent(kind: $0.kind, fields: $0.fields))) }
-  }
+  static func events(_ s: PixScenario) -> [InputEvent] { PixScanScenarioChecks.events(of: s) }
 
   /// Records `file` (already read as `text`) into `output` or <dir>/<name>.jprec; with
   /// `jsonl`, prints the interchange form instead.
@@ -48,12 +44,9 @@ enum PixScanRecord {
     print("recorded \(events.count) events from \(file) into \(out)")
   }
 
-  /// Whether the recording at `path` has exactly this header and these events.
+  /// Whether the recording at `path` has exactly this header and these events (what `verify`
+  /// calls up to date).
   static func holds(_ path: String, header: JSONObject, events: [InputEvent]) -> Bool {
-    guard var source = try? RecordingFiles.open(path), source.header == header else { return false }
-    for e in events {
-      guard let got = try? source.next(), got == e else { return false }
-    }
-    return (try? source.next()) == .some(nil)
+    PixScanScenarioChecks.difference(path, header: header, events: events) == nil
   }
 }

@@ -72,7 +72,8 @@ extension JPReplay {
           do { try StandardOutput.write(Array(text.utf8)) } catch { StandardOutput.fail(error) }
         })
       let store = corpus.store
-      session.ruleCheck = { ScenarioCorpus.unmetRules(ofPending: $0, store: store) }
+      let engines = EngineRegistry.scenarioChecksOrNone(recordingsDir: store.recordingsDir.path)
+      session.ruleCheck = { store.unmetRules(ofPending: $0, engines: engines) }
       session.grouped = group
       let outcome = try session.run()
       if outcome.exitCode != .ok { throw ExitCode(outcome.exitCode.rawValue) }

@@ -29,7 +29,9 @@ extension JPReplay {
         scenario's meaning counts (its header generator_sha256; comments and formatting do \
         not), never its ground-truth labels: editing PoseSpec.json leaves no recording stale. \
         The scenario's expect: rules (docs/FORMAT.md) are checked against every replay, apart \
-        from the goldens: a broken rule is "unmet" even when the goldens match.
+        from the goldens: a broken rule is "unmet" even when the goldens match. A PixScan \
+        recording is judged the same way against its scenario beside it, <name>.yaml with \
+        engine: pixscan (docs/PIXSCAN.md).
 
         Categories: passed, failed (the replay differs), missing (no golden yet), stale, \
         unmet (an expect: rule broken), orphan (a golden without recording; --unreferenced ignore|fail|delete, default fail), \
@@ -67,7 +69,8 @@ extension JPReplay {
         displayed-cue changes a minute, every display held at least 300 ms), prints the \
         changes per minute, and fails on a breach. --budget name=value changes a limit \
         (maxShowsOfOneCue, repeatWindowMs, maxPromptsPerSecond, maxCueChangesPerMinute, \
-        minHoldMs).
+        minHoldMs). These are Just Photo's budgets: another engine's recording is listed as \
+        having none.
         """)
 
     @Argument(help: "Recordings to verify (names, paths or quoted globs); default: the whole corpus.")
@@ -145,10 +148,10 @@ extension JPReplay {
       } catch { throw CLIError.badInput(error.message) }
       var diff = DiffOptions()
       diff.timingToleranceMs = timeToleranceMs
-      let options = VerifyOptions(
+      var options = VerifyOptions(
         names: try selectedNames(), jobs: jobs ?? VerifyOptions.defaultJobs,
-        update: bisect || !planted.isEmpty ? .no : mode, unreferenced: bisect ? .ignore : unreferenced, shard: shard.flatMap(Shard.init),
-        diff: diff)
+        update: planted.isEmpty ? mode : .no, unreferenced: unreferenced, shard: shard.flatMap(Shard.init), diff: diff)
+      if bisect { options = BisectVerdict.stepOptions(options) }
       // Each recording goes to the engine its header names (Just Photo: the PoseSpec driver).
       planted.warn()
       let plugins = planted.plugins()
@@ -194,9 +197,12 @@ extension JPReplay {
     }
 
     /// Scenario recordings are checked in the workers, before their replay: a stale one
-    /// replays events its scenario no longer makes, so nothing is written for it.
+    /// replays events its scenario no longer makes, so nothing is written for it. Each engine
+    /// judges its own scenario files (Just Photo's hook first, then the plug-ins').
     func addScenarioCheck(to verifier: inout Verifier) throws {
-      verifier.judgeScenarios(with: [try ScenarioCorpus.checks(recordingsDir: corpus.recordingsDir)])
+      var engines = [try ScenarioCorpus.checks(recordingsDir: corpus.recordingsDir)]
+      engines += try EngineRegistry.scenarioChecks(recordingsDir: corpus.recordingsDir)
+      verifier.judgeScenarios(with: engines)
     }
 
     /// The report on standard output (text or JSON), GitHub annotations on CI, `--junit`.
@@ -254,7 +260,8 @@ extension JPReplay {
           throw ExitCode(2)
         }
       }
-      do { return try VerifyBudgets.check(report, store: corpus.store, say: say, judge: limits.judge) } catch {
+      // Budgets are Just Photo's (prompt budgets); another engine's recordings have none.
+      do { return try VerifyBudgets.check(report, store: corpus.store, say: say, judges: [JustPhotoVocabulary.engineName: limits.judge]) } catch {
         printErr("jpreplay: \(error.message)")
         throw ExitCode(2)
       }

@@ -1,6 +1,8 @@
 import EngineSeam
+import Lab
 import PixScanPlugin
 import Replay
+import Verify
 
 /// The engines this jpreplay replays, by the name a recording header gives in `engine`
 /// (absent = Just Photo). Just Photo's commands build their drivers from a PoseSpec
@@ -8,6 +10,20 @@ import Replay
 enum EngineRegistry {
   /// Plug-ins of engines other than Just Photo, by name: PixScan (issue 26, docs/PIXSCAN.md).
   static let plugins: [String: EnginePlugin] = ["pixscan": PixScanSeamEngine.plugin]
+
+  /// The plug-ins' hooks for `verify`'s scenario checks in `recordingsDir` (Just Photo's is
+  /// `ScenarioCorpus.checks`): PixScan's `<name>.yaml` scenarios.
+  static func scenarioChecks(recordingsDir: String) throws(CLIError) -> [ScenarioChecks] {
+    do { return [try PixScanScenarioChecks.checks(recordingsDir: recordingsDir)] } catch { throw .badInput(error.description) }
+  }
+
+  /// Every engine's scenario hooks for `recordingsDir`, Just Photo's first: what `review` and
+  /// `accept` judge pending goldens by. A folder that cannot be listed has none.
+  static func scenarioChecksOrNone(recordingsDir: String) -> [ScenarioChecks] {
+    var out: [ScenarioChecks] = []
+    if let justPhoto = try? ScenarioCorpus.checks(recordingsDir: recordingsDir) { out.append(justPhoto) }
+    return out + ((try? scenarioChecks(recordingsDir: recordingsDir)) ?? [])
+  }
 
   /// Every engine name this jpreplay knows.
   static var known: [String] { [justPhotoEngineName] + plugins.keys.sorted() }
