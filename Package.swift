@@ -16,12 +16,13 @@ import PackageDescription
 //   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB   (never the engine)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, ScenarioYAML, Yams
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
+//   Verify → CanonicalJSON, EngineIO, Recording, Replay   (goldens, diffs, verify's verdicts, reports; never an engine)
 //   JustPhotoPlugin → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay
-//   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, Scenarios
-//   Lab → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, GRDB, Yams
-//   JPReplayTesting → CoachEngine, JustPhotoPlugin, Replay, ReplayHarness
+//   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, Scenarios, Verify
+//   Lab → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, Verify, GRDB, Yams
+//   JPReplayTesting → CoachEngine, JustPhotoPlugin, Replay, ReplayHarness, Verify
 //   Mutants → Scenarios
-//   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, PixScanPlugin, PixScanScenarios, Recording, Replay, Scenarios, ArgumentParser
+//   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, PixScanPlugin, PixScanScenarios, Recording, Replay, Scenarios, Verify, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
 // CanonicalJSON, EngineIO, PoseSpec, CoachEngine and PixScanEngine use nothing but the standard library
@@ -37,6 +38,7 @@ let package = Package(
     .library(name: "CoachEngine", targets: ["CoachEngine"]),
     .library(name: "Recording", targets: ["Recording"]),
     .library(name: "Replay", targets: ["Replay"]),
+    .library(name: "Verify", targets: ["Verify"]),
     // For app teams' test targets: assertReplay(recording:matchesGoldenIn:) (XCTest or Swift Testing).
     .library(name: "JPReplayTesting", targets: ["JPReplayTesting"]),
   ],
@@ -79,6 +81,8 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
+    // What verify judges with: goldens, the differ, verify's verdicts and reports (any engine).
+    .target(name: "Verify", dependencies: ["CanonicalJSON", "EngineIO", "Recording", "Replay"]),
     // Just Photo on the engine seam: its vocabulary, trace rendering, effect table, outputs.
     .target(
       name: "JustPhotoPlugin",
@@ -93,7 +97,7 @@ let package = Package(
       name: "Lab",
       dependencies: [
         "CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ReplayHarness",
-        "Scenarios",
+        "Scenarios", "Verify",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -103,15 +107,16 @@ let package = Package(
       name: "ReplayHarness",
       dependencies: [
         "CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "Scenarios",
+        "Verify",
       ]),
-    .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "JustPhotoPlugin", "Replay", "ReplayHarness"]),
+    .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "JustPhotoPlugin", "Replay", "ReplayHarness", "Verify"]),
     // Seeded input mutants for the decoders' robustness tests (Tests/*/MutationTests.swift).
     .target(name: "Mutants", dependencies: ["Scenarios"]),
     .executableTarget(
       name: "jpreplay",
       dependencies: [
         "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "PixScanPlugin", "PixScanScenarios", "Recording",
-        "Replay", "Scenarios", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Replay", "Scenarios", "Verify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
@@ -126,14 +131,14 @@ let package = Package(
       ]),
     .testTarget(
       name: "ReplayTests",
-      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Recording", "Replay"]),
+      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Recording", "Replay", "Verify"]),
     .testTarget(
       name: "ScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "ScenarioYAML", "Scenarios"]),
     .testTarget(name: "PixScanEngineTests", dependencies: ["CanonicalJSON", "PixScanEngine", "PixScanScenarios"]),
     .testTarget(
       name: "PixScanPluginTests",
       dependencies: ["CanonicalJSON", "EngineIO", "PixScanEngine", "PixScanPlugin", "PixScanScenarios", "Replay"]),
-    .testTarget(name: "JPReplayTestingTests", dependencies: ["JPReplayTesting", "Replay"]),
+    .testTarget(name: "JPReplayTestingTests", dependencies: ["JPReplayTesting", "Verify"]),
     .testTarget(
       name: "CLITests",
       dependencies: [
@@ -141,7 +146,8 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .testTarget(
-      name: "LabTests", dependencies: ["CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Replay", "Scenarios"]),
+      name: "LabTests",
+      dependencies: ["CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Replay", "Scenarios", "Verify"]),
     // Runs scripts/check-imports (this manifest = the import graph; the floor rules).
     .testTarget(name: "ArchitectureTests"),
   ]

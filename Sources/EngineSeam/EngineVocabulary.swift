@@ -141,8 +141,6 @@ public protocol EngineVocabulary {
   static var kinds: [EventKindInfo] { get }
   /// Every effect request that expects a result; other requests expect none.
   static var effectRules: [EffectRuleInfo] { get }
-  /// Every trace line kind (`out`) the engine can write, for coverage; empty when not declared.
-  static var outputKinds: [String] { get }
   /// The field values coverage looks for in recordings and traces; empty when not declared.
   static var coverageFacets: [CoverageFacet] { get }
   /// The effect request `output` makes, nil for an output that requests nothing.
@@ -172,6 +170,13 @@ public protocol EngineVocabulary {
   static func rule(forResult event: InputEvent) -> EffectRuleInfo?
   /// The success result lenient replay delivers for a request with `fields` under `rule`, at `t`.
   static func syntheticSuccess(_ rule: EffectRuleInfo, request fields: JSONObject, at t: Millis) -> InputEvent
+  /// Every `out` name the engine's trace lines may have (what `minimize --expect` checks a
+  /// matcher's kind against, what `coverage` looks for); empty = not declared, any name is
+  /// taken. Default: empty.
+  static var outputKinds: [String] { get }
+  /// What `jpreplay plot` draws of a replay of this engine (series and markers read from its
+  /// trace lines). Default: nothing (an engine with a plot of its own, like Just Photo's).
+  static var timeline: TraceTimeline { get }
 }
 
 extension EngineVocabulary {
@@ -182,6 +187,9 @@ extension EngineVocabulary {
 
   /// None declared.
   public static var coverageFacets: [CoverageFacet] { [] }
+
+  /// None declared: `plot` has nothing to draw.
+  public static var timeline: TraceTimeline { .none }
 
   /// The declared kind named `name`.
   public static func kind(named name: String) -> EventKindInfo? { kinds.first { $0.name == name } }

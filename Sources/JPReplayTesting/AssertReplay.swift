@@ -3,6 +3,7 @@ import Foundation
 import JustPhotoPlugin
 import ReplayHarness
 import Replay
+import Verify
 
 /// Asserts that replaying `recording` gives the goldens in `goldenDir`
 /// (`<name>.trace.jsonl`, `<name>.a13.jsonl`), the way `jpreplay verify` checks the corpus —

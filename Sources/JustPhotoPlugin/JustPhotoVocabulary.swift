@@ -78,6 +78,9 @@ public enum JustPhotoVocabulary: EngineVocabulary {
 
   public static func outputKind(_ output: EngineOutput) -> String { output.kind.rawValue }
 
+  /// Every `OutputKind` (`TraceKinds.all`).
+  public static var outputKinds: [String] { TraceKinds.all }
+
   public static func narrow(_ output: EngineOutput, toCues cues: Set<String>) -> EngineOutput? {
     TraceKinds.narrow(output, to: cues)
   }

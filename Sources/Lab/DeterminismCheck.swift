@@ -1,6 +1,6 @@
 import Foundation
 import CanonicalJSON
-import Replay
+import Verify
 
 /// One replay the determinism check asks another process to run: replay `recording` with the
 /// spec and `--set` overrides given, write the canonical trace to `output`, with Swift's

@@ -7,6 +7,7 @@ import PoseSpec
 import Recording
 import Replay
 import ReplayHarness
+import Verify
 
 /// The replay glue lives in ReplayHarness (which an app's test target links through
 /// JPReplayTesting without the lab); these names keep the lab's and the CLI's code unchanged.

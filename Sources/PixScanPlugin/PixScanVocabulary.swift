@@ -71,6 +71,43 @@ public enum PixScanVocabulary: EngineVocabulary {
   /// The `out` name.
   public static func outputKind(_ output: PixOutput) -> String { output.kind.rawValue }
 
+  /// `jpreplay plot`: the triage position (`photo` index), the delete queue's length
+  /// (`queue` count), the progress counts (`progress`: processed, kept, deleted, pending =
+  /// total − processed, ocr), and lanes of swipes, undos, launches and kills, messages and
+  /// ignored inputs.
+  public static let timeline = TraceTimeline(
+    series: [
+      .init(panel: "photo index (current photo in the sequence)", name: "index", out: "photo", field: "index"),
+      .init(panel: "delete queue", name: "queued", out: "queue", field: "count"),
+      .init(panel: "progress", name: "processed", out: "progress", field: "processed"),
+      .init(panel: "progress", name: "kept", out: "progress", field: "kept"),
+      .init(panel: "progress", name: "deleted", out: "progress", field: "deleted"),
+      .init(panel: "progress", name: "pending", out: "progress", value: Self.pending),
+      .init(panel: "progress", name: "ocr", out: "progress", field: "ocr"),
+    ],
+    markers: [
+      .init(lane: "swipes", out: "action") { "\(text($0["action"])) \(text($0["photo"])) (index \(text($0["index"])))" },
+      .init(lane: "undo", out: "undo") { "undo \(text($0["photo"])) (index \(text($0["index"])))" },
+      .init(lane: "app", out: "app") { "app \(text($0["state"]))" },
+      .init(lane: "messages", out: "message") { "\(text($0["key"])): \(text($0["en"]))" },
+      .init(lane: "ignored", out: "ignored") { "ignored \(text($0["input"])): \(text($0["reason"]))" },
+    ])
+
+  /// `total − processed` of a `progress` line.
+  @Sendable static func pending(_ f: JSONObject) -> Double? {
+    guard let total = f["total"]?.doubleValue, let processed = f["processed"]?.doubleValue else { return nil }
+    return total - processed
+  }
+
+  /// A field's text in a mark's title: a string as it is, anything else as canonical JSON.
+  @Sendable static func text(_ v: JSONValue?) -> String {
+    switch v {
+    case nil: "none"
+    case .string(let s)?: s
+    case let v?: JSONWriter.write(v, sortKeys: true)
+    }
+  }
+
   /// `PixStore.json()`.
   public static func snapshotJSON(_ snapshot: PixStore) -> JSONObject { snapshot.json() }
 

@@ -124,7 +124,9 @@ public struct A13Canonicalizer: Sendable {
 }
 
 extension String {
-  var trimmingSpaces: String {
+  /// Without leading and trailing spaces, tabs and carriage returns (also the differ's and
+  /// review's reading of a line, in Verify).
+  package var trimmingSpaces: String {
     var s = Substring(self)
     while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
     while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }

@@ -15,14 +15,21 @@ public struct EnginePlugin: Sendable {
   public var name: String
   /// The engine's event kinds (what `import` checks and where `.jprec` stores each).
   public var kinds: [EventKindInfo]
-  /// The engine's trace line kinds (``EngineVocabulary/outputKinds``).
-  public var outputKinds: [String]
   /// What coverage looks for (``EngineVocabulary/coverageFacets``).
   public var coverageFacets: [CoverageFacet]
   /// Replays `url` into a trace sink and an A.13 sink (the `replay` command).
   public var replay:
     @Sendable (_ url: URL, _ settings: PluginSettings, _ trace: inout any LineSink, _ a13: inout any LineSink)
       throws(ReplayError) -> ReplaySummary
+  /// Replays a recording held in memory (header and events; `minimize`'s candidates, `plot`)
+  /// and returns the trace records the selection keeps; `recording` names it in messages.
+  public var records:
+    @Sendable (_ header: JSONObject, _ events: [InputEvent], _ selection: TraceSelection, _ settings: PluginSettings, _ recording: String)
+      throws(ReplayError) -> [TraceRecord]
+  /// Every `out` name of the engine's trace (``EngineVocabulary/outputKinds``).
+  public var outputKinds: [String]
+  /// What `plot` draws of its replays (``EngineVocabulary/timeline``).
+  public var timeline: TraceTimeline
 
   /// A plug-in for the engine `E`, each replay's engine made by `make` from the header.
   public init<E: SeamEngine & Sendable>(
@@ -32,6 +39,10 @@ public struct EnginePlugin: Sendable {
     kinds = E.Vocabulary.kinds
     outputKinds = E.Vocabulary.outputKinds
     coverageFacets = E.Vocabulary.coverageFacets
+    timeline = E.Vocabulary.timeline
+    records = { (header, events, selection, settings, recording) throws(ReplayError) -> [TraceRecord] in
+      try Self.driver(E.self, make: make, settings).records(header: header, events: events, selection: selection, recording: recording)
+    }
     replay = { (url, settings, trace, a13) throws(ReplayError) -> ReplaySummary in
       let driver = Self.driver(E.self, make: make, settings)
       var out = TraceOutput(

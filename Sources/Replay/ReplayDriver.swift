@@ -121,6 +121,4 @@ public struct ReplayProducts: Sendable, Equatable {
     self.a13 = a13
     self.summary = summary
   }
-
-  public func text(_ kind: GoldenKind) -> String { kind == .trace ? trace : a13 }
 }

@@ -1,7 +1,9 @@
 import Foundation
+import JustPhotoPlugin
 import Recording
 import Replay
 import Scenarios
+import Verify
 
 /// Scenario files of the corpus (`Recordings/<name>.scenario.yaml`) and their recordings:
 /// `jpreplay record` writes them, `jpreplay verify` checks they are not stale.
@@ -104,21 +106,30 @@ public enum ScenarioCorpus {
 }
 
 extension ScenarioCorpus {
-  /// Gives `verifier` the scenario checks of the corpus in `recordingsDir`: staleness (a
-  /// scenario recording is generated again and compared, before its replay) and the `expect:`
-  /// rules (checked against each replay, apart from the goldens). `verify` and `assertReplay`
-  /// both go through here, so they judge a recording the same way.
+  /// Just Photo's hook for `verify`'s scenario checks in `recordingsDir`: its scenario files
+  /// (`<name>.scenario.yaml`), staleness (a scenario recording is generated again and
+  /// compared, before its replay) and the `expect:` rules (checked against each replay, apart
+  /// from the goldens).
+  public static func checks(recordingsDir dir: String) throws(HarnessFailure) -> ScenarioChecks {
+    let names = try scenarioFiles(in: dir).compactMap { Scenario.recordingName(ofFile: $0) }
+    return ScenarioChecks(
+      engine: JustPhotoVocabulary.engineName, names: Set(names),
+      staleness: { name in
+        do {
+          guard let p = try staleRecordings(recordingsDir: dir, names: [name]).problems.first else { return nil }
+          return ScenarioFinding(message: p.message, unreadable: p.code == 2)
+        } catch {
+          return ScenarioFinding(message: "\(error)", unreadable: true)
+        }
+      },
+      expectations: expectationCheck(recordingsDir: dir))
+  }
+
+  /// Gives `verifier` Just Photo's scenario checks of the corpus in `recordingsDir`
+  /// (``checks(recordingsDir:)``). `verify` and `assertReplay` both judge through these
+  /// checks, so they judge a recording the same way.
   public static func addChecks(to verifier: inout Verifier, recordingsDir dir: String) throws(HarnessFailure) {
-    verifier.scenarioNames = try scenarioFiles(in: dir).compactMap { Scenario.recordingName(ofFile: $0) }
-    verifier.scenarioCheck = { name in
-      do {
-        guard let p = try staleRecordings(recordingsDir: dir, names: [name]).problems.first else { return nil }
-        return ScenarioFinding(message: p.message, unreadable: p.code == 2)
-      } catch {
-        return ScenarioFinding(message: "\(error)", unreadable: true)
-      }
-    }
-    verifier.expectationCheck = expectationCheck(recordingsDir: dir)
+    verifier.judgeScenarios(with: [try checks(recordingsDir: dir)])
   }
 
   /// The `expect:` rules of recording `name`'s scenario that its pending goldens (each

@@ -63,16 +63,18 @@ struct ImportGraphTests {
       "Sources/PixScanEngine/Pix.swift": "public struct Pix {}\n",
       "Sources/Replay/Replayer.swift": "import CoachEngine\n",
       "Sources/EngineSeam/Seam.swift": "import PixScanEngine\n",
+      "Sources/Verify/Verifier.swift": "import JustPhotoPlugin\n",
       "Sources/JustPhotoPlugin/Plugin.swift": "import CoachEngine\n",
     ])
     defer { pkg.remove() }
     let r = try pkg.check(targets: [
       ("CoachEngine", []), ("PixScanEngine", []), ("Replay", ["CoachEngine"]), ("EngineSeam", ["PixScanEngine"]),
-      ("JustPhotoPlugin", ["CoachEngine"]),
+      ("JustPhotoPlugin", ["CoachEngine"]), ("Verify", ["JustPhotoPlugin"]),
     ])
     #expect(r.code == 1)
     #expect(r.stdout.contains("Sources/Replay/Replayer.swift imports CoachEngine (a harness module"), "\(r.stdout)")
     #expect(r.stdout.contains("Sources/EngineSeam/Seam.swift imports PixScanEngine"), "\(r.stdout)")
+    #expect(r.stdout.contains("Sources/Verify/Verifier.swift imports JustPhotoPlugin"), "\(r.stdout)")
     #expect(!r.stdout.contains("Sources/JustPhotoPlugin"), "\(r.stdout)")
   }
 
@@ -110,7 +112,7 @@ struct ImportGraphTests {
   /// Checked here too, without the script: the harness modules import no engine or plug-in.
   @Test func theHarnessImportsNoEngine() throws {
     var offenders: [String] = []
-    for dir in ["CanonicalJSON", "EngineSeam", "Recording", "Replay"] {
+    for dir in ["CanonicalJSON", "EngineSeam", "Recording", "Replay", "Verify"] {
       let files = try Self.swiftFiles(under: "Sources/\(dir)")
       #expect(!files.isEmpty, "Sources/\(dir) has no Swift files")
       for file in files {

@@ -1,8 +1,8 @@
 import Foundation
-import Replay
 import Testing
 
 @testable import JPReplayTesting
+import Verify
 
 /// The library app teams use from their test targets: `assertReplay` over the committed corpus
 /// (never writing into Golden/), and its update modes and failure text on temporary copies.

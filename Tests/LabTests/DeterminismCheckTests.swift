@@ -2,6 +2,7 @@ import Foundation
 import Lab
 import Replay
 import Testing
+import Verify
 
 /// `verify --determinism` as a library function: the "other process" is injected, so the
 /// comparison runs (and is tested) without spawning anything.

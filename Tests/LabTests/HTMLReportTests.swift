@@ -3,8 +3,8 @@ import EngineIO
 import Foundation
 import Lab
 import PoseSpec
-import Replay
 import Testing
+import Verify
 
 /// The HTML report's library side: row kinds from the differ's divergences, text and data
 /// escaping, the size budget of a long recording, and the decisions file's parser.

@@ -2,6 +2,7 @@ import CanonicalJSON
 import EngineIO
 import Replay
 import Testing
+import Verify
 
 @Suite("Structural differ")
 struct DifferTests {

@@ -1,6 +1,6 @@
 import Testing
+@testable import Verify
 
-@testable import Replay
 
 /// Grouping divergences across the corpus (issue 14): a one-frame shift is one group,
 /// whether it rounds to 66 or 67 ms.

@@ -4,6 +4,7 @@ import EngineIO
 import JustPhotoPlugin
 import Foundation
 import Replay
+import Verify
 
 /// An engine whose reactions are scripted by closures; it logs every call it receives.
 struct ScriptedEngine: ReplayableEngine, Sendable {

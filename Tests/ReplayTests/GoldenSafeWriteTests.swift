@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 import Recording
-@testable import Replay
+@testable import Verify
 
 /// G1 (issue 12): `GoldenStore` writes `.new` files and goldens through `SafeFile`, so a symlink
 /// planted in `Golden/` — at the `.new` name or at an old-style predictable temporary name — is

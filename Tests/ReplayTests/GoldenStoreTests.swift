@@ -1,6 +1,7 @@
 import Foundation
 import Replay
 import Testing
+import Verify
 
 @Suite("Golden store and verify")
 struct GoldenStoreTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Replay
 import Testing
+import Verify
 
 @Suite("Review of pending goldens")
 struct ReviewTests {

@@ -5,6 +5,7 @@ import Foundation
 import Recording
 import Replay
 import Testing
+import Verify
 
 /// A second engine (Tally, Tests/ReplayTests/TallyEngine.swift) through the same code paths as
 /// Just Photo: the container and JSONL readers and writers, import, the replayer (timers,

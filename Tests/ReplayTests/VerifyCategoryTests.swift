@@ -1,6 +1,7 @@
 import Foundation
 import Replay
 import Testing
+import Verify
 
 /// verify's categories (passed, failed, missing, stale, orphan, updated, error), update modes
 /// and name globs, on a small temporary corpus (never the repository's Golden/).

@@ -3,6 +3,7 @@ import EngineIO
 import Foundation
 import Replay
 import Testing
+import Verify
 
 /// Every divergence per recording, grouped across the corpus; JUnit, JSON and GitHub
 /// annotations list stale, missing and orphan recordings; review/accept refuse orphan `.new`s.

@@ -5,91 +5,141 @@ import Foundation
 import JustPhotoPlugin
 import Recording
 import Replay
+import Verify
 
-/// The properties `jpreplay minimize` keeps true, built on in-process replays.
+/// One in-process replay of a minimization candidate, for any engine on the seam: the trace
+/// records (rendered by the engine's vocabulary) that a selection keeps. A replay the engine
+/// or the replayer refuses throws.
+public struct CandidateReplay {
+  public var run: (Minimizer.Candidate, TraceSelection) throws -> [TraceRecord]
+
+  public init(run: @escaping (Minimizer.Candidate, TraceSelection) throws -> [TraceRecord]) { self.run = run }
+
+  /// The replays of `driver`'s engine.
+  public init<E: ReplayableEngine>(driver: ReplayDriver<E>) {
+    run = { c, selection in
+      try driver.records(header: c.header, events: c.events, selection: selection, recording: "minimize candidate")
+    }
+  }
+}
+
+/// The properties `jpreplay minimize` keeps true, built on in-process replays of any engine
+/// (``CandidateReplay``).
 public enum MinimizeProperty {
   /// The default: the replay still diverges from the golden in the same way, i.e. the trace
   /// lines within ±`windowMs` of the golden's first divergence are exactly those the original
   /// recording's replay shows there (which differ from the golden's).
   public static func keepsDivergence(
-    driver: ReplayDriver<Engine>, name: String, golden: String, original: Minimizer.Candidate, windowMs: Millis = 500
+    replay: CandidateReplay, name: String, golden: String, original: Minimizer.Candidate, windowMs: Millis = 500
   ) throws -> (at: Millis, property: (Minimizer.Candidate) throws -> Bool) {
-    let replayed = try replayTrace(driver, original)
-    let result = try TraceDiffer().diffTraces(golden: golden, replay: replayed.text)
+    let replayed = try replay.run(original, .all)
+    var text = ""
+    for r in replayed { text += TraceFormat.line(r) + "\n" }
+    let result = try TraceDiffer().diffTraces(golden: golden, replay: text)
     guard let d = result.divergence else { throw MinimizeError.noDivergence(name) }
     let window = (d.t - windowMs)...(d.t + windowMs)
-    let reference = replayed.records.filter { window.contains($0.t) }
+    let reference = replayed.filter { window.contains($0.t) }
     return (
       d.t,
       { c in
         // A candidate the replayer refuses (e.g. an effect left without its result) does not
         // show the behaviour.
-        guard let r = try? replay(driver, c, keep: { window.contains($0.t) }) else { return false }
+        guard let r = try? replay.run(c, TraceSelection(window: window)) else { return false }
         return r == reference
       }
     )
   }
 
+  /// The default property for `driver`'s engine.
+  public static func keepsDivergence<E: ReplayableEngine>(
+    driver: ReplayDriver<E>, name: String, golden: String, original: Minimizer.Candidate, windowMs: Millis = 500
+  ) throws -> (at: Millis, property: (Minimizer.Candidate) throws -> Bool) {
+    try keepsDivergence(replay: CandidateReplay(driver: driver), name: name, golden: golden, original: original, windowMs: windowMs)
+  }
+
   /// `--expect MATCHER`: some trace line matches.
-  public static func expects(driver: ReplayDriver<Engine>, _ matcher: TraceMatcher) -> (Minimizer.Candidate) throws -> Bool {
-    { c in (try? replay(driver, c) { matcher.matches($0) }).map { !$0.isEmpty } ?? false }
+  public static func expects(replay: CandidateReplay, _ matcher: TraceMatcher) -> (Minimizer.Candidate) throws -> Bool {
+    { c in (try? replay.run(c, TraceSelection(kinds: [matcher.kind]))).map { $0.contains(where: matcher.matches) } ?? false }
   }
 
-  static func replay(_ driver: ReplayDriver<Engine>, _ c: Minimizer.Candidate, keep: @escaping (TimedOutput) -> Bool) throws
-    -> [TraceRecord]
-  {
-    var source = InMemoryEventSource(header: c.header, events: c.events)
-    var out = CollectingOutput(keep: keep)
-    _ = try driver.replay(source: &source, into: &out, recording: "minimize candidate")
-    return out.records
-  }
-
-  static func replayTrace(_ driver: ReplayDriver<Engine>, _ c: Minimizer.Candidate) throws -> (text: String, records: [TraceRecord]) {
-    var source = InMemoryEventSource(header: c.header, events: c.events)
-    var collected = CollectingOutput()
-    _ = try driver.replay(source: &source, into: &collected, recording: "minimize candidate")
-    var text = ""
-    for r in collected.records { text += TraceFormat.line(r) + "\n" }
-    return (text, collected.records)
+  /// `--expect MATCHER` for `driver`'s engine.
+  public static func expects<E: ReplayableEngine>(driver: ReplayDriver<E>, _ matcher: TraceMatcher) -> (Minimizer.Candidate) throws -> Bool {
+    expects(replay: CandidateReplay(driver: driver), matcher)
   }
 }
 
-/// A trace-line matcher: `KIND [ID][/LEVEL] [key=value]…`, e.g. `cue_display FRAME_MOVE_LEFT/hard`
-/// or `prompt key=odr_unavailable op=shown`. `ID` matches `cue_id` (or `key`), `LEVEL` `level`;
-/// values compare with the field's canonical text.
+/// A trace-line matcher: `KIND [key=value]…`, e.g. `queue count=3` (PixScan) or `prompt
+/// key=odr_unavailable op=shown` (Just Photo); values compare with the field's canonical text
+/// (`null` also matches an absent field). Just Photo also takes `KIND ID[/LEVEL]`, e.g.
+/// `cue_display FRAME_MOVE_LEFT/hard`: `ID` matches `cue_id` (`key` for `prompt`), `LEVEL`
+/// `level`.
 public struct TraceMatcher: Sendable, Equatable, CustomStringConvertible {
-  public var kind: OutputKind
+  /// What a matcher may say for one engine: its trace kinds (empty: any name is taken), an
+  /// example for messages, and the fields `ID` and `LEVEL` stand for (nil: no shorthand).
+  public struct Grammar: Sendable {
+    public var kinds: [String]
+    public var example: String
+    public var shorthand: (@Sendable (_ kind: String) -> (id: String, level: String))?
+
+    public init(
+      kinds: [String], example: String, shorthand: (@Sendable (_ kind: String) -> (id: String, level: String))? = nil
+    ) {
+      self.kinds = kinds
+      self.example = example
+      self.shorthand = shorthand
+    }
+
+    /// Just Photo's: its `OutputKind`s and the `ID[/LEVEL]` shorthand.
+    public static let justPhoto = Grammar(
+      kinds: TraceKinds.all, example: "cue_display FRAME_MOVE_LEFT/hard",
+      shorthand: { kind in (kind == OutputKind.prompt.rawValue ? "key" : "cue_id", "level") })
+
+    /// Another engine's: its `out` names, `key=value` fields only.
+    public static func fields(kinds: [String]) -> Grammar {
+      Grammar(kinds: kinds, example: "\(kinds.first ?? "KIND") key=value")
+    }
+
+    var syntax: String { shorthand == nil ? "KIND [key=value]…" : "KIND [ID][/LEVEL] [key=value]…" }
+  }
+
+  public var kind: String
   public var fields: [(String, String)]
   public var description: String
 
   public static func == (a: TraceMatcher, b: TraceMatcher) -> Bool { a.description == b.description }
 
-  public init(parsing text: String) throws(HarnessFailure) {
+  /// A Just Photo matcher (``Grammar/justPhoto``).
+  public init(parsing text: String) throws(HarnessFailure) { try self.init(parsing: text, grammar: .justPhoto) }
+
+  public init(parsing text: String, grammar: Grammar) throws(HarnessFailure) {
     let words = text.split(separator: " ").map(String.init)
     guard let word = words.first, word.allSatisfy({ $0.isLetter || $0 == "_" }) else {
-      throw .badInput("--expect '\(text)': expected KIND [ID][/LEVEL] [key=value]…, e.g. 'cue_display FRAME_MOVE_LEFT/hard'")
+      throw .badInput("--expect '\(text)': expected \(grammar.syntax), e.g. '\(grammar.example)'")
     }
-    guard let kind = OutputKind(rawValue: word) else {
-      throw .badInput("--expect '\(text)': unknown output kind '\(word)'; known kinds: \(TraceKinds.all.joined(separator: ", "))")
+    guard grammar.kinds.isEmpty || grammar.kinds.contains(word) else {
+      throw .badInput("--expect '\(text)': unknown output kind '\(word)'; known kinds: \(grammar.kinds.sorted().joined(separator: ", "))")
     }
-    self.kind = kind
+    self.kind = word
     self.description = text
     var fields: [(String, String)] = []
     for w in words.dropFirst() {
       if let eq = w.firstIndex(of: "=") {
         fields.append((String(w[..<eq]), String(w[w.index(after: eq)...])))
-      } else {
+      } else if let shorthand = grammar.shorthand {
+        let names = shorthand(word)
         let parts = w.split(separator: "/", maxSplits: 1).map(String.init)
-        if let id = parts.first, !id.isEmpty { fields.append((kind == .prompt ? "key" : "cue_id", id)) }
-        if parts.count == 2 { fields.append(("level", parts[1])) }
+        if let id = parts.first, !id.isEmpty { fields.append((names.id, id)) }
+        if parts.count == 2 { fields.append((names.level, parts[1])) }
+      } else {
+        throw .badInput("--expect '\(text)': '\(w)': expected key=value (\(grammar.syntax)), e.g. '\(grammar.example)'")
       }
     }
     self.fields = fields
   }
 
-  public func matches(_ o: TimedOutput) -> Bool {
-    guard o.output.kind == kind else { return false }
-    let r = o.record
+  /// True when `r` is a line of the kind with every field's value.
+  public func matches(_ r: TraceRecord) -> Bool {
+    guard r.out == kind else { return false }
     return fields.allSatisfy { key, value in
       guard let v = r.fields[key] else { return value == "null" }
       switch v {
@@ -99,6 +149,9 @@ public struct TraceMatcher: Sendable, Equatable, CustomStringConvertible {
       }
     }
   }
+
+  /// True when Just Photo's output `o` matches.
+  public func matches(_ o: TimedOutput) -> Bool { o.output.kind.rawValue == kind && matches(o.record) }
 }
 
 /// Reading a recording into memory and writing a minimized one.
@@ -133,7 +186,11 @@ public enum MinimizeFiles {
   /// Writes `c` as a new `.jprec` at `path` (through a `SafeFile` temporary, so a failure
   /// leaves nothing behind and an old file untouched). The header says where it came from; generator keys go,
   /// since the result is no longer what the scenario makes.
-  public static func write(_ c: Minimizer.Candidate, from name: String, to path: String, force: Bool) throws {
+  /// `channels`: the `.jprec` channel of each named event kind (another engine's kinds, as
+  /// `record` stores them).
+  public static func write(
+    _ c: Minimizer.Candidate, from name: String, to path: String, force: Bool, channels: [String: String] = [:]
+  ) throws {
     let fm = FileManager.default
     if fm.fileExists(atPath: path), !force {
       throw HarnessFailure.badInput("\(path): already exists (pass --force to replace it)")
@@ -142,6 +199,7 @@ public enum MinimizeFiles {
     do {
       try SafeFile.produce(path, keepOpen: false, sqlite: true) { t in
         let recorder = try Recorder(path: t.path, header: header)
+        recorder.namedChannels = channels
         for e in c.events { try recorder.append(e) }
         try recorder.finish()
       }

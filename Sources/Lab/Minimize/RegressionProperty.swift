@@ -4,6 +4,7 @@ import EngineIO
 import Foundation
 import JustPhotoPlugin
 import Replay
+import Verify
 
 /// `minimize --against`: the property "two engines' replays differ in the same way", so the
 /// minimized recording is a regression repro by construction — the reference engine's

@@ -27,11 +27,12 @@ struct SVGBuilder {
 
   mutating func line(
     x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double, dash: String? = nil,
-    title: String? = nil
+    opacity: Double? = nil, title: String? = nil
   ) {
     var attrs =
       "x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(n(width))\""
     if let dash { attrs += " stroke-dasharray=\"\(dash)\"" }
+    if let opacity { attrs += " stroke-opacity=\"\(n(opacity))\"" }
     element("line", attrs, title: title)
   }
 

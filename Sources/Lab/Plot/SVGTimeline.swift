@@ -67,7 +67,7 @@ public enum SVGTimeline {
       panel(&svg, d, cue: cue, color: palette[i % palette.count], top: y + titleHeight, x: x)
       y += titleHeight + panelHeight + gap
     }
-    axis(&svg, d, y: y, x: x)
+    axis(&svg, from: d.from, to: d.to, y: y, x: x)
     svg.close()
     return svg.text
   }
@@ -255,13 +255,14 @@ public enum SVGTimeline {
     }
   }
 
-  static func axis(_ svg: inout SVGBuilder, _ d: TimelineData, y: Double, x: (Millis) -> Double) {
+  /// The time axis under the plot, from `from` to `to` ms (shared by ``SVGSeriesTimeline``).
+  static func axis(_ svg: inout SVGBuilder, from: Millis, to: Millis, y: Double, x: (Millis) -> Double) {
     svg.line(x1: left, y1: y, x2: width - right, y2: y, stroke: "#333333", width: 1)
-    let span = Double(d.to - d.from)
+    let span = Double(to - from)
     let steps: [Millis] = [100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000]
     let step = steps.first { span / Double($0) <= 12 } ?? 1_200_000
-    var t = (d.from + step - 1) / step * step
-    while t <= d.to {
+    var t = (from + step - 1) / step * step
+    while t <= to {
       svg.line(x1: x(t), y1: y, x2: x(t), y2: y + 5, stroke: "#333333", width: 1)
       let label = step >= 1000 ? "\(t / 1000) s" : String(format: "%.1f s", Double(t) / 1000)
       svg.text(x: x(t) - 12, y: y + 18, label, size: 11)

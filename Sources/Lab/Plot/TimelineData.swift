@@ -11,6 +11,12 @@ public enum PlotLimits {
   public static let cuesMax = 12
   /// Metric points kept per cue before drawing (long replays are thinned per pixel column).
   public static let pointsPerCueMax = 2_000_000
+  /// Steps (changes of value) kept per series of an engine's ``SeriesTimelineData``.
+  public static let stepsPerSeriesMax = 2_000_000
+  /// Marks kept per lane of an engine's ``SeriesTimelineData``.
+  public static let marksPerLaneMax = 1_000_000
+  /// Steps of one series that each get a tooltip; a series with more is drawn without them.
+  public static let titledStepsMax = 5_000
 }
 
 /// What a timeline plot shows, collected from one replay with `cue_eval` tracing.

@@ -6,6 +6,7 @@ import JustPhotoPlugin
 import PoseSpec
 import Recording
 import Replay
+import Verify
 
 /// Builds the HTML report's document from a `verify` run or a `diff`: one row per divergence
 /// (the differ's explanation, and the metric table `diff` prints as its "why"), and per

@@ -1,7 +1,7 @@
 import CanonicalJSON
 import EngineIO
 import PoseSpec
-import Replay
+import Verify
 
 /// Bounds of the HTML report (`jpreplay report`, `verify --html`, `diff --html`).
 public enum HTMLReportLimits {

@@ -1,7 +1,7 @@
 import CanonicalJSON
 import Foundation
 import Recording
-import Replay
+import Verify
 
 /// One decision exported from an HTML report: accept or reject a recording's pending goldens,
 /// optionally pinned to the SHA-256 of each `.new` file the report saw.

@@ -3,6 +3,7 @@ import Foundation
 import JustPhotoPlugin
 import PoseSpec
 import Replay
+import Verify
 
 /// `tune report --html`: for each trial of the Pareto front (up to a bound), the fit recording
 /// the trial made worst — its value of the study's objective minus the shipped spec's, largest

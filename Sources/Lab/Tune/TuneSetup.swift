@@ -3,7 +3,7 @@ import EngineIO
 import Foundation
 import PoseSpec
 import Recording
-import Replay
+import Verify
 
 /// Everything `tune run` (and `bench --tune-trials`) needs, from the command line's words:
 /// the space parsed against the spec, the sampler, the shard, the fit and validation corpora

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Lab
 import Recording
-import Replay
+import Verify
 
 extension JPReplay {
   struct Accept: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
-import Replay
+import Verify
 
 extension JPReplay.Bisect {
   struct Commits: ParsableCommand {
@@ -130,7 +130,7 @@ extension JPReplay.Bisect {
       let badBin = try ws.binaryForTree(log: { _ in })  // judged just above: already reported
       // The recording as the culprit has it, read before the tree moves to the parent.
       if minimize, !ws.isJustPhoto(first.recording) {
-        print("\nbisect commits --minimize: \(first.recording) is not a Just Photo recording; minimize shrinks Just Photo recordings only (nothing minimized)")
+        print("\nbisect commits --minimize: \(first.recording) is not a Just Photo recording; a repro between two builds (minimize --against) is Just Photo's only (nothing minimized; `jpreplay minimize RECORDING --expect …` shrinks it against a trace line)")
       }
       let original = minimize && ws.isJustPhoto(first.recording) ? try MinimizeFiles.read(URL(fileURLWithPath: ws.tree + "/Recordings/\(first.recording).jprec")) : nil
       if let badBin, ws.isJustPhoto(first.recording) {

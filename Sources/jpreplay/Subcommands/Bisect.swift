@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
-import Replay
+import Verify
 
 extension JPReplay {
   /// `jpreplay bisect`: find the change that altered behaviour.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
-import Replay
+import Verify
 
 extension JPReplay {
   struct Diff: ParsableCommand {

@@ -32,6 +32,12 @@ extension JPReplay {
         the difference); --write-golden DIR writes the reference's <out-name>.trace.jsonl and \
         .a13.jsonl there, so the repro can join Recordings/ and Golden/.
 
+        A recording of another engine (its header's `engine`, e.g. PixScan's `engine: pixscan`) \
+        is replayed by that engine: the default property, --expect (KIND [key=value]…, with \
+        its trace kinds; docs/PIXSCAN.md for PixScan's) and --test work on it the same way, \
+        and the result keeps its header's `engine`. --spec and --set are Just Photo's; \
+        --against refuses another engine's recording (exit 2).
+
         Exits 0 when a minimized recording was written, 2 on bad input or when the property \
         does not hold on the input.
 
@@ -39,6 +45,9 @@ extension JPReplay {
           jpreplay minimize Recordings/s04-frame-left-enter.jprec --expect 'cue_display FRAME_MOVE_LEFT/hard' -o /tmp/left-min.jprec --force
           jpreplay minimize Recordings/kill-while-writing.jprec --expect 'prompt key=write_failed_block op=shown' -o /tmp/wf.jprec --force
           jpreplay minimize Recordings/s04-frame-left-enter.jprec --test 'test -s {}' -o /tmp/t.jprec --force
+          jpreplay minimize Recordings/pixscan/undo-edges.jprec --expect 'ignored input=undo reason=nothing_to_undo' -o /tmp/undo-min.jprec --force
+          mkdir -p /tmp/pixgold && sed 's/"action":"ocr_keep"/"action":"keep"/' Golden/pixscan/swipe-directions.trace.jsonl > /tmp/pixgold/swipe-directions.trace.jsonl
+          jpreplay minimize Recordings/pixscan/swipe-directions.jprec --golden-dir /tmp/pixgold -o /tmp/swipe-min.jprec --force   # a golden that says down keeps without reading
           jpreplay minimize Recordings/gate-probe-hold-vs-frames.jprec --against HEAD~1 -o /tmp/gate-min.jprec --write-golden /tmp/gate-golden   # not run: builds a release jpreplay for HEAD~1
         """)
 
@@ -72,31 +81,51 @@ extension JPReplay {
     }
 
     func run() throws {
-      try EngineRegistry.requireJustPhoto(recording, command: "minimize", why: "its properties judge Just Photo traces")
+      // Another engine's recording replays through its plug-in (the registry's, by the header's
+      // `engine`); --against builds and runs a Just Photo engine with a PoseSpec.
+      let plugin = try EngineRegistry.route(recording)
+      if against != nil {
+        try EngineRegistry.requireJustPhoto(recording, command: "minimize --against", why: "it runs another jpreplay with a PoseSpec")
+      }
       // Bad input is exit 2 here too (issue 23.6): an unreadable, missing or special file.
-      do { try minimize() } catch let e as MinimizeError { throw CLIError.badInput("\(recording): \(e)") } catch let e as BadInputError {
+      do { try minimize(plugin) } catch let e as MinimizeError { throw CLIError.badInput("\(recording): \(e)") } catch let e as BadInputError {
         throw CLIError.badInput(e.description)
       } catch let e as RecordingError { throw CLIError.badInput(e.description) }
     }
 
-    func minimize() throws {
+    /// Minimizes with the engine's in-process replays: Just Photo's (`plugin` nil; --spec and
+    /// --set apply) or the plug-in's (the engine the header names).
+    func minimize(_ plugin: EnginePlugin?) throws {
       let url = URL(fileURLWithPath: recording)
       let name = url.deletingPathExtension().lastPathComponent
       let original = try MinimizeFiles.read(url)
-      let driver = try Harness.driver(specPath: engine.spec, overrides: try engine.parsedOverrides(), sessionStore: .temporary)
-      if let against {
-        let spec = engine.spec ?? Harness.defaultSpecPath
-        try regression(against: against, original: original, name: name, tested: RegressionProperty.inProcess(driver, label: "this jpreplay with \(spec)", name: name))
-        return
+      let replay: CandidateReplay
+      let grammar: TraceMatcher.Grammar
+      var channels: [String: String] = [:]
+      if let plugin {
+        replay = CandidateReplay { c, selection in
+          try plugin.records(c.header, c.events, selection, PluginSettings(), "minimize candidate")
+        }
+        grammar = .fields(kinds: plugin.outputKinds)
+        for k in plugin.kinds { channels[k.name] = k.channel }
+      } else {
+        let driver = try Harness.driver(specPath: engine.spec, overrides: try engine.parsedOverrides(), sessionStore: .temporary)
+        if let against {
+          let spec = engine.spec ?? Harness.defaultSpecPath
+          try regression(against: against, original: original, name: name, tested: RegressionProperty.inProcess(driver, label: "this jpreplay with \(spec)", name: name))
+          return
+        }
+        replay = CandidateReplay(driver: driver)
+        grammar = .justPhoto
       }
       let property: (Minimizer.Candidate) throws -> Bool
       let what: String
       if let expect {
-        let matcher = try TraceMatcher(parsing: expect)
-        property = MinimizeProperty.expects(driver: driver, matcher)
+        let matcher = try TraceMatcher(parsing: expect, grammar: grammar)
+        property = MinimizeProperty.expects(replay: replay, matcher)
         what = "a trace line matching '\(expect)'"
       } else if let test {
-        property = { c in try Self.runTest(test, on: c, name: name) }
+        property = { c in try Self.runTest(test, on: c, name: name, channels: channels) }
         what = "`\(test)` exits 0"
       } else {
         let goldenPath = (goldenDir as NSString).appendingPathComponent(name + ".trace.jsonl")
@@ -104,7 +133,7 @@ extension JPReplay {
           throw CLIError.badInput("\(goldenPath): no golden to compare with (give --expect or --test, or --golden-dir)")
         }
         let keep = try MinimizeProperty.keepsDivergence(
-          driver: driver, name: name, golden: String(decoding: golden, as: UTF8.self), original: original)
+          replay: replay, name: name, golden: String(decoding: golden, as: UTF8.self), original: original)
         property = keep.property
         what = "the divergence from the golden at t=\(keep.at)"
       }
@@ -118,7 +147,7 @@ extension JPReplay {
       let outcome = try minimizer.run(original)
       progress.finish()
       let out = output ?? "\(name)-min.jprec"
-      try MinimizeFiles.write(outcome.minimized, from: name, to: out, force: force)
+      try MinimizeFiles.write(outcome.minimized, from: name, to: out, force: force, channels: channels)
       let before = outcome.original
       let after = outcome.minimized
       print("minimize \(recording): keeping \(what)")
@@ -173,11 +202,11 @@ extension JPReplay {
     }
 
     /// Writes the candidate to a temporary recording and runs the user's command on it.
-    static func runTest(_ command: String, on c: Minimizer.Candidate, name: String) throws -> Bool {
+    static func runTest(_ command: String, on c: Minimizer.Candidate, name: String, channels: [String: String] = [:]) throws -> Bool {
       let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-minimize-\(getpid())")
       try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
       let path = dir.appendingPathComponent("\(name)-candidate.jprec").path
-      try MinimizeFiles.write(c, from: name, to: path, force: true)
+      try MinimizeFiles.write(c, from: name, to: path, force: true, channels: channels)
       defer { try? FileManager.default.removeItem(at: dir) }
       // The candidate's path never enters the command text: `{}` becomes "$1" and the path is
       // the shell's first positional argument (and $JPREPLAY_CANDIDATE), so no character of a

@@ -2,11 +2,12 @@ import ArgumentParser
 import Foundation
 import Lab
 import Recording
+import Replay
 
 extension JPReplay {
   struct Plot: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Draw a recording's timeline as SVG: metrics against thresholds, labels, displays, praise, prompts.",
+      abstract: "Draw a recording's timeline as SVG: metrics against thresholds, labels, displays, praise, prompts (PixScan: index, queue, counts).",
       discussion: """
         Replays the recording with per-evaluation tracing and writes one SVG (any browser \
         opens it): a lane of the displayed cue, a lane of praise (▲) and prompt (◆) markers, \
@@ -19,6 +20,13 @@ extension JPReplay {
         a mark for its times. Without --cue the cues labelled or displayed in the range are \
         drawn (at most 12). Times are ms from the start of the recording.
 
+        A recording of another engine (its header's `engine`) is drawn from what that \
+        engine's vocabulary declares, read from its replay's trace lines: for PixScan a lane \
+        each of swipes, undos, launches and kills, messages and ignored inputs, and panels of \
+        the current photo's index, the delete queue's length and the progress counts \
+        (processed, kept, deleted, pending = total − processed, ocr), each a step line with a \
+        tooltip per value (docs/PIXSCAN.md). --cue, --spec and --set are Just Photo's.
+
         Output: -o FILE (default <name>.timeline.svg in the current folder; - for standard \
         output). Several recordings need -o FOLDER (created), one <name>.timeline.svg each; \
         so does one recording with -o naming an existing folder or ending in "/".
@@ -29,8 +37,11 @@ extension JPReplay {
           jpreplay plot Recordings/drift-left-and-back.jprec Recordings/cafe-shoot-2min.jprec -o /tmp/plots
           jpreplay plot Recordings/drift-left-and-back.jprec -o - | head -3
           jpreplay plot Recordings/gate-probe-hold-vs-frames.jprec -o /tmp/gate.svg    # frames at 0–200, hold from 800
+          jpreplay plot Recordings/pixscan/undo-edges.jprec -o /tmp/undo.svg
+          jpreplay plot Recordings/pixscan/long-session-5000.jprec --from 0 --to 60000 -o /tmp/long.svg
 
-        Exit codes: 0 written; 2 bad input (unreadable recording or spec, unknown cue, empty range).
+        Exit codes: 0 written; 2 bad input (unreadable recording or spec, unknown cue, --cue with \
+        another engine's recording, empty range).
         """)
 
     @Argument(help: "Recordings (.jprec, .jsonl, .jsonl.zst).")
@@ -56,13 +67,24 @@ extension JPReplay {
     }
 
     func run() throws {
-      for r in recordings {
-        try EngineRegistry.requireJustPhoto(r, command: "plot", why: "it draws Just Photo's cue and prompt lanes")
-      }
-      let spec = try Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath)
       let cues = cue.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
-      let overrides = try engine.parsedOverrides()
       let paths = try CorpusScorer.recordingPaths(recordings)
+      // Another engine's recording is drawn from its vocabulary's timeline (series and marks
+      // read from the trace), replayed by its plug-in; Just Photo's from its cue evaluations.
+      var plugins: [String: EnginePlugin] = [:]
+      for p in paths {
+        guard let plugin = try EngineRegistry.route(p) else { continue }
+        guard !plugin.timeline.isEmpty else {
+          throw CLIError.badInput("\(p): header: \"engine\": a \(plugin.name) recording; its engine declares nothing for `jpreplay plot` to draw")
+        }
+        if !cues.isEmpty {
+          throw CLIError.badInput("\(p): --cue names Just Photo cues; a \(plugin.name) recording has none (leave --cue out)")
+        }
+        plugins[p] = plugin
+      }
+      // The PoseSpec only when a Just Photo recording is drawn.
+      let spec = try plugins.count < paths.count ? Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath) : nil
+      let overrides = try engine.parsedOverrides()
       // A folder when several recordings are drawn, or when -o names an existing folder or ends
       // in "/" (one <name>.timeline.svg inside, as for several).
       let many = paths.count > 1 || output.map(Self.namesFolder) == true
@@ -74,8 +96,25 @@ extension JPReplay {
         }
       }
       for rec in scorer.recordings {
-        let data = try TimelineData.collect(rec, spec: spec, overrides: overrides, cues: cues, from: from, to: to)
-        let svg = SVGTimeline.render(data)
+        let svg: String
+        let summary: String
+        if let plugin = plugins[rec.path] {
+          let records: [TraceRecord]
+          do {
+            records = try plugin.records(
+              rec.header, rec.events, TraceSelection(window: 0...rec.durationMs, kinds: Set(plugin.timeline.kinds)), PluginSettings(),
+              rec.path)
+          } catch { throw CLIError(code: error.exitCode.rawValue, message: error.description) }
+          let data = try SeriesTimelineData.collect(
+            name: rec.name, engine: plugin.name, records: records, timeline: plugin.timeline, durationMs: rec.durationMs, from: from,
+            to: to)
+          svg = SVGSeriesTimeline.render(data)
+          summary = "\(data.panels.count) panel(s), \(data.lanes.count) lane(s), t \(data.from)…\(data.to) ms"
+        } else {
+          let data = try TimelineData.collect(rec, spec: spec!, overrides: overrides, cues: cues, from: from, to: to)
+          svg = SVGTimeline.render(data)
+          summary = "\(data.cues.count) cue panel(s), t \(data.from)…\(data.to) ms"
+        }
         let file = "\(rec.name).timeline.svg"
         let target: String
         if many {
@@ -89,7 +128,7 @@ extension JPReplay {
         do { try SafeFile.write(svg, to: target) } catch {
           throw CLIError.badInput("\(target): cannot write (\(error.message))")
         }
-        print("\(target): \(data.cues.count) cue panel(s), t \(data.from)…\(data.to) ms")
+        print("\(target): \(summary)")
       }
     }
 

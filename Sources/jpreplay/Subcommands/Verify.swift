@@ -5,6 +5,7 @@ import Lab
 import Recording
 import Replay
 import Scenarios
+import Verify
 
 extension JPReplay {
   struct Verify: ParsableCommand {
@@ -127,7 +128,7 @@ extension JPReplay {
     func run() throws {
       guard bisect else { return try verify() }
       // Whatever goes wrong, a bisect step that cannot judge says "skip" (125), never "bad".
-      do { try verify() } catch let e as ExitCode where e.rawValue == 0 || e.rawValue == 1 || e.rawValue == 125 {
+      do { try verify() } catch let e as ExitCode where BisectVerdict(rawValue: e.rawValue) != nil {
         throw e
       } catch {
         printErr("bisect: skip (\(error))")
@@ -186,19 +187,16 @@ extension JPReplay {
     func selectedNames() throws -> [String]? {
       guard let requested = recordings.isEmpty ? nil : recordings else { return nil }
       guard bisect else { return requested }
-      let existing = requested.filter { r in
-        r.contains("*") || r.contains("?") || FileManager.default.fileExists(atPath: r)
-          || FileManager.default.fileExists(atPath: corpus.store.recordingURL(corpus.store.name(of: r)).path)
-      }
-      for r in requested where !existing.contains(r) { printErr("bisect: \(r) does not exist here; skipped") }
-      guard !existing.isEmpty else { throw ExitCode(BisectVerdict.skip.rawValue) }
-      return existing
+      let (present, absent) = BisectVerdict.judgeable(requested, store: corpus.store)
+      for r in absent { printErr("bisect: \(r) does not exist here; skipped") }
+      guard !present.isEmpty else { throw ExitCode(BisectVerdict.skip.rawValue) }
+      return present
     }
 
     /// Scenario recordings are checked in the workers, before their replay: a stale one
     /// replays events its scenario no longer makes, so nothing is written for it.
     func addScenarioCheck(to verifier: inout Verifier) throws {
-      try ScenarioCorpus.addChecks(to: &verifier, recordingsDir: corpus.recordingsDir)
+      verifier.judgeScenarios(with: [try ScenarioCorpus.checks(recordingsDir: corpus.recordingsDir)])
     }
 
     /// The report on standard output (text or JSON), GitHub annotations on CI, `--junit`.
@@ -256,23 +254,10 @@ extension JPReplay {
           throw ExitCode(2)
         }
       }
-      var breached = 0
-      for c in report.cases where c.passed {
-        guard let trace = try? corpus.store.readGolden(c.name, .trace) else { continue }
-        var own = (limits: limits, settings: [String]())
-        if let header = try? Harness.openReader(corpus.store.recordingURL(c.name).path).header {
-          do { own = try limits.applying(header: header) } catch {
-            printErr("jpreplay: \(c.name): header budgets: \(error.message)")
-            throw ExitCode(2)
-          }
-        }
-        var r = BudgetCheck.check(name: c.name, trace: trace, limits: own.limits)
-        if !own.settings.isEmpty { r.name += " (own limits \(own.settings.joined(separator: ", ")))" }
-        say(r.line)
-        if !r.passed { breached += 1 }
+      do { return try VerifyBudgets.check(report, store: corpus.store, say: say, judge: limits.judge) } catch {
+        printErr("jpreplay: \(error.message)")
+        throw ExitCode(2)
       }
-      say("budgets: \(breached == 0 ? "all within limits" : "\(breached) recording(s) over budget")")
-      return breached == 0
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Replay
+import Verify
 
 /// The state of `jpreplay bisect commits` under `.build/bisect/` of the repository: a separate
 /// worktree that `git bisect` moves, one shared build folder, release binaries cached by the

@@ -1,7 +1,7 @@
 import ArgumentParser
 import EngineIO
 import Foundation
-import Replay
+import Verify
 
 /// `--recordings-dir` / `--golden-dir`, shared by verify, review, accept and reject.
 struct CorpusOptions: ParsableArguments {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Lab
 import Recording
-import Replay
+import Verify
 
 /// Writes the HTML report of `verify --html`, `diff --html` and `report` (the page is built by
 /// Lab's `HTMLReportBuilder` / `HTMLReportPage`; the CLI only names the file).

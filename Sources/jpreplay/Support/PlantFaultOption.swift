@@ -1,6 +1,7 @@
 import ArgumentParser
 import PixScanPlugin
 import Replay
+import Verify
 
 /// The hidden `--plant-fault NAME` of `replay` and `verify` (issue 26): PixScan recordings are
 /// replayed by an engine with that deliberate bug (docs/PIXSCAN.md "Planted faults"), so a

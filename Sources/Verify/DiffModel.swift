@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import Replay
 
 /// Tolerances and presentation of a structural diff.
 public struct DiffOptions: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import Recording
+import Replay
 
 /// The two golden files of a recording.
 public enum GoldenKind: String, CaseIterable, Sendable, Comparable {
@@ -12,6 +13,11 @@ public enum GoldenKind: String, CaseIterable, Sendable, Comparable {
   public static func < (a: GoldenKind, b: GoldenKind) -> Bool {
     (a == .trace ? 0 : 1) < (b == .trace ? 0 : 1)
   }
+}
+
+extension ReplayProducts {
+  /// The replay's text compared with the golden of `kind`.
+  public func text(_ kind: GoldenKind) -> String { kind == .trace ? trace : a13 }
 }
 
 /// A `.new` file waiting for review.

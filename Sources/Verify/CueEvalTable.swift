@@ -1,6 +1,7 @@
 import CanonicalJSON
 import EngineIO
 import Foundation
+import Replay
 
 /// The "why" of a divergence: the engine's `cue_eval` records around it, as one compact
 /// table per cue involved — metric value, level, hysteresis state, the gate's input and

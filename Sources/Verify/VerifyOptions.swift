@@ -1,4 +1,5 @@
 import Foundation
+import Replay
 
 /// What `verify` (and `assertReplay`) writes when a golden does not hold, like insta's
 /// `INSTA_UPDATE`: `new` writes `<golden>.new` beside the golden for review, `always`

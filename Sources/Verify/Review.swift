@@ -1,3 +1,5 @@
+import Replay
+
 /// `review`: walks the pending `.new` files, shows each as a diff against its golden and asks
 /// whether to accept it, reject it or skip it.
 ///

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import Replay
 
 /// Structural differ: aligns records by (t, kind) with Myers' algorithm, within tolerances, and
 /// reports every divergent hunk with a one-sentence explanation (the first with context).

@@ -1,4 +1,5 @@
 import Recording
+import Replay
 
 /// The result of `verify`, cases in name order, and its console text.
 public struct VerifyReport: Equatable, Sendable {

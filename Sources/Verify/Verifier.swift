@@ -1,4 +1,5 @@
 import Foundation
+import Replay
 
 /// `verify`: replays recordings and compares them with their goldens (DESIGN §4).
 public struct Verifier: Sendable {

@@ -1,3 +1,5 @@
+import Replay
+
 /// One golden file that does not hold.
 public struct GoldenProblem: Equatable, Sendable {
   public enum Kind: Equatable, Sendable {
@@ -200,33 +202,4 @@ public struct VerifyProgress: Sendable {
   public var total: Int
   public var name: String
   public var passed: Bool
-}
-
-/// The verdict of `verify --bisect` for `git bisect run`: 0 good, 1 bad, 125 skip.
-///
-/// A behavioural difference (a golden that exists and differs, or an `expect:` rule of a
-/// recording that is not stale broken by its replay) is "bad". Anything that
-/// prevents judging — a stale recording, a missing golden, an orphan, an unreadable
-/// recording or golden, a harness error — is "skip" (125), never "bad", so a bisection is
-/// not steered by a commit that merely cannot be judged.
-public enum BisectVerdict: Int32, Sendable, Equatable {
-  case good = 0
-  case bad = 1
-  case skip = 125
-
-  public init(_ report: VerifyReport) {
-    let differs = report.cases.contains { c in
-      guard c.scenario == nil else { return false }
-      if !c.unmet.isEmpty { return true }
-      guard case .failed(let problems) = c.status else { return false }
-      return problems.contains { if case .mismatch = $0.kind { true } else { false } }
-    }
-    if differs {
-      self = .bad
-    } else if report.cases.allSatisfy({ $0.passed || $0.category == .orphan }) && !report.cases.isEmpty {
-      self = .good
-    } else {
-      self = .skip
-    }
-  }
 }

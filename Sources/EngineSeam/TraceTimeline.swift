@@ -1,0 +1,76 @@
+import CanonicalJSON
+
+/// What `jpreplay plot` draws of an engine whose vocabulary has no drawing of its own: panels
+/// of step series, each value read from the latest trace line of one kind, and lanes of
+/// markers at the lines of chosen kinds. Every value comes from a trace line as written (its
+/// `out` and fields), so the plot shows the trace and nothing else.
+public struct TraceTimeline: Sendable {
+  /// One line of a panel: after each trace line of kind `out`, the series holds `value(fields)`
+  /// until the next such line (nil: no value, a gap).
+  public struct Series: Sendable {
+    /// The panel it is drawn in (series of one panel share its vertical scale).
+    public var panel: String
+    /// The series' name in the panel's legend.
+    public var name: String
+    /// The trace kind whose lines set it.
+    public var out: String
+    /// Its value after a line of `out` with these fields (without `t` and `out`).
+    public var value: @Sendable (JSONObject) -> Double?
+
+    public init(panel: String, name: String, out: String, value: @escaping @Sendable (JSONObject) -> Double?) {
+      self.panel = panel
+      self.name = name
+      self.out = out
+      self.value = value
+    }
+
+    /// A series whose value is the number in field `field` (nil when absent or not a number).
+    public init(panel: String, name: String, out: String, field: String) {
+      self.init(panel: panel, name: name, out: out) { $0[field]?.doubleValue }
+    }
+  }
+
+  /// One lane of marks: a mark at each trace line of kind `out`, titled `text(fields)`.
+  public struct Markers: Sendable {
+    /// The lane's name.
+    public var lane: String
+    /// The trace kind marked.
+    public var out: String
+    /// The mark's title (its tooltip).
+    public var text: @Sendable (JSONObject) -> String
+
+    public init(lane: String, out: String, text: @escaping @Sendable (JSONObject) -> String) {
+      self.lane = lane
+      self.out = out
+      self.text = text
+    }
+  }
+
+  public var series: [Series]
+  public var markers: [Markers]
+
+  public init(series: [Series] = [], markers: [Markers] = []) {
+    self.series = series
+    self.markers = markers
+  }
+
+  /// Nothing to draw.
+  public static let none = TraceTimeline()
+
+  /// True when there is nothing to draw.
+  public var isEmpty: Bool { series.isEmpty && markers.isEmpty }
+
+  /// The panels' names, in the order of their first series.
+  public var panels: [String] {
+    var out: [String] = []
+    for s in series where !out.contains(s.panel) { out.append(s.panel) }
+    return out
+  }
+
+  /// Every trace kind the timeline reads, in first-use order.
+  public var kinds: [String] {
+    var out: [String] = []
+    for k in series.map(\.out) + markers.map(\.out) where !out.contains(k) { out.append(k) }
+    return out
+  }
+}

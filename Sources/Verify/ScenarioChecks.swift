@@ -1,0 +1,51 @@
+import Replay
+
+/// One engine's scenario files in a recordings folder, as `verify` judges them: the hook an
+/// engine gives (Just Photo's in `ReplayHarness.ScenarioCorpus`, PixScan's in `PixScanPlugin`),
+/// so `Verifier` judges every engine's recordings by one rule — a recording that is not what
+/// its scenario generates is stale (nothing is written for it), and a replay that breaks the
+/// scenario's `expect:` rules is unmet, apart from the goldens.
+public struct ScenarioChecks: Sendable {
+  /// The engine whose scenario files these are (the header's `engine`), for messages.
+  public var engine: String
+  /// The recording names that have a scenario file of this engine in the folder; a scenario
+  /// without its recording is a (stale) case too.
+  public var names: Set<String>
+  /// Recording `name` against its scenario: nil when it is what the scenario generates, else
+  /// the finding (stale, or `unreadable` when the scenario cannot be read or generated).
+  public var staleness: @Sendable (_ name: String) -> ScenarioFinding?
+  /// The scenario's `expect:` rules that one replay's canonical texts break, one line each
+  /// (file, line, rule and what was seen); empty when all hold or there are none.
+  public var expectations: @Sendable (_ name: String, _ products: ReplayProducts) -> [String]
+
+  public init(
+    engine: String, names: Set<String>, staleness: @escaping @Sendable (_ name: String) -> ScenarioFinding?,
+    expectations: @escaping @Sendable (_ name: String, _ products: ReplayProducts) -> [String]
+  ) {
+    self.engine = engine
+    self.names = names
+    self.staleness = staleness
+    self.expectations = expectations
+  }
+}
+
+extension Verifier {
+  /// Judges scenario recordings with each engine's hook: the names of all of them are
+  /// scenario names, and a name goes to the engine whose scenario file it has. A name with
+  /// scenario files of two engines cannot be judged (bad input naming both).
+  public mutating func judgeScenarios(with engines: [ScenarioChecks]) {
+    scenarioNames = engines.flatMap(\.names).sortedByBytes()
+    scenarioCheck = { name in
+      let owners = engines.filter { $0.names.contains(name) }
+      guard owners.count <= 1 else {
+        return ScenarioFinding(
+          message: "\(name): scenario files of \(owners.map(\.engine).joined(separator: " and ")) both name this recording; keep one",
+          unreadable: true)
+      }
+      return owners.first?.staleness(name)
+    }
+    expectationCheck = { name, products in
+      engines.first { $0.names.contains(name) }?.expectations(name, products) ?? []
+    }
+  }
+}
