@@ -149,6 +149,36 @@ struct PixScanBisectTests {
     for cmd in ["replay", "verify"] { #expect(!(try CLI.run([cmd, "--help"]).stdout.contains("plant-fault"))) }
   }
 
+  @Test("a PixScan recording GOOD's jpreplay cannot replay is left unwatched by default (bad input when named); the Just Photo culprit is still found")
+  func olderGoodWithoutPixScan() throws {
+    let dir = try Self.makeRepo(recordings: ["undo-edges"])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fm = FileManager.default
+    for k in ["Recordings/s04-frame-left-enter.jprec", "Golden/s04-frame-left-enter.trace.jsonl", "Golden/s04-frame-left-enter.a13.jsonl"] {
+      try fm.copyItem(at: CLI.repoRoot.appendingPathComponent(k), to: dir.appendingPathComponent(k))
+    }
+    try B.git(["add", "-A"], in: dir)
+    try B.git(["commit", "-qm", "c1b the Just Photo recording"], in: dir)
+    // An older jpreplay, before the PixScan plug-in: it refuses every engine: pixscan recording.
+    let old = try B.cachedBinary(dir)
+    try """
+      #!/bin/sh
+      case "$2" in Recordings/pixscan/*) echo "header: engine: unknown engine pixscan" >&2; exit 2;; esac
+      exec '\(CLI.binary.path)' "$@"
+
+      """.write(to: old, atomically: true, encoding: .utf8)
+    try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: old.path)
+    try B.commit(dir, "c2 spec: FRAME_MOVE_LEFT persistFrames 4 → 5") { try B.leftPersistFramesToFive(in: dir) }
+    let r = try CLI.run(["bisect", "commits", "--good", "HEAD~1"], cwd: dir)
+    #expect(r.code == 0, "\(r.stdout)\n\(r.stderr)")
+    #expect(r.stdout.contains("c2 spec: FRAME_MOVE_LEFT persistFrames 4 → 5"))
+    #expect(r.stderr.contains("pixscan/undo-edges is unreadable at GOOD (header: engine: unknown engine pixscan); not watched"), "\(r.stderr)")
+    let named = try CLI.run(["bisect", "commits", "--good", "HEAD~1", "pixscan/undo-edges"], cwd: dir)
+    #expect(named.code == 2)
+    #expect(named.stderr.contains("pixscan/undo-edges is unreadable at GOOD"))
+    #expect(try B.git(["status", "--porcelain"], in: dir).isEmpty)
+  }
+
   @Test("faults --recordings Recordings/pixscan: PixScan's rules against its planted faults; Just Photo's options refused there")
   func faultsOnThePixScanCorpus() throws {
     let r = try CLI.run(["faults", "--recordings", "Recordings/pixscan", "--fault", Self.fault])

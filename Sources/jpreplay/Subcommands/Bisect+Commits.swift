@@ -11,7 +11,9 @@ extension JPReplay.Bisect {
         Wraps `git bisect run` in a separate worktree (.build/bisect/tree; your working tree \
         is not touched). First the watched recordings (default: all of GOOD's Recordings/ and \
         of its folders one level down, named with the folder: pixscan/undo-edges is \
-        Recordings/pixscan/undo-edges.jprec, a PixScan recording) are replayed at GOOD: that is the reference behaviour (or --golden-dir, a folder of \
+        Recordings/pixscan/undo-edges.jprec, a PixScan recording; one of those that GOOD's \
+        jpreplay cannot replay, an engine it does not know yet, is left unwatched) are \
+        replayed at GOOD: that is the reference behaviour (or --golden-dir, a folder of \
         <name>.trace.jsonl / .a13.jsonl to compare with instead). Then at each bisection step \
         jpreplay is built for that commit (release, cached under .build/bisect/bin by the git \
         trees of Package.swift and Sources/, so commits that change only data — PoseSpec, \
@@ -66,7 +68,7 @@ extension JPReplay.Bisect {
       let log: (String) -> Void = { printErr("bisect: " + $0) }
       try ws.resetTree(at: goodID)
       defer { ws.removeTree() }
-      let names = recordings.isEmpty ? ws.recordingNames(in: ws.tree) : recordings.map { Self.name(of: $0) }
+      var names = recordings.isEmpty ? ws.recordingNames(in: ws.tree) : recordings.map { Self.name(of: $0) }
       guard !names.isEmpty else { throw CLIError.badInput("bisect commits: no recordings to watch at \(good)") }
       if ws.referenceOverride == nil {
         log("reference: replaying \(names.count) recording(s) at GOOD \(goodID.prefix(10)) \(ws.subject(goodID))")
@@ -75,8 +77,14 @@ extension JPReplay.Bisect {
         }
         try? FileManager.default.removeItem(atPath: ws.reference)
         for (n, r) in try ws.replay(names, binary: bin, into: ws.reference) {
-          if case .failure(let e)? = r { throw CLIError.badInput("bisect commits: \(n) is unreadable at GOOD: \(e.message)") }
+          guard case .failure(let e)? = r else { continue }
+          // A recording of a folder (another engine's corpus) that GOOD's jpreplay cannot
+          // replay yet is left unwatched when no names were given; a named one is bad input.
+          guard recordings.isEmpty, n.contains("/") else { throw CLIError.badInput("bisect commits: \(n) is unreadable at GOOD: \(e.message)") }
+          log("\(n) is unreadable at GOOD (\(e.message.split(separator: "\n").first ?? "")); not watched")
+          names.removeAll { $0 == n }
         }
+        guard !names.isEmpty else { throw CLIError.badInput("bisect commits: no recording is readable at GOOD \(good)") }
       }
       ws.referenceOverride = ws.referenceOverride ?? ws.reference
       // BAD must differ, or there is nothing to find.
@@ -122,7 +130,7 @@ extension JPReplay.Bisect {
       let badBin = try ws.binaryForTree(log: { _ in })  // judged just above: already reported
       // The recording as the culprit has it, read before the tree moves to the parent.
       if minimize, !ws.isJustPhoto(first.recording) {
-        print("\nbisect commits --minimize: \(first.recording) is not a Just Photo recording; minimize shrinks Just Photo recordings only (nothing minimized)")
+        print("\nbisect commits --minimize: \(first.recording) is not a Just Photo recording; a repro between two builds (minimize --against) is Just Photo's only (nothing minimized; `jpreplay minimize RECORDING --expect …` shrinks it against a trace line)")
       }
       let original = minimize && ws.isJustPhoto(first.recording) ? try MinimizeFiles.read(URL(fileURLWithPath: ws.tree + "/Recordings/\(first.recording).jprec")) : nil
       if let badBin, ws.isJustPhoto(first.recording) {
