@@ -41,8 +41,8 @@ extension GoldenStore {
 
   /// What to do about a pending file whose recording is gone (for review and accept).
   public func refusal(_ p: PendingGolden) -> String {
-    "refusing Golden/\(p): no recording \(recordingURL(p.name).lastPathComponent) in "
-      + "\(recordingsDir.lastPathComponent)/; restore the recording and run jpreplay verify, "
+    "refusing \(goldenLabel)/\(p): no recording \(recordingURL(p.name).lastPathComponent) in "
+      + "\(recordingsLabel)/; restore the recording and run jpreplay verify, "
       + "or drop the file with `jpreplay reject \(p.name)`"
   }
 }

@@ -57,6 +57,12 @@ public struct GoldenStore: Sendable {
   /// The extension of recording files (without the dot).
   public var recordingExtension: String
 
+  /// The golden folder as messages name it: as the user gave it (`Golden`, `Golden/pixscan`),
+  /// or its full path when the store was made from one.
+  public var goldenLabel: String { goldenDir.relativePath }
+  /// The recordings folder as messages name it.
+  public var recordingsLabel: String { recordingsDir.relativePath }
+
   public init(recordingsDir: URL, goldenDir: URL, recordingExtension: String = "jprec") {
     self.recordingsDir = recordingsDir
     self.goldenDir = goldenDir

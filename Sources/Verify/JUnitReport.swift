@@ -39,7 +39,7 @@ public enum JUnitReport {
       }
       let element = c.exitCode == .badInput ? "error" : "failure"
       var body = c.details
-      body += c.written.map { "wrote Golden/\($0)" }
+      body += c.written.map { "wrote \(c.goldenDir)/\($0)" }
       out += #"      <\#(element) message="\#(escape(c.message))" type="\#(type(of: c))">"#
       out += escape(body.joined(separator: "\n"), attribute: false)
       out += "</\(element)>\n"

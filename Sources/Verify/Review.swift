@@ -214,12 +214,12 @@ public struct ReviewSession {
         out += "the .new equals the golden\n"
       }
     } else {
-      out += "new golden (no Golden/\(p.name)\(p.kind.suffix) yet)\n"
+      out += "new golden (no \(store.goldenLabel)/\(p.name)\(p.kind.suffix) yet)\n"
     }
     out += UnifiedDiff.render(
       old: Self.lines(golden ?? ""), new: Self.lines(fresh),
-      oldName: "Golden/\(p.name)\(p.kind.suffix)",
-      newName: "Golden/\(p)", context: context, color: color)
+      oldName: "\(store.goldenLabel)/\(p.name)\(p.kind.suffix)",
+      newName: "\(store.goldenLabel)/\(p)", context: context, color: color)
     return out
   }
 

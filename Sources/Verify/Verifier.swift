@@ -102,7 +102,14 @@ public struct Verifier: Sendable {
           completed: completed, total: selected.count, name: selected[index], passed: result.passed)
       )
     }
-    return VerifyReport(cases: cases, update: options.update)
+    // Messages name the folders as the user gave them.
+    let labelled = cases.map { c in
+      var c = c
+      c.goldenDir = corpus.goldenLabel
+      c.recordingsDir = corpus.recordingsLabel
+      return c
+    }
+    return VerifyReport(cases: labelled, update: options.update)
   }
 
   /// A duration in seconds.
@@ -169,7 +176,10 @@ public struct Verifier: Sendable {
       do {
         let golden = try store.readGolden(name, kind)
         let checked: GoldenProblem?
-        do { checked = try checkedCompare(golden: golden, fresh: fresh, kind: kind, name: name, diff: options.diff) } catch {
+        do {
+          checked = try checkedCompare(
+            golden: golden, fresh: fresh, kind: kind, name: name, diff: options.diff, goldenDir: store.goldenLabel)
+        } catch {
           // Only --update always may replace a golden that does not parse.
           guard mode == .always else { return VerifyCase(name: name, status: .badInput(error)) }
           checked = GoldenProblem(file: kind, kind: .mismatch(nil), message: "\(kind.rawValue): unreadable golden (\(error.message))")
@@ -202,9 +212,9 @@ public struct Verifier: Sendable {
 
   /// nil when the fresh text holds against the golden.
   static func compare(
-    golden: String?, fresh: String, kind: GoldenKind, name: String, diff: DiffOptions
+    golden: String?, fresh: String, kind: GoldenKind, name: String, diff: DiffOptions, goldenDir: String = "Golden"
   ) -> GoldenProblem? {
-    do { return try checkedCompare(golden: golden, fresh: fresh, kind: kind, name: name, diff: diff) } catch {
+    do { return try checkedCompare(golden: golden, fresh: fresh, kind: kind, name: name, diff: diff, goldenDir: goldenDir) } catch {
       return GoldenProblem(file: kind, kind: .mismatch(nil), message: "\(kind.rawValue): unreadable golden (\(error.message))")
     }
   }
@@ -213,11 +223,11 @@ public struct Verifier: Sendable {
   /// throws: it is bad input (exit 2, 125 under --bisect), not a behavioural difference that
   /// `git bisect` would blame on the commit (issue 23.6).
   static func checkedCompare(
-    golden: String?, fresh: String, kind: GoldenKind, name: String, diff: DiffOptions
+    golden: String?, fresh: String, kind: GoldenKind, name: String, diff: DiffOptions, goldenDir: String
   ) throws(BadInputError) -> GoldenProblem? {
     guard let golden else {
       return GoldenProblem(
-        file: kind, kind: .missing, message: "no golden Golden/\(name)\(kind.suffix) yet")
+        file: kind, kind: .missing, message: "no golden \(goldenDir)/\(name)\(kind.suffix) yet")
     }
     if golden == fresh { return nil }
     let differ = TraceDiffer(options: diff)
@@ -228,7 +238,7 @@ public struct Verifier: Sendable {
         ? try differ.diffTraces(golden: golden, replay: fresh)
         : try differ.diffA13(golden: golden, replay: fresh)
     } catch {
-      throw BadInputError(recording: "Golden/\(name)\(kind.suffix)", message: "the golden does not parse (\(error.message)); restore it or regenerate it with verify --update always")
+      throw BadInputError(recording: "\(goldenDir)/\(name)\(kind.suffix)", message: "the golden does not parse (\(error.message)); restore it or regenerate it with verify --update always")
     }
     if let d = result.divergence {
       var problem = GoldenProblem(

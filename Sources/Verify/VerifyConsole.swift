@@ -66,7 +66,7 @@ public struct VerifyReport: Equatable, Sendable {
     // Names, messages and diff lines carry text from files: printed through ConsoleText.
     var out = "\(tagText) \(ConsoleText.line(c.name)): \(ConsoleText.safe(c.message))\n"
     for line in c.details { out += "        \(paint.diffLine(ConsoleText.line(line)))\n" }
-    for w in c.written { out += "        wrote Golden/\(w)\n" }
+    for w in c.written { out += "        wrote \(c.goldenDir)/\(w)\n" }
     for u in c.updated { out += "        updated Golden/\(c.name)\(u.file.suffix)\n" }
     return out
   }
@@ -80,10 +80,10 @@ public struct VerifyReport: Equatable, Sendable {
       out.append("review the pending goldens with `jpreplay review` (or `jpreplay accept <name>`)")
     }
     if count(.stale) > 0 {
-      out.append("re-record stale recordings with `jpreplay record <name>`, then verify again")
+      out.append("re-record stale recordings with `jpreplay record <name>` (another engine's: `jpreplay record <its scenario file>`, as its STALE line says), then verify again")
     }
     if count(.unmet) > 0 {
-      out.append("unmet expectations: the replay breaks its scenario's expect: rules (docs/FORMAT.md); fix the engine or the spec, not the goldens")
+      out.append("unmet expectations: the replay breaks its scenario's expect: rules (docs/FORMAT.md, or the engine's own document: docs/PIXSCAN.md); fix the engine or the spec, not the goldens")
     }
     if cases.contains(where: { $0.status == .orphanGolden }) {
       out.append("orphan goldens: restore their recordings, or pass --unreferenced delete (or ignore)")

@@ -31,8 +31,8 @@ public enum VerifyJSONReport {
       "category": .string(c.category.rawValue),
       "exit_code": .number(Double(c.exitCode.rawValue)),
       "message": .string(c.message),
-      "written": .array(c.written.map { .string("Golden/" + $0) }),
-      "updated": .array(c.updated.map { .string("Golden/\(c.name)\($0.file.suffix)") }),
+      "written": .array(c.written.map { .string("\(c.goldenDir)/" + $0) }),
+      "updated": .array(c.updated.map { .string("\(c.goldenDir)/\(c.name)\($0.file.suffix)") }),
     ]
     if !c.unmet.isEmpty { o["expectations"] = .array(c.unmet.map { .string($0) }) }
     if let s = c.scenario {
@@ -40,7 +40,7 @@ public enum VerifyJSONReport {
     }
     switch c.status {
     case .failed(let problems): o["problems"] = .array(problems.map(problemValue))
-    case .orphanDeleted(let files): o["deleted"] = .array(files.map { .string("Golden/" + $0) })
+    case .orphanDeleted(let files): o["deleted"] = .array(files.map { .string("\(c.goldenDir)/" + $0) })
     case .badInput(let e):
       if let file = e.recording { o["file"] = .string(file) }
     default: break

@@ -94,6 +94,10 @@ public struct Elapsed: Equatable, Sendable {
 public struct VerifyCase: Equatable, Sendable {
   public var name: String
   public var status: VerifyStatus
+  /// The golden folder as messages name it (``GoldenStore/goldenLabel``).
+  public var goldenDir = "Golden"
+  /// The recordings folder as messages name it (``GoldenStore/recordingsLabel``).
+  public var recordingsDir = "Recordings"
   /// Files written (`.new`), relative to the golden directory.
   public var written: [String] = []
   /// Goldens overwritten by `--update always`, with what they differed in.
@@ -152,10 +156,10 @@ public struct VerifyCase: Equatable, Sendable {
     case .failed(let problems): parts += problems.map(\.message)
     case .orphanGolden:
       parts.append(
-        "golden without recording: restore Recordings/\(name).* or delete Golden/\(name).*.jsonl (--unreferenced delete)")
+        "golden without recording: restore \(recordingsDir)/\(name).* or delete \(goldenDir)/\(name).*.jsonl (--unreferenced delete)")
     case .orphanIgnored: parts.append("golden without recording (ignored: --unreferenced ignore)")
     case .orphanDeleted(let files):
-      parts.append("golden without recording: deleted \(files.map { "Golden/\($0)" }.joined(separator: ", "))")
+      parts.append("golden without recording: deleted \(files.map { "\(goldenDir)/\($0)" }.joined(separator: ", "))")
     case .harnessError(let e): parts.append(e.description)
     case .badInput(let e): parts.append(e.description)
     }

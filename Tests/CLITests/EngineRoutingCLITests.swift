@@ -126,3 +126,31 @@ extension EngineRoutingCLITests {
     #expect(r.stderr.contains("expect: rules"), "\(r.stderr)")
   }
 }
+
+extension EngineRoutingCLITests {
+  /// verify of a PixScan-only corpus needs no PoseSpec.json, and its messages name the golden
+  /// folder as given (`G/px/…`), not a fixed `Golden/`; a Just Photo recording in it then says
+  /// it lacks a spec (exit 2).
+  @Test func verifyOfAPixScanFolderNamesItsFoldersAndNeedsNoSpec() throws {
+    let dir = try CLI.tempDir("pixverify")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fm = FileManager.default
+    for sub in ["R/px", "G/px"] { try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true) }
+    try fm.copyItem(
+      at: CLI.repoRoot.appendingPathComponent("Recordings/pixscan/undo-edges.jprec"), to: dir.appendingPathComponent("R/px/undo-edges.jprec"))
+    let r = try CLI.run(["verify", "--recordings-dir", "R/px", "--golden-dir", "G/px", "--update", "new"], cwd: dir)
+    #expect(r.code == 1, "\(r.stdout)\(r.stderr)")
+    #expect(r.stdout.contains("no golden G/px/undo-edges.trace.jsonl yet"), "\(r.stdout)")
+    #expect(r.stdout.contains("wrote G/px/undo-edges.trace.jsonl.new"), "\(r.stdout)")
+    #expect(!r.stderr.contains("PoseSpec"), "\(r.stderr)")
+    let accept = try CLI.run(["accept", "--recordings-dir", "R/px", "--golden-dir", "G/px", "undo-edges"], cwd: dir)
+    #expect(accept.code == 0, "\(accept.stderr)")
+    #expect(try CLI.run(["verify", "--recordings-dir", "R/px", "--golden-dir", "G/px"], cwd: dir).code == 0)
+    try fm.copyItem(
+      at: CLI.repoRoot.appendingPathComponent("Recordings/s04-frame-left-enter.jprec"),
+      to: dir.appendingPathComponent("R/px/s04-frame-left-enter.jprec"))
+    let jp = try CLI.run(["verify", "--recordings-dir", "R/px", "--golden-dir", "G/px", "--update", "no"], cwd: dir)
+    #expect(jp.code == 2, "\(jp.stdout)\(jp.stderr)")
+    #expect(jp.stdout.contains("s04-frame-left-enter.jprec: a Just Photo recording: no PoseSpec.json in the current directory"), "\(jp.stdout)")
+  }
+}

@@ -72,7 +72,8 @@ struct AssertReplayTests {
     #expect(message.contains("level hard → warn"))
     #expect(message.contains("\n        trace:\n"))
     #expect(message.contains("  - {"))
-    #expect(message.contains("wrote Golden/drift-left-and-back.trace.jsonl.new"))
+    // The folder as it is (this one is named golden), not a fixed "Golden/".
+    #expect(message.contains("wrote \(c.golden.path)/drift-left-and-back.trace.jsonl.new"), "\(message)")
     #expect(message.contains("jpreplay review"))
     #expect(c.files.contains("drift-left-and-back.trace.jsonl.new"))
   }

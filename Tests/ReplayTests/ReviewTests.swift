@@ -81,7 +81,7 @@ struct ReviewTests {
     let (s, t) = session(c, answers: ["q"])
     let outcome = try s.run()
     #expect(outcome.skipped.count == 2)
-    #expect(t.output.contains("new golden (no Golden/fresh.trace.jsonl yet)"))
+    #expect(t.output.contains("new golden (no \(c.store.goldenDir.path)/fresh.trace.jsonl yet)"), "\(t.output)")
     #expect(t.output.contains("@@ -0,0 +1,1 @@"))
   }
 }

@@ -129,7 +129,10 @@ struct VerifyReportFormatTests {
     #expect(outcome.accepted.map(\.name) == ["cov-a", "cov-a"])
     #expect(outcome.refused.map(\.description) == ["cov-b.trace.jsonl.new", "cov-b.a13.jsonl.new"])
     #expect(outcome.exitCode == .difference)
-    #expect(transcript.items.joined().contains("refusing Golden/cov-b.trace.jsonl.new: no recording cov-b.jprec"))
+    #expect(
+      transcript.items.joined().contains(
+        "refusing \(c.store.goldenDir.path)/cov-b.trace.jsonl.new: no recording cov-b.jprec in \(c.store.recordingsDir.path)/"),
+      "\(transcript.items.joined())")
     #expect(transcript.items.joined().contains("`jpreplay reject cov-b`"))
     let accepted = try c.store.accept(names: ["cov-*"])
     #expect(accepted.resolved.isEmpty && accepted.refused.count == 2)

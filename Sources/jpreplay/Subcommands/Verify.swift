@@ -140,7 +140,11 @@ extension JPReplay {
     }
 
     func verify() throws {
-      let driver = try Harness.driver(specPath: engine.spec, overrides: try engine.parsedOverrides())
+      // Just Photo's PoseSpec is loaded only where it can be: a corpus of another engine's
+      // recordings verifies without one; a Just Photo recording then says what it lacks.
+      let overrides = try engine.parsedOverrides()
+      let noSpec = engine.spec == nil && !FileManager.default.fileExists(atPath: Harness.defaultSpecPath)
+      let justPhotoDriver = noSpec ? nil : try Harness.driver(specPath: engine.spec, overrides: overrides)
       let mode: UpdateMode
       do {
         mode = try UpdateMode.resolve(
@@ -159,6 +163,12 @@ extension JPReplay {
         let plugin: EnginePlugin?
         do { plugin = try EngineRegistry.route(url.path, plugins: plugins) } catch let e as CLIError { throw .badInput(BadInputError(message: e.message)) } catch { throw .badInput(BadInputError(message: "\(error)")) }
         if let plugin { return try plugin.products(url) }
+        guard let driver = justPhotoDriver else {
+          throw .badInput(
+            BadInputError(
+              recording: url.path,
+              message: "a Just Photo recording: no \(Harness.defaultSpecPath) in the current directory (\(FileManager.default.currentDirectoryPath)) to replay it with; run from the repository root or pass --spec FILE"))
+        }
         return try driver.canonicalProducts(url)
       }
       try addScenarioCheck(to: &verifier)
