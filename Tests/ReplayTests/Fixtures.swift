@@ -146,6 +146,15 @@ struct TestCorpus {
     try FileManager.default.createDirectory(at: store.goldenDir, withIntermediateDirectories: true)
   }
 
+  /// A corpus with accepted goldens for `names` (each a recording of taps at 100 and 200 ms).
+  static func accepted(_ names: [String], _ label: String) throws -> TestCorpus {
+    let c = try TestCorpus(label)
+    for n in names { try c.addRecording(n, times: [100, 200]) }
+    _ = try c.verifier().run()
+    _ = try c.store.accept(names: nil)
+    return c
+  }
+
   /// Writes a recording whose events are `ui_scene` taps at the given times.
   func addRecording(_ name: String, times: [Millis], scene: String = "cafe") throws {
     var text = #"{"format":"jp-replay/1","wall_start_ms":1770860211000}"# + "\n"

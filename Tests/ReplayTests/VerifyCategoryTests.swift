@@ -7,14 +7,7 @@ import Verify
 /// and name globs, on a small temporary corpus (never the repository's Golden/).
 @Suite("verify categories and update modes")
 struct VerifyCategoryTests {
-  /// A corpus with accepted goldens for `names`.
-  func accepted(_ names: [String], _ label: String = #function) throws -> TestCorpus {
-    let c = try TestCorpus(label)
-    for n in names { try c.addRecording(n, times: [100, 200]) }
-    _ = try c.verifier().run()
-    _ = try c.store.accept(names: nil)
-    return c
-  }
+  func accepted(_ names: [String], _ label: String = #function) throws -> TestCorpus { try .accepted(names, label) }
 
   func verifier(_ c: TestCorpus, variant: String = "a", update: UpdateMode,
     unreferenced: UnreferencedPolicy = .fail, names: [String]? = nil) -> Verifier

@@ -9,13 +9,7 @@ import Verify
 /// `--budgets` walks the passed recordings with the engine's judge.
 @Suite("verify's hooks: scenarios per engine, bisect names, budgets")
 struct VerifyHooksTests {
-  func accepted(_ names: [String], _ label: String = #function) throws -> TestCorpus {
-    let c = try TestCorpus(label)
-    for n in names { try c.addRecording(n, times: [100, 200]) }
-    _ = try c.verifier().run()
-    _ = try c.store.accept(names: nil)
-    return c
-  }
+  func accepted(_ names: [String], _ label: String = #function) throws -> TestCorpus { try .accepted(names, label) }
 
   /// A hook that calls every recording of `names` stale when listed in `stale` and breaks
   /// one rule of those in `unmet`, saying which engine judged.
