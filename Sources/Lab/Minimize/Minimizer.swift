@@ -5,9 +5,13 @@ import Replay
 /// Shrinks a recording while a property still holds (`jpreplay minimize`).
 ///
 /// Stages, each keeping the property true: drop ground-truth `label` events (the engine never
-/// sees them); cut the end (the shortest duration that still shows it); delta-debug whole
-/// event kinds, then whole time windows, then single events; cut the end again; finally try moving the whole
+/// sees them); cut the end (the shortest duration that still shows it); cut the head (the
+/// longest run of events after the launch that can go); delta-debug whole event kinds, then
+/// whole time windows, then single events; cut the end again; finally try moving the whole
 /// recording earlier so it starts at t = 0. The result's header states its real duration.
+/// The two cuts are binary searches (O(log n) property checks each), so on a long recording
+/// ddmin starts from what is near the behaviour; ddmin's last stage makes the result
+/// 1-minimal (no single event can go) as before.
 /// Every stage tries candidates in a fixed order, so the same input gives the same output;
 /// a candidate is evaluated once however many stages propose it.
 public struct Minimizer {
@@ -35,15 +39,38 @@ public struct Minimizer {
     public static let eventsMax = 2_000_000
     /// Property evaluations per ddmin stage before it settles for what it has.
     public static let testsPerStageMax = 4_000
+    /// Events right after the launch the head cut keeps when removing each alone breaks the
+    /// property (setup the behaviour needs, e.g. PixScan's library snapshot) before it gives up.
+    public static let headSetupMax = 4
+  }
+
+  /// Where a minimization is: for progress lines.
+  public struct Progress: Sendable, Equatable {
+    /// The stage running: "labels", "cut end", "cut head", "kinds", "windows", "events", "shift".
+    public var stage: String
+    /// Property evaluations so far.
+    public var tests: Int
+    /// Events of the smallest candidate found so far.
+    public var events: Int
   }
 
   /// Width of the time windows of the window stage.
   public var windowMs: Millis
   /// Whether the candidate still shows the behaviour (true = keep the reduction).
   public var property: (Candidate) throws -> Bool
+  /// The engine's launch events (``EngineSeam/EngineVocabulary``'s `launches`): the head cut
+  /// never removes the leading ones, since a recording starts with its launch.
+  public var launches: (InputEvent) -> Bool
+  /// Called after each property evaluation (e.g. a progress line on a terminal).
+  public var progress: ((Progress) -> Void)?
 
-  public init(windowMs: Millis = 1000, property: @escaping (Candidate) throws -> Bool) {
+  public init(
+    windowMs: Millis = 1000, launches: @escaping (InputEvent) -> Bool = { $0.kindName == "app_launch" },
+    progress: ((Progress) -> Void)? = nil, property: @escaping (Candidate) throws -> Bool
+  ) {
     self.windowMs = max(1, windowMs)
+    self.launches = launches
+    self.progress = progress
     self.property = property
   }
 
@@ -52,34 +79,47 @@ public struct Minimizer {
     // Stages may propose a candidate an earlier one already tested (the second cut of the end
     // often does): each distinct candidate is evaluated once.
     var seen: [String: [(Candidate, Bool)]] = [:]
+    var stage = "input"
+    var smallest = original.events.count
     func holds(_ c: Candidate) throws -> Bool {
       let key = "\(c.events.count) \(c.durationMs) \(c.events.first?.t ?? -1) \(c.events.last?.t ?? -1)"
       if let hit = seen[key]?.first(where: { $0.0 == c }) { return hit.1 }
       tests += 1
       let r = try property(c)
       seen[key, default: []].append((c, r))
+      if r { smallest = min(smallest, c.events.count) }
+      progress?(Progress(stage: stage, tests: tests, events: smallest))
       return r
     }
     guard try holds(original) else { throw MinimizeError.propertyFailsOnInput }
     var best = original
 
     // 1. Labels: ground truth only, never seen by the engine.
+    stage = "labels"
     let unlabelled = Candidate(header: best.header, events: best.events.filter { $0.kind != .label })
     if unlabelled.events.count < best.events.count, try holds(unlabelled) { best = unlabelled }
 
-    // 2. Cut the end.
+    // 2. Cut the end, then the head.
+    stage = "cut end"
     best = try cutEnd(best, holds)
+    stage = "cut head"
+    best = try cutHead(best, holds)
 
     // 3. Whole kinds (e.g. every landmarks frame of a prompt repro), whole windows, then
     // 4. single events.
+    stage = "kinds"
     best = try reduce(best, units: kinds(best.events), holds)
+    stage = "windows"
     best = try reduce(best, units: windows(best.events), holds)
+    stage = "events"
     best = try reduce(best, units: best.events.indices.map { [$0] }, holds)
 
     // 5. Cut the end again (later events may have gone).
+    stage = "cut end"
     best = try cutEnd(best, holds)
 
     // 6. Start at t = 0 when the behaviour does not depend on absolute times.
+    stage = "shift"
     if let first = best.events.first?.t, first > 0 {
       var shifted = best
       shifted.events = best.events.map { var e = $0; e.t -= first; return e }
@@ -109,6 +149,38 @@ public struct Minimizer {
       }
     }
     return best
+  }
+
+  /// Without the longest run of events right after the launch that can go: the leading
+  /// launch events stay; up to ``Limits/headSetupMax`` events after them stay when removing
+  /// each alone breaks the property (setup such as a library snapshot); then a binary search
+  /// on the end of the removed run. Event times do not change (the shift stage may move them).
+  /// A cut that leaves an effect's result without its request is refused by the replayer, so
+  /// the property does not hold on it and the search keeps less.
+  func cutHead(_ c: Candidate, _ holds: (Candidate) throws -> Bool) throws -> Candidate {
+    let n = c.events.count
+    var start = 0
+    while start < n, launches(c.events[start]) { start += 1 }
+    func without(_ range: Range<Int>) -> Candidate {
+      Candidate(header: c.header, events: Array(c.events[..<range.lowerBound]) + c.events[range.upperBound...])
+    }
+    // The first event after the launch (and its setup) that can go alone.
+    var kept = 0
+    while true {
+      guard start < n else { return c }
+      if try holds(without(start..<(start + 1))) { break }
+      kept += 1
+      start += 1
+      if kept == Limits.headSetupMax { return c }
+    }
+    // Largest end such that events start..<end can all go (holds at start + 1).
+    var lo = start + 1
+    var hi = n
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if try holds(without(start..<mid)) { lo = mid } else { hi = mid - 1 }
+    }
+    return without(start..<lo)
   }
 
   func prefix(_ c: Candidate, until end: Millis) -> Candidate {

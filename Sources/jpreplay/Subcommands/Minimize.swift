@@ -137,13 +137,11 @@ extension JPReplay {
         property = keep.property
         what = "the divergence from the golden at t=\(keep.at)"
       }
-      let progress = ProgressLine(label: "minimize: tests")
-      var count = 0
-      let minimizer = Minimizer(windowMs: windowMs) { c in
-        count += 1
-        progress.update(count, of: count)
-        return try property(c)
-      }
+      let progress = ProgressLine(label: "minimize:")
+      let launchKinds = Set((plugin?.kinds ?? JustPhotoVocabulary.kinds).filter(\.launches).map(\.name))
+      let minimizer = Minimizer(
+        windowMs: windowMs, launches: { launchKinds.contains($0.kindName) }, progress: Self.progressLine(progress, of: original),
+        property: property)
       let outcome = try minimizer.run(original)
       progress.finish()
       let out = output ?? "\(name)-min.jprec"
@@ -166,11 +164,17 @@ extension JPReplay {
       let out = output ?? "\(name)-min.jprec"
       let r = try RegressionRepro.run(
         original: original, name: name, reference: reference, tested: tested, output: out, force: force,
-        goldenDir: writeGolden, windowMs: windowMs, progressLabel: "minimize: tests")
+        goldenDir: writeGolden, windowMs: windowMs, progressLabel: "minimize:")
       print("minimize \(recording): keeping the difference between \(reference.label) (reference) and \(tested.label)")
       print("  " + r.first.divergence.explanation.replacingOccurrences(of: "golden", with: "reference").replacingOccurrences(of: "replay", with: "this build"))
       Self.printSizes(r.outcome)
       for l in r.lines { print("  " + l) }
+    }
+
+    /// A terminal's progress line: the stage, the property checks so far and the smallest
+    /// candidate found (of the input's events).
+    static func progressLine(_ line: ProgressLine, of original: Minimizer.Candidate) -> (Minimizer.Progress) -> Void {
+      { p in line.update(p.events, of: original.events.count, "events kept, \(p.tests) checks (\(p.stage))") }
     }
 
     static func printSizes(_ outcome: Minimizer.Outcome) {
