@@ -6,10 +6,10 @@ import Replay
 ///
 /// Stages, each keeping the property true: drop ground-truth `label` events (the engine never
 /// sees them); cut the end (the shortest duration that still shows it); cut the head (the
-/// longest run of events after the launch that can go); delta-debug whole event kinds, then
-/// whole time windows, then single events; cut the end again; finally try moving the whole
+/// longest run of events after the launch that can go, searched from the end); delta-debug whole event kinds (and
+/// cut the head again when a kind went); then whole time windows, then single events; cut the end again; finally try moving the whole
 /// recording earlier so it starts at t = 0. The result's header states its real duration.
-/// The two cuts are binary searches (O(log n) property checks each), so on a long recording
+/// The two cuts take O(log n) property checks each, so on a long recording
 /// ddmin starts from what is near the behaviour; ddmin's last stage makes the result
 /// 1-minimal (no single event can go) as before.
 /// Every stage tries candidates in a fixed order, so the same input gives the same output;
@@ -42,6 +42,8 @@ public struct Minimizer {
     /// Events right after the launch the head cut keeps when removing each alone breaks the
     /// property (setup the behaviour needs, e.g. PixScan's library snapshot) before it gives up.
     public static let headSetupMax = 4
+    /// Tail lengths the head cut tries one by one (1, 2, …) before doubling.
+    public static let tailStepsLinear = 8
   }
 
   /// Where a minimization is: for progress lines.
@@ -108,7 +110,14 @@ public struct Minimizer {
     // 3. Whole kinds (e.g. every landmarks frame of a prompt repro), whole windows, then
     // 4. single events.
     stage = "kinds"
+    let beforeKinds = best.events.count
     best = try reduce(best, units: kinds(best.events), holds)
+    // Without a whole kind (e.g. effect results, whose requests the head cut may have broken),
+    // more of the head may go.
+    if best.events.count < beforeKinds {
+      stage = "cut head"
+      best = try cutHead(best, holds)
+    }
     stage = "windows"
     best = try reduce(best, units: windows(best.events), holds)
     stage = "events"
@@ -151,36 +160,49 @@ public struct Minimizer {
     return best
   }
 
-  /// Without the longest run of events right after the launch that can go: the leading
-  /// launch events stay; up to ``Limits/headSetupMax`` events after them stay when removing
-  /// each alone breaks the property (setup such as a library snapshot); then a binary search
-  /// on the end of the removed run. Event times do not change (the shift stage may move them).
-  /// A cut that leaves an effect's result without its request is refused by the replayer, so
-  /// the property does not hold on it and the search keeps less.
+  /// Without the longest run of events right after the launch (and its setup) that can go:
+  /// the kept head is the leading launch events, then, when nothing can go with those alone,
+  /// also the next event, up to ``Limits/headSetupMax`` more (setup such as PixScan's library
+  /// snapshot). For each head, the kept tail is searched from the end: the last 1, 2, …,
+  /// ``Limits/tailStepsLinear`` events, then twice as many each step, then a binary search
+  /// between the last failing and the first holding length. Short tails are cheap to replay,
+  /// and searching from the end finds a tail that starts after every effect chain the
+  /// behaviour does not need (a cut inside a chain leaves a result without its request or a
+  /// request without its result; the replayer refuses such a candidate, so the property does
+  /// not hold on it). Event times do not change (the shift stage may move them).
   func cutHead(_ c: Candidate, _ holds: (Candidate) throws -> Bool) throws -> Candidate {
     let n = c.events.count
-    var start = 0
-    while start < n, launches(c.events[start]) { start += 1 }
-    func without(_ range: Range<Int>) -> Candidate {
-      Candidate(header: c.header, events: Array(c.events[..<range.lowerBound]) + c.events[range.upperBound...])
+    var launch = 0
+    while launch < n, launches(c.events[launch]) { launch += 1 }
+    func keeping(head: Int, tail: Int) -> Candidate {
+      Candidate(header: c.header, events: Array(c.events[..<head]) + c.events[(n - tail)...])
     }
-    // The first event after the launch (and its setup) that can go alone.
-    var kept = 0
-    while true {
-      guard start < n else { return c }
-      if try holds(without(start..<(start + 1))) { break }
-      kept += 1
-      start += 1
-      if kept == Limits.headSetupMax { return c }
+    for head in launch...min(n, launch + Limits.headSetupMax) {
+      // Tail lengths to try: 1…linear, then doubling, while something would still go.
+      let room = n - head - 1  // the longest tail that still removes an event
+      guard room >= 1 else { return c }
+      var failed = 0
+      var length = 1
+      var found: Int? = nil
+      while length <= room {
+        if try holds(keeping(head: head, tail: length)) {
+          found = length
+          break
+        }
+        failed = length
+        length = length < Limits.tailStepsLinear ? length + 1 : length * 2
+      }
+      if found == nil, failed < room, try holds(keeping(head: head, tail: room)) { found = room }
+      guard var hold = found else { continue }
+      // Shortest holding length in (failed, hold].
+      var lo = failed + 1
+      while lo < hold {
+        let mid = (lo + hold) / 2
+        if try holds(keeping(head: head, tail: mid)) { hold = mid } else { lo = mid + 1 }
+      }
+      return keeping(head: head, tail: hold)
     }
-    // Largest end such that events start..<end can all go (holds at start + 1).
-    var lo = start + 1
-    var hi = n
-    while lo < hi {
-      let mid = (lo + hi + 1) / 2
-      if try holds(without(start..<mid)) { lo = mid } else { hi = mid - 1 }
-    }
-    return without(start..<lo)
+    return c
   }
 
   func prefix(_ c: Candidate, until end: Millis) -> Candidate {
