@@ -163,7 +163,7 @@ public struct Minimizer {
   /// Without the longest run of events right after the launch (and its setup) that can go:
   /// the kept head is the leading launch events, then, when nothing can go with those alone,
   /// also the next event, up to ``Limits/headSetupMax`` more (setup such as PixScan's library
-  /// snapshot). For each head, the kept tail is searched from the end: the last 1, 2, …,
+  /// snapshot; only after a launch: without launch events the head is empty). For each head, the kept tail is searched from the end: the last 1, 2, …,
   /// ``Limits/tailStepsLinear`` events, then twice as many each step, then a binary search
   /// between the last failing and the first holding length. Short tails are cheap to replay,
   /// and searching from the end finds a tail that starts after every effect chain the
@@ -177,7 +177,10 @@ public struct Minimizer {
     func keeping(head: Int, tail: Int) -> Candidate {
       Candidate(header: c.header, events: Array(c.events[..<head]) + c.events[(n - tail)...])
     }
-    for head in launch...min(n, launch + Limits.headSetupMax) {
+    // Setup follows a launch: a recording without launch events (Just Photo's start from
+    // their header's state) tries the empty head only.
+    let heads = launch == 0 ? 0...0 : launch...min(n, launch + Limits.headSetupMax)
+    for head in heads {
       // Tail lengths to try: 1…linear, then doubling, while something would still go.
       let room = n - head - 1  // the longest tail that still removes an event
       guard room >= 1 else { return c }
