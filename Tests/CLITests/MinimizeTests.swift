@@ -117,4 +117,29 @@ struct MinimizeTests {
     #expect(same.code == 2)
     #expect(same.stderr.contains("replay it identically"))
   }
+
+  /// The head cut on a long PixScan session (docs/PIXSCAN.md: a photo is named by its place,
+  /// and strict effect checking refuses an orphaned recognition result, so ddmin alone can
+  /// remove almost nothing). Expected from the recording's own notes: the delete at the end
+  /// needs the launch, the library snapshot, one queued photo (a left swipe), opening the
+  /// sheet, "delete all" and the delete's result.
+  @Test("long-session-5000 (6,255 events) --expect 'message key=deleted': 6 events in under 100 checks; the result replays to the message and passes doctor")
+  func longSessionHeadCut() throws {
+    let dir = try CLI.tempDir("minimize")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("deleted-min.jprec").path
+    let r = try CLI.run(["minimize", "Recordings/pixscan/long-session-5000.jprec", "--expect", "message key=deleted", "-o", out])
+    try #require(r.code == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("before: 6255 events"))
+    #expect(r.stdout.contains("after:  6 events"), "\(r.stdout)")
+    #expect(r.stdout.contains("app_launch 1, library_snapshot 1, swipe 1, delete_sheet 2, delete_result 1"), "\(r.stdout)")
+    let checks = r.stdout.split(separator: "\n").first { $0.contains("property checks") }.flatMap { line in
+      line.split(separator: ",").last?.split(separator: " ").first.flatMap { Int($0) }
+    }
+    #expect((checks ?? Int.max) < 100, "\(r.stdout)")
+    let replay = try CLI.run(["replay", out])
+    #expect(replay.stdout.contains(#""key":"deleted""#))
+    #expect(replay.stdout.contains(#""direction":"left""#))
+    #expect(try CLI.run(["doctor", out]).code == 0)
+  }
 }

@@ -197,7 +197,7 @@ extension JPReplay.Bisect {
       let out = dir + "/Recordings/\(name)-min.jprec"
       let r = try RegressionRepro.run(
         original: original, name: name, reference: reference, tested: tested, output: out, force: true,
-        goldenDir: dir + "/Golden", windowMs: 1000, progressLabel: "bisect commits: minimize checks")
+        goldenDir: dir + "/Golden", windowMs: 1000, progressLabel: "bisect commits: minimize:")
       print("\nminimized \(name) to a repro of the regression (parent \(good.commit.prefix(10)) vs culprit \(bad.commit.prefix(10))):")
       print("  " + r.first.divergence.explanation.replacingOccurrences(of: "golden", with: "parent").replacingOccurrences(of: "replay", with: "culprit"))
       JPReplay.Minimize.printSizes(r.outcome)

@@ -10,10 +10,20 @@ extension JPReplay {
     static let configuration = CommandConfiguration(
       abstract: "Shrink a recording to a small repro that still shows a behaviour.",
       discussion: """
-        Delta-debugs the recording (drops label events, cuts the end, removes whole time \
-        windows, then single events, and moves the rest to start at t = 0 when the behaviour \
-        allows) while a property still holds, and writes the result as a new .jprec whose \
-        header states its real duration and counts. Same input, same output bytes.
+        Shrinks the recording while a property still holds: drops label events; cuts the end \
+        (a binary search for the shortest duration that still shows it); cuts the head (the \
+        launch events and up to 4 setup events stay, e.g. PixScan's library snapshot, and the \
+        shortest tail that still shows it is searched from the end: the last 1…8 events, \
+        then twice as many each step, then a binary search); then delta-debugs whole event \
+        kinds, whole time windows (--window-ms) and single events, so no single event of the \
+        result can go; and moves the rest to start at t = 0 when the behaviour allows. The \
+        cuts take O(log n) checks, so a long recording whose behaviour needs a short stretch \
+        is cut to it before delta debugging (6,255 events to 6 in 65 checks on \
+        Recordings/pixscan/long-session-5000.jprec with the long-session example below). The result \
+        is a new .jprec whose header states its real duration and counts. Same input, same \
+        output bytes. On a terminal, standard error shows the stage, the events kept and the \
+        checks so far; the summary line counts the property checks (replays, or runs of \
+        --test).
 
         The property kept is, by default, that the replay still diverges from \
         Golden/<name>.trace.jsonl in the same way (the trace lines within ±500 ms of the first \
@@ -46,6 +56,7 @@ extension JPReplay {
           jpreplay minimize Recordings/kill-while-writing.jprec --expect 'prompt key=write_failed_block op=shown' -o /tmp/wf.jprec --force
           jpreplay minimize Recordings/s04-frame-left-enter.jprec --test 'test -s {}' -o /tmp/t.jprec --force
           jpreplay minimize Recordings/pixscan/undo-edges.jprec --expect 'ignored input=undo reason=nothing_to_undo' -o /tmp/undo-min.jprec --force
+          jpreplay minimize Recordings/pixscan/long-session-5000.jprec --expect 'message key=deleted' -o /tmp/deleted-min.jprec --force   # the delete at the end of 1,010 s: launch, snapshot, one swipe and the delete stay
           mkdir -p /tmp/pixgold && sed 's/"action":"ocr_keep"/"action":"keep"/' Golden/pixscan/swipe-directions.trace.jsonl > /tmp/pixgold/swipe-directions.trace.jsonl
           jpreplay minimize Recordings/pixscan/swipe-directions.jprec --golden-dir /tmp/pixgold -o /tmp/swipe-min.jprec --force   # a golden that says down keeps without reading
           jpreplay minimize Recordings/gate-probe-hold-vs-frames.jprec --against HEAD~1 -o /tmp/gate-min.jprec --write-golden /tmp/gate-golden   # not run: builds a release jpreplay for HEAD~1
@@ -137,13 +148,11 @@ extension JPReplay {
         property = keep.property
         what = "the divergence from the golden at t=\(keep.at)"
       }
-      let progress = ProgressLine(label: "minimize: tests")
-      var count = 0
-      let minimizer = Minimizer(windowMs: windowMs) { c in
-        count += 1
-        progress.update(count, of: count)
-        return try property(c)
-      }
+      let progress = ProgressLine(label: "minimize:")
+      let launchKinds = Set((plugin?.kinds ?? JustPhotoVocabulary.kinds).filter(\.launches).map(\.name))
+      let minimizer = Minimizer(
+        windowMs: windowMs, launches: { launchKinds.contains($0.kindName) }, progress: Self.progressLine(progress, of: original),
+        property: property)
       let outcome = try minimizer.run(original)
       progress.finish()
       let out = output ?? "\(name)-min.jprec"
@@ -166,11 +175,17 @@ extension JPReplay {
       let out = output ?? "\(name)-min.jprec"
       let r = try RegressionRepro.run(
         original: original, name: name, reference: reference, tested: tested, output: out, force: force,
-        goldenDir: writeGolden, windowMs: windowMs, progressLabel: "minimize: tests")
+        goldenDir: writeGolden, windowMs: windowMs, progressLabel: "minimize:")
       print("minimize \(recording): keeping the difference between \(reference.label) (reference) and \(tested.label)")
       print("  " + r.first.divergence.explanation.replacingOccurrences(of: "golden", with: "reference").replacingOccurrences(of: "replay", with: "this build"))
       Self.printSizes(r.outcome)
       for l in r.lines { print("  " + l) }
+    }
+
+    /// A terminal's progress line: the stage, the property checks so far and the smallest
+    /// candidate found (of the input's events).
+    static func progressLine(_ line: ProgressLine, of original: Minimizer.Candidate) -> (Minimizer.Progress) -> Void {
+      { p in line.update(p.events, of: original.events.count, "events kept, \(p.tests) checks (\(p.stage))") }
     }
 
     static func printSizes(_ outcome: Minimizer.Outcome) {

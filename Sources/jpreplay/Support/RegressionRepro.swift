@@ -83,12 +83,8 @@ enum RegressionRepro {
   ) throws -> Result {
     let setup = try RegressionProperty.make(original: original, reference: reference, tested: tested)
     let progress = ProgressLine(label: progressLabel)
-    var count = 0
-    let minimizer = Minimizer(windowMs: windowMs) { c in
-      count += 1
-      progress.update(count, of: count)
-      return try setup.property(c)
-    }
+    let minimizer = Minimizer(
+      windowMs: windowMs, progress: JPReplay.Minimize.progressLine(progress, of: original), property: setup.property)
     var outcome = try minimizer.run(original)
     progress.finish()
     outcome.minimized.header["regression"] = RegressionProperty.verdicts(setup.first, reference: reference.label, tested: tested.label)
