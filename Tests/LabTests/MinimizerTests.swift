@@ -146,6 +146,21 @@ struct MinimizerTests {
     #expect(Set(out.minimized.events.map(\.t)) == needed)
   }
 
+  @Test("a stage that reaches its check limit is named in the outcome; one that finishes is not")
+  func stageAtLimit() throws {
+    // Every one of 60 taps a second apart is needed: ddmin over the windows and then the
+    // single events would need about four checks per event, more than the 100 allowed here.
+    let original = Self.session((0..<60).map { Millis($0) * 1000 }, labels: false)
+    let all = original.events.count
+    var m = Minimizer { $0.events.count == all }
+    m.testsPerStageMax = 100
+    let out = try m.run(original)
+    #expect(out.minimized.events.count == all)
+    #expect(out.stagesAtLimit == ["windows", "events"], "\(out.stagesAtLimit)")
+    let small = try Minimizer { $0.events.count == 20 }.run(Self.session((0..<20).map { Millis($0) * 1000 }, labels: false))
+    #expect(small.stagesAtLimit.isEmpty)
+  }
+
   @Test("a property false on the input is refused")
   func falseOnInput() {
     let m = Minimizer { _ in false }

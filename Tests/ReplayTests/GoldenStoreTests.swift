@@ -91,7 +91,10 @@ struct GoldenStoreTests {
       let report = try c.verifier(ci: ci).run()
       #expect(report.cases.map(\.status) == [.orphanGolden])
       #expect(report.exitCode == .difference)
-      #expect(report.cases[0].message.contains("restore Recordings/walk"))
+      #expect(
+        report.cases[0].message.contains(
+          "restore \(c.store.recordingsDir.path)/walk.* or delete \(c.store.goldenDir.path)/walk.*.jsonl"),
+        "\(report.cases[0].message)")
     }
   }
 

@@ -31,6 +31,9 @@ public struct Minimizer {
     public var minimized: Candidate
     /// Property evaluations (replays, or runs of the user's test command).
     public var tests: Int
+    /// The ddmin stages that stopped at ``Limits/testsPerStageMax`` checks: there the result is
+    /// smaller than the input but not shown to be 1-minimal.
+    public var stagesAtLimit: [String] = []
   }
 
   /// Bounds of a minimization.
@@ -65,6 +68,8 @@ public struct Minimizer {
   public var launches: (InputEvent) -> Bool
   /// Called after each property evaluation (e.g. a progress line on a terminal).
   public var progress: ((Progress) -> Void)?
+  /// Property evaluations a ddmin stage may spend (``Limits/testsPerStageMax``; tests lower it).
+  public var testsPerStageMax = Limits.testsPerStageMax
 
   public init(
     windowMs: Millis = 1000, launches: @escaping (InputEvent) -> Bool = { $0.kindName == "app_launch" },
@@ -82,6 +87,7 @@ public struct Minimizer {
     // often does): each distinct candidate is evaluated once.
     var seen: [String: [(Candidate, Bool)]] = [:]
     var stage = "input"
+    var atLimit: [String] = []
     var smallest = original.events.count
     func holds(_ c: Candidate) throws -> Bool {
       let key = "\(c.events.count) \(c.durationMs) \(c.events.first?.t ?? -1) \(c.events.last?.t ?? -1)"
@@ -111,7 +117,7 @@ public struct Minimizer {
     // 4. single events.
     stage = "kinds"
     let beforeKinds = best.events.count
-    best = try reduce(best, units: kinds(best.events), holds)
+    best = try reduce(best, units: kinds(best.events), holds) { atLimit.append(stage) }
     // Without a whole kind (e.g. effect results, whose requests the head cut may have broken),
     // more of the head may go.
     if best.events.count < beforeKinds {
@@ -119,9 +125,9 @@ public struct Minimizer {
       best = try cutHead(best, holds)
     }
     stage = "windows"
-    best = try reduce(best, units: windows(best.events), holds)
+    best = try reduce(best, units: windows(best.events), holds) { atLimit.append(stage) }
     stage = "events"
-    best = try reduce(best, units: best.events.indices.map { [$0] }, holds)
+    best = try reduce(best, units: best.events.indices.map { [$0] }, holds) { atLimit.append(stage) }
 
     // 5. Cut the end again (later events may have gone).
     stage = "cut end"
@@ -135,7 +141,7 @@ public struct Minimizer {
       shifted.header["duration_ms"] = .number(Double(best.durationMs - first))
       if try holds(shifted) { best = shifted }
     }
-    return Outcome(original: original, minimized: best, tests: tests)
+    return Outcome(original: original, minimized: best, tests: tests, stagesAtLimit: atLimit)
   }
 
   /// The shortest prefix (by duration, on event times) that still holds; binary search on
@@ -242,15 +248,18 @@ public struct Minimizer {
   }
 
   /// ddmin over `units` (groups of event indices of `c`).
-  func reduce(_ c: Candidate, units: [[Int]], _ holds: (Candidate) throws -> Bool) throws -> Candidate {
+  func reduce(
+    _ c: Candidate, units: [[Int]], _ holds: (Candidate) throws -> Bool, atLimit: () -> Void = {}
+  ) throws -> Candidate {
     guard units.count > 1 else { return c }
     func candidate(_ kept: [Int]) -> Candidate {
       let keep = Set(kept.flatMap { units[$0] })
       return Candidate(header: c.header, events: c.events.indices.filter { keep.contains($0) }.map { c.events[$0] })
     }
-    let r = try DeltaDebugging.minimize(Array(units.indices), testsMax: Limits.testsPerStageMax) { kept in
+    let r = try DeltaDebugging.minimize(Array(units.indices), testsMax: testsPerStageMax) { kept in
       kept.count == units.count ? true : try holds(candidate(kept))
     }
+    if r.tests >= testsPerStageMax { atLimit() }
     return candidate(r.subset)
   }
 }

@@ -164,6 +164,7 @@ extension JPReplay {
       print("  after:  \(after.events.count) events, \(after.durationMs) ms  \(Self.counts(after.events))")
       let pct = before.events.isEmpty ? 100 : Double(after.events.count) * 100 / Double(before.events.count)
       print("  \(String(format: "%.1f", pct)) % of the events, \(outcome.tests) property checks; wrote \(out)")
+      Self.printLimit(outcome)
     }
 
     /// `--against`: keep the difference between the reference engine and this one.
@@ -195,6 +196,15 @@ extension JPReplay {
       print("  after:  \(after.events.count) events, \(after.durationMs) ms  \(Self.counts(after.events))")
       let pct = before.events.isEmpty ? 100 : Double(after.events.count) * 100 / Double(before.events.count)
       print("  \(String(format: "%.1f", pct)) % of the events, \(outcome.tests) property checks")
+      printLimit(outcome)
+    }
+
+    /// Says when a ddmin stage stopped at its check limit (the result may not be 1-minimal).
+    static func printLimit(_ outcome: Minimizer.Outcome) {
+      guard !outcome.stagesAtLimit.isEmpty else { return }
+      print(
+        "  stopped at \(Minimizer.Limits.testsPerStageMax) checks in the \(outcome.stagesAtLimit.joined(separator: ", ")) stage(s): "
+          + "the result still shows the behaviour but some of its events may not be needed; a --expect or --test that needs fewer events shrinks further")
     }
 
     static func counts(_ events: [InputEvent]) -> String {
