@@ -71,6 +71,9 @@ public struct SeamCoverageReport: Sendable {
 
 /// Builds a ``SeamCoverageReport``.
 public enum SeamCoverage {
+  /// Events of one recording held in memory for its replay (as `minimize`'s bound).
+  public static let eventsMax = 2_000_000
+
   /// Reads each recording's events and replays it with `plugin` (URLs in name order).
   /// A recording that cannot be read or replayed is bad input naming it.
   public static func run(plugin: EnginePlugin, recordings: [URL]) throws(HarnessFailure) -> SeamCoverageReport {
@@ -83,28 +86,33 @@ public enum SeamCoverage {
     for url in recordings {
       let name = url.deletingPathExtension().lastPathComponent
       names.append(name)
+      // The events are read once: counted here, then replayed from memory into typed trace
+      // records (no trace text written and parsed back).
+      let header: JSONObject
+      var events: [InputEvent] = []
       do {
         let reader = try RecordingFiles.open(url.path)
+        header = reader.header
         while let event = try reader.nextEvent() {
           let kind = event.kindName
           seenInputs[kind, default: []].insert(name)
+          guard events.count < eventsMax else { break }
+          events.append(event)
           guard let facets = facetsByKind["input \(kind)"], let fields = event.jsonFields else { continue }
           for f in facets { if let v = f.value(in: fields) { seenValues[f.name, default: [:]][v, default: []].insert(name) } }
         }
       } catch {
         throw .badInput(error.description)
       }
-      let products: ReplayProducts
-      do { products = try plugin.products(url) } catch { throw .badInput(error.description) }
-      var lineNumber = 0
-      for line in products.trace.split(separator: "\n", omittingEmptySubsequences: true) {
-        lineNumber += 1
-        guard case .object(let fields)? = try? JSONParser.parse(String(line)), let out = fields["out"]?.stringValue else {
-          throw .badInput("\(url.path): replay trace line \(lineNumber): not a trace record (an object with \"out\")")
-        }
-        seenOutputs[out, default: []].insert(name)
-        guard let facets = facetsByKind["output \(out)"] else { continue }
-        for f in facets { if let v = f.value(in: fields) { seenValues[f.name, default: [:]][v, default: []].insert(name) } }
+      if events.count >= eventsMax {
+        throw .badInput("\(url.path): more than \(eventsMax) events to replay in memory (SeamCoverage.eventsMax)")
+      }
+      let records: [TraceRecord]
+      do { records = try plugin.records(header, events, .all, PluginSettings(), url.path) } catch { throw .badInput(error.description) }
+      for record in records {
+        seenOutputs[record.out, default: []].insert(name)
+        guard let facets = facetsByKind["output \(record.out)"] else { continue }
+        for f in facets { if let v = f.value(in: record.fields) { seenValues[f.name, default: [:]][v, default: []].insert(name) } }
       }
     }
     func row(_ label: String, _ set: Set<String>?) -> SeamCoverageReport.Row {

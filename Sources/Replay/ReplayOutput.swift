@@ -1,6 +1,7 @@
 import EngineIO
 import EngineSeam
 import Foundation
+import Recording
 
 /// Where a replay's outputs go, in generation order.
 public protocol ReplayOutput {
@@ -103,17 +104,10 @@ public final class FileLineSink: LineSink {
   public func flush() throws {
     guard !buffer.isEmpty else { return }
     do { try handle.write(contentsOf: buffer) } catch {
-      if Self.isBrokenPipe(error) { readerClosed = true }
+      if SystemReason.isBrokenPipe(error) { readerClosed = true }
       throw error
     }
     buffer.removeAll(keepingCapacity: true)
-  }
-
-  static func isBrokenPipe(_ error: Error) -> Bool {
-    let ns = error as NSError
-    if ns.domain == NSPOSIXErrorDomain && ns.code == Int(EPIPE) { return true }
-    if let under = ns.userInfo[NSUnderlyingErrorKey] as? NSError { return isBrokenPipe(under) }
-    return false
   }
 
   /// Flushes, and closes the file if this sink created it.

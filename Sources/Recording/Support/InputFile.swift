@@ -85,6 +85,14 @@ package enum InputFile {
 /// POSIX error or the one under a Foundation error, a plain phrase for Foundation's common
 /// file codes — never a debug description such as `Code(rawValue: 256)`.
 package enum SystemReason {
+  /// Whether `error` (or an error under it) is EPIPE: the reader closed the pipe.
+  package static func isBrokenPipe(_ error: any Error) -> Bool {
+    let ns = error as NSError
+    if ns.domain == NSPOSIXErrorDomain && ns.code == Int(EPIPE) { return true }
+    if let under = ns.userInfo[NSUnderlyingErrorKey] as? NSError { return isBrokenPipe(under) }
+    return false
+  }
+
   package static func of(_ error: any Error) -> String {
     let ns = error as NSError
     if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }

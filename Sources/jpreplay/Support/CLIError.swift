@@ -51,12 +51,7 @@ enum StandardOutput {
   }
 
   /// Whether `error` (or an error under it) is EPIPE: the reader closed the pipe.
-  static func isBrokenPipe(_ error: Error) -> Bool {
-    let ns = error as NSError
-    if ns.domain == NSPOSIXErrorDomain && ns.code == Int(EPIPE) { return true }
-    if let under = ns.userInfo[NSUnderlyingErrorKey] as? NSError { return isBrokenPipe(under) }
-    return false
-  }
+  static func isBrokenPipe(_ error: Error) -> Bool { SystemReason.isBrokenPipe(error) }
 
   /// The system's reason for a failed write, never a debug description.
   static func reason(_ error: Error) -> String { SystemReason.of(error) }
