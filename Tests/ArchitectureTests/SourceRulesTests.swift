@@ -44,6 +44,38 @@ struct SourceRulesTests {
     #expect(Self.spawningLines(child).count >= 1)
   }
 
+  /// Lines of `text` that read a clock or compare a measured duration, comments excluded. The
+  /// needles are split so this file does not match itself.
+  static func clockLines(_ text: String) -> [String] {
+    let needles = [
+      "Continuous" + "Clock", "Suspending" + "Clock", "clock_" + "gettime", "Date" + "()", "Dispatch" + "Time",
+      "mach_absolute" + "_time", "CFAbsolute" + "TimeGetCurrent", "system" + "Uptime", "gettime" + "ofday",
+      "get" + "rusage", ".measure" + " {", ".measure" + "(", "slowest" + ".duration", "time" + "IntervalSince",
+    ]
+    return text.split(separator: "\n").map(String.init).filter { line in
+      let code = line.components(separatedBy: "//").first ?? ""
+      return needles.contains { code.contains($0) }
+    }
+  }
+
+  /// Issue 38: a test asserts work done (counts, bytes, bounds), never wall or CPU time — a
+  /// slower or busy machine must not turn the gate red. Speed lives in `jpreplay bench`.
+  @Test("no test reads a clock: the suite asserts work done, never a duration")
+  func noTimedTests() throws {
+    let files = Self.swiftFiles(under: "Tests")
+    #expect(files.count > 100, "the scan found \(files.count) files; is the repository root right?")
+    var offenders: [String] = []
+    for f in files {
+      let text = try String(contentsOf: Self.repoRoot.appendingPathComponent(f), encoding: .utf8)
+      offenders += Self.clockLines(text).map { "\(f): \($0.trimmingCharacters(in: .whitespaces))" }
+    }
+    #expect(offenders == [])
+    // The scan would see a timed assertion.
+    #expect(Self.clockLines("    let start = Continuous" + "Clock.now\n    #expect(x < .seconds(1))").count == 1)
+    #expect(Self.clockLines("  let t = clock_" + "gettime(CLOCK_THREAD_CPUTIME_ID, &ts)  // cpu").count == 1)
+    #expect(Self.clockLines("  // Continuous" + "Clock in a comment").isEmpty)
+  }
+
   @Test("no Linux-only path in Sources/: the CLI finds itself through Foundation, not /proc (users build on macOS)")
   func noLinuxOnlyPaths() throws {
     var offenders: [String] = []

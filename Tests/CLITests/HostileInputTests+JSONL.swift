@@ -5,22 +5,18 @@ import Recording
 import Testing
 
 /// Hostile JSONL recordings through the CLI (issue 12: C1, H1, H4): `import` and `replay`
-/// exit 2 with the file, the line and the bound, fast — never a signal, never a long run.
+/// exit 2 with the file, the line and the bound — never a signal, never a partial output.
 @Suite("Hostile JSONL input (exit 2, named bound)")
 struct HostileJSONLInputTests {
   static let header = #"{"format":"jp-replay/1","wall_start_ms":1770860000000,"initial":{"scene":"cafe"}}"#
 
-  /// Runs jpreplay, checks it exits 2 within 10 s naming `file:line` and `bound`, and that
-  /// `import` left no output behind.
+  /// Runs jpreplay, checks it exits 2 naming `file:line` and `bound`, and that `import` left
+  /// no output behind.
   static func expectRefused(_ args: [String], place: String, bound: String, in dir: URL) throws {
-    let clock = ContinuousClock()
-    var r: CLI.Result?
-    let elapsed = try clock.measure { r = try CLI.run(args) }
-    let result = try #require(r)
+    let result = try CLI.run(args)
     #expect(result.code == 2, "\(args): exit \(result.code), \(result.stderr)")
     #expect(result.stderr.contains(place), "\(args): \(result.stderr)")
     #expect(result.stderr.contains(bound), "\(args): \(result.stderr)")
-    #expect(elapsed < .seconds(10), "\(args) took \(elapsed)")
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.jprec").path))
   }
 
@@ -67,13 +63,11 @@ struct HostileJSONLInputTests {
     let recorder = try Recorder(path: path, header: header)
     try recorder.append(InputEvent(t: 0, payload: .generic(GenericEvent(kind: .shutter_tap, fields: [:]))))
     try recorder.finish()
-    let clock = ContinuousClock()
-    var r: CLI.Result?
-    let elapsed = try clock.measure { r = try CLI.run(["replay", path]) }
-    let result = try #require(r)
+    // Refused from the header, before the virtual clock runs: no trace line reaches stdout.
+    let result = try CLI.run(["replay", path])
     #expect(result.code == 2, "\(result.stderr)")
     #expect(result.stderr.contains(path) && result.stderr.contains("duration_ms"), "\(result.stderr)")
-    #expect(elapsed < .seconds(10), "took \(elapsed)")
+    #expect(result.stdout.isEmpty, "\(result.stdout.prefix(200))")
   }
 
   /// A `.jprec` written by other code than `import` is not checked against the event

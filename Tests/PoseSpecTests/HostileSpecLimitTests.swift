@@ -91,12 +91,10 @@ struct HostileSpecLimitTests {
   func exponentialAliases() throws {
     var aliases = [("z0", "lShoulder.x")]
     for i in 1...22 { aliases.append(("z\(i)", "z\(i - 1) + z\(i - 1)")) }
-    let start = ContinuousClock.now
+    // Refused by the chain bound before expansion (unbounded, it took 16.8 s and 1.2 GB).
     let f = try formulaFailure(try withFormula("error = z22", aliases: aliases))
-    let elapsed = ContinuousClock.now - start
     #expect(f.message.contains("aliasChainMax = \(PoseSpecLimits.aliasChainMax)"), "\(f)")
     #expect(f.token == "z22")
-    #expect(elapsed < .seconds(5), "refusing took \(elapsed)")  // unbounded: 16.8 s and 1.2 GB
     // Within the chain and depth bounds, 8^4 copies of lShoulder.x exceed the node bound.
     var wide = [("q0", "lShoulder.x")]
     for i in 1...4 { wide.append(("q\(i)", "max(" + Array(repeating: "q\(i - 1)", count: 8).joined(separator: ", ") + ")")) }

@@ -66,7 +66,6 @@ import Testing
       #expect(report.accepted > 0, "\(name)")
       #expect(report.refused > count / 5, "\(name)")
       #expect(report.unnamed == [], "\(name)")
-      #expect(report.slowest.duration < .seconds(1), "\(name)")
     }
   }
 }

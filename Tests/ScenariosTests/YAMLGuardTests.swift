@@ -25,12 +25,11 @@ struct YAMLGuardTests {
     return s + "notes: done\n"
   }
 
-  @Test func billionLaughsIsRefusedAtItsFirstAnchorInUnderASecond() throws {
+  @Test func billionLaughsIsRefusedAtItsFirstAnchor() throws {
     let text = Self.billionLaughs
     #expect(text.utf8.count < 600)
-    let start = ContinuousClock.now
+    // Refused at the first anchor (line 5), before any alias is expanded.
     let e = try #require(Self.error(text))
-    #expect(ContinuousClock.now - start < .seconds(1))
     #expect(e.line == 5 && e.column == 7, "\(e)")
     #expect(e.message.contains("anchor &l0") && e.message.contains("not supported"), "\(e)")
     #expect(e.description.hasPrefix("\(Self.file):5:7: "), "\(e)")
@@ -55,9 +54,7 @@ struct YAMLGuardTests {
     let e = try #require(Self.error(Self.nested(ScenarioLimits.yamlDepthMax - 1)))
     #expect(e.line == 4 && e.message.contains("ScenarioLimits.yamlDepthMax"), "\(e)")
     // 100,000 levels would overflow the composer's stack; refused at once instead.
-    let start = ContinuousClock.now
     let deep = try #require(Self.error(Self.nested(100_000)))
-    #expect(ContinuousClock.now - start < .seconds(1))
     #expect(deep.message.contains("deeper than \(ScenarioLimits.yamlDepthMax)"), "\(deep)")
     // Block nesting counts the same way.
     var block = "name: t\nduration_ms: 100\nseed: 1\ninitial:\n"

@@ -11,9 +11,9 @@ import PoseSpec
 /// thresholds, its labelled intervals shaded and its display spans as a bar on top. Every
 /// mark has a `<title>` tooltip.
 public enum SVGTimeline {
-  static let width = 1200.0
-  static let left = 210.0
-  static let right = 20.0
+  package static let width = 1200.0
+  package static let left = 210.0
+  package static let right = 20.0
   static let laneHeight = 18.0
   static let panelHeight = 120.0
   static let gap = 14.0
