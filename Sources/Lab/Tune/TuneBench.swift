@@ -22,18 +22,22 @@ public enum TuneBench {
     public var jobs: Int
     public var seconds: Double
     public var infeasible: Int
+    /// The process's peak resident set size after the run.
+    public var peakRSSBytes: Int64 = 0
     public var trialsPerSecond: Double { Double(trials) / max(seconds, 1e-9) }
 
     public func render() -> String {
       String(
-        format: "bench tune: %d trials × %d recordings, %d jobs: %.2f s, %.1f trials/s (%d infeasible)\n",
-        trials, recordings, jobs, seconds, trialsPerSecond, infeasible)
+        format: "bench tune: %d trials × %d recordings, %d jobs: %.2f s, %.1f trials/s (%d infeasible), peak RSS %.1f MiB\n",
+        trials, recordings, jobs, seconds, trialsPerSecond, infeasible, Double(peakRSSBytes) / 1_048_576)
+        + BenchTarget.render(targets)
     }
 
     public var json: String {
       String(
-        format: "{\"tune_trials\":%d,\"recordings\":%d,\"jobs\":%d,\"seconds\":%.3f,\"trials_per_second\":%.3f,\"infeasible\":%d}",
+        format: "{\"tune_trials\":%d,\"recordings\":%d,\"jobs\":%d,\"seconds\":%.3f,\"trials_per_second\":%.3f,\"infeasible\":%d,",
         trials, recordings, jobs, seconds, trialsPerSecond, infeasible)
+        + "\"peak_rss_bytes\":\(peakRSSBytes),\"targets\":\(BenchTarget.json(targets))}"
     }
   }
 
@@ -62,6 +66,6 @@ public enum TuneBench {
     let results = try study.trials()
     return Report(
       trials: results.count, recordings: setup.corpusNames.count, jobs: setup.runner.jobs, seconds: seconds,
-      infeasible: results.filter { $0.status != .ok }.count)
+      infeasible: results.filter { $0.status != .ok }.count, peakRSSBytes: Bench.peakRSSBytes())
   }
 }

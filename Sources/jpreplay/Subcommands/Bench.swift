@@ -22,6 +22,11 @@ extension JPReplay {
         --tune-trials N measures tuning instead: N trials of a random study (--tune-space, \
         default a 3-parameter anti-jitter space) over the tune corpus (--corpus, default \
         'tune-*'), replayed in process on --jobs threads, reported as trials/s.
+
+        Every figure with a target (docs/PERFORMANCE.md) is printed under "targets:" marked \
+        ok or MISSED, and listed in --json as "targets". With --require a missed target makes \
+        the exit code 1 (the figures are still printed); without it bench reports and exits 0. \
+        Compare builds in alternating runs on one machine; a busy machine lowers every figure.
         """)
 
     @Argument(help: "A .jprec to measure (default: a generated session).")
@@ -38,6 +43,9 @@ extension JPReplay {
 
     @Flag(help: "Print the figures as one JSON object.")
     var json = false
+
+    @Flag(help: "Exit 1 when a figure misses its target (after printing every figure).")
+    var require = false
 
     @Option(help: "Measure tuning: this many trials of a random study (trials/s).")
     var tuneTrials: Int?
@@ -65,6 +73,7 @@ extension JPReplay {
           trials: tuneTrials, spacePath: tuneSpace, specPath: spec, corpus: corpus, recordingsDir: "Recordings", jobs: jobs
         ) { p in if last.due(false) { printErr("bench: \(p.finished)/\(p.total) trials…") } }
         print(json ? report.json : report.render(), terminator: json ? "\n" : "")
+        try requireTargets(report.targets)
         return
       }
       var path = recording
@@ -82,6 +91,17 @@ extension JPReplay {
       }
       let report = try Lab.Bench.run(recording: path!, specPath: spec) { printErr("bench: \($0)…") }
       print(json ? report.json : report.render(), terminator: json ? "\n" : "")
+      try requireTargets(report.targets)
+    }
+
+    /// With `--require`, a missed target is a failed check (exit 1) naming the figures.
+    func requireTargets(_ targets: [BenchTarget]) throws {
+      let missed = targets.filter { !$0.met }
+      guard require, !missed.isEmpty else { return }
+      throw CLIError.failed(
+        "bench: \(missed.count) of \(targets.count) targets missed: "
+          + missed.map { "\($0.figure) \(BenchTarget.number($0.measured)) (target \($0.direction.rawValue) \(BenchTarget.number($0.bound)))" }
+          .joined(separator: ", "))
     }
   }
 }
