@@ -3,14 +3,14 @@ import Foundation
 import Testing
 
 /// Issue 27 in a real browser (headless Chromium; skipped with a printed reason only when none
-/// is installed — scripts/setup installs Debian's `chromium`). What is exercised: the page's
+/// is installed — scripts/setup --tests installs Debian's `chromium`). What is exercised: the page's
 /// own script runs from a `file://` URL with no network (its Content-Security-Policy allows
 /// nothing else); it writes `body[data-status]` (`ok` only when no error reached its error
 /// box) and `body[data-render-ms]` (performance.now() at the end of the first render, from
 /// navigation start); Chromium's log must hold no console message. Clicking a row is the
 /// page's `&click=N` hook, which calls `click()` on the N-th table row: the row's real click
 /// handler runs (no mouse events are synthesised by the browser).
-@Suite("HTML report (browser)", .enabled(if: HeadlessBrowser.available, "no Chromium (run scripts/setup)"))
+@Suite("HTML report (browser)", .enabled(if: HeadlessBrowser.available, "no Chromium (run scripts/setup --tests)"))
 struct HTMLReportBrowserTests {
   /// Where the screenshot artifact goes: `.build/html-report/` of the repository.
   static let artifacts = CLI.repoRoot.appendingPathComponent(".build/html-report")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Headless Chromium for the HTML report's browser tests: Debian's `chromium` (installed by
-/// scripts/setup when missing), else another Chromium or Chrome on PATH, or the one named by
+/// scripts/setup --tests when missing), else another Chromium or Chrome on PATH, or the one named by
 /// `JPREPLAY_CHROMIUM`. Each run gets its own profile folder, so parallel tests never share one.
 enum HeadlessBrowser {
   static let path: String? = {
@@ -19,7 +19,7 @@ enum HeadlessBrowser {
   /// Whether the browser tests can run; prints why not (once per test asking).
   static var available: Bool {
     if path == nil {
-      print("HTML report browser tests skipped: no Chromium found (run scripts/setup, which installs Debian's chromium; or set JPREPLAY_CHROMIUM)")
+      print("HTML report browser tests skipped: no Chromium found (run scripts/setup --tests, which installs Debian's chromium; or set JPREPLAY_CHROMIUM)")
     }
     return path != nil
   }
