@@ -107,6 +107,9 @@ extension JPReplay {
         let scen = report.scenarios.filter { !$0.recordings.isEmpty }.count
         print("coverage: \(files.count) recordings; ENGINE §7 scenarios \(scen)/\(report.scenarios.count); cue rules exercised \(hit)/\(ruled) (noRef + withRef); cues shown \(cues.filter { !$0.shown.isEmpty }.count)/\(cues.count)")
         for m in report.missing { print("  missing: \(m)") }
+        // Name the cues no recording shows (the count alone does not say which).
+        let unshown = cues.filter { $0.shown.isEmpty }.map(\.id)
+        if !unshown.isEmpty { print("  not shown by any recording: " + ConsoleText.safe(unshown.joined(separator: ", "))) }
       }
       return report.missing.count
     }

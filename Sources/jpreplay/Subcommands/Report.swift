@@ -9,7 +9,9 @@ extension JPReplay {
         Runs `verify` with the arguments given (recordings, --spec, --set, --time-tolerance, \
         --jobs, …; --update defaults to no here, so nothing is written but the page) and \
         writes one HTML file that opens from disk with no network: inline style, script and \
-        drawings. Same as `verify --html FILE`; `diff --html FILE` makes one for a diff.
+        drawings. Like `verify --html FILE`, except that --update defaults to no (verify's \
+        default writes .new files outside CI) and -o defaults to jpreplay-report.html; \
+        `diff --html FILE` makes one for a diff.
 
         The page holds a table of every divergence as an event (recording, file, t, cue, \
         kind: added, removed, shifted, new flicker, level changed, prompt changed, changed; \
