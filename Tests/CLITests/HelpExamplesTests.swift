@@ -78,7 +78,7 @@ struct HelpExamplesTests {
     #expect(Annotation(line: "printf 'a\\n# exit 3' | jpreplay review") == .exit(0))
   }
 
-  @Test(.timeLimit(.minutes(15)), arguments: pages)
+  @Test(arguments: pages)
   func everyExampleRuns(page: Page) throws {
     let scratch = try ScratchTree()
     defer { scratch.remove() }
