@@ -52,12 +52,32 @@ struct ScoreCLITests {
     #expect(d.stdout.contains("drift-left-and-back: budget "))
   }
 
+  @Test("bare score scores the corpus in Recordings/, as verify and coverage do")
+  func bareScoreScoresTheCorpus() throws {
+    let dir = try CLI.tempDir("score-corpus")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let recordings = dir.appendingPathComponent("Recordings")
+    try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: CLI.repoRoot.appendingPathComponent(Self.drift), to: recordings.appendingPathComponent("drift-left-and-back.jprec"))
+    try FileManager.default.copyItem(
+      at: CLI.repoRoot.appendingPathComponent("PoseSpec.json"), to: dir.appendingPathComponent("PoseSpec.json"))
+    let bare = try CLI.run(["score", "--json"], cwd: dir)
+    let all = try CLI.run(["score", "--all", "--json"], cwd: dir)
+    #expect(bare.code == 0, "\(bare.stderr)")
+    #expect(bare.stdout.contains("drift-left-and-back") && bare.stdout == all.stdout, "\(bare.stdout)")
+  }
+
   @Test("bad input exits 2 naming the problem")
   func badInput() throws {
     let missing = try CLI.run(["score", "Recordings/no-such.jprec"])
     #expect(missing.code == 2)
     #expect(missing.stderr.contains("no-such.jprec"))
-    #expect(try CLI.run(["score"]).code == 2)
+    // Bare `score` scores the corpus, Recordings/; a folder without one is bad input.
+    let empty = try CLI.tempDir("score-empty")
+    defer { try? FileManager.default.removeItem(at: empty) }
+    let none = try CLI.run(["score"], cwd: empty)
+    #expect(none.code == 2 && none.stderr.contains("Recordings: no such folder"), "\(none.stderr)")
     let budget = try CLI.run(["score", Self.drift, "--budget", "nonsense=1"])
     #expect(budget.code == 2)
     #expect(budget.stderr.contains("unknown budget"))

@@ -26,12 +26,14 @@ extension JPReplay {
         the same lists (flicker_list, miss_list, …).
 
         Recordings without labels (imported sessions) get praise, budgets and expectations \
-        only. A folder argument scores the recordings in it; --all scores Recordings/. Each \
+        only. A folder argument scores the recordings in it; with no recording named, score \
+        scores Recordings/ (as verify and coverage default to the corpus; --all says so \
+        explicitly). Each \
         recording is decoded once and replayed on --jobs threads.
 
         Examples:
           jpreplay score Recordings/drift-left-and-back.jprec
-          jpreplay score --all --jobs 2
+          jpreplay score --jobs 2
           jpreplay score Recordings --json > /tmp/score.json
           jpreplay score Recordings/drift-left-and-back.jprec --spec Tests/Fixtures/reference-posespec.json --details
           jpreplay score Recordings/s05-head-level-flicker.jprec --details
@@ -44,7 +46,7 @@ extension JPReplay {
     @Argument(help: "Recordings (.jprec, .jsonl, .jsonl.zst) or folders of them.")
     var recordings: [String] = []
 
-    @Flag(help: "Score every recording in Recordings/.")
+    @Flag(help: "Score every recording in Recordings/ (the default when no recording is named).")
     var all = false
 
     @OptionGroup var engine: EngineArguments
@@ -65,13 +67,19 @@ extension JPReplay {
     var budgetSettings: [String] = []
 
     func validate() throws {
-      if recordings.isEmpty && !all { throw ValidationError("name recordings or folders, or pass --all") }
       if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
       if `repeat` < 1 { throw ValidationError("--repeat must be at least 1") }
     }
 
     func run() throws {
-      let paths = try CorpusScorer.recordingPaths(recordings + (all ? ["Recordings"] : []))
+      let corpus = all || recordings.isEmpty
+      if corpus {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: "Recordings", isDirectory: &isDir), isDir.boolValue else {
+          throw CLIError.badInput("Recordings: no such folder here; name recordings or folders to score (score Recordings/x.jprec)")
+        }
+      }
+      let paths = try CorpusScorer.recordingPaths(recordings + (corpus ? ["Recordings"] : []))
       guard !paths.isEmpty else { throw CLIError.badInput("\(recordings.joined(separator: " ")): no recordings found") }
       for p in paths {
         try EngineRegistry.requireJustPhoto(
