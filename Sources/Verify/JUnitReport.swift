@@ -40,7 +40,9 @@ public enum JUnitReport {
       let element = c.exitCode == .badInput ? "error" : "failure"
       var body = c.details
       body += c.written.map { "wrote \(c.goldenDir)/\($0)" }
-      out += #"      <\#(element) message="\#(escape(c.message))" type="\#(type(of: c))">"#
+      // A failed, missing or stale case that also breaks its rules says both in its type.
+      let kind = type(of: c) + (!c.unmet.isEmpty && c.category != .unmet ? "+expectation_failed" : "")
+      out += #"      <\#(element) message="\#(escape(c.message))" type="\#(kind)">"#
       out += escape(body.joined(separator: "\n"), attribute: false)
       out += "</\(element)>\n"
       out += "    </testcase>\n"

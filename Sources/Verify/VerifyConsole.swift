@@ -26,15 +26,29 @@ public struct VerifyReport: Equatable, Sendable {
   public var groups: [DivergenceGroup] { DivergenceGroup.groups(of: cases) }
 
   /// "75 passed, 1 failed, 2 stale" — passed and failed always, other categories when not
-  /// zero; the numbers add up to the cases.
+  /// zero; the numbers add up to the cases. A recording that breaks its `expect:` rules and is
+  /// also failed, missing or stale counts in that category, and the line says how many of
+  /// those break rules too ("1 failed, 1 unmet (+1 of the failed, missing or stale)"), so no
+  /// broken rule hides behind another category.
   public var summaryLine: String {
     var parts = ["\(count(.passed)) passed", "\(count(.failed)) failed"]
-    for c in [VerifyCategory.missing, .stale, .orphan, .unmet, .updated] where count(c) > 0 {
-      parts.append("\(count(c)) \(c.rawValue)")
+    let alsoUnmet = unmetElsewhere
+    for c in [VerifyCategory.missing, .stale, .orphan, .unmet, .updated] {
+      if c == .unmet, alsoUnmet > 0 {
+        parts.append("\(count(c)) unmet (+\(alsoUnmet) of the failed, missing or stale)")
+      } else if count(c) > 0 {
+        parts.append("\(count(c)) \(c.rawValue)")
+      }
     }
     let errors = count(.error)
     if errors > 0 { parts.append("\(errors) \(errors == 1 ? "error" : "errors") (bad input)") }
     return parts.joined(separator: ", ")
+  }
+
+  /// Cases that break their `expect:` rules but count in another category (failed, missing,
+  /// stale).
+  public var unmetElsewhere: Int {
+    cases.reduce(0) { $0 + (!$1.unmet.isEmpty && $1.category != .unmet ? 1 : 0) }
   }
 
   /// Group lines shown in the console.

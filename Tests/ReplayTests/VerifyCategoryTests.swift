@@ -154,6 +154,24 @@ struct VerifyCategoryTests {
     #expect(JUnitReport.render(report).contains(#"type="expectation_failed""#))
     #expect(VerifyJSONReport.render(report).contains(#""expectations":["a.scenario.yaml:9: expect[0]"#))
   }
+
+  /// Issue 37: a failed (or missing) recording that also breaks its rules kept the broken
+  /// rules out of the summary and the JUnit type.
+  @Test func aFailedRecordingThatAlsoBreaksItsRulesSaysBoth() throws {
+    let rule = "a.scenario.yaml:9: expect[0] (X displayed at t=0): not met"
+    var failed = VerifyCase(name: "a", status: .failed([GoldenProblem(file: .trace, kind: .missing, message: "no golden")]))
+    failed.unmet = [rule]
+    var unmet = VerifyCase(name: "b", status: .passed)
+    unmet.unmet = [rule]
+    let both = VerifyReport(cases: [failed, unmet], update: .no)
+    #expect(failed.category == .missing)
+    #expect(both.summaryLine == "0 passed, 0 failed, 1 missing, 1 unmet (+1 of the failed, missing or stale)")
+    let alone = VerifyReport(cases: [failed], update: .no)
+    #expect(alone.summaryLine == "0 passed, 0 failed, 1 missing, 0 unmet (+1 of the failed, missing or stale)")
+    let junit = JUnitReport.render(alone)
+    #expect(junit.contains(#"type="missing_golden+expectation_failed""#), "\(junit)")
+    #expect(VerifyReport(cases: [unmet], update: .no).summaryLine == "0 passed, 0 failed, 1 unmet")
+  }
 }
 
 /// Issue 24.4: under `verify --bisect` an unmet rule of a recording that is not stale is "bad".
