@@ -81,7 +81,22 @@ public struct VerifyReport: Equatable, Sendable {
     var out = "\(tagText) \(ConsoleText.line(c.name)): \(ConsoleText.safe(c.message))\n"
     for line in c.details { out += "        \(paint.diffLine(ConsoleText.line(line)))\n" }
     for w in c.written { out += "        wrote \(c.goldenDir)/\(w)\n" }
-    for u in c.updated { out += "        updated Golden/\(c.name)\(u.file.suffix)\n" }
+    for u in c.updated { out += "        updated \(ConsoleText.line(c.goldenDir))/\(ConsoleText.line(c.name))\(u.file.suffix)\n" }
+    return out
+  }
+
+  /// ` --recordings-dir R --golden-dir G` for folders other than the defaults (Recordings,
+  /// Golden), shell-quoted where needed; empty for the defaults.
+  static func folderFlags(recordings: String, golden: String) -> String {
+    func quoted(_ s: String) -> String {
+      let plain = s.utf8.allSatisfy { b in
+        (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || "/._-+".utf8.contains(b)
+      }
+      return ConsoleText.line(plain && !s.isEmpty ? s : "'" + s.replacingOccurrences(of: "'", with: #"'\''"#) + "'")
+    }
+    var out = ""
+    if recordings != "Recordings" { out += " --recordings-dir \(quoted(recordings))" }
+    if golden != "Golden" { out += " --golden-dir \(quoted(golden))" }
     return out
   }
 
@@ -90,8 +105,11 @@ public struct VerifyReport: Equatable, Sendable {
   /// `assertReplay` names its own `update:` parameter).
   public func hints(updateHint: String = "pass --update new to write .new files") -> [String] {
     var out: [String] = []
-    if cases.contains(where: { !$0.written.isEmpty }) {
-      out.append("review the pending goldens with `jpreplay review` (or `jpreplay accept <name>`)")
+    if let c = cases.first(where: { !$0.written.isEmpty }) {
+      // The folders as verify was given them, so the command works as printed (PixScan's
+      // corpus lives in Recordings/pixscan and Golden/pixscan).
+      let folders = Self.folderFlags(recordings: c.recordingsDir, golden: c.goldenDir)
+      out.append("review the pending goldens with `jpreplay review\(folders)` (or `jpreplay accept <name>\(folders)`)")
     }
     if count(.stale) > 0 {
       out.append("re-record stale recordings with `jpreplay record <name>` (another engine's: `jpreplay record <its scenario file>`, as its STALE line says), then verify again")

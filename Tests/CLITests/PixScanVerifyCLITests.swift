@@ -80,6 +80,23 @@ struct PixScanVerifyCLITests {
 
   /// `review` warns about and `accept` refuses a pending golden that breaks a PixScan rule,
   /// through the same hook as `verify`.
+  /// Issue 37: verify's hint named `jpreplay review` / `accept NAME` without the folders, so the
+  /// printed command failed on PixScan's corpus; it now carries them and works as printed.
+  @Test func theReviewHintNamesTheFoldersAndWorksAsPrinted() throws {
+    let (dir, _, args) = try Self.corpus()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let golden = dir.appendingPathComponent("golden")
+    try FileManager.default.removeItem(at: golden.appendingPathComponent("tiny.trace.jsonl"))
+    let r = try CLI.run(args + ["--update", "new"])
+    #expect(r.code == 1, "\(r.stdout)\(r.stderr)")
+    let folders = " --recordings-dir \(dir.path) --golden-dir \(golden.path)"
+    #expect(r.stdout.contains("`jpreplay review\(folders)` (or `jpreplay accept <name>\(folders)`)"), "\(r.stdout)")
+    // The printed accept command, with the name filled in, blesses the pending golden.
+    let accept = try CLI.run(["accept", "tiny"] + folders.split(separator: " ").map(String.init))
+    #expect(accept.code == 0, "\(accept.stdout)\(accept.stderr)")
+    #expect(try CLI.run(args).code == 0)
+  }
+
   @Test func acceptRefusesAPendingGoldenThatBreaksARuleAndReviewWarns() throws {
     let (dir, yaml, _) = try Self.corpus()
     defer { try? FileManager.default.removeItem(at: dir) }
