@@ -78,8 +78,6 @@ struct PixScanVerifyCLITests {
     #expect(r.stdout.contains("\(yaml.path):10: expect[1] (action{direction=right} seen in [0, 200]): not met; 0 matching line(s)"), "\(r.stdout)")
   }
 
-  /// `review` warns about and `accept` refuses a pending golden that breaks a PixScan rule,
-  /// through the same hook as `verify`.
   /// Issue 37: verify's hint named `jpreplay review` / `accept NAME` without the folders, so the
   /// printed command failed on PixScan's corpus; it now carries them and works as printed.
   @Test func theReviewHintNamesTheFoldersAndWorksAsPrinted() throws {
@@ -97,6 +95,8 @@ struct PixScanVerifyCLITests {
     #expect(try CLI.run(args).code == 0)
   }
 
+  /// `review` warns about and `accept` refuses a pending golden that breaks a PixScan rule,
+  /// through the same hook as `verify`.
   @Test func acceptRefusesAPendingGoldenThatBreaksARuleAndReviewWarns() throws {
     let (dir, yaml, _) = try Self.corpus()
     defer { try? FileManager.default.removeItem(at: dir) }
