@@ -217,6 +217,21 @@ struct TuneTests {
     #expect(try study.meta()["trials"] == "8", "a refused extension changes nothing")
   }
 
+  /// Issue 37: a rerun with a larger --trials suggested deleting the study; --extend is the way.
+  @Test func aLargerTrialCountPointsToExtendNotToDeleting() throws {
+    let path = Self.tempStudy("bind-more.sqlite")
+    _ = try Self.run(try Self.runner(.random, trials: 4), path)
+    let study = try TuneStudy.open(path, create: false)
+    func message(_ r: TuneRunner) -> String {
+      do { try study.bind(r.studyMeta(specSHA256: "x", corpus: ["c"])) } catch { return error.message }
+      return "accepted"
+    }
+    let more = message(try Self.runner(.random, trials: 10))
+    #expect(more.contains("made with 4 trials, not 10") && more.contains("--extend") && !more.contains("delete"), "\(more)")
+    let seed = message(try Self.runner(.random, trials: 4, seed: 99))
+    #expect(seed.contains("seed = 7, not 99") && !seed.contains("--extend") && !seed.contains("delete"), "\(seed)")
+  }
+
   @Test func aStudyRefusesAnotherSpace() throws {
     let path = Self.tempStudy("bind.sqlite")
     _ = try Self.run(try Self.runner(.random, trials: 4), path)

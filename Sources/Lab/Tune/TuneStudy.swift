@@ -104,8 +104,14 @@ public final class TuneStudy {
       return
     }
     for (k, v) in settings where Self.identityKeys.contains(k) && Self.identity(old, k) != v {
+      // More trials than the study holds: that is what --extend is for (the study keeps its
+      // trials), not a new study.
+      if k == "trials", let was = old[k].flatMap({ Int($0) }), let now = Int(v), now > was {
+        throw .badInput(
+          "\(path): this study was made with \(was) trials, not \(now); to add trials to it, rerun the same command with --extend (it keeps trials 0…\(was - 1) and runs the rest), or use another --study file to start a new study")
+      }
       throw .badInput(
-        "\(path): this study was made with \(k) = \(old[k] ?? "(none)"), not \(v); use another --study file (or delete this one) to start a new study")
+        "\(path): this study was made with \(k) = \(old[k] ?? "(none)"), not \(v); use another --study file to start a new study")
     }
   }
 
