@@ -202,6 +202,15 @@ struct HTMLReportCLITests {
     for p in json["parameters"]?.arrayValue?.compactMap(\.stringValue) ?? [] { #expect(html.contains("<th>\(p)</th>"), "\(p)") }
     #expect(html.contains("<th>val.latency_p90_ms</th>") && html.contains("on the validation corpus"), "fit vs validation")
     #expect(html.contains("<svg") && !html.contains("src=\"http"))
+    // The reason column, as `tune report` prints it (issue 37: it was a tooltip only).
+    #expect(html.contains("<th>status</th><th>reason</th>"))
+    #expect(html.components(separatedBy: "<td class=\"reason\">").count - 1 == trials.count)
+    for t in trials {
+      guard let r = t["reason"]?.stringValue else { continue }
+      let escaped = r.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
+      #expect(html.contains("<td class=\"reason\">\(escaped)</td>"), "\(r)")
+    }
     // Each front trial (up to --timelines 3) links to the timeline of its worst fit recording,
     // shipped spec against the trial: the link's fragment names a timeline of the page.
     let data = try Self.data(ofPage: page)

@@ -13,7 +13,7 @@ public enum TuneHTML {
     let columns = report.objectives.flatMap {
       report.validation.isEmpty ? [$0] : [$0, TuneRunner.validationPrefix + $0]
     }
-    var head = "<tr><th>trial</th><th>front</th><th>status</th>"
+    var head = "<tr><th>trial</th><th>front</th><th>status</th><th>reason</th>"
     head += report.parameters.map { "<th>\(e($0))</th>" }.joined()
     head += columns.map { "<th>\(e($0))</th>" }.joined()
     head += report.validation.isEmpty ? "" : "<th>generalises</th>"
@@ -22,7 +22,7 @@ public enum TuneHTML {
     head += "</tr>"
     var rows = ""
     if let shipped = report.shipped {
-      rows += "<tr class=\"shipped\"><td data-v=\"-1\">shipped</td><td></td><td>-</td>"
+      rows += "<tr class=\"shipped\"><td data-v=\"-1\">shipped</td><td></td><td>-</td><td></td>"
       rows += report.parameters.map { _ in "<td></td>" }.joined()
       rows += columns.map { c in cell(shipped[c]) }.joined()
       rows += report.validation.isEmpty ? "" : "<td>-</td>"
@@ -33,7 +33,8 @@ public enum TuneHTML {
     for t in ordered {
       let onFront = front.contains(t.index)
       rows += "<tr\(onFront ? " class=\"front\"" : "") data-trial=\"\(t.index)\"><td data-v=\"\(t.index)\">#\(t.index)</td>"
-      rows += "<td>\(onFront ? "●" : "")</td><td title=\"\(e(t.reason ?? ""))\">\(e(t.status.rawValue))</td>"
+      // The reason a trial is infeasible or failed, as `tune report`'s reason column says it.
+      rows += "<td>\(onFront ? "●" : "")</td><td>\(e(t.status.rawValue))</td><td class=\"reason\">\(e(t.reason ?? ""))</td>"
       rows += report.parameters.indices.map { i in "<td>\(i < t.values.count ? e(t.values[i].description) : "")</td>" }.joined()
       rows += columns.map { cell(t.objectives[$0]) }.joined()
       if let g = report.generalisation(t) {
@@ -66,7 +67,7 @@ public enum TuneHTML {
       <style>
       body{font:13px/1.4 system-ui,sans-serif;margin:0 16px 40px;color:#222}h1{font-size:18px}
       table{border-collapse:collapse}th,td{border-bottom:1px solid #e4e4e4;padding:3px 6px;text-align:right}
-      th{cursor:pointer;background:#f0f0f0}tr.front{background:#e8f0fe}tr.shipped{font-style:italic}
+      th{cursor:pointer;background:#f0f0f0}tr.front{background:#e8f0fe}tr.shipped{font-style:italic}td.reason{text-align:left}
       </style>
       </head>
       <body data-status="loading">
