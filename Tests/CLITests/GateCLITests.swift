@@ -114,4 +114,19 @@ struct GateCLITests {
     let accept = try s.run(["accept", Self.name])
     #expect(accept.code == 2 && accept.stderr.contains("unknown cue id"), "\(accept.stderr)")
   }
+
+  @Test("a Just Photo rule naming a field trace lines do not have is bad input with a did-you-mean, as PixScan's are")
+  func unknownFieldIsBadInput() throws {
+    let s = try Scratch([Self.name])
+    defer { try? FileManager.default.removeItem(at: s.root) }
+    let url = s.recordings.appendingPathComponent("\(Self.name).scenario.yaml")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    // Misspelt, the never: rule would hold whatever the prompts are.
+    try text.replacingOccurrences(of: "  - {praise: {at_most: 0}}\n", with: "  - {praise: {at_most: 0}}\n  - {never: prompt, with: {kye: write_failed_block}}\n")
+      .write(to: url, atomically: true, encoding: .utf8)
+    let r = try s.run(["verify", Self.name])
+    #expect(r.code == 2, "\(r.stdout)\(r.stderr)")
+    let out = r.stdout + r.stderr
+    #expect(out.contains("\(Self.name).scenario.yaml:") && out.contains("unknown field \"kye\" of prompt lines (did you mean \"key\"?)"), "\(out)")
+  }
 }
