@@ -149,7 +149,9 @@ public struct PixExpectation: Sendable, Equatable {
     }
     func field(_ name: String, _ at: YNode) throws(PixScenarioError) -> String {
       guard kind.fields.contains(name) else {
-        throw at.error("\(s) lines have no field \"\(name)\"; expected one of \(kind.fields.joined(separator: ", "))")
+        var msg = "unknown field \"\(name)\" of \(s) lines"
+        if let c = closest(name, in: kind.fields) { msg += " (did you mean \"\(c)\"?)" }
+        throw at.error(msg + "; expected one of \(kind.fields.joined(separator: ", "))")
       }
       return name
     }

@@ -37,7 +37,9 @@ public enum Harness {
   }
 
   /// A driver that replays recordings with the spec at `specPath` (default ./PoseSpec.json),
-  /// engine options from each recording's header, then `overrides`. Each replay persists to
+  /// engine options from each recording's header, then the spec's options file
+  /// (`SpecOptionsFile`: `options.txt` beside the spec, when there is one), then `overrides`.
+  /// Each replay persists to
   /// its own SQLite session store (DESIGN §1): by default a fresh file in a temporary
   /// directory, removed after the replay.
   public static func driver(
@@ -45,8 +47,15 @@ public enum Harness {
     strictEffects: Bool? = nil, sessionStore: SessionStorePolicy = .temporary
   ) throws(HarnessFailure) -> ReplayDriver<Engine> {
     let spec = try loadSpec(path: specPath ?? defaultSpecPath)
+    let fileOptions = try SpecOptionsFile.options(forSpec: specPath ?? defaultSpecPath)
+    var probe = EngineOptions()
+    for o in fileOptions {
+      do { try probe.set(o.name, o.value) } catch {
+        throw .badInput("\(SpecOptionsFile.path(forSpec: specPath ?? defaultSpecPath)): \(error.description)")
+      }
+    }
     return try driver(
-      spec: spec, explicitSpec: specPath != nil, overrides: overrides, traceMetrics: traceMetrics,
+      spec: spec, explicitSpec: specPath != nil, overrides: fileOptions + overrides, traceMetrics: traceMetrics,
       strictEffects: strictEffects, sessionStore: sessionStore)
   }
 

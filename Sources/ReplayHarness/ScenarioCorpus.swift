@@ -2,6 +2,7 @@ import Foundation
 import JustPhotoPlugin
 import Recording
 import Replay
+import ScenarioYAML
 import Scenarios
 import Verify
 
@@ -110,19 +111,61 @@ extension ScenarioCorpus {
   /// (`<name>.scenario.yaml`), staleness (a scenario recording is generated again and
   /// compared, before its replay) and the `expect:` rules (checked against each replay, apart
   /// from the goldens).
-  public static func checks(recordingsDir dir: String) throws(HarnessFailure) -> ScenarioChecks {
+  ///
+  /// A rule naming a cue that is not in the spec (`specPath`, default ./PoseSpec.json, when it
+  /// can be loaded) would hold vacuously: the scenario is bad input (an unreadable finding
+  /// naming the file, the rule and the nearest cue id).
+  public static func checks(recordingsDir dir: String, specPath: String? = nil) throws(HarnessFailure) -> ScenarioChecks {
     let names = try scenarioFiles(in: dir).compactMap { Scenario.recordingName(ofFile: $0) }
+    let path = specPath ?? Harness.defaultSpecPath
+    let cueIDs: [String]? =
+      FileManager.default.fileExists(atPath: path) ? (try? Harness.loadSpec(path: path))?.cues.map(\.id) : nil
     return ScenarioChecks(
       engine: JustPhotoVocabulary.engineName, names: Set(names),
       staleness: { name in
         do {
-          guard let p = try staleRecordings(recordingsDir: dir, names: [name]).problems.first else { return nil }
-          return ScenarioFinding(message: p.message, unreadable: p.code == 2)
+          if let p = try staleRecordings(recordingsDir: dir, names: [name]).problems.first {
+            return ScenarioFinding(message: p.message, unreadable: p.code == 2)
+          }
+          guard let cueIDs, let rules = try? expectations(of: name, recordingsDir: dir),
+            let unknown = unknownCue(in: rules, known: cueIDs, spec: path)
+          else { return nil }
+          return ScenarioFinding(message: unknown, unreadable: true)
         } catch {
           return ScenarioFinding(message: "\(error)", unreadable: true)
         }
       },
       expectations: expectationCheck(recordingsDir: dir))
+  }
+
+  /// The first rule of `rules` that names a cue id not in `known` (the cue ids of the spec
+  /// `spec`), as a message naming the file, line, rule and the nearest known id; nil when
+  /// every named cue is known. Checked: `displayed`, `not_displayed` and a `with: {cue_id: …}`.
+  public static func unknownCue(in rules: [ScenarioExpectation], known: [String], spec: String) -> String? {
+    let ids = Set(known)
+    for r in rules {
+      let named: (what: String, cue: String)?
+      switch r.rule {
+      case .displayed(let cue, _, _, _): named = ("displayed", cue)
+      case .notDisplayed(let cue?, _, _, _): named = ("not_displayed", cue)
+      case .lines(let m, _, _, _, _), .state(let m, _, _):
+        named = m.with.first { $0.key == "cue_id" }?.value.stringValue.map { ("with: cue_id", $0) }
+      default: named = nil
+      }
+      guard let (what, cue) = named, !ids.contains(cue) else { continue }
+      let near = nearest(cue, in: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+      return "\(r.place): \(what): unknown cue id \"\(ConsoleText.line(Excerpt.short(cue)))\"\(near); expected a cue id of \(spec) (the rule would hold vacuously)"
+    }
+    return nil
+  }
+
+  /// The known id nearest to `word` by edit distance (case-insensitive); nil when `known` is empty.
+  static func nearest(_ word: String, in known: [String]) -> String? {
+    let w = Array(word.lowercased())
+    return known.min { a, b in
+      let (da, db) = (editDistance(w, Array(a.lowercased())), editDistance(w, Array(b.lowercased())))
+      return da != db ? da < db : a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
   }
 
   /// Gives `verifier` Just Photo's scenario checks of the corpus in `recordingsDir`

@@ -246,6 +246,7 @@ public struct ScenarioExpectation: Sendable, Equatable {
       }
       for f in members {
         guard isName(f.key) else { throw f.value.error("expected a field name (letters, digits, _), found \"\(f.key)\"") }
+        try known(f.key, s, at: f.value, a13: match.a13)
         match.with.append((f.key, try value(f.value)))
       }
     }
@@ -255,6 +256,7 @@ public struct ScenarioExpectation: Sendable, Equatable {
       for i in try node.sequence(max: ScenarioLimits.expectationFieldsMax, bound: "ScenarioLimits.expectationFieldsMax") {
         let k = try i.string()
         guard isName(k) else { throw i.error("expected a field name (letters, digits, _), found \"\(k)\"") }
+        try known(k, s, at: i, a13: match.a13)
         out.append(k)
       }
       return out
@@ -265,6 +267,21 @@ public struct ScenarioExpectation: Sendable, Equatable {
       throw n.error("state: needs with, has or lacks (what the latest \(s) line must show)")
     }
     return match
+  }
+
+  /// Trace kinds whose lines carry fields the engine builds for them beyond `TraceField`
+  /// (a spec's `sha256`, a reference's `ref_id`): their field names are not checked.
+  static let openKinds: Set<String> = [OutputKind.posespec.rawValue, OutputKind.reference.rawValue]
+
+  /// A field a rule names on a trace line must be a trace field (`TraceField`, plus the line's
+  /// `t`): a misspelt one would make a `never:` rule hold vacuously. Bad input naming the
+  /// place and the nearest field, as PixScan's rules say it. A.13 payload fields are not
+  /// listed anywhere and stay unchecked.
+  static func known(_ field: String, _ kind: String, at n: YNode, a13: Bool) throws(ScenarioError) {
+    guard !a13, !openKinds.contains(kind), field != "t", TraceField(rawValue: field) == nil else { return }
+    var msg = "unknown field \"\(field)\" of \(kind) lines"
+    if let c = closest(field, in: TraceField.allCases.map(\.rawValue)) { msg += " (did you mean \"\(c)\"?)" }
+    throw n.error(msg + "; expected a trace field (docs/FORMAT.md \"Trace lines\")")
   }
 
   /// A field value: a scalar (null, boolean, number, string) or a list of scalars.

@@ -1,3 +1,4 @@
+import Recording
 import Replay
 
 /// `review`: walks the pending `.new` files, shows each as a diff against its golden and asks
@@ -28,10 +29,13 @@ public struct ReviewSession {
   public var readLine: () -> String?
   /// Writes text as is (the session adds the newlines).
   public var write: (String) -> Void
-  /// The `expect:` rules a recording's pending goldens break (set by the CLI:
-  /// `GoldenStore.unmetRules(ofPending:engines:)`); each is shown as a warning before the
-  /// recording's first pending file.
-  public var ruleCheck: ((String) -> [String])?
+  /// The one gate (`GoldenGate.check`, set by the CLI): what it finds against accepting a
+  /// recording's pending goldens (stale recording, broken expect: rules) is shown as a warning
+  /// before the recording's first pending file, and an accept of them is refused (the file
+  /// stays pending) unless `force`.
+  public var gate: ((PendingGolden) -> [GoldenGate.Finding])?
+  /// `review --force`: the gate's overridable findings warn, and accepting goes ahead.
+  public var force = false
   /// One decision per group of pending files (`PendingGroup`: cue, record kind and shape of
   /// the first divergence), shown with its first file as the example (`review --group`).
   public var grouped = false
@@ -57,8 +61,10 @@ public struct ReviewSession {
     public var skipped: [PendingGolden] = []
     /// Pending files not offered because their recording does not exist.
     public var refused: [PendingGolden] = []
+    /// Pending files answered "accept" that the gate refused (still pending).
+    public var blocked: [PendingGolden] = []
     /// 0; 1 when files are still pending (skipped or refused), so a script can tell.
-    public var exitCode: ExitDecision { skipped.isEmpty && refused.isEmpty ? .ok : .difference }
+    public var exitCode: ExitDecision { skipped.isEmpty && refused.isEmpty && blocked.isEmpty ? .ok : .difference }
   }
 
   enum Answer { case accept, reject, skip, quit }
@@ -83,7 +89,7 @@ public struct ReviewSession {
     var quitting = false
     var warned = Set<String>()
     for (i, p) in pending.enumerated() {
-      if !quitting, mode != .rejectAll, warned.insert(p.name).inserted { warnBrokenRules(p.name) }
+      if !quitting, mode != .rejectAll, warned.insert(p.name).inserted { warnBrokenRules(p.name, p) }
       if quitting {
         outcome.skipped.append(p)
         continue
@@ -107,6 +113,14 @@ public struct ReviewSession {
   func apply(_ answer: Answer, to p: PendingGolden, _ outcome: inout Outcome) throws {
     switch answer {
     case .accept:
+      let refusing = findings(p.name, p).filter { !force || !$0.overridable }
+      if !refusing.isEmpty {
+        outcome.blocked.append(p)
+        let checks = Array(Set(refusing.map(\.check.rawValue))).sorted().joined(separator: ", ")
+        let how = refusing.allSatisfy(\.overridable) ? "; fix the engine, the rule or the recording, or pass --force to accept anyway" : ""
+        write("refusing \(ConsoleText.line(p.description)): the gate's check\(refusing.count == 1 ? "" : "s") (\(checks)) refused it\(how)\n")
+        return
+      }
       try store.accept(p)
       outcome.accepted.append(p)
       write("accepted \(p)\n")
@@ -119,21 +133,37 @@ public struct ReviewSession {
     }
   }
 
-  /// Warns (before the question) when recording `name`'s pending goldens break its scenario's
-  /// `expect:` rules: accepting them would bless a wrong engine.
-  func warnBrokenRules(_ name: String) {
-    guard let check = ruleCheck else { return }
-    let unmet = check(name)
-    guard !unmet.isEmpty else { return }
-    write(
-      "warning: \(name): the pending golden breaks \(unmet.count) expect: rule\(unmet.count == 1 ? "" : "s") of its scenario (accepting it blesses a wrong engine):\n"
-        + unmet.map { "  \($0)\n" }.joined())
+  /// The gate's findings against recording `name`'s pending goldens (`p`: one of them), asked
+  /// once per recording.
+  func findings(_ name: String, _ p: PendingGolden) -> [GoldenGate.Finding] {
+    if let known = gateCache.value[name] { return known }
+    let found = gate?(p) ?? []
+    gateCache.value[name] = found
+    return found
+  }
+  let gateCache = Cache()
+  final class Cache { var value: [String: [GoldenGate.Finding]] = [:] }
+
+  /// Warns (before the question) when the gate finds something against recording `name`'s
+  /// pending goldens (stale recording, broken expect: rules): accepting them would bless a
+  /// wrong engine, so `review` refuses it unless --force.
+  func warnBrokenRules(_ name: String, _ p: PendingGolden) {
+    let found = findings(name, p)
+    guard !found.isEmpty else { return }
+    var text = ""
+    for f in found { text += "warning: " + f.lines.joined(separator: "\n") + "\n" }
+    text +=
+      force
+      ? "  (accepting it blesses a golden the gate refuses; --force lets it through)\n"
+      : "  (accepting it would bless a wrong engine: an accept is refused; `jpreplay review --force` accepts anyway)\n"
+    write(text)
   }
 
   func writeTotals(_ outcome: Outcome) {
     write(
       "\n\(outcome.accepted.count) accepted, \(outcome.rejected.count) rejected, \(outcome.skipped.count) skipped"
-        + (outcome.refused.isEmpty ? "" : ", \(outcome.refused.count) refused (no recording)") + "\n"
+        + (outcome.refused.isEmpty ? "" : ", \(outcome.refused.count) refused (no recording)")
+        + (outcome.blocked.isEmpty ? "" : ", \(outcome.blocked.count) refused by the gate") + "\n"
     )
   }
 
@@ -152,7 +182,7 @@ public struct ReviewSession {
       let answer: Answer
       if mode == .ask { write(showGroup(g, position: i + 1, of: groups.count)) }
       if mode != .rejectAll {
-        for name in Set(g.files.map(\.name)).sorted() { warnBrokenRules(name) }
+        for name in Set(g.files.map(\.name)).sorted() { warnBrokenRules(name, g.files.first { $0.name == name }!) }
       }
       switch mode {
       case .acceptAll: answer = .accept

@@ -95,8 +95,8 @@ struct PixScanVerifyCLITests {
     #expect(try CLI.run(args).code == 0)
   }
 
-  /// `review` warns about and `accept` refuses a pending golden that breaks a PixScan rule,
-  /// through the same hook as `verify`.
+  /// `review` and `accept` refuse a pending golden that breaks a PixScan rule, through the
+  /// same hook as `verify`.
   @Test func acceptRefusesAPendingGoldenThatBreaksARuleAndReviewWarns() throws {
     let (dir, yaml, _) = try Self.corpus()
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -109,8 +109,9 @@ struct PixScanVerifyCLITests {
     let corpus = ["--recordings-dir", dir.path, "--golden-dir", golden.path]
     let review = try CLI.run(["review", "--accept-all"] + corpus)
     #expect(review.stdout.contains("expect[1] (action{direction=right} seen in [0, 200]): not met"), "\(review.stdout)\(review.stderr)")
-    try FileManager.default.copyItem(
-      at: golden.appendingPathComponent("tiny.trace.jsonl"), to: golden.appendingPathComponent("tiny.trace.jsonl.new"))
+    // The one gate (issue 34.3): review refuses the accept as accept does; the file stays pending.
+    #expect(review.code == 1 && review.stdout.contains("refusing tiny.trace.jsonl.new"), "\(review.stdout)")
+    #expect(FileManager.default.fileExists(atPath: golden.appendingPathComponent("tiny.trace.jsonl.new").path))
     let accept = try CLI.run(["accept", "tiny"] + corpus)
     #expect(accept.code == 1, "\(accept.stdout)\(accept.stderr)")
     #expect(accept.stderr.contains("tiny: the pending golden breaks 1 expect: rule of its scenario:"), "\(accept.stderr)")

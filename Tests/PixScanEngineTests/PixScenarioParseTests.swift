@@ -45,7 +45,7 @@ struct PixScenarioParseTests {
     e = try #require(Self.error(Self.head + "expect:\n  - {saw: acton}\n"))
     #expect(e.line == 7 && e.message.contains("did you mean \"action\""))
     e = try #require(Self.error(Self.head + "expect:\n  - {never: queue, with: {photo_id: IMG_0001}}\n"))
-    #expect(e.message.contains("queue lines have no field \"photo_id\""))
+    #expect(e.message.contains("unknown field \"photo_id\" of queue lines"))
     e = try #require(Self.error(Self.head + "expect:\n  - {state: screen, at: 0}\n"))
     #expect(e.message.contains("needs with"))
     e = try #require(Self.error(Self.head + "expect:\n  - {saw: screen, at: 50}\n"))

@@ -143,8 +143,10 @@ struct SpecRulesTests {
     let e = try #require(HostileSpec.onThread(stackKiB: 512) { HostileSpec.failure(Array(spliced.utf8)) })
     #expect(e.kind == .invalidJSON)
     #expect(e.location == "line \(line), column 22: duplicate key \"enabled\" in an object (each key may appear once; remove one)")
-    // Without the option (recordings, traces) the parser keeps both members as before.
-    let lenient = try JSONParser.parse(spliced)
+    // One JSON rule (issue 34.4): every default parse refuses it too; only the explicit
+    // lenient option (text the project wrote itself) keeps both members.
+    #expect(throws: JSONParseError.self) { try JSONParser.parse(spliced) }
+    let lenient = try JSONParser.parse(bytes: Array(spliced.utf8), rejectingDuplicateKeys: false)
     #expect(lenient["praisePolicy"]?.objectValue?.count == 6)
   }
 

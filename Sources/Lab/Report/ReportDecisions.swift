@@ -24,10 +24,10 @@ public struct ReportDecision: Equatable, Sendable {
 ///                    "pending":{"trace":"<sha256 of Golden/….trace.jsonl.new>"}}]}
 ///
 /// Applying it makes the checks of `accept` and `reject` (something pending for each name; an
-/// accepted file's recording exists), plus: names are exact (never globs), each at most once,
-/// and a pending file whose bytes changed since the report (its SHA-256 differs) — or that
-/// the report did not see — is refused. Every decision is checked before any file moves: one
-/// refusal applies nothing.
+/// accept goes through the one gate, `GoldenGate`, as `accept NAME` does), plus: names are
+/// exact (never globs), each at most once, and a pending file whose bytes changed since the
+/// report (its SHA-256 differs) — or that the report did not see (no SHA for it) — is
+/// refused. Every decision is checked before any file moves: one refusal applies nothing.
 public enum ReportDecisions {
   public static let format = "jpreplay-decisions"
   /// Bytes of a decisions file read at most.
@@ -100,16 +100,30 @@ public enum ReportDecisions {
   public struct Outcome: Equatable, Sendable {
     /// ("accepted" | "rejected", file), in decision order, trace before a13.
     public var applied: [(verb: String, file: PendingGolden)] = []
-    /// One message per refused decision (nothing was applied when any).
+    /// One message per refused decision or gate finding (nothing was applied when any).
     public var refused: [String] = []
+    /// Gate findings let through by --force.
+    public var warnings: [String] = []
+    /// nil when applied; else 2 for bad input (nothing pending, no recording, a pending file
+    /// the decision did not see as it is), 1 when only the gate's behavioural checks refused.
+    public var exitCode: Int32?
+    /// The gate's closing line (which checks refused, how to override), when it refused.
+    public var closing: String?
     public static func == (a: Outcome, b: Outcome) -> Bool {
-      a.refused == b.refused && a.applied.elementsEqual(b.applied) { $0.verb == $1.verb && $0.file == $1.file }
+      a.refused == b.refused && a.warnings == b.warnings && a.exitCode == b.exitCode
+        && a.applied.elementsEqual(b.applied) { $0.verb == $1.verb && $0.file == $1.file }
     }
   }
 
   /// Checks every decision against the store, then, when none is refused, applies them all.
-  public static func apply(_ decisions: [ReportDecision], store: GoldenStore) throws -> Outcome {
+  /// An accept goes through the one gate (`GoldenGate`: recording, stale, rules, and the
+  /// SHA-256 the report saw of each pending file — a decision that carries none for a file is
+  /// refused); a reject through its SHA check when it carries any SHA. `force`: the gate's overridable findings warn.
+  public static func apply(_ decisions: [ReportDecision], gate: GoldenGate, force: Bool = false) throws -> Outcome {
+    let store = gate.store
     var outcome = Outcome()
+    var codes: [Int32] = []
+    var findings: [GoldenGate.Finding] = []
     let pending = try store.pending()
     var plan: [(ReportDecision, [PendingGolden])] = []
     for d in decisions {
@@ -117,30 +131,27 @@ public enum ReportDecisions {
       let files = pending.filter { $0.name == d.recording }
       if files.isEmpty {
         outcome.refused.append("nothing pending for \(name) (see `jpreplay verify`)")
+        codes.append(2)
         continue
       }
-      var ok = true
-      for p in files {
-        if d.accept && !store.hasRecording(p.name) {
-          outcome.refused.append(ConsoleText.line(store.refusal(p)))
-          ok = false
-          continue
-        }
-        guard !d.pending.isEmpty else { continue }
-        guard let expected = d.pending[p.kind.rawValue] else {
-          outcome.refused.append("Golden/\(ConsoleText.line(p.description)): not in the report the decision was made on; verify again and decide anew")
-          ok = false
-          continue
-        }
-        let now = FileManager.default.contents(atPath: store.pendingURL(p.name, p.kind).path).map { SHA256.hex([UInt8]($0)) }
-        if now != expected {
-          outcome.refused.append("Golden/\(ConsoleText.line(p.description)): changed since the report (SHA-256 \(now?.prefix(12) ?? "none")… ≠ \(expected.prefix(12))…); verify again and decide anew")
-          ok = false
-        }
-      }
-      if ok { plan.append((d, files)) }
+      var seen: [PendingGolden: String] = [:]
+      for p in files { if let sha = d.pending[p.kind.rawValue] { seen[p] = sha } }
+      // A reject that pins no file (the example file's) deletes only what verify writes
+      // again; an accept must name what it blesses.
+      let found =
+        d.accept ? gate.check(files, seen: seen) : gate.check(files, seen: d.pending.isEmpty ? nil : seen).filter { $0.check == .seen }
+      findings += found
+      plan.append((d, files))
     }
-    guard outcome.refused.isEmpty else { return outcome }
+    let verdict = GoldenGate.verdict(findings, force: force)
+    outcome.warnings = verdict.warned.flatMap(\.lines)
+    outcome.refused += verdict.refused.flatMap(\.lines)
+    codes += verdict.refused.map(\.exitCode)
+    if !verdict.refused.isEmpty {
+      outcome.closing = GoldenGate.closing(verdict, nothing: "nothing decided", override: "pass --force to apply anyway")
+    }
+    outcome.exitCode = codes.max()
+    guard outcome.exitCode == nil else { return outcome }
     for (d, files) in plan {
       for p in files {
         if d.accept { try store.accept(p) } else { try store.reject(p) }

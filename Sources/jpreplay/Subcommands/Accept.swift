@@ -12,10 +12,12 @@ extension JPReplay {
         The replacement is atomic (write to a temporary file, then rename). Naming a recording \
         with nothing pending is an error (exit 2). A pending file whose recording does not \
         exist is refused (exit 2): restore the recording and verify again, or drop the file \
-        with `jpreplay reject <name>`. Quoted globs select names ('cov-*'). A pending \
-        golden whose replay breaks its scenario's expect: rules (docs/FORMAT.md) is refused \
-        with the rules named, and nothing is accepted (exit 1); --force accepts it with a \
-        warning.
+        with `jpreplay reject <name>`. Quoted globs select names ('cov-*'). Every file goes \
+        through one gate, the same for accept, review and tune promote: a pending golden of \
+        a stale recording (not what its scenario generates) or whose replay breaks its \
+        scenario's expect: rules (docs/FORMAT.md) is refused with the check and the rules \
+        named, and nothing is accepted (exit 1; 2 when the scenario cannot be judged, e.g. a \
+        rule naming an unknown cue); --force accepts it with a warning.
 
         Examples:
           jpreplay verify feet-cropped --set bboxRequiresAllListed=true --update new    # exit 1: writes Golden/feet-cropped.trace.jsonl.new
@@ -26,9 +28,10 @@ extension JPReplay {
           jpreplay accept --decisions docs/decisions.example.json    # the page's export: reject feet-cropped's .new
 
         --decisions FILE applies the accept/reject decisions exported from an HTML report \
-        (`jpreplay report`, `verify --html`) with the same checks, plus: names are exact, and a \
-        pending file whose bytes changed since the report (or that the report did not see) \
-        is refused. Every decision is checked first; one refusal applies nothing (exit 2).
+        (`jpreplay report`, `verify --html`) through the same gate, plus: names are exact, and a \
+        pending file whose bytes changed since the report, or that an accept decision carries \
+        no SHA-256 of (the report did not see it), is refused (exit 2). Every decision is \
+        checked first; one refusal applies nothing.
 
         --group KEY accepts every pending file of a group that `jpreplay review --group` lists \
         (the cue, record kind and shape of the file's first divergence, e.g. \
@@ -50,7 +53,7 @@ extension JPReplay {
     @Option(help: ArgumentHelp("Apply the decisions exported from an HTML report.", valueName: "FILE"))
     var decisions: String?
 
-    @Flag(help: "Accept pending goldens even when their replay breaks the scenario's expect: rules.")
+    @Flag(help: "Accept pending goldens the gate refuses (a stale recording, broken expect: rules, a decision whose SHA-256 does not match), with a warning.")
     var force = false
 
     @Option(help: ArgumentHelp("Accept a group of `review --group` (a key or a quoted glob). Repeatable.", valueName: "KEY"))
@@ -72,49 +75,50 @@ extension JPReplay {
 
     func run() throws {
       if let decisions { return try applyDecisions(decisions) }
+      let store = corpus.store
       if !group.isEmpty {
         return try resolveGroups(
-          group, names: recordings, verb: "accepted", store: corpus.store, precheck: { try checkRules(only: Set($0)) }
-        ) { try corpus.store.accept($0) }
+          group, names: recordings, verb: "accepted", store: store,
+          precheck: { files in try enforceGate(files.filter { store.hasRecording($0.name) }) }
+        ) { try store.accept($0) }
       }
-      try checkRules()
-      let result = try corpus.store.accept(names: all ? nil : recordings)
-      try report(result, verb: "accepted", store: corpus.store)
+      let wanted = all ? nil : recordings.map { store.name(of: $0) }
+      let files = try store.pending().filter { p in wanted?.contains { GoldenStore.glob($0, matches: p.name) } ?? true }
+      // A file whose recording is gone is refused by `store.accept` below (exit 2), the others
+      // go through the gate.
+      try enforceGate(files.filter { store.hasRecording($0.name) })
+      let result = try store.accept(names: all ? nil : recordings)
+      try report(result, verb: "accepted", store: store)
     }
 
-    /// A golden whose replay breaks its recording's `expect:` rules is refused (exit 1,
-    /// nothing accepted) unless --force, which warns.
-    /// Refuses (exit 1; a warning with --force) when a pending golden of the recordings asked
-    /// for (`only`: these names) breaks its scenario's expect: rules.
-    func checkRules(only: Set<String>? = nil) throws {
+    /// The gate (`GoldenGate`: stale recording, unmet expect: rules) over the files about to
+    /// be accepted: refuses (nothing accepted; exit 1, or 2 for bad input) naming each check,
+    /// unless --force, which warns.
+    func enforceGate(_ files: [PendingGolden]) throws {
       let store = corpus.store
-      let wanted = all ? nil : recordings.map { store.name(of: $0) }
-      let names: Set<String>
-      if let only {
-        names = only
-      } else {
-        names = Set(try store.pending().map(\.name).filter { n in wanted?.contains { GoldenStore.glob($0, matches: n) } ?? true })
-      }
-      var refused = 0
-      let engines = EngineRegistry.scenarioChecksOrNone(recordingsDir: store.recordingsDir.path)
-      for name in names.sorted() {
-        let unmet = store.unmetRules(ofPending: name, engines: engines)
-        guard !unmet.isEmpty else { continue }
-        refused += 1
-        printErr(
-          "jpreplay: \(force ? "warning: " : "")\(ConsoleText.line(name)): the pending golden breaks \(unmet.count) expect: rule\(unmet.count == 1 ? "" : "s") of its scenario:")
-        for u in unmet { printErr("  " + ConsoleText.line(u)) }
-      }
-      if refused > 0 && !force {
-        printErr("jpreplay: nothing accepted: fix the engine or the rule, or pass --force to accept anyway")
-        throw ExitCode(1)
-      }
+      let gate = GoldenGate(store: store, engines: EngineRegistry.scenarioChecksOrNone(recordingsDir: store.recordingsDir.path))
+      let verdict = GoldenGate.verdict(gate.check(files), force: force)
+      for f in verdict.warned { for (i, l) in f.lines.enumerated() { printErr(i == 0 ? "jpreplay: warning: \(l)" : l) } }
+      for f in verdict.refused { for (i, l) in f.lines.enumerated() { printErr(i == 0 ? "jpreplay: \(l)" : l) } }
+      guard let code = verdict.exitCode else { return }
+      printErr(
+        "jpreplay: "
+          + GoldenGate.closing(
+            verdict, nothing: "nothing accepted",
+            override: "fix the engine, the rule or the recording, or pass --force to accept anyway"))
+      throw ExitCode(code)
     }
 
     func applyDecisions(_ file: String) throws {
-      let outcome = try ReportDecisions.apply(ReportDecisions.read(file), store: corpus.store)
+      let store = corpus.store
+      let gate = GoldenGate(store: store, engines: EngineRegistry.scenarioChecksOrNone(recordingsDir: store.recordingsDir.path))
+      let outcome = try ReportDecisions.apply(ReportDecisions.read(file), gate: gate, force: force)
+      for w in outcome.warnings { printErr("jpreplay: warning: \(ConsoleText.line(file)): \(w)") }
       for r in outcome.refused { printErr("jpreplay: \(ConsoleText.line(file)): \(r)") }
-      if !outcome.refused.isEmpty { throw ExitCode(2) }
+      if let code = outcome.exitCode {
+        if let closing = outcome.closing { printErr("jpreplay: \(ConsoleText.line(file)): \(closing)") }
+        throw ExitCode(code)
+      }
       for a in outcome.applied { print("\(a.verb) \(ConsoleText.line(a.file.description))") }
       if outcome.applied.isEmpty { print("nothing decided") }
     }
@@ -182,7 +186,7 @@ private func report(_ result: ResolveResult, verb: String, store: GoldenStore) t
 /// selects no group is bad input (exit 2) listing the keys; accepting refuses a file whose
 /// recording is gone, as `accept NAME` does.
 private func resolveGroups(
-  _ patterns: [String], names: [String], verb: String, store: GoldenStore, precheck: ([String]) throws -> Void = { _ in },
+  _ patterns: [String], names: [String], verb: String, store: GoldenStore, precheck: ([PendingGolden]) throws -> Void = { _ in },
   _ action: (PendingGolden) throws -> Void
 ) throws {
   let wanted = names.map { store.name(of: $0) }
@@ -193,7 +197,7 @@ private func resolveGroups(
     let keys = groups.isEmpty ? "nothing is pending" : "the groups: " + groups.map(\.key).joined(separator: ", ")
     throw CLIError.badInput("no pending group matches \(unknown.joined(separator: ", ")) (\(keys); see `jpreplay review --group`)")
   }
-  try precheck(selected.flatMap { $0.files.map(\.name) })
+  try precheck(selected.flatMap(\.files))
   var refused: [PendingGolden] = []
   for g in selected {
     for p in g.files {

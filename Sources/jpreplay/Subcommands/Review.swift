@@ -14,8 +14,10 @@ extension JPReplay {
         A pending file whose recording does not exist is never offered (restore the \
         recording, or drop the file with `jpreplay reject <name>`). Quoted globs select \
         names ('cov-*'). --color auto colours diffs on a terminal unless NO_COLOR is set. A \
-        recording whose pending goldens break its scenario's expect: rules is named with \
-        the rules before its first file (`accept` refuses it without --force).
+        recording the gate refuses — its recording is stale, or its pending goldens break its \
+        scenario's expect: rules — is named with the reasons before its first file, and an \
+        accept of it (an answer, --accept-all, a group) is refused, the file left pending \
+        (exit 1), as `accept` refuses it; --force accepts it with the warning.
 
         Examples:
           jpreplay review
@@ -45,6 +47,9 @@ extension JPReplay {
     @Flag(help: "Reject every pending file without asking.")
     var rejectAll = false
 
+    @Flag(help: "Accept files the gate refuses (a stale recording, broken expect: rules), with a warning.")
+    var force = false
+
     @Flag(help: "One decision per group of files with the same first divergence (cue, kind, shape).")
     var group = false
 
@@ -73,7 +78,9 @@ extension JPReplay {
         })
       let store = corpus.store
       let engines = EngineRegistry.scenarioChecksOrNone(recordingsDir: store.recordingsDir.path)
-      session.ruleCheck = { store.unmetRules(ofPending: $0, engines: engines) }
+      let gate = GoldenGate(store: store, engines: engines)
+      session.gate = { gate.check([$0]) }
+      session.force = force
       session.grouped = group
       let outcome = try session.run()
       if outcome.exitCode != .ok { throw ExitCode(outcome.exitCode.rawValue) }

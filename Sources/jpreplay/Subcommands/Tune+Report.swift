@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Lab
 import Recording
+import ReplayHarness
+import Verify
 
 extension JPReplay.Tune {
   struct Report: ParsableCommand {
@@ -107,10 +109,15 @@ extension JPReplay.Tune {
         Only the tuned numbers change, edited in place in the text (key order, indentation \
         and every other byte stay), so `git diff PoseSpec.json` shows exactly the tuned \
         paths. Then runs `verify --update new`: each recording whose trace changes leaves \
-        Golden/<name>.*.new for `jpreplay review`. Engine options of the trial are printed \
-        (they are not PoseSpec values). --dry-run prints the edits and writes nothing.
+        Golden/<name>.*.new for `jpreplay review`. Engine options of the trial (not PoseSpec \
+        values) are written to options.txt beside --spec, one name=value per line, which every \
+        replay with that spec reads (verify, CI, replay; --set still overrides), so the \
+        verify replays the configuration the study scored. --dry-run prints the edits and \
+        writes nothing.
 
-        A trial that does not generalise (see tune report: its validation objective worse \
+        An infeasible or failed trial (a constraint broken, e.g. expectation_failures 9 > 0) \
+        is refused by the gate accept and review use (exit 1, nothing written); --force \
+        promotes it with a warning. A trial that does not generalise (see tune report: its validation objective worse \
         than the shipped spec's, or a generalise: budget broken) is refused with exit 2 \
         naming the figure; --force promotes it with a warning. --to DIR leaves --spec alone \
         and writes DIR/PoseSpec.json (--spec's text with the trial's values) and \
@@ -119,7 +126,8 @@ extension JPReplay.Tune {
 
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 2 --corpus drift-left-and-back --no-validation
-          jpreplay tune promote /tmp/s.sqlite 1 --dry-run
+          jpreplay tune promote /tmp/s.sqlite 0 --dry-run
+          jpreplay tune promote /tmp/s.sqlite 1 --dry-run   # exit 1: trial #1 is infeasible (expectation_failures 1 > 0)
           jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
           jpreplay tune promote /tmp/v.sqlite 2 --dry-run   # exit 2
           jpreplay tune promote /tmp/v.sqlite 1 --to /tmp/tuned
@@ -141,7 +149,7 @@ extension JPReplay.Tune {
     @Flag(help: "Skip the verify run after writing.")
     var noVerify = false
 
-    @Flag(help: "Promote a trial that does not generalise (a warning instead of exit 2).")
+    @Flag(help: "Promote a trial that is infeasible (exit 1 otherwise) or does not generalise (exit 2 otherwise), with a warning.")
     var force = false
 
     @Option(help: ArgumentHelp("Write DIR/PoseSpec.json (--spec's text with the trial's values) and DIR/options.txt (its engine options, name=value per line) instead of editing --spec; no verify.", valueName: "DIR"))
@@ -152,7 +160,7 @@ extension JPReplay.Tune {
       guard let t = try s.trials().first(where: { $0.index == trial }) else {
         throw CLIError.badInput("\(study): no finished trial #\(trial)")
       }
-      if t.status != .ok { printErr("warning: trial #\(trial) is \(t.status.rawValue): \(t.reason ?? "")") }
+      try checkFeasible(t)
       let meta = try s.meta()
       try checkGeneralises(t, study: s, objective: meta["objective"] ?? "flicker_per_min")
       let text: String
@@ -162,19 +170,52 @@ extension JPReplay.Tune {
       let result = try TunePromote.apply(trial: t, meta: meta, specText: text, specFile: spec)
       for e in result.edits { print("\(e.place): \(e.old) → \(e.new)") }
       if let to { return try write(result, to: to) }
-      for o in result.options { print("engine option (not in the PoseSpec): --set \(o.name)=\(o.value)") }
+      // The trial's engine options go where every replay with this spec reads them
+      // (`SpecOptionsFile`: options.txt beside the spec), so the verify below — and CI's —
+      // replays the configuration the study scored.
+      let optionsFile = SpecOptionsFile.path(forSpec: spec)
+      let optionsText = SpecOptionsFile.text(result.options)
+      let optionsNow: String?
+      do {
+        optionsNow = FileManager.default.fileExists(atPath: optionsFile) ? SpecOptionsFile.text(try SpecOptionsFile.options(forSpec: spec)) : nil
+      } catch { throw CLIError.badInput(error.message) }
+      // No file and no option: nothing to write (an empty file says the same).
+      let writeOptions = optionsNow.map { $0 != optionsText } ?? !result.options.isEmpty
+      for o in result.options { print("engine option: \(o.name)=\(o.value) (\(optionsFile))") }
       if result.edits.isEmpty { print("tune promote: \(spec) already has trial #\(trial)'s values") }
-      guard !dryRun, !result.edits.isEmpty else { return }
+      if writeOptions && dryRun { print("tune promote: would write \(optionsFile) (\(result.options.count) engine options)") }
+      guard !dryRun, !result.edits.isEmpty || writeOptions else { return }
       _ = try Harness.validateSpec(bytes: Array(result.text.utf8), path: spec)
-      do { try SafeFile.write(result.text, to: spec) } catch {
-        throw CLIError.badInput("\(spec): cannot write (\(error.message))")
+      if !result.edits.isEmpty {
+        do { try SafeFile.write(result.text, to: spec) } catch {
+          throw CLIError.badInput("\(spec): cannot write (\(error.message))")
+        }
+        print("tune promote: \(result.edits.count) values written to \(spec)")
       }
-      print("tune promote: \(result.edits.count) values written to \(spec)")
+      if writeOptions {
+        do { try SafeFile.write(optionsText, to: optionsFile) } catch {
+          throw CLIError.badInput("\(optionsFile): cannot write (\(error.message))")
+        }
+        print("tune promote: \(result.options.count) engine options written to \(optionsFile) (verify and every replay with \(spec) read it)")
+      }
       guard !noVerify else { return }
-      let verify = try JPReplay.Verify.parse(["--update", "new"])
+      let verify = try JPReplay.Verify.parse(["--update", "new"] + (spec == Harness.defaultSpecPath ? [] : ["--spec", spec]))
       do { try verify.run() } catch let e as ExitCode where e.rawValue == 1 {
         print("tune promote: goldens changed; walk them with `jpreplay review --group` (one decision per group of like changes) or `jpreplay review`")
       }
+    }
+
+    /// The gate (`GoldenGate`, the one every blessing path runs): a trial that broke a
+    /// constraint (infeasible) or failed is refused, exit 1, unless --force (a warning).
+    func checkFeasible(_ t: TrialResult) throws {
+      let why = t.status == .ok ? nil : "\(t.status.rawValue) (\(t.reason ?? "no reason recorded"))"
+      let gate = GoldenGate(store: GoldenStore(root: URL(fileURLWithPath: ".")), engines: [])
+      let verdict = GoldenGate.verdict(gate.check([], trial: GoldenGate.Trial(index: t.index, infeasibility: why)), force: force)
+      for f in verdict.warned { printErr("warning: \(f.message); promoted anyway (--force)") }
+      guard let code = verdict.exitCode else { return }
+      for f in verdict.refused { printErr("jpreplay: \(ConsoleText.line(study)): \(f.message)") }
+      printErr("jpreplay: " + GoldenGate.closing(verdict, nothing: "nothing promoted", override: "pick a feasible trial (tune report), or pass --force to promote it anyway"))
+      throw ExitCode(code)
     }
 
     /// Exit 2 (a warning with --force) when the study has a validation corpus and the trial

@@ -210,7 +210,7 @@ extension JPReplay {
     /// replays events its scenario no longer makes, so nothing is written for it. Each engine
     /// judges its own scenario files (Just Photo's hook first, then the plug-ins').
     func addScenarioCheck(to verifier: inout Verifier) throws {
-      var engines = [try ScenarioCorpus.checks(recordingsDir: corpus.recordingsDir)]
+      var engines = [try ScenarioCorpus.checks(recordingsDir: corpus.recordingsDir, specPath: engine.spec)]
       engines += try EngineRegistry.scenarioChecks(recordingsDir: corpus.recordingsDir)
       verifier.judgeScenarios(with: engines)
     }
