@@ -19,7 +19,9 @@ extension JPReplay.Tune {
         status, reason and every objective (val.* included) as user attributes; a parameter \
         inactive under its when: is absent from that trial's params. A list domain is a \
         CategoricalDistribution, {min, max} a FloatDistribution. The file depends only on the \
-        study (no timestamps), so two exports are the same bytes.
+        study (no timestamps), so two exports are the same bytes. FILE follows jpreplay's output \
+        rule (see jpreplay --help; /dev/stdout writes the log to standard output, the summary \
+        line goes to standard error).
 
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/o.sqlite --trials 3 --corpus drift-left-and-back --no-validation
@@ -48,7 +50,7 @@ extension JPReplay.Tune {
       do { try SafeFile.write(out.text, to: optuna) } catch {
         throw CLIError.badInput("\(optuna): cannot write (\(error.message))")
       }
-      print("tune export: \(out.trials) trials of \(study) → \(optuna) (Optuna journal, study \"\(name)\", minimise \(out.objectives.joined(separator: ", ")))")
+      printErr("tune export: \(out.trials) trials of \(study) → \(optuna) (Optuna journal, study \"\(name)\", minimise \(out.objectives.joined(separator: ", ")))")
     }
   }
 }
