@@ -59,7 +59,7 @@ struct LandmarkFilterOptionTests {
     let sampler = TuneSampler(kind: .random, domains: s.parameters.map(\.domain), seed: 3, objective: "flicker_per_min")
     let runner = TuneRunner(
       space: s, sampler: sampler, trials: 2, jobs: 1, baseSpec: TuneTests.spec, evaluator: FirstDisplayEvaluator())
-    let values = sampler.values(for: 0, history: [])
+    let values = sampler.values(for: 0, history: [])!
     guard case .number(let cutoff) = values[1] else {
       Issue.record("expected a number, got \(values[1])")
       return

@@ -73,7 +73,7 @@ struct TuneTests {
     r.evaluator = RefusingEvaluator()
     r.specName = "PoseSpec.json"
     r.spaceName = "space.yaml"
-    let t = r.evaluate(0, r.sampler.values(for: 0, history: []))
+    let t = r.evaluate(0, r.sampler.values(for: 0, history: [])!)
     #expect(t.status == .infeasible)
     let reason = try #require(t.reason)
     #expect(reason.contains("PoseSpec.json with cues[*].antiJitter.persistFrames="), "\(reason)")
@@ -130,19 +130,19 @@ struct TuneTests {
 
   @Test func trialValuesDependOnlyOnSeedAndIndex() throws {
     let r = try Self.runner(.random, trials: 50)
-    let a = (0..<50).map { r.sampler.values(for: $0, history: []) }
-    let b = (0..<50).reversed().map { r.sampler.values(for: $0, history: []) }.reversed()
+    let a = (0..<50).map { r.sampler.values(for: $0, history: [])! }
+    let b = (0..<50).reversed().map { r.sampler.values(for: $0, history: [])! }.reversed()
     #expect(a == Array(b))
     #expect(Set(a.map { $0.description }).count > 40, "random values should vary")
     let other = try Self.runner(.random, trials: 50, seed: 8)
-    #expect(a != (0..<50).map { other.sampler.values(for: $0, history: []) })
+    #expect(a != (0..<50).map { other.sampler.values(for: $0, history: [])! })
   }
 
   @Test func gridCoversEveryCombinationOnce() throws {
     let s = try Self.space("cues[*].antiJitter.persistFrames: [2..4]\ndefaults.antiJitter.minHoldMs: [1000, 2000]\n")
     let sampler = TuneSampler(kind: .grid, domains: s.parameters.map(\.domain), seed: 1, objective: "flicker_per_min")
     #expect(sampler.gridSize == 6)
-    let all = (0..<6).map { sampler.values(for: $0, history: []).map(\.description).joined(separator: ",") }
+    let all = (0..<6).map { sampler.values(for: $0, history: [])!.map(\.description).joined(separator: ",") }
     #expect(Set(all).count == 6)
   }
 

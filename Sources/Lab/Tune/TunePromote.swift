@@ -34,7 +34,8 @@ public enum TunePromote {
     var replacements: [(range: Range<Int>, text: String)] = []
     var edits: [Edit] = []
     var options: [(name: String, value: String)] = []
-    for (p, v) in zip(space.parameters, trial.values) {
+    // A conditional parameter inactive in this trial is not applied (the spec keeps its value).
+    for (p, v) in zip(space.parameters, trial.values) where v != .inactive {
       switch p.target {
       case .option(let name): options.append((name, v.description))
       case .spec(let places):
@@ -66,6 +67,7 @@ public enum TunePromote {
       let oldIsDecimal = old.contains(".") || old.contains("e") || old.contains("E")
       return oldIsDecimal && !s.contains(".") && !s.contains("e") ? s + ".0" : s
     case .bool(let b): return b ? "true" : "false"
+    case .inactive: return old
     case .string(let s):
       var out = ""
       JSONWriter.appendString(s, to: &out)

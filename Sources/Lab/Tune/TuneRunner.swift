@@ -69,36 +69,80 @@ public struct TuneRunner: Sendable {
   /// Runs every trial of this shard not yet in `study`. Returns the number run now.
   @discardableResult
   public func run(study: TuneStudy, progress: (@Sendable (TuneProgress) -> Void)? = nil) throws(HarnessFailure) -> Int {
+    try runStudy(study: study, progress: progress).ran
+  }
+
+  /// What ``runStudy(study:progress:)`` did.
+  public struct Outcome: Sendable {
+    /// Trials run now.
+    public var ran: Int
+    /// Trials of this shard already in the study.
+    public var before: Int
+    /// Set when the space ran out of untried points: the trials from `exhausted.index` on are
+    /// not run (by any shard: the point sequence is the same everywhere).
+    public var exhausted: TuneExhaustion?
+  }
+
+  /// Runs every trial of this shard not yet in `study`, up to the first index the sampler
+  /// cannot give an untried point (the study then stops early: ``Outcome/exhausted``).
+  public func runStudy(study: TuneStudy, progress: (@Sendable (TuneProgress) -> Void)? = nil) throws(HarnessFailure) -> Outcome {
     try recordShipped(study: study)
     var finished = try study.trials()
     let done = Set(finished.map(\.index))
-    let pending = indices.filter { !done.contains($0) }
-    let chunk = sampler.kind == .tpe ? sampler.tpeBatch : max(16, jobs * 8)
-    let counter = Counter(total: indices.count, finished: indices.count - pending.count, objective: sampler.objective, seed: finished)
+    var pending = indices.filter { !done.contains($0) }
+    let before = indices.count - pending.count
+    var exhausted: TuneExhaustion?
+    // Grid and random points never read results: the whole sequence (the same on every shard).
+    var known: [[TuneValue]] = []
+    if !sampler.isModelBased {
+      let s = sampler.sequence(count: trials)
+      known = s.points
+      if let e = s.exhausted, e.index < trials {
+        exhausted = e
+        pending = pending.filter { $0 < e.index }
+      }
+    }
+    let chunk = sampler.isModelBased ? sampler.tpeBatch : max(16, jobs * 8)
+    let counter = Counter(total: indices.count, finished: before, objective: sampler.objective, seed: finished)
+    var ran = 0
     var start = 0
     while start < pending.count {
-      // A chunk never crosses a TPE batch boundary, so its history is complete.
+      // A chunk never crosses a batch boundary, so its history is complete.
       var end = min(pending.count, start + chunk)
-      if sampler.kind == .tpe {
+      var items: [(Int, [TuneValue])]
+      if sampler.isModelBased {
         let batch = pending[start] / sampler.tpeBatch
         while end > start + 1, pending[end - 1] / sampler.tpeBatch != batch { end -= 1 }
+        let first = batch * sampler.tpeBatch
+        let points = first == 0 ? sampler.sequence(count: min(sampler.tpeBatch, trials)) : sampler.batch(containing: first, history: finished)
+        items = []
+        for i in pending[start..<end] {
+          guard i - first < points.points.count else {
+            if let e = points.exhausted { exhausted = e }
+            break
+          }
+          items.append((i, points.points[i - first]))
+        }
+      } else {
+        items = pending[start..<end].map { ($0, known[$0]) }
       }
-      let items = pending[start..<end].map { i in (i, sampler.values(for: i, history: finished)) }
       let results = ParallelMap.run(items, jobs: jobs) { item in evaluate(item.0, item.1) } finished: { _, _, r in
         if let p = counter.add(r) { progress?(p) }
       }
       try study.record(results)
       finished += results
+      ran += results.count
+      if exhausted != nil { break }
       start = end
     }
-    return pending.count
+    return Outcome(ran: ran, before: before, exhausted: exhausted)
   }
 
   /// One trial: the edited spec and options, the evaluator's objectives, the constraints.
   public func evaluate(_ index: Int, _ values: [TuneValue]) -> TrialResult {
     var spec = baseSpec
     var options = EngineOptions()
-    for (p, v) in zip(space.parameters, values) {
+    for (p, v) in zip(space.parameters, values) where v != .inactive {
       switch p.target {
       case .spec(let places): for place in places { spec = TuneTarget.write(v, at: place, in: spec) }
       case .option(let name):
@@ -111,7 +155,7 @@ public struct TuneRunner: Sendable {
       }
     }
     // What the trial ran: the base spec's file and the space's values, so a failure names them.
-    let assignments = zip(space.parameters, values).map { "\($0.path)=\($1.description)" }.joined(separator: ", ")
+    let assignments = zip(space.parameters, values).filter { $0.1 != .inactive }.map { "\($0.path)=\($1.description)" }.joined(separator: ", ")
     let what = "\(specName) with \(assignments) (\(spaceName))"
     var objectives: [String: Double]
     do { objectives = try evaluator.objectives(specJSON: spec, options: options) } catch let e as HarnessFailure where e.code == 2 {

@@ -2,7 +2,7 @@ import Foundation
 import Scenarios
 
 public enum TuneSamplerKind: String, Sendable, CaseIterable {
-  case grid, random, tpe
+  case grid, random, tpe, nsga2
 }
 
 /// How a trial ended: `ok` (all constraints kept), `infeasible` (a constraint broken, or the
@@ -28,9 +28,24 @@ public struct TrialResult: Sendable, Equatable {
   }
 }
 
-/// Parameter values of trial `i`. They depend only on the seed and `i` — and, for TPE, on the
-/// trials of the batches before `i`'s (`tpeBatch` trials per batch), so a resumed or
-/// repeated study proposes the same values.
+/// Why a study stopped before its trial count: the space has no untried point left (every
+/// distinct point of a finite space tried), or ``TuneSampler/redrawsMax`` re-draws of one trial
+/// all repeated earlier points.
+public struct TuneExhaustion: Sendable, Equatable, Error {
+  /// The first trial index that could not be given a new point.
+  public var index: Int
+  public var reason: String
+}
+
+/// Parameter values of trial `i`. They depend only on the seed and `i` — and, for TPE and
+/// NSGA-II, on the trials of the batches before `i`'s (`tpeBatch` trials per batch), so a
+/// resumed or repeated study proposes the same values.
+///
+/// No point is proposed twice: a proposal equal (after inactive conditional parameters are
+/// blanked) to a point of an earlier trial is drawn again from a stream of the seed, `i` and the
+/// attempt (at most ``redrawsMax`` times); a finite space then takes the first untried grid
+/// point from a seeded offset. When none is left the study is exhausted (``TuneExhaustion``).
+/// Grid and random points never read results, so every shard computes the same sequence.
 public struct TuneSampler: Sendable {
   public var kind: TuneSamplerKind
   public var domains: [TuneDomain]
@@ -38,16 +53,42 @@ public struct TuneSampler: Sendable {
   public var tpeBatch: Int
   /// The objective TPE minimises (infeasible and failed trials rank last).
   public var objective: String
+  /// Per parameter: when it is active (nil: always). A condition reads an earlier parameter.
+  public var conditions: [TuneCondition?]
+  /// NSGA-II's objectives (each minimised); default `[objective]`.
+  public var objectives: [String]
+  /// NSGA-II's constraint domination: objective ≤ max (violation = the sum of the excesses).
+  public var constraints: [(name: String, max: Double)]
 
-  public init(kind: TuneSamplerKind, domains: [TuneDomain], seed: UInt64, tpeBatch: Int = 32, objective: String) {
+  /// Draws of one trial before a finite space is scanned (or an infinite one exhausted).
+  public static let redrawsMax = 64
+  /// Of those, the first ones ask the model (TPE, NSGA-II) again from another stream and redraw
+  /// one parameter of its point at random (a neighbour of where the model points: a converged
+  /// TPE proposes the same point from every stream, its categorical choice being the best-ratio
+  /// category and a range's often a bound); the rest are uniform random draws.
+  public static let modelAttempts = 8
+  /// The largest grid the exhaustion scan walks (larger finite spaces end after the re-draws).
+  public static let scanMax = 2_000_000
+
+  public init(
+    kind: TuneSamplerKind, domains: [TuneDomain], seed: UInt64, tpeBatch: Int = 32, objective: String,
+    conditions: [TuneCondition?]? = nil, objectives: [String]? = nil, constraints: [(name: String, max: Double)] = []
+  ) {
     self.kind = kind
     self.domains = domains
     self.seed = seed
     self.tpeBatch = max(1, tpeBatch)
     self.objective = objective
+    self.conditions = conditions ?? Array(repeating: nil, count: domains.count)
+    self.objectives = objectives ?? [objective]
+    self.constraints = constraints
   }
 
-  /// The number of grid points, nil when a domain is continuous or the product overflows.
+  /// TPE and NSGA-II learn from earlier batches.
+  public var isModelBased: Bool { kind == .tpe || kind == .nsga2 }
+
+  /// The number of grid points (every combination), nil when a domain is continuous or the
+  /// product overflows.
   public var gridSize: Int? {
     var n = 1
     for d in domains {
@@ -59,24 +100,131 @@ public struct TuneSampler: Sendable {
     return n
   }
 
-  /// The trials `values(for: i, …)` reads: those before the start of `i`'s batch (TPE only).
-  public func historyBound(for i: Int) -> Int { kind == .tpe ? (i / tpeBatch) * tpeBatch : 0 }
-
-  /// Values of trial `i`. `history` is every finished trial (only those before
-  /// `historyBound(for: i)` are read).
-  public func values(for i: Int, history: [TrialResult]) -> [TuneValue] {
-    switch kind {
-    case .grid: return grid(i)
-    case .random: return random(i)
-    case .tpe:
-      let bound = historyBound(for: i)
-      let past = history.filter { $0.index < bound }.sorted { $0.index < $1.index }
-      guard bound > 0, past.count >= tpeBatch else { return random(i) }
-      return TPE(sampler: self, history: past).propose(rng: rng(i))
-    }
+  /// The number of distinct points (combinations differing only in inactive parameters are one
+  /// point): `gridSize` without conditions; counted when conditions blank some, nil when the
+  /// grid is larger than ``scanMax`` or continuous.
+  public var distinctPoints: Int? {
+    guard let size = gridSize else { return nil }
+    guard conditions.contains(where: { $0 != nil }) else { return size }
+    guard size <= Self.scanMax else { return nil }
+    var seen = Set<[TuneValue]>()
+    for k in 0..<size { seen.insert(mask(rawGrid(k))) }
+    return seen.count
   }
 
-  func grid(_ i: Int) -> [TuneValue] {
+  /// The trials `values(for: i, …)` reads: those before the start of `i`'s batch (TPE and
+  /// NSGA-II only).
+  public func historyBound(for i: Int) -> Int { isModelBased ? (i / tpeBatch) * tpeBatch : 0 }
+
+  /// Values of trial `i` (nil when the space is exhausted at or before `i`). `history` is every
+  /// finished trial (only those before `historyBound(for: i)` are read).
+  public func values(for i: Int, history: [TrialResult]) -> [TuneValue]? {
+    guard isModelBased, historyBound(for: i) > 0 else {
+      let s = sequence(count: i + 1)
+      return i < s.points.count ? s.points[i] : nil
+    }
+    let b = batch(containing: i, history: history)
+    let k = i - historyBound(for: i)
+    return k < b.points.count ? b.points[k] : nil
+  }
+
+  /// Points of trials 0..<count of a sampler that never reads results (grid, random; the first
+  /// batch of TPE and NSGA-II), and the exhaustion that stopped it early, if any.
+  public func sequence(count: Int) -> (points: [[TuneValue]], exhausted: TuneExhaustion?) {
+    var seen = Set<[TuneValue]>()
+    var out: [[TuneValue]] = []
+    out.reserveCapacity(count)
+    if kind == .grid {
+      // Mixed radix order; combinations that blank to an earlier point are passed over.
+      let size = gridSize ?? 0
+      var k = 0
+      while out.count < count {
+        guard k < size else { return (out, TuneExhaustion(index: out.count, reason: "every one of the grid's \(seen.count) distinct points has been tried")) }
+        let p = mask(rawGrid(k))
+        k += 1
+        if seen.insert(p).inserted { out.append(p) }
+      }
+      return (out, nil)
+    }
+    for i in 0..<count {
+      switch fresh(i, seen: &seen, draw: { random(i, attempt: $0) }) {
+      case .success(let p): out.append(p)
+      case .failure(let e): return (out, e)
+      }
+    }
+    return (out, nil)
+  }
+
+  /// Points of the model-based batch holding trial `i` (its first index is `historyBound`).
+  /// Every trial before the batch must be in `history`; they are the points already tried.
+  public func batch(containing i: Int, history: [TrialResult]) -> (points: [[TuneValue]], exhausted: TuneExhaustion?) {
+    let bound = historyBound(for: i)
+    let past = history.filter { $0.index < bound }.sorted { $0.index < $1.index }
+    var seen = Set(past.map { mask($0.values) })
+    var out: [[TuneValue]] = []
+    let tpe = kind == .tpe ? TPE(sampler: self, history: past) : nil
+    let nsga = kind == .nsga2 ? NSGA2(sampler: self, history: past) : nil
+    for j in bound..<(bound + tpeBatch) {
+      let r = fresh(j, seen: &seen) { a in
+        if let tpe { return tpe.propose(rng: rng(j, attempt: a)) }
+        if let nsga { return nsga.offspring(rng: rng(j, attempt: a)) }
+        return random(j, attempt: a)
+      }
+      switch r {
+      case .success(let p): out.append(p)
+      case .failure(let e): return (out, e)
+      }
+    }
+    return (out, nil)
+  }
+
+  /// A point of trial `i` not in `seen` (and then in it): attempt 0 is the sampler's own
+  /// proposal, the next ``modelAttempts`` − 1 its proposal from another stream with one
+  /// parameter redrawn, the rest uniform draws; a finite space then walks its grid from a
+  /// seeded offset.
+  func fresh(_ i: Int, seen: inout Set<[TuneValue]>, draw: (Int) -> [TuneValue]) -> Result<[TuneValue], TuneExhaustion> {
+    for a in 0..<Self.redrawsMax {
+      var candidate: [TuneValue]
+      if a == 0 {
+        candidate = draw(0)
+      } else if a < Self.modelAttempts, !domains.isEmpty {
+        candidate = draw(a)
+        var r = rng(i, attempt: a)
+        _ = r.next()
+        let k = Int(r.next() % UInt64(domains.count))
+        candidate[k] = Self.draw(domains[k], &r)
+      } else {
+        candidate = random(i, attempt: a)
+      }
+      let p = mask(candidate)
+      if seen.insert(p).inserted { return .success(p) }
+    }
+    guard let size = gridSize, size <= Self.scanMax else {
+      return .failure(
+        TuneExhaustion(
+          index: i, reason: "\(Self.redrawsMax) draws of trial \(i) all repeated one of the \(seen.count) points already tried (the space is too small, or the sampler has converged)"))
+    }
+    var r = rng(i, attempt: Self.redrawsMax)
+    let start = Int(r.next() % UInt64(size))
+    for k in 0..<size {
+      let p = mask(rawGrid((start + k) % size))
+      if seen.insert(p).inserted { return .success(p) }
+    }
+    return .failure(TuneExhaustion(index: i, reason: "every one of the space's \(seen.count) distinct points has been tried"))
+  }
+
+  /// `values` with every parameter whose condition is false (or reads an inactive parameter)
+  /// set to ``TuneValue/inactive``: such a parameter is not sampled, applied or compared.
+  public func mask(_ values: [TuneValue]) -> [TuneValue] {
+    var out = values
+    for p in out.indices where p < conditions.count {
+      guard let c = conditions[p] else { continue }
+      if !c.holds(out) { out[p] = .inactive }
+    }
+    return out
+  }
+
+  func rawGrid(_ i: Int) -> [TuneValue] {
     var rest = i
     var out = [TuneValue](repeating: .number(0), count: domains.count)
     for p in domains.indices.reversed() {
@@ -87,13 +235,16 @@ public struct TuneSampler: Sendable {
     return out
   }
 
-  func random(_ i: Int) -> [TuneValue] {
-    var r = rng(i)
+  func random(_ i: Int, attempt: Int = 0) -> [TuneValue] {
+    var r = rng(i, attempt: attempt)
     return domains.map { Self.draw($0, &r) }
   }
 
-  func rng(_ i: Int) -> SplitMix64 {
-    var r = SplitMix64(seed: seed ^ (UInt64(i) &* 0xD1B5_4A32_D192_ED03))
+  /// The stream of trial `i`'s attempt `attempt` (attempt 0: the stream samplers always used).
+  func rng(_ i: Int, attempt: Int = 0) -> SplitMix64 {
+    var s = seed ^ (UInt64(i) &* 0xD1B5_4A32_D192_ED03)
+    if attempt > 0 { s ^= UInt64(attempt) &* 0x8CB9_2BA7_2F3D_8DD7 }
+    var r = SplitMix64(seed: s)
     _ = r.next()
     return r
   }
@@ -116,15 +267,18 @@ public struct TuneSampler: Sendable {
 struct TPE {
   var sampler: TuneSampler
   var scores: [Double]
-  var history: [TrialResult]
   var good: [Int]
   var bad: [Int]
+  /// Per parameter, computed once (a batch proposes, and re-draws, many times from one
+  /// history): a list domain's good and bad category weights, a range's good and bad points
+  /// (normalised to [0, 1]; only trials where the parameter was active).
+  var weights: [(l: [Double], g: [Double])?] = []
+  var points: [(gs: [Double], bs: [Double])?] = []
   static let candidates = 24
   static let gamma = 0.25
 
   init(sampler: TuneSampler, history: [TrialResult]) {
     self.sampler = sampler
-    self.history = history
     let s = history.map { t in
       guard t.status == .ok, let v = t.objectives[sampler.objective], v.isFinite else { return Double.infinity }
       return v
@@ -132,8 +286,31 @@ struct TPE {
     scores = s
     let order = history.indices.sorted { (s[$0], $0) < (s[$1], $1) }
     let n = max(1, Int((Self.gamma * Double(history.count)).rounded(.up)))
-    good = Array(order.prefix(n))
-    bad = Array(order.dropFirst(n))
+    let good = Array(order.prefix(n))
+    let bad = Array(order.dropFirst(n))
+    self.good = good
+    self.bad = bad
+    for p in sampler.domains.indices {
+      switch sampler.domains[p] {
+      case .choices(let choices):
+        func categoryWeights(_ set: [Int]) -> [Double] {
+          var w = [Double](repeating: 1, count: choices.count)
+          for t in set where p < history[t].values.count { if let k = choices.firstIndex(of: history[t].values[p]) { w[k] += 1 } }
+          let sum = w.reduce(0, +)
+          return w.map { $0 / sum }
+        }
+        weights.append((categoryWeights(good), categoryWeights(bad)))
+        points.append(nil)
+      case .range(let lo, let hi, _):
+        // Only trials where the parameter was active (a number) say anything about it.
+        func unit(_ t: Int) -> Double? {
+          guard p < history[t].values.count, case .number(let v) = history[t].values[p] else { return nil }
+          return hi > lo ? (v - lo) / (hi - lo) : 0.5
+        }
+        weights.append(nil)
+        points.append((good.compactMap(unit), bad.compactMap(unit)))
+      }
+    }
   }
 
   func propose(rng: SplitMix64) -> [TuneValue] {
@@ -141,20 +318,13 @@ struct TPE {
     return sampler.domains.indices.map { p in
       switch sampler.domains[p] {
       case .choices(let c): return categorical(p, c, &r)
-      case .range(let lo, let hi, let q): return .number(TuneSampler.quantize(lo + continuous(p, lo, hi, &r) * (hi - lo), lo, hi, q))
+      case .range(let lo, let hi, let q): return .number(TuneSampler.quantize(lo + continuous(p, &r) * (hi - lo), lo, hi, q))
       }
     }
   }
 
   func categorical(_ p: Int, _ choices: [TuneValue], _ r: inout SplitMix64) -> TuneValue {
-    func weights(_ set: [Int]) -> [Double] {
-      var w = [Double](repeating: 1, count: choices.count)
-      for t in set { if let k = choices.firstIndex(of: history[t].values[p]) { w[k] += 1 } }
-      let sum = w.reduce(0, +)
-      return w.map { $0 / sum }
-    }
-    let l = weights(good)
-    let g = weights(bad)
+    let (l, g) = weights[p]!
     var best = 0
     var bestRatio = -1.0
     for _ in 0..<Self.candidates {
@@ -174,13 +344,9 @@ struct TPE {
   }
 
   /// A point in [0, 1] (the range normalised).
-  func continuous(_ p: Int, _ lo: Double, _ hi: Double, _ r: inout SplitMix64) -> Double {
-    func unit(_ t: Int) -> Double {
-      guard case .number(let v) = history[t].values[p], hi > lo else { return 0.5 }
-      return (v - lo) / (hi - lo)
-    }
-    let gs = good.map(unit)
-    let bs = bad.map(unit)
+  func continuous(_ p: Int, _ r: inout SplitMix64) -> Double {
+    let (gs, bs) = points[p]!
+    guard !gs.isEmpty else { return r.unit() }
     let hGood = max(0.05, 0.5 / Double(gs.count).squareRoot())
     let hBad = max(0.05, 0.5 / Double(max(bs.count, 1)).squareRoot())
     func density(_ x: Double, _ pts: [Double], _ h: Double) -> Double {

@@ -37,15 +37,17 @@ public struct TuneSetup: Sendable {
     text = t
     var space = try TuneSpace.parse(text: text, file: spacePath, spec: specJSON)
     let kindText = sampler ?? space.sampler ?? "random"
-    guard let kind = TuneSamplerKind(rawValue: kindText) else { throw .badInput("--sampler: expected grid, random or tpe, found '\(kindText)'") }
+    guard let kind = TuneSamplerKind(rawValue: kindText) else { throw .badInput("--sampler: expected grid, random, tpe or nsga2, found '\(kindText)'") }
+    let objective = space.objective ?? "flicker_per_min"
     let s = TuneSampler(
       kind: kind, domains: space.parameters.map(\.domain), seed: seed ?? space.seed ?? 1, tpeBatch: tpeBatch,
-      objective: space.objective ?? "flicker_per_min")
+      objective: objective, conditions: space.parameters.map(\.condition), objectives: space.objectives ?? [objective],
+      constraints: space.constraints)
     let count = try trialCount(kind: kind, sampler: s, requested: trials ?? space.trials, space: space)
     if let note = gridNote(kind: kind, sampler: s, count: count) { space.warnings.append(note) }
     let (index, of) = try parseShard(shard)
-    guard kind != .tpe || of == 1 else {
-      throw .badInput("--shard \(shard): the tpe sampler learns from earlier batches, which other shards hold; shard a grid or random study")
+    guard !s.isModelBased || of == 1 else {
+      throw .badInput("--shard \(shard): the \(kind.rawValue) sampler learns from earlier batches, which other shards hold; shard a grid or random study")
     }
     guard tpeBatch >= 1, tpeBatch <= 10_000 else { throw .badInput("--tpe-batch: expected 1…10000") }
     let all = try recordingNames(recordingsDir)
@@ -79,9 +81,13 @@ public struct TuneSetup: Sendable {
   static func trialCount(kind: TuneSamplerKind, sampler: TuneSampler, requested: Int?, space: TuneSpace) throws(HarnessFailure) -> Int {
     if let requested { guard requested >= 1, requested <= TuneLimits.trialsMax else { throw .badInput("--trials: expected 1…\(TuneLimits.trialsMax)") } }
     guard kind == .grid else { return requested ?? 100 }
-    guard let size = sampler.gridSize else {
+    guard let raw = sampler.gridSize else {
       let p = space.parameters.first { $0.domain.count == nil }
       throw .badInput("\(space.file):\(p?.line ?? 0): \(p?.path ?? "a parameter"): the grid sampler needs a finite domain ({min, max, step} or a list), or the grid is larger than \(Int.max)")
+    }
+    // With `when:` conditions, combinations that differ only in inactive parameters are one point.
+    guard let size = sampler.distinctPoints else {
+      throw .badInput("\(space.file): the grid has \(raw) combinations, more than trialsMax = \(TuneLimits.trialsMax); narrow a domain or use the random or tpe sampler")
     }
     // Never cut a grid silently (issue 23.5): too large to run is refused; a --trials under
     // the grid's size runs its first points, and the space's warnings say so.
@@ -93,7 +99,7 @@ public struct TuneSetup: Sendable {
 
   /// A note when a grid study runs fewer trials than its grid has points.
   static func gridNote(kind: TuneSamplerKind, sampler: TuneSampler, count: Int) -> String? {
-    guard kind == .grid, let size = sampler.gridSize, count < size else { return nil }
+    guard kind == .grid, let size = sampler.distinctPoints, count < size else { return nil }
     return "--trials \(count) runs the first \(count) of the grid's \(size) points (mixed radix order); the rest are not tried"
   }
 

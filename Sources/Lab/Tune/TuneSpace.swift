@@ -10,12 +10,16 @@ public enum TuneValue: Hashable, Sendable, CustomStringConvertible {
   case number(Double)
   case bool(Bool)
   case string(String)
+  /// A conditional parameter whose `when:` is false in this trial: not sampled, not applied,
+  /// not part of the point (stored as JSON null, shown as `-`).
+  case inactive
 
   public var description: String {
     switch self {
     case .number(let d): JSONWriter.shortest(d)
     case .bool(let b): b ? "true" : "false"
     case .string(let s): s
+    case .inactive: "-"
     }
   }
 
@@ -24,6 +28,7 @@ public enum TuneValue: Hashable, Sendable, CustomStringConvertible {
     case .number(let d): .number(d)
     case .bool(let b): .bool(b)
     case .string(let s): .string(s)
+    case .inactive: .null
     }
   }
 
@@ -32,8 +37,25 @@ public enum TuneValue: Hashable, Sendable, CustomStringConvertible {
     case .number(let d): self = .number(d)
     case .bool(let b): self = .bool(b)
     case .string(let s): self = .string(s)
+    case .null: self = .inactive
     default: return nil
     }
+  }
+}
+
+/// `when: "PATH == VALUE"` (or `!=`) on a parameter: it is active only when the earlier
+/// parameter PATH (as written in the space) has (or has not) VALUE, and PATH is itself active.
+public struct TuneCondition: Sendable, Equatable {
+  /// The index of the parameter read (always before the conditional one).
+  public var parent: Int
+  public var equal: Bool
+  public var value: TuneValue
+  /// As written, for messages.
+  public var text: String
+
+  public func holds(_ values: [TuneValue]) -> Bool {
+    guard parent < values.count, values[parent] != .inactive else { return false }
+    return (values[parent] == value) == equal
   }
 }
 
@@ -57,6 +79,8 @@ public struct TuneParameter: Sendable {
   public var domain: TuneDomain
   public var line: Int
   public var target: TuneTarget
+  /// `when:` — nil for a parameter that is always active.
+  public var condition: TuneCondition? = nil
 }
 
 /// Bounds of a search space file.
@@ -70,10 +94,11 @@ public enum TuneLimits {
 /// A search space file (YAML): parameter paths with domains, plus optional settings.
 ///
 /// ```yaml
-/// sampler: tpe                  # grid | random | tpe (default random; --sampler overrides)
+/// sampler: tpe                  # grid | random | tpe | nsga2 (default random; --sampler overrides)
 /// seed: 7                       # default 1
 /// trials: 1000                  # default: the grid size for grid, else 100
 /// objective: flicker_per_min    # what TPE minimises (default flicker_per_min)
+/// objectives: [flicker_per_min, latency_p90_ms]   # what nsga2 minimises (default: objective)
 /// constraints: {budget_violations: 0, expectation_failures: 0}   # objective ≤ value, else infeasible
 /// validation: "val-*"          # recordings judged apart from the fit (default: val-* if any; none)
 /// generalise: {latency_p90_ms: 1000}   # validation budgets a promoted trial must keep
@@ -81,9 +106,10 @@ public enum TuneLimits {
 /// defaults.antiJitter.minHoldMs: {min: 1500, max: 4000, step: 250}
 /// cues[FRAME_MOVE_*].trigger.noRef.exit: {min: 0.02, max: 0.06}
 /// options.useStabilityLayer: [false, true]
+/// options.oneEuroBeta: {min: 0, max: 30, when: "options.landmarkFilter == oneEuro"}
 /// ```
 public struct TuneSpace: Sendable {
-  public static let settingKeys = ["sampler", "seed", "trials", "objective", "constraints", "validation", "generalise"]
+  public static let settingKeys = ["sampler", "seed", "trials", "objective", "objectives", "constraints", "validation", "generalise"]
   public static let defaultConstraints: [(String, Double)] = [("budget_violations", 0), ("expectation_failures", 0)]
 
   public var file: String
@@ -93,6 +119,8 @@ public struct TuneSpace: Sendable {
   public var seed: UInt64?
   public var trials: Int?
   public var objective: String?
+  /// `objectives: [a, b]`: what the nsga2 sampler minimises (default: `objective`).
+  public var objectives: [String]?
   public var constraints: [(name: String, max: Double)] = TuneSpace.defaultConstraints
   /// Globs of the validation recordings: nil when the file does not say (the `val-*`
   /// recordings when any exist), empty for `validation: none`.
@@ -107,7 +135,9 @@ public struct TuneSpace: Sendable {
 
   /// Parses `text` and resolves every path against `spec` (the PoseSpec JSON). Any problem is
   /// exit 2 naming `file:line:column`.
-  public static func parse(text: String, file: String, spec: JSONValue) throws(HarnessFailure) -> TuneSpace {
+  /// `spec` nil: parameters are not resolved (their targets are empty; `tune export` needs only
+  /// the domains and conditions).
+  public static func parse(text: String, file: String, spec: JSONValue?) throws(HarnessFailure) -> TuneSpace {
     guard text.utf8.count <= TuneLimits.spaceBytesMax else {
       throw .badInput("\(file): \(text.utf8.count) bytes, more than spaceBytesMax = \(TuneLimits.spaceBytesMax)")
     }
@@ -131,14 +161,21 @@ public struct TuneSpace: Sendable {
           throw .badInput("\(place(file, k)): more than parametersMax = \(TuneLimits.parametersMax) parameters")
         }
         let domain = try parseDomain(v, file: file, key: ks.string)
-        let target: TuneTarget
-        do { target = try TuneTarget.resolve(ks.string, in: spec, domain: domain) } catch {
-          throw .badInput("\(place(file, k)): \(ks.string): \(error.message)")
+        var target = TuneTarget.spec([])
+        if let spec {
+          do { target = try TuneTarget.resolve(ks.string, in: spec, domain: domain) } catch {
+            throw .badInput("\(place(file, k)): \(ks.string): \(error.message)")
+          }
         }
-        space.parameters.append(TuneParameter(path: ks.string, domain: domain, line: (k.mark?.line ?? 0), target: target))
+        var parameter = TuneParameter(path: ks.string, domain: domain, line: (k.mark?.line ?? 0), target: target)
+        if case .mapping(let m) = v, let w = m.first(where: { $0.key.scalar?.string == "when" }) {
+          parameter.condition = try space.condition(w.value, key: ks.string)
+        }
+        space.parameters.append(parameter)
       }
     }
     guard !space.parameters.isEmpty else { throw .badInput("\(file): no parameters (a key like cues[*].antiJitter.persistFrames: [2..6])") }
+    guard let spec else { return space }
     try space.checkOverlaps()
     space.warnings = space.parameters.compactMap { ShadowCheck.warning(for: $0, in: spec) }
     return space
@@ -175,7 +212,7 @@ public struct TuneSpace: Sendable {
     switch key {
     case "sampler":
       guard let s = v.scalar?.string, TuneSamplerKind(rawValue: s) != nil else {
-        throw .badInput("\(at): sampler: expected grid, random or tpe")
+        throw .badInput("\(at): sampler: expected grid, random, tpe or nsga2")
       }
       sampler = s
     case "seed":
@@ -191,6 +228,19 @@ public struct TuneSpace: Sendable {
         throw .badInput("\(at): objective: expected one of \(TrialObjectives.keys.joined(separator: ", "))")
       }
       objective = s
+    case "objectives":
+      guard case .sequence(let seq) = v, !seq.isEmpty else {
+        throw .badInput("\(at): objectives: expected a list of objectives (\(TrialObjectives.keys.joined(separator: ", ")))")
+      }
+      var out: [String] = []
+      for item in seq {
+        guard let s = item.scalar?.string, TrialObjectives.keys.contains(s) else {
+          throw .badInput("\(Self.place(file, item)): objectives: expected one of \(TrialObjectives.keys.joined(separator: ", "))")
+        }
+        guard !out.contains(s) else { throw .badInput("\(Self.place(file, item)): objectives: \(s) is listed twice") }
+        out.append(s)
+      }
+      objectives = out
     case "validation":
       validation = try Self.globs(v, at: at, file: file)
       validationPlace = at
@@ -199,6 +249,39 @@ public struct TuneSpace: Sendable {
     default:
       constraints = try objectiveBounds(v, key: key, meaning: "the largest allowed value")
     }
+  }
+
+  /// `when: "PATH == VALUE"` or `"PATH != VALUE"`: PATH is a parameter written before this one
+  /// (so a point is drawn in order), VALUE one of its values.
+  func condition(_ v: Node, key: String) throws(HarnessFailure) -> TuneCondition {
+    let at = Self.place(file, v)
+    guard let text = v.scalar?.string else { throw .badInput("\(at): \(key).when: expected \"PATH == VALUE\" or \"PATH != VALUE\"") }
+    let op: String
+    if text.contains("!=") { op = "!=" } else if text.contains("==") { op = "==" } else {
+      throw .badInput("\(at): \(key).when: expected \"PATH == VALUE\" or \"PATH != VALUE\", found \"\(text.prefix(80))\"")
+    }
+    let parts = text.components(separatedBy: op)
+    guard parts.count == 2 else { throw .badInput("\(at): \(key).when: expected one \(op), found \"\(text.prefix(80))\"") }
+    let path = parts[0].trimmingCharacters(in: .whitespaces)
+    let valueText = parts[1].trimmingCharacters(in: .whitespaces)
+    guard let parent = parameters.firstIndex(where: { $0.path == path }) else {
+      let known = parameters.map(\.path).joined(separator: ", ")
+      throw .badInput(
+        "\(at): \(key).when: \(path.prefix(80)) is not a parameter written before this one\(known.isEmpty ? "" : " (\(known.prefix(300)))")")
+    }
+    let value = Self.scalarValue(Node.Scalar(valueText, .implicit, .plain))
+    switch parameters[parent].domain {
+    case .choices(let c):
+      guard c.contains(value) else {
+        throw .badInput(
+          "\(at): \(key).when: \(valueText.prefix(80)) is not a value of \(path) (\(c.prefix(20).map(\.description).joined(separator: ", ")))")
+      }
+    case .range(let lo, let hi, _):
+      guard case .number(let d) = value, d >= lo, d <= hi else {
+        throw .badInput("\(at): \(key).when: \(valueText.prefix(80)) is outside \(path)'s range \(JSONWriter.shortest(lo))…\(JSONWriter.shortest(hi))")
+      }
+    }
+    return TuneCondition(parent: parent, equal: op == "==", value: value, text: text)
   }
 
   /// `validation:` — `none`, one glob or a list of globs.
@@ -262,10 +345,19 @@ public struct TuneSpace: Sendable {
       }
       return .choices(values)
     case .mapping(let m):
+      // `{values: [...], when: ...}`: a list with a condition (`when:` is read by the caller).
+      if let values = m.first(where: { $0.key.scalar?.string == "values" }) {
+        for (mk, _) in m where !["values", "when"].contains(mk.scalar?.string ?? "") {
+          throw .badInput("\(place(file, mk)): \(key): a {values: [...]} domain takes only values and when")
+        }
+        guard case .sequence = values.value else { throw .badInput("\(place(file, values.value)): \(key).values: expected a list of values or [a..b]") }
+        return try parseDomain(values.value, file: file, key: key)
+      }
       var fields: [String: Double] = [:]
       for (mk, mv) in m {
+        if mk.scalar?.string == "when" { continue }
         guard let name = mk.scalar?.string, ["min", "max", "step"].contains(name) else {
-          throw .badInput("\(place(file, mk)): \(key): expected keys min, max and optionally step")
+          throw .badInput("\(place(file, mk)): \(key): expected keys min, max, optionally step and when")
         }
         guard let s = mv.scalar?.string, let d = Double(s), d.isFinite else {
           throw .badInput("\(place(file, mv)): \(key).\(name): expected a number")

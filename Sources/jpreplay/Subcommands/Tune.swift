@@ -12,13 +12,14 @@ extension JPReplay {
         the objectives in a SQLite study, with the same objectives on a validation corpus the \
         trials are not fitted on; tune report shows the Pareto front beside the shipped spec \
         and marks the trials that do not generalise; tune promote writes a trial into \
-        PoseSpec.json (or a folder: --to); tune merge joins shards. See docs/TUNING.md.
+        PoseSpec.json (or a folder: --to); tune merge joins shards; tune export --optuna writes \
+        the study for optuna-dashboard. See docs/TUNING.md.
 
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back --validation s04-frame-left-enter
           jpreplay tune report /tmp/s.sqlite --objectives flicker_per_min,latency_p90_ms
         """,
-      subcommands: [Run.self, Report.self, Promote.self, Merge.self],
+      subcommands: [Run.self, Report.self, Promote.self, Merge.self, Export.self],
       defaultSubcommand: Run.self)
   }
 }
@@ -31,11 +32,15 @@ extension JPReplay.Tune {
         SPACE is YAML: PoseSpec paths (cues[*].antiJitter.persistFrames, \
         cues[FRAME_MOVE_*].trigger.noRef.exit, defaults.antiJitter.minHoldMs) or engine \
         options (options.angleFix) mapped to [2..6], a list of values, {min, max, step} or \
-        {min, max}; optional keys sampler, seed, trials, objective, constraints, validation, \
-        generalise (see docs/TUNING.md). Trial i's values depend only on the seed and i (TPE: also on the \
-        trials of the batches before i's), so a rerun after kill -9 continues where the study \
+        {min, max} (a parameter with when: "PATH == VALUE" is active only when that earlier \
+        parameter has that value: {min: 0, max: 30, when: "options.landmarkFilter == oneEuro"}, \
+        {values: [a, b], when: ...}); optional keys sampler (grid, random, tpe, nsga2), seed, \
+        trials, objective, objectives (nsga2's list), constraints, validation, generalise (see \
+        docs/TUNING.md). Trial i's values depend only on the seed and i (TPE and NSGA-II: also \
+        on the trials of the batches before i's), so a rerun after kill -9 continues where the study \
         stopped and never reruns a finished trial, and --shard i/n (1 ≤ i ≤ n: the trials whose index mod \
         n is i - 1; each machine its own study file) merged with `tune merge` equals one unsharded run. \
+        No point is proposed twice: a repeat (inactive parameters blanked) is drawn again. \
         A trial breaking a constraint (default budget_violations ≤ 0, expectation_failures ≤ \
         0) or giving an invalid spec is infeasible. Each trial is also scored on the \
         validation corpus (--validation, else the space's validation:, else the val-* \
@@ -43,13 +48,16 @@ extension JPReplay.Tune {
         recording with --corpus; those figures are stored beside the fit ones and never steer \
         the sampler or the constraints. The shipped spec is scored on both once, when the \
         study starts. Exit 0 when the study is complete, 2 on bad input (the message names \
-        the file, line and column).
+        the file, line and column), 3 when the space is exhausted: every distinct point tried, or \
+        64 re-draws of one trial all repeated tried points; the trials before it are stored, and \
+        a rerun stops at the same trial.
 
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/a.sqlite --trials 4 --corpus drift-left-and-back --no-validation --shard 1/2
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/b.sqlite --trials 4 --corpus drift-left-and-back --no-validation --shard 2/2
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/r.sqlite --sampler random --seed 3 --trials 2 --corpus 's0*' --no-validation --jobs 2
           jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/n.sqlite --sampler nsga2 --tpe-batch 2 --trials 4 --corpus drift-left-and-back --no-validation
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/x.sqlite --corpus 'drift-*' --validation drift-left-and-back   # exit 2
 
         --extend adds trials to a finished (or unfinished) study: run it again with the same \
@@ -67,7 +75,7 @@ extension JPReplay.Tune {
     @Option(help: "The study file (SQLite); created when absent, continued when present.")
     var study = "tune-study.sqlite"
 
-    @Option(help: "grid, random or tpe (default: the space file's sampler, else random).")
+    @Option(help: "grid, random, tpe or nsga2 (default: the space file's sampler, else random).")
     var sampler: String?
 
     @Option(help: "Seed of the random and TPE samplers (default: the space file's, else 1).")
@@ -76,7 +84,7 @@ extension JPReplay.Tune {
     @Option(help: "Number of trials (default: the space file's; grid: the grid size; else 100).")
     var trials: Int?
 
-    @Option(help: "Trials per TPE batch (each batch learns from the batches before it).")
+    @Option(help: "Trials per TPE batch, and NSGA-II's population size (each batch learns from the batches before it).")
     var tpeBatch = 32
 
     @Option(help: ArgumentHelp("Run shard i of n (1 ≤ i ≤ n, as verify --shard): the trials whose index mod n is i - 1.", valueName: "i/n"))
@@ -128,15 +136,21 @@ extension JPReplay.Tune {
       printErr("tune: \(setup.runner.sampler.kind.rawValue) sampler, \(total) trials (shard \(shard)), \(setup.corpusNames.count) recordings, \(val), \(jobs) jobs → \(study)")
       let start = Date()
       let last = LastPrint()
-      let ran = try setup.runner.run(study: studyFile) { p in
+      let outcome = try setup.runner.runStudy(study: studyFile) { p in
         guard last.due(p.finished == p.total) else { return }
         let rate = Double(p.finished) / max(Date().timeIntervalSince(start), 1e-3)
         let best = p.best.map { "best \(setup.runner.sampler.objective) \(String(format: "%.3f", $0.value)) (#\($0.index))" } ?? "no feasible trial yet"
         printErr("tune: \(p.finished)/\(p.total) trials, \(p.infeasible) infeasible, \(String(format: "%.1f", rate)) trials/s (this run), \(best)")
       }
       let seconds = Date().timeIntervalSince(start)
-      print("tune: \(ran) trials run now, \(total - ran) already in \(study); \(String(format: "%.1f", Double(ran) / max(seconds, 1e-3))) trials/s")
+      let ran = outcome.ran
+      print("tune: \(ran) trials run now, \(outcome.before) already in \(study); \(String(format: "%.1f", Double(ran) / max(seconds, 1e-3))) trials/s")
       print("next: jpreplay tune report \(study)")
+      if let e = outcome.exhausted {
+        printErr(
+          "tune: the space is exhausted at trial #\(e.index) of \(setup.runner.trials): \(e.reason); the study stops there (exit 3; a larger space or another seed explores further)")
+        throw ExitCode(3)
+      }
     }
   }
 
