@@ -73,7 +73,7 @@ extension JPReplay.Bisect {
       let progress = ProgressLine(label: "bisect spec: recordings")
       let report = try bisect.run(recordings: urls) { done, total in progress.update(done, of: total) }
       progress.finish()
-      print(json ? report.json() : report.render(), terminator: "")
+      if json { printJSON(report.json(), terminator: "") } else { print(report.render(), terminator: "") }
     }
   }
 }

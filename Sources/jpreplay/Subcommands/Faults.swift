@@ -68,7 +68,7 @@ extension JPReplay {
         guard !noFaults else { throw CLIError.badInput("nothing to run: --no-faults on a PixScan corpus (it has no spec mutants)") }
         guard require.isFinite, (0...100).contains(require) else { throw CLIError.badInput("--require \(require): expected a percentage 0…100") }
         let report = try PixScanFaults.report(files: pixScan, only: only, mutants: mutants, spec: spec)
-        print(json ? report.json : report.text(title: "faults (PixScan)"), terminator: "")
+        if json { printJSON(report.json, terminator: "") } else { print(report.text(title: "faults (PixScan)"), terminator: "") }
         if report.catchRate * 100 < require { throw ExitCode(1) }
         return
       }
@@ -91,7 +91,7 @@ extension JPReplay {
         progress.update(done, of: total)
       }
       progress.finish()
-      print(json ? report.json : report.text(title: "faults"), terminator: "")
+      if json { printJSON(report.json, terminator: "") } else { print(report.text(title: "faults"), terminator: "") }
       if report.catchRate * 100 < require { throw ExitCode(1) }
     }
   }

@@ -30,7 +30,7 @@ extension JPReplay {
       let reader = try RecordingReader(path: recording)
       let s = try reader.stats()
       if json {
-        print(JSONWriter.write(s.json(file: recording)))
+        printJSON(JSONWriter.write(s.json(file: recording)))
         return
       }
       let raw = s.rawBytes, stored = s.storedBytes

@@ -120,7 +120,7 @@ extension JPReplay {
         if many {
           target = URL(fileURLWithPath: output!).appendingPathComponent(file).path
         } else if output == "-" {
-          print(svg, terminator: "")
+          printBuilt(svg, terminator: "")  // SVG: its text went through XMLText
           continue
         } else {
           target = output ?? file

@@ -23,7 +23,7 @@ enum PixScanRecord {
     if jsonl {
       var out = JSONWriter.write(.object(scenario.header)) + "\n"
       for e in events { out += JSONLEventEncoder.line(e) + "\n" }
-      try StandardOutput.write(Array(out.utf8))
+      try StandardOutput.write(Array(ConsoleText.json(out).utf8))  // console-safe JSON: the same values
       return
     }
     let dir = (file as NSString).deletingLastPathComponent

@@ -123,7 +123,7 @@ extension JPReplay {
       var block: [UInt8] = []
       block.reserveCapacity(1 << 16)
       func put(_ line: String) throws {
-        block.append(contentsOf: line.utf8)
+        block.append(contentsOf: ConsoleText.json(line).utf8)  // console-safe JSON: the same values
         block.append(0x0A)
         if block.count >= 1 << 16 {
           try StandardOutput.write(block)
