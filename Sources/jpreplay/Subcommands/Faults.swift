@@ -85,7 +85,11 @@ extension JPReplay {
         let cues = try FaultRun.cuesSeen(spec: doc, recordingsDir: recordings, jobs: jobs)
         variants += SpecMutants.variants(specJSON: json, cues: cues)
       }
-      guard !variants.isEmpty else { throw CLIError.badInput("nothing to run: --no-faults without --mutants") }
+      guard !variants.isEmpty else {
+        guard mutants else { throw CLIError.badInput("nothing to run: --no-faults without --mutants") }
+        throw CLIError.badInput(
+          "nothing to run: --no-faults, and --mutants made no spec mutant (no cue of \(specPath) appears in a clean replay of a recording with expect: rules in \(recordings))")
+      }
       let progress = ProgressLine(label: "faults")
       let report = try FaultRun.run(variants: variants, spec: doc, recordingsDir: recordings, jobs: jobs) { done, total in
         progress.update(done, of: total)

@@ -55,7 +55,7 @@ enum RegressionRepro {
       return external(binary: against, spec: spec, overrides: overrides, label: "\(against) with \(spec)", name: name, scratch: scratch, tag: "reference")
     }
     guard !against.hasPrefix("-") else { throw CLIError.badInput("--against \(against): starts with '-'; give a jpreplay executable or a git revision") }
-    let ws = try BisectWorkspace.current()
+    let ws = try BisectWorkspace.current(command: "minimize --against")
     let commit = try ws.commit(against)
     guard let bin = try ws.binary(forCommit: commit, log: { printErr("minimize: " + $0) }) else {
       throw CLIError.badInput("--against \(against): commit \(commit.prefix(10)) does not build (see \(ws.state)/build-*.log)")
