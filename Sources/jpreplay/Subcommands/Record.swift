@@ -114,7 +114,12 @@ extension JPReplay {
       let n: Int
       do {
         n = try SafeFile.produce(out, keepOpen: false, sqlite: true) { try generated.writeRecording(to: $0.path) }
-      } catch let e as SafeFileError { throw CLIError.badInput("\(out): cannot write (\(e.description))") }
+      } catch let e as SafeFileError {
+        throw CLIError.badInput("\(out): cannot write (\(e.description))")
+      } catch let e as RecordingError {
+        // The writer names its temporary: name the scenario and the recording instead.
+        throw CLIError.badInput("\(file): cannot be recorded into \(out): \(e.withoutFile)")
+      }
       print("recorded \(n) events from \(file) into \(out)")
     }
 
