@@ -48,15 +48,15 @@ extension JPReplay {
           throw CLIError.badInput("\(output) exists; choose another name")
         }
         let r = try Recording.Doctor.recover(from: recording, to: output)
-        print("recovered \(r.kept) chunk(s) from \(recording) into \(output)")
+        print("recovered \(r.kept) chunk(s) from \(ConsoleText.line(recording)) into \(ConsoleText.line(output))")
         if r.lostChunks.isEmpty {
           print("lost: nothing")
         } else {
           print("lost:")
-          for l in r.lostChunks { print("  \(l)") }
+          for l in r.lostChunks { print("  \(ConsoleText.line(l))") }
         }
-        print("re-check of \(output):")
-        for l in r.verify.lines { print("  \(l)") }
+        print("re-check of \(ConsoleText.line(output)):")
+        for l in r.verify.lines { print("  \(ConsoleText.line(l))") }
         if !r.verify.ok { throw ExitCode(1) }
         return
       }
@@ -66,8 +66,9 @@ extension JPReplay {
       // Sound as a container, another engine's recording must also hold only events its
       // engine takes; its refusals replace the final "ok".
       let refusals = report.status == .ok ? try engineRefusals() : []
-      for l in report.lines.dropLast(refusals.isEmpty || report.lines.last != "ok" ? 0 : 1) { print(l) }
-      for l in refusals { print(l) }
+      // Each report line is one line: a newline in a name or message is printed as `\n`.
+      for l in report.lines.dropLast(refusals.isEmpty || report.lines.last != "ok" ? 0 : 1) { print(ConsoleText.line(l)) }
+      for l in refusals { print(ConsoleText.line(l)) }
       switch report.status {
       case .ok:
         if !refusals.isEmpty { throw ExitCode(1) }

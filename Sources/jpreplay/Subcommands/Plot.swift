@@ -128,7 +128,7 @@ extension JPReplay {
         do { try SafeFile.write(svg, to: target) } catch {
           throw CLIError.badInput("\(target): cannot write (\(error.message))")
         }
-        print("\(target): \(summary)")
+        print("\(ConsoleText.line(target)): \(summary)")
       }
     }
 

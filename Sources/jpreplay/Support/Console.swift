@@ -1,3 +1,4 @@
+import Foundation
 import Recording
 
 // The one console writer (issue 34 item 5). Every line `jpreplay` prints goes through one of
@@ -39,4 +40,17 @@ func printPainted(_ text: String, color: Bool, terminator: String = "\n") {
 /// Prints text whose file-borne parts were escaped when it was built (see above), as it is.
 func printBuilt(_ text: String, terminator: String = "\n") {
   Swift.print(text, terminator: terminator)
+}
+
+enum Console {
+  /// A message of swift-argument-parser (a usage error) with every command-line argument it
+  /// quotes written as one line (`ConsoleText.line`: a newline in an argument as `\n`), its own
+  /// line structure kept.
+  static func quotingArguments(_ message: String, arguments: [String] = CommandLine.arguments) -> String {
+    var out = message
+    for a in Set(arguments.dropFirst()) where a.unicodeScalars.contains(where: { $0 == "\n" || ConsoleText.needsEscape($0) }) {
+      out = out.replacingOccurrences(of: a, with: ConsoleText.line(a))
+    }
+    return out
+  }
 }
