@@ -1,5 +1,6 @@
 import CanonicalJSON
 import Foundation
+import Recording
 import Lab
 import Replay
 
@@ -36,7 +37,7 @@ enum RegressionRepro {
     p.arguments = ["replay", recording, "-o", trace, "--a13", a13, "--spec", spec] + overrides.flatMap { ["--set", $0] }
     p.standardOutput = FileHandle.nullDevice
     p.standardError = FileHandle.nullDevice
-    do { try p.run() } catch { throw CLIError.badInput("cannot run \(binary): \(error)") }
+    do { try p.run() } catch { throw CLIError.badInput("cannot run \(binary): \(SystemReason.message(error))") }
     p.waitUntilExit()
     return p.terminationStatus == 0
   }
