@@ -177,6 +177,21 @@ public protocol EngineVocabulary {
   /// What `jpreplay plot` draws of a replay of this engine (series and markers read from its
   /// trace lines). Default: nothing (an engine with a plot of its own, like Just Photo's).
   static var timeline: TraceTimeline { get }
+  /// Why the engine refuses `event` (a value its decoder does not take), nil when it takes it:
+  /// what `import` refuses and `doctor` reports, so no recording holds an event its engine
+  /// rejects at replay. Default: nil (the kinds' required fields are all that is checked).
+  static func refusal(of event: InputEvent) -> EventRefusal?
+}
+
+/// Why an engine refuses a recorded event: the field (a path such as `assets[3].id`; nil for the
+/// event as a whole) and what was expected and found.
+public struct EventRefusal: Equatable, Sendable {
+  public var field: String?
+  public var message: String
+  public init(field: String?, message: String) {
+    self.field = field
+    self.message = message
+  }
 }
 
 extension EngineVocabulary {
@@ -190,6 +205,9 @@ extension EngineVocabulary {
 
   /// None declared: `plot` has nothing to draw.
   public static var timeline: TraceTimeline { .none }
+
+  /// Nothing refused beyond the kinds' required fields.
+  public static func refusal(of event: InputEvent) -> EventRefusal? { nil }
 
   /// The declared kind named `name`.
   public static func kind(named name: String) -> EventKindInfo? { kinds.first { $0.name == name } }

@@ -29,6 +29,14 @@ public enum PixScanVocabulary: EngineVocabulary {
     EffectRuleInfo(request: $0.request, results: $0.results, keyFields: $0.keyFields, successFields: $0.successFields)
   }
 
+  /// What `PixInput.decode` refuses (the engine rejects such an event at replay).
+  public static func refusal(of event: InputEvent) -> EventRefusal? {
+    switch PixScanSeamEngine.decode(event) {
+    case .success: nil
+    case .failure(let e): EventRefusal(field: e.field, message: e.message)
+    }
+  }
+
   /// Every `PixOutputKind`.
   public static let outputKinds: [String] = PixOutputKind.allCases.map(\.rawValue)
 

@@ -30,6 +30,8 @@ public struct EnginePlugin: Sendable {
   public var outputKinds: [String]
   /// What `plot` draws of its replays (``EngineVocabulary/timeline``).
   public var timeline: TraceTimeline
+  /// Why the engine refuses an event (``EngineVocabulary/refusal(of:)``): `import` and `doctor`.
+  public var refusal: @Sendable (InputEvent) -> EventRefusal?
 
   /// A plug-in for the engine `E`, each replay's engine made by `make` from the header.
   public init<E: SeamEngine & Sendable>(
@@ -40,6 +42,7 @@ public struct EnginePlugin: Sendable {
     outputKinds = E.Vocabulary.outputKinds
     coverageFacets = E.Vocabulary.coverageFacets
     timeline = E.Vocabulary.timeline
+    refusal = { E.Vocabulary.refusal(of: $0) }
     records = { (header, events, selection, settings, recording) throws(ReplayError) -> [TraceRecord] in
       try Self.driver(E.self, make: make, settings).records(header: header, events: events, selection: selection, recording: recording)
     }

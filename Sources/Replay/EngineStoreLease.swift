@@ -2,6 +2,7 @@ import CanonicalJSON
 import EngineIO
 import EngineSeam
 import Foundation
+import Recording
 import GRDB
 
 /// The session store of one replay of the engine whose vocabulary is `V`, under a
@@ -107,7 +108,7 @@ public final class JSONSnapshotStore: @unchecked Sendable {
       }
       queue = q
     } catch {
-      throw SessionStoreError(path: path, message: "cannot open: \(error)")
+      throw SessionStoreError(path: path, message: "cannot open: \(SystemReason.message(error))")
     }
   }
 
@@ -120,7 +121,7 @@ public final class JSONSnapshotStore: @unchecked Sendable {
           sql: "INSERT INTO engine_snapshot(engine, json) VALUES (?, ?) ON CONFLICT(engine) DO UPDATE SET json = excluded.json",
           arguments: [engine, text])
       }
-    } catch { throw SessionStoreError(path: path, message: "cannot save: \(error)") }
+    } catch { throw SessionStoreError(path: path, message: "cannot save: \(SystemReason.message(error))") }
   }
 
   /// The stored object; nil when nothing was saved.
@@ -131,7 +132,7 @@ public final class JSONSnapshotStore: @unchecked Sendable {
       text = try queue.read { db in
         try String.fetchOne(db, sql: "SELECT json FROM engine_snapshot WHERE engine = ?", arguments: [engine])
       }
-    } catch { throw SessionStoreError(path: path, message: "cannot load: \(error)") }
+    } catch { throw SessionStoreError(path: path, message: "cannot load: \(SystemReason.message(error))") }
     guard let text else { return nil }
     do {
       guard case .object(let o) = try JSONParser.parse(text) else {

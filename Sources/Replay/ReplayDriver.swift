@@ -2,6 +2,7 @@ import CanonicalJSON
 import EngineIO
 import EngineSeam
 import Foundation
+import Recording
 
 /// How to replay a recording file: open it, build an engine for its header, run.
 ///
@@ -104,7 +105,7 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
       return .badInput(e)
     }
     return .badInput(
-      BadInputError(recording: url.path, message: "cannot open the recording: \(error)"))
+      BadInputError(recording: url.path, message: "cannot open the recording: \(SystemReason.message(error))"))
   }
 }
 

@@ -74,10 +74,16 @@ public final class FileLineSink: LineSink {
   private var buffer: [UInt8] = []
   private static let limit = 1 << 16
 
-  /// Writes to an open handle (e.g. standard output) without taking ownership.
-  public init(handle: FileHandle) {
+  /// Lines printed on a console are written through `ConsoleText.json` (characters a terminal
+  /// acts on or hides as JSON escapes: the same JSON value); a file gets them as they are.
+  private let console: Bool
+
+  /// Writes to an open handle (e.g. standard output) without taking ownership; `console` for
+  /// standard output (see `console`).
+  public init(handle: FileHandle, console: Bool = false) {
     self.handle = handle
     self.ownsHandle = false
+    self.console = console
     buffer.reserveCapacity(Self.limit)
   }
 
@@ -88,11 +94,12 @@ public final class FileLineSink: LineSink {
     }
     self.handle = try FileHandle(forWritingTo: url)
     self.ownsHandle = true
+    self.console = false
     buffer.reserveCapacity(Self.limit)
   }
 
   public func write(line: String) throws {
-    buffer.append(contentsOf: line.utf8)
+    buffer.append(contentsOf: (console ? ConsoleText.json(line) : line).utf8)
     buffer.append(0x0A)
     if buffer.count >= Self.limit { try flush() }
   }

@@ -83,7 +83,7 @@ public struct ReviewSession {
     if mode != .rejectAll {
       outcome.refused = pending.filter { !store.hasRecording($0.name) }
       pending.removeAll { !store.hasRecording($0.name) }
-      for p in outcome.refused { write(store.refusal(p) + "\n") }
+      for p in outcome.refused { write(ConsoleText.line(store.refusal(p)) + "\n") }
     }
     if grouped { return try runGrouped(pending, outcome) }
     var quitting = false
@@ -123,11 +123,11 @@ public struct ReviewSession {
       }
       try store.accept(p)
       outcome.accepted.append(p)
-      write("accepted \(p)\n")
+      write("accepted \(ConsoleText.line(p.description))\n")
     case .reject:
       try store.reject(p)
       outcome.rejected.append(p)
-      write("rejected \(p)\n")
+      write("rejected \(ConsoleText.line(p.description))\n")
     case .skip, .quit:
       outcome.skipped.append(p)
     }
@@ -151,7 +151,7 @@ public struct ReviewSession {
     let found = findings(name, p)
     guard !found.isEmpty else { return }
     var text = ""
-    for f in found { text += "warning: " + f.lines.joined(separator: "\n") + "\n" }
+    for f in found { text += "warning: " + f.lines.map { ConsoleText.line($0) }.joined(separator: "\n") + "\n" }
     text +=
       force
       ? "  (accepting it blesses a golden the gate refuses; --force lets it through)\n"
@@ -223,12 +223,12 @@ public struct ReviewSession {
   func show(_ p: PendingGolden, position: Int, of total: Int) throws -> String {
     let golden = try store.readGolden(p.name, p.kind)
     let fresh = try store.readPending(p.name, p.kind) ?? ""
-    var out = "\n[\(position)/\(total)] \(p.name) — \(p.kind.rawValue)\n"
+    var out = "\n[\(position)/\(total)] \(ConsoleText.line(p.name)) — \(p.kind.rawValue)\n"
     if let golden {
       if let problem = Verifier.compare(
         golden: golden, fresh: fresh, kind: p.kind, name: p.name, diff: DiffOptions())
       {
-        out += "first divergence: \(problem.message)\n"
+        out += "first divergence: \(ConsoleText.line(problem.message))\n"
         if p.kind == .trace, let t = problem.divergences.first?.t {
           // The timeline around it: metrics, thresholds, labels, displays (`jpreplay plot`).
           out +=
@@ -237,7 +237,7 @@ public struct ReviewSession {
         if problem.hunkCount > 1 {
           out += "\(problem.hunkCount) divergent hunks in all:\n"
           for (n, d) in problem.divergences.prefix(VerifyCase.headlinesShownMax).enumerated() {
-            out += "  #\(n + 1) \(d.explanation)\n"
+            out += "  #\(n + 1) \(ConsoleText.line(d.explanation))\n"
           }
         }
       } else {

@@ -1,3 +1,4 @@
+import Recording
 /// A readable line diff (unified format, −/+ with context) for `review`.
 public enum UnifiedDiff {
   /// Renders the changes from `old` to `new`. With `color`, removed lines are red, added lines
@@ -12,7 +13,9 @@ public enum UnifiedDiff {
     let green = color ? "\u{1B}[32m" : ""
     let cyan = color ? "\u{1B}[36m" : ""
     let reset = color ? "\u{1B}[0m" : ""
-    var out = "\(red)--- \(oldName)\(reset)\n\(green)+++ \(newName)\(reset)\n"
+    // A console diff: names and lines come from files, printed through ConsoleText.line.
+    let line = ConsoleText.line
+    var out = "\(red)--- \(line(oldName))\(reset)\n\(green)+++ \(line(newName))\(reset)\n"
     for hunk in hunks(ops, context: context) {
       let slice = ops[hunk]
       var oldStart = 0
@@ -41,9 +44,9 @@ public enum UnifiedDiff {
       out += "\(cyan)@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@\(reset)\n"
       for op in slice {
         switch op {
-        case .equal(let a, _): out += " \(old[a])\n"
-        case .delete(let a): out += "\(red)-\(old[a])\(reset)\n"
-        case .insert(let b): out += "\(green)+\(new[b])\(reset)\n"
+        case .equal(let a, _): out += " \(line(old[a]))\n"
+        case .delete(let a): out += "\(red)-\(line(old[a]))\(reset)\n"
+        case .insert(let b): out += "\(green)+\(line(new[b]))\(reset)\n"
         }
       }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 import Replay
 
 /// `verify`: replays recordings and compares them with their goldens (DESIGN §4).
@@ -146,7 +147,7 @@ public struct Verifier: Sendable {
           status: .badInput(
             BadInputError(
               recording: store.goldenURL(name, .trace).path,
-              message: "cannot delete the orphan golden (\(error))")))
+              message: "cannot delete the orphan golden (\(SystemReason.message(error)))")))
       }
     }
   }
@@ -203,7 +204,7 @@ public struct Verifier: Sendable {
         return VerifyCase(
           name: name,
           status: .badInput(
-            BadInputError(recording: store.goldenURL(name, kind).path, message: "\(error)")))
+            BadInputError(recording: store.goldenURL(name, kind).path, message: SystemReason.message(error))))
       }
     }
     if !problems.isEmpty { result.status = .failed(problems) }

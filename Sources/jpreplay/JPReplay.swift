@@ -76,7 +76,7 @@ enum Main {
         if !message.isEmpty { print(message) }
         exit(0)
       }
-      if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+      if !message.isEmpty { FileHandle.standardError.write(Data((ConsoleText.lines(Console.quotingArguments(message)) + "\n").utf8)) }
       // Usage errors are "bad input" (2) here, not sysexits' 64.
       exit(code.rawValue == ExitCode.validationFailure.rawValue ? 2 : code.rawValue)
     }

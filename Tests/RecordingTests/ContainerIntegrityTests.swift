@@ -252,6 +252,25 @@ import Testing
     expectRefused(p, ["format version 1 is no longer read", "jpreplay record", "jpreplay import --force"])
   }
 
+  // Issue 34: an event larger than an ordinary chunk (a PixScan library snapshot of 60,000
+  // photos is 4.7 MB) goes alone into its chunk and reads back; so does the doctor's check.
+  @Test func anEventLargerThanAChunkIsWrittenAloneAndReadsBack() throws {
+    let d = try Damage.tempDir("single")
+    defer { try? FileManager.default.removeItem(at: d) }
+    let path = d.appendingPathComponent("single.jprec").path
+    let r = try Recorder(path: path, header: Damage.header)
+    let big = String(repeating: "x", count: ContainerLimits.chunkRawBytesMax + 1000)
+    try r.append(InputEvent(t: 0, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": "A"]))))
+    try r.append(InputEvent(t: 1, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": .string(big)]))))
+    try r.append(InputEvent(t: 2, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": "B"]))))
+    try r.finish()
+    let events = try Damage.readAll(path)
+    #expect(events.count == 3)
+    #expect(events.map(\.t) == [0, 1, 2])
+    #expect(events[1].jsonFields?["cue_id"]?.stringValue?.utf8.count == big.utf8.count)
+    #expect(Doctor.check(path: path).status == .ok)
+  }
+
   // The writer refuses what the reader would refuse, so everything it writes reads back.
   @Test func theWriterRefusesEventsBeyondTheLimits() throws {
     let d = try Damage.tempDir("w")
@@ -266,12 +285,12 @@ import Testing
 
     let g = try Recorder(path: d.appendingPathComponent("big.jprec").path, header: Damage.header)
     try g.append(InputEvent(t: 0, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": "A"]))))
-    let huge = String(repeating: "x", count: ContainerLimits.chunkRawBytesMax)
+    let huge = String(repeating: "x", count: ContainerLimits.singleEventChunkRawBytesMax)
     do {
       try g.append(InputEvent(t: 1, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": .string(huge)]))))
       Issue.record("a label event larger than a chunk was accepted")
     } catch {
-      #expect("\(error)".contains("chunkRawBytesMax"))
+      #expect("\(error)".contains("singleEventChunkRawBytesMax"))
     }
     // The recording is left unfinished (as after a crash), and still opens.
     #expect(throws: RecordingError.self) { try g.finish() }

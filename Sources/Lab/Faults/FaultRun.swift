@@ -1,6 +1,7 @@
 import CanonicalJSON
 import CoachEngine
 import Foundation
+import Recording
 import JustPhotoPlugin
 import PoseSpec
 import Replay
@@ -63,14 +64,14 @@ public enum FaultRun {
         let mark = o.silent ? "silent  " : o.caught ? "caught  " : "SURVIVED"
         lines.append("\(mark) \(o.name): \(o.summary)")
         if o.caught {
-          lines.append("  by \(o.caughtBy.count) rule(s), e.g. \(o.caughtBy.prefix(2).joined(separator: "; "))")
+          lines.append("  by \(o.caughtBy.count) rule(s), e.g. \(ConsoleText.line(o.caughtBy.prefix(2).joined(separator: "; ")))")
         } else if !o.silent {
-          lines.append("  changed \(o.changed.count) recording(s) (\(o.changed.prefix(4).joined(separator: ", "))) and no rule failed")
+          lines.append("  changed \(o.changed.count) recording(s) (\(ConsoleText.line(o.changed.prefix(4).joined(separator: ", ")))) and no rule failed")
         }
         for e in o.errors.prefix(2) { lines.append("  replay failed: \(e)") }
       }
       if !unmetClean.isEmpty {
-        lines.append("rules unmet without any fault (set aside): \(unmetClean.count), e.g. \(unmetClean.prefix(3).joined(separator: "; "))")
+        lines.append("rules unmet without any fault (set aside): \(unmetClean.count), e.g. \(ConsoleText.line(unmetClean.prefix(3).joined(separator: "; ")))")
       }
       return lines.joined(separator: "\n") + "\n"
     }

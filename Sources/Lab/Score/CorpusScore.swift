@@ -2,6 +2,7 @@ import CanonicalJSON
 import CoachEngine
 import EngineIO
 import Foundation
+import Recording
 import PoseSpec
 
 /// One recording's objectives.
@@ -92,12 +93,12 @@ public struct CorpusScore: Equatable, Sendable {
       rows.append(
         o.labelled
           ? [
-            r.name, Self.fmt(o.minutes), Self.fmt(o.flickerPerMinute), Self.ms(lat.percentile(o.latencies, 50)),
+            ConsoleText.line(r.name), Self.fmt(o.minutes), Self.fmt(o.flickerPerMinute), Self.ms(lat.percentile(o.latencies, 50)),
             Self.ms(lat.percentile(o.latencies, 90)), "\(o.misses.count)", "\(o.falseAlarms.count)",
             Self.fmt(o.praisePerMinute), "\(o.budgetBreaches.count)", "\(o.expectationFailures.count)",
           ]
           : [
-            r.name + " (no labels)", Self.fmt(o.minutes), "—", "—", "—", "—", "—", Self.fmt(o.praisePerMinute),
+            ConsoleText.line(r.name) + " (no labels)", Self.fmt(o.minutes), "—", "—", "—", "—", "—", Self.fmt(o.praisePerMinute),
             "\(o.budgetBreaches.count)", "\(o.expectationFailures.count)",
           ])
     }
@@ -128,11 +129,11 @@ public struct CorpusScore: Equatable, Sendable {
     var out: [String] = []
     for r in recordings {
       let o = r.objectives
-      for f in o.flickers { out.append("\(r.name): flicker \(f)") }
-      for m in o.misses { out.append("\(r.name): miss \(m)") }
-      for f in o.falseAlarms { out.append("\(r.name): false alarm \(f)") }
-      for b in o.budgetBreaches { out.append("\(r.name): budget \(b)") }
-      for e in o.expectationFailures { out.append("\(r.name): expectation \(e)") }
+      for f in o.flickers { out.append(ConsoleText.line("\(r.name): flicker \(f)")) }
+      for m in o.misses { out.append(ConsoleText.line("\(r.name): miss \(m)")) }
+      for f in o.falseAlarms { out.append(ConsoleText.line("\(r.name): false alarm \(f)")) }
+      for b in o.budgetBreaches { out.append(ConsoleText.line("\(r.name): budget \(b)")) }
+      for e in o.expectationFailures { out.append(ConsoleText.line("\(r.name): expectation \(e)")) }
     }
     return out.isEmpty ? "" : out.joined(separator: "\n") + "\n"
   }

@@ -15,6 +15,13 @@ package enum ContainerLimits {
   /// Raw bytes of a chunk of the `pixels` channel that holds a single `luma` event larger than
   /// `chunkRawBytesMax` (the writer puts such an event alone in its chunk).
   package static let lumaChunkRawBytesMax = lumaPixelsMax + lumaEventOverheadBytesMax
+  /// Raw bytes of a chunk holding exactly one event larger than `chunkRawBytesMax` (the writer
+  /// puts such an event alone in its chunk): the interchange's line bound
+  /// (`RecordingLimits.lineBytesMax`, 8 MiB) and 64 bytes for the event's varints, so a `.jprec`
+  /// holds every event its JSONL form may carry — a PixScan library snapshot of 100,000 photos
+  /// (`PixLimits.libraryMax`) takes about 7.8 MB. The reader's buffer stays bounded: at most two
+  /// chunks per channel are alive.
+  package static let singleEventChunkRawBytesMax = max(RecordingLimits.lineBytesMax + 64, lumaChunkRawBytesMax)
   /// Events in one chunk (the smallest event takes 6 bytes: 256 KiB chunks hold ≤ 43 690).
   package static let chunkEventsMax = 1 << 17
   /// Rows of `chunks` (a 60-minute session with luma on every frame takes ~1 300).

@@ -166,14 +166,14 @@ public final class Recorder {
       c.encoder.encode(event, seq: seq, kindIndex: kindIndex, into: &c.writer)
     }
     let eventBytes = (c.writer.head.count - (c.count > 0 ? markH : 0)) + (c.writer.tail.count - (c.count > 0 ? markT : 0))
-    if event.jsonFields != nil, eventBytes > ContainerLimits.chunkRawBytesMax {
+    if event.jsonFields != nil, eventBytes > ContainerLimits.singleEventChunkRawBytesMax {
       // The encoder state already holds this event: the open chunk is dropped, as in a crash.
       open[ci] = nil
       try? db?.close()
       db = nil
       throw RecordingError(
         file: path, place: "event \(eventCount + 1)",
-        "a \(kindName) event of \(eventBytes) bytes is larger than a chunk may hold (\(ContainerLimits.chunkRawBytesMax), chunkRawBytesMax); the recording is left unfinished")
+        "a \(kindName) event of \(eventBytes) bytes is larger than a chunk may hold (\(ContainerLimits.singleEventChunkRawBytesMax), singleEventChunkRawBytesMax: one event alone in its chunk); the recording is left unfinished")
     }
     c.count += 1
     c.endT = event.t

@@ -297,10 +297,9 @@ struct ChunkLoader {
 
   /// The checks of a chunk row against `ContainerLimits`, done before anything is allocated.
   static func checkBounds(_ c: ChunkInfo) throws(CodecError) {
-    let rawMax = Int64(c.channelID == JPRec.channelID(.pixels) && c.count == 1
-      ? ContainerLimits.lumaChunkRawBytesMax : ContainerLimits.chunkRawBytesMax)
+    let rawMax = Int64(c.count == 1 ? ContainerLimits.singleEventChunkRawBytesMax : ContainerLimits.chunkRawBytesMax)
     guard c.rawSize >= 0, c.rawSize <= rawMax else {
-      throw CodecError("raw size \(c.rawSize) bytes is more than the \(rawMax) a chunk may hold (chunkRawBytesMax; only a pixels chunk with one luma event may reach lumaChunkRawBytesMax)")
+      throw CodecError("raw size \(c.rawSize) bytes is more than the \(rawMax) a chunk may hold (chunkRawBytesMax; only a chunk with one event may reach singleEventChunkRawBytesMax)")
     }
     guard c.count >= 0, c.count <= Int64(ContainerLimits.chunkEventsMax) else {
       throw CodecError("event count \(c.count) is more than the \(ContainerLimits.chunkEventsMax) a chunk may hold (chunkEventsMax)")

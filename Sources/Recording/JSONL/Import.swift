@@ -20,9 +20,11 @@ public enum RecordingImport {
   @discardableResult
   public static func run(
     from source: String, to destination: String, chunkRawLimit: Int = Recorder.defaultChunkRawLimit,
-    kinds: [EventKindInfo] = [], progress: ((Progress) -> Void)? = nil
+    kinds: [EventKindInfo] = [], refusal: ((InputEvent) -> EventRefusal?)? = nil, progress: ((Progress) -> Void)? = nil
   ) throws(RecordingError) -> Int {
-    try run(reader: JSONLReader(path: source), to: destination, chunkRawLimit: chunkRawLimit, kinds: kinds, progress: progress)
+    try run(
+      reader: JSONLReader(path: source), to: destination, chunkRawLimit: chunkRawLimit, kinds: kinds, refusal: refusal,
+      progress: progress)
   }
 
   /// The same, from an open reader (a file, or JSONL text in memory: `jpreplay record`).
@@ -30,18 +32,24 @@ public enum RecordingImport {
   ///
   /// `kinds` is the vocabulary of the engine the header names when it is not Just Photo (whose
   /// kinds the decoder checks itself): every event's kind must be one of them and carry its
-  /// required fields, and each kind is stored in its declared channel.
+  /// required fields, and each kind is stored in its declared channel. `refusal` is that
+  /// engine's own check (``EngineVocabulary/refusal(of:)``): an event it refuses is bad input
+  /// naming the line and the field, never written.
   public static func run(
     reader: JSONLReader, to destination: String, chunkRawLimit: Int = Recorder.defaultChunkRawLimit,
-    kinds: [EventKindInfo] = [], progress: ((Progress) -> Void)? = nil
+    kinds: [EventKindInfo] = [], refusal: ((InputEvent) -> EventRefusal?)? = nil, progress: ((Progress) -> Void)? = nil
   ) throws(RecordingError) -> Int {
     let recorder = try Recorder(path: destination, header: reader.header, chunkRawLimit: chunkRawLimit)
     for k in kinds { recorder.namedChannels[k.name] = k.channel }
     let check = recorder.engine != justPhotoEngineName
-    do {
+    do throws(RecordingError) {
       var n = 0
       while let e = try reader.next() {
-        if check { try checkNamed(e, kinds: kinds, engine: recorder.engine, place: "\(reader.path):\(reader.lineNumber)") }
+        if check {
+          let place = "\(reader.path):\(reader.lineNumber)"
+          try checkNamed(e, kinds: kinds, engine: recorder.engine, place: place)
+          if let r = refusal?(e) { throw refused(r, event: e, engine: recorder.engine, place: place) }
+        }
         try recorder.append(e)
         n += 1
         if n & 0x3FFF == 0, let progress {
@@ -57,7 +65,14 @@ public enum RecordingImport {
     }
   }
 
-  /// Writes every event of `reader` as JSONL (`jpreplay cat`).
+  /// The error for an event its engine refuses: `place: field "kind.field": message`.
+  public static func refused(_ r: EventRefusal, event e: InputEvent, engine: String, place: String) -> RecordingError {
+    let field = e.kindName + (r.field.map { ".\($0)" } ?? "")
+    var err = RecordingError(file: place, "field \"\(field)\": \(r.message) (the \(engine) engine refuses this event)")
+    err.field = r.field.map { String($0.prefix { $0 != "." && $0 != "[" }) } ?? "kind"
+    return err
+  }
+
   /// A named event against its engine's kinds: a declared kind with its required fields.
   public static func checkNamed(_ e: InputEvent, kinds: [EventKindInfo], engine: String, place: String) throws(RecordingError) {
     let name = e.kindName

@@ -270,11 +270,16 @@ public final class JSONLWriter {
   private let handle: FileHandle
   private let zstd: ZstdFileWriter?
   private var pending = [UInt8]()
+  private let console: Bool
 
   /// A writer onto `handle` (a file or stdout); `compressed` wraps the lines in one zstd frame.
   /// The handle stays the caller's to close, after ``finish()``.
-  public init(handle: FileHandle, compressed: Bool) {
+  /// `console`: the lines go to a terminal or log (standard output, uncompressed), written
+  /// through `ConsoleText.json` — characters a terminal acts on or hides as JSON escapes, the
+  /// same JSON values.
+  public init(handle: FileHandle, compressed: Bool, console: Bool = false) {
     self.handle = handle
+    self.console = console && !compressed
     zstd = compressed ? ZstdFileWriter(handle: handle) : nil
     pending.reserveCapacity(1 << 17)
   }
@@ -287,7 +292,7 @@ public final class JSONLWriter {
   /// Writes `s` and a newline as they are, unchecked (the caller guarantees one JSON object
   /// without newlines). Lines are buffered; nothing is certain to reach the handle before ``finish()``.
   public func writeLine(_ s: String) throws {
-    pending.append(contentsOf: s.utf8)
+    pending.append(contentsOf: (console ? ConsoleText.json(s) : s).utf8)
     pending.append(0x0A)
     if pending.count >= 1 << 16 { try flush() }
   }

@@ -93,6 +93,14 @@ package enum SystemReason {
     return false
   }
 
+  /// Any error as a message: a Foundation or POSIX error by its reason (`of`), a CLI or
+  /// harness error by its own text — never `Code(rawValue: 256)`.
+  package static func message(_ error: any Error) -> String {
+    let ns = error as NSError
+    if ns.domain == NSPOSIXErrorDomain || ns.domain == NSCocoaErrorDomain { return of(error) }
+    return "\(error)"
+  }
+
   package static func of(_ error: any Error) -> String {
     let ns = error as NSError
     if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }

@@ -72,7 +72,7 @@ extension JPReplay {
         let report = try TuneBench.run(
           trials: tuneTrials, spacePath: tuneSpace, specPath: spec, corpus: corpus, recordingsDir: "Recordings", jobs: jobs
         ) { p in if last.due(false) { printErr("bench: \(p.finished)/\(p.total) trials…") } }
-        print(json ? report.json : report.render(), terminator: json ? "\n" : "")
+        if json { printJSON(report.json) } else { print(report.render(), terminator: "") }
         try requireTargets(report.targets)
         return
       }
@@ -90,7 +90,7 @@ extension JPReplay {
         path = p
       }
       let report = try Lab.Bench.run(recording: path!, specPath: spec) { printErr("bench: \($0)…") }
-      print(json ? report.json : report.render(), terminator: json ? "\n" : "")
+      if json { printJSON(report.json) } else { print(report.render(), terminator: "") }
       try requireTargets(report.targets)
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Recording
 import Lab
 import Verify
 
@@ -73,7 +74,7 @@ extension JPReplay.Bisect {
       let progress = ProgressLine(label: "bisect spec: recordings")
       let report = try bisect.run(recordings: urls) { done, total in progress.update(done, of: total) }
       progress.finish()
-      print(json ? report.json() : report.render(), terminator: "")
+      if json { printJSON(report.json(), terminator: "") } else { print(report.render(), terminator: "") }
     }
   }
 }
@@ -110,7 +111,7 @@ enum RecordingList {
     if arguments.isEmpty {
       let names: [String]
       do { names = try store.recordingNames() } catch {
-        throw CLIError.badInput("\(recordingsDir): cannot list recordings (\(error)); run from the repository root or pass --recordings-dir")
+        throw CLIError.badInput("\(recordingsDir): cannot list recordings (\(SystemReason.message(error))); run from the repository root or pass --recordings-dir")
       }
       return names.map { store.recordingURL($0) }
     }
@@ -143,7 +144,7 @@ enum Git {
     let err = Pipe()
     p.standardOutput = out
     p.standardError = passStderr ? FileHandle.standardError : err
-    do { try p.run() } catch { throw CLIError.badInput("cannot run git: \(error)") }
+    do { try p.run() } catch { throw CLIError.badInput("cannot run git: \(SystemReason.message(error))") }
     nonisolated(unsafe) var errData = Data()
     let t = Thread { if !passStderr { errData = err.fileHandleForReading.readDataToEndOfFile() } }
     t.start()

@@ -43,7 +43,7 @@ extension JPReplay {
       }
       // OUT is written through a `SafeFile` temporary (never through a symlink), linked to its
       // name only when complete and only if nothing appeared there meanwhile.
-      guard let output else { return try write(reader, to: .standardOutput, compressed: false) }
+      guard let output else { return try write(reader, to: .standardOutput, compressed: false, console: true) }
       do {
         try SafeFile.produce(output, placement: .createNew) { t in
           try write(reader, to: FileHandle(fileDescriptor: t.fd!, closeOnDealloc: false), compressed: output.hasSuffix(".zst"))
@@ -52,8 +52,9 @@ extension JPReplay {
     }
 
     /// The header (unless --no-header) and the events of the kinds asked for, as JSONL.
-    func write(_ reader: any RecordingEventReader, to handle: FileHandle, compressed: Bool) throws {
-      let writer = JSONLWriter(handle: handle, compressed: compressed)
+    func write(_ reader: any RecordingEventReader, to handle: FileHandle, compressed: Bool, console: Bool = false) throws {
+      // On standard output the lines are console-safe JSON (ConsoleText.json): the same values.
+      let writer = JSONLWriter(handle: handle, compressed: compressed, console: console)
       let kinds = Set(kind)
       do {
         if !noHeader { try writer.writeHeader(reader.header) }

@@ -68,7 +68,7 @@ extension JPReplay {
         guard !noFaults else { throw CLIError.badInput("nothing to run: --no-faults on a PixScan corpus (it has no spec mutants)") }
         guard require.isFinite, (0...100).contains(require) else { throw CLIError.badInput("--require \(require): expected a percentage 0…100") }
         let report = try PixScanFaults.report(files: pixScan, only: only, mutants: mutants, spec: spec)
-        print(json ? report.json : report.text(title: "faults (PixScan)"), terminator: "")
+        if json { printJSON(report.json, terminator: "") } else { print(report.text(title: "faults (PixScan)"), terminator: "") }
         if report.catchRate * 100 < require { throw ExitCode(1) }
         return
       }
@@ -85,13 +85,17 @@ extension JPReplay {
         let cues = try FaultRun.cuesSeen(spec: doc, recordingsDir: recordings, jobs: jobs)
         variants += SpecMutants.variants(specJSON: json, cues: cues)
       }
-      guard !variants.isEmpty else { throw CLIError.badInput("nothing to run: --no-faults without --mutants") }
+      guard !variants.isEmpty else {
+        guard mutants else { throw CLIError.badInput("nothing to run: --no-faults without --mutants") }
+        throw CLIError.badInput(
+          "nothing to run: --no-faults, and --mutants made no spec mutant (no cue of \(specPath) appears in a clean replay of a recording with expect: rules in \(recordings))")
+      }
       let progress = ProgressLine(label: "faults")
       let report = try FaultRun.run(variants: variants, spec: doc, recordingsDir: recordings, jobs: jobs) { done, total in
         progress.update(done, of: total)
       }
       progress.finish()
-      print(json ? report.json : report.text(title: "faults"), terminator: "")
+      if json { printJSON(report.json, terminator: "") } else { print(report.text(title: "faults"), terminator: "") }
       if report.catchRate * 100 < require { throw ExitCode(1) }
     }
   }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import EngineIO
 import Lab
 import Recording
 
@@ -42,10 +43,12 @@ extension JPReplay {
       // A new file is written in place (a crash leaves the committed chunks, see `doctor`);
       // a replacement goes to a `SafeFile` temporary renamed over OUT at the end.
       // Another engine's events are checked against its kinds (Just Photo's by the decoder).
-      let kinds = try EngineRegistry.route(source)?.kinds ?? []
+      // Its own check too: an event the engine would refuse at replay is bad input here.
+      let plugin = try EngineRegistry.route(source)
+      let kinds = plugin?.kinds ?? []
       let progress = ProgressLine(label: "import")
       func importEvents(to target: String) throws -> Int {
-        try RecordingImport.run(from: source, to: target, kinds: kinds) { p in
+        try RecordingImport.run(from: source, to: target, kinds: kinds, refusal: plugin?.refusal) { p in
           progress.update(Int(p.bytesRead >> 20), of: Int(p.totalBytes >> 20), "MiB, \(p.events) events")
         }
       }
@@ -57,6 +60,8 @@ extension JPReplay {
       } catch {
         progress.finish()
         if let e = error as? SafeFileError { throw CLIError.badInput("\(out): cannot replace (\(e.description))") }
+        // An error of the writer names its temporary when OUT is replaced: name OUT.
+        if exists, let e = error as? RecordingError, e.file != source { throw CLIError.badInput("\(out): \(e.withoutFile)") }
         throw error
       }
       progress.finish()

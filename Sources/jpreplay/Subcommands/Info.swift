@@ -30,12 +30,12 @@ extension JPReplay {
       let reader = try RecordingReader(path: recording)
       let s = try reader.stats()
       if json {
-        print(JSONWriter.write(s.json(file: recording)))
+        printJSON(JSONWriter.write(s.json(file: recording)))
         return
       }
       let raw = s.rawBytes, stored = s.storedBytes
       let ratio = stored > 0 ? Double(raw) / Double(stored) : 0
-      print("file:        \(recording)")
+      print("file:        \(ConsoleText.line(recording))")
       print("format:      jprec version \(s.formatVersion)\(s.complete ? "" : "   complete: false (writer did not finish; run `jpreplay doctor`)")")
       print("duration:    \(s.durationMs.map { Self.duration($0) } ?? "-")")
       print("events:      \(s.events)")
@@ -43,7 +43,7 @@ extension JPReplay {
       print("meta:")
       for m in s.meta {
         let v = m.value.count > 100 ? String(m.value.prefix(97)) + "…" : m.value
-        print("  \(m.key.padding(toLength: 18, withPad: " ", startingAt: 0)) \(v)")
+        print("  \(ConsoleText.line(m.key).padding(toLength: 18, withPad: " ", startingAt: 0)) \(ConsoleText.line(v))")
       }
       print("channels:")
       print("  name        events  chunks        raw     stored  ratio   first..last ms")

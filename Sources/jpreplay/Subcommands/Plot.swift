@@ -120,7 +120,7 @@ extension JPReplay {
         if many {
           target = URL(fileURLWithPath: output!).appendingPathComponent(file).path
         } else if output == "-" {
-          print(svg, terminator: "")
+          printBuilt(svg, terminator: "")  // SVG: its text went through XMLText
           continue
         } else {
           target = output ?? file
@@ -128,7 +128,7 @@ extension JPReplay {
         do { try SafeFile.write(svg, to: target) } catch {
           throw CLIError.badInput("\(target): cannot write (\(error.message))")
         }
-        print("\(target): \(summary)")
+        print("\(ConsoleText.line(target)): \(summary)")
       }
     }
 

@@ -114,7 +114,12 @@ extension JPReplay {
       let n: Int
       do {
         n = try SafeFile.produce(out, keepOpen: false, sqlite: true) { try generated.writeRecording(to: $0.path) }
-      } catch let e as SafeFileError { throw CLIError.badInput("\(out): cannot write (\(e.description))") }
+      } catch let e as SafeFileError {
+        throw CLIError.badInput("\(out): cannot write (\(e.description))")
+      } catch let e as RecordingError {
+        // The writer names its temporary: name the scenario and the recording instead.
+        throw CLIError.badInput("\(file): cannot be recorded into \(out): \(e.withoutFile)")
+      }
       print("recorded \(n) events from \(file) into \(out)")
     }
 
@@ -123,7 +128,7 @@ extension JPReplay {
       var block: [UInt8] = []
       block.reserveCapacity(1 << 16)
       func put(_ line: String) throws {
-        block.append(contentsOf: line.utf8)
+        block.append(contentsOf: ConsoleText.json(line).utf8)  // console-safe JSON: the same values
         block.append(0x0A)
         if block.count >= 1 << 16 {
           try StandardOutput.write(block)

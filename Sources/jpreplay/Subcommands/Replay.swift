@@ -88,7 +88,7 @@ extension JPReplay {
       let url = URL(fileURLWithPath: recording)
       // Outputs go to `SafeFile` temporaries (created exclusively, never through a symlink),
       // renamed over OUT only when the replay succeeded.
-      let standardOutput = FileLineSink(handle: .standardOutput)
+      let standardOutput = FileLineSink(handle: .standardOutput, console: true)
       do {
         try Self.producing(output) { traceFile in
           try Self.producing(a13) { a13File in
@@ -122,7 +122,7 @@ extension JPReplay {
       var settings = PluginSettings(strictEffects: lenient ? false : nil, sessionStore: try sessionStorePolicy())
       if let trace { settings.traceKinds = Set(trace.split(separator: ",").map(String.init)) }
       let url = URL(fileURLWithPath: recording)
-      let standardOutput = FileLineSink(handle: .standardOutput)
+      let standardOutput = FileLineSink(handle: .standardOutput, console: true)
       do {
         try Self.producing(output) { traceFile in
           try Self.producing(a13) { a13File in

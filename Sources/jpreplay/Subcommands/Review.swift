@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import Recording
 import Verify
 
 extension JPReplay {
@@ -68,13 +69,17 @@ extension JPReplay {
 
     func run() throws {
       let mode: ReviewSession.Mode = acceptAll ? .acceptAll : rejectAll ? .rejectAll : .ask
+      let painted = color.enabled(isTTY: stdoutIsTTY)
       var session = ReviewSession(
         store: corpus.store, mode: mode, names: recordings.isEmpty ? nil : recordings,
-        color: color.enabled(isTTY: stdoutIsTTY), context: context,
+        color: painted, context: context,
         readLine: { Swift.readLine(strippingNewline: true) },
         write: { text in
-          // A write that fails ends the run with exit 2 (StandardOutput), never a trap.
-          do { try StandardOutput.write(Array(text.utf8)) } catch { StandardOutput.fail(error) }
+          // Names, rules and diff lines come from files: through the console writer's rule
+          // (ConsoleText.lines, the diff's colours kept). A write that fails ends the run with
+          // exit 2 (StandardOutput), never a trap.
+          let safe = ConsoleText.lines(text, colours: painted)
+          do { try StandardOutput.write(Array(safe.utf8)) } catch { StandardOutput.fail(error) }
         })
       let store = corpus.store
       let engines = EngineRegistry.scenarioChecksOrNone(recordingsDir: store.recordingsDir.path)

@@ -99,7 +99,7 @@ extension JPReplay {
       for _ in 1..<`repeat` { score = try scorer.score(spec: spec, overrides: overrides) }
       let elapsed = clock.now - start
       if json {
-        print(score.json(), terminator: "")
+        printJSON(score.json(), terminator: "")
         return
       }
       print(score.table(), terminator: "")

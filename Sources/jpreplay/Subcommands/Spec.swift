@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import Recording
 
 extension JPReplay {
   struct Spec: ParsableCommand {
@@ -26,7 +27,12 @@ extension JPReplay {
 
       func run() throws {
         let doc = try Harness.loadSpec(path: path)
-        print(doc.summary.description)
+        // Cue ids come from the file: each printed as one line (a newline in one as `\n`).
+        var text = doc.summary.description
+        for c in doc.cues where c.id.unicodeScalars.contains(where: { $0 == "\n" || ConsoleText.needsEscape($0) }) {
+          text = text.replacingOccurrences(of: c.id, with: ConsoleText.line(c.id))
+        }
+        print(text)
       }
     }
   }

@@ -98,7 +98,7 @@ extension JPReplay.Tune {
         }
         printErr("tune report: wrote \(html)")
       }
-      print(json ? report.json : report.text(limit: limit), terminator: "")
+      if json { printJSON(report.json, terminator: "") } else { print(report.text(limit: limit), terminator: "") }
     }
   }
 

@@ -218,15 +218,16 @@ extension JPReplay {
     /// The report on standard output (text or JSON), GitHub annotations on CI, `--junit`.
     func publish(_ report: VerifyReport, say: (String) -> Void) throws {
       if format == .json {
-        print(VerifyJSONReport.render(report), terminator: "")
+        printJSON(VerifyJSONReport.render(report), terminator: "")
       } else {
-        print(report.render(color: color.enabled(isTTY: stdoutIsTTY)), terminator: "")
+        let painted = color.enabled(isTTY: stdoutIsTTY)
+        printPainted(report.render(color: painted), color: painted, terminator: "")
       }
       if GitHubAnnotations.isEnabled() {
         let base = FileManager.default.currentDirectoryPath
         // Escaped by their writer; with --format json they go to stderr as built.
         for line in GitHubAnnotations.render(report, store: corpus.store, base: base) {
-          if format == .json { printErrBuilt(line) } else { print(line) }
+          if format == .json { printErrBuilt(line) } else { printBuilt(line) }
         }
       }
       if let html {

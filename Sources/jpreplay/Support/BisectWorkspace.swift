@@ -17,24 +17,29 @@ struct BisectWorkspace {
   /// The reference may be a golden folder given by the user instead of `reference`.
   var referenceOverride: String?
   var referenceDir: String { referenceOverride ?? reference }
+  /// The command its messages name: `bisect commits`, or `minimize --against` (which builds
+  /// revisions the same way).
+  var command = "bisect commits"
 
-  init(repo: String, referenceOverride: String? = nil) {
+  init(repo: String, referenceOverride: String? = nil, command: String = "bisect commits") {
     self.repo = repo
+    self.command = command
     self.state = repo + "/.build/bisect"
     self.referenceOverride = referenceOverride
   }
 
   /// The repository containing the current directory.
-  static func current(referenceOverride: String? = nil) throws -> BisectWorkspace {
+  static func current(referenceOverride: String? = nil, command: String = "bisect commits") throws -> BisectWorkspace {
     let top = try Git.run(["rev-parse", "--show-toplevel"])
-    guard top.status == 0 else { throw CLIError.badInput("bisect commits: not inside a git repository (\(top.stderr.trimmed))") }
-    return BisectWorkspace(repo: String(decoding: top.stdout, as: UTF8.self).trimmed, referenceOverride: referenceOverride)
+    guard top.status == 0 else { throw CLIError.badInput("\(command): not inside a git repository (\(top.stderr.trimmed))") }
+    return BisectWorkspace(
+      repo: String(decoding: top.stdout, as: UTF8.self).trimmed, referenceOverride: referenceOverride, command: command)
   }
 
   /// Whether `rev` names a commit; its full id.
   func commit(_ rev: String) throws -> String {
     let r = try Git.run(["rev-parse", "--verify", "--quiet", rev + "^{commit}"], in: repo)
-    guard r.status == 0 else { throw CLIError.badInput("bisect commits: '\(rev)' is not a commit of \(repo)") }
+    guard r.status == 0 else { throw CLIError.badInput("\(command): '\(rev)' is not a commit of \(repo)") }
     return String(decoding: r.stdout, as: UTF8.self).trimmed
   }
 
@@ -63,7 +68,7 @@ struct BisectWorkspace {
     _ = try? Git.run(["worktree", "prune"], in: repo)
     try fm.createDirectory(atPath: state, withIntermediateDirectories: true)
     let r = try Git.run(["worktree", "add", "--detach", "--force", tree, commit], in: repo)
-    guard r.status == 0 else { throw CLIError.badInput("bisect commits: git worktree add failed: \(r.stderr.trimmed)") }
+    guard r.status == 0 else { throw CLIError.badInput("\(command): git worktree add failed: \(r.stderr.trimmed)") }
   }
 
   func removeTree() {

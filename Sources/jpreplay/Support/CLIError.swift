@@ -78,7 +78,7 @@ final class ProgressLine: @unchecked Sendable {
   }
   func update(_ done: Int, of total: Int, _ detail: String = "") {
     guard enabled else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K\(label) \(done)/\(total) \(detail)".utf8))
+    FileHandle.standardError.write(Data("\r\u{1B}[K\(label) \(done)/\(total) \(ConsoleText.line(detail))".utf8))
   }
   func finish() {
     guard enabled else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 import Lab
 
 /// `verify --determinism`'s other processes: this executable, run as `jpreplay replay REC -o OUT`
@@ -21,7 +22,7 @@ enum ChildReplay {
     }
     p.environment = env
     p.standardOutput = FileHandle.nullDevice
-    do { try p.run() } catch { throw .badInput("cannot start \(exe): \(error)") }
+    do { try p.run() } catch { throw .badInput("cannot start \(exe): \(SystemReason.message(error))") }
     p.waitUntilExit()
     return p.terminationStatus
   }

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import Foundation
+import Recording
 import Lab
 import Replay
 
@@ -36,7 +37,7 @@ enum RegressionRepro {
     p.arguments = ["replay", recording, "-o", trace, "--a13", a13, "--spec", spec] + overrides.flatMap { ["--set", $0] }
     p.standardOutput = FileHandle.nullDevice
     p.standardError = FileHandle.nullDevice
-    do { try p.run() } catch { throw CLIError.badInput("cannot run \(binary): \(error)") }
+    do { try p.run() } catch { throw CLIError.badInput("cannot run \(binary): \(SystemReason.message(error))") }
     p.waitUntilExit()
     return p.terminationStatus == 0
   }
@@ -55,7 +56,7 @@ enum RegressionRepro {
       return external(binary: against, spec: spec, overrides: overrides, label: "\(against) with \(spec)", name: name, scratch: scratch, tag: "reference")
     }
     guard !against.hasPrefix("-") else { throw CLIError.badInput("--against \(against): starts with '-'; give a jpreplay executable or a git revision") }
-    let ws = try BisectWorkspace.current()
+    let ws = try BisectWorkspace.current(command: "minimize --against")
     let commit = try ws.commit(against)
     guard let bin = try ws.binary(forCommit: commit, log: { printErr("minimize: " + $0) }) else {
       throw CLIError.badInput("--against \(against): commit \(commit.prefix(10)) does not build (see \(ws.state)/build-*.log)")
