@@ -151,7 +151,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "LabTests",
-      dependencies: ["CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Replay", "Scenarios", "Verify"]),
+      dependencies: [
+        "CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Replay", "Scenarios", "Verify",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
     // Runs scripts/check-imports (this manifest = the import graph; the floor rules).
     .testTarget(name: "ArchitectureTests"),
   ]

@@ -13,58 +13,94 @@ public enum SHA256 {
 
   /// The 32-byte digest of `bytes`.
   public static func digest<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
-    var h: [UInt32] = [
+    var hasher = Hasher()
+    hasher.update(bytes)
+    return hasher.finalize()
+  }
+
+  /// An incremental digest: `update` with successive pieces (a file read in chunks), then
+  /// `finalize`; the same digest as ``digest(_:)`` of the pieces joined.
+  public struct Hasher: Sendable {
+    private var h: [UInt32] = [
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
-    var message = Array(bytes)
-    let bitLength = UInt64(message.count) &* 8
-    message.append(0x80)
-    while message.count % 64 != 56 { message.append(0) }
-    for i in (0..<8).reversed() { message.append(UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8))) }
-    var w = [UInt32](repeating: 0, count: 64)
-    var chunk = 0
-    while chunk < message.count {
-      for i in 0..<16 {
-        let j = chunk + i * 4
-        w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8
-          | UInt32(message[j + 3])
+    /// Bytes not yet compressed (fewer than 64).
+    private var pending: [UInt8] = []
+    private var length: UInt64 = 0
+
+    public init() {}
+
+    public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+      length &+= UInt64(bytes.count)
+      pending.append(contentsOf: bytes)
+      let whole = pending.count - pending.count % 64
+      guard whole > 0 else { return }
+      var chunk = 0
+      while chunk < whole {
+        SHA256.compress(&h, pending, at: chunk)
+        chunk += 64
       }
-      for i in 16..<64 {
-        let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-        let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-      }
-      var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-      for i in 0..<64 {
-        let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-        let ch = (e & f) ^ (~e & g)
-        let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-        let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-        let maj = (a & b) ^ (a & c) ^ (b & c)
-        let t2 = s0 &+ maj
-        hh = g
-        g = f
-        f = e
-        e = d &+ t1
-        d = c
-        c = b
-        b = a
-        a = t1 &+ t2
-      }
-      h[0] = h[0] &+ a
-      h[1] = h[1] &+ b
-      h[2] = h[2] &+ c
-      h[3] = h[3] &+ d
-      h[4] = h[4] &+ e
-      h[5] = h[5] &+ f
-      h[6] = h[6] &+ g
-      h[7] = h[7] &+ hh
-      chunk += 64
+      pending.removeFirst(whole)
     }
-    var out: [UInt8] = []
-    out.reserveCapacity(32)
-    for v in h { for s in [24, 16, 8, 0] { out.append(UInt8(truncatingIfNeeded: v >> UInt32(s))) } }
-    return out
+
+    /// The 32-byte digest of everything given to `update`.
+    public mutating func finalize() -> [UInt8] {
+      let bitLength = length &* 8
+      var tail = pending
+      tail.append(0x80)
+      while tail.count % 64 != 56 { tail.append(0) }
+      for i in (0..<8).reversed() { tail.append(UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8))) }
+      var chunk = 0
+      while chunk < tail.count {
+        SHA256.compress(&h, tail, at: chunk)
+        chunk += 64
+      }
+      pending = []
+      var out: [UInt8] = []
+      out.reserveCapacity(32)
+      for v in h { for s in [24, 16, 8, 0] { out.append(UInt8(truncatingIfNeeded: v >> UInt32(s))) } }
+      return out
+    }
+  }
+
+  /// One 64-byte block of `message` at `chunk` into the state `h`.
+  static func compress(_ h: inout [UInt32], _ message: [UInt8], at chunk: Int) {
+    var w = [UInt32](repeating: 0, count: 64)
+    for i in 0..<16 {
+      let j = chunk + i * 4
+      w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8
+        | UInt32(message[j + 3])
+    }
+    for i in 16..<64 {
+      let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+      let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+      w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+    }
+    var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+    for i in 0..<64 {
+      let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+      let ch = (e & f) ^ (~e & g)
+      let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
+      let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+      let maj = (a & b) ^ (a & c) ^ (b & c)
+      let t2 = s0 &+ maj
+      hh = g
+      g = f
+      f = e
+      e = d &+ t1
+      d = c
+      c = b
+      b = a
+      a = t1 &+ t2
+    }
+    h[0] = h[0] &+ a
+    h[1] = h[1] &+ b
+    h[2] = h[2] &+ c
+    h[3] = h[3] &+ d
+    h[4] = h[4] &+ e
+    h[5] = h[5] &+ f
+    h[6] = h[6] &+ g
+    h[7] = h[7] &+ hh
   }
 
   @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

@@ -19,10 +19,10 @@ struct JPReplay: ParsableCommand {
       is not an error).
 
       Every file jpreplay writes (-o, --a13, --junit, --svg, --keep-store, goldens, tune \
-      promote) follows one rule: a regular file or a missing path is replaced atomically; a \
+      studies, tune promote) follows one rule: a regular file or a missing path is replaced atomically; a \
       character device or FIFO, or a symbolic link to one (/dev/stdout), is written through; \
       a symbolic link to a file, a dangling link, a directory or a block device is refused \
-      (exit 2), and a recording or session store (a database) needs a regular file. Inputs \
+      (exit 2), and a recording, session store or study (a database) needs a regular file. Inputs \
       (recordings, scenarios, studies) must be regular files: a FIFO is refused, never read.
 
       Typical loop:

@@ -130,4 +130,77 @@ struct HTMLReportBrowserTests {
     #expect(run.dom.contains("&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;&lt;i&gt;"))
     #expect(!run.dom.contains("<b>") && !run.dom.contains("<i>"))
   }
+
+  /// Issue 34 item 7: the policy names the page's own scripts by hash and allows no
+  /// `'unsafe-inline'` script, so an inline script or event handler that reached the page by
+  /// any hole (planted here after the page was written) never runs, while the page's own
+  /// script still renders it.
+  @Test func injectedInlineScriptsAndHandlersDoNotRun() throws {
+    let dir = try HTMLReportCLITests.corpus("html-csp")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let page = dir.appendingPathComponent("report.html")
+    let v = try CLI.run(["verify", "--update", "no", "--html", page.path], cwd: dir)
+    #expect(v.code == 1, "\(v.stderr)")
+    var html = try String(contentsOf: page, encoding: .utf8)
+    #expect(!html.contains("unsafe-inline'; script-src 'unsafe-inline") && !html.contains("script-src 'unsafe-inline'"))
+    #expect(html.contains("script-src 'sha256-"))
+    let body = "<body data-status=\"loading\">"
+    let planted = """
+      <span id="probe-script"></span><span id="probe-handler"></span>
+      <script>document.getElementById("probe-script").setAttribute("data-ran", "yes")</script>
+      <svg onload="document.getElementById('probe-handler').setAttribute('data-ran', 'yes')"></svg>
+      <img src="data:," onerror="document.getElementById('probe-handler').setAttribute('data-ran', 'yes')">
+      """
+    html = html.replacingOccurrences(of: body, with: body + planted)
+    try html.write(to: page, atomically: true, encoding: .utf8)
+    let run = try HeadlessBrowser.load(page, fragment: "click=0")
+    #expect(HeadlessBrowser.attribute("data-status", of: "body", in: run.dom) == "ok", "\(HeadlessBrowser.text(of: "errors", in: run.dom) ?? "?")")
+    #expect(run.dom.contains("id=\"probe-script\"") && run.dom.contains("id=\"probe-handler\""))
+    #expect(HeadlessBrowser.attribute("data-ran", of: "probe-script", in: run.dom) == nil, "an injected inline script ran")
+    #expect(HeadlessBrowser.attribute("data-ran", of: "probe-handler", in: run.dom) == nil, "an injected event handler ran")
+  }
+
+  /// Issue 34 item 7: decisions are kept in a `Map`: a recording named `__proto__` keeps its
+  /// decision (a plain object dropped it) and is exported like any other.
+  @Test func aRecordingNamedProtoKeepsItsDecision() throws {
+    let dir = try HTMLReportCLITests.corpus("html-proto")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fm = FileManager.default
+    let source = HTMLReportCLITests.names[0]
+    try fm.copyItem(at: dir.appendingPathComponent("Recordings/\(source).jprec"), to: dir.appendingPathComponent("Recordings/__proto__.jprec"))
+    for k in ["trace", "a13"] {
+      try fm.copyItem(at: dir.appendingPathComponent("Golden/\(source).\(k).jsonl"), to: dir.appendingPathComponent("Golden/__proto__.\(k).jsonl"))
+    }
+    let page = dir.appendingPathComponent("report.html")
+    let v = try CLI.run(["verify", "--update", "new", "--html", page.path], cwd: dir)
+    #expect(v.code == 1, "\(v.stderr)")
+    let run = try HeadlessBrowser.load(page, fragment: "decide=accept&export=1")
+    #expect(HeadlessBrowser.attribute("data-status", of: "body", in: run.dom) == "ok", "\(HeadlessBrowser.text(of: "errors", in: run.dom) ?? "?")")
+    #expect(run.consoleLines.isEmpty, "\(run.consoleLines)")
+    let exported = try #require(HeadlessBrowser.text(of: "decisions-json", in: run.dom))
+    let list = try JSONParser.parse(exported)["decisions"]?.arrayValue ?? []
+    let decided = Dictionary(list.compactMap { d in d["recording"]?.stringValue.map { ($0, d["decision"]?.stringValue ?? "") } }, uniquingKeysWith: { a, _ in a })
+    #expect(decided["__proto__"] == "accept", "\(exported)")
+    for n in HTMLReportCLITests.names { #expect(decided[n] == "accept", "\(n): \(exported)") }
+  }
+
+  /// The tune page, alone and inside the report page (front trials' timelines), runs its
+  /// scripts under the hashed policy: rendered, no console message.
+  @Test func tunePagesRunUnderThePolicy() throws {
+    let dir = try TuneCLITests.scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try TuneCLITests.write("cues[*].antiJitter.persistFrames: [3, 4, 5]\n", dir.appendingPathComponent("space.yaml"))
+    let r = try CLI.run(["tune", "run", "space.yaml", "--study", "s.sqlite", "--corpus", "drift-*", "--no-validation", "--trials", "3"], cwd: dir)
+    #expect(r.code == 0, "\(r.stderr)")
+    for (name, extra) in [("alone.html", ["--timelines", "0"]), ("timelines.html", ["--timelines", "1"])] {
+      let page = dir.appendingPathComponent(name)
+      let h = try CLI.run(["tune", "report", "s.sqlite", "--html", page.path] + extra, cwd: dir)
+      #expect(h.code == 0, "\(h.stderr)")
+      let html = try String(contentsOf: page, encoding: .utf8)
+      #expect(html.contains("script-src 'sha256-") && !html.contains("script-src 'unsafe-inline'"), "\(name)")
+      let run = try HeadlessBrowser.load(page, fragment: "")
+      #expect(HeadlessBrowser.attribute("data-status", of: "body", in: run.dom) == "ok", "\(name): \(HeadlessBrowser.text(of: "errors", in: run.dom) ?? "?")")
+      #expect(run.consoleLines.isEmpty, "\(name): \(run.consoleLines)")
+    }
+  }
 }

@@ -1,17 +1,25 @@
+import CanonicalJSON
+import Foundation
+
 /// The self-contained HTML page of a report: inline CSS, the document as a JSON data block,
 /// inline script (``HTMLReportScript``). No network: the Content-Security-Policy allows no
-/// source but the page's own inline style and script (and `data:` images); the decisions
+/// source but the page's own inline style, its own scripts — each named by the SHA-256 of its
+/// text, computed as the page is written, so an inline script or event handler that reached
+/// the page any other way never runs (issue 34.7) — and `data:` images; the decisions
 /// download is a `blob:` link the page makes itself.
 public enum HTMLReportPage {
   /// `preamble`: markup placed between the header and the divergence table, already escaped
-  /// (`tune report --html` puts its front plot and trial table there).
-  public static func render(_ doc: HTMLReportDocument, preamble: String = "") -> String {
+  /// (`tune report --html` puts its front plot and trial table there); `preambleScript`, the
+  /// text of a script run right after it (allowed by its hash like the page's own).
+  public static func render(_ doc: HTMLReportDocument, preamble: String = "", preambleScript: String? = nil) -> String {
     let data = HTMLText.scriptData(HTMLReportEncoder.json(doc))
-    return head(title: doc.title) + """
+    let main = "\n" + HTMLReportScript.source + "\n"
+    let extra = preambleScript.map { "\n" + $0 + "\n" }
+    return head(title: doc.title, scripts: [main] + (extra.map { [$0] } ?? [])) + """
       <body data-status="loading">
       <header><h1 id="title"></h1><p id="counts"></p><p id="status" class="muted">rendering…</p></header>
       <div id="errors" hidden></div>
-      \(preamble)
+      \(preamble)\(extra.map(scriptElement) ?? "")
       <section id="summary"><h2>Divergences</h2>
       <div class="tools"><input id="filter" type="search" placeholder="filter rows (any column)" aria-label="filter rows">
       <select id="kind-filter" aria-label="kind"><option value="">every kind</option></select>
@@ -38,24 +46,34 @@ public enum HTMLReportPage {
       <button id="export">export decisions</button> <a id="decisions-download" hidden download="decisions.json">decisions.json</a>
       <pre id="decisions-json"></pre></section>
       <script type="application/json" id="jp-data">\(data)</script>
-      <script>
-      \(HTMLReportScript.source)
-      </script>
+      \(scriptElement(main))
       </body>
       </html>
 
       """
   }
 
-  /// The document head with the page's style; `title` escaped.
-  static func head(title: String) -> String {
+  /// `<script>TEXT</script>`: the element whose text `text` is, byte for byte (its hash is
+  /// in the policy).
+  static func scriptElement(_ text: String) -> String { "<script>" + text + "</script>" }
+
+  /// The Content-Security-Policy of a page whose inline scripts are `scripts` (their exact
+  /// texts): each allowed by its SHA-256, no `'unsafe-inline'` script, no other source.
+  public static func policy(scripts: [String], images: Bool = true) -> String {
+    let hashes = scripts.map { "'sha256-" + Data(SHA256.digest(Array($0.utf8))).base64EncodedString() + "'" }
+    return "default-src 'none'; style-src 'unsafe-inline'; script-src \(hashes.joined(separator: " "))"
+      + (images ? "; img-src data:" : "")
+  }
+
+  /// The document head with the page's style and policy; `title` escaped.
+  static func head(title: String, scripts: [String]) -> String {
     """
     <!DOCTYPE html>
     <html lang="en">
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="\(policy(scripts: scripts))">
     <title>\(HTMLText.escape(title))</title>
     <style>
     \(css)

@@ -56,7 +56,7 @@ enum HTMLReportScript {
     const u16 = s => typed(s, 2, (v, o) => v.getUint16(o, true));
     const LEVELS = ["none", "enter", "warn", "hard", "exit"];
     const D = JSON.parse($("jp-data").textContent);
-    const S = { rec: 0, t: 0, v0: 0, v1: 1, cue: 0, sortKey: null, desc: false, row: -1, decisions: {} };
+    const S = { rec: 0, t: 0, v0: 0, v1: 1, cue: 0, sortKey: null, desc: false, row: -1, decisions: new Map() };
     const cache = {};
 
     // ---- decoding -------------------------------------------------------------------
@@ -431,7 +431,7 @@ enum HTMLReportScript {
           const id = "dec-" + k + "-" + v, td = el("td");
           const input = el("input", { type: "radio", name: "dec-" + k, id: id, value: v });
           if (v === "undecided") input.checked = true;
-          input.addEventListener("change", () => { S.decisions[T.key] = v; });
+          input.addEventListener("change", () => { S.decisions.set(T.key, v); });
           td.appendChild(input);
           td.appendChild(el("label", { for: id }, " " + v));
           tr.appendChild(td);
@@ -444,7 +444,7 @@ enum HTMLReportScript {
     function exportDecisions() {
       const list = [];
       D.timelines.forEach(T => {
-        const v = S.decisions[T.key];
+        const v = S.decisions.get(T.key);
         if (v === "accept" || v === "reject") list.push({ recording: T.key, decision: v, pending: T.pending });
       });
       const text = JSON.stringify({ format: "jpreplay-decisions", version: 1, decisions: list }, null, 1) + "\n";

@@ -14,6 +14,10 @@ public struct TuneSetup: Sendable {
   public var corpusNames: [String]
   /// The validation recordings (empty: none), never one of `corpusNames`.
   public var validationNames: [String]
+  /// ``TuneStudy/recordingsKey``'s text: the SHA-256 of each fit and validation recording and
+  /// of its scenario (`NAME.scenario.yaml`, whose `expect:` rules are a constraint) when
+  /// there is one, as `FILE SHA` lines sorted by file.
+  public var recordingHashes = ""
 
   /// `validation`: `--validation` globs (empty: the space file's `validation:`, else the
   /// `val-*` recordings when any exist); `noValidation`: `--no-validation`.
@@ -62,7 +66,38 @@ public struct TuneSetup: Sendable {
       validator: valNames.isEmpty ? nil : try scorer(valNames, recordingsDir: recordingsDir))
     runner.specName = specFile
     runner.spaceName = spacePath
-    return TuneSetup(runner: runner, specSHA: doc.sha256, corpusNames: names, validationNames: valNames)
+    var setup = TuneSetup(runner: runner, specSHA: doc.sha256, corpusNames: names, validationNames: valNames)
+    setup.recordingHashes = try hashes(of: names + valNames, recordingsDir: recordingsDir)
+    return setup
+  }
+
+  /// The settings that identify the study, the recordings' hashes among them.
+  public var studyMeta: [(String, String)] {
+    runner.studyMeta(specSHA256: specSHA, corpus: corpusNames, validation: validationNames)
+      + [(TuneStudy.recordingsKey, recordingHashes)]
+  }
+
+  /// See ``recordingHashes``.
+  static func hashes(of names: [String], recordingsDir: String) throws(HarnessFailure) -> String {
+    var lines: [String] = []
+    for name in names {
+      lines.append("\(name).jprec \(try fileSHA256("\(recordingsDir)/\(name).jprec"))")
+      let scenario = "\(recordingsDir)/\(name).scenario.yaml"
+      if FileManager.default.fileExists(atPath: scenario) { lines.append("\(name).scenario.yaml \(try fileSHA256(scenario))") }
+    }
+    return lines.sorted().joined(separator: "\n")
+  }
+
+  /// The SHA-256 (hex) of the regular file at `path`, read in 64 KiB pieces.
+  static func fileSHA256(_ path: String) throws(HarnessFailure) -> String {
+    do { try InputFile.checkRegular(path, what: "recording") } catch { throw .badInput(error.description) }
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw .badInput("\(path): cannot open for reading") }
+    defer { try? handle.close() }
+    var hasher = SHA256.Hasher()
+    do {
+      while let piece = try handle.read(upToCount: 1 << 16), !piece.isEmpty { hasher.update(piece) }
+    } catch { throw .badInput("\(path): cannot read (\(SystemReason.of(error)))") }
+    return hasher.finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
   }
 
   /// A scorer of `names`, decoded once, for one thread per trial.

@@ -6,11 +6,29 @@ import PoseSpec
 import Recording
 
 /// A study on disk: one SQLite file (GRDB) per machine. `study` holds what makes trials
-/// comparable (space text, sampler, seed, trial count, spec and corpus); `trials` holds one row
-/// per finished trial. Rows are written in index order, a transaction per chunk, so a kill -9
-/// loses at most the chunk in flight and a rerun continues from the rows present.
+/// comparable (space text, sampler, seed, trial count, spec and corpus, the SHA-256 of each
+/// recording the trials ran); `trials` holds one row per finished trial. Rows are written in
+/// index order, a transaction per chunk, so a kill -9 loses at most the chunk in flight and a
+/// rerun continues from the rows present.
+///
+/// A study is as safe as a golden (issue 34.6):
+/// - it is marked: SQLite's `application_id` is ``applicationID`` (a study made before the
+///   mark existed, with exactly the tables `study` and `trials` and `application_id` 0, is
+///   read as one); any other file — another program's database, an empty file, a text file —
+///   is refused by name and never written to;
+/// - the output rule of every writer holds: a symbolic link, a directory or a device at the
+///   study's path is refused; a new study is made complete (tables, settings, the shipped row)
+///   in a temporary beside it and only then put at its path, so no failure leaves an empty or
+///   half-made study;
+/// - a run holds an advisory lock (``StudyLock``) for as long as it writes: a second run on the
+///   same study is refused naming the first one's pid, never a second writer of the same trials;
+/// - SQLite's BUSY, FULL, READONLY and I/O errors are named as such (``reason(_:)``).
 public final class TuneStudy {
   public static let format = "jpreplay-tune/1"
+  /// SQLite's `application_id` of a study ("JPTU"): what tells a study from any other database.
+  public static let applicationID: Int32 = 0x4A50_5455
+  /// SQLite's `user_version` of a study: the schema (tables `study` and `trials`).
+  public static let schemaVersion: Int32 = 1
   /// Keys that must agree for a rerun to continue a study, or for two studies to merge.
   /// (`validation`, the validation recordings' names, is absent from studies made before it
   /// existed: read as none.)
@@ -20,64 +38,30 @@ public final class TuneStudy {
   /// The shipped spec's objectives (fit, and `val.KEY` on the validation corpus), canonical
   /// JSON, stored once when the study starts.
   public static let shippedKey = "shipped_objectives"
+  /// The SHA-256 of every file the trials read besides the spec (each fit and validation
+  /// recording, and its scenario when there is one): one `FILE SHA` line each, sorted. A run
+  /// over a file whose bytes changed is refused naming it (``checkRecordings(_:_:adopt:)``).
+  public static let recordingsKey = "recordings_sha256"
 
   public let path: String
   let queue: DatabaseQueue
+  /// Held while this object writes the study (nil for a read-only study or a private temporary).
+  let lock: StudyLock?
+  /// A study made before ``applicationID`` existed (application_id 0); marked when adopted.
+  let legacy: Bool
 
-  init(path: String, queue: DatabaseQueue) {
+  init(path: String, queue: DatabaseQueue, lock: StudyLock? = nil, legacy: Bool = false) {
     self.path = path
     self.queue = queue
+    self.lock = lock
+    self.legacy = legacy
   }
 
-  /// Opens (creating when absent) the study at `path`.
-  public static func open(_ path: String, create: Bool) throws(HarnessFailure) -> TuneStudy {
-    let exists = FileManager.default.fileExists(atPath: path)
-    guard exists || create else { throw .badInput("\(path): no such study") }
-    if exists {
-      do { try InputFile.checkRegular(path, what: "tune study") } catch { throw .badInput(error.description) }
-    }
-    // Reading (report, promote, merge's inputs): read-only, so a damaged or foreign file is
-    // never written to; either way its pages are checked first (issue 23.5).
-    if !create {
-      var config = Configuration()
-      config.readonly = true
-      let q: DatabaseQueue
-      do { q = try DatabaseQueue(path: path, configuration: config) } catch { throw .badInput("\(path): not a tune study (\(Self.reason(error)))") }
-      try checkIntegrity(q, path: path)
-      do {
-        let tables = try q.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
-        guard tables.contains("study") && tables.contains("trials") else { throw HarnessFailure.badInput("\(path): not a tune study (no study and trials tables)") }
-      } catch let e as HarnessFailure { throw e } catch { throw .badInput("\(path): not a tune study (\(Self.reason(error)))") }
-      return TuneStudy(path: path, queue: q)
-    }
-    do {
-      let q = try DatabaseQueue(path: path)
-      if exists { try checkIntegrity(q, path: path) }
-      try q.write { db in
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS study (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
-        try db.execute(
-          sql: """
-            CREATE TABLE IF NOT EXISTS trials (idx INTEGER PRIMARY KEY NOT NULL, params TEXT NOT NULL,
-            status TEXT NOT NULL, objectives TEXT NOT NULL, reason TEXT)
-            """)
-      }
-      return TuneStudy(path: path, queue: q)
-    } catch { throw .badInput("\(path): not a tune study (\(error))") }
-  }
-
-  /// `PRAGMA integrity_check` must say "ok".
-  static func checkIntegrity(_ q: DatabaseQueue, path: String) throws(HarnessFailure) {
-    let result: String?
-    do { result = try q.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } } catch {
-      throw .badInput("\(path): not a tune study, or damaged (\(reason(error)))")
-    }
-    guard result == "ok" else { throw .badInput("\(path): the study is damaged (integrity_check: \(String((result ?? "no answer").prefix(200))))") }
-  }
-
-  /// SQLite's own message, without the debug description of the error value.
-  static func reason(_ error: Error) -> String {
-    if let e = error as? DatabaseError { return e.message ?? "SQLite error \(e.resultCode.rawValue)" }
-    return "\(error)"
+  deinit {
+    // The database first: closing the lock's descriptor releases every POSIX lock this process
+    // holds on the file, SQLite's included.
+    try? queue.close()
+    lock?.release()
   }
 
   /// The study's settings by key.
@@ -88,19 +72,21 @@ public final class TuneStudy {
         for row in try Row.fetchAll(db, sql: "SELECT key, value FROM study") { out[row["key"]] = row["value"] }
         return out
       }
-    } catch { throw .badInput("\(path): cannot read the study (\(error))") }
+    } catch { throw .badInput("\(path): cannot read the study (\(Self.reason(error)))") }
   }
 
   /// Records `meta` in a new study, or checks that an existing study was made with the same
-  /// settings (a rerun must not mix trials of two different studies).
-  public func bind(_ settings: [(String, String)]) throws(HarnessFailure) {
+  /// settings (a rerun must not mix trials of two different studies) and over the same
+  /// recordings (``checkRecordings(_:_:adopt:)``).
+  public func bind(_ settings: [(String, String)], adopt: Bool = false) throws(HarnessFailure) {
     let old = try meta()
     if old.isEmpty {
       do {
         try queue.write { db in
           for (k, v) in settings { try db.execute(sql: "INSERT INTO study (key, value) VALUES (?, ?)", arguments: [k, v]) }
         }
-      } catch { throw .badInput("\(path): cannot write (\(error))") }
+      } catch { throw .badInput("\(path): cannot write (\(Self.reason(error)))") }
+      try mark()
       return
     }
     for (k, v) in settings where Self.identityKeys.contains(k) && Self.identity(old, k) != v {
@@ -113,6 +99,7 @@ public final class TuneStudy {
       throw .badInput(
         "\(path): this study was made with \(k) = \(old[k] ?? "(none)"), not \(v); use another --study file to start a new study")
     }
+    try checkRecordings(old, settings, adopt: adopt)
   }
 
   /// `tune run --extend`: raises an existing study's trial count to the one in `settings`,
@@ -122,7 +109,7 @@ public final class TuneStudy {
   /// adds the new indices as a resumed run adds missing ones. Returns the count before. The
   /// extensions are kept in the study (`extended`: "200 → 250", one line each).
   @discardableResult
-  public func extend(_ settings: [(String, String)]) throws(HarnessFailure) -> Int {
+  public func extend(_ settings: [(String, String)], adopt: Bool = false) throws(HarnessFailure) -> Int {
     let old = try meta()
     guard !old.isEmpty, let before = old["trials"].flatMap({ Int($0) }) else {
       throw .badInput("\(path): --extend adds trials to an existing study, and this one has none yet; run it without --extend")
@@ -137,6 +124,7 @@ public final class TuneStudy {
     guard after > before else {
       throw .badInput("\(path): --extend --trials \(after): the study already has \(before) trials; give a larger count")
     }
+    try checkRecordings(old, settings, adopt: adopt)
     let history = old["extended"].map { $0 + "\n" } ?? ""
     do {
       try queue.write { db in
@@ -144,8 +132,57 @@ public final class TuneStudy {
         try db.execute(
           sql: "INSERT OR REPLACE INTO study (key, value) VALUES ('extended', ?)", arguments: [history + "\(before) → \(after)"])
       }
-    } catch { throw .badInput("\(path): cannot write (\(error))") }
+    } catch { throw .badInput("\(path): cannot write (\(Self.reason(error)))") }
     return before
+  }
+
+  /// The run's files (``recordingsKey`` in `settings`) must be those the study's trials ran:
+  /// a file whose SHA-256 differs is refused naming it (trials of two versions of a recording
+  /// must never mix on one front). A study made before the hashes existed holds none: it is
+  /// refused with the way out — `adopt` (`tune run --adopt-recordings`) stores the present
+  /// files' hashes and marks the study, for a user who knows they are the ones its trials ran.
+  func checkRecordings(_ old: [String: String], _ settings: [(String, String)], adopt: Bool) throws(HarnessFailure) {
+    guard let now = settings.first(where: { $0.0 == Self.recordingsKey })?.1 else { return }
+    guard let then = old[Self.recordingsKey] else {
+      guard adopt else {
+        throw .badInput(
+          "\(path): this study holds no recording hashes (made by an older jpreplay), so a recording changed since its trials ran cannot be told; if the recordings are those its trials ran, rerun with --adopt-recordings to store their hashes and continue, else give another --study to start a new study")
+      }
+      try setMeta(Self.recordingsKey, now)
+      try mark()
+      return
+    }
+    let before = Self.hashes(then)
+    for (file, sha) in Self.hashes(now).sorted(by: { $0.key < $1.key }) where before[file] != sha {
+      let was = before[file].map { String($0.prefix(12)) + "…" } ?? "absent"
+      throw .badInput(
+        "\(path): recording file \(file) changed since the study's trials ran (SHA-256 \(was) then, \(sha.prefix(12))… now): trials over two versions of a recording cannot be mixed; restore the file, or give another --study to start a new study")
+    }
+    for file in before.keys.sorted() where Self.hashes(now)[file] == nil {
+      throw .badInput(
+        "\(path): recording file \(file), which the study's trials read, is gone; restore it, or give another --study to start a new study")
+    }
+  }
+
+  /// ``recordingsKey``'s text as file → SHA-256.
+  static func hashes(_ text: String) -> [String: String] {
+    var out: [String: String] = [:]
+    for line in text.split(separator: "\n") {
+      guard let space = line.lastIndex(of: " ") else { continue }
+      out[String(line[..<space])] = String(line[line.index(after: space)...])
+    }
+    return out
+  }
+
+  /// Gives a study made before the mark existed its ``applicationID`` and ``schemaVersion``.
+  func mark() throws(HarnessFailure) {
+    do {
+      try queue.write { db in
+        guard try Int32.fetchOne(db, sql: "PRAGMA application_id") == 0 else { return }
+        try db.execute(sql: "PRAGMA application_id = \(Self.applicationID)")
+        try db.execute(sql: "PRAGMA user_version = \(Self.schemaVersion)")
+      }
+    } catch { throw .badInput("\(path): cannot write (\(Self.reason(error)))") }
   }
 
   /// Setting `key` of a study; a key added to the identity later reads as empty when absent.
@@ -157,7 +194,7 @@ public final class TuneStudy {
   public func setMeta(_ key: String, _ value: String) throws(HarnessFailure) {
     do {
       try queue.write { db in try db.execute(sql: "INSERT OR IGNORE INTO study (key, value) VALUES (?, ?)", arguments: [key, value]) }
-    } catch { throw .badInput("\(path): cannot write (\(error))") }
+    } catch { throw .badInput("\(path): cannot write (\(Self.reason(error)))") }
   }
 
   /// The shipped row (``shippedKey``), when the study has one.
@@ -185,7 +222,7 @@ public final class TuneStudy {
           try Self.decode(row)
         }
       }
-    } catch let e as HarnessFailure { throw e } catch { throw .badInput("\(path): cannot read trials (\(error))") }
+    } catch let e as HarnessFailure { throw e } catch { throw .badInput("\(path): cannot read trials (\(Self.reason(error)))") }
   }
 
   /// Stores finished trials in one transaction.
@@ -199,7 +236,7 @@ public final class TuneStudy {
             arguments: [r.index, row.params, r.status.rawValue, row.objectives, r.reason])
         }
       }
-    } catch { throw .badInput("\(path): cannot write trials (\(error))") }
+    } catch { throw .badInput("\(path): cannot write trials (\(Self.reason(error)))") }
   }
 
   static func encode(_ r: TrialResult) -> (params: String, objectives: String) {
@@ -238,11 +275,20 @@ public final class TuneStudy {
       let m = try s.meta()
       guard !m.isEmpty else { throw .badInput("\(p): an empty study (no settings)") }
       if var first = meta {
-        for k in identityKeys + [shippedKey] where identity(first, k) != identity(m, k) {
+        for k in identityKeys + [shippedKey, recordingsKey] where identity(first, k) != identity(m, k) {
           // A shard killed before it stored the shipped row has none; any other carries it.
           if k == shippedKey, first[k] == nil || m[k] == nil {
             first[k] = first[k] ?? m[k]
             continue
+          }
+          if k == recordingsKey {
+            guard let a = first[k], let b = m[k] else {
+              throw .badInput(
+                "\(first[k] == nil ? inputs[0] : p): holds no recording hashes (made by an older jpreplay) and \(first[k] == nil ? p : inputs[0]) does; rerun the older shard once with tune run --adopt-recordings to give it its recordings' hashes, then merge")
+            }
+            let (x, y) = (hashes(a), hashes(b))
+            let file = Set(x.keys).union(y.keys).sorted().first { x[$0] != y[$0] } ?? "?"
+            throw .badInput("\(p): recording file \(file) differs from the one \(inputs[0])'s trials ran (SHA-256); only shards of one study, over the same recordings, merge")
           }
           throw .badInput("\(p): \(k) = \(m[k] ?? "(none)") differs from \(inputs[0])'s \(first[k] ?? "(none)"); only shards of one study merge")
         }
@@ -263,7 +309,7 @@ public final class TuneStudy {
     let trials = byIndex.keys.sorted().map { byIndex[$0]!.0 }
     do {
       try SafeFile.produce(output, placement: .createNew, keepOpen: false, sqlite: true) { t in
-        let out = try open(t.path, create: true)
+        let out = try make(at: t.path, named: output)
         try out.bind(meta!.keys.sorted().map { ($0, meta![$0]!) })
         try out.record(trials)
         try out.queue.close()

@@ -47,10 +47,16 @@ extension JPReplay.Tune {
         recordings when any exist; --no-validation for none), which must not share a \
         recording with --corpus; those figures are stored beside the fit ones and never steer \
         the sampler or the constraints. The shipped spec is scored on both once, when the \
-        study starts. Exit 0 when the study is complete, 2 on bad input (the message names \
-        the file, line and column), 3 when the space is exhausted: every distinct point tried, or \
-        64 re-draws of one trial all repeated tried points; the trials before it are stored, and \
-        a rerun stops at the same trial.
+        study starts. The study file follows the output rule (a link, a directory or a device \
+        is refused) and must be a study: another program's database or any other file is \
+        refused, unchanged; a new study is put at its path only once made. It stores the \
+        SHA-256 of each recording (and scenario) its trials read: a rerun or --extend over a \
+        changed one is refused naming it (a study made before has none: --adopt-recordings). \
+        A run locks its study: a second run on it is refused with the first one's pid. Exit 0 \
+        when the study is complete, 2 on bad input (the message names the file, line and \
+        column), 3 when the space is exhausted: every distinct point tried, or 64 re-draws of \
+        one trial all repeated tried points; the trials before it are stored, and a rerun stops \
+        at the same trial.
 
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/a.sqlite --trials 4 --corpus drift-left-and-back --no-validation --shard 1/2
@@ -113,6 +119,11 @@ extension JPReplay.Tune {
     @Flag(help: "Add trials to an existing study: --trials is its new, larger count; every other setting must be the study's.")
     var extend = false
 
+    @Flag(
+      name: .customLong("adopt-recordings"),
+      help: "Continue a study made before studies held recording hashes: store the present recordings' hashes (only when they are the ones its trials ran).")
+    var adoptRecordings = false
+
     func validate() throws {
       if extend && trials == nil { throw ValidationError("--extend needs --trials N (the study's new trial count)") }
     }
@@ -122,13 +133,22 @@ extension JPReplay.Tune {
         spacePath: space, specPath: spec, sampler: sampler, seed: seed, trials: trials, tpeBatch: tpeBatch,
         shard: shard, corpus: corpus, validation: validation, noValidation: noValidation, recordingsDir: recordingsDir, jobs: jobs)
       for w in setup.runner.space.warnings { printErr("warning: \(w)") }
-      let studyFile = try TuneStudy.open(study, create: true)
-      let settings = setup.runner.studyMeta(specSHA256: setup.specSHA, corpus: setup.corpusNames, validation: setup.validationNames)
+      let settings = setup.studyMeta
+      // A new study is made whole (settings, the shipped row) before it has its name; an
+      // existing one is locked, then checked against this run's settings and recordings.
+      let studyFile = try TuneStudy.open(study, create: true) { fresh throws(HarnessFailure) in
+        guard !extend else {
+          throw .badInput("\(study): --extend adds trials to an existing study, and there is none; run it without --extend")
+        }
+        try fresh.bind(settings)
+        try setup.runner.recordShipped(study: fresh)
+      }
       if extend {
-        let before = try studyFile.extend(settings)
+        let before = try studyFile.extend(settings, adopt: adoptRecordings)
         printErr("tune: extending \(study) from \(before) to \(setup.runner.trials) trials")
       } else {
-        try studyFile.bind(settings)
+        // A study this run just made passes (its settings are these); any other is checked.
+        try studyFile.bind(settings, adopt: adoptRecordings)
       }
       let total = setup.runner.indices.count
       let n = setup.validationNames.count
