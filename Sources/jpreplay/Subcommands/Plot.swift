@@ -118,9 +118,9 @@ extension JPReplay {
         let file = "\(rec.name).timeline.svg"
         let target: String
         if many {
-          target = URL(fileURLWithPath: output!).appendingPathComponent(file).path
+          target = URL(fileURLWithPath: output!).joined(file).path
         } else if output == "-" {
-          print(svg, terminator: "")
+          try StandardOutput.write(Array(svg.utf8))
           continue
         } else {
           target = output ?? file

@@ -51,7 +51,7 @@ extension JPReplay.Spec {
       var report = try AuditFiles.audit(specPath: path, jobs: jobs)
       AuditFiles.accept(accepted, in: &report)
       if let out { _ = try AuditFiles.writeRepros(report, to: out) }
-      print(json ? report.json : report.text, terminator: "")
+      try StandardOutput.write(Array((json ? report.json : report.text).utf8))
       if !json { printErr(String(format: "spec audit: %.1f s on %d jobs", Date().timeIntervalSince(started), jobs)) }
       if !report.failures.isEmpty { throw CLIError.badInput("spec audit: \(report.failures.count) grid replay(s) failed") }
       if !report.new.isEmpty { throw ExitCode(1) }
