@@ -13,14 +13,14 @@ import PackageDescription
 //   ScenarioYAML → CanonicalJSON, Yams   (the scenario files' YAML reader and guard, shared by both engines' scenarios)
 //   PixScanScenarios → CanonicalJSON, PixScanEngine, ScenarioYAML, Yams
 //   PixScanPlugin → CanonicalJSON, EngineIO, EngineSeam, PixScanEngine, PixScanScenarios, Recording, Replay, Verify   (PixScan on the seam)
-//   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB   (never the engine)
+//   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB, SystemPackage   (never the engine; FilePath for every path)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, ScenarioYAML, Yams
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
 //   Verify → CanonicalJSON, EngineIO, EngineSeam, Recording, Replay   (goldens, diffs, verify's verdicts, reports; never an engine)
 //   JustPhotoPlugin → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay
 //   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, Scenarios, Verify
 //   Lab → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, Verify, GRDB, Yams
-//   JPReplayTesting → CoachEngine, JustPhotoPlugin, Replay, ReplayHarness, Verify
+//   JPReplayTesting → CoachEngine, JustPhotoPlugin, Recording, Replay, ReplayHarness, Verify
 //   Mutants → Scenarios
 //   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, PixScanPlugin, PixScanScenarios, Recording, Replay, Scenarios, Verify, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
@@ -47,6 +47,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
   ],
   targets: [
     .systemLibrary(
@@ -77,6 +78,7 @@ let package = Package(
       dependencies: [
         "CanonicalJSON", "CZstd", "EngineIO", "EngineSeam",
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "SystemPackage", package: "swift-system"),
       ]),
     .target(
       name: "Replay",
@@ -113,7 +115,7 @@ let package = Package(
         "CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "Scenarios",
         "Verify",
       ]),
-    .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "JustPhotoPlugin", "Replay", "ReplayHarness", "Verify"]),
+    .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "JustPhotoPlugin", "Recording", "Replay", "ReplayHarness", "Verify"]),
     // Seeded input mutants for the decoders' robustness tests (Tests/*/MutationTests.swift).
     .target(name: "Mutants", dependencies: ["Scenarios"]),
     .executableTarget(

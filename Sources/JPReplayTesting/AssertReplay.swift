@@ -1,6 +1,7 @@
 import CoachEngine
 import Foundation
 import JustPhotoPlugin
+import Recording
 import ReplayHarness
 import Replay
 import Verify
@@ -58,10 +59,10 @@ public func verifyReplay(
   do { driver = try Harness.driver(specPath: spec?.path, overrides: overrides) } catch {
     return error.message
   }
-  let file = recording.lastPathComponent
-  let ext = file.hasSuffix(".jsonl.zst") ? "jsonl.zst" : recording.pathExtension
+  let file = recording.fileName
+  let ext = file.hasSuffix(".jsonl.zst") ? "jsonl.zst" : recording.fileExtension
   let store = GoldenStore(
-    recordingsDir: recording.deletingLastPathComponent(), goldenDir: goldenDir,
+    recordingsDir: recording.folder, goldenDir: goldenDir,
     recordingExtension: ext)
   guard store.hasRecording(store.name(of: file)) else {
     return "no recording at \(recording.path)"
@@ -72,7 +73,7 @@ public func verifyReplay(
   var verifier = Verifier(
     store: store, options: VerifyOptions(names: [store.name(of: file)], jobs: 1, update: mode), driver: driver)
   // The scenario checks `verify` makes (staleness, `expect:` rules), by the same code.
-  do { try ScenarioCorpus.addChecks(to: &verifier, recordingsDir: recording.deletingLastPathComponent().path) } catch {
+  do { try ScenarioCorpus.addChecks(to: &verifier, recordingsDir: recording.folder.path) } catch {
     return error.message
   }
   let report: VerifyReport

@@ -51,6 +51,7 @@ enum IssueReporter {
       xctFail(message, filePath, line)
       return
     }
-    FileHandle.standardError.write(Data("\(filePath):\(line): error: \(message)\n".utf8))
+    // The throwing write: a failed write to stderr is dropped, never a trap.
+    try? FileHandle.standardError.write(contentsOf: Data("\(filePath):\(line): error: \(message)\n".utf8))
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 
 /// What `jpreplay --version` prints: the package version and, when the binary sits in a git
 /// checkout's build folder, that checkout's commit.
@@ -33,14 +34,14 @@ public enum BuildInfo {
 
   /// The folder holding the `.build` folder the executable is in, when that folder has `.git`.
   public static func checkoutRoot(executable: String) -> String? {
-    var dir = URL(fileURLWithPath: executable).deletingLastPathComponent()
+    var dir = URL(fileURLWithPath: executable).folder
     for _ in 0..<parentsWalkedMax {
-      if dir.lastPathComponent == ".build" {
-        let root = dir.deletingLastPathComponent()
-        let git = root.appendingPathComponent(".git").path
+      if dir.fileName == ".build" {
+        let root = dir.folder
+        let git = root.joined(".git").path
         return FileManager.default.fileExists(atPath: git) ? root.path : nil
       }
-      let up = dir.deletingLastPathComponent()
+      let up = dir.folder
       if up.path == dir.path { return nil }
       dir = up
     }

@@ -1,6 +1,7 @@
 import CoachEngine
 import Foundation
 import JustPhotoPlugin
+import Recording
 import Replay
 
 /// What the corpus exercises (issue: every ENGINE §7 scenario and every cue of the spec, in
@@ -67,7 +68,7 @@ public enum Coverage {
       (id: String(format: "S%02d", $0), recordings: [])
     }
     for url in recordings {
-      let name = url.deletingPathExtension().lastPathComponent
+      let name = url.fileStem
       if name.hasPrefix("s"), let n = Int(name.dropFirst().prefix(2)), (1...44).contains(n) {
         scenarios[n - 1].recordings.append(name)
       }

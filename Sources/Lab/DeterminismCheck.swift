@@ -1,5 +1,6 @@
 import Foundation
 import CanonicalJSON
+import Recording
 import Verify
 
 /// One replay the determinism check asks another process to run: replay `recording` with the
@@ -36,14 +37,14 @@ public enum DeterminismCheck {
     names: [String], store: GoldenStore, specPath: String?, overrides: [String],
     replayInAnotherProcess: ReplayInAnotherProcess
   ) throws(HarnessFailure) -> [String] {
-    let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-det-\(getpid())-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    let tmp: URL
+    do { tmp = try SafeFile.temporaryDirectory("det") } catch { throw .badInput(error.description) }
     defer { try? FileManager.default.removeItem(at: tmp) }
     var problems: [String] = []
     for name in names {
       var outputs: [Data] = []
       for (i, hashing) in [true, false].enumerated() {
-        let out = tmp.appendingPathComponent("\(name).\(i).trace.jsonl")
+        let out = tmp.joined("\(name).\(i).trace.jsonl")
         let request = ChildReplayRequest(
           recording: store.recordingURL(name).path, output: out.path, specPath: specPath, overrides: overrides,
           deterministicHashing: hashing)

@@ -84,7 +84,7 @@ public enum SeamCoverage {
     let facetsByKind = Dictionary(grouping: plugin.coverageFacets) { "\($0.source.rawValue) \($0.kind)" }
     var names: [String] = []
     for url in recordings {
-      let name = url.deletingPathExtension().lastPathComponent
+      let name = url.fileStem
       names.append(name)
       // The events are read once: counted here, then replayed from memory into typed trace
       // records (no trace text written and parsed back).

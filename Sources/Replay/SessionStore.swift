@@ -2,6 +2,7 @@ import CanonicalJSON
 import EngineIO
 import Foundation
 import GRDB
+import Recording
 
 /// Persistence as a port (DESIGN §1): where the engine's `Effects.persist` snapshots go and
 /// where `app_launch {store}` comes from after a kill.
@@ -362,7 +363,7 @@ public final class ReplayStoreLease: SessionStorePort {
   /// A new temporary directory and the store file's path in it, named after `label`.
   static func temporaryFile(label: String) throws(SessionStoreError) -> (directory: String, file: String) {
     // mkdtemp: unique across threads and processes (parallel verify workers).
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-store-XXXXXX").path
+    let base = FileManager.default.temporaryDirectory.joined("jpreplay-store-XXXXXX").path
     var template = Array(base.utf8CString)
     let dir: String? = template.withUnsafeMutableBufferPointer { buf in
       mkdtemp(buf.baseAddress!).map { String(cString: $0) }

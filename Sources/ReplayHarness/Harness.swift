@@ -149,9 +149,7 @@ final class SpecMismatchNotice: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     guard seen.insert(recorded + used).inserted else { return }
-    FileHandle.standardError.write(
-      Data(
-        "note: recording made with PoseSpec \(recorded.prefix(12))…, replaying with \(used.prefix(12))… (goldens show any difference; pass --spec to choose explicitly)\n"
-          .utf8))
+    StandardError.write(
+      "note: recording made with PoseSpec \(recorded.prefix(12))…, replaying with \(used.prefix(12))… (goldens show any difference; pass --spec to choose explicitly)\n")
   }
 }

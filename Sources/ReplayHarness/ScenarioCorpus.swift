@@ -30,7 +30,7 @@ public enum ScenarioCorpus {
 
   /// The `.jprec` a scenario file generates: beside it, `<name>.jprec`.
   public static func recordingPath(forScenario path: String, name: String) -> String {
-    let dir = (path as NSString).deletingLastPathComponent
+    let dir = Paths.parent(path)
     return dir.isEmpty ? "\(name).jprec" : join(dir, "\(name).jprec")
   }
 

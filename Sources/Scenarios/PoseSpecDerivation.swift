@@ -1,7 +1,8 @@
-import ScenarioYAML
 import CanonicalJSON
 import Foundation
 import PoseSpec
+import Recording
+import ScenarioYAML
 
 /// A PoseSpec written as edits of a spec file, for `initial.posespec` and a `posespec_reload`
 /// event's `spec` (S01–S03, S18):
@@ -37,7 +38,7 @@ struct PoseSpecDerivation {
     func v(_ k: String) -> YNode? { m.first(where: { $0.key == k })?.value }
     guard let fromN = v("from") else { throw n.error("missing key \"from\" (the spec file to derive from)") }
     let from = try fromN.string()
-    let path = from.hasPrefix("/") ? from : (dir as NSString).appendingPathComponent(from)
+    let path = from.hasPrefix("/") ? from : Paths.join(dir, from)
     // A regular file within the PoseSpec size bound, checked before reading (a `from:
     // /dev/zero` must not hang or fill memory).
     let attributes = try? FileManager.default.attributesOfItem(atPath: path)

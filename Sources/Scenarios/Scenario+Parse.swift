@@ -21,7 +21,7 @@ extension Scenario {
     func member(_ k: String) -> YNode? { members.first(where: { $0.key == k })?.value }
     var s = try required(root, member, file: file, bytes: bytes)
     try s.parseSettings(member)
-    let dir = URL(fileURLWithPath: file).deletingLastPathComponent().path
+    let dir = URL(fileURLWithPath: file).folder.path
     try s.parseInitial(member, dir: dir)
     if let n = member("subject") { s.subject.apply(try SubjectPatch.parse(n)) }
     if let n = member("frames") { s.frames = try parseFrames(n, duration: s.durationMs) }
@@ -50,7 +50,7 @@ extension Scenario {
   ) throws(ScenarioError) -> Scenario {
     guard let nameNode = member("name") else { throw root.error("missing key \"name\" (the recording name)") }
     let name = try nameNode.string()
-    let fileName = URL(fileURLWithPath: file).lastPathComponent
+    let fileName = Paths.name(file)
     if let expected = recordingName(ofFile: file), expected != name {
       throw nameNode.error("\"\(name)\" does not match the file name \(fileName) (expected \"\(expected)\")")
     }

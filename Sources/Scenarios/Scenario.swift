@@ -172,7 +172,7 @@ public struct Scenario: Sendable {
   /// The recording name a scenario file stands for: `x.scenario.yaml` → `x`.
   public static let suffix = ".scenario.yaml"
   public static func recordingName(ofFile path: String) -> String? {
-    let base = URL(fileURLWithPath: path).lastPathComponent
+    let base = Paths.name(path)
     guard base.hasSuffix(suffix), base.count > suffix.count else { return nil }
     return String(base.dropLast(suffix.count))
   }

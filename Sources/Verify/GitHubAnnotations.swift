@@ -20,12 +20,12 @@ public enum GitHubAnnotations {
     for c in report.cases where c.exitCode != .ok {
       let title = "jpreplay verify \(c.name)"
       if let s = c.scenario {
-        let scenario = store.recordingsDir.appendingPathComponent("\(c.name).scenario.yaml")
+        let scenario = store.recordingsDir.joined("\(c.name).scenario.yaml")
         out.append(line(file: rel(scenario), line: nil, title: title, message: s.message))
       }
       for u in c.unmet {
         // "Recordings/x.scenario.yaml:31: expect[0] (…)": the rule's own file and line.
-        let scenario = rel(store.recordingsDir.appendingPathComponent("\(c.name).scenario.yaml"))
+        let scenario = rel(store.recordingsDir.joined("\(c.name).scenario.yaml"))
         let at = u.hasPrefix(scenario + ":") ? Int(u.dropFirst(scenario.count + 1).prefix { $0.isNumber }) : nil
         out.append(line(file: scenario, line: at, title: title + " (expect)", message: u))
       }

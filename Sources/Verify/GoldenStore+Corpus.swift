@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 
 #if canImport(Glibc)
   import Glibc
@@ -33,7 +34,7 @@ extension GoldenStore {
       for url in [goldenURL(name, kind), pendingURL(name, kind)]
       where FileManager.default.fileExists(atPath: url.path) {
         try FileManager.default.removeItem(at: url)
-        removed.append(url.lastPathComponent)
+        removed.append(url.fileName)
       }
     }
     return removed
@@ -41,7 +42,7 @@ extension GoldenStore {
 
   /// What to do about a pending file whose recording is gone (for review and accept).
   public func refusal(_ p: PendingGolden) -> String {
-    "refusing \(goldenLabel)/\(p): no recording \(recordingURL(p.name).lastPathComponent) in "
+    "refusing \(goldenLabel)/\(p): no recording \(recordingURL(p.name).fileName) in "
       + "\(recordingsLabel)/; restore the recording and run jpreplay verify, "
       + "or drop the file with `jpreplay reject \(p.name)`"
   }

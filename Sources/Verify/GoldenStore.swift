@@ -72,12 +72,12 @@ public struct GoldenStore: Sendable {
   /// `root/Recordings` and `root/Golden`.
   public init(root: URL) {
     self.init(
-      recordingsDir: root.appendingPathComponent("Recordings"),
-      goldenDir: root.appendingPathComponent("Golden"))
+      recordingsDir: root.joined("Recordings"),
+      goldenDir: root.joined("Golden"))
   }
 
   public func recordingURL(_ name: String) -> URL {
-    recordingsDir.appendingPathComponent("\(name).\(recordingExtension)")
+    recordingsDir.joined("\(name).\(recordingExtension)")
   }
   public func goldenURL(_ name: String, _ kind: GoldenKind) -> URL {
     Self.resolved(goldenDir, name + kind.suffix)
@@ -92,17 +92,17 @@ public struct GoldenStore: Sendable {
   /// the entry of `dir` equal to it is used (so a golden written in NFD serves a recording named
   /// in NFC, instead of being neither matched nor orphaned).
   static func resolved(_ dir: URL, _ file: String) -> URL {
-    let exact = dir.appendingPathComponent(file)
+    let exact = dir.joined(file)
     var st = stat()
     guard lstat(exact.path, &st) != 0, errno == ENOENT,
       let hit = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.first(where: { $0 == file && Array($0.utf8) != Array(file.utf8) })
     else { return exact }
-    return dir.appendingPathComponent(hit)
+    return dir.joined(hit)
   }
 
   /// The recording name of a path or name (`Recordings/walk.jprec` → `walk`).
   public func name(of argument: String) -> String {
-    var last = (argument as NSString).lastPathComponent
+    var last = Paths.name(argument)
     let ext = "." + recordingExtension
     if last.hasSuffix(ext) { last.removeLast(ext.count) }
     for kind in GoldenKind.allCases {

@@ -15,8 +15,10 @@ struct JPReplay: ParsableCommand {
       diffed against golden files in Golden/.
 
       Exit codes: 0 ok, 1 behavioural difference or failed check, 2 bad input or usage (a \
-      failed write to standard output too; a reader that closed the pipe, as `| head` does, \
-      is not an error).
+      failed write to standard output too, for --help and --version as well; a reader that \
+      closed the pipe, as `| head` does, is not an error). A full, closed or abandoned \
+      standard error loses its text, never the exit code. This is the command-line contract \
+      (docs/ARCHITECTURE.md), which every subcommand keeps.
 
       Every file jpreplay writes (-o, --a13, --junit, --svg, --keep-store, goldens, tune \
       studies, tune promote) follows one rule: a regular file or a missing path is replaced atomically; a \
@@ -46,37 +48,52 @@ struct JPReplay: ParsableCommand {
 @main
 enum Main {
   static func main() {
+    StandardError.guardClosedDescriptors()
     StandardOutput.install()
     do {
       var command = try JPReplay.parseAsRoot()
       try command.run()
       StandardOutput.finish()
     } catch let error as HarnessFailure {
-      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(Excerpt.message(error.message)) + "\n").utf8))
+      StandardOutput.finish()
+      StandardError.write("jpreplay: " + ConsoleText.safe(Excerpt.message(error.message)) + "\n")
       exit(error.code)
     } catch let error as ScenarioError {
-      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(Excerpt.message(error.description)) + "\n").utf8))
+      StandardOutput.finish()
+      StandardError.write("jpreplay: " + ConsoleText.safe(Excerpt.message(error.description)) + "\n")
       exit(2)
     } catch let error as RecordingError {
-      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(Excerpt.message(error.description)) + "\n").utf8))
+      StandardOutput.finish()
+      StandardError.write("jpreplay: " + ConsoleText.safe(Excerpt.message(error.description)) + "\n")
+      exit(2)
+    } catch let error as SafeFileError {
+      // A refused or failed write (the output rule, `accept` over a read-only Golden/): bad output.
+      StandardOutput.finish()
+      StandardError.write("jpreplay: " + ConsoleText.safe(Excerpt.message(error.description)) + "\n")
       exit(2)
     } catch let error as CLIError {
-      FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(Excerpt.message(error.message)) + "\n").utf8))
+      StandardOutput.finish()
+      StandardError.write("jpreplay: " + ConsoleText.safe(Excerpt.message(error.message)) + "\n")
       exit(error.code)
     } catch {
       // A reader that closed the pipe (`| head`) is not an error; another failed write is bad
       // output (exit 2) with the system's reason.
       if StandardOutput.isBrokenPipe(error) { exit(0) }
+      StandardOutput.finish()
       if (error as NSError).domain == NSPOSIXErrorDomain || (error as NSError).domain == NSCocoaErrorDomain {
         StandardOutput.fail(CLIError.badInput("cannot write (\(StandardOutput.reason(error)))"))
       }
       let code = JPReplay.exitCode(for: error)
       let message = JPReplay.fullMessage(for: error)
       if code == .success {
-        if !message.isEmpty { print(message) }
+        // `--help`, `--version`: their text is output like any other (a failed write is exit 2).
+        do { if !message.isEmpty { try StandardOutput.write(Array((message + "\n").utf8)) } } catch {
+          StandardOutput.fail(error)
+        }
+        StandardOutput.finish()
         exit(0)
       }
-      if !message.isEmpty { FileHandle.standardError.write(Data((ConsoleText.lines(Console.quotingArguments(message)) + "\n").utf8)) }
+      if !message.isEmpty { StandardError.write(ConsoleText.lines(Console.quotingArguments(message)) + "\n") }
       // Usage errors are "bad input" (2) here, not sysexits' 64.
       exit(code.rawValue == ExitCode.validationFailure.rawValue ? 2 : code.rawValue)
     }

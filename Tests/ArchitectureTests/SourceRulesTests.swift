@@ -91,6 +91,39 @@ struct SourceRulesTests {
     #expect(offenders == [])
   }
 
+  /// Lines of `text` that use an NSString/URL path method (comments excluded).
+  static func pathAPILines(_ text: String) -> [String] {
+    let needles = [
+      "deletingLastPathComponent", "lastPathComponent", "appendingPathComponent", "pathExtension",
+      "deletingPathExtension", "appendingPathExtension", "pathComponents", "standardizingPath",
+      "expandingTildeInPath", "as NSString", "NSString(",
+    ]
+    return text.split(separator: "\n").map(String.init).filter { line in
+      let code = line.components(separatedBy: "//").first ?? ""
+      return needles.contains { code.contains($0) }
+    }
+  }
+
+  /// Issue 34 item 1: NSString's path methods trap in Linux Foundation for some inputs (a
+  /// one-character path: `replay … -o q` died with SIGILL), and URL's make relative paths
+  /// absolute. Every path computation goes through `Paths` (Sources/Recording/Support/Paths.swift,
+  /// swift-system's `FilePath`).
+  @Test("no NSString or URL path method under Sources/: every path goes through Paths (FilePath)")
+  func noNSStringPathAPIs() throws {
+    var offenders: [String] = []
+    let files = Self.swiftFiles(under: "Sources")
+    for f in files {
+      let text = try String(contentsOf: Self.repoRoot.appendingPathComponent(f), encoding: .utf8)
+      offenders += Self.pathAPILines(text).map { "\(f): \($0.trimmingCharacters(in: .whitespaces))" }
+    }
+    #expect(offenders == [], "use Paths.parent/name/join/fileExtension/stem or URL.folder/fileName/joined instead")
+    // The scan sees such a use (so it would see one in Sources).
+    #expect(Self.pathAPILines("let d = (p as NSString).deletingLastPathComponent").count == 1)
+    #expect(Self.pathAPILines("  let n = url.lastPathComponent  ").count == 1)
+    #expect(Self.pathAPILines("// deletingLastPathComponent in a comment").isEmpty)
+    #expect(files.contains("Sources/Recording/Support/Paths.swift"))
+  }
+
   /// Runs scripts/check-sizes with `arguments`; returns (exit status, stdout + stderr).
   static func checkSizes(_ arguments: [String]) throws -> (code: Int32, output: String) {
     let p = Process()

@@ -4,7 +4,8 @@ import Testing
 @testable import Recording
 
 /// `SafeFile` (issue 12, G1/G2): exclusive temporaries that never follow a planted symlink,
-/// sweeping of temporaries left by dead processes, and failed writes that leave the old file.
+/// no sweep (no file but its own temporary is ever removed), names within NAME_MAX, and failed
+/// writes that leave the old file.
 @Suite struct SafeFileTests {
   func dir(_ tag: String) throws -> URL {
     let d = FileManager.default.temporaryDirectory.appendingPathComponent("safefile-\(tag)-\(UUID().uuidString)")
@@ -58,7 +59,7 @@ import Testing
     let a = try SafeFile.Temporary(beside: target)
     let b = try SafeFile.Temporary(beside: target)
     #expect(a.path != b.path)
-    let name = (a.path as NSString).lastPathComponent
+    let name = Paths.name(a.path)
     #expect(name.hasPrefix("\(SafeFile.temporaryPrefix)\(getpid())-"))
     #expect(name.hasSuffix("-x.txt"))
     // O_EXCL | O_NOFOLLOW: an existing name (here a symlink) is never opened.
@@ -70,26 +71,60 @@ import Testing
     #expect(try names(d) == ["planted"])
   }
 
-  @Test func temporariesOfDeadProcessesAreSweptAndLiveOnesKept() throws {
-    let d = try dir("sweep")
+  /// Issue 34: before, creating a temporary deleted every `.NAME.import-N`, `.NAME.record-N`,
+  /// `.NAME.tmp-N` and `.jpreplay-tmp-N-…` whose N was not a live process — the user's files
+  /// too. Now nothing in the folder but the temporary itself is ever created or removed.
+  @Test func creatingATemporaryNeverRemovesAnotherFile() throws {
+    let d = try dir("nosweep")
     defer { try? FileManager.default.removeItem(at: d) }
     let dead = try deadPID()
-    let stale = [
+    let users = [
       "\(SafeFile.temporaryPrefix)\(dead)-1a2b-s01.trace.jsonl.new",
       "\(SafeFile.temporaryPrefix)\(dead)-9f-s02.jprec", "\(SafeFile.temporaryPrefix)\(dead)-9f-s02.jprec-wal",
-      ".s03.jprec.import-\(dead)", ".s03.jprec.import-\(dead)-wal", ".s03.jprec.import-\(dead)-shm",
-      ".s04.jprec.record-\(dead)", ".junit.xml.tmp-\(dead)",
+      ".s03.jprec.import-\(dead)", ".s03.jprec.import-\(dead)-wal", ".s04.jprec.record-\(dead)",
+      ".junit.xml.tmp-\(dead)", ".notes.tmp-\(dead)", "s05.jprec",
     ]
-    let keep = [
-      "\(SafeFile.temporaryPrefix)\(getpid())-77-mine.txt",  // this process: alive
-      "\(SafeFile.temporaryPrefix)1-77-init.txt",  // pid 1 exists
-      "s05.jprec", ".hidden", ".x.import-abc", "notes.tmp-\(dead)",
-    ]
-    for n in stale + keep { try Data("x".utf8).write(to: d.appendingPathComponent(n)) }
-    let t = try SafeFile.Temporary(beside: d.appendingPathComponent("out.txt").path)
-    defer { t.discard() }
-    let left = try names(d).filter { $0 != (t.path as NSString).lastPathComponent }
-    #expect(left == keep.sorted())
+    for n in users { try Data("mine".utf8).write(to: d.appendingPathComponent(n)) }
+    try SafeFile.write("out\n", to: d.appendingPathComponent("out.txt").path)
+    #expect(try names(d) == (users + ["out.txt"]).sorted())
+    for n in users { #expect(try String(contentsOf: d.appendingPathComponent(n), encoding: .utf8) == "mine") }
+  }
+
+  /// Issue 34: a legal 255-byte target name (and a 215-character recording name) failed with
+  /// "File name too long" — the temporary's name added 40 bytes to it.
+  @Test func temporaryNamesStayWithinNameMaxWhateverTheTarget() throws {
+    let d = try dir("long")
+    defer { try? FileManager.default.removeItem(at: d) }
+    for count in [5, 200, 220, 247, 255] {
+      let name = String(repeating: "n", count: count - 4) + ".txt"
+      try SafeFile.write("x\n", to: d.appendingPathComponent(name).path)
+      #expect(try String(contentsOf: d.appendingPathComponent(name), encoding: .utf8) == "x\n")
+    }
+    // Multi-byte names are cut on a character boundary.
+    let wide = String(repeating: "é", count: 127)  // 254 bytes
+    try SafeFile.write("y", to: d.appendingPathComponent(wide).path)
+    #expect(try names(d).count == 6)
+    for target in ["q", String(repeating: "é", count: 127), String(repeating: "z", count: 255)] {
+      let t = SafeFile.temporaryName(for: target, token: .max)
+      #expect(t.utf8.count <= Paths.nameMax - 8, "\(t.utf8.count)")
+      #expect(t.hasPrefix("\(SafeFile.temporaryPrefix)\(getpid())-ffffffffffffffff-"))
+      #expect(String(validating: Array(t.utf8), as: UTF8.self) == t)
+    }
+    // The token is always 16 hex digits (zero-padded): a name never shows a short token.
+    #expect(SafeFile.temporaryName(for: "a", token: 1).hasPrefix("\(SafeFile.temporaryPrefix)\(getpid())-0000000000000001-a"))
+  }
+
+  @Test func temporaryFoldersAreFreshAndPrivate() throws {
+    let a = try SafeFile.temporaryDirectory("test")
+    let b = try SafeFile.temporaryDirectory("test")
+    defer {
+      try? FileManager.default.removeItem(at: a)
+      try? FileManager.default.removeItem(at: b)
+    }
+    #expect(a.path != b.path)
+    #expect(Paths.name(a.path).hasPrefix("jpreplay-test-"))
+    let mode = try FileManager.default.attributesOfItem(atPath: a.path)[.posixPermissions] as? Int
+    #expect(mode == 0o700)
   }
 
   @Test func aFailingWriteLeavesTheOldFileAndNoTemporary() throws {

@@ -127,7 +127,7 @@ public enum AuditFiles {
     }
     var written: [String] = []
     for p in report.findings.compactMap(\.repro) {
-      let path = (dir as NSString).appendingPathComponent(p.name + suffix)
+      let path = Paths.join(dir, p.name + suffix)
       if written.contains(path) { continue }
       do { try SafeFile.write(p.yaml, to: path) } catch { throw .badInput("\(path): cannot write (\(error.message))") }
       written.append(path)

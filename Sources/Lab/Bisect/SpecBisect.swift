@@ -2,6 +2,7 @@ import CanonicalJSON
 import CoachEngine
 import Foundation
 import JustPhotoPlugin
+import Recording
 import Replay
 
 /// `jpreplay bisect spec`: which of the leaf edits between two PoseSpecs change behaviour.
@@ -88,7 +89,7 @@ public struct SpecBisect: Sendable {
         do throws(HarnessFailure) {
           let before = try Self.products(oldDriver, url)
           let after = try Self.products(newDriver, url)
-          let name = url.deletingPathExtension().lastPathComponent
+          let name = url.fileStem
           guard before != after else { return .success((Finding(recording: name, culprits: [], changed: false, tests: 0), after)) }
           var specs: [[Int]: ReplayDriver<Engine>?] = [:]
           let (subset, tests) = DeltaDebugging.minimize(Array(edits.indices)) { s in

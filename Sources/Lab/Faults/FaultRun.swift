@@ -4,6 +4,7 @@ import Foundation
 import Recording
 import JustPhotoPlugin
 import PoseSpec
+import Recording
 import Replay
 import Scenarios
 
@@ -124,7 +125,7 @@ public enum FaultRun {
   static func subjects(recordingsDir: String, names: [String]?) throws(HarnessFailure) -> [Subject] {
     var out: [Subject] = []
     for file in try ScenarioCorpus.scenarioFiles(in: recordingsDir) {
-      guard let name = Scenario.recordingName(ofFile: (file as NSString).lastPathComponent), names.map({ $0.contains(name) }) ?? true else { continue }
+      guard let name = Scenario.recordingName(ofFile: Paths.name(file)), names.map({ $0.contains(name) }) ?? true else { continue }
       let rules = (try? ScenarioCorpus.expectations(of: name, recordingsDir: recordingsDir)) ?? []
       let url = URL(fileURLWithPath: ScenarioCorpus.join(recordingsDir, "\(name).jprec"))
       guard !rules.isEmpty, FileManager.default.fileExists(atPath: url.path) else { continue }

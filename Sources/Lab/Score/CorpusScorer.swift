@@ -139,7 +139,7 @@ public struct CorpusScorer: Sendable {
 
   /// The file name without `.jprec`, `.jsonl` or `.jsonl.zst`.
   public static func recordingName(_ path: String) -> String {
-    var name = URL(fileURLWithPath: path).lastPathComponent
+    var name = Paths.name(path)
     for suffix in [".jprec", ".jsonl.zst", ".jsonl"] where name.hasSuffix(suffix) {
       name.removeLast(suffix.count)
       break
@@ -165,7 +165,7 @@ public struct CorpusScorer: Sendable {
         throw .badInput("\(arg): cannot list the folder (\(SystemReason.of(error)))")
       }
       let base = URL(fileURLWithPath: arg)
-      out += names.sorted().map { base.appendingPathComponent($0).path }
+      out += names.sorted().map { base.joined($0).path }
         .filter { $0.hasSuffix(".jprec") || ($0.hasSuffix(".jsonl") || $0.hasSuffix(".jsonl.zst")) && Harness.isRecording($0) }
     }
     return out

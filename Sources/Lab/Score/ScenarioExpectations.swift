@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 import Replay
 import ReplayHarness
 import Scenarios
@@ -11,7 +12,7 @@ extension ScenarioCorpus {
   /// `expect:` rules of the scenario beside each recording (`<dir>/<name>.scenario.yaml`)
   /// checked against that replay's records; none for a recording without a scenario.
   public static let scoreExpectations: ExpectationChecker = { rec, records in
-    let dir = (rec.path as NSString).deletingLastPathComponent
+    let dir = Paths.parent(rec.path)
     guard let all = try? expectations(of: rec.name, recordingsDir: dir.isEmpty ? "." : dir), case let rules = Expectations.traceOnly(all),
       !rules.isEmpty
     else {

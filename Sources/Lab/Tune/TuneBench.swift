@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 
 /// `jpreplay bench --tune-trials N`: trials/s of a tune study over the corpus (random sampler,
 /// a fresh temporary study), the figure that says whether tuning is interactive.
@@ -46,19 +47,19 @@ public enum TuneBench {
     trials: Int, spacePath: String?, specPath: String?, corpus: [String], recordingsDir: String, jobs: Int,
     progress: @escaping @Sendable (TuneProgress) -> Void
   ) throws(HarnessFailure) -> Report {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-tune-bench-\(getpid())")
-    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let dir: URL
+    do { dir = try SafeFile.temporaryDirectory("tune-bench") } catch { throw .badInput(error.description) }
     defer { try? FileManager.default.removeItem(at: dir) }
     var space = spacePath
     if space == nil {
-      let p = dir.appendingPathComponent("space.yaml").path
+      let p = dir.joined("space.yaml").path
       do { try defaultSpace.write(toFile: p, atomically: true, encoding: .utf8) } catch { throw .badInput("\(p): cannot write") }
       space = p
     }
     let setup = try TuneSetup.make(
       spacePath: space!, specPath: specPath, sampler: nil, seed: nil, trials: trials, tpeBatch: 32, shard: "1/1",
       corpus: corpus, noValidation: true, recordingsDir: recordingsDir, jobs: jobs)
-    let study = try TuneStudy.open(dir.appendingPathComponent("bench.sqlite").path, create: true)
+    let study = try TuneStudy.open(dir.joined("bench.sqlite").path, create: true)
     try study.bind(setup.runner.studyMeta(specSHA256: setup.specSHA, corpus: setup.corpusNames))
     let start = Date()
     try setup.runner.run(study: study, progress: progress)

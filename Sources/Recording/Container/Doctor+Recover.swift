@@ -38,7 +38,7 @@ extension Doctor {
         meta.append((JPRec.metaEventCounts, JSONWriter.write(.object(co))))
         // Sequence numbers are 0…N-1 only when nothing was lost and the largest is N-1.
         if chunksLost || scan.maxSeq + 1 != Int64(scan.events) { meta.append((JPRec.metaSeqContiguous, "false")) }
-        meta.append(("recovered_from", JSONWriter.write(.string((from as NSString).lastPathComponent))))
+        meta.append(("recovered_from", JSONWriter.write(.string(Paths.name(from)))))
         meta.append(("recovery_lost", JSONWriter.write(.string(lost.isEmpty ? "nothing" : lost.joined(separator: "; ")))))
         let dst = try DatabaseQueue(path: tmp.path)
         do {

@@ -67,7 +67,7 @@ public final class Recorder {
     let fm = FileManager.default
     // An empty `SafeFile.Temporary` (created exclusively by the caller) is filled; anything
     // else that exists is refused.
-    let isEmptyTemporary = (path as NSString).lastPathComponent.hasPrefix(SafeFile.temporaryPrefix) && JPRec.fileSize(path) == 0
+    let isEmptyTemporary = Paths.name(path).hasPrefix(SafeFile.temporaryPrefix) && JPRec.fileSize(path) == 0
     var st = stat()
     let exists = lstat(path, &st) == 0  // also a (dangling) symlink: never written through
     if exists && !isEmptyTemporary {

@@ -84,9 +84,12 @@ enum JPRec {
     return "\(error)"
   }
 
+  /// The size of the file `path` names, through a symbolic link (a link's own size is the
+  /// length of its target's path: a recording read through a link was called truncated).
   static func fileSize(_ path: String) -> Int64? {
-    guard let a = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-    return (a[.size] as? NSNumber)?.int64Value
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    return Int64(st.st_size)
   }
 
   /// Checks the raw SQLite header (first 100 bytes) before SQLite sees the file: magic,

@@ -70,7 +70,7 @@ extension SafeFile.Temporary {
     case .replace(let p): try self.init(beside: p, keepOpen: keepOpen)
     case .writeThrough(let p):
       let dir = FileManager.default.temporaryDirectory.path
-      try self.init(beside: (dir as NSString).appendingPathComponent(URL(fileURLWithPath: p).lastPathComponent), keepOpen: keepOpen)
+      try self.init(beside: Paths.join(dir, Paths.name(p)), keepOpen: keepOpen)
     }
   }
 

@@ -16,22 +16,23 @@ extension SafeFile {
     package private(set) var fd: Int32?
     private var done = false
 
-    /// Creates `.jpreplay-tmp-<pid>-<random>-<name>` in `target`'s directory (creating the
-    /// directory if needed), after sweeping that directory of dead processes' temporaries.
+    /// Creates `.jpreplay-tmp-<pid>-<token>-<name>` in `target`'s directory (creating the
+    /// directory if needed). The token is 16 hex digits from the system's random source, so
+    /// only this process knows the name; `<name>` is the target's name cut to keep the whole
+    /// name (with SQLite's `-journal` after it) within NAME_MAX, whatever the target's length.
+    /// Nothing else in the directory is touched: there is no sweep (issue 34 item 2), so a
+    /// file that only looks like a temporary — the user's own — is never removed.
     /// With `keepOpen: false` the file is closed at once (for a writer that opens it by path).
     package init(beside target: String, keepOpen: Bool = true) throws(SafeFileError) {
-      let url = URL(fileURLWithPath: target)
-      let dir = url.deletingLastPathComponent().path
+      let dir = Paths.directory(of: target)
       do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
         throw SafeFileError(path: dir, "cannot create the directory: \(SystemReason.of(error))")
       }
-      SafeFile.sweep(directory: dir)
       var rng = SystemRandomNumberGenerator()
       var attempt = 0
       while true {
-        let token = String(rng.next() as UInt64, radix: 16)
-        let name = "\(SafeFile.temporaryPrefix)\(getpid())-\(token)-\(url.lastPathComponent)"
-        let p = (dir as NSString).appendingPathComponent(name)
+        let name = SafeFile.temporaryName(for: Paths.name(target), token: rng.next())
+        let p = Paths.join(Paths.parent(target), name)
         let d = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         if d >= 0 {
           path = p

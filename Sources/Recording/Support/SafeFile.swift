@@ -11,13 +11,12 @@ import Foundation
 ///
 /// A `Temporary` is created beside its target (same directory, hence same file system) with
 /// `open(O_CREAT | O_EXCL | O_NOFOLLOW)` under an unpredictable name holding the pid:
-/// `.jpreplay-tmp-<pid>-<16 random hex>-<target name>`; a planted file or symlink of that name
-/// makes the creation fail instead of being followed. It is fsynced and renamed over the
-/// target (readers see the old or the new file, never a part), and removed — with any SQLite
-/// `-wal`/`-shm`/`-journal` beside it — on every error path. Creating one first sweeps the
-/// directory of temporaries whose process is gone (`kill(pid, 0)` fails with ESRCH): what a
-/// `kill -9` left behind, including the older names `.<name>.import-<pid>`,
-/// `.<name>.record-<pid>` and `.<name>.tmp-<pid>`.
+/// `.jpreplay-tmp-<pid>-<16 random hex>-<target name, cut to fit NAME_MAX>`; a planted file or
+/// symlink of that name makes the creation fail instead of being followed. It is fsynced and
+/// renamed over the target (readers see the old or the new file, never a part), and removed —
+/// with any SQLite `-wal`/`-shm`/`-journal` beside it — on every error path. Nothing else in
+/// the folder is ever removed: what a `kill -9` leaves (a hidden `.jpreplay-tmp-…` file, which
+/// golden listings skip) stays until removed by hand, since no name proves a file is ours.
 package enum SafeFile {
   /// The prefix of every temporary file (listings of `Golden/` skip such files).
   package static let temporaryPrefix = ".jpreplay-tmp-"
@@ -83,52 +82,31 @@ package enum SafeFile {
     syncDirectory(of: to)
   }
 
-  /// Removes the temporary files in `directory` left by processes that no longer exist.
-  /// Returns the names removed. Never touches a file whose process is alive (or unknown).
-  @discardableResult
-  package static func sweep(directory: String) -> [String] {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-    var removed: [String] = []
-    for name in names.sorted() {
-      guard let pid = ownerPID(of: name), pid != getpid(), !processExists(pid) else { continue }
-      let p = (directory as NSString).appendingPathComponent(name)
-      var st = stat()
-      guard lstat(p, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG || (st.st_mode & S_IFMT) == S_IFLNK else { continue }
-      if unlink(p) == 0 { removed.append(name) }
-    }
-    return removed
+  /// The name of a temporary beside a file named `target`:
+  /// `.jpreplay-tmp-<pid>-<token as 16 hex digits>-<target, cut>`, at most
+  /// `Paths.nameMax - 8` bytes (room for SQLite's `-journal`, `-wal`, `-shm` after it).
+  package static func temporaryName(for target: String, token: UInt64) -> String {
+    let hex = String(token, radix: 16)
+    let head = "\(temporaryPrefix)\(getpid())-\(String(repeating: "0", count: 16 - hex.count))\(hex)-"
+    let room = Paths.nameMax - 8 - head.utf8.count
+    return head + Paths.prefix(of: target, utf8Bytes: room)
   }
 
-  /// The pid in a temporary file's name (`.jpreplay-tmp-<pid>-…`, or the older
-  /// `.<name>.import-<pid>`, `.<name>.record-<pid>`, `.<name>.tmp-<pid>`, each possibly followed
-  /// by `-wal`, `-shm` or `-journal`); nil for any other name.
-  static func ownerPID(of name: String) -> pid_t? {
-    if name.hasPrefix(temporaryPrefix) {
-      let digits = name.dropFirst(temporaryPrefix.count).prefix { $0.isASCII && $0.isNumber }
-      guard !digits.isEmpty, name.dropFirst(temporaryPrefix.count + digits.count).hasPrefix("-") else { return nil }
-      return pid_t(digits)
+  /// A new private folder `jpreplay-<label>-XXXXXX` in the system's temporary folder,
+  /// made by mkdtemp(3): a random name only this process knows, created mode 0700, never an
+  /// existing folder (so removing it when done removes only what this process made).
+  package static func temporaryDirectory(_ label: String) throws(SafeFileError) -> URL {
+    let base = FileManager.default.temporaryDirectory.joined("jpreplay-\(label)-XXXXXX").path
+    var template = Array(base.utf8CString)
+    let dir: String? = template.withUnsafeMutableBufferPointer { buf in
+      mkdtemp(buf.baseAddress!).map { String(cString: $0) }
     }
-    guard name.hasPrefix(".") else { return nil }
-    var base = Substring(name)
-    for s in sqliteSuffixes where base.hasSuffix(s) { base = base.dropLast(s.count) }
-    for marker in [".import-", ".record-", ".tmp-"] {
-      guard let r = base.range(of: marker, options: .backwards) else { continue }
-      let digits = base[r.upperBound...]
-      guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { continue }
-      return pid_t(digits)
-    }
-    return nil
-  }
-
-  /// False only when `kill(pid, 0)` says no such process (EPERM: it exists, another user's).
-  static func processExists(_ pid: pid_t) -> Bool {
-    guard pid > 0 else { return true }
-    return kill(pid, 0) == 0 || errno != ESRCH
+    guard let dir else { throw SafeFileError(path: base, "cannot create a temporary folder", errno) }
+    return URL(fileURLWithPath: dir)
   }
 
   static func syncDirectory(of path: String) {
-    let dir = (path as NSString).deletingLastPathComponent
-    let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let fd = open(Paths.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { return }
     _ = fsync(fd)
     close(fd)

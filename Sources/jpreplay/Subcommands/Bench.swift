@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import Recording
 
 extension JPReplay {
   struct Bench: ParsableCommand {
@@ -80,10 +81,9 @@ extension JPReplay {
       var tmpDir: URL?
       defer { if let tmpDir { try? FileManager.default.removeItem(at: tmpDir) } }
       if path == nil {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-bench-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try SafeFile.temporaryDirectory("bench")
         tmpDir = dir
-        let p = dir.appendingPathComponent("synthetic.jprec").path
+        let p = dir.joined("synthetic.jprec").path
         let specSHA = try Harness.loadSpec(path: spec ?? Harness.defaultSpecPath).sha256
         printErr("bench: generating a \(minutes)-minute \(fps) fps session")
         try Lab.Bench.generate(to: p, minutes: minutes, fps: fps, seed: 1, specSHA: specSHA)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import Recording
 import Verify
 
 extension JPReplay.Bisect {
@@ -70,6 +71,17 @@ extension JPReplay.Bisect {
       defer { ws.removeTree() }
       var names = recordings.isEmpty ? ws.recordingNames(in: ws.tree) : recordings.map { Self.name(of: $0) }
       guard !names.isEmpty else { throw CLIError.badInput("bisect commits: no recordings to watch at \(good)") }
+      if !recordings.isEmpty {
+        // A named recording that is at neither end cannot be watched: bad input, not "no difference".
+        let nowhere = names.filter { n in
+          !FileManager.default.fileExists(atPath: ws.tree + "/Recordings/\(n).jprec")
+            && ((try? Git.run(["cat-file", "-e", "\(badID):Recordings/\(n).jprec"], in: ws.tree).status) ?? 1) != 0
+        }
+        guard nowhere.isEmpty else {
+          throw CLIError.badInput(
+            "bisect commits: no recording \(nowhere.map { "Recordings/\($0).jprec" }.joined(separator: ", ")) at GOOD \(good) or at BAD \(bad); name a recording of the corpus (jpreplay verify lists them)")
+        }
+      }
       if ws.referenceOverride == nil {
         log("reference: replaying \(names.count) recording(s) at GOOD \(goodID.prefix(10)) \(ws.subject(goodID))")
         guard let bin = try ws.binaryForTree(log: log) else {
@@ -213,7 +225,7 @@ extension JPReplay.Bisect {
       if let r = n.range(of: "Recordings/", options: .backwards), r.lowerBound == n.startIndex || n[n.index(before: r.lowerBound)] == "/" {
         n = String(n[r.upperBound...])
       } else if n.hasSuffix(".jprec") {
-        n = (n as NSString).lastPathComponent
+        n = Paths.name(n)
       }
       if n.hasSuffix(".jprec") { n.removeLast(6) }
       return n

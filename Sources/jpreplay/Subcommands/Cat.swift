@@ -38,7 +38,8 @@ extension JPReplay {
 
     func run() throws {
       let reader = try Harness.openReader(recording)
-      if let output, FileManager.default.fileExists(atPath: output) {
+      // An existing file is never replaced; a device or FIFO is written through (the output rule).
+      if let output, case .replace(let real)? = try? OutputTarget(output), FileManager.default.fileExists(atPath: real) {
         throw CLIError.badInput("\(output) exists; choose another name")
       }
       // OUT is written through a `SafeFile` temporary (never through a symlink), linked to its

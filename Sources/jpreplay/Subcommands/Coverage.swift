@@ -54,7 +54,7 @@ extension JPReplay {
       let files: [URL]
       do {
         files = try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)
-          .filter { $0.pathExtension == "jprec" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+          .filter { $0.fileExtension == "jprec" }.sorted { $0.fileName < $1.fileName }
       } catch {
         throw CLIError.badInput("\(recordings): cannot list recordings (\(SystemReason.of(error)))")
       }

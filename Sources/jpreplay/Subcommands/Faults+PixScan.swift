@@ -15,7 +15,7 @@ enum PixScanFaults {
   /// sorted; empty for a Just Photo corpus.
   static func scenarioFiles(in dir: String) -> [String] {
     let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
-    return names.map { (dir as NSString).appendingPathComponent($0) }.filter { f in
+    return names.map { Paths.join(dir, $0) }.filter { f in
       (try? String(contentsOfFile: f, encoding: .utf8)).map(PixScanRecord.isPixScan) ?? false
     }
   }

@@ -3,6 +3,7 @@ import EngineIO
 import Foundation
 import JustPhotoPlugin
 import Lab
+import Recording
 import Replay
 
 extension JPReplay {
@@ -108,7 +109,7 @@ extension JPReplay {
     /// --set apply) or the plug-in's (the engine the header names).
     func minimize(_ plugin: EnginePlugin?) throws {
       let url = URL(fileURLWithPath: recording)
-      let name = url.deletingPathExtension().lastPathComponent
+      let name = url.fileStem
       let original = try MinimizeFiles.read(url)
       let replay: CandidateReplay
       let grammar: TraceMatcher.Grammar
@@ -139,7 +140,7 @@ extension JPReplay {
         property = { c in try Self.runTest(test, on: c, name: name, channels: channels) }
         what = "`\(test)` exits 0"
       } else {
-        let goldenPath = (goldenDir as NSString).appendingPathComponent(name + ".trace.jsonl")
+        let goldenPath = Paths.join(goldenDir, name + ".trace.jsonl")
         guard let golden = FileManager.default.contents(atPath: goldenPath) else {
           throw CLIError.badInput("\(goldenPath): no golden to compare with (give --expect or --test, or --golden-dir)")
         }
@@ -170,7 +171,7 @@ extension JPReplay {
     /// `--against`: keep the difference between the reference engine and this one.
     func regression(against: String, original: Minimizer.Candidate, name: String, tested: RegressionProperty.Side) throws {
       let spec = engine.spec ?? Harness.defaultSpecPath
-      let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-minimize-\(getpid())")
+      let scratch = try SafeFile.temporaryDirectory("minimize")
       defer { try? FileManager.default.removeItem(at: scratch) }
       let reference = try RegressionRepro.reference(against, spec: spec, overrides: engine.overrides, name: name, scratch: scratch)
       let out = output ?? "\(name)-min.jprec"
@@ -228,11 +229,10 @@ extension JPReplay {
 
     /// Writes the candidate to a temporary recording and runs the user's command on it.
     static func runTest(_ command: String, on c: Minimizer.Candidate, name: String, channels: [String: String] = [:]) throws -> Bool {
-      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jpreplay-minimize-\(getpid())")
-      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-      let path = dir.appendingPathComponent("\(name)-candidate.jprec").path
-      try MinimizeFiles.write(c, from: name, to: path, force: true, channels: channels)
+      let dir = try SafeFile.temporaryDirectory("minimize")
       defer { try? FileManager.default.removeItem(at: dir) }
+      let path = dir.joined("\(name)-candidate.jprec").path
+      try MinimizeFiles.write(c, from: name, to: path, force: true, channels: channels)
       // The candidate's path never enters the command text: `{}` becomes "$1" and the path is
       // the shell's first positional argument (and $JPREPLAY_CANDIDATE), so no character of a
       // recording's name can be read as shell syntax.

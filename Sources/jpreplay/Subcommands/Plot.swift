@@ -118,9 +118,9 @@ extension JPReplay {
         let file = "\(rec.name).timeline.svg"
         let target: String
         if many {
-          target = URL(fileURLWithPath: output!).appendingPathComponent(file).path
+          target = URL(fileURLWithPath: output!).joined(file).path
         } else if output == "-" {
-          printBuilt(svg, terminator: "")  // SVG: its text went through XMLText
+          try StandardOutput.write(Array(svg.utf8))  // SVG: its text went through XMLText
           continue
         } else {
           target = output ?? file

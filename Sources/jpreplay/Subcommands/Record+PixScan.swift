@@ -27,7 +27,7 @@ enum PixScanRecord {
       try StandardOutput.write(Array(ConsoleText.json(out).utf8))  // console-safe JSON: the same values
       return
     }
-    let dir = (file as NSString).deletingLastPathComponent
+    let dir = Paths.parent(file)
     let out = output ?? (dir.isEmpty ? "" : dir + "/") + scenario.name + ".jprec"
     do { _ = try OutputTarget(out, database: true) } catch { throw CLIError.badInput("\(error.path): cannot write (\(error.message))") }
     if FileManager.default.fileExists(atPath: out), holds(out, header: scenario.header, events: events) {

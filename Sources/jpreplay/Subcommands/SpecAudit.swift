@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import Recording
 
 extension JPReplay.Spec {
   /// `jpreplay spec audit`: find PoseSpec hazards by replaying a designed grid (issue 16).
@@ -51,7 +52,8 @@ extension JPReplay.Spec {
       var report = try AuditFiles.audit(specPath: path, jobs: jobs)
       AuditFiles.accept(accepted, in: &report)
       if let out { _ = try AuditFiles.writeRepros(report, to: out) }
-      if json { printJSON(report.json, terminator: "") } else { print(report.text, terminator: "") }
+      // Through the console writer (JSON escaping, or safe lines), then a checked write.
+      try StandardOutput.write(Array((json ? ConsoleText.json(report.json) : ConsoleText.lines(report.text)).utf8))
       if !json { printErr(String(format: "spec audit: %.1f s on %d jobs", Date().timeIntervalSince(started), jobs)) }
       if !report.failures.isEmpty { throw CLIError.badInput("spec audit: \(report.failures.count) grid replay(s) failed") }
       if !report.new.isEmpty { throw ExitCode(1) }

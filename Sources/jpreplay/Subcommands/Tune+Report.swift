@@ -229,8 +229,8 @@ extension JPReplay.Tune {
 
     /// `--to DIR`: the edited spec and the engine options, each file written atomically.
     func write(_ result: TunePromote.Result, to dir: String) throws {
-      let specOut = (dir as NSString).appendingPathComponent("PoseSpec.json")
-      let optionsOut = (dir as NSString).appendingPathComponent("options.txt")
+      let specOut = Paths.join(dir, "PoseSpec.json")
+      let optionsOut = Paths.join(dir, "options.txt")
       let options = result.options.map { "\($0.name)=\($0.value)\n" }.joined()
       guard !dryRun else {
         print("tune promote: would write \(specOut) (\(result.edits.count) values changed) and \(optionsOut) (\(result.options.count) engine options)")

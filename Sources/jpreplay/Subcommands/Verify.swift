@@ -235,7 +235,7 @@ extension JPReplay {
       }
       if let junit {
         // `--junit out/verify.xml` on a fresh checkout: create the report's folder.
-        let folder = URL(fileURLWithPath: junit).deletingLastPathComponent()
+        let folder = URL(fileURLWithPath: junit).folder
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // `file`: the recording as --recordings-dir names it (an orphan: its trace golden).
         let recordings = corpus.recordingsDir

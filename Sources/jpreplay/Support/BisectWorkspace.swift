@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 import Replay
 import Verify
 
@@ -108,7 +109,7 @@ struct BisectWorkspace {
     p.waitUntilExit()
     try? handle.close()
     let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
-    try fm.createDirectory(atPath: (bin as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try fm.createDirectory(atPath: Paths.directory(of: bin), withIntermediateDirectories: true)
     guard p.terminationStatus == 0, fm.isExecutableFile(atPath: scratch + "/release/jpreplay") else {
       _ = fm.createFile(atPath: failurePath(key: key), contents: Data("see \(logURL.path)\n".utf8))  // a lost marker only costs a rebuild
       log("\(head.prefix(10)) does not build (after \(seconds) s; log: \(logURL.path))")
@@ -198,7 +199,7 @@ struct BisectWorkspace {
         continue
       }
       if n.contains("/") {
-        try FileManager.default.createDirectory(atPath: outDir + "/" + (n as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: Paths.join(outDir, Paths.parent(n)), withIntermediateDirectories: true)
       }
       let p = Process()
       p.executableURL = URL(fileURLWithPath: binary)

@@ -1,6 +1,5 @@
 import Foundation
 import Recording
-
 /// An error the CLI reports as one line on stderr, exiting with `code`.
 struct CLIError: Error {
   var code: Int32
@@ -13,13 +12,13 @@ struct CLIError: Error {
 
 /// Writes to stderr, through `ConsoleText` (text from files never forges a log line).
 func printErr(_ text: String) {
-  FileHandle.standardError.write(Data((ConsoleText.safe(text) + "\n").utf8))
+  StandardError.write(ConsoleText.safe(text) + "\n")
 }
 
 /// Writes a line the tool built to be one log line (a GitHub annotation, already escaped by
 /// `GitHubAnnotations`) to stderr as it is.
 func printErrBuilt(_ line: String) {
-  FileHandle.standardError.write(Data((line + "\n").utf8))
+  StandardError.write(line + "\n")
 }
 
 /// Bounds of numeric command-line options.
@@ -46,8 +45,17 @@ enum StandardOutput {
   /// Flushes what `print` buffered; called once before the process exits.
   static func finish() {
     guard fflush(nil) != 0 else { return }
-    if errno == EPIPE { return }
+    if errno == EPIPE || readerLeft() { return }
     fail(CLIError.badInput("standard output: cannot write (\(String(cString: strerror(errno))))"))
+  }
+
+  /// Whether standard output is a pipe whose reader has gone (poll reports an error on it).
+  static func readerLeft() -> Bool {
+    var st = stat()
+    guard fstat(STDOUT_FILENO, &st) == 0, (st.st_mode & S_IFMT) == S_IFIFO || (st.st_mode & S_IFMT) == S_IFSOCK else { return false }
+    var p = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+    guard poll(&p, 1, 0) == 1 else { return false }
+    return p.revents & Int16(POLLERR | POLLHUP) != 0
   }
 
   /// Whether `error` (or an error under it) is EPIPE: the reader closed the pipe.
@@ -58,7 +66,7 @@ enum StandardOutput {
 
   static func fail(_ error: Error) -> Never {
     let message = (error as? CLIError)?.message ?? "standard output: cannot write (\(error))"
-    FileHandle.standardError.write(Data(("jpreplay: " + ConsoleText.safe(message) + "\n").utf8))
+    StandardError.write("jpreplay: " + ConsoleText.safe(message) + "\n")
     exit(2)
   }
 }
@@ -78,10 +86,10 @@ final class ProgressLine: @unchecked Sendable {
   }
   func update(_ done: Int, of total: Int, _ detail: String = "") {
     guard enabled else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K\(label) \(done)/\(total) \(ConsoleText.line(detail))".utf8))
+    StandardError.write("\r\u{1B}[K\(label) \(done)/\(total) \(ConsoleText.line(detail))")
   }
   func finish() {
     guard enabled else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    StandardError.write("\r\u{1B}[K")
   }
 }

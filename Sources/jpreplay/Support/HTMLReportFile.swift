@@ -19,7 +19,7 @@ enum HTMLReportFile {
   ) throws {
     let builder = HTMLReportBuilder(
       spec: try Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath), overrides: try engine.parsedOverrides())
-    let name = Harness.isRecording(sides.b) ? CorpusScorer.recordingName(sides.b) : URL(fileURLWithPath: sides.b).lastPathComponent
+    let name = Harness.isRecording(sides.b) ? CorpusScorer.recordingName(sides.b) : Paths.name(sides.b)
     let doc = builder.document(
       diff: result, golden: golden.text, replay: replay.text, isA13: golden.isA13 || replay.isA13, name: name,
       replayRecording: Harness.isRecording(sides.b) ? sides.b : nil, title: "jpreplay diff \(sides.a) \(sides.b)")
@@ -29,7 +29,7 @@ enum HTMLReportFile {
   /// The page at `path` (its folder created); prints where it went and its size on stderr.
   static func write(_ doc: HTMLReportDocument, to path: String) throws {
     let page = HTMLReportPage.render(doc)
-    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    let folder = URL(fileURLWithPath: path).folder
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     do { try SafeFile.write(page, to: path) } catch {
       throw CLIError.badInput("\(path): cannot write (\(error.message))")

@@ -2,6 +2,7 @@ import CanonicalJSON
 import Foundation
 import Recording
 import Lab
+import Recording
 import Replay
 
 /// `minimize --against` and `bisect commits --minimize`: shrink a recording while two engines
@@ -17,13 +18,13 @@ enum RegressionRepro {
     var runs = 0
     return RegressionProperty.Side(label: label) { c in
       runs += 1
-      let dir = scratch.appendingPathComponent("\(tag)-\(runs)")
+      let dir = scratch.joined("\(tag)-\(runs)")
       try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(at: dir) }
-      let candidate = dir.appendingPathComponent("\(name).jprec").path
+      let candidate = dir.joined("\(name).jprec").path
       try MinimizeFiles.write(c, from: name, to: candidate, force: true)
-      let trace = dir.appendingPathComponent("trace.jsonl").path
-      let a13 = dir.appendingPathComponent("a13.jsonl").path
+      let trace = dir.joined("trace.jsonl").path
+      let a13 = dir.joined("a13.jsonl").path
       guard try replay(binary: binary, recording: candidate, spec: spec, overrides: overrides, trace: trace, a13: a13) else { return nil }
       guard let t = FileManager.default.contents(atPath: trace), let a = FileManager.default.contents(atPath: a13) else { return nil }
       return RegressionProperty.Products(trace: String(decoding: t, as: UTF8.self), a13: String(decoding: a, as: UTF8.self))
@@ -97,10 +98,10 @@ enum RegressionRepro {
     try MinimizeFiles.write(outcome.minimized, from: name, to: output, force: force)
     var lines = ["wrote \(output)"]
     if let goldenDir {
-      let base = ((output as NSString).lastPathComponent as NSString).deletingPathExtension
+      let base = Paths.stem(output)
       try FileManager.default.createDirectory(atPath: goldenDir, withIntermediateDirectories: true)
       for (ext, text) in [("trace", products.trace), ("a13", products.a13)] {
-        let path = (goldenDir as NSString).appendingPathComponent("\(base).\(ext).jsonl")
+        let path = Paths.join(goldenDir, "\(base).\(ext).jsonl")
         try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         lines.append("wrote \(path) (the reference's replay: its golden)")
       }
