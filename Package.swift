@@ -18,11 +18,11 @@ import PackageDescription
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
 //   Verify → CanonicalJSON, EngineIO, EngineSeam, Recording, Replay   (goldens, diffs, verify's verdicts, reports; never an engine)
 //   JustPhotoPlugin → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay
-//   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, Scenarios, Verify
+//   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ScenarioYAML, Scenarios, Verify
 //   Lab → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, Verify, GRDB, Yams
 //   JPReplayTesting → CoachEngine, JustPhotoPlugin, Recording, Replay, ReplayHarness, Verify
 //   Mutants → Scenarios
-//   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, PixScanPlugin, PixScanScenarios, Recording, Replay, Scenarios, Verify, ArgumentParser
+//   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, PixScanPlugin, PixScanScenarios, Recording, Replay, ReplayHarness, Scenarios, Verify, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
 // CanonicalJSON, EngineIO, PoseSpec, CoachEngine and PixScanEngine use nothing but the standard library
@@ -112,8 +112,8 @@ let package = Package(
     .target(
       name: "ReplayHarness",
       dependencies: [
-        "CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "Scenarios",
-        "Verify",
+        "CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ScenarioYAML",
+        "Scenarios", "Verify",
       ]),
     .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "JustPhotoPlugin", "Recording", "Replay", "ReplayHarness", "Verify"]),
     // Seeded input mutants for the decoders' robustness tests (Tests/*/MutationTests.swift).
@@ -122,7 +122,7 @@ let package = Package(
       name: "jpreplay",
       dependencies: [
         "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "PixScanPlugin", "PixScanScenarios", "Recording",
-        "Replay", "Scenarios", "Verify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Replay", "ReplayHarness", "Scenarios", "Verify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),

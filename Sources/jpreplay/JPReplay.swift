@@ -17,8 +17,9 @@ struct JPReplay: ParsableCommand {
       Exit codes: 0 ok, 1 behavioural difference or failed check, 2 bad input or usage (a \
       failed write to standard output too, for --help and --version as well; a reader that \
       closed the pipe, as `| head` does, is not an error). A full, closed or abandoned \
-      standard error loses its text, never the exit code. This is the command-line contract \
-      (docs/ARCHITECTURE.md), which every subcommand keeps.
+      standard error loses its text, never the exit code. `verify --bisect` and `bisect step` add \
+      git's 125 (skip), `tune run` 3 (the search space is exhausted). This is the command-line \
+      contract (docs/ARCHITECTURE.md), which every subcommand keeps.
 
       Every file jpreplay writes (-o, --a13, --junit, --svg, --keep-store, goldens, tune \
       studies, tune promote) follows one rule: a regular file or a missing path is replaced atomically; a \

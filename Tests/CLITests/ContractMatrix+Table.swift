@@ -114,6 +114,9 @@ extension ContractMatrix {
     "tune report": Entry(untested: ["study": studyArgs, "svg": studyArgs, "html": studyArgs, "spec": "as replay --spec", "recordings-dir": corpusArgs]),
     "tune promote": Entry(untested: ["study": studyArgs, "spec": "as replay --spec", "to": studyArgs]),
     "tune merge": Entry(untested: ["studies": studyArgs, "o": studyArgs]),
+    "tune export": Entry(untested: [
+      "study": studyArgs, "optuna": studyArgs + "; TuneExportCLITests refuses a directory and a link to a file as the output",
+    ]),
     "report": Entry(slots: [
       Slot(argument: "output", args: ["report", "-o", "{}", "s04-frame-left-enter"] + corpus, direction: .output(database: false), ext: ".html")
     ]),

@@ -45,7 +45,7 @@ extension JPReplay.Tune {
       let keys = objectives.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
       if let keys, keys.isEmpty || keys.contains(where: \.isEmpty) { throw CLIError.badInput("--objectives: give comma-separated objectives") }
       let opened = try TuneStudy.open(study, create: false)
-      let name = studyName ?? URL(fileURLWithPath: study).deletingPathExtension().lastPathComponent
+      let name = studyName ?? Paths.stem(study)
       let out = try TuneExport.optuna(study: opened, name: name, objectives: keys)
       do { try SafeFile.write(out.text, to: optuna) } catch {
         throw CLIError.badInput("\(optuna): cannot write (\(error.message))")
