@@ -19,13 +19,17 @@ struct SourceRulesTests {
     return files.sorted()
   }
 
-  /// Lines of `text` that spawn a process, comments excluded.
-  static func spawningLines(_ text: String) -> [String] {
-    let needles = ["Process()", "posix_spawn", "/proc/self/exe", "execv", "system(", "popen("]
-    return text.split(separator: "\n").map(String.init).filter { line in
+  /// Lines of `text` whose code (comments excluded) contains one of `needles`.
+  static func codeLines(_ text: String, containing needles: [String]) -> [String] {
+    text.split(separator: "\n").map(String.init).filter { line in
       let code = line.components(separatedBy: "//").first ?? ""
       return needles.contains { code.contains($0) }
     }
+  }
+
+  /// Lines of `text` that spawn a process, comments excluded.
+  static func spawningLines(_ text: String) -> [String] {
+    codeLines(text, containing: ["Process()", "posix_spawn", "/proc/self/exe", "execv", "system(", "popen("])
   }
 
   @Test("nothing under Sources/ outside the CLI target (Sources/jpreplay) spawns a process")
@@ -54,10 +58,7 @@ struct SourceRulesTests {
       // A time limit on a test is a clock too: under load, parallel cases outlive it.
       ".time" + "Limit(", "executionTime" + "Allowance",
     ]
-    return text.split(separator: "\n").map(String.init).filter { line in
-      let code = line.components(separatedBy: "//").first ?? ""
-      return needles.contains { code.contains($0) }
-    }
+    return codeLines(text, containing: needles)
   }
 
   /// Issue 38: a test asserts work done (counts, bytes, bounds), never wall or CPU time — a
