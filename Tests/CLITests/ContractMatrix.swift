@@ -113,14 +113,53 @@ enum ContractMatrix {
   /// minutes) is a hang (a failure), and killed.
   static let cellPollsMax = 18_000
 
+  /// How many times the matrix ran jpreplay (cells, baselines, fixtures) since the process
+  /// started: the matrix's cost, counted rather than timed (ContractMatrixTests bounds it).
+  static let jpreplayRuns = Locked(0)
+
+  /// Runs `args` with CLI.run, counted in `jpreplayRuns`.
+  static func runCounted(_ args: [String], cwd: URL? = nil) throws -> CLI.Result {
+    jpreplayRuns.update { $0 += 1 }
+    return try CLI.run(args, cwd: cwd)
+  }
+
+  /// Makes the small fixtures the table's `{FIX}` paths name (see `ContractMatrix.fix`) in
+  /// `dir`: copies of one short recording and its goldens, and a 2-trial study (one run).
+  static func makeFixtures(in dir: URL) throws {
+    let fm = FileManager.default
+    func put(_ text: String, _ rel: String) throws { try text.write(to: dir.appendingPathComponent(rel), atomically: false, encoding: .utf8) }
+    for sub in ["Recordings", "Golden", "GoldenDiff"] { try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true) }
+    for ext in [".jprec", ".scenario.yaml"] { try fm.copyItem(atPath: repo("Recordings/" + name + ext), toPath: dir.appendingPathComponent("Recordings/" + name + ext).path) }
+    for ext in [".trace.jsonl", ".a13.jsonl"] {
+      try fm.copyItem(atPath: repo("Golden/" + name + ext), toPath: dir.appendingPathComponent("Golden/" + name + ext).path)
+    }
+    // A trace golden the replay differs from (its last line dropped): minimize's default property.
+    let trace = try String(contentsOfFile: repo("Golden/" + name + ".trace.jsonl"), encoding: .utf8)
+    try put(trace.split(separator: "\n").dropLast().map { $0 + "\n" }.joined(), "GoldenDiff/" + name + ".trace.jsonl")
+    try fm.copyItem(atPath: repo("Golden/" + name + ".a13.jsonl"), toPath: dir.appendingPathComponent("GoldenDiff/" + name + ".a13.jsonl").path)
+    try put("sampler: random\nseed: 1\nconstraints: {budget_violations: 99, expectation_failures: 99}\ncues[*].antiJitter.persistFrames: [2..6]\n", "space.yaml")
+    try put("{\"format\":\"jpreplay-decisions\",\"version\":1,\"decisions\":[]}\n", "decisions.json")
+    try put("# no accepted hazards\n", "hazards.txt")
+    try fm.copyItem(atPath: repo("PoseSpec.json"), toPath: dir.appendingPathComponent("PoseSpec.json").path)
+    var args = tuneRun(study: "study.sqlite", recordingsDir: "Recordings").map { $0 == fix + "/space.yaml" ? "space.yaml" : $0 }
+    args[args.firstIndex(of: "--trials")! + 1] = "2"
+    let r = try runCounted(args, cwd: dir)
+    guard r.code == 0 else { throw MatrixError("the fixture study: tune run: exit \(r.code): \(r.stderr)") }
+  }
+
   /// Runs the cells two at a time; returns one line per broken cell.
   static func run(_ cells: [Cell]) throws -> [String] {
     let root = try CLI.tempDir("matrix")
     // rm(1): FileManager aborts on the 4,000-byte paths; the read-only folders made writable first.
     defer { _ = try? wait(spawn(["/bin/sh", "-c", "chmod -R u+rwx \"$1\"; rm -rf \"$1\"", "sh", root.path])) }
     let jsonl = root.appendingPathComponent("fixture.jsonl").path
-    let r = try CLI.run(["cat", recording, "-o", jsonl])
+    let r = try runCounted(["cat", recording, "-o", jsonl])
     guard r.code == 0 else { throw MatrixError("cat \(recording): \(r.stderr)") }
+    let fixtures = root.appendingPathComponent("fix")
+    if cells.contains(where: { $0.slot.map { ($0.args + [$0.fixture ?? ""]).contains { $0.hasPrefix(fix) } } ?? false }) {
+      try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+      try makeFixtures(in: fixtures)
+    }
     // The baseline exit code of every slot (a normal path), then the cells.
     var slots: [String: Slot] = [:]
     for c in cells { if let s = c.slot { slots[s.argument + " " + s.args.joined(separator: " ")] = s } }
@@ -129,6 +168,10 @@ enum ContractMatrix {
     let failures = Locked<[String]>([])
     DispatchQueue.concurrentPerform(iterations: slotList.count) { i in
       let (key, slot) = slotList[i]
+      if let only = slot.only {
+        baselineResults.update { $0[key] = only.baseline }
+        return
+      }
       do {
         let o = try runCell(Cell(label: "baseline", slot: slot, pathClass: .oneCharacter), baseline: true, root: root, index: -1 - i, jsonl: jsonl)
         if o.code != 0 && o.code != 1 { failures.update { $0.append("baseline of `\(slot.args.joined(separator: " "))`: exit \(o.code): \(o.stderr.prefix(300))") } }
@@ -150,7 +193,9 @@ enum ContractMatrix {
         if o.signal == nil && !o.timedOut && !cell.expect.contains(o.code) {
           problems.append("exit \(o.code), expected \(cell.expect.sorted().map(String.init).joined(separator: " or "))")
         }
-        if o.code == 2 && o.stderr.isEmpty && o.stderrReadable { problems.append("exit 2 without a message") }
+        if o.code == 2 && o.stderr.isEmpty && o.stderrReadable && !(cell.slot?.reportsOnStdout == true && o.stdoutHasText) {
+          problems.append("exit 2 without a message")
+        }
         problems += o.damage
         if !problems.isEmpty {
           failures.update { $0.append("\(cell.label): \(problems.joined(separator: "; ")) — stderr ends: \(o.stderr.suffix(240))") }
@@ -163,11 +208,26 @@ enum ContractMatrix {
   /// The exit codes the rule allows for `slot` given a path of class `c`.
   static func expected(_ slot: Slot, _ c: PathClass, baseline b: Int32) -> Set<Int32> {
     switch slot.direction {
+    case .folder(let output):
+      switch c {
+      // A folder named "q", a 255-byte name, a link to a folder (followed), a read-only
+      // folder (read; written by root only).
+      case .oneCharacter, .name255Bytes, .linkToFile: return [b]
+      case .path4000Bytes: return slot.isSQLite ? [b, 2] : [b]
+      case .readOnlyFolder: return output && geteuid() != 0 ? [2] : [b]
+      // "-" is a folder named "-": an input one does not exist; an output one is made or refused.
+      case .dash: return output ? [b, 2] : [2]
+      // A regular file, a FIFO, a device, a link to nothing where a folder belongs.
+      case .directory, .fifo, .characterDevice, .fullDevice, .danglingLink: return [2]
+      }
     case .output(let database):
       switch c {
+      // A legal name of any length works: a database's `NAME-journal` (past NAME_MAX) is
+      // never needed, since it is made under a temporary's short name.
       case .oneCharacter: return [b]
-      // SQLite opens at most 512-byte paths and puts `NAME-journal` beside the file: bad output.
-      case .name255Bytes, .path4000Bytes: return slot.isSQLite ? [b, 2] : [b]
+      case .name255Bytes: return slot.journalAtName ? [2] : [b]
+      // SQLite opens at most 512-byte paths: bad output.
+      case .path4000Bytes: return slot.isSQLite ? [b, 2] : [b]
       case .dash: return [b, 2]
       case .directory: return slot.folderAllowed ? [b] : [2]
       case .fullDevice: return slot.mayBeEmpty ? [b, 2] : [2]
@@ -194,6 +254,7 @@ enum ContractMatrix {
     var timedOut: Bool
     var stderr: String
     var stderrReadable: Bool
+    var stdoutHasText = false
     var damage: [String]
   }
 
@@ -209,6 +270,7 @@ enum ContractMatrix {
   /// Sets up the cell's folder and path, runs it under /bin/sh with its streams, checks that
   /// nothing that was there before was changed.
   static func runCell(_ cell: Cell, baseline: Bool, root: URL, index: Int, jsonl: String) throws -> Outcome {
+    let fixtures = root.appendingPathComponent("fix").path
     let dir = root.appendingPathComponent("c\(index)")
     let fm = FileManager.default
     try fm.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -216,9 +278,10 @@ enum ContractMatrix {
     try fm.copyItem(atPath: repo("PoseSpec.json"), toPath: dir.appendingPathComponent("PoseSpec.json").path)
     var setup = Setup(args: cell.args)
     if let slot = cell.slot, let pc = cell.pathClass {
-      setup = try prepare(slot, baseline ? nil : pc, in: dir, jsonl: jsonl)
+      setup = try prepare(slot, baseline ? nil : pc, in: dir, jsonl: jsonl, fixtures: fixtures)
       if setup.skip { return Outcome(code: 2, signal: nil, timedOut: false, stderr: "(skipped)", stderrReadable: false, damage: []) }
     }
+    jpreplayRuns.update { $0 += 1 }
     let (rc, timedOut) = try execute(setup, stream: cell.stream, in: dir)
     let errPath = dir.appendingPathComponent("err").path
     let stderrReadable = fm.fileExists(atPath: errPath)
@@ -229,16 +292,25 @@ enum ContractMatrix {
       damage.append("left a temporary file: \(left.filter { $0.hasPrefix(".jpreplay-tmp-") })")
     }
     if rc == -1 && !timedOut { damage.append("no exit status recorded") }
+    let stdoutSize = (try? fm.attributesOfItem(atPath: dir.appendingPathComponent("out").path)[.size] as? Int) ?? 0
     return Outcome(
       code: rc >= 128 ? -1 : rc, signal: rc >= 128 ? rc - 128 : nil, timedOut: timedOut, stderr: stderr,
-      stderrReadable: stderrReadable, damage: damage)
+      stderrReadable: stderrReadable, stdoutHasText: stdoutSize > 0, damage: damage)
   }
 
   /// Makes the path of class `pc` (nil: the baseline's normal path) for `slot` in `dir`.
-  static func prepare(_ slot: Slot, _ pc: PathClass?, in dir: URL, jsonl: String) throws -> Setup {
+  static func prepare(_ slot: Slot, _ pc: PathClass?, in dir: URL, jsonl: String, fixtures: String) throws -> Setup {
     let fm = FileManager.default
     let isInput = slot.direction == .input
-    let fixture = slot.fixture == "jsonl" ? jsonl : slot.fixture
+    let fixture = slot.fixture == "jsonl" ? jsonl : slot.fixture?.replacingOccurrences(of: fix, with: fixtures)
+    func args(_ p: String) -> [String] {
+      slot.args.map { $0 == "{}" ? p : $0 == "{JSONL}" ? jsonl : $0.replacingOccurrences(of: fix, with: fixtures) }
+    }
+    if case .folder(let output) = slot.direction {
+      var setup = try prepareFolder(pc, output: output, fixture: fixture, in: dir)
+      if !setup.skip { setup.args = args(setup.args[0]) }
+      return setup
+    }
     var setup = Setup(args: [])
     func at(_ rel: String) -> String { rel.hasPrefix("/") ? rel : dir.appendingPathComponent(rel).path }
     func placeInput(_ rel: String) throws {
@@ -311,7 +383,91 @@ enum ContractMatrix {
       guard fm.fileExists(atPath: "/dev/full") else { return Setup(args: [], skip: true) }
       p = "/dev/full"
     }
-    setup.args = slot.args.map { $0 == "{}" ? p : $0 == "{JSONL}" ? jsonl : $0 }
+    setup.args = args(p)
+    return setup
+  }
+
+  /// Makes the folder path of class `pc` (nil: the baseline's) in `dir`: for an input, a folder
+  /// holding copies of `fixture`'s files; for an output, a path where the command makes one.
+  /// Returns the path as the setup's one argument.
+  static func prepareFolder(_ pc: PathClass?, output: Bool, fixture: String?, in dir: URL) throws -> Setup {
+    let fm = FileManager.default
+    var setup = Setup(args: [])
+    func at(_ rel: String) -> String { rel.hasPrefix("/") ? rel : dir.appendingPathComponent(rel).path }
+    func keep(_ path: String, _ text: String) throws {
+      try text.write(toFile: path, atomically: false, encoding: .utf8)
+      setup.checks.append { (try? String(contentsOfFile: path, encoding: .utf8)) == text ? nil : "\(path) was changed or removed" }
+    }
+    // An input folder: made, with the fixture's files copied in by open(2)/write(2) (FileManager
+    // fails on the 4,000-byte paths). An output folder: not made.
+    func fill(_ rel: String) throws {
+      guard !output, let fixture else { return }
+      let path = at(rel)
+      guard mkdir(path, 0o755) == 0 else { throw MatrixError("mkdir \(path.suffix(80)): \(String(cString: strerror(errno)))") }
+      for f in try fm.contentsOfDirectory(atPath: fixture) {
+        guard let bytes = fm.contents(atPath: fixture + "/" + f) else { throw MatrixError("cannot read \(fixture)/\(f)") }
+        let fd = open(path + "/" + f, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard fd >= 0 else { throw MatrixError("cannot create \((path + "/" + f).suffix(80)): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard bytes.withUnsafeBytes({ SafeFile.writeAll(fd, $0) }) == nil else { throw MatrixError("cannot write \(f)") }
+      }
+    }
+    var p: String
+    switch pc {
+    case nil:
+      p = output ? "made" : "folder"
+      try fill(p)
+    case .oneCharacter?:
+      p = output ? "q" : "b"
+      try fill(p)
+    case .dash?: p = "-"
+    case .name255Bytes?:
+      p = String(repeating: "n", count: 255)
+      try fill(p)
+    case .path4000Bytes?:
+      // Room for the files a command writes inside (a temporary's name is about 60 bytes).
+      var deep = dir.path
+      while deep.utf8.count < 3900 - 201 { deep += "/" + String(repeating: "d", count: 200) }
+      try fm.createDirectory(atPath: deep, withIntermediateDirectories: true)
+      p = deep + "/" + String(repeating: "f", count: max(1, 3900 - deep.utf8.count - 1))
+      try fill(p)
+    case .linkToFile?:
+      // A link to a folder: followed.
+      if output {
+        try fm.createDirectory(atPath: at("real"), withIntermediateDirectories: true)
+        try keep(at("real/keep.txt"), "keep\n")
+      } else {
+        try fill("real")
+      }
+      p = "link"
+      let link = at(p)
+      try fm.createSymbolicLink(atPath: link, withDestinationPath: at("real"))
+      setup.checks.append { kind(link) == S_IFLNK ? nil : "the link \(link) was replaced" }
+    case .danglingLink?:
+      let nothing = at("nothing")
+      p = "dangling"
+      try fm.createSymbolicLink(atPath: at(p), withDestinationPath: nothing)
+      setup.checks.append { kind(nothing) == 0 ? nil : "the dangling link's target was created" }
+    case .directory?:
+      // A regular file where a folder belongs.
+      p = "file"
+      try keep(at(p), "keep\n")
+    case .fifo?:
+      p = "fifo"
+      guard mkfifo(at(p), 0o600) == 0 else { throw MatrixError("mkfifo failed") }
+    case .characterDevice?: p = "/dev/null"
+    case .readOnlyFolder?:
+      try fm.createDirectory(atPath: at("ro"), withIntermediateDirectories: true)
+      try keep(at("ro/keep.txt"), "keep\n")
+      p = output ? "ro/made" : "ro/folder"
+      try fill(p)
+      if !output { chmod(at(p), 0o555) }
+      chmod(at("ro"), 0o555)
+    case .fullDevice?:
+      guard fm.fileExists(atPath: "/dev/full") else { return Setup(args: [], skip: true) }
+      p = "/dev/full"
+    }
+    setup.args = [p]
     return setup
   }
 
