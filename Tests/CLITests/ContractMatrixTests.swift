@@ -64,6 +64,9 @@ import Testing
     }
     for s in [ContractMatrix.Stream.stdoutFull, .stdoutClosed] {
       cells.append(.init(label: "info \(s)", args: ["info", rec], stream: s, expect: [2]))
+      // Writers of their own (issue 34: these exited 0): --version, and plot's SVG on standard output.
+      cells.append(.init(label: "--version \(s)", args: ["--version"], stream: s, expect: [2]))
+      cells.append(.init(label: "plot -o - \(s)", args: ["plot", rec, "-o", "-"], stream: s, expect: [2]))
     }
     let before = ContractMatrix.jpreplayRuns.get()
     let failures = try ContractMatrix.run(cells)
