@@ -108,12 +108,12 @@ extension JPReplay {
           }
         } catch let e as ReplayError {
           // The reader closed the pipe (`| head`): it has what it wanted.
-          if standardOutput.readerClosed { Foundation.exit(0) }
+          if standardOutput.readerClosed { KeptStore.exitPutting(kept) }
           throw CLIError(code: e.exitCode.rawValue, message: e.description)
         } catch let e as SafeFileError {
           throw CLIError.badInput("\(e.path): cannot write (\(e.message))")
         } catch {
-          if StandardOutput.isBrokenPipe(error) { Foundation.exit(0) }
+          if StandardOutput.isBrokenPipe(error) { KeptStore.exitPutting(kept) }
           throw CLIError.badInput("cannot write the output (\(StandardOutput.reason(error)))")
         }
       }
@@ -139,7 +139,7 @@ extension JPReplay {
             }
           }
         } catch let e as ReplayError {
-          if standardOutput.readerClosed { Foundation.exit(0) }
+          if standardOutput.readerClosed { KeptStore.exitPutting(kept) }
           throw CLIError(code: e.exitCode.rawValue, message: e.description)
         }
       }
@@ -169,6 +169,13 @@ extension JPReplay {
           throw error
         }
         do { try kept.put() } catch { throw CLIError.badInput("\(kept.target): cannot write (\(error.message))") }
+      }
+
+      /// Exit 0 (the reader left the pipe: it has what it wanted), the store put at its path
+      /// first: `exit` runs no deinit, so the temporary would stay.
+      static func exitPutting(_ kept: KeptStore?) -> Never {
+        try? kept?.put()
+        Foundation.exit(0)
       }
 
       /// rename(2) over PATH with --force, else link(2) (a file that appeared meanwhile is kept).
