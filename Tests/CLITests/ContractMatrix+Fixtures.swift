@@ -17,7 +17,7 @@ extension ContractMatrix {
 
   /// Makes the small fixtures the table's `{FIX}` paths name (see `ContractMatrix.fix`) in
   /// `dir`: copies of one short recording and its goldens, and a 2-trial study (one run).
-  static func makeFixtures(in dir: URL) throws {
+  static func makeFixtures(in dir: URL, runs: Locked<Int>) throws {
     let fm = FileManager.default
     func put(_ text: String, _ rel: String) throws { try text.write(to: dir.appendingPathComponent(rel), atomically: false, encoding: .utf8) }
     for sub in ["Recordings", "Golden", "GoldenDiff"] { try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true) }
@@ -35,7 +35,7 @@ extension ContractMatrix {
     try fm.copyItem(atPath: repo("PoseSpec.json"), toPath: dir.appendingPathComponent("PoseSpec.json").path)
     var args = tuneRun(study: "study.sqlite", recordingsDir: "Recordings").map { $0 == fix + "/space.yaml" ? "space.yaml" : $0 }
     args[args.firstIndex(of: "--trials")! + 1] = "2"
-    let r = try runCounted(args, cwd: dir)
+    let r = try runCounted(args, cwd: dir, runs: runs)
     guard r.code == 0 else { throw MatrixError("the fixture study: tune run: exit \(r.code): \(r.stderr)") }
   }
 

@@ -113,28 +113,25 @@ enum ContractMatrix {
   /// minutes) is a hang (a failure), and killed.
   static let cellPollsMax = 18_000
 
-  /// How many times the matrix ran jpreplay (cells, baselines, fixtures) since the process
-  /// started: the matrix's cost, counted rather than timed (ContractMatrixTests bounds it).
-  static let jpreplayRuns = Locked(0)
-
-  /// Runs `args` with CLI.run, counted in `jpreplayRuns`.
-  static func runCounted(_ args: [String], cwd: URL? = nil) throws -> CLI.Result {
-    jpreplayRuns.update { $0 += 1 }
+  /// Runs `args` with CLI.run, counted in `runs`.
+  static func runCounted(_ args: [String], cwd: URL? = nil, runs: Locked<Int>) throws -> CLI.Result {
+    runs.update { $0 += 1 }
     return try CLI.run(args, cwd: cwd)
   }
 
-  /// Runs the cells two at a time; returns one line per broken cell.
-  static func run(_ cells: [Cell]) throws -> [String] {
+  /// Runs the cells two at a time; returns one line per broken cell. `runs` counts the times
+  /// jpreplay ran (cells, baselines, fixtures): the matrix's cost, counted rather than timed.
+  static func run(_ cells: [Cell], runs: Locked<Int> = Locked(0)) throws -> [String] {
     let root = try CLI.tempDir("matrix")
     // rm(1): FileManager aborts on the 4,000-byte paths; the read-only folders made writable first.
     defer { _ = try? wait(spawn(["/bin/sh", "-c", "chmod -R u+rwx \"$1\"; rm -rf \"$1\"", "sh", root.path])) }
     let jsonl = root.appendingPathComponent("fixture.jsonl").path
-    let r = try runCounted(["cat", recording, "-o", jsonl])
+    let r = try runCounted(["cat", recording, "-o", jsonl], runs: runs)
     guard r.code == 0 else { throw MatrixError("cat \(recording): \(r.stderr)") }
     let fixtures = root.appendingPathComponent("fix")
     if cells.contains(where: { $0.slot.map { ($0.args + [$0.fixture ?? ""]).contains { $0.hasPrefix(fix) } } ?? false }) {
       try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
-      try makeFixtures(in: fixtures)
+      try makeFixtures(in: fixtures, runs: runs)
     }
     // The baseline exit code of every slot (a normal path), then the cells.
     var slots: [String: Slot] = [:]
@@ -149,7 +146,8 @@ enum ContractMatrix {
         return
       }
       do {
-        let o = try runCell(Cell(label: "baseline", slot: slot, pathClass: .oneCharacter), baseline: true, root: root, index: -1 - i, jsonl: jsonl)
+        let o = try runCell(
+          Cell(label: "baseline", slot: slot, pathClass: .oneCharacter), baseline: true, root: root, index: -1 - i, jsonl: jsonl, runs: runs)
         if o.code != 0 && o.code != 1 { failures.update { $0.append("baseline of `\(slot.args.joined(separator: " "))`: exit \(o.code): \(o.stderr.prefix(300))") } }
         baselineResults.update { $0[key] = o.code }
       } catch { failures.update { $0.append("baseline of \(key): \(error)") } }
@@ -162,7 +160,7 @@ enum ContractMatrix {
           let b = baselines[s.argument + " " + s.args.joined(separator: " ")] ?? 0
           cell.expect = expected(s, pc, baseline: b)
         }
-        let o = try runCell(cell, baseline: false, root: root, index: i, jsonl: jsonl)
+        let o = try runCell(cell, baseline: false, root: root, index: i, jsonl: jsonl, runs: runs)
         var problems: [String] = []
         if o.timedOut { problems.append("did not finish within \(cellPollsMax) polls (a hang)") }
         if let sig = o.signal { problems.append("died of signal \(sig)") }
@@ -245,7 +243,7 @@ enum ContractMatrix {
 
   /// Sets up the cell's folder and path, runs it under /bin/sh with its streams, checks that
   /// nothing that was there before was changed.
-  static func runCell(_ cell: Cell, baseline: Bool, root: URL, index: Int, jsonl: String) throws -> Outcome {
+  static func runCell(_ cell: Cell, baseline: Bool, root: URL, index: Int, jsonl: String, runs: Locked<Int>) throws -> Outcome {
     let fixtures = root.appendingPathComponent("fix").path
     let dir = root.appendingPathComponent("c\(index)")
     let fm = FileManager.default
@@ -257,7 +255,7 @@ enum ContractMatrix {
       setup = try prepare(slot, baseline ? nil : pc, in: dir, jsonl: jsonl, fixtures: fixtures)
       if setup.skip { return Outcome(code: 2, signal: nil, timedOut: false, stderr: "(skipped)", stderrReadable: false, damage: []) }
     }
-    jpreplayRuns.update { $0 += 1 }
+    runs.update { $0 += 1 }
     let (rc, timedOut) = try execute(setup, stream: cell.stream, in: dir)
     let errPath = dir.appendingPathComponent("err").path
     let stderrReadable = fm.fileExists(atPath: errPath)

@@ -68,10 +68,10 @@ import Testing
       cells.append(.init(label: "--version \(s)", args: ["--version"], stream: s, expect: [2]))
       cells.append(.init(label: "plot -o - \(s)", args: ["plot", rec, "-o", "-"], stream: s, expect: [2]))
     }
-    let before = ContractMatrix.jpreplayRuns.get()
-    let failures = try ContractMatrix.run(cells)
+    let runs = Locked(0)
+    let failures = try ContractMatrix.run(cells, runs: runs)
     #expect(failures == [], "\(failures.count) of \(cells.count) cells broke the contract")
-    print("contract matrix: the stream cells ran jpreplay \(ContractMatrix.jpreplayRuns.get() - before) times")
+    print("contract matrix: the stream cells ran jpreplay \(runs.get()) times")
   }
 
   @Test("every path argument × every path class: exit codes by the output and input rules, nothing damaged")
@@ -86,10 +86,10 @@ import Testing
         }
       }
     }
-    let before = ContractMatrix.jpreplayRuns.get()
-    let failures = try ContractMatrix.run(cells)
+    let counted = Locked(0)
+    let failures = try ContractMatrix.run(cells, runs: counted)
     #expect(failures == [], "\(failures.count) of \(cells.count) cells broke the contract")
-    let runs = ContractMatrix.jpreplayRuns.get() - before
+    let runs = counted.get()
     print("contract matrix: the path cells ran jpreplay \(runs) times")
     #expect(only != nil || runs <= Self.pathRunsMax, "the path cells ran jpreplay \(runs) times (bound \(Self.pathRunsMax)): keep new cells cheap")
   }
