@@ -31,7 +31,7 @@ public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
     }
     let lease = EngineStoreLease(justPhoto: nil, policy: policy, label: label)
     if case .keep(let path) = policy {
-      if FileManager.default.fileExists(atPath: path) {
+      if !SessionStorePolicy.mayCreate(path) {
         throw SessionStoreError(path: path, message: "already exists; refusing to overwrite it")
       }
       lease.json = try JSONSnapshotStore(path: path, engine: V.engineName)

@@ -305,8 +305,18 @@ public enum SessionStorePolicy: Sendable, Equatable {
   /// A fresh SQLite file in a new temporary directory per replay, removed afterwards.
   case temporary
   /// A fresh SQLite file at `path`, kept after the replay for inspection (`sqlite3 PATH`).
-  /// The file must not exist (the CLI checks; an existing file is an error here).
+  /// The file must not exist (the CLI checks; an existing file is an error here), or be the
+  /// empty `SafeFile` temporary the CLI made for it (`replay --keep-store` writes the store under
+  /// that short name and renames it into place: a name near NAME_MAX leaves no room for SQLite's
+  /// `-journal` beside it).
   case keep(path: String)
+
+  /// Whether `.keep(path:)` may create its store at `path` (see `keep`).
+  static func mayCreate(_ path: String) -> Bool {
+    guard FileManager.default.fileExists(atPath: path) else { return true }
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+    return Paths.name(path).hasPrefix(SafeFile.temporaryPrefix) && size == 0
+  }
 }
 
 /// A store opened for one replay, with what to remove when the replay is over.
@@ -329,7 +339,7 @@ public final class ReplayStoreLease: SessionStorePort {
     case .none:
       return nil
     case .keep(let path):
-      if FileManager.default.fileExists(atPath: path) {
+      if !SessionStorePolicy.mayCreate(path) {
         throw SessionStoreError(path: path, message: "already exists; refusing to overwrite it")
       }
       let lease = ReplayStoreLease(policy: policy, label: label)

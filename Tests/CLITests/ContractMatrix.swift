@@ -113,14 +113,26 @@ enum ContractMatrix {
   /// minutes) is a hang (a failure), and killed.
   static let cellPollsMax = 18_000
 
-  /// Runs the cells two at a time; returns one line per broken cell.
-  static func run(_ cells: [Cell]) throws -> [String] {
+  /// Runs `args` with CLI.run, counted in `runs`.
+  static func runCounted(_ args: [String], cwd: URL? = nil, runs: Locked<Int>) throws -> CLI.Result {
+    runs.update { $0 += 1 }
+    return try CLI.run(args, cwd: cwd)
+  }
+
+  /// Runs the cells two at a time; returns one line per broken cell. `runs` counts the times
+  /// jpreplay ran (cells, baselines, fixtures): the matrix's cost, counted rather than timed.
+  static func run(_ cells: [Cell], runs: Locked<Int> = Locked(0)) throws -> [String] {
     let root = try CLI.tempDir("matrix")
     // rm(1): FileManager aborts on the 4,000-byte paths; the read-only folders made writable first.
     defer { _ = try? wait(spawn(["/bin/sh", "-c", "chmod -R u+rwx \"$1\"; rm -rf \"$1\"", "sh", root.path])) }
     let jsonl = root.appendingPathComponent("fixture.jsonl").path
-    let r = try CLI.run(["cat", recording, "-o", jsonl])
+    let r = try runCounted(["cat", recording, "-o", jsonl], runs: runs)
     guard r.code == 0 else { throw MatrixError("cat \(recording): \(r.stderr)") }
+    let fixtures = root.appendingPathComponent("fix")
+    if cells.contains(where: { $0.slot.map { ($0.args + [$0.fixture ?? ""]).contains { $0.hasPrefix(fix) } } ?? false }) {
+      try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+      try makeFixtures(in: fixtures, runs: runs)
+    }
     // The baseline exit code of every slot (a normal path), then the cells.
     var slots: [String: Slot] = [:]
     for c in cells { if let s = c.slot { slots[s.argument + " " + s.args.joined(separator: " ")] = s } }
@@ -129,8 +141,13 @@ enum ContractMatrix {
     let failures = Locked<[String]>([])
     DispatchQueue.concurrentPerform(iterations: slotList.count) { i in
       let (key, slot) = slotList[i]
+      if let only = slot.only {
+        baselineResults.update { $0[key] = only.baseline }
+        return
+      }
       do {
-        let o = try runCell(Cell(label: "baseline", slot: slot, pathClass: .oneCharacter), baseline: true, root: root, index: -1 - i, jsonl: jsonl)
+        let o = try runCell(
+          Cell(label: "baseline", slot: slot, pathClass: .oneCharacter), baseline: true, root: root, index: -1 - i, jsonl: jsonl, runs: runs)
         if o.code != 0 && o.code != 1 { failures.update { $0.append("baseline of `\(slot.args.joined(separator: " "))`: exit \(o.code): \(o.stderr.prefix(300))") } }
         baselineResults.update { $0[key] = o.code }
       } catch { failures.update { $0.append("baseline of \(key): \(error)") } }
@@ -143,14 +160,16 @@ enum ContractMatrix {
           let b = baselines[s.argument + " " + s.args.joined(separator: " ")] ?? 0
           cell.expect = expected(s, pc, baseline: b)
         }
-        let o = try runCell(cell, baseline: false, root: root, index: i, jsonl: jsonl)
+        let o = try runCell(cell, baseline: false, root: root, index: i, jsonl: jsonl, runs: runs)
         var problems: [String] = []
         if o.timedOut { problems.append("did not finish within \(cellPollsMax) polls (a hang)") }
         if let sig = o.signal { problems.append("died of signal \(sig)") }
         if o.signal == nil && !o.timedOut && !cell.expect.contains(o.code) {
           problems.append("exit \(o.code), expected \(cell.expect.sorted().map(String.init).joined(separator: " or "))")
         }
-        if o.code == 2 && o.stderr.isEmpty && o.stderrReadable { problems.append("exit 2 without a message") }
+        if o.code == 2 && o.stderr.isEmpty && o.stderrReadable && !(cell.slot?.reportsOnStdout == true && o.stdoutHasText) {
+          problems.append("exit 2 without a message")
+        }
         problems += o.damage
         if !problems.isEmpty {
           failures.update { $0.append("\(cell.label): \(problems.joined(separator: "; ")) — stderr ends: \(o.stderr.suffix(240))") }
@@ -163,11 +182,26 @@ enum ContractMatrix {
   /// The exit codes the rule allows for `slot` given a path of class `c`.
   static func expected(_ slot: Slot, _ c: PathClass, baseline b: Int32) -> Set<Int32> {
     switch slot.direction {
+    case .folder(let output):
+      switch c {
+      // A folder named "q", a 255-byte name, a link to a folder (followed), a read-only
+      // folder (read; written by root only).
+      case .oneCharacter, .name255Bytes, .linkToFile: return [b]
+      case .path4000Bytes: return slot.isSQLite ? [b, 2] : [b]
+      case .readOnlyFolder: return output && geteuid() != 0 ? [2] : [b]
+      // "-" is a folder named "-": an input one does not exist; an output one is made or refused.
+      case .dash: return output ? [b, 2] : [2]
+      // A regular file, a FIFO, a device, a link to nothing where a folder belongs.
+      case .directory, .fifo, .characterDevice, .fullDevice, .danglingLink: return [2]
+      }
     case .output(let database):
       switch c {
+      // A legal name of any length works: a database's `NAME-journal` (past NAME_MAX) is
+      // never needed, since it is made under a temporary's short name.
       case .oneCharacter: return [b]
-      // SQLite opens at most 512-byte paths and puts `NAME-journal` beside the file: bad output.
-      case .name255Bytes, .path4000Bytes: return slot.isSQLite ? [b, 2] : [b]
+      case .name255Bytes: return slot.journalAtName ? [2] : [b]
+      // SQLite opens at most 512-byte paths: bad output.
+      case .path4000Bytes: return slot.isSQLite ? [b, 2] : [b]
       case .dash: return [b, 2]
       case .directory: return slot.folderAllowed ? [b] : [2]
       case .fullDevice: return slot.mayBeEmpty ? [b, 2] : [2]
@@ -194,6 +228,7 @@ enum ContractMatrix {
     var timedOut: Bool
     var stderr: String
     var stderrReadable: Bool
+    var stdoutHasText = false
     var damage: [String]
   }
 
@@ -208,7 +243,8 @@ enum ContractMatrix {
 
   /// Sets up the cell's folder and path, runs it under /bin/sh with its streams, checks that
   /// nothing that was there before was changed.
-  static func runCell(_ cell: Cell, baseline: Bool, root: URL, index: Int, jsonl: String) throws -> Outcome {
+  static func runCell(_ cell: Cell, baseline: Bool, root: URL, index: Int, jsonl: String, runs: Locked<Int>) throws -> Outcome {
+    let fixtures = root.appendingPathComponent("fix").path
     let dir = root.appendingPathComponent("c\(index)")
     let fm = FileManager.default
     try fm.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -216,9 +252,10 @@ enum ContractMatrix {
     try fm.copyItem(atPath: repo("PoseSpec.json"), toPath: dir.appendingPathComponent("PoseSpec.json").path)
     var setup = Setup(args: cell.args)
     if let slot = cell.slot, let pc = cell.pathClass {
-      setup = try prepare(slot, baseline ? nil : pc, in: dir, jsonl: jsonl)
+      setup = try prepare(slot, baseline ? nil : pc, in: dir, jsonl: jsonl, fixtures: fixtures)
       if setup.skip { return Outcome(code: 2, signal: nil, timedOut: false, stderr: "(skipped)", stderrReadable: false, damage: []) }
     }
+    runs.update { $0 += 1 }
     let (rc, timedOut) = try execute(setup, stream: cell.stream, in: dir)
     let errPath = dir.appendingPathComponent("err").path
     let stderrReadable = fm.fileExists(atPath: errPath)
@@ -229,21 +266,23 @@ enum ContractMatrix {
       damage.append("left a temporary file: \(left.filter { $0.hasPrefix(".jpreplay-tmp-") })")
     }
     if rc == -1 && !timedOut { damage.append("no exit status recorded") }
+    let stdoutSize = (try? fm.attributesOfItem(atPath: dir.appendingPathComponent("out").path)[.size] as? Int) ?? 0
     return Outcome(
       code: rc >= 128 ? -1 : rc, signal: rc >= 128 ? rc - 128 : nil, timedOut: timedOut, stderr: stderr,
-      stderrReadable: stderrReadable, damage: damage)
+      stderrReadable: stderrReadable, stdoutHasText: stdoutSize > 0, damage: damage)
   }
 
   /// Makes the path of class `pc` (nil: the baseline's normal path) for `slot` in `dir`.
-  static func prepare(_ slot: Slot, _ pc: PathClass?, in dir: URL, jsonl: String) throws -> Setup {
+  static func prepare(_ slot: Slot, _ pc: PathClass?, in dir: URL, jsonl: String, fixtures: String) throws -> Setup {
     let fm = FileManager.default
     let isInput = slot.direction == .input
-    let fixture = slot.fixture == "jsonl" ? jsonl : slot.fixture
+    let fixture = slot.fixture == "jsonl" ? jsonl : slot.fixture?.replacingOccurrences(of: fix, with: fixtures)
+    let args = { (p: String) in substitute(slot.args, path: p, jsonl: jsonl, fixtures: fixtures) }
+    if case .folder(let output) = slot.direction { return try prepareFolder(slot, pc, output: output, fixture: fixture, in: dir, args: args) }
     var setup = Setup(args: [])
     func at(_ rel: String) -> String { rel.hasPrefix("/") ? rel : dir.appendingPathComponent(rel).path }
-    func placeInput(_ rel: String) throws {
+    func placeInput(_ rel: String) throws {  // open(2)/write(2): FileManager's copy fails quietly on a 4,000-byte path
       guard isInput, let fixture else { return }
-      // open(2)/write(2): FileManager's copy fails quietly on a 4,000-byte path.
       guard let bytes = fm.contents(atPath: fixture) else { throw MatrixError("cannot read \(fixture)") }
       let fd = open(at(rel), O_WRONLY | O_CREAT | O_EXCL, 0o644)
       guard fd >= 0 else { throw MatrixError("cannot create \(at(rel).suffix(80)): \(String(cString: strerror(errno)))") }
@@ -311,7 +350,7 @@ enum ContractMatrix {
       guard fm.fileExists(atPath: "/dev/full") else { return Setup(args: [], skip: true) }
       p = "/dev/full"
     }
-    setup.args = slot.args.map { $0 == "{}" ? p : $0 == "{JSONL}" ? jsonl : $0 }
+    setup.args = args(p)
     return setup
   }
 

@@ -112,6 +112,13 @@ struct HTMLReportCLITests {
     let r = try CLI.run(["report", "drift-left-and-back", "-o", page.path], cwd: dir)
     #expect(r.code == 1 && r.stderr.contains("html: wrote"), "\(r.stdout)\(r.stderr)")
     #expect((try Self.data(ofPage: page))["rows"]?.arrayValue?.isEmpty == false)
+    // The policy (issue 34.7), checked without a browser too (HTMLReportBrowserTests needs
+    // Chromium): the page's own inline scripts by hash, one each, and no 'unsafe-inline' script.
+    let html = try String(contentsOf: page, encoding: .utf8)
+    let policy = html.range(of: #"script-src [^;"]*"#, options: .regularExpression).map { String(html[$0]) } ?? ""
+    let hashes = policy.components(separatedBy: "'sha256-").count - 1
+    let scripts = html.components(separatedBy: "<script>").count - 1  // a `type="application/json"` data block does not run
+    #expect(hashes >= 1 && hashes >= scripts && !policy.contains("'unsafe-inline'"), "\(policy); \(scripts) scripts")
     let pending = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("Golden").path)
     #expect(!pending.contains { $0.hasSuffix(".new") }, "report writes no .new by default: \(pending)")
 

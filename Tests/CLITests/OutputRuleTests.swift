@@ -21,6 +21,36 @@ import Testing
     return st.st_mode & S_IFMT
   }
 
+  @Test("replay --keep-store: the store is put at its path whatever the outcome — a reader that left the pipe, --force over an old one — and no temporary stays")
+  func keptStoreIsPutInPlace() throws {
+    let dir = try CLI.tempDir("kept-store")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try FileManager.default.copyItem(at: CLI.repoRoot.appendingPathComponent("PoseSpec.json"), to: dir.appendingPathComponent("PoseSpec.json"))
+    let rec = CLI.repoRoot.appendingPathComponent(Self.rec).path
+    let store = dir.appendingPathComponent("s.sqlite").path
+    // A long trace (more than a pipe holds) on standard output, its reader gone after one
+    // byte: exit 0, the store kept.
+    let long = CLI.repoRoot.appendingPathComponent("Recordings/cafe-shoot-2min.jprec").path
+    let sh = try CLI.run(
+      [
+        "-c", "{ \"$1\" replay \"$2\" --trace metrics --keep-store \"$3\"; echo $? >\"$3.rc\"; } | head -c 1 >/dev/null", "sh",
+        CLI.binary.path, long, store,
+      ],
+      cwd: dir, executable: URL(fileURLWithPath: "/bin/sh"))
+    #expect(sh.code == 0)
+    #expect((try? String(contentsOfFile: store + ".rc", encoding: .utf8)) == "0\n")
+    let made = try Data(contentsOf: URL(fileURLWithPath: store))
+    #expect(made.starts(with: Array("SQLite format 3".utf8)))
+    // --force replaces it (a new file at the name: rename over it), its old journal removed.
+    try Data("old journal".utf8).write(to: URL(fileURLWithPath: store + "-journal"))
+    let again = try CLI.run(["replay", rec, "-o", "/dev/null", "--keep-store", store, "--force"], cwd: dir)
+    #expect(again.code == 0, "\(again.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: store + "-journal"))
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(!left.contains { $0.hasPrefix(".jpreplay-tmp-") }, "\(left)")
+    #expect(Set(left) == ["PoseSpec.json", "s.sqlite", "s.sqlite.rc"], "\(left)")
+  }
+
   @Test("a symbolic link to a file given as -o is refused: the link and the file stay as they were")
   func symlinkToAFileIsRefused() throws {
     let dir = try CLI.tempDir("out-link")

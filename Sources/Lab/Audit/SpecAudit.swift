@@ -90,6 +90,8 @@ public enum AuditFiles {
   /// Reads an accepted-hazards file: one `kind CUE_ID[/level]` per line (`#` comments, blank
   /// lines ignored). A line without a level accepts every level of that cue and kind.
   public static func readAccepted(_ path: String) throws(HarnessFailure) -> [String] {
+    // A regular file only: opening a FIFO for reading would wait for a writer forever.
+    do { try InputFile.checkRegular(path, what: "list of accepted hazards") } catch { throw .badInput(error.description) }
     guard let h = FileHandle(forReadingAtPath: path) else { throw .badInput("\(path): cannot open the accepted-hazards file") }
     defer { try? h.close() }
     let data = (try? h.read(upToCount: acceptBytesMax + 1)) ?? nil

@@ -23,6 +23,14 @@ extension TuneStudy {
     let target: OutputTarget
     do { target = try OutputTarget(path, database: true) } catch { throw .badInput("\(error.path): \(error.message) (the study file)") }
     guard case .replace = target else { throw .badInput("\(path): not a regular file (the study file)") }
+    // A run writes its trials into the study at its name, with SQLite's `NAME-journal` beside
+    // it: a longer name (legal, up to NAME_MAX) would fail after the study was made.
+    guard SafeFile.sqliteSideFilesFit(path) else {
+      let max = Paths.nameMax - "-journal".utf8.count
+      throw .badInput(
+        "\(path): a study's file name must leave room for SQLite's \"-journal\" beside it: at most \(max) bytes, this one has \(Paths.name(path).utf8.count) (choose a shorter name)"
+      )
+    }
     var st = stat()
     if lstat(path, &st) != 0 {
       do {

@@ -22,7 +22,11 @@ package enum InputFile {
       case ENOENT:
         var l = stat()
         if lstat(path, &l) == 0 { throw RecordingError(file: path, "a symbolic link to nothing") }
-        if path.unicodeScalars.contains("\u{FFFD}") { throw RecordingError(file: path, undecodableName) }
+        if path.unicodeScalars.contains("\u{FFFD}") {
+          let spelled = undecodableSpellings(path)
+          if !spelled.isEmpty { throw RecordingError(file: spelled.joined(separator: ", "), undecodableSpelled) }
+          throw RecordingError(file: path, undecodableName)
+        }
         throw RecordingError(file: path, "no such file")
       case ELOOP: throw RecordingError(file: path, "a loop of symbolic links")
       case ENAMETOOLONG: throw RecordingError(file: path, "the path is too long")
@@ -47,6 +51,30 @@ package enum InputFile {
   /// can be opened again.
   package static let undecodableName =
     "no file of this name; a name shown with \u{FFFD} is one that is not valid UTF-8 (the tool reads names as UTF-8): rename the file"
+
+  /// Why a name found by `undecodableSpellings` is refused (the file is named by its bytes).
+  package static let undecodableSpelled =
+    "the file name is not valid UTF-8 (\\xNN: a byte that is not UTF-8; the tool reads names as UTF-8): rename the file (in a shell: mv $'NAME' NEW)"
+
+  /// The files `path` may stand for when its last component was read from a name that is not
+  /// valid UTF-8 (Foundation puts U+FFFD in place of the bytes, so two such names look alike
+  /// and neither can be typed): the names in its folder that are not valid UTF-8 and read as
+  /// it, each spelled with its bytes (`Paths.spelled`: `a\xFFb.jprec`), sorted.
+  package static func undecodableSpellings(_ path: String) -> [String] {
+    let dir = Paths.directory(of: path)
+    let wanted = Paths.collapsingReplacements(Paths.name(path))
+    guard let d = opendir(dir) else { return [] }
+    defer { closedir(d) }
+    var found: [String] = []
+    while let e = readdir(d) {
+      let bytes: [UInt8] = withUnsafeBytes(of: &e.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+      guard String(validating: bytes, as: UTF8.self) == nil,
+        Paths.collapsingReplacements(String(decoding: bytes, as: UTF8.self)) == wanted
+      else { continue }
+      found.append(Paths.join(Paths.parent(path), Paths.spelled(bytes)))
+    }
+    return found.sorted()
+  }
 
   /// The whole of the regular file at `path`, at most `bytesMax` bytes (`bound` names the limit
   /// in the message): checked with ``checkRegular(_:what:)`` first, then read with read(2) up

@@ -72,6 +72,35 @@ package enum Paths {
     return out
   }
 
+  /// A file name's bytes as text a user can tell apart and type: valid UTF-8 as it is, every
+  /// byte that is not part of valid UTF-8 as `\xNN` (`a\xFFb.jprec`) and a backslash as `\\`,
+  /// so bash's `$'…'` reads it back. Foundation reads such a name with U+FFFD in place of those
+  /// bytes, which loses them.
+  package static func spelled(_ bytes: [UInt8]) -> String {
+    var out = ""
+    var i = 0
+    while i < bytes.count {
+      let b = bytes[i]
+      let n = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0
+      if n > 0, i + n <= bytes.count, let s = String(validating: bytes[i..<(i + n)], as: UTF8.self) {
+        out += s == "\\" ? "\\\\" : s
+        i += n
+      } else {
+        out += "\\x" + (b < 0x10 ? "0" : "") + String(b, radix: 16, uppercase: true)
+        i += 1
+      }
+    }
+    return out
+  }
+
+  /// `name` with every run of U+FFFD as one (decoders differ in how many they put for one
+  /// undecodable sequence).
+  package static func collapsingReplacements(_ name: String) -> String {
+    var out = String.UnicodeScalarView()
+    for u in name.unicodeScalars where !(u == "\u{FFFD}" && out.last == "\u{FFFD}") { out.append(u) }
+    return String(out)
+  }
+
   /// The longest file name jpreplay makes or expects (POSIX NAME_MAX on Linux and macOS).
   package static let nameMax = 255
 }

@@ -23,6 +23,13 @@ package enum SafeFile {
   /// Suffixes SQLite adds beside a database file.
   static let sqliteSuffixes = ["-wal", "-shm", "-journal"]
 
+  /// Whether SQLite's side files of a database at `path` (`NAME-journal`, the longest) have
+  /// names within NAME_MAX. A database with a longer name (248–255 bytes, legal) is made under
+  /// a `Temporary`'s short name and renamed into place.
+  package static func sqliteSideFilesFit(_ path: String) -> Bool {
+    Paths.name(path).utf8.count + "-journal".utf8.count <= Paths.nameMax
+  }
+
   /// Writes `bytes` to `path` under the output rule (`OutputTarget`): atomically for a
   /// regular file or a missing path, through for a character device or a FIFO.
   package static func write(_ bytes: [UInt8], to path: String) throws(SafeFileError) {

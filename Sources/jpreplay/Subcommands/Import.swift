@@ -41,7 +41,9 @@ extension JPReplay {
         throw CLIError.badInput("\(out) exists; pass --force to replace it")
       }
       // A new file is written in place (a crash leaves the committed chunks, see `doctor`);
-      // a replacement goes to a `SafeFile` temporary renamed over OUT at the end.
+      // a replacement goes to a `SafeFile` temporary renamed over OUT at the end, and so does
+      // a new file whose name leaves no room for SQLite's `-journal` beside it (put in place
+      // with link(2), so a file that appeared meanwhile is not replaced).
       // Another engine's events are checked against its kinds (Just Photo's by the decoder).
       // Its own check too: an event the engine would refuse at replay is bad input here.
       let plugin = try EngineRegistry.route(source)
@@ -52,16 +54,19 @@ extension JPReplay {
           progress.update(Int(p.bytesRead >> 20), of: Int(p.totalBytes >> 20), "MiB, \(p.events) events")
         }
       }
+      let viaTemporary = exists || !SafeFile.sqliteSideFilesFit(out)
       let n: Int
       do {
-        n = exists
-          ? try SafeFile.produce(out, keepOpen: false, sqlite: true) { try importEvents(to: $0.path) }
+        n = viaTemporary
+          ? try SafeFile.produce(out, placement: exists ? .replace : .createNew, keepOpen: false, sqlite: true) {
+            try importEvents(to: $0.path)
+          }
           : try importEvents(to: out)
       } catch {
         progress.finish()
-        if let e = error as? SafeFileError { throw CLIError.badInput("\(out): cannot replace (\(e.description))") }
-        // An error of the writer names its temporary when OUT is replaced: name OUT.
-        if exists, let e = error as? RecordingError, e.file != source { throw CLIError.badInput("\(out): \(e.withoutFile)") }
+        if let e = error as? SafeFileError { throw CLIError.badInput("\(out): cannot \(exists ? "replace" : "write") (\(e.description))") }
+        // An error of the writer names its temporary when OUT is made through one: name OUT.
+        if viaTemporary, let e = error as? RecordingError, e.file != source { throw CLIError.badInput("\(out): \(e.withoutFile)") }
         throw error
       }
       progress.finish()

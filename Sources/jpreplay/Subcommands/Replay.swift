@@ -83,84 +83,135 @@ extension JPReplay {
         }
       }
       if !cue.isEmpty && !metrics { throw CLIError.badInput("--cue narrows cue_eval lines: use it with --trace metrics") }
+      let kept = try keptStore()
       let driver = try Harness.driver(
-        specPath: engine.spec, overrides: overrides, traceMetrics: metrics, sessionStore: try sessionStorePolicy())
+        specPath: engine.spec, overrides: overrides, traceMetrics: metrics, sessionStore: kept?.policy ?? .temporary)
       let url = URL(fileURLWithPath: recording)
       // Outputs go to `SafeFile` temporaries (created exclusively, never through a symlink),
       // renamed over OUT only when the replay succeeded.
       let standardOutput = FileLineSink(handle: .standardOutput, console: true)
-      do {
-        try Self.producing(output) { traceFile in
-          try Self.producing(a13) { a13File in
-            let traceSink = traceFile ?? standardOutput
-            if let a13File {
-              var out = CanonicalOutput(trace: traceSink, a13: a13File, traceKinds: kinds, cues: Set(cue))
-              _ = try driver.replay(url, into: &out)
-              try a13File.finish()
-            } else {
-              var out = CanonicalOutput(trace: traceSink, a13: DiscardLineSink(), traceKinds: kinds, cues: Set(cue))
-              _ = try driver.replay(url, into: &out)
+      try KeptStore.putting(kept) {
+        do {
+          try Self.producing(output) { traceFile in
+            try Self.producing(a13) { a13File in
+              let traceSink = traceFile ?? standardOutput
+              if let a13File {
+                var out = CanonicalOutput(trace: traceSink, a13: a13File, traceKinds: kinds, cues: Set(cue))
+                _ = try driver.replay(url, into: &out)
+                try a13File.finish()
+              } else {
+                var out = CanonicalOutput(trace: traceSink, a13: DiscardLineSink(), traceKinds: kinds, cues: Set(cue))
+                _ = try driver.replay(url, into: &out)
+              }
+              try traceSink.finish()
             }
-            try traceSink.finish()
           }
+        } catch let e as ReplayError {
+          // The reader closed the pipe (`| head`): it has what it wanted.
+          if standardOutput.readerClosed { KeptStore.exitPutting(kept) }
+          throw CLIError(code: e.exitCode.rawValue, message: e.description)
+        } catch let e as SafeFileError {
+          throw CLIError.badInput("\(e.path): cannot write (\(e.message))")
+        } catch {
+          if StandardOutput.isBrokenPipe(error) { KeptStore.exitPutting(kept) }
+          throw CLIError.badInput("cannot write the output (\(StandardOutput.reason(error)))")
         }
-      } catch let e as ReplayError {
-        // The reader closed the pipe (`| head`): it has what it wanted.
-        if standardOutput.readerClosed { Foundation.exit(0) }
-        throw CLIError(code: e.exitCode.rawValue, message: e.description)
-      } catch let e as SafeFileError {
-        throw CLIError.badInput("\(e.path): cannot write (\(e.message))")
-      } catch {
-        if StandardOutput.isBrokenPipe(error) { Foundation.exit(0) }
-        throw CLIError.badInput("cannot write the output (\(StandardOutput.reason(error)))")
       }
     }
 
     /// Another engine's recording: its plug-in replays it (`--spec`, `--set`, `--cue` and
     /// `--trace metrics` are Just Photo's; `--trace` takes that engine's `out` names).
     func replay(with plugin: EnginePlugin) throws {
-      var settings = PluginSettings(strictEffects: lenient ? false : nil, sessionStore: try sessionStorePolicy())
+      let kept = try keptStore()
+      var settings = PluginSettings(strictEffects: lenient ? false : nil, sessionStore: kept?.policy ?? .temporary)
       if let trace { settings.traceKinds = Set(trace.split(separator: ",").map(String.init)) }
       let url = URL(fileURLWithPath: recording)
       let standardOutput = FileLineSink(handle: .standardOutput, console: true)
-      do {
-        try Self.producing(output) { traceFile in
-          try Self.producing(a13) { a13File in
-            var traceSink: any LineSink = traceFile ?? standardOutput
-            var a13Sink: any LineSink = a13File ?? DiscardLineSink()
-            _ = try plugin.replay(url, settings, &traceSink, &a13Sink)
-            try a13File?.finish()
-            try (traceSink as? FileLineSink)?.finish()
+      try KeptStore.putting(kept) {
+        do {
+          try Self.producing(output) { traceFile in
+            try Self.producing(a13) { a13File in
+              var traceSink: any LineSink = traceFile ?? standardOutput
+              var a13Sink: any LineSink = a13File ?? DiscardLineSink()
+              _ = try plugin.replay(url, settings, &traceSink, &a13Sink)
+              try a13File?.finish()
+              try (traceSink as? FileLineSink)?.finish()
+            }
           }
+        } catch let e as ReplayError {
+          if standardOutput.readerClosed { KeptStore.exitPutting(kept) }
+          throw CLIError(code: e.exitCode.rawValue, message: e.description)
         }
-      } catch let e as ReplayError {
-        if standardOutput.readerClosed { Foundation.exit(0) }
-        throw CLIError(code: e.exitCode.rawValue, message: e.description)
       }
     }
 
-    /// A fresh temporary store, or `--keep-store PATH` (an existing one only with --force,
-    /// removed first with its SQLite side files).
-    func sessionStorePolicy() throws -> SessionStorePolicy {
-      guard let asked = keepStore else { return .temporary }
+    /// `--keep-store PATH`: the store is made under a `SafeFile` temporary's short name beside
+    /// PATH (the output rule; a PATH name of 248–255 bytes leaves no room for SQLite's
+    /// `-journal` beside it) and put at PATH when the replay is over, whatever its outcome.
+    final class KeptStore {
+      let temporary: SafeFile.Temporary
+      let target: String
+      let replace: Bool
+      var policy: SessionStorePolicy { .keep(path: temporary.path) }
+
+      init(temporary: SafeFile.Temporary, target: String, replace: Bool) {
+        self.temporary = temporary
+        self.target = target
+        self.replace = replace
+      }
+
+      /// Runs `body` (the replay), then puts the store at its path (also when `body` failed:
+      /// its error is the one reported).
+      static func putting(_ kept: KeptStore?, _ body: () throws -> Void) throws {
+        guard let kept else { return try body() }
+        do { try body() } catch {
+          try? kept.put()
+          throw error
+        }
+        do { try kept.put() } catch { throw CLIError.badInput("\(kept.target): cannot write (\(error.message))") }
+      }
+
+      /// Exit 0 (the reader left the pipe: it has what it wanted), the store put at its path
+      /// first: `exit` runs no deinit, so the temporary would stay.
+      static func exitPutting(_ kept: KeptStore?) -> Never {
+        try? kept?.put()
+        Foundation.exit(0)
+      }
+
+      /// rename(2) over PATH with --force, else link(2) (a file that appeared meanwhile is kept).
+      func put() throws(SafeFileError) {
+        if replace { try temporary.commit(to: target) } else { try temporary.commitNew(to: target) }
+      }
+    }
+
+    /// nil (a fresh temporary store per replay), or `--keep-store PATH`'s store (an existing
+    /// PATH only with --force: replaced when the replay is over, its SQLite side files removed).
+    func keptStore() throws -> KeptStore? {
+      guard let asked = keepStore else { return nil }
       // The output rule (OutputTarget): a database needs a regular file or a missing path; a
       // symbolic link is followed, a device, FIFO or directory refused before anything is removed.
       let keepStore: String
       do {
-        guard case .replace(let real) = try OutputTarget(asked, database: true) else { return .temporary }
+        guard case .replace(let real) = try OutputTarget(asked, database: true) else { return nil }
         keepStore = real
       } catch { throw CLIError.badInput("\(error.path): cannot write (\(error.message))") }
-      if FileManager.default.fileExists(atPath: keepStore) {
+      let exists = FileManager.default.fileExists(atPath: keepStore)
+      if exists {
         guard force else {
           throw CLIError.badInput("\(keepStore): --keep-store file already exists; pass --force to overwrite it")
         }
-        for suffix in ["", "-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: keepStore + suffix) {
+        // SQLite would apply the old store's journal to the new one put at its name.
+        for suffix in ["-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: keepStore + suffix) {
           do { try FileManager.default.removeItem(atPath: keepStore + suffix) } catch {
             throw CLIError.badInput("\(keepStore + suffix): cannot remove (\(SystemReason.of(error)))")
           }
         }
       }
-      return .keep(path: keepStore)
+      let temporary: SafeFile.Temporary
+      do { temporary = try SafeFile.Temporary(beside: keepStore, keepOpen: false) } catch {
+        throw CLIError.badInput("\(keepStore): cannot write (\(error.message))")
+      }
+      return KeptStore(temporary: temporary, target: keepStore, replace: exists)
     }
 
     /// Runs `body` with a sink into a `SafeFile` temporary for `path` (committed over it when

@@ -48,6 +48,7 @@ extension JPReplay.Spec {
     func run() throws {
       guard (1...256).contains(jobs) else { throw CLIError.badInput("--jobs \(jobs): expected 1…256") }
       let accepted = try accept.map { path throws(HarnessFailure) in try AuditFiles.readAccepted(path) } ?? []
+      if let out { try Self.checkOutFolder(out) }
       let started = Date()
       var report = try AuditFiles.audit(specPath: path, jobs: jobs)
       AuditFiles.accept(accepted, in: &report)
@@ -57,6 +58,18 @@ extension JPReplay.Spec {
       if !json { printErr(String(format: "spec audit: %.1f s on %d jobs", Date().timeIntervalSince(started), jobs)) }
       if !report.failures.isEmpty { throw CLIError.badInput("spec audit: \(report.failures.count) grid replay(s) failed") }
       if !report.new.isEmpty { throw ExitCode(1) }
+    }
+
+    /// `--out` refused before the audit runs (it takes minutes): a path that exists and is
+    /// not a folder (or a link to one), or a link to nothing. A missing folder is created when
+    /// the repros are written.
+    static func checkOutFolder(_ dir: String) throws {
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: dir, isDirectory: &isFolder) {
+        guard isFolder.boolValue else { throw CLIError.badInput("\(dir): exists and is not a folder (--out takes a folder)") }
+      } else if (try? FileManager.default.destinationOfSymbolicLink(atPath: dir)) != nil {
+        throw CLIError.badInput("\(dir): a symbolic link to nothing (--out takes a folder)")
+      }
     }
   }
 }

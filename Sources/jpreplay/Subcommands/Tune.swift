@@ -49,7 +49,8 @@ extension JPReplay.Tune {
         the sampler or the constraints. The shipped spec is scored on both once, when the \
         study starts. The study file follows the output rule (a link, a directory or a device \
         is refused) and must be a study: another program's database or any other file is \
-        refused, unchanged; a new study is put at its path only once made. It stores the \
+        refused, unchanged; a new study is put at its path only once made (its file name at most \
+        247 bytes: SQLite's -journal goes beside it). It stores the \
         SHA-256 of each recording (and scenario) its trials read: a rerun or --extend over a \
         changed one is refused naming it (a study made before has none: --adopt-recordings). \
         A run locks its study: a second run on it is refused with the first one's pid. Exit 0 \
