@@ -25,6 +25,10 @@ extension JPReplay {
         display); then each miss, false alarm, budget breach and failed expectation. --json has \
         the same lists (flicker_list, miss_list, …).
 
+        onset p90 = the start of the declared movement toward a cue (or the moment no \
+        higher-priority cue hid it) to its display; clear p90 = how long a cue stayed displayed \
+        after the subject returned (--json: onset_p50_ms, onset_p90_ms, clear_p50_ms, clear_p90_ms).
+
         Recordings without labels (imported sessions) get praise, budgets and expectations \
         only. A folder argument scores the recordings in it; with no recording named, score \
         scores Recordings/ (as verify and coverage default to the corpus; --all says so \
