@@ -109,15 +109,18 @@ public struct TuneSetup: Sendable {
   static func evaluator(_ names: [String], recordingsDir: String, draws: Int) throws(HarnessFailure) -> any TrialEvaluator & Sendable {
     guard draws > 1 else { return try scorer(names, recordingsDir: recordingsDir) }
     var scorers: [CorpusScorer] = []
-    for k in 0..<draws { scorers.append(try scorer(names, recordingsDir: recordingsDir, draw: k)) }
+    // The luma tables' memory bound holds for all draws together, not per draw.
+    for k in 0..<draws { scorers.append(try scorer(names, recordingsDir: recordingsDir, draw: k, lumaBytesMax: ScoreLimits.lumaCacheBytesMax / draws)) }
     return SeededScorer(draws: scorers)
   }
 
   /// A scorer of `names` (draw `draw` of each, ``SeedDraws``), decoded once, for one thread per trial.
-  static func scorer(_ names: [String], recordingsDir: String, draw: Int = 0) throws(HarnessFailure) -> CorpusScorer {
+  static func scorer(
+    _ names: [String], recordingsDir: String, draw: Int = 0, lumaBytesMax: Int = ScoreLimits.lumaCacheBytesMax
+  ) throws(HarnessFailure) -> CorpusScorer {
     // Trials run in parallel (--jobs); each one replays its recordings on one thread.
     // Every trial replays the same events: their luma planes' tables are built once.
-    var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" }, draw: draw).cachingLumaTables()
+    var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" }, draw: draw).cachingLumaTables(bytesMax: lumaBytesMax)
     scorer.jobs = 1
     // The scenarios' expect: rules are hard constraints (objective expectation_failures).
     do { scorer.expectations = try ScenarioCorpus.preloadedExpectations(recordingsDir: recordingsDir, names: names) } catch {
