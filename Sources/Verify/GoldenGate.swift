@@ -16,13 +16,16 @@ import Recording
 /// - **seen**: for a decision made elsewhere (an HTML report page), the SHA-256 of the pending
 ///   file the decider saw equals the file's bytes now; a decision that carries no SHA for a
 ///   file is refused;
-/// - **feasible**: the trial a promote writes kept the study's constraints.
+/// - **feasible**: the trial a promote writes kept the study's constraints;
+/// - **generalises**: the trial a promote writes is not worse than the shipped spec beyond
+///   noise on any objective (`TuneReport.worseThanShipped`: the paired difference on the
+///   same detector draws, issue 35 item 2) and keeps the study's `generalise:` budgets.
 ///
 /// Each finding but **recording** is refused unless the caller passes `--force`, which turns
 /// it into a warning; every message names the check and the way out.
 public struct GoldenGate: Sendable {
   public enum Check: String, Sendable, CaseIterable {
-    case recording, stale, rules, seen, feasible
+    case recording, stale, rules, seen, feasible, generalises
   }
 
   /// One reason not to bless a file (or promote a trial).
@@ -33,7 +36,8 @@ public struct GoldenGate: Sendable {
     /// Further lines (the broken rules), shown indented.
     public var details: [String]
     /// Exit code when refused: 1 a behavioural check (stale, rules, feasible), 2 bad input
-    /// (no recording, an unreadable scenario, a decision that does not match the file).
+    /// (no recording, an unreadable scenario, a decision that does not match the file) and a
+    /// trial that does not generalise (as `tune promote` has always refused it).
     public var exitCode: Int32
     /// Whether `--force` turns the refusal into a warning.
     public var overridable: Bool { check != .recording }
@@ -55,9 +59,12 @@ public struct GoldenGate: Sendable {
     /// nil when it kept every constraint; else what it is and why
     /// (`infeasible (expectation_failures 9 > 0)`).
     public var infeasibility: String?
-    public init(index: Int, infeasibility: String?) {
+    /// Why it is worse than the shipped spec beyond noise (one line each); empty: it is not.
+    public var worse: [String]
+    public init(index: Int, infeasibility: String?, worse: [String] = []) {
       self.index = index
       self.infeasibility = infeasibility
+      self.worse = worse
     }
   }
 
@@ -79,6 +86,12 @@ public struct GoldenGate: Sendable {
     var out: [Finding] = []
     if let trial, let why = trial.infeasibility {
       out.append(Finding(check: .feasible, message: "trial #\(trial.index) is \(ConsoleText.line(why))", exitCode: 1))
+    }
+    if let trial, !trial.worse.isEmpty {
+      out.append(
+        Finding(
+          check: .generalises,
+          message: "trial #\(trial.index) does not generalise: \(ConsoleText.line(trial.worse.joined(separator: "; ")))", exitCode: 2))
     }
     var judged = Set<String>()
     for p in files {

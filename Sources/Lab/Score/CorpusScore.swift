@@ -18,6 +18,13 @@ public struct ObjectiveTotals: Equatable, Sendable {
   public var latencyP50: Millis?
   public var latencyP90: Millis?
   public var latencySamples = 0
+  /// Onset and clear latency percentiles (`ScoreRules.onsetAndClear`); nil without samples.
+  public var onsetP50: Millis?
+  public var onsetP90: Millis?
+  public var clearP50: Millis?
+  public var clearP90: Millis?
+  public var onsetSamples = 0
+  public var clearSamples = 0
   public var misses = 0
   public var falseAlarms = 0
   public var praisePerMinute = 0.0
@@ -33,6 +40,10 @@ public struct ObjectiveTotals: Equatable, Sendable {
       "flicker_per_min": flickerPerMinute,
       "latency_p50_ms": Double(latencyP50 ?? 0),
       "latency_p90_ms": Double(latencyP90 ?? 0),
+      "onset_p50_ms": Double(onsetP50 ?? 0),
+      "onset_p90_ms": Double(onsetP90 ?? 0),
+      "clear_p50_ms": Double(clearP50 ?? 0),
+      "clear_p90_ms": Double(clearP90 ?? 0),
       "misses": Double(misses),
       "false_alarms": Double(falseAlarms),
       "praise_per_min": praisePerMinute,
@@ -46,8 +57,8 @@ public struct ObjectiveTotals: Equatable, Sendable {
 public struct CorpusScore: Equatable, Sendable {
   /// The objective keys, in report order.
   public static let objectiveKeys = [
-    "flicker_per_min", "latency_p50_ms", "latency_p90_ms", "misses", "false_alarms", "praise_per_min",
-    "budget_violations", "expectation_failures",
+    "flicker_per_min", "latency_p50_ms", "latency_p90_ms", "onset_p50_ms", "onset_p90_ms", "clear_p50_ms", "clear_p90_ms",
+    "misses", "false_alarms", "praise_per_min", "budget_violations", "expectation_failures",
   ]
 
   public var recordings: [RecordingScore]
@@ -63,6 +74,8 @@ public struct CorpusScore: Equatable, Sendable {
     var unexplained = 0
     var praises = 0
     var latencies: [Millis] = []
+    var onsets: [Millis] = []
+    var clears: [Millis] = []
     for o in all {
       t.minutes += o.minutes
       praises += o.praises
@@ -72,6 +85,8 @@ public struct CorpusScore: Equatable, Sendable {
       t.labelledMinutes += o.minutes
       unexplained += o.unexplainedChanges
       latencies += o.latencies
+      onsets += o.onsetLatencies
+      clears += o.clearLatencies
       t.misses += o.misses.count
       t.falseAlarms += o.falseAlarms.count
     }
@@ -80,12 +95,18 @@ public struct CorpusScore: Equatable, Sendable {
     t.latencyP50 = ScoreRules.percentile(latencies, 50)
     t.latencyP90 = ScoreRules.percentile(latencies, 90)
     t.latencySamples = latencies.count
+    t.onsetP50 = ScoreRules.percentile(onsets, 50)
+    t.onsetP90 = ScoreRules.percentile(onsets, 90)
+    t.clearP50 = ScoreRules.percentile(clears, 50)
+    t.clearP90 = ScoreRules.percentile(clears, 90)
+    t.onsetSamples = onsets.count
+    t.clearSamples = clears.count
     return t
   }
 
   /// The table `jpreplay score` prints: one row per recording, then the total.
   public func table() -> String {
-    let head = ["recording", "min", "flicker/min", "lat p50", "lat p90", "misses", "false al.", "praise/min", "budget", "expect"]
+    let head = ["recording", "min", "flicker/min", "lat p50", "lat p90", "onset p90", "clear p90", "misses", "false al.", "praise/min", "budget", "expect"]
     var rows: [[String]] = []
     for r in recordings {
       let o = r.objectives
@@ -94,18 +115,19 @@ public struct CorpusScore: Equatable, Sendable {
         o.labelled
           ? [
             ConsoleText.line(r.name), Self.fmt(o.minutes), Self.fmt(o.flickerPerMinute), Self.ms(lat.percentile(o.latencies, 50)),
-            Self.ms(lat.percentile(o.latencies, 90)), "\(o.misses.count)", "\(o.falseAlarms.count)",
+            Self.ms(lat.percentile(o.latencies, 90)), Self.ms(lat.percentile(o.onsetLatencies, 90)),
+            Self.ms(lat.percentile(o.clearLatencies, 90)), "\(o.misses.count)", "\(o.falseAlarms.count)",
             Self.fmt(o.praisePerMinute), "\(o.budgetBreaches.count)", "\(o.expectationFailures.count)",
           ]
           : [
-            ConsoleText.line(r.name) + " (no labels)", Self.fmt(o.minutes), "—", "—", "—", "—", "—", Self.fmt(o.praisePerMinute),
+            ConsoleText.line(r.name) + " (no labels)", Self.fmt(o.minutes), "—", "—", "—", "—", "—", "—", "—", Self.fmt(o.praisePerMinute),
             "\(o.budgetBreaches.count)", "\(o.expectationFailures.count)",
           ])
     }
     let t = totals
     rows.append([
       "TOTAL (\(recordings.count))", Self.fmt(t.minutes), Self.fmt(t.flickerPerMinute), Self.ms(t.latencyP50),
-      Self.ms(t.latencyP90), "\(t.misses)", "\(t.falseAlarms)", Self.fmt(t.praisePerMinute), "\(t.budgetViolations)",
+      Self.ms(t.latencyP90), Self.ms(t.onsetP90), Self.ms(t.clearP90), "\(t.misses)", "\(t.falseAlarms)", Self.fmt(t.praisePerMinute), "\(t.budgetViolations)",
       "\(t.expectationFailures)",
     ])
     var widths = head.map(\.count)
@@ -164,6 +186,8 @@ public struct CorpusScore: Equatable, Sendable {
     for k in objectiveKeys { obj[k] = .number((d[k]! * 1e6).rounded() / 1e6) }
     obj["minutes"] = .number((t.minutes * 1e6).rounded() / 1e6)
     obj["latency_samples"] = .number(Double(t.latencySamples))
+    obj["onset_samples"] = .number(Double(t.onsetSamples))
+    obj["clear_samples"] = .number(Double(t.clearSamples))
     return obj
   }
 

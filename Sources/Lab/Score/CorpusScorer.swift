@@ -52,6 +52,11 @@ public struct CorpusScorer: Sendable {
   public var budgets = BudgetLimits()
   public var jobs = 1
   public var expectations: ExpectationChecker?
+  /// A planted fault of the scorer's view (issue 35 item 4): every displayed-cue change
+  /// reaches the label rules this many ms late, at the first input event at or after it (a
+  /// display that lags by one frame at most more). Only code sets it (tests that the latency
+  /// objectives see a lag); budgets and `expect:` rules still read the engine's own output.
+  public var plantedDisplayDelayMs: Millis = 0
 
   /// Decodes `paths` (recordings, not folders; see `recordingPaths`). Exit 2 on a file that
   /// cannot be read, events out of order, or more than `eventsMax` events in total.
@@ -93,7 +98,14 @@ public struct CorpusScorer: Sendable {
   public init(recordings: [LoadedRecording]) { self.recordings = recordings }
 
   static func load(_ path: String, eventsBudget: Int, eventsMax: Int) throws(HarnessFailure) -> LoadedRecording {
-    let reader = try Harness.openReader(path)
+    try load(reader: Harness.openReader(path), path: path, eventsBudget: eventsBudget, eventsMax: eventsMax)
+  }
+
+  /// A recording from any reader (a file's, or a scenario drawn in memory: `SeedDraws`);
+  /// `path` names it in messages and gives its name.
+  public static func load(reader: any RecordingEventReader, path: String, eventsBudget: Int, eventsMax: Int) throws(HarnessFailure)
+    -> LoadedRecording
+  {
     if let r = reader as? RecordingReader, r.declaredEvents > Int64(eventsBudget) {
       throw HarnessFailure.badInput(
         "\(path): \(r.declaredEvents) events (its chunk index), more than the corpus has left under ScoreLimits.corpusEventsMax = \(eventsMax); score fewer recordings at once")
@@ -211,6 +223,22 @@ extension CorpusScorer {
     return CorpusScore(recordings: per)
   }
 
+  /// `displays` each moved to the first input event at or after `t + delay` (`t + delay` when
+  /// no event follows); those landing after `end` are dropped (never seen in the replay).
+  static func delayed(_ displays: [(t: Millis, cue: String?)], by delay: Millis, events: [InputEvent], end: Millis)
+    -> [(t: Millis, cue: String?)]
+  {
+    var out: [(t: Millis, cue: String?)] = []
+    var e = 0
+    for d in displays {
+      let due = d.t + delay
+      while e < events.count && events[e].t < due { e += 1 }
+      let at = e < events.count ? events[e].t : due
+      if at <= end { out.append((at, d.cue)) }
+    }
+    return out
+  }
+
   /// The spec priority of each cue id (the first cue with that id).
   static func priorities(_ spec: PoseSpecDocument) -> [String: Int] {
     Dictionary(spec.cues.map { ($0.id, $0.priority) }, uniquingKeysWith: { a, _ in a })
@@ -226,8 +254,10 @@ extension CorpusScorer {
     do { _ = try replayer.run(&source, into: &output, recording: rec.path) } catch {
       throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
     }
+    var displays = output.displays
+    if plantedDisplayDelayMs > 0 { displays = Self.delayed(displays, by: plantedDisplayDelayMs, events: rec.events, end: rec.durationMs) }
     var o = ScoreRules.evaluate(
-      displays: output.displays, labels: rec.labels, praises: output.praises, durationMs: rec.durationMs,
+      displays: displays, labels: rec.labels, praises: output.praises, durationMs: rec.durationMs,
       windows: windows, priority: { priorities[$0] ?? Int.min })
     let limits = try ScoreBudgets.limits(header: rec.header, base: budgets, path: rec.path)
     let trace = output.budgetLines.joined(separator: "\n")

@@ -37,6 +37,13 @@ public struct RecordingObjectives: Equatable, Sendable {
   /// One sample per labelled interval whose cue was displayed: label onset (or the moment the
   /// cue became available) → display, ms.
   public var latencies: [Millis] = []
+  /// Onset latency samples (issue 35 item 4): one per labelled interval whose cue was
+  /// displayed, from the start of the declared movement toward it (`LabelTrack.Change.since`)
+  /// to the display (`ScoreRules.onsetAndClear`).
+  public var onsetLatencies: [Millis] = []
+  /// Clear latency samples: one per displayed interval that a label change ends, the time its
+  /// cue was still displayed after the subject returned (the ending change's `t`).
+  public var clearLatencies: [Millis] = []
   /// Labelled intervals never displayed while available, as "CUE [start, end)".
   public var misses: [String] = []
   /// Display spans whose cue's label never held, as "CUE [start, end)".
@@ -150,6 +157,46 @@ public enum ScoreRules {
     return (latencies, misses)
   }
 
+  /// Onset and clear latencies (issue 35 item 4), one verdict per labelled interval whose cue
+  /// was displayed in `[since − graceMs, end + graceMs)` (`since`: the start of the movement
+  /// the scenario declares toward it; the same early allowance as the other rules):
+  ///
+  /// - **onset**: the first such display minus the moment the cue became available from
+  ///   `since` on (moved past a display of an equal or higher-priority cue covering it); 0 when
+  ///   it was already shown. Unlike `latencies` (from the arrival, where a display during the
+  ///   movement counts 0) this sees a lag: a coach 1 s late is 1 s later here.
+  /// - **clear**, for an interval a label change ends at `end` (the subject has returned, not
+  ///   the recording's end): how long the cue's last display that began before `end` was still
+  ///   on after `end` — up to the start of the cue's next allowed interval (wanted again) — and
+  ///   0 when it cleared by `end`.
+  public static func onsetAndClear(
+    _ display: DisplayTrack, _ labels: LabelTrack, windows: ScoreWindows, priority: (String) -> Int
+  ) -> (onset: [Millis], clear: [Millis]) {
+    var onset: [Millis] = []
+    var clear: [Millis] = []
+    for cue in labels.cues {
+      let shown = display.spans(of: cue)
+      let intervals = labels.intervals[cue] ?? []
+      let allowed = labels.allowed[cue] ?? []
+      for (i, interval) in intervals.enumerated() where i < allowed.count {
+        let since = allowed[i].start
+        let window = ScoreInterval(since - windows.graceMs, interval.end + windows.graceMs)
+        guard let first = shown.first(where: { $0.overlap(window) > 0 }) else { continue }
+        let masks = masked(cue, in: ScoreInterval(since, interval.end), display, priority: priority)
+        onset.append(max(0, first.start - firstUncovered(from: since, by: masks)))
+        guard interval.end < labels.endMs else { continue }
+        let before = ScoreInterval(since - windows.graceMs, interval.end)
+        guard let last = shown.last(where: { $0.overlap(before) > 0 }) else {
+          clear.append(0)
+          continue
+        }
+        let wantedAgain = i + 1 < allowed.count ? allowed[i + 1].start : Millis.max
+        clear.append(max(0, min(last.end, wantedAgain) - interval.end))
+      }
+    }
+    return (onset, clear)
+  }
+
   /// The first moment ≥ `t` not inside one of `covers` (disjoint, in time order).
   static func firstUncovered(from t: Millis, by covers: [ScoreInterval]) -> Millis {
     var at = t
@@ -212,6 +259,7 @@ public enum ScoreRules {
     let ideal = labels.idealChanges(priority: priority)
     o.flickers = unexplained.map { flickerLine($0, labels, ideal: ideal, windows: windows) }
     (o.latencies, o.misses) = latencyAndMisses(display, labels, windows: windows, priority: priority)
+    (o.onsetLatencies, o.clearLatencies) = onsetAndClear(display, labels, windows: windows, priority: priority)
     o.falseAlarms = falseAlarms(display, labels, windows: windows)
     return o
   }

@@ -30,6 +30,9 @@ public struct TuneRunner: Sendable {
   /// names them with its values (`PoseSpec.json with a=1 (space.yaml:3)`).
   public var specName = "the spec"
   public var spaceName = "the space"
+  /// Detector draws per recording (``SeedDraws``) the evaluators score each trial on; the
+  /// study records it and ``SeedDraws/derivation`` (a rerun with another count is refused).
+  public var draws = 1
 
   /// The prefix of validation objectives in a trial's objectives.
   public static let validationPrefix = "val."
@@ -60,6 +63,7 @@ public struct TuneRunner: Sendable {
       ("parameters", space.parameters.map(\.path).joined(separator: "\n")),
       ("validation", validation.joined(separator: "\n")),
       ("generalise", space.generalise.map { "\($0.name)<=\(JSONWriter.shortest($0.max))" }.joined(separator: ",")),
+      ("draws", String(draws)), ("seed_derivation", SeedDraws.derivation),
     ]
   }
 

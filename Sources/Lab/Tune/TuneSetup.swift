@@ -23,8 +23,10 @@ public struct TuneSetup: Sendable {
   /// `val-*` recordings when any exist); `noValidation`: `--no-validation`.
   public static func make(
     spacePath: String, specPath: String?, sampler: String?, seed: UInt64?, trials: Int?, tpeBatch: Int,
-    shard: String, corpus: [String], validation: [String] = [], noValidation: Bool = false, recordingsDir: String, jobs: Int
+    shard: String, corpus: [String], validation: [String] = [], noValidation: Bool = false, recordingsDir: String, jobs: Int,
+    draws: Int = 1
   ) throws(HarnessFailure) -> TuneSetup {
+    try SeedDraws.check(draws)
     let specFile = specPath ?? Harness.defaultSpecPath
     let doc = try Harness.loadSpec(path: specFile)
     let specJSON: JSONValue
@@ -62,8 +64,9 @@ public struct TuneSetup: Sendable {
     }
     var runner = TuneRunner(
       space: space, sampler: s, trials: count, shard: (index, of), jobs: max(1, jobs), baseSpec: specJSON,
-      evaluator: try scorer(names, recordingsDir: recordingsDir),
-      validator: valNames.isEmpty ? nil : try scorer(valNames, recordingsDir: recordingsDir))
+      evaluator: try evaluator(names, recordingsDir: recordingsDir, draws: draws),
+      validator: valNames.isEmpty ? nil : try evaluator(valNames, recordingsDir: recordingsDir, draws: draws))
+    runner.draws = draws
     runner.specName = specFile
     runner.spaceName = spacePath
     var setup = TuneSetup(runner: runner, specSHA: doc.sha256, corpusNames: names, validationNames: valNames)
@@ -100,11 +103,24 @@ public struct TuneSetup: Sendable {
     return hasher.finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
   }
 
-  /// A scorer of `names`, decoded once, for one thread per trial.
-  static func scorer(_ names: [String], recordingsDir: String) throws(HarnessFailure) -> CorpusScorer {
+  /// A scorer of `names`, decoded once, for one thread per trial: with `draws` K > 1, the
+  /// corpus drawn K times in memory (``SeedDraws``), a trial scored on all K (``SeededScorer``).
+  /// Replays per trial: K × the recordings (and as many again on a validation corpus).
+  static func evaluator(_ names: [String], recordingsDir: String, draws: Int) throws(HarnessFailure) -> any TrialEvaluator & Sendable {
+    guard draws > 1 else { return try scorer(names, recordingsDir: recordingsDir) }
+    var scorers: [CorpusScorer] = []
+    // The luma tables' memory bound holds for all draws together, not per draw.
+    for k in 0..<draws { scorers.append(try scorer(names, recordingsDir: recordingsDir, draw: k, lumaBytesMax: ScoreLimits.lumaCacheBytesMax / draws)) }
+    return SeededScorer(draws: scorers)
+  }
+
+  /// A scorer of `names` (draw `draw` of each, ``SeedDraws``), decoded once, for one thread per trial.
+  static func scorer(
+    _ names: [String], recordingsDir: String, draw: Int = 0, lumaBytesMax: Int = ScoreLimits.lumaCacheBytesMax
+  ) throws(HarnessFailure) -> CorpusScorer {
     // Trials run in parallel (--jobs); each one replays its recordings on one thread.
     // Every trial replays the same events: their luma planes' tables are built once.
-    var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" }).cachingLumaTables()
+    var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" }, draw: draw).cachingLumaTables(bytesMax: lumaBytesMax)
     scorer.jobs = 1
     // The scenarios' expect: rules are hard constraints (objective expectation_failures).
     do { scorer.expectations = try ScenarioCorpus.preloadedExpectations(recordingsDir: recordingsDir, names: names) } catch {

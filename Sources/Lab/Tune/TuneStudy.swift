@@ -31,9 +31,11 @@ public final class TuneStudy {
   public static let schemaVersion: Int32 = 1
   /// Keys that must agree for a rerun to continue a study, or for two studies to merge.
   /// (`validation`, the validation recordings' names, is absent from studies made before it
-  /// existed: read as none.)
+  /// existed: read as none; `draws`, the detector draws per recording (``SeedDraws``), and
+  /// `seed_derivation`, how their seeds are derived, likewise: read as 1 and the present one.)
   public static let identityKeys = [
     "format", "space_sha256", "sampler", "seed", "trials", "objective", "tpe_batch", "constraints", "spec_sha256", "corpus", "validation",
+    "draws", "seed_derivation",
   ]
   /// The shipped spec's objectives (fit, and `val.KEY` on the validation corpus), canonical
   /// JSON, stored once when the study starts.
@@ -187,7 +189,13 @@ public final class TuneStudy {
 
   /// Setting `key` of a study; a key added to the identity later reads as empty when absent.
   static func identity(_ meta: [String: String], _ key: String) -> String? {
-    meta[key] ?? (key == "validation" ? "" : nil)
+    if let v = meta[key] { return v }
+    switch key {
+    case "validation": return ""
+    case "draws": return "1"
+    case "seed_derivation": return SeedDraws.derivation
+    default: return nil
+    }
   }
 
   /// Adds one setting (kept when already present: the study's first value stands).

@@ -25,6 +25,16 @@ extension JPReplay {
         display); then each miss, false alarm, budget breach and failed expectation. --json has \
         the same lists (flicker_list, miss_list, …).
 
+        onset p90 = the start of the declared movement toward a cue (or the moment no \
+        higher-priority cue hid it) to its display; clear p90 = how long a cue stayed displayed \
+        after the subject returned (--json: onset_p50_ms, onset_p90_ms, clear_p50_ms, clear_p90_ms).
+
+        --seeds K scores K draws of the corpus: draw 0 is each recording as committed, draw k ≥ 1 \
+        its scenario (beside it) generated in memory with a seed derived from (name, seed, k) \
+        (a recording without a scenario is the same in every draw). It prints each objective's \
+        mean with its 95% interval and every draw's total, then each expect: rule that fails on \
+        some draw, with the draws: a rule that holds on draw 0 only is a rule about one draw.
+
         Recordings without labels (imported sessions) get praise, budgets and expectations \
         only. A folder argument scores the recordings in it; with no recording named, score \
         scores Recordings/ (as verify and coverage default to the corpus; --all says so \
@@ -39,6 +49,7 @@ extension JPReplay {
           jpreplay score Recordings/s05-head-level-flicker.jprec --details
           jpreplay score Recordings/drift-left-and-back.jprec --budget maxCueChangesPerMinute=4
           jpreplay score Recordings/drift-left-and-back.jprec Recordings/s05-head-level-flicker.jprec --repeat 20 --jobs 2
+          jpreplay score Recordings/drift-left-and-back.jprec --seeds 3
 
         Exit codes: 0 scored; 2 bad input (unreadable recording or spec, bad option).
         """)
@@ -65,6 +76,12 @@ extension JPReplay {
 
     @Option(name: .customLong("budget"), help: ArgumentHelp("Change a budget limit (as verify --budget).", valueName: "name=value"))
     var budgetSettings: [String] = []
+
+    @Option(
+      help: ArgumentHelp(
+        "Score K detector draws of every recording with a scenario beside it (draw 0: the recording; the others generated in memory with derived seeds): each objective's mean [95% interval] and per-draw totals, and the expect: rules failing on some draws.",
+        valueName: "K"))
+    var seeds = 1
 
     func validate() throws {
       if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -93,6 +110,17 @@ extension JPReplay {
         do { try scorer.budgets.set(b) } catch { throw CLIError.badInput(error.message) }
       }
       let overrides = try engine.parsedOverrides()
+      if seeds != 1 {
+        guard !json, !details, `repeat` == 1 else { throw CLIError.badInput("--seeds: prints its own summary; leave out --json, --details and --repeat") }
+        let budgets = scorer.budgets
+        let draws = try DrawsScore.score(paths: paths, count: seeds, spec: spec, overrides: overrides) { s in
+          s.jobs = scorer.jobs
+          s.expectations = ScenarioCorpus.scoreExpectations
+          s.budgets = budgets
+        }
+        print(draws.text(), terminator: "")
+        return
+      }
       let clock = ContinuousClock()
       let start = clock.now
       var score = try scorer.score(spec: spec, overrides: overrides)

@@ -16,9 +16,12 @@ extension JPReplay.Tune {
         table of trials (every objective, chosen ones first, and the reason of each \
         infeasible or failed trial); --trial N adds trial N beside the front. Each table \
         starts with the shipped spec's row; with a validation corpus each objective has its val.* column beside it, \
-        and a trial "does not generalise" when its validation value of the study's objective \
-        is worse than the shipped spec's, or when it breaks a generalise: budget of the \
-        space. --json prints one JSON object instead (shipped, each trial's validation \
+        and a trial "does not generalise" when one of its validation objectives (the study's \
+        objective or any other) is worse than the shipped spec's, or when it breaks a \
+        generalise: budget of the space. A study run with --seeds K shows each figure as the \
+        mean over the K draws with its 95% interval, then a table of paired differences \
+        (trial − shipped on the same draws) for the front and the trials asked for; such a trial \
+        generalises only when every difference's interval excludes worse. --json prints one JSON object instead (shipped, each trial's validation \
         figures, generalises and generalise_reasons; the same bytes for a merged study and \
         an unsharded one); --svg writes the first two objectives against each other with the \
         front highlighted, the shipped spec as a diamond, and ticks at round values on both axes. \
@@ -117,9 +120,12 @@ extension JPReplay.Tune {
 
         An infeasible or failed trial (a constraint broken, e.g. expectation_failures 9 > 0) \
         is refused by the gate accept and review use (exit 1, nothing written); --force \
-        promotes it with a warning. A trial that does not generalise (see tune report: its validation objective worse \
-        than the shipped spec's, or a generalise: budget broken) is refused with exit 2 \
-        naming the figure; --force promotes it with a warning. --to DIR leaves --spec alone \
+        promotes it with a warning. A trial that does not generalise is refused by the same gate \
+        with exit 2 naming the figures: with a validation corpus, an objective (any, not only the \
+        study's) worse than the shipped spec's beyond noise — for a study run with --seeds K, the \
+        95% interval of the paired difference on the same K draws lies above 0; with one draw, \
+        any excess — or a generalise: budget broken; without validation, with K > 1, the same \
+        on the fit corpus. --force promotes it with a warning. --to DIR leaves --spec alone \
         and writes DIR/PoseSpec.json (--spec's text with the trial's values) and \
         DIR/options.txt (the trial's engine options, one name=value per line in the space's \
         order, as replay --set takes them; empty when none), creating DIR; no verify runs.
@@ -160,9 +166,8 @@ extension JPReplay.Tune {
       guard let t = try s.trials().first(where: { $0.index == trial }) else {
         throw CLIError.badInput("\(study): no finished trial #\(trial)")
       }
-      try checkFeasible(t)
       let meta = try s.meta()
-      try checkGeneralises(t, study: s, objective: meta["objective"] ?? "flicker_per_min")
+      try checkGate(t, study: s, objective: meta["objective"] ?? "flicker_per_min")
       let text: String
       do { text = String(decoding: try Harness.readSpecBytes(path: spec), as: UTF8.self) } catch {
         throw CLIError.badInput(error.message)
@@ -206,25 +211,26 @@ extension JPReplay.Tune {
     }
 
     /// The gate (`GoldenGate`, the one every blessing path runs): a trial that broke a
-    /// constraint (infeasible) or failed is refused, exit 1, unless --force (a warning).
-    func checkFeasible(_ t: TrialResult) throws {
+    /// constraint (infeasible) or failed is refused, exit 1; one worse than the shipped spec
+    /// beyond noise on any objective, or over a generalise: budget (`TuneReport.worseThanShipped`),
+    /// exit 2; --force turns both into warnings.
+    func checkGate(_ t: TrialResult, study s: TuneStudy, objective: String) throws {
       let why = t.status == .ok ? nil : "\(t.status.rawValue) (\(t.reason ?? "no reason recorded"))"
+      let worse = try TuneReport(study: s, objectives: [objective]).worseThanShipped(t)
       let gate = GoldenGate(store: GoldenStore(root: URL(fileURLWithPath: ".")), engines: [])
-      let verdict = GoldenGate.verdict(gate.check([], trial: GoldenGate.Trial(index: t.index, infeasibility: why)), force: force)
+      let verdict = GoldenGate.verdict(
+        gate.check([], trial: GoldenGate.Trial(index: t.index, infeasibility: why, worse: worse)), force: force)
       for f in verdict.warned { printErr("warning: \(f.message); promoted anyway (--force)") }
       guard let code = verdict.exitCode else { return }
       for f in verdict.refused { printErr("jpreplay: \(ConsoleText.line(study)): \(f.message)") }
-      printErr("jpreplay: " + GoldenGate.closing(verdict, nothing: "nothing promoted", override: "pick a feasible trial (tune report), or pass --force to promote it anyway"))
+      printErr(
+        "jpreplay: "
+          + GoldenGate.closing(
+            verdict, nothing: "nothing promoted",
+            override: verdict.refused.contains { $0.check == .generalises }
+              ? "pick a feasible trial that generalises (tune report), or pass --force to promote it anyway"
+              : "pick a feasible trial (tune report), or pass --force to promote it anyway"))
       throw ExitCode(code)
-    }
-
-    /// Exit 2 (a warning with --force) when the study has a validation corpus and the trial
-    /// does not generalise.
-    func checkGeneralises(_ t: TrialResult, study s: TuneStudy, objective: String) throws {
-      guard let g = try TuneReport(study: s, objectives: [objective]).generalisation(t), !g.generalises else { return }
-      let why = "trial #\(t.index) does not generalise: \(g.reasons.joined(separator: "; "))"
-      guard force else { throw CLIError.badInput("\(study): \(why) (--force promotes it anyway)") }
-      printErr("warning: \(why); promoted anyway (--force)")
     }
 
     /// `--to DIR`: the edited spec and the engine options, each file written atomically.

@@ -53,7 +53,14 @@ extension JPReplay.Tune {
         247 bytes: SQLite's -journal goes beside it). It stores the \
         SHA-256 of each recording (and scenario) its trials read: a rerun or --extend over a \
         changed one is refused naming it (a study made before has none: --adopt-recordings). \
-        A run locks its study: a second run on it is refused with the first one's pid. Exit 0 \
+        A run locks its study: a second run on it is refused with the first one's pid. \
+        --seeds K scores every trial (and the shipped spec) on K draws of each recording whose \
+        scenario is beside it: draw 0 is the committed recording, draw k ≥ 1 its scenario \
+        generated in memory with a seed derived from (name, seed, k); each objective is then the \
+        mean over the draws (constraints read it: a rule broken on one draw makes the trial \
+        infeasible) and each draw's value is kept (KEY@k) for tune report's intervals and paired \
+        differences. The study records K and the seed derivation: a rerun, --extend or merge \
+        with another is refused naming it. A trial costs K times the replays of one draw. Exit 0 \
         when the study is complete, 2 on bad input (the message names the file, line and \
         column), 3 when the space is exhausted: every distinct point tried, or 64 re-draws of \
         one trial all repeated tried points; the trials before it are stored, and a rerun stops \
@@ -64,6 +71,7 @@ extension JPReplay.Tune {
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/b.sqlite --trials 4 --corpus drift-left-and-back --no-validation --shard 2/2
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/r.sqlite --sampler random --seed 3 --trials 2 --corpus 's0*' --no-validation --jobs 2
           jpreplay tune run docs/tune-space.validation.yaml --study /tmp/v.sqlite --corpus drift-left-and-back
+          jpreplay tune run docs/tune-space.example.yaml --study /tmp/k.sqlite --trials 2 --corpus drift-left-and-back --no-validation --seeds 3
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/n.sqlite --sampler nsga2 --tpe-batch 2 --trials 4 --corpus drift-left-and-back --no-validation
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/x.sqlite --corpus 'drift-*' --validation drift-left-and-back   # exit 2
 
@@ -120,6 +128,12 @@ extension JPReplay.Tune {
     @Flag(help: "Add trials to an existing study: --trials is its new, larger count; every other setting must be the study's.")
     var extend = false
 
+    @Option(
+      help: ArgumentHelp(
+        "Score each trial on K detector draws of every recording with a scenario (draw 0: the committed seed; the others derived from it, in memory), reporting means with 95% intervals (1…\(SeedDraws.drawsMax)).",
+        valueName: "K"))
+    var seeds = 1
+
     @Flag(
       name: .customLong("adopt-recordings"),
       help: "Continue a study made before studies held recording hashes: store the present recordings' hashes (only when they are the ones its trials ran).")
@@ -132,7 +146,8 @@ extension JPReplay.Tune {
     func run() throws {
       let setup = try TuneSetup.make(
         spacePath: space, specPath: spec, sampler: sampler, seed: seed, trials: trials, tpeBatch: tpeBatch,
-        shard: shard, corpus: corpus, validation: validation, noValidation: noValidation, recordingsDir: recordingsDir, jobs: jobs)
+        shard: shard, corpus: corpus, validation: validation, noValidation: noValidation, recordingsDir: recordingsDir, jobs: jobs,
+        draws: seeds)
       for w in setup.runner.space.warnings { printErr("warning: \(w)") }
       let settings = setup.studyMeta
       // A new study is made whole (settings, the shipped row) before it has its name; an
@@ -154,7 +169,8 @@ extension JPReplay.Tune {
       let total = setup.runner.indices.count
       let n = setup.validationNames.count
       let val = n == 0 ? "no validation corpus" : "\(n) validation recording\(n == 1 ? "" : "s")"
-      printErr("tune: \(setup.runner.sampler.kind.rawValue) sampler, \(total) trials (shard \(shard)), \(setup.corpusNames.count) recordings, \(val), \(jobs) jobs → \(study)")
+      let drawn = seeds > 1 ? ", \(seeds) draws each" : ""
+      printErr("tune: \(setup.runner.sampler.kind.rawValue) sampler, \(total) trials (shard \(shard)), \(setup.corpusNames.count) recordings\(drawn), \(val), \(jobs) jobs → \(study)")
       let start = Date()
       let last = LastPrint()
       let outcome = try setup.runner.runStudy(study: studyFile) { p in
