@@ -13,6 +13,9 @@ import PackageDescription
 //   ScenarioYAML → CanonicalJSON, Yams   (the scenario files' YAML reader and guard, shared by both engines' scenarios)
 //   PixScanScenarios → CanonicalJSON, PixScanEngine, ScenarioYAML, Yams
 //   PixScanPlugin → CanonicalJSON, EngineIO, EngineSeam, PixScanEngine, PixScanScenarios, Recording, Replay, Verify   (PixScan on the seam)
+//   CameraCoachEngine → CanonicalJSON  (the third engine: Camera Coach, docs/CAMERACOACH.md)
+//   CameraCoachScenarios → CameraCoachEngine, CanonicalJSON, ScenarioYAML, Yams
+//   CameraCoachPlugin → CameraCoachEngine, CameraCoachScenarios, CanonicalJSON, EngineIO, EngineSeam, Recording, Replay, Verify   (Camera Coach on the seam)
 //   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB, SystemPackage   (never the engine; FilePath for every path)
 //   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, ScenarioYAML, Yams
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
@@ -22,10 +25,10 @@ import PackageDescription
 //   Lab → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, Verify, GRDB, Yams
 //   JPReplayTesting → CoachEngine, JustPhotoPlugin, Recording, Replay, ReplayHarness, Verify
 //   Mutants → Scenarios
-//   jpreplay → CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, PixScanPlugin, PixScanScenarios, Recording, Replay, ReplayHarness, Scenarios, Verify, ArgumentParser
+//   jpreplay → CameraCoachPlugin, CameraCoachScenarios, CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, PixScanPlugin, PixScanScenarios, Recording, Replay, ReplayHarness, Scenarios, Verify, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
-// CanonicalJSON, EngineIO, PoseSpec, CoachEngine and PixScanEngine use nothing but the standard library
+// CanonicalJSON, EngineIO, PoseSpec, CoachEngine, PixScanEngine and CameraCoachEngine use nothing but the standard library
 // (and libc's math): no Foundation, no files, processes, environment, clock or randomness.
 let package = Package(
   name: "justphoto-replay",
@@ -68,6 +71,15 @@ let package = Package(
     .target(
       name: "PixScanScenarios",
       dependencies: ["CanonicalJSON", "PixScanEngine", "ScenarioYAML", .product(name: "Yams", package: "Yams")]),
+    .target(name: "CameraCoachEngine", dependencies: ["CanonicalJSON"]),
+    .target(
+      name: "CameraCoachScenarios",
+      dependencies: ["CameraCoachEngine", "CanonicalJSON", "ScenarioYAML", .product(name: "Yams", package: "Yams")]),
+    .target(
+      name: "CameraCoachPlugin",
+      dependencies: [
+        "CameraCoachEngine", "CameraCoachScenarios", "CanonicalJSON", "EngineIO", "EngineSeam", "Recording", "Replay", "Verify",
+      ]),
     // The scenario files' YAML reader (core-schema scalars, node paths, messages) and its guard
     // (no anchors, bounded depth and size), shared by both engines' scenario modules.
     .target(
@@ -121,8 +133,9 @@ let package = Package(
     .executableTarget(
       name: "jpreplay",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "PixScanPlugin", "PixScanScenarios", "Recording",
-        "Replay", "ReplayHarness", "Scenarios", "Verify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "CameraCoachPlugin", "CameraCoachScenarios", "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab",
+        "PixScanPlugin", "PixScanScenarios", "Recording", "Replay", "ReplayHarness", "Scenarios", "Verify",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
@@ -144,6 +157,9 @@ let package = Package(
     .testTarget(
       name: "PixScanPluginTests",
       dependencies: ["CanonicalJSON", "EngineIO", "PixScanEngine", "PixScanPlugin", "PixScanScenarios", "Replay"]),
+    .testTarget(
+      name: "CameraCoachTests",
+      dependencies: ["CameraCoachEngine", "CameraCoachPlugin", "CameraCoachScenarios", "CanonicalJSON", "EngineIO", "Replay"]),
     .testTarget(name: "JPReplayTestingTests", dependencies: ["JPReplayTesting", "Verify"]),
     .testTarget(
       name: "CLITests",

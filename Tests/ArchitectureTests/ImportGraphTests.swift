@@ -117,12 +117,30 @@ struct ImportGraphTests {
       #expect(!files.isEmpty, "Sources/\(dir) has no Swift files")
       for file in files {
         for module in try Self.importedModules(file)
-        where ["CoachEngine", "PoseSpec", "JustPhotoPlugin"].contains(module) || module.hasPrefix("PixScan") {
+        where ["CoachEngine", "PoseSpec", "JustPhotoPlugin"].contains(module) || module.hasPrefix("PixScan")
+          || module.hasPrefix("CameraCoach")
+        {
           offenders.append("\(file) imports \(module)")
         }
       }
     }
     #expect(offenders.isEmpty, "\(offenders)")
+  }
+
+  /// Camera Coach (issue 36) is named only by its own modules and the CLI that registers it:
+  /// no other module under Sources imports a `CameraCoach…` module.
+  @Test func cameraCoachIsImportedOnlyByItselfAndTheCLI() throws {
+    var offenders: [String] = []
+    var importers: Set<String> = []
+    for file in try Self.swiftFiles(under: "Sources") {
+      let top = file.split(separator: "/").dropFirst().first.map(String.init) ?? file
+      for module in try Self.importedModules(file) where module.hasPrefix("CameraCoach") {
+        importers.insert(top)
+        if !top.hasPrefix("CameraCoach") && top != "jpreplay" { offenders.append("\(file) imports \(module)") }
+      }
+    }
+    #expect(offenders.isEmpty, "\(offenders)")
+    #expect(importers.contains("jpreplay") && importers.contains("CameraCoachPlugin"), "\(importers)")
   }
 
   /// Checked here too, without the script: the engines, the spec and the floor import no
@@ -131,7 +149,7 @@ struct ImportGraphTests {
     let banned = ["FileManager", "FileHandle", "Process", "ProcessInfo", "fopen", "fread", "fwrite",
                   "popen", "posix_spawn", "getenv", "contentsOfFile", "String(contentsOf", "Data(contentsOf"]
     var offenders: [String] = []
-    for dir in ["CanonicalJSON", "EngineIO", "PoseSpec", "CoachEngine", "PixScanEngine"] {
+    for dir in ["CanonicalJSON", "EngineIO", "PoseSpec", "CoachEngine", "PixScanEngine", "CameraCoachEngine"] {
       let files = try Self.swiftFiles(under: "Sources/\(dir)")
       #expect(!files.isEmpty, "Sources/\(dir) has no Swift files")
       for file in files {

@@ -55,11 +55,11 @@ struct EngineInputTests {
     #expect(
       F.lines(out) == [
         "200 cue_display FRAME_MOVE_LEFT/hard none noRef",
-        "200 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false",
+        "200 script_card FRAME_MOVE_LEFT v0 FRAME_MOVE_LEFT 提示 v0 | FRAME_MOVE_LEFT en v0 frozen=false",
         // §4.6 subject_lost: 2000 ms after the last frame with a subject (frame 9, t=600).
         "2600 prompt",
         "3200 cue_display FRAME_GENERAL/warn none noRef",
-        "3200 script_card FRAME_GENERAL v0 停一下 | Hold still frozen=false",
+        "3200 script_card FRAME_GENERAL v0 FRAME_GENERAL 提示 v0 | FRAME_GENERAL en v0 frozen=false",
       ])
     let evals = Dictionary(uniqueKeysWithValues: out.filter { $0.out == "cue_eval" }.map { ($0.t, $0) })
     #expect(cue(evals[667]!, "FRAME_MOVE_LEFT")?["reason"] == "deactivated:missing_input:no_pose")

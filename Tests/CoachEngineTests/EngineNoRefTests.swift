@@ -21,7 +21,7 @@ struct EngineNoRefTests {
     #expect(
       F.lines(out) == [
         "200 cue_display FRAME_MOVE_LEFT/hard none noRef",
-        "200 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false",
+        "200 script_card FRAME_MOVE_LEFT v0 FRAME_MOVE_LEFT 提示 v0 | FRAME_MOVE_LEFT en v0 frozen=false",
       ])
     #expect(!out.contains { $0.out == "cue_eval" })
   }
@@ -60,11 +60,11 @@ struct EngineNoRefTests {
     #expect(
       F.lines(out) == [
         "200 cue_display FRAME_MOVE_LEFT/hard none noRef",
-        "200 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false",
+        "200 script_card FRAME_MOVE_LEFT v0 FRAME_MOVE_LEFT 提示 v0 | FRAME_MOVE_LEFT en v0 frozen=false",
         "3200 cue_display null/none none noRef",
         "3200 script_card null vnull null | null frozen=false",
         "4000 cue_display FRAME_MOVE_LEFT/hard none noRef",
-        "4000 script_card FRAME_MOVE_LEFT v1 左边来一点 | Step left a touch frozen=false",
+        "4000 script_card FRAME_MOVE_LEFT v1 FRAME_MOVE_LEFT 提示 v1 | FRAME_MOVE_LEFT en v1 frozen=false",
       ])
     let evals = out.filter { $0.out == "cue_eval" }
     let crossed = evals.filter { cue($0, "FRAME_MOVE_LEFT")?["reason"] == "exit_crossed" }.map(\.t)
@@ -87,7 +87,7 @@ struct EngineNoRefTests {
     }
     let lines = F.lines(F.run(F.engine(slowUp), events))
     #expect(lines[2] == "3533 cue_display FRAME_MOVE_UP/hard none noRef")
-    #expect(lines[3] == "3533 script_card FRAME_MOVE_UP v0 往上一点 | Move up a bit frozen=false")
+    #expect(lines[3] == "3533 script_card FRAME_MOVE_UP v0 FRAME_MOVE_UP 提示 v0 | FRAME_MOVE_UP en v0 frozen=false")
   }
 
   @Test("§3.9: minHoldMs and cooldownMs are the shown cue's values from the spec")

@@ -184,7 +184,7 @@ struct SubjectAndPauseTests {
     #expect(
       F.lines(out) == [
         "200 cue_display FRAME_MOVE_LEFT/hard none noRef",
-        "200 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false", "1000 shutter",
+        "200 script_card FRAME_MOVE_LEFT v0 FRAME_MOVE_LEFT 提示 v0 | FRAME_MOVE_LEFT en v0 frozen=false", "1000 shutter",
       ])
     #expect(out.last?.fields["reason"] == "app_inactive")
     var resumed = events

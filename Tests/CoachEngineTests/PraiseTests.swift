@@ -24,15 +24,15 @@ struct PraiseTests {
     #expect(
       lines == [
         "200 cue_display FRAME_MOVE_LEFT/hard none noRef",
-        "200 script_card FRAME_MOVE_LEFT v0 往左一点 | Move a bit left frozen=false",
+        "200 script_card FRAME_MOVE_LEFT v0 FRAME_MOVE_LEFT 提示 v0 | FRAME_MOVE_LEFT en v0 frozen=false",
         "1600 praise on exit_crossed FRAME_X",
-        "1600 script_card null v0 就现在！按快门 | Now—hit the shutter frozen=true",
+        "1600 script_card null v0 PRAISE_FREEZE 提示 v0 | PRAISE_FREEZE en v0 frozen=true",
         "3200 cue_display null/none none noRef",
         "4000 cue_display FRAME_MOVE_LEFT/hard none noRef",
         "6600 praise off exit_crossed FRAME_X timeout",
         // §3.10 [pinned 2026-11-27]: the card visible again after the freeze is a showing;
         // LEFT's card was shown once before (200), so variant 1.
-        "6600 script_card FRAME_MOVE_LEFT v1 左边来一点 | Step left a touch frozen=false",
+        "6600 script_card FRAME_MOVE_LEFT v1 FRAME_MOVE_LEFT 提示 v1 | FRAME_MOVE_LEFT en v1 frozen=false",
       ])
   }
 
@@ -61,7 +61,7 @@ struct PraiseTests {
     let praise = F.lines(out.filter { $0.out == "praise" })
     #expect(praise == ["1600 praise on exit_crossed FRAME_X", "2800 praise off exit_crossed FRAME_X shutter_tap"])
     // §3.10: the card visible again after the freeze is LEFT's second showing (variant 1).
-    #expect(F.lines(out).contains("2800 script_card FRAME_MOVE_LEFT v1 左边来一点 | Step left a touch frozen=false"))
+    #expect(F.lines(out).contains("2800 script_card FRAME_MOVE_LEFT v1 FRAME_MOVE_LEFT 提示 v1 | FRAME_MOVE_LEFT en v1 frozen=false"))
   }
 
   @Test("§3.12: the per-dimension cooldown is strict — 9999 ms after is ignored, 10000 ms after praises")
@@ -103,7 +103,7 @@ struct PraiseTests {
     #expect(edited.praisePolicy.timeoutMs == 2000)
     let events = F.frames(0..<40) { k in F.subject(dx: k < 21 ? 0.15 : 0.0) }
     let lines = F.lines(F.runWithTimers(F.engine(edited), events, until: 4000))
-    #expect(lines.contains("1600 script_card null v0 拍！ | Now—hit the shutter frozen=true"))
+    #expect(lines.contains("1600 script_card null v0 拍！ | PRAISE_FREEZE en v0 frozen=true"))
     #expect(lines.contains("3600 praise off exit_crossed FRAME_X timeout"))
   }
 

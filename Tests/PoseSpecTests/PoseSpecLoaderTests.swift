@@ -13,8 +13,8 @@ struct PoseSpecLoaderTests {
   func referenceLoads() throws {
     let doc = try load(SpecFixtures.referenceURL)
     #expect(doc.cues.count == 50)
-    #expect(doc.sha256.hasPrefix("67184245"))
-    #expect(doc.sha256.hasSuffix("2880"))
+    #expect(doc.sha256.hasPrefix("7f8e3f15"))
+    #expect(doc.sha256.hasSuffix("6a39"))
     #expect(doc.prdVersion == "v1.1.4")
     #expect(doc.fingerprint == "v1.1.4|v1.1.4-final-hotreload|cues=50")
     #expect(doc.warnings.isEmpty)
@@ -53,7 +53,7 @@ struct PoseSpecLoaderTests {
           error: "centerXOffset", hard: [Threshold(.greater, 0.12)], warn: [Threshold(.greater, 0.07)],
           exit: [Threshold(.lessOrEqual, 0.04)]))
     #expect(left.trigger.withRef?.error == "centerXOffset - target.centerXOffset")
-    #expect(left.script.zh.first == "往左一点")
+    #expect(left.script.zh.first == "FRAME_MOVE_LEFT 提示 v0")
     #expect(left.antiJitter.persistFrames == 4)
     let weight = try #require(doc.cue(id: "WEIGHT_SHIFT"))
     #expect(weight.trigger.noRef?.hard == [])

@@ -4,7 +4,7 @@ import Foundation
 /// Paths and mutated copies of the PoseSpecs the tests load.
 ///
 /// Everything lives in the repository: the app's reference PoseSpec is committed as
-/// `Tests/Fixtures/reference-posespec.json` (the app's facts, the project's prose). Both are
+/// `Tests/Fixtures/reference-posespec.json` (the app's facts, the project's prose, placeholder card lines). Both are
 /// found from `#filePath` (symlinks resolved, so a private package that links the test folders
 /// finds them too).
 enum SpecFixtures {

@@ -152,7 +152,7 @@ struct ScenarioFixtureDir {
       {"cue_id":"FRAME_MOVE_LEFT","level":"hard","mode":"noRef","out":"cue_display","reason":"none","t":200}
       {"cue_id":"FRAME_MOVE_LEFT","en":"Step a little to the left","frozen":false,"out":"script_card","t":200,"variant":0,"zh":"向左挪一步"}
       {"dimension":"FRAME_X","out":"praise","state":"on","t":1600,"trigger":"exit_crossed"}
-      {"cue_id":null,"en":"Now—take the shot","frozen":true,"out":"script_card","t":1600,"variant":0,"zh":"就现在！按快门"}
+      {"cue_id":null,"en":"Now—take the shot","frozen":true,"out":"script_card","t":1600,"variant":0,"zh":"现在，拍下这一张"}
       {"cue_id":"FRAME_MOVE_LEFT","level":"warn","mode":"noRef","out":"cue_display","reason":"none","t":3000}
       {"album":"none","core":"captured_preview","liked":false,"out":"item","shot":1,"t":4000,"thumb":"pending"}
       {"album":"none","core":"captured_preview","liked":false,"out":"item","shot":2,"t":4050,"thumb":"pending"}
@@ -186,7 +186,7 @@ struct ScenarioFixtureDir {
 
   @Test func linesSeenCountedAndNever() throws {
     #expect(try Self.holds("{saw: praise, with: {state: off, off_reason: timeout, dimension: FRAME_X}, at: 6600}"))
-    #expect(try Self.holds("{saw: script_card, with: {frozen: true, zh: 就现在！按快门, en: Now—take the shot, cue_id: null}, from: 1600, to: 1600}"))
+    #expect(try Self.holds("{saw: script_card, with: {frozen: true, zh: 现在，拍下这一张, en: Now—take the shot, cue_id: null}, from: 1600, to: 1600}"))
     #expect(try Self.holds("{saw: match, with: {match: false, blocked_by: [FRAME_MOVE_LEFT]}}"))
     #expect(try !Self.holds("{saw: match, with: {blocked_by: [FRAME_MOVE_LEFT, X]}}"))
     let late = try Self.failures("  - {saw: praise, with: {state: off, off_reason: timeout}, at: 6599}")

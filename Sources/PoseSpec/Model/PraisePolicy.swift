@@ -20,7 +20,7 @@ public struct PraisePolicy: Equatable, Sendable {
 
   public static let reference = PraisePolicy(
     enabled: true, trigger: "exit_crossed", dimensionKey: "mutexGroup", cooldownMs: 10_000,
-    freezeZh: ["就现在！按快门"], freezeEn: ["Now—take the shot"], timeoutMs: 5_000,
+    freezeZh: ["现在，拍下这一张"], freezeEn: ["Now—take the shot"], timeoutMs: 5_000,
     unfreezeOn: ["shutter_tap", "timeout"])
 
   public init(

@@ -20,7 +20,9 @@ extension JPReplay {
         A PixScan corpus (--recordings Recordings/pixscan: scenarios with engine: pixscan) is \
         judged the same way against PixScan's planted faults (pix-…; docs/PIXSCAN.md "Planted \
         faults"), each scenario run straight through the engine; spec mutants are Just \
-        Photo's.
+        Photo's. A Camera Coach corpus (--recordings Recordings/cameracoach: engine: \
+        cameracoach) likewise against its planted faults (cc-…; docs/CAMERACOACH.md), its \
+        budget invariants counting as rules.
 
         Examples:
           jpreplay faults --list
@@ -60,7 +62,16 @@ extension JPReplay {
 
     func run() throws {
       if list {
-        for f in FaultRun.plantedFaults + PixScanFaults.list { print("\(f.name): \(f.summary)") }
+        for f in FaultRun.plantedFaults + PixScanFaults.list + CameraCoachFaults.list { print("\(f.name): \(f.summary)") }
+        return
+      }
+      let cameraCoach = CameraCoachFaults.scenarioFiles(in: recordings)
+      if !cameraCoach.isEmpty {
+        guard !noFaults else { throw CLIError.badInput("nothing to run: --no-faults on a Camera Coach corpus (it has no spec mutants)") }
+        guard require.isFinite, (0...100).contains(require) else { throw CLIError.badInput("--require \(require): expected a percentage 0…100") }
+        let report = try CameraCoachFaults.report(files: cameraCoach, only: only, mutants: mutants, spec: spec)
+        if json { printJSON(report.json, terminator: "") } else { print(report.text(title: "faults (Camera Coach)"), terminator: "") }
+        if report.catchRate * 100 < require { throw ExitCode(1) }
         return
       }
       let pixScan = PixScanFaults.scenarioFiles(in: recordings)

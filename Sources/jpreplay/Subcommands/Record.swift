@@ -89,6 +89,9 @@ extension JPReplay {
       if let text = try? String(contentsOfFile: file, encoding: .utf8), PixScanRecord.isPixScan(text) {
         return try PixScanRecord.record(file, text: text, output: output, jsonl: jsonl)
       }
+      if let text = try? String(contentsOfFile: file, encoding: .utf8), CameraCoachRecord.isCameraCoach(text) {
+        return try CameraCoachRecord.record(file, text: text, output: output, jsonl: jsonl)
+      }
       let scenario = try Scenario.load(path: file)
       let out = output ?? ScenarioCorpus.recordingPath(forScenario: file, name: scenario.name)
       let generated = scenario.generate()

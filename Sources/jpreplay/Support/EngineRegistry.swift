@@ -1,3 +1,4 @@
+import CameraCoachPlugin
 import EngineSeam
 import Lab
 import PixScanPlugin
@@ -8,13 +9,19 @@ import Verify
 /// (absent = Just Photo). Just Photo's commands build their drivers from a PoseSpec
 /// (`ReplayHarness`); every other engine comes as an `EnginePlugin` listed here.
 enum EngineRegistry {
-  /// Plug-ins of engines other than Just Photo, by name: PixScan (issue 26, docs/PIXSCAN.md).
-  static let plugins: [String: EnginePlugin] = ["pixscan": PixScanSeamEngine.plugin]
+  /// Plug-ins of engines other than Just Photo, by name: PixScan (issue 26, docs/PIXSCAN.md)
+  /// and Camera Coach (issue 36, docs/CAMERACOACH.md).
+  static let plugins: [String: EnginePlugin] = ["pixscan": PixScanSeamEngine.plugin, "cameracoach": CameraCoachSeamEngine.plugin]
 
   /// The plug-ins' hooks for `verify`'s scenario checks in `recordingsDir` (Just Photo's is
   /// `ScenarioCorpus.checks`): PixScan's `<name>.yaml` scenarios.
   static func scenarioChecks(recordingsDir: String) throws(CLIError) -> [ScenarioChecks] {
-    do { return [try PixScanScenarioChecks.checks(recordingsDir: recordingsDir)] } catch { throw .badInput(error.description) }
+    do {
+      return [
+        try PixScanScenarioChecks.checks(recordingsDir: recordingsDir),
+        try CameraCoachScenarioChecks.checks(recordingsDir: recordingsDir),
+      ]
+    } catch { throw .badInput(error.description) }
   }
 
   /// Every engine's scenario hooks for `recordingsDir`, Just Photo's first: what `review` and

@@ -1,9 +1,10 @@
 import ArgumentParser
+import CameraCoachPlugin
 import PixScanPlugin
 import Replay
 import Verify
 
-/// The hidden `--plant-fault NAME` of `replay` and `verify` (issue 26): PixScan recordings are
+/// The hidden `--plant-fault NAME` of `replay` and `verify` (issue 26; Camera Coach's too, issue 36): PixScan recordings are
 /// replayed by an engine with that deliberate bug (docs/PIXSCAN.md "Planted faults"), so a
 /// test can stand this jpreplay in for the release build of a commit that introduced the bug
 /// (`bisect commits` builds one per commit, which takes minutes). Not in --help: it is for
@@ -12,31 +13,38 @@ import Verify
 struct PlantFaultOption: ParsableArguments {
   @Option(
     name: .customLong("plant-fault"),
-    help: ArgumentHelp("Replay PixScan recordings with this planted engine fault (tests only; never writes goldens).", visibility: .private))
+    help: ArgumentHelp("Replay PixScan or Camera Coach recordings with this planted engine fault (tests only; never writes goldens).", visibility: .private))
   var names: [String] = []
 
   var isEmpty: Bool { names.isEmpty }
 
   func validate() throws {
-    let known = PixScanSeamEngine.plantableFaults.map(\.name)
+    let known = Self.all.map(\.name)
     for n in names where !known.contains(n) {
-      throw ValidationError("--plant-fault '\(n)': not a PixScan planted fault (known: \(known.joined(separator: ", ")))")
+      throw ValidationError("--plant-fault '\(n)': not a PixScan planted fault nor a Camera Coach one (known: \(known.joined(separator: ", ")))")
     }
   }
 
-  /// The engines to route recordings to: the registry's, with PixScan's faults planted.
+  /// Every plantable fault: PixScan's, then Camera Coach's.
+  static var all: [(name: String, summary: String)] { PixScanSeamEngine.plantableFaults + CameraCoachSeamEngine.plantableFaults }
+
+  /// The engines to route recordings to: the registry's, with the named faults planted in the
+  /// engine each belongs to.
   func plugins() -> [String: EnginePlugin] {
-    guard !names.isEmpty, let faulty = PixScanSeamEngine.plugin(plantedFaults: names) else { return EngineRegistry.plugins }
     var all = EngineRegistry.plugins
-    all[faulty.name] = faulty
+    let pix = names.filter { n in PixScanSeamEngine.plantableFaults.contains { $0.name == n } }
+    let coach = names.filter { n in CameraCoachSeamEngine.plantableFaults.contains { $0.name == n } }
+    if !pix.isEmpty, let faulty = PixScanSeamEngine.plugin(plantedFaults: pix) { all[faulty.name] = faulty }
+    if !coach.isEmpty, let faulty = CameraCoachSeamEngine.plugin(plantedFaults: coach) { all[faulty.name] = faulty }
     return all
   }
 
   /// The loud warning on standard error, once per run; nothing without a fault.
   func warn() {
-    let summaries = Dictionary(PixScanSeamEngine.plantableFaults.map { ($0.name, $0.summary) }, uniquingKeysWith: { a, _ in a })
+    let summaries = Dictionary(Self.all.map { ($0.name, $0.summary) }, uniquingKeysWith: { a, _ in a })
     for n in names {
-      printErr("jpreplay: WARNING: planted fault \(n) is ON: PixScan recordings replay with a deliberately wrong engine (\(summaries[n] ?? n)): its traces are not PixScan's behaviour and must never become goldens (verify writes none)")
+      let engine = CameraCoachSeamEngine.plantableFaults.contains { $0.name == n } ? "Camera Coach" : "PixScan"
+      printErr("jpreplay: WARNING: planted fault \(n) is ON: \(engine) recordings replay with a deliberately wrong engine (\(summaries[n] ?? n)): its traces are not \(engine)'s behaviour and must never become goldens (verify writes none)")
     }
   }
 
