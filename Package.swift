@@ -170,7 +170,7 @@ let package = Package(
     .testTarget(
       name: "LabTests",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Replay", "Scenarios", "Verify",
+        "CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Recording", "Replay", "Scenarios", "Verify",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     // Runs scripts/check-imports (this manifest = the import graph; the floor rules).
