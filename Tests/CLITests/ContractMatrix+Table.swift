@@ -112,7 +112,10 @@ extension ContractMatrix {
       ], untested: ["spec": "as replay --spec", "to": "the end time (ms), not a path"]),
     "tune run": Entry(untested: ["space": studyArgs, "study": studyArgs, "spec": "as replay --spec", "recordings-dir": corpusArgs]),
     "tune report": Entry(untested: ["study": studyArgs, "svg": studyArgs, "html": studyArgs, "spec": "as replay --spec", "recordings-dir": corpusArgs]),
-    "tune promote": Entry(untested: ["study": studyArgs, "spec": "as replay --spec", "to": studyArgs]),
+    "tune promote": Entry(untested: [
+      "study": studyArgs, "spec": "as replay --spec", "to": studyArgs, "recordings-dir": corpusArgs,
+      "test-set": "a glob of recording names, not a path",
+    ]),
     "tune merge": Entry(untested: ["studies": studyArgs, "o": studyArgs]),
     "tune export": Entry(untested: [
       "study": studyArgs, "optuna": studyArgs + "; TuneExportCLITests refuses a directory and a link to a file as the output",
