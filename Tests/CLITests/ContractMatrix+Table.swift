@@ -116,6 +116,9 @@ extension ContractMatrix {
       "study": studyArgs, "spec": "as replay --spec", "to": studyArgs, "recordings-dir": corpusArgs,
       "test-set": "a glob of recording names, not a path",
     ]),
+    "tune rebuild": Entry(untested: [
+      "recipe": "a study run per cell is too slow (TuneRecipeTests runs a short recipe)", "study": studyArgs,
+    ]),
     "tune merge": Entry(untested: ["studies": studyArgs, "o": studyArgs]),
     "tune export": Entry(untested: [
       "study": studyArgs, "optuna": studyArgs + "; TuneExportCLITests refuses a directory and a link to a file as the output",
