@@ -8,6 +8,12 @@ extension JPReplay.Tune.Promote {
   /// back: no study stores them, no gate decides on them.
   func reportTestSet(_ result: TunePromote.Result, shippedText: String) throws {
     guard testSet != "none" else { return }
+    // No recordings folder here (a study promoted elsewhere): no test set to read.
+    var isDir: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: recordingsDir, isDirectory: &isDir), isDir.boolValue else {
+      print("tune promote: no \(recordingsDir)/ folder here: no test-set reading")
+      return
+    }
     let names: [String]
     do { names = try TuneTestSet.names(glob: testSet, recordingsDir: recordingsDir) } catch { throw CLIError.badInput(error.message) }
     guard !names.isEmpty else {
