@@ -29,7 +29,7 @@ public struct ScenarioEventStream: IteratorProtocol {
     cursor = SubjectCursor(baseline: s.subject, track: s.track())
     rng = SplitMix64(seed: s.seed)
     nuisance = NuisanceStream(s.noise.nuisance, seed: s.seed)
-    detector = s.detector?.profile.map { DetectorStream($0, seed: s.seed) }
+    detector = s.detector?.profile(seed: s.seed).map { DetectorStream($0, seed: s.seed) }
     var extras: [(t: Int64, line: JSONObject)] = []
     for e in s.timeline {
       if case .event(let at, let line) = e { extras.append((at, line)) }

@@ -21,7 +21,7 @@ public enum ScenarioSchema {
   static let occlusionExtraKeys = ["parts"]
   static let driftKeys = ["sigma", "tau_ms"]
   static let swayKeys = ["amplitude", "period_ms"]
-  static let detectorKeys = ["profile", "rate_fps", "delivered_fps"] + DetectorProfile.Figure.allCases.map(\.rawValue)
+  static let detectorKeys = ["profile", "rate_fps", "delivered_fps", "randomise"] + DetectorProfile.Figure.allCases.map(\.rawValue)
   static let timelineKeys = ["at", "from", "to", "subject", "oscillate", "event", "intent"]
   static let oscillationKeys = ["amplitude", "period_ms"]
   static let referenceKeys = ["at", "ref_id", "subject", "drop", "conf", "faces", "frame_scalars"]

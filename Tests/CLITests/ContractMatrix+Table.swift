@@ -209,7 +209,10 @@ extension ContractMatrix {
       slots: [
         Slot(argument: "study", args: ["tune", "promote", "{}", "0", "--to", "promoted"], direction: .input, ext: ".sqlite", fixture: fix + "/study.sqlite"),
         Slot(argument: "to", args: ["tune", "promote", fix + "/study.sqlite", "0", "--to", "{}"], direction: .folder(output: true), ext: ""),
-      ], untested: ["spec": asSpec]),
+      ], untested: ["spec": asSpec, "recordings-dir": "the test set's folder, read after the trial is written (TuneTestSetTests)", "test-set": "a glob of recording names, not a path"]),
+    "tune rebuild": Entry(untested: [
+      "recipe": "a study run per cell is too slow (TuneRecipeTests runs a short recipe)", "study": "as tune run --study",
+    ]),
     "tune merge": Entry(slots: [
       Slot(argument: "studies", args: ["tune", "merge", "{}", "-o", "merged.sqlite"], direction: .input, ext: ".sqlite", fixture: fix + "/study.sqlite"),
       Slot(argument: "o", args: ["tune", "merge", fix + "/study.sqlite", "-o", "{}"], direction: .output(database: true), ext: ".sqlite"),

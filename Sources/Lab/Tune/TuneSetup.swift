@@ -59,6 +59,10 @@ public struct TuneSetup: Sendable {
     let all = try recordingNames(recordingsDir)
     let valNames = try validationNames(cli: validation, none: noValidation, space: space, all: all, recordingsDir: recordingsDir)
     let names = try corpusNames(corpus, all: all, recordingsDir: recordingsDir, excluding: valNames)
+    // The test set is never selected on (issue 35 item 3): tune promote reads it once.
+    if let t = (names + valNames).first(where: TuneTestSet.isTest) {
+      throw .badInput("\(recordingsDir)/\(t).jprec is in the test set (test-*), which no study fits or validates on: tune promote reads it once (docs/TUNING.md, \"The test set\"); narrow --corpus or --validation")
+    }
     if let both = names.first(where: valNames.contains) {
       throw .badInput("\(recordingsDir)/\(both).jprec is in both the fit corpus and the validation corpus: validation judges trials on recordings they were not fitted on (narrow --corpus or --validation)")
     }
@@ -175,7 +179,7 @@ public struct TuneSetup: Sendable {
   static func corpusNames(_ patterns: [String], all: [String], recordingsDir: String, excluding: [String]) throws(HarnessFailure) -> [String] {
     if patterns.isEmpty {
       let tune = all.filter { $0.hasPrefix("tune-") }
-      let rest = all.filter { !excluding.contains($0) }
+      let rest = all.filter { !excluding.contains($0) && !TuneTestSet.isTest($0) }
       guard rest.count > 0 else { throw .badInput("\(recordingsDir): no recordings") }
       return tune.isEmpty ? rest : tune
     }

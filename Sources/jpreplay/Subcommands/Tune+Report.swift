@@ -125,7 +125,10 @@ extension JPReplay.Tune {
         study's) worse than the shipped spec's beyond noise — for a study run with --seeds K, the \
         95% interval of the paired difference on the same K draws lies above 0; with one draw, \
         any excess — or a generalise: budget broken; without validation, with K > 1, the same \
-        on the fit corpus. --force promotes it with a warning. --to DIR leaves --spec alone \
+        on the fit corpus. --force promotes it with a warning. Once written, the trial and the \
+        shipped spec are read on the test set (--test-set, default the test-* recordings: \
+        never fitted, never validated, never read by any gate) and the two columns printed. \
+        --to DIR leaves --spec alone \
         and writes DIR/PoseSpec.json (--spec's text with the trial's values) and \
         DIR/options.txt (the trial's engine options, one name=value per line in the space's \
         order, as replay --set takes them; empty when none), creating DIR; no verify runs.
@@ -161,6 +164,12 @@ extension JPReplay.Tune {
     @Option(help: ArgumentHelp("Write DIR/PoseSpec.json (--spec's text with the trial's values) and DIR/options.txt (its engine options, name=value per line) instead of editing --spec; no verify.", valueName: "DIR"))
     var to: String?
 
+    @Option(name: .customLong("test-set"), help: ArgumentHelp("The test recordings read once after the promote (never used for selection; `none`: skip).", valueName: "GLOB"))
+    var testSet = TuneTestSet.defaultGlob
+
+    @Option(name: .customLong("recordings-dir"), help: "Folder of the test recordings.")
+    var recordingsDir = "Recordings"
+
     func run() throws {
       let s = try TuneStudy.open(study, create: false)
       guard let t = try s.trials().first(where: { $0.index == trial }) else {
@@ -174,7 +183,11 @@ extension JPReplay.Tune {
       }
       let result = try TunePromote.apply(trial: t, meta: meta, specText: text, specFile: spec)
       for e in result.edits { print("\(e.place): \(e.old) → \(e.new)") }
-      if let to { return try write(result, to: to) }
+      if let to {
+        try write(result, to: to)
+        if !dryRun { try reportTestSet(result, shippedText: text) }
+        return
+      }
       // The trial's engine options go where every replay with this spec reads them
       // (`SpecOptionsFile`: options.txt beside the spec), so the verify below — and CI's —
       // replays the configuration the study scored.
@@ -203,6 +216,7 @@ extension JPReplay.Tune {
         }
         print("tune promote: \(result.options.count) engine options written to \(optionsFile) (verify and every replay with \(spec) read it)")
       }
+      try reportTestSet(result, shippedText: text)
       guard !noVerify else { return }
       let verify = try JPReplay.Verify.parse(["--update", "new"] + (spec == Harness.defaultSpecPath ? [] : ["--spec", spec]))
       do { try verify.run() } catch let e as ExitCode where e.rawValue == 1 {

@@ -12,14 +12,16 @@ extension JPReplay {
         the objectives in a SQLite study, with the same objectives on a validation corpus the \
         trials are not fitted on; tune report shows the Pareto front beside the shipped spec \
         and marks the trials that do not generalise; tune promote writes a trial into \
-        PoseSpec.json (or a folder: --to); tune merge joins shards; tune export --optuna writes \
-        the study for optuna-dashboard. See docs/TUNING.md.
+        PoseSpec.json (or a folder: --to) and reads the test set (test-*) once; tune merge joins \
+        shards; tune export --optuna writes the study for optuna-dashboard; tune rebuild \
+        RECIPE reruns a committed study recipe and rebuilds its files byte for byte \
+        (docs/tuned/recipe.yaml). See docs/TUNING.md.
 
         Examples:
           jpreplay tune run docs/tune-space.example.yaml --study /tmp/s.sqlite --trials 3 --corpus drift-left-and-back --validation s04-frame-left-enter
           jpreplay tune report /tmp/s.sqlite --objectives flicker_per_min,latency_p90_ms
         """,
-      subcommands: [Run.self, Report.self, Promote.self, Merge.self, Export.self],
+      subcommands: [Run.self, Report.self, Promote.self, Merge.self, Export.self, Rebuild.self],
       defaultSubcommand: Run.self)
   }
 }

@@ -1,0 +1,205 @@
+import CanonicalJSON
+import Foundation
+import Recording
+import ReplayHarness
+import Verify
+import Yams
+
+/// A study recipe (issue 35 item 1): everything that makes a committed tuned configuration —
+/// the space, the spec it starts from, the corpora, the sampler, its seed and trial count, the
+/// trial promoted — and the SHA-256 of the files it makes, so `jpreplay tune rebuild RECIPE`
+/// rebuilds them byte for byte and a test can see that the committed files are the recipe's.
+///
+/// ```yaml
+/// space: docs/tune-space.filter.yaml   # required; paths are relative to the current folder
+/// spec: PoseSpec.json                  # default PoseSpec.json
+/// recordings_dir: Recordings           # default Recordings
+/// corpus: ["tune-*"]                   # required: the fit corpus (names or globs)
+/// validation: ["val-*"]                # required: globs, or none
+/// sampler: tpe                         # required: grid | random | tpe | nsga2
+/// seed: 7                              # required
+/// trials: 400                          # required
+/// tpe_batch: 32                        # default 32
+/// trial: 288                           # required: the trial promoted into the recipe's folder
+/// outputs:                             # required: the SHA-256 of each file made
+///   PoseSpec.json: 9f…
+///   options.txt: 3a…
+/// ```
+///
+/// The outputs go to the recipe's own folder (docs/tuned for docs/tuned/recipe.yaml).
+public struct TuneRecipe: Sendable, Equatable {
+  public var file: String
+  public var space: String
+  public var spec = "PoseSpec.json"
+  public var recordingsDir = "Recordings"
+  public var corpus: [String] = []
+  /// Empty: `validation: none`.
+  public var validation: [String] = []
+  public var sampler: String
+  public var seed: UInt64
+  public var trials: Int
+  public var tpeBatch = 32
+  public var trial: Int
+  /// File name (in the recipe's folder) → SHA-256 hex, in the file's order.
+  public var outputs: [(name: String, sha256: String)]
+
+  public static func == (a: TuneRecipe, b: TuneRecipe) -> Bool {
+    a.file == b.file && a.space == b.space && a.spec == b.spec && a.recordingsDir == b.recordingsDir && a.corpus == b.corpus
+      && a.validation == b.validation && a.sampler == b.sampler && a.seed == b.seed && a.trials == b.trials
+      && a.tpeBatch == b.tpeBatch && a.trial == b.trial && a.outputs.map(\.name) == b.outputs.map(\.name)
+      && a.outputs.map(\.sha256) == b.outputs.map(\.sha256)
+  }
+
+  /// The files a recipe makes (`tune promote --to`).
+  public static let outputNames = ["PoseSpec.json", "options.txt"]
+  public static let keys = [
+    "space", "spec", "recordings_dir", "corpus", "validation", "sampler", "seed", "trials", "tpe_batch", "trial", "outputs",
+  ]
+  static let required = ["space", "corpus", "validation", "sampler", "seed", "trials", "trial", "outputs"]
+  /// The largest recipe file.
+  public static let bytesMax = 64 * 1024
+  /// The most globs of `corpus` or `validation`.
+  public static let globsMax = 256
+
+  /// The folder the outputs go to: the recipe's.
+  public var folder: String { Paths.parent(file) }
+
+  /// The `tune run` words of the recipe's study (without `--study` and `--jobs`).
+  public var runArguments: [String] {
+    var a = [space, "--spec", spec, "--sampler", sampler, "--seed", String(seed), "--trials", String(trials), "--tpe-batch", String(tpeBatch)]
+    a += ["--recordings-dir", recordingsDir]
+    for c in corpus { a += ["--corpus", c] }
+    if validation.isEmpty { a.append("--no-validation") } else { for v in validation { a += ["--validation", v] } }
+    return a
+  }
+
+  public static func read(_ path: String) throws(HarnessFailure) -> TuneRecipe {
+    let bytes: [UInt8]
+    do { bytes = try InputFile.read(path, what: "study recipe", bytesMax: bytesMax, bound: "TuneRecipe.bytesMax") } catch {
+      throw .badInput(error.description)
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else { throw .badInput("\(path): not UTF-8 text; a recipe is a YAML file") }
+    return try parse(text: text, file: path)
+  }
+
+  public static func parse(text: String, file: String) throws(HarnessFailure) -> TuneRecipe {
+    let root: Node
+    do {
+      guard let r = try Yams.compose(yaml: text) else { throw HarnessFailure.badInput("\(file): empty recipe; expected the keys \(required.joined(separator: ", "))") }
+      root = r
+    } catch let e as HarnessFailure { throw e } catch {
+      throw .badInput("\(file): YAML syntax: \(Excerpt.short("\(error)"))")
+    }
+    let at = { (n: Node) in TuneSpace.place(file, n) }
+    guard case .mapping(let members) = root else { throw .badInput("\(at(root)): expected a mapping (\(keys.joined(separator: ", "))), found \(TuneSpace.kind(root))") }
+    var seen: [String: Node] = [:]
+    for (k, v) in members {
+      guard case .scalar(let ks) = k, keys.contains(ks.string) else {
+        throw .badInput("\(at(k)): unknown recipe key \(Excerpt.short(k.scalar?.string ?? TuneSpace.kind(k))); expected one of: \(keys.joined(separator: ", "))")
+      }
+      seen[ks.string] = v
+    }
+    for k in required where seen[k] == nil { throw .badInput("\(file): missing key \"\(k)\"") }
+    func string(_ k: String) throws(HarnessFailure) -> String? {
+      guard let n = seen[k] else { return nil }
+      guard let s = n.scalar?.string, !s.isEmpty else { throw .badInput("\(at(n)): \(k): expected a path or a word, found \(TuneSpace.kind(n))") }
+      return s
+    }
+    func int(_ k: String, _ range: ClosedRange<Int>) throws(HarnessFailure) -> Int? {
+      guard let n = seen[k] else { return nil }
+      guard let s = n.scalar?.string, let v = Int(s), range.contains(v) else {
+        throw .badInput("\(at(n)): \(k): expected an integer \(range.lowerBound)…\(range.upperBound), found \(Excerpt.short(n.scalar?.string ?? TuneSpace.kind(n)))")
+      }
+      return v
+    }
+    func globs(_ k: String) throws(HarnessFailure) -> [String] {
+      guard let n = seen[k] else { return [] }
+      if k == "validation", n.scalar?.string == "none" { return [] }
+      guard case .sequence(let seq) = n, !seq.isEmpty, seq.count <= globsMax else {
+        throw .badInput("\(at(n)): \(k): expected a list of 1…\(globsMax) recording names or globs\(k == "validation" ? ", or none" : "")")
+      }
+      var out: [String] = []
+      for item in seq {
+        guard let s = item.scalar?.string, !s.isEmpty else { throw .badInput("\(at(item)): \(k): expected a name or a glob") }
+        out.append(s)
+      }
+      return out
+    }
+    var r = TuneRecipe(
+      file: file, space: try string("space")!, sampler: try string("sampler")!,
+      seed: UInt64(try int("seed", 0...Int.max)!), trials: try int("trials", 1...TuneLimits.trialsMax)!,
+      trial: try int("trial", 0...TuneLimits.trialsMax)!, outputs: [])
+    if let s = try string("spec") { r.spec = s }
+    if let s = try string("recordings_dir") { r.recordingsDir = s }
+    if let b = try int("tpe_batch", 1...10_000) { r.tpeBatch = b }
+    r.corpus = try globs("corpus")
+    r.validation = try globs("validation")
+    guard r.trial < r.trials, let trialNode = seen["trial"] else {
+      throw .badInput("\(at(seen["trial"]!)): trial: #\(r.trial) is not one of the study's \(r.trials) trials (0…\(r.trials - 1))")
+    }
+    _ = trialNode
+    let outputs = seen["outputs"]!
+    guard case .mapping(let om) = outputs else { throw .badInput("\(at(outputs)): outputs: expected a mapping of \(outputNames.joined(separator: ", ")) to SHA-256") }
+    for (k, v) in om {
+      guard let name = k.scalar?.string, outputNames.contains(name), !r.outputs.contains(where: { $0.name == name }) else {
+        throw .badInput("\(at(k)): outputs: expected each of \(outputNames.joined(separator: ", ")) once, found \(Excerpt.short(k.scalar?.string ?? TuneSpace.kind(k)))")
+      }
+      guard let h = v.scalar?.string, h.count == 64, h.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+        throw .badInput("\(at(v)): outputs: \(name): expected a SHA-256 (64 lowercase hex digits)")
+      }
+      r.outputs.append((name, h))
+    }
+    for n in outputNames where !r.outputs.contains(where: { $0.name == n }) {
+      throw .badInput("\(at(outputs)): outputs: missing \(n)")
+    }
+    return r
+  }
+
+  /// The SHA-256 (hex) of `bytes`.
+  public static func sha256(_ bytes: [UInt8]) -> String { SHA256.hex(bytes) }
+
+  /// The declared outputs that differ from the files in `folder` (name, declared, found; found
+  /// "missing" when there is no file).
+  public func outputMismatches(in folder: String) -> [(name: String, declared: String, found: String)] {
+    var out: [(String, String, String)] = []
+    for o in outputs {
+      let path = Paths.join(folder, o.name)
+      guard let data = FileManager.default.contents(atPath: path) else {
+        out.append((o.name, o.sha256, "missing"))
+        continue
+      }
+      let found = Self.sha256(Array(data))
+      if found != o.sha256 { out.append((o.name, o.sha256, found)) }
+    }
+    return out
+  }
+}
+
+/// The rule check of a tuned configuration (issue 35 item 1): every `expect:` rule of the fit,
+/// validation and test recordings must hold with it, or it cannot be committed. `tune rebuild`
+/// runs it on what it made; a test runs it on docs/tuned.
+public enum TuneRecipeRules {
+  /// The fit, validation and test recordings of `recipe` (its globs; the test set: every
+  /// `test-*` recording), in that order.
+  public static func recordings(_ recipe: TuneRecipe) throws(HarnessFailure) -> [String] {
+    let all = try TuneSetup.recordingNames(recipe.recordingsDir)
+    let what = { (p: String) in "\(recipe.file): '\(p)'" }
+    let fit = try TuneSetup.select(recipe.corpus, all: all, what: what, recordingsDir: recipe.recordingsDir)
+    let val = recipe.validation.isEmpty ? [] : try TuneSetup.select(recipe.validation, all: all, what: what, recordingsDir: recipe.recordingsDir)
+    let test = try TuneTestSet.names(recordingsDir: recipe.recordingsDir)
+    var out: [String] = []
+    for n in fit + val + test where !out.contains(n) { out.append(n) }
+    return out
+  }
+
+  /// The rules broken by `folder`/PoseSpec.json with `folder`/options.txt on the recipe's
+  /// recordings, as `recording: rule` lines (empty: every rule holds).
+  public static func broken(recipe: TuneRecipe, folder: String) throws(HarnessFailure) -> [String] {
+    let specPath = Paths.join(folder, "PoseSpec.json")
+    let text = String(decoding: try Harness.readSpecBytes(path: specPath), as: UTF8.self)
+    let options = try SpecOptionsFile.options(forSpec: specPath)
+    let reading = try TuneTestSet.read(
+      names: try recordings(recipe), recordingsDir: recipe.recordingsDir, specText: text, specFile: specPath, options: options)
+    return reading.failures
+  }
+}
