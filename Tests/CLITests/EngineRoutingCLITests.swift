@@ -22,7 +22,7 @@ struct EngineRoutingCLITests {
       let r = try CLI.run(args)
       #expect(r.code == 2, "\(args): \(r.stderr)")
       #expect(r.stderr.contains("tally.jsonl"), "\(args): \(r.stderr)")
-      #expect(r.stderr.contains("unknown engine \"tally\" (this jpreplay knows justphoto, pixscan)"), "\(args): \(r.stderr)")
+      #expect(r.stderr.contains("unknown engine \"tally\" (this jpreplay knows cameracoach, justphoto, pixscan)"), "\(args): \(r.stderr)")
     }
     let cat = try CLI.run(["cat", rec.path])
     #expect(cat.code == 0, "\(cat.stderr)")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// `jpreplay tune export --optuna` read back by the Python `optuna` package (installed by
+/// `jpreplay tune export --optuna` read back by the Python `optuna` package and served by
+/// `optuna-dashboard`'s own API (both installed by
 /// `scripts/setup --tests` into .build/venv), and `tune run` stopping when the space is
 /// exhausted (exit 3).
 @Suite("jpreplay tune export / exhausted (CLI)")
@@ -17,7 +18,7 @@ struct TuneExportCLITests {
   @Test func anExportedStudyReadsBackInOptunaWithTheSameTrials() throws {
     // Fails, not skips: the test tools are part of the test setup.
     guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
-      Issue.record("no \(Self.python.path): run scripts/setup --tests (scripts/test does) to install the optuna package")
+      Issue.record("no \(Self.python.path): run scripts/setup --tests (scripts/test does) to install the optuna and optuna-dashboard packages")
       return
     }
     let dir = try Self.scratch()
@@ -53,6 +54,12 @@ struct TuneExportCLITests {
     let ours = try #require(json["trials"] as? [[String: Any]])
     let theirs = try #require(read["trials"] as? [[String: Any]])
     #expect(read["directions"] as? [String] == ["MINIMIZE", "MINIMIZE"])
+    // optuna-dashboard serves the same study: its name, every trial, the same best trials.
+    let dashboard = try #require(read["dashboard"] as? [String: Any], "\(py.stdout)")
+    #expect(dashboard["studies"] as? [String] == ["s"])
+    #expect(dashboard["directions"] as? [String] == ["minimize", "minimize"])
+    #expect(dashboard["trials"] as? [Int] == Array(0..<ours.count))
+    #expect((dashboard["best"] as? [Int]) == (read["best"] as? [Int])?.sorted())
     #expect(theirs.count == ours.count && ours.count == 6)
     for (a, b) in zip(ours, theirs) {
       #expect(a["trial"] as? Int == b["index"] as? Int)

@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// The project may carry the original app's facts and numbers, never its sentences (issue 36):
-/// no file of `Tests/Fixtures`, nor `PoseSpec.json` or `docs/tuned/PoseSpec.json`, carries a card
-/// line of the app's PoseSpec.
+/// no file of `Tests/Fixtures` or `Recordings/specs`, nor `PoseSpec.json` or
+/// `docs/tuned/PoseSpec.json`, carries a card line of the app's PoseSpec.
 ///
 /// The check keeps a hash list, not a shape rule: `Tests/Fixtures/app-sentences.sha256` holds the
 /// SHA-256 of each app card line the fixture carried (the sentences themselves are nowhere in the
@@ -25,13 +25,16 @@ struct AppSentenceTests {
       text.split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("#") })
   }
 
-  /// The files checked: every regular file under Tests/Fixtures and the project's two PoseSpecs.
+  /// The files checked: every regular file under Tests/Fixtures and Recordings/specs (the frozen
+  /// base spec scenarios derive from), and the project's two PoseSpecs.
   static func checkedFiles() throws -> [URL] {
     let root = SpecFixtures.repoRoot
     var files = [root.appendingPathComponent("PoseSpec.json"), root.appendingPathComponent("docs/tuned/PoseSpec.json")]
-    let fixtures = root.appendingPathComponent("Tests/Fixtures")
-    let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted()
-    files += names.map { fixtures.appendingPathComponent($0) }
+    for folder in ["Tests/Fixtures", "Recordings/specs"] {
+      let url = root.appendingPathComponent(folder)
+      let names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+      files += names.map { url.appendingPathComponent($0) }
+    }
     return files.filter { FileManager.default.fileExists(atPath: $0.path) }
   }
 
@@ -88,11 +91,12 @@ struct AppSentenceTests {
     #expect(hashes.allSatisfy { $0.count == 64 && $0.allSatisfy(\.isHexDigit) })
   }
 
-  @Test("Tests/Fixtures, PoseSpec.json and docs/tuned/PoseSpec.json carry no card line of the app")
+  @Test("Tests/Fixtures, Recordings/specs, PoseSpec.json and docs/tuned/PoseSpec.json carry no card line of the app")
   func noAppSentence() throws {
     let files = try Self.checkedFiles()
     #expect(files.contains { $0.lastPathComponent == "reference-posespec.json" })
     #expect(files.contains { $0.path.hasSuffix("docs/tuned/PoseSpec.json") })
+    #expect(files.contains { $0.path.hasSuffix("Recordings/specs/PoseSpec-base.json") })
     let found = try Self.findings(in: files, hashes: Self.hashList())
     #expect(found.isEmpty, "\(found)")
   }

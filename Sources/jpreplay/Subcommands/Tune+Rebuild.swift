@@ -49,10 +49,10 @@ extension JPReplay.Tune {
       let scratch: URL
       do { scratch = try SafeFile.temporaryDirectory("rebuild") } catch { throw CLIError.badInput(error.description) }
       defer { try? FileManager.default.removeItem(at: scratch) }
-      let studyPath = study ?? scratch.appendingPathComponent("study.sqlite").path
+      let studyPath = study ?? Paths.join(scratch.path, "study.sqlite")
       printErr("tune rebuild: \(recipe): \(r.sampler) sampler, seed \(r.seed), \(r.trials) trials over \(r.space); trial #\(r.trial) → \(r.folder)")
       try JPReplay.Tune.Run.parse(r.runArguments + ["--study", studyPath, "--jobs", String(max(1, jobs))]).run()
-      let out = check ? scratch.appendingPathComponent("out").path : r.folder
+      let out = check ? Paths.join(scratch.path, "out") : r.folder
       try JPReplay.Tune.Promote.parse(
         [studyPath, String(r.trial), "--spec", r.spec, "--to", out, "--recordings-dir", r.recordingsDir]
       ).run()
