@@ -42,24 +42,7 @@ public enum CameraCoachScenarioChecks {
 
   /// How the recording at `path` differs from `header` and `events`; nil when it holds exactly them.
   public static func difference(_ path: String, header: JSONObject, events: [InputEvent]) -> String? {
-    guard FileManager.default.fileExists(atPath: path) else { return "\(path) does not exist" }
-    var source: any RecordingEventReader
-    do { source = try RecordingFiles.open(path) } catch { return "cannot read it (\(error.description))" }
-    var n = 0
-    for e in events {
-      n += 1
-      let got: InputEvent?
-      do { got = try source.next() } catch { return "cannot read it (\(error))" }
-      guard let got else { return "event \(n) (t=\(e.t) \(e.kindName)) is missing from the recording" }
-      if got != e { return "event \(n) (t=\(e.t) \(e.kindName)) differs" }
-    }
-    let extra: InputEvent?
-    do { extra = try source.next() } catch { return "cannot read it (\(error))" }
-    if let b = extra { return "the recording has an extra event \(n + 1) (t=\(b.t) \(b.kindName))" }
-    let recorded = source.header
-    guard recorded != header else { return nil }
-    let keys = Set(header.keys).union(recorded.keys).sorted()
-    return "same events, header differs: \(keys.filter { header[$0] != recorded[$0] }.joined(separator: ", "))"
+    RecordingFiles.difference(path, header: header, events: events) { e, _ in "(t=\(e.t) \(e.kindName)) differs" }
   }
 
   static let yamlSuffix = ".yaml"

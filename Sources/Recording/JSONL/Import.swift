@@ -1,3 +1,4 @@
+import CanonicalJSON
 import EngineIO
 import EngineSeam
 import Foundation
@@ -126,6 +127,34 @@ public enum RecordingFiles {
   public static func open(_ path: String) throws(RecordingError) -> any RecordingEventReader {
     if JSONLReader.isJSONL(path) { return try JSONLReader(path: path) }
     return try RecordingReader(path: path)
+  }
+
+  /// How the recording at `path` differs from `header` and `events` (events first, then the
+  /// header), in words; nil when it holds exactly them. `contrast` words an event that differs
+  /// (the scenario's event first, then the recording's). A scenario engine's record and
+  /// staleness checks use it to tell a recording that is its scenario's from one that is not.
+  public static func difference(
+    _ path: String, header: JSONObject, events: [InputEvent],
+    contrast: (_ scenario: InputEvent, _ recording: InputEvent) -> String
+  ) -> String? {
+    guard FileManager.default.fileExists(atPath: path) else { return "\(path) does not exist" }
+    var source: any RecordingEventReader
+    do { source = try open(path) } catch { return "cannot read it (\(error.description))" }
+    var n = 0
+    for e in events {
+      n += 1
+      let got: InputEvent?
+      do { got = try source.next() } catch { return "cannot read it (\(error))" }
+      guard let got else { return "event \(n) (t=\(e.t) \(e.kindName)) is missing from the recording" }
+      if got != e { return "event \(n) \(contrast(e, got))" }
+    }
+    let extra: InputEvent?
+    do { extra = try source.next() } catch { return "cannot read it (\(error))" }
+    if let b = extra { return "the recording has an extra event \(n + 1) (t=\(b.t) \(b.kindName))" }
+    let recorded = source.header
+    guard recorded != header else { return nil }
+    let keys = Set(header.keys).union(recorded.keys).sorted()
+    return "same events, header differs: \(keys.filter { header[$0] != recorded[$0] }.joined(separator: ", "))"
   }
 
   /// Removes a database file and its SQLite side files.
