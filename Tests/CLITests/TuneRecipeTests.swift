@@ -101,6 +101,18 @@ import Testing
       "outputs: PoseSpec.json: expected a SHA-256"
     ),
     ("- a\n", "recipe.yaml:1:1: expected a mapping"),
+    (
+      "space: a\ncorpus: [x]\nvalidation: none\nsampler: grid\nseed: 1\ntrials: 4\nseeds: 0\ntrial: 1\noutputs: {PoseSpec.json: a, options.txt: b}\n",
+      "recipe.yaml:7:8: seeds: expected an integer 1…64"
+    ),
+    (
+      "space: a\ncorpus: [x]\nvalidation: none\nsampler: grid\nseed: 1\ntrials: 4\ntrial: 1\nablation: {shipped: 1, other: 4}\noutputs: {PoseSpec.json: a, options.txt: b}\n",
+      "recipe.yaml:8:31: ablation: other: expected a trial of the study (0…3), found 4"
+    ),
+    (
+      "space: a\ncorpus: [x]\nvalidation: none\nsampler: grid\nseed: 1\ntrials: 4\ntrial: 1\nablation: {\"a|b\": 1}\noutputs: {PoseSpec.json: a, options.txt: b}\n",
+      "recipe.yaml:8:12: ablation: expected a label"
+    ),
   ])
   func aBadRecipeIsExitTwoNamingItsPlace(text: String, message: String) throws {
     let dir = try CLI.tempDir("recipe-bad")
