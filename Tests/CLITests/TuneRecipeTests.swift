@@ -89,6 +89,23 @@ import Testing
     #expect(failures == 0, "docs/tuned breaks \(failures ?? -1) rules:\n\(broken.joined(separator: "\n"))")
   }
 
+  /// docs/TUNING.md's test-set table is what `tune rebuild docs/tuned/recipe.yaml --table`
+  /// prints (issue 35 item 9: every answer can be rebuilt): the ablation's rows, each objective's
+  /// mean and 95% interval over the recipe's draws of the test set.
+  @Test func tuningMdsTestSetTableIsTheRecipesTable() throws {
+    let r = try CLI.run(["tune", "rebuild", "docs/tuned/recipe.yaml", "--table", "--jobs", "2"])
+    #expect(r.code == 0, "\(r.stderr)")
+    let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines.first?.hasPrefix("<!-- jpreplay tune rebuild docs/tuned/recipe.yaml --table: the test set (") == true, "\(r.stdout)")
+    #expect(lines.first?.contains("mean [95% interval] over 5 draws") == true, "\(r.stdout)")
+    // One row per ablation row of the recipe (shipped, + filter, thresholds only, both).
+    #expect(lines.filter { $0.hasPrefix("| ") && !$0.hasPrefix("| configuration") }.count == 4, "\(r.stdout)")
+    let doc = try String(contentsOfFile: Self.repo("docs/TUNING.md"), encoding: .utf8)
+    let start = try #require(doc.range(of: lines[0]), "docs/TUNING.md has no table made by tune rebuild --table (its first line: \(lines[0]))")
+    let block = Array(doc[start.lowerBound...].utf8.prefix(r.stdout.utf8.count))
+    #expect(block == Array(r.stdout.utf8), "docs/TUNING.md's test-set table is not tune rebuild --table's output; replace it with:\n\(r.stdout)")
+  }
+
   @Test(arguments: [
     ("space: a\nbogus: 1\n", "recipe.yaml:2:1: unknown recipe key bogus"),
     ("space: a\n", "missing key \"corpus\""),
@@ -101,6 +118,18 @@ import Testing
       "outputs: PoseSpec.json: expected a SHA-256"
     ),
     ("- a\n", "recipe.yaml:1:1: expected a mapping"),
+    (
+      "space: a\ncorpus: [x]\nvalidation: none\nsampler: grid\nseed: 1\ntrials: 4\nseeds: 0\ntrial: 1\noutputs: {PoseSpec.json: a, options.txt: b}\n",
+      "recipe.yaml:7:8: seeds: expected an integer 1…64"
+    ),
+    (
+      "space: a\ncorpus: [x]\nvalidation: none\nsampler: grid\nseed: 1\ntrials: 4\ntrial: 1\nablation: {shipped: 1, other: 4}\noutputs: {PoseSpec.json: a, options.txt: b}\n",
+      "recipe.yaml:8:31: ablation: other: expected a trial of the study (0…3), found 4"
+    ),
+    (
+      "space: a\ncorpus: [x]\nvalidation: none\nsampler: grid\nseed: 1\ntrials: 4\ntrial: 1\nablation: {\"a|b\": 1}\noutputs: {PoseSpec.json: a, options.txt: b}\n",
+      "recipe.yaml:8:12: ablation: expected a label"
+    ),
   ])
   func aBadRecipeIsExitTwoNamingItsPlace(text: String, message: String) throws {
     let dir = try CLI.tempDir("recipe-bad")

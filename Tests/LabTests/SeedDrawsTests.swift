@@ -216,5 +216,9 @@ struct SeedDrawsTests {
       ])
     #expect(draws.text().contains("expect: rules failing on some draws but not all: 2 (on every draw: 0)"))
     #expect(draws.text().contains("r: r.scenario.yaml:9 (displayed X at 2500 within 1000): fails on draws 1, 2 of 3"))
+    // --details: what each failing draw saw, in its own words.
+    #expect(
+      draws.details()
+        == "r: r.scenario.yaml:4 (praise ≤ 1)\n  draw 2: 2\nr: r.scenario.yaml:9 (displayed X at 2500 within 1000)\n  draw 1: shown at 3700\n  draw 2: shown at 3900\n")
   }
 }

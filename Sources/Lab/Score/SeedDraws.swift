@@ -236,6 +236,32 @@ public struct DrawsScore: Sendable {
     return order.map { byKey[$0]! }.sorted { ($0.recording, $0.rule) < ($1.recording, $1.rule) }
   }
 
+  /// What each failing rule saw on each draw it fails on (`score --seeds K --details`): the
+  /// rule, then one line per draw with the failure's own words after `not met` (what was
+  /// displayed instead, when), so a rule about one draw can be read against the spec draw by draw.
+  public func details() -> String {
+    var seen: [String: [(draw: Int, observed: String)]] = [:]
+    for (k, score) in draws.enumerated() {
+      for r in score.recordings {
+        for f in r.objectives.expectationFailures {
+          let cut = f.range(of: ": not met")
+          let rule = cut.map { String(f[..<$0.lowerBound]) } ?? f
+          var observed = cut.map { String(f[$0.upperBound...]) } ?? ""
+          if observed.hasPrefix(";") { observed.removeFirst() }
+          seen[r.name + "\u{1}" + rule, default: []].append((k, observed.trimmingCharacters(in: .whitespaces)))
+        }
+      }
+    }
+    var out = ""
+    for f in ruleFailures {
+      out += ConsoleText.line("\(f.recording): \(f.rule)") + "\n"
+      for o in seen[f.recording + "\u{1}" + f.rule] ?? [] {
+        out += ConsoleText.line("  draw \(o.draw): \(o.observed.isEmpty ? "not met" : o.observed)") + "\n"
+      }
+    }
+    return out
+  }
+
   /// The text `score --seeds K` prints: per objective the mean [95% interval] and each draw's
   /// total, then the rules that fail on some draw.
   public func text() -> String {

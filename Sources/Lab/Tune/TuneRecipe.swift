@@ -39,27 +39,39 @@ public struct TuneRecipe: Sendable, Equatable {
   public var seed: UInt64
   public var trials: Int
   public var tpeBatch = 32
+  /// Detector draws of every recording with a scenario (``SeedDraws``): the study scores each
+  /// trial on all of them (`tune run --seeds`), and every `expect:` rule of the fit, validation
+  /// and test recordings must hold on each (issue 35 item 2: a rule that holds on one draw is a
+  /// rule about one draw).
+  public var seeds = 1
   public var trial: Int
+  /// The configurations `tune rebuild --table` reads on the test set: a label and a trial of
+  /// the study each, in the file's order (empty: the promoted trial alone).
+  public var ablation: [(label: String, trial: Int)] = []
   /// File name (in the recipe's folder) → SHA-256 hex, in the file's order.
   public var outputs: [(name: String, sha256: String)]
 
   public static func == (a: TuneRecipe, b: TuneRecipe) -> Bool {
     a.file == b.file && a.space == b.space && a.spec == b.spec && a.recordingsDir == b.recordingsDir && a.corpus == b.corpus
       && a.validation == b.validation && a.sampler == b.sampler && a.seed == b.seed && a.trials == b.trials
-      && a.tpeBatch == b.tpeBatch && a.trial == b.trial && a.outputs.map(\.name) == b.outputs.map(\.name)
+      && a.tpeBatch == b.tpeBatch && a.seeds == b.seeds && a.trial == b.trial && a.ablation.map(\.label) == b.ablation.map(\.label)
+      && a.ablation.map(\.trial) == b.ablation.map(\.trial) && a.outputs.map(\.name) == b.outputs.map(\.name)
       && a.outputs.map(\.sha256) == b.outputs.map(\.sha256)
   }
 
   /// The files a recipe makes (`tune promote --to`).
   public static let outputNames = ["PoseSpec.json", "options.txt"]
   public static let keys = [
-    "space", "spec", "recordings_dir", "corpus", "validation", "sampler", "seed", "trials", "tpe_batch", "trial", "outputs",
+    "space", "spec", "recordings_dir", "corpus", "validation", "sampler", "seed", "trials", "tpe_batch", "seeds", "trial", "ablation", "outputs",
   ]
   static let required = ["space", "corpus", "validation", "sampler", "seed", "trials", "trial", "outputs"]
   /// The largest recipe file.
   public static let bytesMax = 64 * 1024
   /// The most globs of `corpus` or `validation`.
   public static let globsMax = 256
+  /// The most rows of `ablation`, and the longest label (bytes).
+  public static let ablationRowsMax = 16
+  public static let ablationLabelBytesMax = 80
 
   /// The folder the outputs go to: the recipe's.
   public var folder: String { Paths.parent(file) }
@@ -68,6 +80,7 @@ public struct TuneRecipe: Sendable, Equatable {
   public var runArguments: [String] {
     var a = [space, "--spec", spec, "--sampler", sampler, "--seed", String(seed), "--trials", String(trials), "--tpe-batch", String(tpeBatch)]
     a += ["--recordings-dir", recordingsDir]
+    if seeds > 1 { a += ["--seeds", String(seeds)] }
     for c in corpus { a += ["--corpus", c] }
     if validation.isEmpty { a.append("--no-validation") } else { for v in validation { a += ["--validation", v] } }
     return a
@@ -132,12 +145,29 @@ public struct TuneRecipe: Sendable, Equatable {
     if let s = try string("spec") { r.spec = s }
     if let s = try string("recordings_dir") { r.recordingsDir = s }
     if let b = try int("tpe_batch", 1...10_000) { r.tpeBatch = b }
+    if let k = try int("seeds", 1...SeedDraws.drawsMax) { r.seeds = k }
     r.corpus = try globs("corpus")
     r.validation = try globs("validation")
     guard r.trial < r.trials, let trialNode = seen["trial"] else {
       throw .badInput("\(at(seen["trial"]!)): trial: #\(r.trial) is not one of the study's \(r.trials) trials (0…\(r.trials - 1))")
     }
     _ = trialNode
+    if let ab = seen["ablation"] {
+      guard case .mapping(let rows) = ab, !rows.isEmpty, rows.count <= ablationRowsMax else {
+        throw .badInput("\(at(ab)): ablation: expected a mapping of 1…\(ablationRowsMax) labels (TuneRecipe.ablationRowsMax) to trial numbers")
+      }
+      for (k, v) in rows {
+        guard let label = k.scalar?.string, !label.isEmpty, label.utf8.count <= ablationLabelBytesMax,
+          !label.contains(where: { $0 == "|" || $0.isNewline }), !r.ablation.contains(where: { $0.label == label })
+        else {
+          throw .badInput("\(at(k)): ablation: expected a label of 1…\(ablationLabelBytesMax) bytes (TuneRecipe.ablationLabelBytesMax), no '|', each once")
+        }
+        guard let t = v.scalar.flatMap({ Int($0.string) }), t >= 0, t < r.trials else {
+          throw .badInput("\(at(v)): ablation: \(label): expected a trial of the study (0…\(r.trials - 1)), found \(Excerpt.short(v.scalar?.string ?? TuneSpace.kind(v)))")
+        }
+        r.ablation.append((label, t))
+      }
+    }
     let outputs = seen["outputs"]!
     guard case .mapping(let om) = outputs else { throw .badInput("\(at(outputs)): outputs: expected a mapping of \(outputNames.joined(separator: ", ")) to SHA-256") }
     for (k, v) in om {
@@ -193,13 +223,27 @@ public enum TuneRecipeRules {
   }
 
   /// The rules broken by `folder`/PoseSpec.json with `folder`/options.txt on the recipe's
-  /// recordings, as `recording: rule` lines (empty: every rule holds).
-  public static func broken(recipe: TuneRecipe, folder: String) throws(HarnessFailure) -> [String] {
+  /// recordings, on every one of its `seeds` draws (``SeedDraws``: draw 0 is the committed
+  /// recording), as `recording: rule` lines, each naming the draws it fails on when the recipe
+  /// has more than one (empty: every rule holds on every draw).
+  public static func broken(recipe: TuneRecipe, folder: String, jobs: Int = 1) throws(HarnessFailure) -> [String] {
     let specPath = Paths.join(folder, "PoseSpec.json")
     let text = String(decoding: try Harness.readSpecBytes(path: specPath), as: UTF8.self)
     let options = try SpecOptionsFile.options(forSpec: specPath)
-    let reading = try TuneTestSet.read(
-      names: try recordings(recipe), recordingsDir: recipe.recordingsDir, specText: text, specFile: specPath, options: options)
-    return reading.failures
+    let names = try recordings(recipe)
+    guard recipe.seeds > 1 else {
+      let reading = try TuneTestSet.read(names: names, recordingsDir: recipe.recordingsDir, specText: text, specFile: specPath, options: options)
+      return reading.failures
+    }
+    let spec = try Harness.validateSpec(bytes: Array(text.utf8), path: specPath)
+    var scores: [CorpusScore] = []
+    for k in 0..<recipe.seeds {
+      var scorer = try TuneSetup.scorer(names, recordingsDir: recipe.recordingsDir, draw: k, lumaBytesMax: 0)
+      scorer.jobs = max(1, jobs)
+      scores.append(try scorer.score(spec: spec, overrides: options))
+    }
+    return DrawsScore(draws: scores).ruleFailures.map { f in
+      "\(f.recording): \(f.rule): not met on draw\(f.draws.count == 1 ? "" : "s") \(f.draws.map(String.init).joined(separator: ", ")) of \(recipe.seeds)"
+    }
   }
 }

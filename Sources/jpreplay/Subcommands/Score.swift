@@ -33,7 +33,8 @@ extension JPReplay {
         its scenario (beside it) generated in memory with a seed derived from (name, seed, k) \
         (a recording without a scenario is the same in every draw). It prints each objective's \
         mean with its 95% interval and every draw's total, then each expect: rule that fails on \
-        some draw, with the draws: a rule that holds on draw 0 only is a rule about one draw.
+        some draw, with the draws: a rule that holds on draw 0 only is a rule about one draw. \
+        With --details it then lists, per failing rule, what each failing draw saw instead.
 
         Recordings without labels (imported sessions) get praise, budgets and expectations \
         only. A folder argument scores the recordings in it; with no recording named, score \
@@ -111,7 +112,7 @@ extension JPReplay {
       }
       let overrides = try engine.parsedOverrides()
       if seeds != 1 {
-        guard !json, !details, `repeat` == 1 else { throw CLIError.badInput("--seeds: prints its own summary; leave out --json, --details and --repeat") }
+        guard !json, `repeat` == 1 else { throw CLIError.badInput("--seeds: prints its own summary; leave out --json and --repeat") }
         let budgets = scorer.budgets
         let draws = try DrawsScore.score(paths: paths, count: seeds, spec: spec, overrides: overrides) { s in
           s.jobs = scorer.jobs
@@ -119,6 +120,7 @@ extension JPReplay {
           s.budgets = budgets
         }
         print(draws.text(), terminator: "")
+        if details { print(draws.details(), terminator: "") }
         return
       }
       let clock = ContinuousClock()

@@ -18,15 +18,25 @@ extension JPReplay.Tune {
         with `tune promote --to` into the recipe's folder (the promote's gates: an infeasible \
         trial or one that does not generalise is refused), reads the result on the test set, \
         and checks every expect: rule of the fit, validation and test recordings with the \
-        rebuilt configuration. Exit 0 when the files equal the recipe's outputs and break no \
+        rebuilt configuration — on each of the recipe's `seeds:` detector draws (default 1; \
+        draw 0 is the committed recording, as score --seeds), since a rule that holds on one \
+        draw is a rule about one draw. Exit 0 when the files equal the recipe's outputs and break no \
         rule; 1 when a file differs from outputs: (named with both hashes) or a rule is \
         broken (each named); 2 on a bad recipe. --check writes nothing into the folder: it \
         rebuilds into a temporary folder and compares the rebuilt files, and the committed \
         ones, with the recipe's outputs. The trial's values never depend on --jobs, so \
         neither do the files.
 
+        --table runs no study and writes nothing: it prints the recipe's ablation (its \
+        ablation: rows, each a label and a trial; default the promoted trial) read on the test \
+        set (test-*), each objective's mean and 95% interval over the recipe's seeds: draws, as \
+        the Markdown table docs/TUNING.md holds. A grid or random trial's values are a function \
+        of the seed and its index alone, so no study is needed; a TPE or NSGA-II trial past the \
+        first batch is exit 2.
+
         Examples:
           jpreplay tune rebuild Tests/Fixtures/recipe-short.yaml --check --jobs 2
+          jpreplay tune rebuild Tests/Fixtures/recipe-short.yaml --table --jobs 2
 
         docs/tuned is rebuilt with `jpreplay tune rebuild docs/tuned/recipe.yaml` (docs/TUNING.md).
         """)
@@ -40,17 +50,28 @@ extension JPReplay.Tune {
     @Option(help: "Keep the study here (resumed when it exists); default a temporary file, removed afterwards.")
     var study: String?
 
+    @Flag(help: "Print the ablation's test-set table (mean [95% interval] over the recipe's draws); run no study, write nothing.")
+    var table = false
+
     @Option(help: "Parallel trials (default: the number of CPU cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
     func run() throws {
       let r: TuneRecipe
       do { r = try TuneRecipe.read(recipe) } catch { throw CLIError.badInput(error.message) }
+      if table {
+        guard !check, study == nil else { throw CLIError.badInput("--table runs no study: leave out --check and --study") }
+        do {
+          let t = try TuneRecipeTable.rows(recipe: r, jobs: max(1, jobs))
+          print(TuneRecipeTable.text(recipe: r, names: t.names, rows: t.rows), terminator: "")
+        } catch { throw CLIError.badInput(error.message) }
+        return
+      }
       let scratch: URL
       do { scratch = try SafeFile.temporaryDirectory("rebuild") } catch { throw CLIError.badInput(error.description) }
       defer { try? FileManager.default.removeItem(at: scratch) }
       let studyPath = study ?? Paths.join(scratch.path, "study.sqlite")
-      printErr("tune rebuild: \(recipe): \(r.sampler) sampler, seed \(r.seed), \(r.trials) trials over \(r.space); trial #\(r.trial) → \(r.folder)")
+      printErr("tune rebuild: \(recipe): \(r.sampler) sampler, seed \(r.seed), \(r.trials) trials over \(r.space)\(r.seeds > 1 ? ", \(r.seeds) draws each" : ""); trial #\(r.trial) → \(r.folder)")
       try JPReplay.Tune.Run.parse(r.runArguments + ["--study", studyPath, "--jobs", String(max(1, jobs))]).run()
       let out = check ? Paths.join(scratch.path, "out") : r.folder
       try JPReplay.Tune.Promote.parse(
@@ -74,14 +95,15 @@ extension JPReplay.Tune {
       }
       // Every rule of the fit, validation and test corpora holds with the rebuilt configuration.
       let broken: [String]
-      do { broken = try TuneRecipeRules.broken(recipe: r, folder: out) } catch { throw CLIError.badInput(error.message) }
+      do { broken = try TuneRecipeRules.broken(recipe: r, folder: out, jobs: max(1, jobs)) } catch { throw CLIError.badInput(error.message) }
       problems += broken.map { "rule broken by the rebuilt configuration: \($0)" }
       guard problems.isEmpty else {
         for p in problems { printErr("jpreplay: \(ConsoleText.line(p))") }
         printErr("jpreplay: tune rebuild: \(problems.count) problem\(problems.count == 1 ? "" : "s"); \(recipe) and \(r.folder) do not agree (a changed answer: update the recipe's outputs after reviewing it)")
         throw ExitCode(1)
       }
-      print("tune rebuild: \(r.folder): \(TuneRecipe.outputNames.joined(separator: ", ")) equal the recipe's outputs; every expect: rule of the fit, validation and test recordings holds")
+      let everywhere = r.seeds > 1 ? " on each of \(r.seeds) draws" : ""
+      print("tune rebuild: \(r.folder): \(TuneRecipe.outputNames.joined(separator: ", ")) equal the recipe's outputs; every expect: rule of the fit, validation and test recordings holds\(everywhere)")
     }
   }
 }
