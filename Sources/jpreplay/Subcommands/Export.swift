@@ -157,9 +157,13 @@ extension JPReplay {
       }
     }
 
-    /// Every event kind of the recording's engine with its channel.
+    /// Every event kind of the recording's engine with the `.jprec` channel that stores it (a
+    /// plug-in's own channel name, such as Camera Coach's `camera`, is stored in `ui`, as the
+    /// recorder does).
     static func kinds(_ plugin: EnginePlugin?) -> [(name: String, channel: String)] {
-      if let plugin { return plugin.kinds.map { ($0.name, $0.channel) } }
+      if let plugin {
+        return plugin.kinds.map { ($0.name, (Channel(rawValue: $0.name == "label" ? "label" : $0.channel) ?? .ui).rawValue) }
+      }
       return EventKind.allCases.map { ($0.rawValue, $0.channel.rawValue) }
     }
 
