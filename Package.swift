@@ -25,7 +25,8 @@ import PackageDescription
 //   Lab → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, Verify, GRDB, Yams
 //   JPReplayTesting → CoachEngine, JustPhotoPlugin, Recording, Replay, ReplayHarness, Verify
 //   Mutants → Scenarios
-//   jpreplay → CameraCoachPlugin, CameraCoachScenarios, CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, PixScanPlugin, PixScanScenarios, Recording, Replay, ReplayHarness, Scenarios, Verify, ArgumentParser
+//   MCAP → CZstd   (the MCAP writer of `export --mcap`: any engine, no Foundation)
+//   jpreplay → CameraCoachPlugin, CameraCoachScenarios, CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, MCAP, PixScanPlugin, PixScanScenarios, Recording, Replay, ReplayHarness, Scenarios, Verify, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
 // CanonicalJSON, EngineIO, PoseSpec, CoachEngine, PixScanEngine and CameraCoachEngine use nothing but the standard library
@@ -130,10 +131,12 @@ let package = Package(
     .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "JustPhotoPlugin", "Recording", "Replay", "ReplayHarness", "Verify"]),
     // Seeded input mutants for the decoders' robustness tests (Tests/*/MutationTests.swift).
     .target(name: "Mutants", dependencies: ["Scenarios"]),
+    // The MCAP writer (https://mcap.dev/spec) behind `jpreplay export --mcap`: chunks, indexes, summary, CRCs.
+    .target(name: "MCAP", dependencies: ["CZstd"]),
     .executableTarget(
       name: "jpreplay",
       dependencies: [
-        "CameraCoachPlugin", "CameraCoachScenarios", "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab",
+        "CameraCoachPlugin", "CameraCoachScenarios", "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "MCAP",
         "PixScanPlugin", "PixScanScenarios", "Recording", "Replay", "ReplayHarness", "Scenarios", "Verify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),

@@ -186,6 +186,16 @@ extension ContractMatrix {
         Slot(argument: "recordings", args: ["plot", "{}", "-o", "/dev/null"], direction: .input, ext: ".jprec", fixture: recording, folderAllowed: true),
         Slot(argument: "output", args: ["plot", recording, "-o", "{}"], direction: .output(database: false), ext: ".svg", folderAllowed: true),
       ], untested: ["spec": "as replay --spec", "to": "the end time (ms), not a path"]),
+    "export": Entry(
+      slots: [
+        Slot(
+          argument: "recordings", args: ["export", "--mcap", "/dev/null", "{}", "--no-metrics"], direction: .input, ext: ".jprec",
+          fixture: recording, folderAllowed: true),
+        Slot(argument: "mcap", args: ["export", "--mcap", "{}", recording, "--no-metrics"], direction: .output(database: false), ext: ".mcap", folderAllowed: true),
+        Slot(
+          argument: "golden-dir", args: ["export", "--mcap", "/dev/null", recording, "--no-metrics", "--golden", "--golden-dir", "{}"],
+          direction: .folder(output: false), ext: "", fixture: fix + "/Golden"),
+      ], untested: ["spec": "as replay --spec", "to": "the end time (ms), not a path"]),
     "tune run": Entry(
       slots: [
         Slot(argument: "space", args: tuneRun(space: "{}"), direction: .input, ext: ".yaml", fixture: fix + "/space.yaml"),

@@ -29,7 +29,7 @@ enum ContractMatrix {
   static let pathNames: Set<String> = [
     "output", "o", "out", "a13", "keep-store", "junit", "html", "svg", "study", "studies", "to", "write-golden",
     "minimize-dir", "golden-dir", "recordings-dir", "recording", "scenarios", "source", "path", "spec", "space",
-    "decisions", "accept", "state", "reference", "tune-space", "a", "b", "old", "new", "optuna",
+    "decisions", "accept", "state", "reference", "tune-space", "a", "b", "old", "new", "optuna", "mcap",
   ]
 
   /// The commands the binary reports (ArgumentParser's `--experimental-dump-help`, built from
