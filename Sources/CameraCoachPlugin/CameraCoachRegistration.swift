@@ -1,7 +1,5 @@
 import CameraCoachEngine
 import CameraCoachScenarios
-import Foundation
-import Recording
 import Replay
 import Verify
 
@@ -42,14 +40,7 @@ extension CameraCoachScenarioChecks {
       let known = CCPlantedFault.allCases.map(\.rawValue).joined(separator: ", ")
       throw BadInputError(message: "--fault \(only.joined(separator: ", ")): not a Camera Coach planted fault (a Camera Coach corpus knows \(known))")
     }
-    var scenarios: [CCScenario] = []
-    for f in files {
-      let text: String
-      do { text = try String(contentsOfFile: f, encoding: .utf8) } catch {
-        throw BadInputError(message: "\(f): cannot read (\(SystemReason.of(error)))")
-      }
-      do { scenarios.append(try CCScenario.parse(yaml: text, file: f)) } catch { throw BadInputError(message: "\(error)") }
-    }
+    let scenarios = try PlantedFaultRun.scenarios(files) { file, text in try CCScenario.parse(yaml: text, file: file) }
     let run = CCFaultCheck.run(scenarios, faults: faults)
     let outcomes = run.outcomes.map { o in
       PlantedFaultRun.Outcome(name: o.name, summary: o.summary, changed: o.changed, caughtBy: o.caughtBy, errors: o.errors)

@@ -1,7 +1,5 @@
-import Foundation
 import PixScanEngine
 import PixScanScenarios
-import Recording
 import Replay
 import Verify
 
@@ -44,14 +42,7 @@ extension PixScanScenarioChecks {
       let known = PixPlantedFault.allCases.map(\.rawValue).joined(separator: ", ")
       throw BadInputError(message: "--fault \(only.joined(separator: ", ")): not a PixScan planted fault (a PixScan corpus knows \(known))")
     }
-    var scenarios: [PixScenario] = []
-    for f in files {
-      let text: String
-      do { text = try String(contentsOfFile: f, encoding: .utf8) } catch {
-        throw BadInputError(message: "\(f): cannot read (\(SystemReason.of(error)))")
-      }
-      do { scenarios.append(try PixScenario.parse(yaml: text, file: f)) } catch { throw BadInputError(message: "\(error)") }
-    }
+    let scenarios = try PlantedFaultRun.scenarios(files) { file, text in try PixScenario.parse(yaml: text, file: file) }
     let withRules = scenarios.filter { !$0.expectations.isEmpty }
     guard !withRules.isEmpty else { throw BadInputError(message: "no PixScan scenario has expect: rules") }
     let run = PixFaultCheck.run(withRules, faults: faults)

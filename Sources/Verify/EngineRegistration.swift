@@ -1,5 +1,7 @@
 import CanonicalJSON
 import EngineIO
+import Foundation
+import Recording
 import Replay
 
 /// Everything the command line needs of one engine on the seam, in one value its plug-in
@@ -186,6 +188,27 @@ public struct PlantedFaultRun: Sendable, Equatable {
     self.recordings = recordings
     self.outcomes = outcomes
     self.unmetClean = unmetClean
+  }
+
+  /// The scenario files of a fault run, each read and parsed by the engine's `parse`, in order.
+  ///
+  /// - Parameters:
+  ///   - files: the corpus's scenario files of the engine.
+  ///   - parse: the engine's parser of one file (`file`, its text).
+  /// - Returns: the parsed scenarios.
+  /// - Throws: bad input `FILE: cannot read (why)` or the parser's message.
+  ///
+  /// Example: `try PlantedFaultRun.scenarios(files) { try CCScenario.parse(yaml: $1, file: $0) }`.
+  public static func scenarios<S>(_ files: [String], parse: (_ file: String, _ text: String) throws -> S) throws(BadInputError) -> [S] {
+    var out: [S] = []
+    for f in files {
+      let text: String
+      do { text = try String(contentsOfFile: f, encoding: .utf8) } catch {
+        throw BadInputError(message: "\(f): cannot read (\(SystemReason.of(error)))")
+      }
+      do { out.append(try parse(f, text)) } catch { throw BadInputError(message: "\(error)") }
+    }
+    return out
   }
 }
 
