@@ -26,7 +26,7 @@ import PackageDescription
 //   JPReplayTesting → CoachEngine, JustPhotoPlugin, Recording, Replay, ReplayHarness, Verify
 //   Mutants → Scenarios
 //   MCAP → CZstd   (the MCAP writer of `export --mcap`: any engine, no Foundation)
-//   jpreplay → CameraCoachPlugin, CameraCoachScenarios, CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, MCAP, PixScanPlugin, PixScanScenarios, Recording, Replay, ReplayHarness, Scenarios, Verify, ArgumentParser
+//   jpreplay → CameraCoachPlugin, CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, MCAP, PixScanPlugin, Recording, Replay, ReplayHarness, Scenarios, Verify, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
 // CanonicalJSON, EngineIO, PoseSpec, CoachEngine, PixScanEngine and CameraCoachEngine use nothing but the standard library
@@ -136,8 +136,8 @@ let package = Package(
     .executableTarget(
       name: "jpreplay",
       dependencies: [
-        "CameraCoachPlugin", "CameraCoachScenarios", "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "MCAP",
-        "PixScanPlugin", "PixScanScenarios", "Recording", "Replay", "ReplayHarness", "Scenarios", "Verify",
+        "CameraCoachPlugin", "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "MCAP",
+        "PixScanPlugin", "Recording", "Replay", "ReplayHarness", "Scenarios", "Verify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),

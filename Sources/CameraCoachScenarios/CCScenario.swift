@@ -65,52 +65,14 @@ public struct CCScenario: Sendable {
       sha256: semanticSHA256(root: node))
   }
 
-  /// The recording header, in a fixed key order: `format`, `engine` (cameracoach), `name`,
-  /// `duration_ms`, `generator` (the file's name), `generator_sha256`, `notes` when given.
+  /// The recording header (``ScenarioHeader/recordingHeader(engine:name:durationMs:file:sha256:notes:)``,
+  /// `engine: cameracoach`).
   public var header: JSONObject {
-    var h = JSONObject()
-    h.members.append(JSONMember("format", "jp-replay/1"))
-    h.members.append(JSONMember("engine", "cameracoach"))
-    h.members.append(JSONMember("name", .string(name)))
-    h.members.append(JSONMember("duration_ms", .number(Double(durationMs))))
-    h.members.append(JSONMember("generator", .string(String(file.split(separator: "/").last ?? Substring(file)))))
-    h.members.append(JSONMember("generator_sha256", .string(sha256)))
-    if let notes { h.members.append(JSONMember("notes", .string(notes))) }
-    return h
+    ScenarioHeader.recordingHeader(engine: "cameracoach", name: name, durationMs: durationMs, file: file, sha256: sha256, notes: notes)
   }
 
-  /// SHA-256 of `{"document": <the YAML document as JSON without expect:>}`, written
-  /// canonically: comments, quoting, style and key order do not count, every value does, and
-  /// editing `expect:` does not make the recording stale.
-  static func semanticSHA256(root: Node) -> String {
-    var document = canonical(root)
-    if case .object(var o) = document {
-      o["expect"] = nil
-      document = .object(o)
-    }
-    let doc = JSONObject([JSONMember("document", document)])
-    return SHA256.hex(JSONWriter.write(.object(doc.sortedRecursively())))
-  }
-
-  static func canonical(_ node: Node) -> JSONValue {
-    switch node {
-    case .scalar(let s):
-      switch try? YScalar(s) {
-      case .null?: return .null
-      case .bool(let b)?: return .bool(b)
-      case .int(let i)?: return abs(i) < (1 << 53) ? .number(Double(i)) : .string("int:\(i)")
-      case .double(let d)?: return d.isFinite ? .number(d) : .string("double:\(d)")
-      case .string(let v)?: return .string(v)
-      case nil: return .string("scalar:\(s.string)")
-      }
-    case .sequence(let seq): return .array(seq.map { canonical($0) })
-    case .mapping(let m):
-      var o = JSONObject()
-      for (k, v) in m { o.members.append(JSONMember(k.string ?? "\(k)", canonical(v))) }
-      return .object(o)
-    case .alias: return .string("alias")
-    }
-  }
+  /// ``ScenarioHeader/semanticSHA256(root:)``: editing `expect:` does not make the recording stale.
+  static func semanticSHA256(root: Node) -> String { ScenarioHeader.semanticSHA256(root: root) }
 }
 
 /// The script: `{at: T, kind: K, …fields}` steps (one input event, checked by the engine's

@@ -5,12 +5,22 @@ import EngineIO
 /// diagnostic (A.13) lines, timer requests and, when the engine flushed, the state to persist.
 ///
 /// Just Photo's `Effects` conforms as it is (no copy, no conversion); another engine's plug-in
-/// wraps its step type.
+/// wraps its step type. Only ``outputs`` must be written (with the two types); the rest has
+/// defaults: no diagnostics, no timers, nothing to persist, no rejection, no requests beside
+/// the outputs.
+///
+/// Example (an engine without timers or store):
+/// ```swift
+/// struct BeepStep: EngineStep {
+///   typealias Snapshot = NoSnapshot
+///   var outputs: [Int] = []
+/// }
+/// ```
 public protocol EngineStep {
   /// The engine's typed output (rendered by its vocabulary, ``EngineVocabulary/traceRecord(_:)``).
   associatedtype Output
   /// The engine's persisted state (written to the session store, handed back at relaunch).
-  associatedtype Snapshot
+  associatedtype Snapshot = NoSnapshot
   /// Outputs of this call, in the order the engine made them.
   var outputs: [Output] { get }
   /// Diagnostic lines of this call (A.13); empty for engines without them.
@@ -29,6 +39,12 @@ public protocol EngineStep {
 }
 
 extension EngineStep {
+  /// None: an engine without A.13 lines.
+  public var diagnostics: [DiagnosticLine] { [] }
+  /// None: an engine without timers.
+  public var timers: [TimerRequest] { [] }
+  /// nil: nothing to flush.
+  public var persist: Snapshot? { nil }
   /// Engines whose input is typed before the replay never reject an event.
   public var rejection: String? { nil }
   /// Engines whose requests are outputs return none beside them.
@@ -37,7 +53,19 @@ extension EngineStep {
 
 /// The calls a replay makes into an engine (ENGINE §1.3: start at t = 0, then inputs and timer
 /// firings in queue order). The replayer (`Replayer<E>` in Replay) is generic over it, so a
-/// conforming engine's calls are specialized, not boxed.
+/// conforming engine's calls are specialized, not boxed. An engine writes ``start()``,
+/// ``handle(_:)`` and ``fire(_:at:)``; ``relaunch(_:restoring:)`` defaults to a plain launch.
+///
+/// Example (a plug-in wrapping a pure engine whose input is typed):
+/// ```swift
+/// struct BeepSeamEngine: SeamEngine {
+///   typealias Vocabulary = BeepVocabulary
+///   var count = 0
+///   mutating func start() -> BeepStep { BeepStep() }
+///   mutating func handle(_ event: InputEvent) -> BeepStep { count += 1; return BeepStep(outputs: [count]) }
+///   mutating func fire(_ timer: TimerID, at now: Millis) -> BeepStep { BeepStep() }
+/// }
+/// ```
 public protocol SeamEngine {
   /// What a call returns.
   associatedtype Step: EngineStep
@@ -45,13 +73,39 @@ public protocol SeamEngine {
   associatedtype Vocabulary: EngineVocabulary
   where Vocabulary.Output == Step.Output, Vocabulary.Snapshot == Step.Snapshot
   /// Called once at t = 0 before any event.
+  ///
+  /// - Returns: what starting produced (timers to schedule, first outputs).
+  ///
+  /// Example: an engine with a 1 s tick returns `timers: [.schedule(TimerID("tick"), at: 1000)]`.
   mutating func start() -> Step
   /// Feeds one recorded input event at its time `event.t`.
+  ///
+  /// - Parameter event: a recorded event the vocabulary calls an input
+  ///   (``EngineVocabulary/isEngineInput(_:)``); another engine's are `.named` (kind + fields).
+  /// - Returns: what the event produced; a step with a ``EngineStep/rejection`` when the event
+  ///   does not decode (the replay stops with exit 2).
+  ///
+  /// Example: a `swipe {direction: left}` at t = 200 gives PixScan's `swipe` and `queue` lines.
   mutating func handle(_ event: InputEvent) -> Step
   /// Fires a timer the engine scheduled earlier.
+  ///
+  /// - Parameters:
+  ///   - timer: the timer's id, as scheduled.
+  ///   - now: the virtual time it fires at (its due time).
+  /// - Returns: what firing produced.
+  ///
+  /// Example: Camera Coach's cooldown timer ends `hint_cooldown` and outputs a `state` line.
   mutating func fire(_ timer: TimerID, at now: Millis) -> Step
   /// The launch event after a process kill (``EngineVocabulary/endsProcess(_:)``), with what
-  /// the session store holds; the recorded event is handed over unchanged.
+  /// the session store holds; the recorded event is handed over unchanged. Default: `handle`.
+  ///
+  /// - Parameters:
+  ///   - event: the recorded launch event.
+  ///   - stored: the snapshot the store holds (``EngineVocabulary/emptySnapshot`` when it
+  ///     never saw a flush).
+  /// - Returns: what relaunching produced.
+  ///
+  /// Example: PixScan restores its processed photos and delete queue from its `PixStore`.
   mutating func relaunch(_ event: InputEvent, restoring stored: Step.Snapshot) -> Step
 }
 

@@ -17,6 +17,13 @@ public struct TraceTimeline: Sendable {
     /// Its value after a line of `out` with these fields (without `t` and `out`).
     public var value: @Sendable (JSONObject) -> Double?
 
+    /// A series computed from each line's fields.
+    ///
+    /// - Parameters:
+    ///   - panel: the panel it is drawn in.
+    ///   - name: its legend name.
+    ///   - out: the trace kind that sets it.
+    ///   - value: its value after a line with these fields (nil: a gap).
     public init(panel: String, name: String, out: String, value: @escaping @Sendable (JSONObject) -> Double?) {
       self.panel = panel
       self.name = name
@@ -39,6 +46,14 @@ public struct TraceTimeline: Sendable {
     /// The mark's title (its tooltip).
     public var text: @Sendable (JSONObject) -> String
 
+    /// A lane of marks.
+    ///
+    /// - Parameters:
+    ///   - lane: its name.
+    ///   - out: the trace kind marked.
+    ///   - text: a mark's title from its line's fields.
+    ///
+    /// Example: `Markers(lane: "hints", out: "hint") { $0["advice"]?.stringValue ?? "" }`.
     public init(lane: String, out: String, text: @escaping @Sendable (JSONObject) -> String) {
       self.lane = lane
       self.out = out
@@ -46,9 +61,16 @@ public struct TraceTimeline: Sendable {
     }
   }
 
+  /// The step series, grouped into panels by ``Series/panel``.
   public var series: [Series]
+  /// The marker lanes.
   public var markers: [Markers]
 
+  /// A timeline.
+  ///
+  /// - Parameters:
+  ///   - series: its series (none by default).
+  ///   - markers: its lanes (none by default).
   public init(series: [Series] = [], markers: [Markers] = []) {
     self.series = series
     self.markers = markers

@@ -17,6 +17,7 @@ public struct A13Canonicalizer: Sendable {
   private var placeholders: [String: String] = [:]
   private var counters: [String: Int] = [:]
 
+  /// A canonicalizer that has seen no line yet.
   public init() {}
 
   /// The canonical form of one log line; nil for lines the canonical file drops.

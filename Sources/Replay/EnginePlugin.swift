@@ -87,9 +87,16 @@ public struct EnginePlugin: Sendable {
 public struct PluginSettings: Sendable {
   /// nil = the recording's `options.strictEffects` (default true).
   public var strictEffects: Bool?
+  /// Where the replay's session store lives (a temporary one by default, or `--keep-store`'s).
   public var sessionStore: SessionStorePolicy
   /// Only outputs whose `out` is listed reach the trace; nil = all.
   public var traceKinds: Set<String>?
+  /// Settings (the defaults: the recording's strictness, a temporary store, every trace kind).
+  ///
+  /// - Parameters:
+  ///   - strictEffects: strict effect correlation; nil = the recording's.
+  ///   - sessionStore: where the store lives.
+  ///   - traceKinds: the `out` names kept; nil = all.
   public init(strictEffects: Bool? = nil, sessionStore: SessionStorePolicy = .temporary, traceKinds: Set<String>? = nil) {
     self.strictEffects = strictEffects
     self.sessionStore = sessionStore
@@ -119,7 +126,10 @@ public enum RecordingEngine {
 
 /// Any line sink behind one type (a plug-in's replay writes to whatever the command opened).
 public struct AnyLineSink: LineSink {
+  /// The sink written to.
   public var base: any LineSink
+  /// Wraps `base`.
   public init(_ base: any LineSink) { self.base = base }
+  /// Writes one line to ``base``.
   public mutating func write(line: String) throws { try base.write(line: line) }
 }

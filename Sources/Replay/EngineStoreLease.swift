@@ -10,6 +10,7 @@ import GRDB
 /// (``ReplayStoreLease``); any other engine's snapshot is stored as its vocabulary's JSON form
 /// (``JSONSnapshotStore``, one row per engine in a SQLite file).
 public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
+  /// The engine's persisted state.
   public typealias Snapshot = V.Snapshot
   private let justPhoto: ReplayStoreLease?
   private let policy: SessionStorePolicy
@@ -59,12 +60,14 @@ public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
     }
   }
 
+  /// Stores `snapshot` as the engine's JSON object (``EngineVocabulary/snapshotJSON(_:)``).
   public func save(_ snapshot: V.Snapshot) throws {
     if let justPhoto { return try justPhoto.save(snapshot as! StoreSnapshot) }
     if case .keep = policy { return try store().save(V.snapshotJSON(snapshot)) }
     unwritten = snapshot
   }
 
+  /// The stored snapshot, or the vocabulary's empty one when none was saved.
   public func load() throws -> V.Snapshot {
     if let justPhoto { return try justPhoto.load() as! V.Snapshot }
     let s = try store()
@@ -92,10 +95,12 @@ public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
 /// A snapshot per engine as one canonical JSON text in a SQLite file (table
 /// `engine_snapshot(engine, json)`): the session store of engines without a schema of their own.
 public final class JSONSnapshotStore: @unchecked Sendable {
+  /// The SQLite file.
   public let path: String
   let engine: String
   private var queue: DatabaseQueue?
 
+  /// Opens (or creates) the store at `path` for the engine named `engine`; an error names the file.
   public init(path: String, engine: String) throws(SessionStoreError) {
     self.path = path
     self.engine = engine
@@ -112,6 +117,7 @@ public final class JSONSnapshotStore: @unchecked Sendable {
     }
   }
 
+  /// Replaces the engine's stored object with `object`.
   public func save(_ object: JSONObject) throws(SessionStoreError) {
     guard let queue else { throw SessionStoreError(path: path, message: "closed") }
     let text = JSONWriter.write(.object(object), sortKeys: true, numbers: .shortest)
@@ -144,6 +150,7 @@ public final class JSONSnapshotStore: @unchecked Sendable {
     }
   }
 
+  /// Closes the database (later calls reopen nothing and fail).
   public func close() {
     try? queue?.close()
     queue = nil

@@ -27,6 +27,7 @@ public struct EventQueue: Sendable {
     case input(InputEvent)
     case synthesized(InputEvent)
 
+    /// When the entry is due.
     public var time: Millis {
       switch self {
       case .timer(_, let due): due
@@ -67,6 +68,7 @@ public struct EventQueue: Sendable {
   private var nextSequence: UInt64 = 0
   private var nextGeneration: UInt64 = 0
 
+  /// An empty queue.
   public init() {}
 
   /// Schedules `id` at `due`, replacing an earlier schedule of the same id.

@@ -12,6 +12,7 @@ import Foundation
 /// `batchEvents` events (and about `batchBytes` of luma pixels) wait at once. Dropping the
 /// source (an early stop, an error in the engine) stops the reader thread and waits for it.
 public struct PrefetchingSource: EventSource {
+  /// The recording's header (read before the reader thread starts).
   public let header: JSONObject
   private let owner: Owner
   /// The current batch; each event is moved out when handed on (no copy, no retain).
@@ -32,6 +33,7 @@ public struct PrefetchingSource: EventSource {
     owner = Owner(Pipe(source: source))
   }
 
+  /// The next event, nil at the end; a read error of the reader thread is thrown here.
   public mutating func next() throws(RecordingError) -> InputEvent? {
     if position < batch.count {
       defer { position += 1 }

@@ -4,7 +4,9 @@ import EngineSeam
 
 /// Typed access to the header fields the replayer and the engine configuration read.
 public struct RecordingHeader: Sendable, Equatable {
+  /// The header as written.
   public var json: JSONObject
+  /// The header `json`.
   public init(_ json: JSONObject) { self.json = json }
 
   /// `duration_ms`: the end of the replay. nil means "the last input's t".

@@ -11,14 +11,24 @@ import Recording
 /// metric tracing are captured by the closure). Each call builds a fresh engine value, so one
 /// driver can serve several threads.
 public struct ReplayDriver<E: ReplayableEngine>: Sendable {
+  /// Opens a recording as an event source.
   public var open: @Sendable (URL) throws -> any EventSource
+  /// Makes the engine for a recording from its header.
   public var makeEngine: @Sendable (RecordingHeader) throws -> E
+  /// How the replay runs (strict effects, bounds).
   public var options: ReplayOptions
   /// The session store each replay gets (DESIGN §1): `.temporary` = a fresh SQLite file per
   /// replay, removed afterwards; `.keep(path)` writes it at `path` (one replay only: a second
   /// replay finds the file and fails); `.none` = no persistence.
   public var sessionStore: SessionStorePolicy
 
+  /// A driver.
+  ///
+  /// - Parameters:
+  ///   - options: how the replay runs.
+  ///   - sessionStore: where the session store lives.
+  ///   - open: opens a recording.
+  ///   - makeEngine: makes its engine from the header.
   public init(
     options: ReplayOptions = ReplayOptions(),
     sessionStore: SessionStorePolicy = .none,
@@ -115,8 +125,10 @@ public struct ReplayProducts: Sendable, Equatable {
   public var trace: String
   /// Canonical A.13 JSONL.
   public var a13: String
+  /// What the replay did besides its outputs.
   public var summary: ReplaySummary
 
+  /// The products of one replay.
   public init(trace: String, a13: String, summary: ReplaySummary = ReplaySummary()) {
     self.trace = trace
     self.a13 = a13

@@ -13,6 +13,7 @@ public enum ReplayError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Writing an output failed (disk full, closed pipe). Exit code 2.
   case output(String)
 
+  /// The underlying error's message (bad input and harness issues name the recording and the time).
   public var description: String {
     switch self {
     case .badInput(let e): e.description
@@ -36,6 +37,7 @@ public enum ExitDecision: Int32, Comparable, Sendable {
   case difference = 1
   case badInput = 2
 
+  /// Ordered by exit code: the worst decision wins.
   public static func < (a: ExitDecision, b: ExitDecision) -> Bool { a.rawValue < b.rawValue }
 }
 
@@ -45,14 +47,22 @@ public struct BadInputError: Error, Equatable, Sendable, CustomStringConvertible
   public var recording: String?
   /// The time of the offending event, when there is one.
   public var t: Millis?
+  /// What is wrong and what was expected.
   public var message: String
 
+  /// An error.
+  ///
+  /// - Parameters:
+  ///   - recording: the recording, when known.
+  ///   - t: the offending event's time, when there is one.
+  ///   - message: what is wrong.
   public init(recording: String? = nil, t: Millis? = nil, message: String) {
     self.recording = recording
     self.t = t
     self.message = message
   }
 
+  /// `PATH: at t=T: MESSAGE`, each part when known.
   public var description: String {
     var s = recording.map { "\($0): " } ?? ""
     if let t { s += "at t=\(t): " }
@@ -62,6 +72,7 @@ public struct BadInputError: Error, Equatable, Sendable, CustomStringConvertible
 
 /// One effect-correlation problem (ENGINE §1.6).
 public struct HarnessIssue: Equatable, Sendable, CustomStringConvertible {
+  /// What went wrong.
   public enum Kind: String, Sendable {
     /// A recorded result arrived with no pending request for its key.
     case resultWithoutRequest = "result_without_request"
@@ -76,6 +87,7 @@ public struct HarnessIssue: Equatable, Sendable, CustomStringConvertible {
     /// The engine kept re-arming timer `effect` for the same instant (runaway loop).
     case timerLoop = "timer_loop"
   }
+  /// What went wrong.
   public var kind: Kind
   /// When: the result's time, or the request's time for `requestWithoutResult`.
   public var t: Millis
@@ -84,6 +96,7 @@ public struct HarnessIssue: Equatable, Sendable, CustomStringConvertible {
   /// The correlation key, e.g. `shot=2,attempt=1` (empty for keyless effects).
   public var key: String
 
+  /// An issue at `t` for the effect `effect` with correlation key `key`.
   public init(kind: Kind, t: Millis, effect: String, key: String) {
     self.kind = kind
     self.t = t
@@ -91,6 +104,7 @@ public struct HarnessIssue: Equatable, Sendable, CustomStringConvertible {
     self.key = key
   }
 
+  /// `at t=T: …` naming the effect and its key, e.g. `at t=400: effect ocr {photo=p3} got no recorded result before the end`.
   public var description: String {
     let k = key.isEmpty ? "" : " {\(key)}"
     switch kind {
@@ -109,8 +123,11 @@ public struct HarnessIssue: Equatable, Sendable, CustomStringConvertible {
 
 /// Strict replay found effects that the recording and the engine do not agree on.
 public struct HarnessError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// Every disagreement, in time order.
   public var issues: [HarnessIssue]
+  /// The error of `issues`.
   public init(issues: [HarnessIssue]) { self.issues = issues }
+  /// One line per issue.
   public var description: String {
     "harness error (strict effect correlation, ENGINE §1.6): "
       + issues.map(\.description).joined(separator: "; ")

@@ -56,9 +56,14 @@ public protocol LineSink {
 
 /// Lines collected in memory as one text (each line ends with "\n").
 public struct MemoryLineSink: LineSink, Sendable {
+  /// The lines written, each ending with "\
+  /// ".
   public var text = ""
+  /// How many lines were written.
   public var lineCount = 0
+  /// An empty sink.
   public init() {}
+  /// Appends `line` and a newline.
   public mutating func write(line: String) {
     text += line
     text += "\n"
@@ -126,6 +131,8 @@ public final class FileLineSink: LineSink {
 
 /// A sink that drops everything (e.g. `replay` without A.13 output).
 public struct DiscardLineSink: LineSink, Sendable {
+  /// A sink that keeps nothing.
   public init() {}
+  /// Drops `line`.
   public func write(line: String) {}
 }

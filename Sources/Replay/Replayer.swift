@@ -20,6 +20,7 @@ public struct ReplayOptions: Sendable, Equatable {
   /// (tests lower it to reach the bound cheaply).
   public var eventsMax: Int
 
+  /// Options (the recording's strictness unless set, the shipped bounds).
   public init(
     strictEffects: Bool? = nil, effectLatencyMs: Millis = 50, stopAfterMs: Millis? = nil,
     maxFiringsPerInstant: Int = 10_000, eventsMax: Int = RecordingLimits.eventsMax
@@ -34,8 +35,11 @@ public struct ReplayOptions: Sendable, Equatable {
 
 /// A timer still scheduled when the replay ended (not an error).
 public struct PendingTimer: Equatable, Sendable {
+  /// The timer.
   public var id: TimerID
+  /// When it would have fired.
   public var due: Millis
+  /// A pending timer.
   public init(id: TimerID, due: Millis) {
     self.id = id
     self.due = due
@@ -44,6 +48,7 @@ public struct PendingTimer: Equatable, Sendable {
 
 /// What a replay did, besides its outputs.
 public struct ReplaySummary: Equatable, Sendable {
+  /// Nothing done yet.
   public init() {}
   /// The end of the replay: `duration_ms`, else the last input's t.
   public var endMs: Millis = 0
@@ -51,10 +56,13 @@ public struct ReplaySummary: Equatable, Sendable {
   public var inputs = 0
   /// `label` events skipped (the engine never sees them).
   public var labelsSkipped = 0
+  /// Timer firings delivered to the engine.
   public var timersFired = 0
   /// Lenient replay: effect results made up for requests the recording does not answer.
   public var synthesizedResults = 0
+  /// Outputs the engine made.
   public var outputs = 0
+  /// A.13 diagnostic lines the engine made.
   public var diagnostics = 0
   /// Timers due after the end, in firing order.
   public var pendingTimers: [PendingTimer] = []
@@ -80,11 +88,19 @@ public struct ReplaySummary: Equatable, Sendable {
 /// everything engine-specific (which events are inputs, effect correlation, rendering) comes
 /// from `E.Vocabulary`.
 public struct Replayer<E: ReplayableEngine> {
+  /// The engine being replayed.
   public var engine: E
+  /// How the replay runs.
   public var options: ReplayOptions
   /// Where persisted state goes during the replay and comes back from at `app_launch`.
   public var sessionStore: (any SessionStorePort<E.Step.Snapshot>)?
 
+  /// A replayer of `engine`.
+  ///
+  /// - Parameters:
+  ///   - engine: the engine, freshly made.
+  ///   - options: how the replay runs.
+  ///   - sessionStore: the store it persists to and restores from; nil = none.
   public init(
     engine: E, options: ReplayOptions = ReplayOptions(),
     sessionStore: (any SessionStorePort<E.Step.Snapshot>)? = nil

@@ -19,12 +19,16 @@ public protocol SessionStorePort<Snapshot> {
 
 /// A session store failure; the message names the database file.
 public struct SessionStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The database file.
   public var path: String
+  /// What failed.
   public var message: String
+  /// An error of the store at `path`.
   public init(path: String, message: String) {
     self.path = path
     self.message = message
   }
+  /// `PATH: session store: MESSAGE`.
   public var description: String { "\(path): session store: \(message)" }
 }
 
@@ -385,10 +389,12 @@ public final class ReplayStoreLease: SessionStorePort {
     return (dir, dir + "/" + String(safe) + ".session.sqlite")
   }
 
+  /// Stores `snapshot` (the port's save).
   public func save(_ snapshot: StoreSnapshot) throws {
     try store().save(snapshot)
   }
 
+  /// The stored snapshot (the port's load).
   public func load() throws -> StoreSnapshot {
     try store().load()
   }

@@ -47,27 +47,7 @@ extension Scenario {
     return out
   }
 
-  /// A YAML node as JSON for hashing: never fails (an integer JSON cannot hold exactly, or a
-  /// scalar the core schema does not resolve, is kept as tagged text).
-  static func canonical(_ node: Node) -> JSONValue {
-    switch node {
-    case .scalar(let s):
-      switch try? YScalar(s) {
-      case .null?: return .null
-      case .bool(let b)?: return .bool(b)
-      case .int(let i)?: return abs(i) < (1 << 53) ? .number(Double(i)) : .string("int:\(i)")
-      case .double(let d)?: return d.isFinite ? .number(d) : .string("double:\(d)")
-      case .string(let v)?: return .string(v)
-      case nil: return .string("scalar:\(s.string)")
-      }
-    case .sequence(let seq):
-      return .array(seq.map { canonical($0) })
-    case .mapping(let m):
-      var o = JSONObject()
-      for (k, v) in m { o.members.append(JSONMember(k.string ?? "\(k)", canonical(v))) }
-      return .object(o)
-    case .alias:
-      return .string("alias")
-    }
-  }
+  /// A YAML node as JSON for hashing (``ScenarioHeader/canonical(_:)``, shared by every
+  /// engine's scenarios).
+  static func canonical(_ node: Node) -> JSONValue { ScenarioHeader.canonical(node) }
 }

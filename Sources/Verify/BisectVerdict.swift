@@ -12,6 +12,7 @@ public enum BisectVerdict: Int32, Sendable, Equatable {
   case bad = 1
   case skip = 125
 
+  /// The verdict of a `verify --bisect` report (see the type's rule).
   public init(_ report: VerifyReport) {
     let differs = report.cases.contains { c in
       guard c.scenario == nil else { return false }

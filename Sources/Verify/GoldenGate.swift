@@ -24,12 +24,14 @@ import Recording
 /// Each finding but **recording** is refused unless the caller passes `--force`, which turns
 /// it into a warning; every message names the check and the way out.
 public struct GoldenGate: Sendable {
+  /// The checks, in the order findings are listed.
   public enum Check: String, Sendable, CaseIterable {
     case recording, stale, rules, seen, feasible, generalises
   }
 
   /// One reason not to bless a file (or promote a trial).
   public struct Finding: Sendable, Equatable {
+    /// Which check found it.
     public var check: Check
     /// The first line (names the recording or file and what is wrong), without a prefix.
     public var message: String
@@ -42,6 +44,13 @@ public struct GoldenGate: Sendable {
     /// Whether `--force` turns the refusal into a warning.
     public var overridable: Bool { check != .recording }
 
+    /// A finding.
+    ///
+    /// - Parameters:
+    ///   - check: the check.
+    ///   - message: the first line.
+    ///   - details: further lines.
+    ///   - exitCode: the exit code when refused.
     public init(check: Check, message: String, details: [String] = [], exitCode: Int32) {
       self.check = check
       self.message = message
@@ -55,12 +64,14 @@ public struct GoldenGate: Sendable {
 
   /// The trial a promote writes, as the gate judges it.
   public struct Trial: Sendable, Equatable {
+    /// The trial's number in the study.
     public var index: Int
     /// nil when it kept every constraint; else what it is and why
     /// (`infeasible (expectation_failures 9 > 0)`).
     public var infeasibility: String?
     /// Why it is worse than the shipped spec beyond noise (one line each); empty: it is not.
     public var worse: [String]
+    /// A trial as the gate judges it.
     public init(index: Int, infeasibility: String?, worse: [String] = []) {
       self.index = index
       self.infeasibility = infeasibility
@@ -68,10 +79,12 @@ public struct GoldenGate: Sendable {
     }
   }
 
+  /// The goldens and recordings judged.
   public var store: GoldenStore
   /// Every engine's scenario hooks for the store's recordings folder.
   public var engines: [ScenarioChecks]
 
+  /// A gate over `store`, judging scenarios with every engine's hooks (`engines`).
   public init(store: GoldenStore, engines: [ScenarioChecks]) {
     self.store = store
     self.engines = engines
@@ -156,8 +169,11 @@ public struct GoldenGate: Sendable {
   /// What a path does with `findings`: with `force`, the overridable ones are warnings; the
   /// rest refuse. `exitCode` is the most severe refusal's (nil: go ahead).
   public struct Verdict: Sendable, Equatable {
+    /// The findings that stop the path.
     public var refused: [Finding]
+    /// The findings shown as warnings (with `--force`).
     public var warned: [Finding]
+    /// The exit code of the most severe refusal; nil when nothing refused.
     public var exitCode: Int32? { refused.map(\.exitCode).max() }
     /// The checks that refused, by name, for the closing line.
     public var refusedChecks: String {
@@ -169,6 +185,12 @@ public struct GoldenGate: Sendable {
     public var forceWouldPass: Bool { refused.allSatisfy(\.overridable) }
   }
 
+  /// The verdict on `findings`.
+  ///
+  /// - Parameters:
+  ///   - findings: what the checks found.
+  ///   - force: whether `--force` was given.
+  /// - Returns: the refused and warned findings.
   public static func verdict(_ findings: [Finding], force: Bool) -> Verdict {
     Verdict(
       refused: findings.filter { !force || !$0.overridable },

@@ -10,6 +10,7 @@ public enum GoldenKind: String, CaseIterable, Sendable, Comparable {
   /// `.trace.jsonl` / `.a13.jsonl`.
   public var suffix: String { ".\(rawValue).jsonl" }
 
+  /// Trace before A.13.
   public static func < (a: GoldenKind, b: GoldenKind) -> Bool {
     (a == .trace ? 0 : 1) < (b == .trace ? 0 : 1)
   }
@@ -22,12 +23,16 @@ extension ReplayProducts {
 
 /// A `.new` file waiting for review.
 public struct PendingGolden: Equatable, Hashable, Sendable, CustomStringConvertible {
+  /// The recording's name.
   public var name: String
+  /// Which golden of it.
   public var kind: GoldenKind
+  /// A pending golden.
   public init(name: String, kind: GoldenKind) {
     self.name = name
     self.kind = kind
   }
+  /// Its file name, e.g. `s04.trace.jsonl.new`.
   public var description: String { "\(name)\(kind.suffix).new" }
 }
 
@@ -52,7 +57,9 @@ public struct GoldenStore: Sendable {
   /// The largest golden (or trace) file read, in bytes: the corpus' largest is about 100 KB;
   /// a golden past this bound is refused, not read into memory.
   public static let fileBytesMax = 256 << 20
+  /// The recordings folder.
   public var recordingsDir: URL
+  /// The goldens folder.
   public var goldenDir: URL
   /// The extension of recording files (without the dot).
   public var recordingExtension: String
@@ -63,6 +70,12 @@ public struct GoldenStore: Sendable {
   /// The recordings folder as messages name it.
   public var recordingsLabel: String { recordingsDir.relativePath }
 
+  /// A store over two folders.
+  ///
+  /// - Parameters:
+  ///   - recordingsDir: the recordings.
+  ///   - goldenDir: the goldens.
+  ///   - recordingExtension: the recordings' extension (`jprec`).
   public init(recordingsDir: URL, goldenDir: URL, recordingExtension: String = "jprec") {
     self.recordingsDir = recordingsDir
     self.goldenDir = goldenDir
@@ -76,12 +89,15 @@ public struct GoldenStore: Sendable {
       goldenDir: root.joined("Golden"))
   }
 
+  /// Recording `name`'s file.
   public func recordingURL(_ name: String) -> URL {
     recordingsDir.joined("\(name).\(recordingExtension)")
   }
+  /// Recording `name`'s golden of `kind`.
   public func goldenURL(_ name: String, _ kind: GoldenKind) -> URL {
     Self.resolved(goldenDir, name + kind.suffix)
   }
+  /// Recording `name`'s pending golden (`.new`) of `kind`.
   public func pendingURL(_ name: String, _ kind: GoldenKind) -> URL {
     Self.resolved(goldenDir, name + kind.suffix + ".new")
   }
@@ -147,9 +163,11 @@ public struct GoldenStore: Sendable {
     }
   }
 
+  /// Recording `name`'s golden of `kind`; nil when there is none. Read within `fileBytesMax`.
   public func readGolden(_ name: String, _ kind: GoldenKind) throws -> String? {
     try read(goldenURL(name, kind))
   }
+  /// Recording `name`'s pending golden of `kind`; nil when there is none.
   public func readPending(_ name: String, _ kind: GoldenKind) throws -> String? {
     try read(pendingURL(name, kind))
   }

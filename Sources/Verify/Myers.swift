@@ -10,6 +10,7 @@ public enum DiffOp: Equatable, Sendable {
 /// remaining middle needs more than `maxEdits` edits, it is reported as delete-all then
 /// insert-all (memory stays O(maxEdits²)).
 public enum Myers {
+  /// The edit script between sequences of `n` and `m` items whose items `equal` compares, within `maxEdits` (Myers' O(ND) algorithm).
   public static func diff(
     _ n: Int, _ m: Int, maxEdits: Int = 2_000, equal: (Int, Int) -> Bool
   ) -> [DiffOp] {

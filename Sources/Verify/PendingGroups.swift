@@ -19,6 +19,7 @@ public struct PendingGroup: Equatable, Sendable {
   /// Further divergences in these files (beyond each file's first), by title, with counts.
   public var others: [(title: String, count: Int)] = []
 
+  /// Equal when key, title, files and the other divergences' titles and counts are.
   public static func == (a: PendingGroup, b: PendingGroup) -> Bool {
     a.key == b.key && a.title == b.title && a.files == b.files && a.others.map(\.title) == b.others.map(\.title)
       && a.others.map(\.count) == b.others.map(\.count)

@@ -8,6 +8,7 @@ import Replay
 /// writer to standard output, so review works the same with a person at a terminal and with a
 /// script piping answers (one per line). End of input skips whatever is left.
 public struct ReviewSession {
+  /// How pending goldens are decided.
   public enum Mode: Sendable {
     /// Ask for each file.
     case ask
@@ -17,7 +18,9 @@ public struct ReviewSession {
     case rejectAll
   }
 
+  /// The goldens reviewed.
   public var store: GoldenStore
+  /// How each is decided.
   public var mode: Mode
   /// Only these recordings (names or paths); nil = all pending.
   public var names: [String]?
@@ -40,6 +43,7 @@ public struct ReviewSession {
   /// the first divergence), shown with its first file as the example (`review --group`).
   public var grouped = false
 
+  /// A review session.
   public init(
     store: GoldenStore, mode: Mode = .ask, names: [String]? = nil, color: Bool = false,
     context: Int = 3,
@@ -56,8 +60,11 @@ public struct ReviewSession {
 
   /// What the review decided.
   public struct Outcome: Equatable, Sendable {
+    /// Pending goldens accepted (now goldens).
     public var accepted: [PendingGolden] = []
+    /// Pending goldens rejected (removed).
     public var rejected: [PendingGolden] = []
+    /// Pending goldens left as they are.
     public var skipped: [PendingGolden] = []
     /// Pending files not offered because their recording does not exist.
     public var refused: [PendingGolden] = []
@@ -69,6 +76,10 @@ public struct ReviewSession {
 
   enum Answer { case accept, reject, skip, quit }
 
+  /// Decides every pending golden of the store.
+  ///
+  /// - Returns: what was accepted, rejected and skipped.
+  /// - Throws: a file that cannot be read, moved or removed.
   public func run() throws -> Outcome {
     let wanted = names?.map { store.name(of: $0) }
     var pending = try store.pending().filter { p in

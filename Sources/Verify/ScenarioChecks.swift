@@ -18,6 +18,13 @@ public struct ScenarioChecks: Sendable {
   /// (file, line, rule and what was seen); empty when all hold or there are none.
   public var expectations: @Sendable (_ name: String, _ products: ReplayProducts) -> [String]
 
+  /// One engine's hook.
+  ///
+  /// - Parameters:
+  ///   - engine: the engine's header name.
+  ///   - names: its scenario names in the folder.
+  ///   - staleness: recording against scenario.
+  ///   - expectations: the broken rules of a replay.
   public init(
     engine: String, names: Set<String>, staleness: @escaping @Sendable (_ name: String) -> ScenarioFinding?,
     expectations: @escaping @Sendable (_ name: String, _ products: ReplayProducts) -> [String]

@@ -4,11 +4,19 @@ import Replay
 
 /// `verify`: replays recordings and compares them with their goldens (DESIGN §4).
 public struct Verifier: Sendable {
+  /// The goldens and recordings verified.
   public var store: GoldenStore
+  /// What is verified and how (names, jobs, update mode, shard, diff).
   public var options: VerifyOptions
   /// Replays one recording to its canonical texts (usually `ReplayDriver.canonicalProducts`).
   public var replay: @Sendable (URL) throws(ReplayError) -> ReplayProducts
 
+  /// A verifier.
+  ///
+  /// - Parameters:
+  ///   - store: the goldens and recordings.
+  ///   - options: what and how.
+  ///   - replay: replays one recording into its canonical texts (the CLI routes it to its engine).
   public init(
     store: GoldenStore, options: VerifyOptions,
     replay: @escaping @Sendable (URL) throws(ReplayError) -> ReplayProducts

@@ -10,6 +10,7 @@ public struct BudgetJudgement: Equatable, Sendable {
   /// Whether every budget holds.
   public var passed: Bool
 
+  /// A judgement.
   public init(line: String, passed: Bool) {
     self.line = line
     self.passed = passed

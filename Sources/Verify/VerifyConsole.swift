@@ -3,10 +3,12 @@ import Replay
 
 /// The result of `verify`, cases in name order, and its console text.
 public struct VerifyReport: Equatable, Sendable {
+  /// One result per recording (and orphan golden), in name order.
   public var cases: [VerifyCase]
   /// The update mode the run used (for the closing hints); nil when unknown.
   public var update: UpdateMode?
 
+  /// A report of `cases`, written under `update` (nil: no update mode in effect).
   public init(cases: [VerifyCase], update: UpdateMode? = nil) {
     self.cases = cases
     self.update = update

@@ -10,6 +10,7 @@ public enum VerifyJSONReport {
   /// The report format version (bump on an incompatible change).
   public static let version = 1
 
+  /// The report as one JSON document (`verify --format json`).
   public static func render(_ report: VerifyReport) -> String {
     var counts = JSONObject()
     for c in VerifyCategory.allCases { counts[c.rawValue] = .number(Double(report.count(c))) }

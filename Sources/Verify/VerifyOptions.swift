@@ -96,7 +96,9 @@ public struct VerifyOptions: Sendable {
 public struct Shard: Sendable, Equatable {
   /// 1-based, ≤ count.
   public var index: Int
+  /// How many shards in all.
   public var count: Int
+  /// Shard `index` of `count`.
   public init(index: Int, count: Int) {
     self.index = index
     self.count = count

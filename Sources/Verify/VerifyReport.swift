@@ -2,6 +2,7 @@ import Replay
 
 /// One golden file that does not hold.
 public struct GoldenProblem: Equatable, Sendable {
+  /// What is wrong with it.
   public enum Kind: Equatable, Sendable {
     /// No golden file yet.
     case missing
@@ -9,7 +10,9 @@ public struct GoldenProblem: Equatable, Sendable {
     /// could not be parsed — see `message`).
     case mismatch(Divergence?)
   }
+  /// Which golden.
   public var file: GoldenKind
+  /// What is wrong with it.
   public var kind: Kind
   /// One line: the first divergence or what is missing.
   public var message: String
@@ -18,6 +21,7 @@ public struct GoldenProblem: Equatable, Sendable {
   /// Divergent hunks in all.
   public var hunkCount = 0
 
+  /// A problem of `file`.
   public init(file: GoldenKind, kind: Kind, message: String) {
     self.file = file
     self.kind = kind
@@ -32,6 +36,7 @@ public struct ScenarioFinding: Equatable, Sendable {
   /// The scenario itself cannot be read or generated (bad input, exit 2) rather than the
   /// recording being stale (exit 1).
   public var unreadable: Bool
+  /// A finding.
   public init(message: String, unreadable: Bool = false) {
     self.message = message
     self.unreadable = unreadable
@@ -77,7 +82,9 @@ public enum VerifyCategory: String, CaseIterable, Sendable {
 
 /// A divergence and the golden file it is in.
 public struct FileDivergence: Equatable, Sendable {
+  /// Which golden.
   public var file: GoldenKind
+  /// Its first divergence.
   public var divergence: Divergence
 }
 
@@ -86,13 +93,17 @@ public struct FileDivergence: Equatable, Sendable {
 public struct Elapsed: Equatable, Sendable {
   /// Seconds; nil when not measured.
   public var seconds: Double?
+  /// A duration of `seconds`.
   public init(seconds: Double? = nil) { self.seconds = seconds }
+  /// Always equal: timings never make two results differ.
   public static func == (a: Elapsed, b: Elapsed) -> Bool { true }
 }
 
 /// The result for one recording.
 public struct VerifyCase: Equatable, Sendable {
+  /// The recording's name.
   public var name: String
+  /// Its outcome.
   public var status: VerifyStatus
   /// The golden folder as messages name it (``GoldenStore/goldenLabel``).
   public var goldenDir = "Golden"
@@ -114,6 +125,7 @@ public struct VerifyCase: Equatable, Sendable {
   /// Wall time of the replay and comparison (JUnit `time`); never part of the verdict.
   public var elapsed = Elapsed()
 
+  /// A result.
   public init(name: String, status: VerifyStatus, summary: ReplaySummary? = nil) {
     self.name = name
     self.status = status
@@ -123,6 +135,7 @@ public struct VerifyCase: Equatable, Sendable {
   /// Whether the replay matched and the recording is up to date.
   public var passed: Bool { status == .passed && scenario == nil && unmet.isEmpty }
 
+  /// How the console and the JSON report count it.
   public var category: VerifyCategory {
     if case .badInput = status { return .error }
     if let scenario { return scenario.unreadable ? .error : .stale }
@@ -135,6 +148,7 @@ public struct VerifyCase: Equatable, Sendable {
     }
   }
 
+  /// Its share of verify's exit code.
   public var exitCode: ExitDecision {
     switch category {
     case .passed, .updated: return .ok
@@ -202,8 +216,12 @@ public struct VerifyCase: Equatable, Sendable {
 
 /// Progress of a long `verify` (the CLI shows it on a TTY only).
 public struct VerifyProgress: Sendable {
+  /// Recordings done.
   public var completed: Int
+  /// Recordings in all.
   public var total: Int
+  /// The one just done.
   public var name: String
+  /// Whether it passed.
   public var passed: Bool
 }

@@ -42,7 +42,7 @@ struct JPReplay: ParsableCommand {
     subcommands: [
       Record.self, Import.self, Cat.self, Info.self, Doctor.self, Spec.self, Replay.self, Verify.self,
       Review.self, Accept.self, Reject.self, Diff.self, Bisect.self, Minimize.self, CoverageCommand.self, Bench.self, Score.self, Plot.self,
-      Export.self, Tune.self, Report.self, Faults.self,
+      Export.self, Tune.self, Report.self, Faults.self, Engines.self,
     ])
 }
 

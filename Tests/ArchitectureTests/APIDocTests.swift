@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 /// The public API that app teams build against is documented (issue 25 item 9): in EngineIO
-/// (the event vocabulary), Recording (the readers and writers) and JPReplayTesting, at least
-/// 90% of the `public`/`open` declarations carry a doc comment. Plumbing that only this
+/// (the event vocabulary), Recording (the readers and writers) and JPReplayTesting, and — for
+/// whoever adds an engine (issue 36 item 4) — the seam and the harness it plugs into
+/// (EngineSeam, Replay, Verify), at least 90% of the `public`/`open` declarations carry a doc
+/// comment. Plumbing that only this
 /// package's modules use is `package`, and is not counted.
 @Suite("Public API documentation")
 struct APIDocTests {
@@ -11,7 +13,7 @@ struct APIDocTests {
     .deletingLastPathComponent().deletingLastPathComponent()
 
   /// The modules whose public API is held to ``requiredShare``.
-  static let modules = ["EngineIO", "Recording", "JPReplayTesting"]
+  static let modules = ["EngineIO", "EngineSeam", "Recording", "Replay", "Verify", "JPReplayTesting"]
   /// The least share of documented public declarations per module.
   static let requiredShare = 0.9
 
@@ -102,7 +104,7 @@ struct APIDocTests {
     return out
   }
 
-  @Test("EngineIO, Recording and JPReplayTesting document at least 90% of their public declarations",
+  @Test("EngineIO, EngineSeam, Recording, Replay, Verify and JPReplayTesting document at least 90% of their public declarations",
     arguments: APIDocTests.modules)
   func publicAPIDocumented(module: String) throws {
     let all = try Self.declarations(ofModule: module)
@@ -123,6 +125,43 @@ struct APIDocTests {
   /// The counter is not vacuous: on a sample it finds each kind of declaration, skips
   /// attribute lines between a comment and its declaration, and ignores imports, extensions,
   /// `package` declarations and text that merely contains `public`.
+  /// Every requirement of the seam's protocols (`EngineVocabulary`, `SeamEngine`) is documented
+  /// with an example, and every one that takes a value or returns one says what with
+  /// `- Parameter(s):` / `- Returns:` (issue 36 item 4: a newcomer writes an engine from them).
+  @Test func seamRequirementsDocumentParametersReturnsAndAnExample() throws {
+    var problems: [String] = []
+    for file in ["Sources/EngineSeam/EngineVocabulary.swift", "Sources/EngineSeam/SeamEngine.swift"] {
+      let lines = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      var inProtocol = false
+      var requirements = 0
+      for (i, line) in lines.enumerated() {
+        if line.hasPrefix("public protocol EngineVocabulary") || line.hasPrefix("public protocol SeamEngine") {
+          inProtocol = true
+          continue
+        }
+        if inProtocol && line == "}" { inProtocol = false }
+        let code = line.trimmingCharacters(in: .whitespaces)
+        guard inProtocol, code.hasPrefix("static ") || code.hasPrefix("mutating func ") else { continue }
+        requirements += 1
+        var doc: [String] = []
+        var j = i - 1
+        while j >= 0, lines[j].trimmingCharacters(in: .whitespaces).hasPrefix("///") {
+          doc.insert(lines[j], at: 0)
+          j -= 1
+        }
+        let text = doc.joined(separator: "\n")
+        let takesValue = code.contains("func ") && !code.contains("()")
+        let returnsValue = code.contains("func ") && code.contains("->")
+        if !text.contains("Example") { problems.append("\(file):\(i + 1): no example: \(code)") }
+        if takesValue && !text.contains("- Parameter") { problems.append("\(file):\(i + 1): no - Parameters: \(code)") }
+        if returnsValue && !text.contains("- Returns:") { problems.append("\(file):\(i + 1): no - Returns: \(code)") }
+      }
+      #expect(requirements >= 4, "\(file): found \(requirements) requirements; has the protocol moved?")
+    }
+    #expect(problems == [])
+  }
+
   @Test func counterReadsDeclarationsAndTheirComments() {
     // The import line is assembled so that scripts/check-imports does not read it as one.
     let importLine = "public" + " import Foo\n"

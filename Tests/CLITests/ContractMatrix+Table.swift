@@ -82,6 +82,7 @@ extension ContractMatrix {
     "spec": Entry(),
     "bisect": Entry(),
     "tune": Entry(),
+    "engines": Entry(),
     "record": Entry(
       slots: [
         Slot(argument: "output", args: ["record", scenario, "-o", "{}"], direction: .output(database: true), ext: ".jprec"),

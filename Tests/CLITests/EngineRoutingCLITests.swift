@@ -29,6 +29,32 @@ struct EngineRoutingCLITests {
     #expect(cat.stdout.contains("\"kind\":\"push\""), "\(cat.stdout)")
   }
 
+  /// `jpreplay engines` lists Just Photo, then every registered engine with its corpus
+  /// folders (which exist), and `scripts/verify` verifies what it lists: the script loops over
+  /// that listing and names no engine itself (issue 36: a new engine needs no edit there).
+  @Test func enginesListsEveryEngineAndScriptsVerifyLoopsOverIt() throws {
+    let r = try CLI.run(["engines"])
+    #expect(r.code == 0, "\(r.stderr)")
+    let rows = r.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    #expect(rows.map(\.count) == Array(repeating: 4, count: rows.count), "\(r.stdout)")
+    #expect(rows.first == ["justphoto", "Just Photo", "Recordings", "Golden"], "\(r.stdout)")
+    #expect(Set(rows.map { $0[0] }) == ["justphoto", "pixscan", "cameracoach"], "\(r.stdout)")
+    for row in rows.dropFirst() {
+      #expect(row[2] == "Recordings/\(row[0])" && row[3] == "Golden/\(row[0])", "\(row)")
+      var isDir: ObjCBool = false
+      for folder in row[2...] {
+        let exists = FileManager.default.fileExists(atPath: CLI.repoRoot.appendingPathComponent(folder).path, isDirectory: &isDir)
+        #expect(exists && isDir.boolValue, "\(folder) is listed by jpreplay engines but is not a folder")
+      }
+    }
+    let script = try String(contentsOf: CLI.repoRoot.appendingPathComponent("scripts/verify"), encoding: .utf8)
+    let code = script.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }.joined(separator: "\n")
+    #expect(code.contains("jpreplay engines"), "scripts/verify no longer loops over `jpreplay engines`")
+    for row in rows.dropFirst() {
+      #expect(!code.contains(row[0]), "scripts/verify names \(row[0]) in code; it should take the corpora from `jpreplay engines`")
+    }
+  }
+
   @Test func aMalformedEngineIsExitTwoNamingTheHeader() throws {
     let dir = try CLI.tempDir()
     let rec = dir.appendingPathComponent("bad.jsonl")

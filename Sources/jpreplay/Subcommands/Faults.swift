@@ -2,6 +2,8 @@ import ArgumentParser
 import CanonicalJSON
 import Foundation
 import Lab
+import Recording
+import Verify
 
 extension JPReplay {
   /// `jpreplay faults`: do the `expect:` rules catch a wrong engine? (issue 24)
@@ -60,26 +62,37 @@ extension JPReplay {
     @Option(help: "Parallel replays (default: the number of CPU cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
+    /// The scenario files of `dir` that `scenarios` claims (`*.yaml` whose top level names
+    /// its engine), sorted; empty for another engine's corpus.
+    static func scenarioFiles(in dir: String, of scenarios: ScenarioSupport) -> [String] {
+      let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
+      return names.map { Paths.join(dir, $0) }.filter { f in
+        (try? String(contentsOfFile: f, encoding: .utf8)).map(scenarios.claims) ?? false
+      }
+    }
+
     func run() throws {
       if list {
-        for f in FaultRun.plantedFaults + PixScanFaults.list + CameraCoachFaults.list { print("\(f.name): \(f.summary)") }
+        for f in FaultRun.plantedFaults { print("\(f.name): \(f.summary)") }
+        for e in EngineRegistry.engines { for f in e.plantableFaults { print("\(f.name): \(f.summary)") } }
         return
       }
-      let cameraCoach = CameraCoachFaults.scenarioFiles(in: recordings)
-      if !cameraCoach.isEmpty {
-        guard !noFaults else { throw CLIError.badInput("nothing to run: --no-faults on a Camera Coach corpus (it has no spec mutants)") }
+      // Another engine's corpus (scenario files whose top level names a registered engine).
+      for e in EngineRegistry.scenarioEngines {
+        let files = Self.scenarioFiles(in: recordings, of: e.scenarios)
+        guard !files.isEmpty else { continue }
+        let title = e.engine.title
+        guard !noFaults else { throw CLIError.badInput("nothing to run: --no-faults on a \(title) corpus (it has no spec mutants)") }
         guard require.isFinite, (0...100).contains(require) else { throw CLIError.badInput("--require \(require): expected a percentage 0…100") }
-        let report = try CameraCoachFaults.report(files: cameraCoach, only: only, mutants: mutants, spec: spec)
-        if json { printJSON(report.json, terminator: "") } else { print(report.text(title: "faults (Camera Coach)"), terminator: "") }
-        if report.catchRate * 100 < require { throw ExitCode(1) }
-        return
-      }
-      let pixScan = PixScanFaults.scenarioFiles(in: recordings)
-      if !pixScan.isEmpty {
-        guard !noFaults else { throw CLIError.badInput("nothing to run: --no-faults on a PixScan corpus (it has no spec mutants)") }
-        guard require.isFinite, (0...100).contains(require) else { throw CLIError.badInput("--require \(require): expected a percentage 0…100") }
-        let report = try PixScanFaults.report(files: pixScan, only: only, mutants: mutants, spec: spec)
-        if json { printJSON(report.json, terminator: "") } else { print(report.text(title: "faults (PixScan)"), terminator: "") }
+        if mutants { throw CLIError.badInput("--mutants: spec mutants are Just Photo's; a \(title) corpus has no spec") }
+        if spec != nil { throw CLIError.badInput("--spec: a \(title) corpus has no spec") }
+        let run: PlantedFaultRun
+        do { run = try e.scenarios.faults(files, only) } catch { throw CLIError.badInput(error.description) }
+        let outcomes = run.outcomes.map { o in
+          FaultRun.Outcome(name: o.name, summary: o.summary, changed: o.changed, caughtBy: o.caughtBy, errors: o.errors)
+        }
+        let report = FaultRun.Report(recordings: run.recordings, outcomes: outcomes, unmetClean: run.unmetClean)
+        if json { printJSON(report.json, terminator: "") } else { print(report.text(title: "faults (\(title))"), terminator: "") }
         if report.catchRate * 100 < require { throw ExitCode(1) }
         return
       }
@@ -87,8 +100,11 @@ extension JPReplay {
       guard require.isFinite, (0...100).contains(require) else { throw CLIError.badInput("--require \(require): expected a percentage 0…100") }
       let specPath = spec ?? Harness.defaultSpecPath
       let doc = try Harness.loadSpec(path: specPath)
-      if let pix = only.first(where: { n in PixScanFaults.list.contains { $0.name == n } }) {
-        throw CLIError.badInput("--fault \(pix): a PixScan fault; judge it on a PixScan corpus (--recordings Recordings/pixscan)")
+      for e in EngineRegistry.engines {
+        if let other = only.first(where: e.plants) {
+          throw CLIError.badInput(
+            "--fault \(other): a \(e.title) fault; judge it on a \(e.title) corpus (--recordings \(e.corpus.recordings))")
+        }
       }
       var variants = noFaults ? [] : try FaultRun.faultVariants(only)
       if mutants {

@@ -86,11 +86,9 @@ extension JPReplay {
     }
 
     func record(_ file: String) throws {
-      if let text = try? String(contentsOfFile: file, encoding: .utf8), PixScanRecord.isPixScan(text) {
-        return try PixScanRecord.record(file, text: text, output: output, jsonl: jsonl)
-      }
-      if let text = try? String(contentsOfFile: file, encoding: .utf8), CameraCoachRecord.isCameraCoach(text) {
-        return try CameraCoachRecord.record(file, text: text, output: output, jsonl: jsonl)
+      // Another engine's scenario file (its top level says `engine: <name>`) goes to that engine.
+      if let text = try? String(contentsOfFile: file, encoding: .utf8), let e = EngineRegistry.scenarioEngine(claiming: text) {
+        return try EngineScenarioRecord.record(file, text: text, engine: e.engine, scenarios: e.scenarios, output: output, jsonl: jsonl)
       }
       let scenario = try Scenario.load(path: file)
       let out = output ?? ScenarioCorpus.recordingPath(forScenario: file, name: scenario.name)

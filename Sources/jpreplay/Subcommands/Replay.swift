@@ -70,7 +70,7 @@ extension JPReplay {
     func run() throws {
       planted.warn()
       let routed = try EngineRegistry.route(recording, plugins: planted.plugins())
-      try planted.requirePixScan(routed, path: recording)
+      try planted.requireEngineRecording(routed, path: recording)
       if let plugin = routed { return try replay(with: plugin) }
       var overrides = try engine.parsedOverrides()
       if lenient { overrides.append(("strictEffects", "false")) }

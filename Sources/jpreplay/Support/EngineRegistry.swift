@@ -7,20 +7,39 @@ import Verify
 
 /// The engines this jpreplay replays, by the name a recording header gives in `engine`
 /// (absent = Just Photo). Just Photo's commands build their drivers from a PoseSpec
-/// (`ReplayHarness`); every other engine comes as an `EnginePlugin` listed here.
+/// (`ReplayHarness`); every other engine comes as an `EngineRegistration` its plug-in module
+/// builds, one line each in ``engines`` (docs/ARCHITECTURE.md, "Add an engine"). Every command
+/// reaches those engines through this list: replays (``route(_:plugins:)``), scenario files
+/// (`record`, `verify`, `faults`), planted faults (`PlantFaultOption`) and `jpreplay engines`.
 enum EngineRegistry {
-  /// Plug-ins of engines other than Just Photo, by name: PixScan (issue 26, docs/PIXSCAN.md)
-  /// and Camera Coach (issue 36, docs/CAMERACOACH.md).
-  static let plugins: [String: EnginePlugin] = ["pixscan": PixScanSeamEngine.plugin, "cameracoach": CameraCoachSeamEngine.plugin]
+  /// Every engine other than Just Photo, in the order listings print them.
+  static let engines: [EngineRegistration] = [
+    PixScanSeamEngine.registration,  // PixScan (issue 26, docs/PIXSCAN.md)
+    CameraCoachSeamEngine.registration,  // Camera Coach (issue 36, docs/CAMERACOACH.md)
+  ]
+
+  /// The registered engines' replays, by name.
+  static let plugins: [String: EnginePlugin] = Dictionary(
+    engines.map { ($0.name, $0.plugin) }, uniquingKeysWith: { first, _ in first })
+
+  /// The registered engines that have scenario files, with their hooks.
+  static var scenarioEngines: [(engine: EngineRegistration, scenarios: ScenarioSupport)] {
+    engines.compactMap { e in e.scenarios.map { (e, $0) } }
+  }
+
+  /// The engine whose scenario file `text` is (its top level says `engine: <name>`); nil for a
+  /// Just Photo scenario.
+  static func scenarioEngine(claiming text: String) -> (engine: EngineRegistration, scenarios: ScenarioSupport)? {
+    scenarioEngines.first { $0.scenarios.claims(text) }
+  }
 
   /// The plug-ins' hooks for `verify`'s scenario checks in `recordingsDir` (Just Photo's is
-  /// `ScenarioCorpus.checks`): PixScan's `<name>.yaml` scenarios.
+  /// `ScenarioCorpus.checks`), in registry order.
   static func scenarioChecks(recordingsDir: String) throws(CLIError) -> [ScenarioChecks] {
     do {
-      return [
-        try PixScanScenarioChecks.checks(recordingsDir: recordingsDir),
-        try CameraCoachScenarioChecks.checks(recordingsDir: recordingsDir),
-      ]
+      var out: [ScenarioChecks] = []
+      for e in scenarioEngines { out.append(try e.scenarios.checks(recordingsDir)) }
+      return out
     } catch { throw .badInput(error.description) }
   }
 
@@ -39,7 +58,7 @@ enum EngineRegistry {
   /// else the plug-in of the engine its header names. Exit 2 for a malformed or unknown
   /// `engine`, naming the file and the header. A file that cannot be opened is left to the
   /// command, which reports it with its place. `plugins`: the registry's (the hidden
-  /// `--plant-fault` passes PixScan's with planted faults, `PlantFaultOption`).
+  /// `--plant-fault` passes an engine's with planted faults, `PlantFaultOption`).
   static func route(_ path: String, plugins: [String: EnginePlugin] = EngineRegistry.plugins) throws(CLIError) -> EnginePlugin? {
     let name: String?
     do { name = try RecordingEngine.name(ofRecording: path) } catch { throw .badInput(error.description) }
