@@ -111,4 +111,29 @@ struct KindDispatchTests {
       #expect(Self.stringDispatchLines(text).isEmpty, "flagged: \(text)")
     }
   }
+
+  /// Issue 36: typed from decode to `handle`. A Just Photo event is decoded into its typed form
+  /// once, when a reader makes it (`JustPhotoEvent.init`); nothing else decodes event JSON into
+  /// a `CoachEvent`, and the engine's sources never see an event's fields.
+  @Test("events are typed from decode to handle: GenericEvent is gone, one place decodes fields, the engine reads none")
+  func eventsAreTypedFromDecodeToHandle() throws {
+    let files = SourceRulesTests.swiftFiles(under: "Sources")
+    var generic: [String] = []
+    var decoders: [String] = []
+    var engineReads: [String] = []
+    for f in files {
+      let text = try String(contentsOf: SourceRulesTests.repoRoot.appendingPathComponent(f), encoding: .utf8)
+      for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let c = Self.code(line)
+        if c.contains("Generic" + "Event") || c.contains("case .gen" + "eric") { generic.append("\(f):\(n + 1)") }
+        if c.contains("CoachEvent(decoding: kind, fields:") { decoders.append(f) }
+        if f.hasPrefix("Sources/CoachEngine/"), c.contains(".json" + "Fields") || c.contains("payload: .just" + "Photo") {
+          engineReads.append("\(f):\(n + 1)")
+        }
+      }
+    }
+    #expect(generic == [])
+    #expect(decoders == ["Sources/EngineIO/InputEvent.swift"])
+    #expect(engineReads == [])
+  }
 }
