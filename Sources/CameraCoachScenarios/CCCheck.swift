@@ -93,7 +93,7 @@ public enum CCExpectations {
   /// hints in any 1000 ms, the same advice at most 3 times in any 10 000 ms and at least
   /// 600 ms apart, at most 8 hints in any 60 000 ms (windows half-open).
   public static func invariants(_ records: [CCTraceRecord]) -> [CCFinding] {
-    let hints = records.filter { $0.kind == "hint" }
+    let hints = records.filter { CCOutputKind(rawValue: $0.kind) == .hint }
     var out: [CCFinding] = []
     func window(_ name: String, _ ms: Int64, _ max: Int, sameAdvice: Bool) {
       for (i, h) in hints.enumerated() {

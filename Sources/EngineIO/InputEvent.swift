@@ -16,12 +16,12 @@ public struct InputEvent: Equatable, Sendable {
     self.payload = payload
   }
   /// The Just Photo event kind: `landmarks` and `luma` from their typed payloads, any other
-  /// from the generic event; nil for an event of another engine (``InputPayload/named(_:)``).
+  /// from the Just Photo event; nil for an event of another engine (``InputPayload/named(_:)``).
   public var kind: EventKind? {
     switch payload {
     case .landmarks: .landmarks
     case .luma: .luma
-    case .generic(let g): g.kind
+    case .justPhoto(let g): g.kind
     case .named: nil
     }
   }
@@ -32,7 +32,7 @@ public struct InputEvent: Equatable, Sendable {
     switch payload {
     case .landmarks: EventKind.landmarks.rawValue
     case .luma: EventKind.luma.rawValue
-    case .generic(let g): g.kind.rawValue
+    case .justPhoto(let g): g.kind.rawValue
     case .named(let n): n.kind
     }
   }
@@ -42,7 +42,7 @@ public struct InputEvent: Equatable, Sendable {
   public var jsonFields: JSONObject? {
     switch payload {
     case .landmarks, .luma: nil
-    case .generic(let g): g.fields
+    case .justPhoto(let g): g.fields
     case .named(let n): n.fields
     }
   }
@@ -55,8 +55,8 @@ public enum InputPayload: Equatable, Sendable {
   case landmarks(LandmarkFrame)
   /// One luma thumbnail (T1 input).
   case luma(LumaFrame)
-  /// Every other Just Photo kind, its fields as recorded.
-  case generic(GenericEvent)
+  /// Every other Just Photo kind: typed, with its fields as recorded.
+  case justPhoto(JustPhotoEvent)
   /// An event of another engine (the recording header's `engine` names it): an open kind name
   /// and its fields, which that engine's vocabulary checks and its plug-in decodes.
   case named(NamedEvent)
@@ -76,18 +76,45 @@ public struct NamedEvent: Equatable, Sendable {
   }
 }
 
-/// An input event of any kind other than `landmarks` and `luma`.
-public struct GenericEvent: Equatable, Sendable {
+/// An input event of any Just Photo kind other than `landmarks` and `luma`, decoded once when
+/// it is made: its typed form (what the engine handles; it never reads JSON) and its fields as
+/// recorded (what the writers write back, in their order, so a file round-trips byte for byte).
+public struct JustPhotoEvent: Equatable, Sendable {
   /// The kind. `landmarks` and `luma` travel as typed payloads instead; the decoders never
-  /// make a generic event of them.
-  public var kind: EventKind
+  /// make a `JustPhotoEvent` of them.
+  public let kind: EventKind
   /// The event's fields without `t` and `kind`, in the order they were given.
-  public var fields: JSONObject
-  /// An event of `kind` with `fields` in the order they are to be written.
+  public let fields: JSONObject
+  private let typed: DecodedEvent
+
+  /// An event of `kind` with `fields` in the order they are to be written, decoded into its
+  /// typed form (see ``decodingError``).
   public init(kind: EventKind, fields: JSONObject = JSONObject()) {
     self.kind = kind
     self.fields = fields
+    do { typed = DecodedEvent(.success(try CoachEvent(decoding: kind, fields: fields))) } catch {
+      typed = DecodedEvent(.failure(error))
+    }
   }
+
+  /// The typed form, or why the fields do not match the kind's definition (the engine refuses
+  /// such an event; `import` refuses it before it is recorded).
+  package var decoded: Result<CoachEvent, EventDecodingError> { typed.value }
+
+  /// Why the fields do not match the kind's definition; nil when they do.
+  public var decodingError: EventDecodingError? {
+    if case .failure(let e) = typed.value { e } else { nil }
+  }
+
+  /// Equal kinds and fields (the typed form follows from them).
+  public static func == (a: JustPhotoEvent, b: JustPhotoEvent) -> Bool { a.kind == b.kind && a.fields == b.fields }
+}
+
+/// The decoded form of a ``JustPhotoEvent``, boxed so the event stays a few words wide as it
+/// travels through queues (the typed payloads are larger).
+final class DecodedEvent: Sendable {
+  let value: Result<CoachEvent, EventDecodingError>
+  init(_ value: Result<CoachEvent, EventDecodingError>) { self.value = value }
 }
 
 /// `coords` of a landmarks event (ENGINE §2.4): canonical is y-down, vision is y-up.

@@ -15,6 +15,21 @@ public enum OutputKind: String, CaseIterable, Sendable, Comparable {
   case praise, prompt, reference, script_card, session, shutter, shutter_tap, tier, wrap
 
   public static func < (a: OutputKind, b: OutputKind) -> Bool { a.rawValue < b.rawValue }
+
+  /// True for the kinds that show a cue on screen (`cue_display`, `script_card`): their
+  /// `cue_id` names it, a null one clears it.
+  public var showsCue: Bool { self == .cue_display || self == .script_card }
+
+  /// The field that tells lines of this kind apart as the state of one thing (an `item`'s
+  /// `shot`, a `prompt`'s `key`, an `effect`'s `kind`); nil for a kind whose lines are one state.
+  public var identityField: TraceField? {
+    switch self {
+    case .item: .shot
+    case .prompt: .key
+    case .effect: .kind
+    default: nil
+    }
+  }
 }
 
 /// The name of a trace-line field (top level, or inside `cue_eval`'s `gate`, `cues` entries and
@@ -134,6 +149,41 @@ public struct TraceLine: Sendable, Equatable {
   }
   public var effect: Effect? {
     kind == .effect ? Effect(kind: string(.kind), shot: fields[.shot]?.int64Value, attempt: fields[.attempt]?.int64Value) : nil
+  }
+
+  /// A short human description of the line, naming the fields that tell it apart (what the
+  /// differ's explanations and the minimizer's reports print): `cue_display FRAME_MOVE_LEFT/hard`,
+  /// `prompt shown posespec_reload`; a kind without a summary of its own shows its first four
+  /// fields (`kind a=1 b=x`). An absent or null field reads `none`.
+  public var summary: String {
+    func f(_ k: TraceField) -> String { fields[k].map(Self.text) ?? "none" }
+    switch kind {
+    case .cue_display: return "cue_display \(f(.cue_id))/\(f(.level))"
+    case .script_card: return "script_card \(f(.cue_id)) \(f(.variant))"
+    case .praise: return "praise \(f(.state)) \(f(.trigger))"
+    case .match: return "match \(f(.match)) blocked_by=\(f(.blocked_by))"
+    case .shutter: return "shutter enabled=\(f(.enabled)) reason=\(f(.reason))"
+    case .prompt: return "prompt \(f(.op)) \(f(.key))"
+    case .item: return "item shot=\(f(.shot)) core=\(f(.core))"
+    case .tier: return "tier t0_hz=\(f(.t0_hz)) cause=\(f(.cause))"
+    case .effect:
+      let rest = fields.members.filter { $0.key != TraceField.kind.rawValue }.map { "\($0.key)=\(Self.text($0.value))" }
+      return "effect \(f(.kind))" + (rest.isEmpty ? "" : " {\(rest.joined(separator: ","))}")
+    default:
+      let shown = fields.members.prefix(4).map { "\($0.key)=\(Self.text($0.value))" }
+      return ([out] + shown).joined(separator: " ")
+    }
+  }
+
+  /// A field value as a summary prints it: a string bare, null as `none`, a number in its
+  /// shortest form, anything else as canonical JSON.
+  public static func text(_ v: JSONValue) -> String {
+    switch v {
+    case .null: "none"
+    case .string(let s): s
+    case .number(let d): JSONWriter.formatNumber(d)
+    default: JSONWriter.write(v, sortKeys: true, numbers: .fixed6)
+    }
   }
 
   /// `cue_eval`: the T0 view (a T1 line, which carries `tier`, is not one).

@@ -63,7 +63,7 @@ public struct EffectRule: Sendable {
     case .favorite_sync_result: out["result"] = "success"
     default: break
     }
-    return InputEvent(t: t, payload: .generic(GenericEvent(kind: results[0], fields: out)))
+    return InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: results[0], fields: out)))
   }
 
   /// A UUID-shaped local identifier derived from shot and attempt (no randomness).

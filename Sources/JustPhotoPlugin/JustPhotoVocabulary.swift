@@ -46,7 +46,7 @@ public enum JustPhotoVocabulary: EngineVocabulary {
   @inline(__always) public static func launches(_ event: InputEvent) -> Bool { event.kind == .app_launch }
 
   @inline(__always) public static func endsProcess(_ event: InputEvent) -> Bool {
-    guard case .generic(let g) = event.payload, g.kind == .app_lifecycle else { return false }
+    guard case .justPhoto(let g) = event.payload, g.kind == .app_lifecycle else { return false }
     return g.fields["state"]?.stringValue == "terminated"
   }
 
@@ -55,7 +55,7 @@ public enum JustPhotoVocabulary: EngineVocabulary {
   }
 
   @inline(__always) public static func rule(forResult event: InputEvent) -> EffectRuleInfo? {
-    guard case .generic(let g) = event.payload else { return nil }
+    guard case .justPhoto(let g) = event.payload else { return nil }
     return rulesByResult[g.kind]?.1
   }
 

@@ -22,7 +22,7 @@ public enum PromptInvariants {
     var visible: [Shown] = []
     var breaches: [String] = []
     for line in trace.split(separator: "\n") {
-      guard let v = try? JSONParser.parse(String(line)), v["out"]?.stringValue == "prompt",
+      guard let v = try? JSONParser.parse(String(line)), TraceLine(line: v)?.kind == .prompt,
         let t = v["t"]?.int64Value, let key = v[.key]?.stringValue, let level = v[.level]?.stringValue
       else { continue }
       switch v[.op]?.stringValue {

@@ -95,7 +95,7 @@ public enum PixExpectations {
       }
       return nil
     case .state(let m, let at, let within):
-      let effectKind = m.kind == "effect" ? m.with.first(where: { $0.key == "kind" })?.value : nil
+      let effectKind = PixOutputKind(rawValue: m.kind) == .effect ? m.with.first(where: { $0.key == "kind" })?.value : nil
       var current: PixTraceRecord?
       var states: [PixTraceRecord?] = []
       for r in records where r.kind == m.kind && (effectKind == nil || r.fields["kind"] == effectKind) {

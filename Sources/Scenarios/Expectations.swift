@@ -73,7 +73,7 @@ public struct ExpectationTrace: Sendable, Equatable {
   /// Adds one trace record (`out` its kind, `fields` its members; `t` and `out` among them
   /// are dropped); `cue_eval` is ignored.
   public mutating func add(t: Int64, out: String, fields: JSONObject) {
-    guard out != "cue_eval" else { return }
+    guard OutputKind(rawValue: out) != .cue_eval else { return }
     addEvent(t: t, out: out, fields: fields)
     var f = fields
     f.members.removeAll { $0.key == "t" || $0.key == "out" }
@@ -220,7 +220,7 @@ public enum Expectations {
   static func states(in records: [ExpectationTrace.Record], of m: ScenarioExpectation.Match, from: Int64, to: Int64)
     -> [(t: Int64, record: ExpectationTrace.Record?)]
   {
-    let identity: String? = ["item": "shot", "prompt": "key", "effect": "kind"][m.kind]
+    let identity = OutputKind(rawValue: m.kind)?.identityField?.rawValue
     let id = identity.flatMap { k in m.with.first(where: { $0.key == k })?.value }
     var current: ExpectationTrace.Record?
     var out: [(t: Int64, record: ExpectationTrace.Record?)] = []

@@ -1,6 +1,7 @@
 import ScenarioYAML
 import Foundation
 import CanonicalJSON
+import EngineIO
 import Yams
 
 /// What a scenario means, apart from how it is written (DESIGN §8, issue 15): the SHA-256 the
@@ -40,7 +41,7 @@ extension Scenario {
     var out: [JSONValue] = []
     if let p = initial["posespec"] { out.append(p) }
     for e in timeline {
-      if case .event(_, let line) = e, line["kind"]?.stringValue == "posespec_reload", let spec = line["spec"] {
+      if case .event(_, let line) = e, line["kind"]?.stringValue.flatMap(EventKind.init(rawValue:)) == .posespec_reload, let spec = line["spec"] {
         out.append(spec)
       }
     }

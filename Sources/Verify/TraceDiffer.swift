@@ -147,10 +147,11 @@ public struct TraceDiffer: Sendable {
 
     init(_ lines: [StructuredLine]) {
       var last: [String: String] = [:]
-      for (i, l) in lines.enumerated() where l.kind == "cue_display" || l.kind == "script_card" {
+      for (i, l) in lines.enumerated() {
+        guard let kind = l.trace.kind, kind.showsCue else { continue }
         let cue = l.trace.shownCue ?? nil
         if let cue { last[l.kind] = cue } else if let before = last[l.kind] { cleared[i] = before }
-        if l.kind == "cue_display" { displays.append((l.t, cue)) }
+        if kind == .cue_display { displays.append((l.t, cue)) }
       }
     }
 
@@ -291,26 +292,9 @@ public struct TraceDiffer: Sendable {
     return out
   }
 
-  /// A short human description of a record: "cue_display FRAME_MOVE_LEFT/hard".
-  public static func summary(_ l: StructuredLine) -> String {
-    func f(_ k: TraceField) -> String { l.fields[k].map(text) ?? "none" }
-    switch l.kind {
-    case "cue_display": return "cue_display \(f(.cue_id))/\(f(.level))"
-    case "script_card": return "script_card \(f(.cue_id)) \(f(.variant))"
-    case "praise": return "praise \(f(.state)) \(f(.trigger))"
-    case "match": return "match \(f(.match)) blocked_by=\(f(.blocked_by))"
-    case "shutter": return "shutter enabled=\(f(.enabled)) reason=\(f(.reason))"
-    case "prompt": return "prompt \(f(.op)) \(f(.key))"
-    case "item": return "item shot=\(f(.shot)) core=\(f(.core))"
-    case "tier": return "tier t0_hz=\(f(.t0_hz)) cause=\(f(.cause))"
-    case "effect":
-      let rest = l.fields.members.filter { $0.key != TraceField.kind.rawValue }.map { "\($0.key)=\(text($0.value))" }
-      return "effect \(f(.kind))" + (rest.isEmpty ? "" : " {\(rest.joined(separator: ","))}")
-    default:
-      let shown = l.fields.members.prefix(4).map { "\($0.key)=\(text($0.value))" }
-      return ([l.kind] + shown).joined(separator: " ")
-    }
-  }
+  /// A short human description of a record: "cue_display FRAME_MOVE_LEFT/hard" (the trace
+  /// vocabulary's ``TraceLine/summary``).
+  public static func summary(_ l: StructuredLine) -> String { l.trace.summary }
 
   static func text(_ v: JSONValue) -> String {
     switch v {

@@ -61,7 +61,7 @@ struct HostileJSONLInputTests {
     let path = dir.appendingPathComponent("long.jprec").path
     let header: JSONObject = ["format": "jp-replay/1", "wall_start_ms": 1_770_860_000_000, "duration_ms": 1e12]
     let recorder = try Recorder(path: path, header: header)
-    try recorder.append(InputEvent(t: 0, payload: .generic(GenericEvent(kind: .shutter_tap, fields: [:]))))
+    try recorder.append(InputEvent(t: 0, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap, fields: [:]))))
     try recorder.finish()
     // Refused from the header, before the virtual clock runs: no trace line reaches stdout.
     let result = try CLI.run(["replay", path])
@@ -80,8 +80,8 @@ struct HostileJSONLInputTests {
     let path = dir.appendingPathComponent("warm.jprec").path
     let header: JSONObject = ["format": "jp-replay/1", "wall_start_ms": 1_770_860_000_000, "duration_ms": 1000]
     let recorder = try Recorder(path: path, header: header)
-    try recorder.append(InputEvent(t: 0, payload: .generic(GenericEvent(kind: .shutter_tap, fields: [:]))))
-    try recorder.append(InputEvent(t: 120, payload: .generic(GenericEvent(kind: .thermal, fields: ["state": "warm"]))))
+    try recorder.append(InputEvent(t: 0, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap, fields: [:]))))
+    try recorder.append(InputEvent(t: 120, payload: .justPhoto(JustPhotoEvent(kind: .thermal, fields: ["state": "warm"]))))
     try recorder.finish()
     let result = try CLI.run(["replay", path])
     #expect(result.code == 2, "\(result.stderr)")

@@ -130,8 +130,8 @@ struct AppLayerTests {
   func disabledTapKeepsPraise() {
     var r = R()
     var events = F.frames(0..<45) { k in F.subject(dx: k < 21 ? 0.15 : 0.0) }  // praise on at 1600 (S10)
-    events.append(InputEvent(t: 2700, payload: .generic(GenericEvent(kind: .rotation, fields: ["orientation": "landscape_left"]))))
-    events.append(InputEvent(t: 2800, payload: .generic(GenericEvent(kind: .shutter_tap))))
+    events.append(InputEvent(t: 2700, payload: .justPhoto(JustPhotoEvent(kind: .rotation, fields: ["orientation": "landscape_left"]))))
+    events.append(InputEvent(t: 2800, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap))))
     r.feed(events)
     r.advance(to: 7000)
     #expect(r.effects("capture_photo").isEmpty)

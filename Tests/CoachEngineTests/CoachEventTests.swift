@@ -40,7 +40,7 @@ import Testing
   }
 
   static func decode(_ kind: EventKind, _ fields: JSONObject) -> Result<CoachEvent, EventDecodingError> {
-    Result { () throws(EventDecodingError) in try CoachEvent(decoding: GenericEvent(kind: kind, fields: fields)) }
+    Result { () throws(EventDecodingError) in try CoachEvent(decoding: JustPhotoEvent(kind: kind, fields: fields)) }
   }
 
   @Test("every kind decodes from its definition's fields, all of them or only the required ones")
@@ -69,7 +69,7 @@ import Testing
           #expect(e.field == spec.name && e.problem.hasPrefix("missing field \"\(spec.name)\""), "\(e)")
           var null = full
           null[spec.name] = .null
-          #expect(throws: EventDecodingError.self) { try CoachEvent(decoding: GenericEvent(kind: kind, fields: null)) }
+          #expect(throws: EventDecodingError.self) { try CoachEvent(decoding: JustPhotoEvent(kind: kind, fields: null)) }
         }
         if let wrong = Self.wrongType(spec) {
           var bad = full
@@ -102,19 +102,19 @@ import Testing
 
   @Test("typed values: enumerations, optional members, the stated default, the PhotoKit error's parts")
   func typedValues() throws {
-    let thermal = try CoachEvent(decoding: GenericEvent(kind: .thermal, fields: ["state": "serious"]))
+    let thermal = try CoachEvent(decoding: JustPhotoEvent(kind: .thermal, fields: ["state": "serious"]))
     guard case .thermal(let t) = thermal else { throw Failure("not thermal") }
     #expect(t.state == .serious)
     guard
       case .refAnalysis(let ref) = try CoachEvent(
-        decoding: GenericEvent(kind: .ref_analysis, fields: ["ref_id": "r1", "body": .object(["nose": [0.5, 0.4, 0.9]])]))
+        decoding: JustPhotoEvent(kind: .ref_analysis, fields: ["ref_id": "r1", "body": .object(["nose": [0.5, 0.4, 0.9]])]))
     else { throw Failure("not ref_analysis") }
     #expect(ref.reference.coords == CoordinateConvention.canonical)  // the definition's default
     #expect(ref.reference.body?[Joint.nose] == JointPoint(x: 0.5, y: 0.4, conf: 0.9))
     #expect(ref.luma == nil && ref.scalars.isEmpty)
     guard
       case .photokitWriteResult(let w) = try CoachEvent(
-        decoding: GenericEvent(
+        decoding: JustPhotoEvent(
           kind: .photokit_write_result,
           fields: [
             "shot": 2, "attempt": 1, "ok": false,
@@ -131,10 +131,10 @@ import Testing
   func engineRefusesBadEvents() {
     var engine = Fixture.engine()
     _ = engine.start()
-    let bad = engine.handle(InputEvent(t: 40, payload: .generic(GenericEvent(kind: .thermal, fields: ["state": "warm"]))))
+    let bad = engine.handle(InputEvent(t: 40, payload: .justPhoto(JustPhotoEvent(kind: .thermal, fields: ["state": "warm"]))))
     #expect(bad.refused?.description == #"thermal: field "state": expected one of "nominal", "fair", "serious", "critical", found "warm""#)
     #expect(bad.outputs.isEmpty && bad.timers.isEmpty && bad.diagnostics.isEmpty)
-    let good = engine.handle(InputEvent(t: 50, payload: .generic(GenericEvent(kind: .thermal, fields: ["state": "serious"]))))
+    let good = engine.handle(InputEvent(t: 50, payload: .justPhoto(JustPhotoEvent(kind: .thermal, fields: ["state": "serious"]))))
     #expect(good.refused == nil)
     #expect(good.outputs.contains { if case .tier = $0 { true } else { false } })
   }

@@ -21,8 +21,8 @@ struct EngineWithRefTests {
     ])
     return InputEvent(
       t: t,
-      payload: .generic(
-        GenericEvent(kind: .ref_analysis, fields: ["ref_id": .string(id), "body": .object(bodyJSON), "faces": [face]])))
+      payload: .justPhoto(
+        JustPhotoEvent(kind: .ref_analysis, fields: ["ref_id": .string(id), "body": .object(bodyJSON), "faces": [face]])))
   }
 
   static func liveFace() -> FaceObservation {
@@ -124,7 +124,7 @@ struct EngineWithRefTests {
     bad["prdVersion"] = "v0.0.0"
     let out = e.handle(
       InputEvent(
-        t: 0, payload: .generic(GenericEvent(kind: .posespec_reload, fields: ["sha256": "x", "spec": .object(bad)]))))
+        t: 0, payload: .justPhoto(JustPhotoEvent(kind: .posespec_reload, fields: ["sha256": "x", "spec": .object(bad)]))))
     let records = out.records(at: 0)
     #expect(records.first?.fields["result"] == "invalid")
     #expect(records.first { $0.out == "prompt" }?.fields["key"] == "posespec_version_mismatch_modal")
@@ -142,7 +142,7 @@ struct SubjectAndPauseTests {
   typealias F = Fixture
 
   static func event(_ kind: EventKind, at t: Millis, _ fields: JSONObject = [:]) -> InputEvent {
-    InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: fields)))
+    InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: kind, fields: fields)))
   }
 
   static func face(x: Double, size: Double, tilt: Double) -> FaceObservation {

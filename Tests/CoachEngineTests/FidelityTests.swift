@@ -71,8 +71,8 @@ struct FidelityTests {
   @Test("§3.11 / S24: traceEvaluations shows T0 evaluations ≥ 121 ms apart and no T1 tick while degraded")
   func evaluationEvidence() {
     var events = F.frames(0..<375) { _ in F.subject(feetY: 0.9) }
-    events.append(InputEvent(t: 10_000, payload: .generic(GenericEvent(kind: .thermal, fields: ["state": "serious"]))))
-    events.append(InputEvent(t: 20_000, payload: .generic(GenericEvent(kind: .thermal, fields: ["state": "nominal"]))))
+    events.append(InputEvent(t: 10_000, payload: .justPhoto(JustPhotoEvent(kind: .thermal, fields: ["state": "serious"]))))
+    events.append(InputEvent(t: 20_000, payload: .justPhoto(JustPhotoEvent(kind: .thermal, fields: ["state": "nominal"]))))
     events.sort { $0.t < $1.t }
     let out = F.runWithTimers(F.engine(options: ["traceEvaluations": "true"]), events, until: 25_000)
     let evals = out.filter { $0.out == "eval" }

@@ -165,7 +165,7 @@ struct LandmarkFilterTests {
   @Test("engine: a kill drops the filter state with the other memory; the relaunched engine starts empty")
   func killDropsTheState() {
     func app(_ kind: EventKind, at t: Millis, _ fields: JSONObject = [:]) -> InputEvent {
-      InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: fields)))
+      InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: kind, fields: fields)))
     }
     var e = Self.filtered([:])
     _ = e.start()

@@ -14,7 +14,7 @@ struct PraiseTests {
   /// Feeds `events`, firing the engine's timers when due (before an event at the same time,
   /// as the replayer does for timers scheduled earlier), then the timers due by `end`.
   static func tap(at t: Millis) -> InputEvent {
-    InputEvent(t: t, payload: .generic(GenericEvent(kind: .shutter_tap, fields: [:])))
+    InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap, fields: [:])))
   }
 
   @Test("S06 (§7): praise on FRAME_X at the 4th exit frame while the gate holds; off by timeout at +5000")
@@ -142,7 +142,7 @@ struct CardControlTests {
   typealias F = Fixture
 
   static func event(_ kind: EventKind, at t: Millis, _ fields: JSONObject = [:]) -> InputEvent {
-    InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: fields)))
+    InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: kind, fields: fields)))
   }
 
   @Test("§3.10: 👎 advances the shown cue's card at once, at most once per 3000 ms, and toasts 已记录")

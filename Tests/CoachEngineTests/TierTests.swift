@@ -11,7 +11,7 @@ struct TierTests {
   typealias F = Fixture
 
   static func event(_ kind: EventKind, at t: Millis, _ fields: JSONObject) -> InputEvent {
-    InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: fields)))
+    InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: kind, fields: fields)))
   }
 
   static func tierLines(_ out: [TraceRecord]) -> [String] {

@@ -7,10 +7,10 @@ import Testing
 @Suite("Minimizer stages")
 struct MinimizerTests {
   static func tap(_ t: Millis) -> InputEvent {
-    InputEvent(t: t, payload: .generic(GenericEvent(kind: .shutter_tap, fields: [:])))
+    InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap, fields: [:])))
   }
   static func label(_ t: Millis) -> InputEvent {
-    InputEvent(t: t, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": "X", "level": "warn"])))
+    InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: .label, fields: ["cue_id": "X", "level": "warn"])))
   }
   static func session(_ times: [Millis], labels: Bool = true) -> Minimizer.Candidate {
     var events = times.map(tap)
@@ -49,7 +49,7 @@ struct MinimizerTests {
   }
 
   static func launch(_ t: Millis) -> InputEvent {
-    InputEvent(t: t, payload: .generic(GenericEvent(kind: .app_launch, fields: [:])))
+    InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: .app_launch, fields: [:])))
   }
 
   /// A long session: a launch at 0, a "setup" tap at 100, then a tap every 200 ms for

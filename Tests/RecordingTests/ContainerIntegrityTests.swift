@@ -260,9 +260,9 @@ import Testing
     let path = d.appendingPathComponent("single.jprec").path
     let r = try Recorder(path: path, header: Damage.header)
     let big = String(repeating: "x", count: ContainerLimits.chunkRawBytesMax + 1000)
-    try r.append(InputEvent(t: 0, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": "A"]))))
-    try r.append(InputEvent(t: 1, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": .string(big)]))))
-    try r.append(InputEvent(t: 2, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": "B"]))))
+    try r.append(InputEvent(t: 0, payload: .justPhoto(JustPhotoEvent(kind: .label, fields: ["cue_id": "A"]))))
+    try r.append(InputEvent(t: 1, payload: .justPhoto(JustPhotoEvent(kind: .label, fields: ["cue_id": .string(big)]))))
+    try r.append(InputEvent(t: 2, payload: .justPhoto(JustPhotoEvent(kind: .label, fields: ["cue_id": "B"]))))
     try r.finish()
     let events = try Damage.readAll(path)
     #expect(events.count == 3)
@@ -284,10 +284,10 @@ import Testing
     #expect(try Damage.readAll(r.path).count == 1)
 
     let g = try Recorder(path: d.appendingPathComponent("big.jprec").path, header: Damage.header)
-    try g.append(InputEvent(t: 0, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": "A"]))))
+    try g.append(InputEvent(t: 0, payload: .justPhoto(JustPhotoEvent(kind: .label, fields: ["cue_id": "A"]))))
     let huge = String(repeating: "x", count: ContainerLimits.singleEventChunkRawBytesMax)
     do {
-      try g.append(InputEvent(t: 1, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": .string(huge)]))))
+      try g.append(InputEvent(t: 1, payload: .justPhoto(JustPhotoEvent(kind: .label, fields: ["cue_id": .string(huge)]))))
       Issue.record("a label event larger than a chunk was accepted")
     } catch {
       #expect("\(error)".contains("singleEventChunkRawBytesMax"))

@@ -66,7 +66,7 @@ final class ContainerTests: XCTestCase {
           "a": 1, "nested": .object(["x": [1.5, -2, "s\"q\n", nil, true], "o": .object(["deep": .object(["deeper": 0.1])])]),
           "ünï": "côdé", "big": 1_770_860_000_123, "neg": -0.000001,
         ]
-        out.append(InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: kind == .shutter_tap ? [:] : fields))))
+        out.append(InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: kind, fields: kind == .shutter_tap ? [:] : fields))))
       }
     }
     return out
@@ -139,8 +139,8 @@ final class ContainerTests: XCTestCase {
       let t = Millis(k / 3 * 10)  // three events share each time
       switch k % 4 {
       case 0: events.append(InputEvent(t: t, payload: .landmarks(LandmarkFrame(frame: Int64(k), body: Self.body(Double(k))))))
-      case 1: events.append(InputEvent(t: t, payload: .generic(GenericEvent(kind: .shutter_tap))))
-      case 2: events.append(InputEvent(t: t, payload: .generic(GenericEvent(kind: .thermal, fields: ["state": "fair", "k": .number(Double(k))]))))
+      case 1: events.append(InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap))))
+      case 2: events.append(InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: .thermal, fields: ["state": "fair", "k": .number(Double(k))]))))
       default: events.append(InputEvent(t: t, payload: .luma(LumaFrame(frame: Int64(k), w: 1, h: 1, data: [UInt8(k)]))))
       }
     }
@@ -176,7 +176,7 @@ final class ContainerTests: XCTestCase {
     for k in 0..<300 {
       let t = Millis(k / 2 * 10)
       if k % 5 == 0 {
-        events.append(InputEvent(t: t, payload: .generic(GenericEvent(kind: .device_motion, fields: ["rms": .number(Double(k))]))))
+        events.append(InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: .device_motion, fields: ["rms": .number(Double(k))]))))
       } else {
         events.append(InputEvent(t: t, payload: .landmarks(LandmarkFrame(frame: Int64(k), body: Self.body(Double(k))))))
       }
@@ -333,7 +333,7 @@ final class ContainerTests: XCTestCase {
   }
 
   func testGarbagePayloadsWithAValidCRCNeverTrap() throws {
-    let p = try record(landmarkSession(40) + [InputEvent(t: 5000, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": "X", "holds": true])))], to: path("g.jprec"), limit: 400)
+    let p = try record(landmarkSession(40) + [InputEvent(t: 5000, payload: .justPhoto(JustPhotoEvent(kind: .label, fields: ["cue_id": "X", "holds": true])))], to: path("g.jprec"), limit: 400)
     let q = try DatabaseQueue(path: p)
     let ids = try q.read { try Int64.fetchAll($0, sql: "SELECT id FROM chunks ORDER BY id") }
     let raws: [[UInt8]] = try q.read { db in
@@ -437,10 +437,10 @@ final class ContainerTests: XCTestCase {
     let p = try record(landmarkSession(3), to: path("x.jprec"))
     assertThrows({ _ = try Recorder(path: p, header: Self.header) }, contains: ["x.jprec", "already exists"])
     let r = try Recorder(path: path("order.jprec"), header: Self.header)
-    try r.append(InputEvent(t: 10, payload: .generic(GenericEvent(kind: .shutter_tap))))
-    assertThrows({ try r.append(InputEvent(t: 9, payload: .generic(GenericEvent(kind: .shutter_tap)))) }, contains: ["order.jprec", "t=9 after t=10"])
+    try r.append(InputEvent(t: 10, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap))))
+    assertThrows({ try r.append(InputEvent(t: 9, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap)))) }, contains: ["order.jprec", "t=9 after t=10"])
     try r.finish()
-    assertThrows({ try r.append(InputEvent(t: 11, payload: .generic(GenericEvent(kind: .shutter_tap)))) }, contains: ["finished"])
+    assertThrows({ try r.append(InputEvent(t: 11, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap)))) }, contains: ["finished"])
     assertThrows({ _ = try Recorder(path: path("h.jprec"), header: ["jprec.complete": true]) }, contains: ["reserved"])
   }
 }

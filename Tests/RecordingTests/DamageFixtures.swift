@@ -31,7 +31,7 @@ enum Damage {
         out.append(InputEvent(t: t, payload: .luma(LumaFrame(frame: Int64(k), w: 4, h: 3, data: (0..<12).map { UInt8(($0 * 20 + k) % 256) }))))
       }
       if k % 5 == 0 {
-        out.append(InputEvent(t: t, payload: .generic(GenericEvent(kind: .label, fields: ["cue_id": "X", "holds": .bool(k % 2 == 0)]))))
+        out.append(InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: .label, fields: ["cue_id": "X", "holds": .bool(k % 2 == 0)]))))
       }
     }
     return out

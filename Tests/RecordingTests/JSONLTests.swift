@@ -165,7 +165,7 @@ final class JSONLTests: XCTestCase {
   }
 
   func testEncoderPutsTimeAndKindFirstThenSchemaOrder() {
-    let e = InputEvent(t: 5, payload: .generic(GenericEvent(kind: .like_toggle, fields: ["liked": true, "note": "x", "item": 2])))
+    let e = InputEvent(t: 5, payload: .justPhoto(JustPhotoEvent(kind: .like_toggle, fields: ["liked": true, "note": "x", "item": 2])))
     XCTAssertEqual(JSONLEventEncoder.line(e), #"{"t":5,"kind":"like_toggle","item":2,"liked":true,"note":"x"}"#)
   }
 }

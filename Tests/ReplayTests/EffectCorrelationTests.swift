@@ -162,7 +162,7 @@ struct EffectCorrelationTests {
   @Test func synthesizedPhotoKitWritesGetDeterministicUUIDShapedAssetIDs() {
     let rule = EffectRule.forRequest(.photokit_write)!
     let e = rule.syntheticSuccess(for: ["shot": 2, "attempt": 1], at: 70)
-    guard case .generic(let g) = e.payload else {
+    guard case .justPhoto(let g) = e.payload else {
       Issue.record("not generic")
       return
     }
@@ -175,7 +175,7 @@ struct EffectCorrelationTests {
 
 extension InputEvent {
   var fieldsForTest: JSONObject {
-    if case .generic(let g) = payload { return g.fields }
+    if case .justPhoto(let g) = payload { return g.fields }
     return JSONObject()
   }
 }

@@ -37,7 +37,7 @@ struct ScriptedEngine: ReplayableEngine, Sendable {
 
 /// A generic input event.
 func event(_ t: Millis, _ kind: EventKind, _ fields: JSONObject = JSONObject()) -> InputEvent {
-  InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: fields)))
+  InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: kind, fields: fields)))
 }
 
 func record(_ t: Millis, _ out: String, _ fields: JSONObject = JSONObject()) -> TraceRecord {
@@ -127,7 +127,7 @@ struct JSONLTestSource: EventSource {
     else { throw RecordingError(file: path, place: place, "not an event") }
     o["t"] = nil
     o["kind"] = nil
-    return InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: o)))
+    return InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: kind, fields: o)))
   }
 }
 

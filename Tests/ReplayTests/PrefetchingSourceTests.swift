@@ -43,7 +43,7 @@ struct PrefetchingSourceTests {
         return InputEvent(
           t: Millis(i), payload: .luma(LumaFrame(frame: Int64(i), w: 1024, h: 1024, data: [UInt8](repeating: UInt8(i % 251), count: 1 << 20))))
       }
-      return InputEvent(t: Millis(i), payload: .generic(GenericEvent(kind: .memory_warning, fields: ["n": .number(Double(i))])))
+      return InputEvent(t: Millis(i), payload: .justPhoto(JustPhotoEvent(kind: .memory_warning, fields: ["n": .number(Double(i))])))
     }
   }
 

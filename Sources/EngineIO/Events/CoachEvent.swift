@@ -38,20 +38,32 @@ package enum CoachEvent: Sendable, Equatable {
     switch event.payload {
     case .landmarks(let f): self = .landmarks(f)
     case .luma(let l): self = .luma(l)
-    case .generic(let g): try self.init(decoding: g)
+    case .justPhoto(let e):
+      switch e.decoded {
+      case .success(let typed): self = typed
+      case .failure(let error): throw error
+      }
     case .named(let n):
       throw EventDecodingError(kindName: n.kind, field: nil, "not a Just Photo event kind (another engine's event in a Just Photo recording)")
     }
   }
 
-  /// The typed form of a generic event: every field is in its kind's definition, every field
-  /// the definition requires is there, and each has the stated type.
-  package init(decoding g: GenericEvent) throws(EventDecodingError) {
-    let r = EventReader(g.kind.definition, g.fields)
+  /// The typed form of `event` (decoded when it was made).
+  package init(decoding event: JustPhotoEvent) throws(EventDecodingError) {
+    switch event.decoded {
+    case .success(let typed): self = typed
+    case .failure(let error): throw error
+    }
+  }
+
+  /// The typed form of an event of `kind` with `fields`: every field is in its kind's definition,
+  /// every field the definition requires is there, and each has the stated type.
+  package init(decoding kind: EventKind, fields: JSONObject) throws(EventDecodingError) {
+    let r = EventReader(kind.definition, fields)
     try r.checkNoUnknownFields()
-    switch g.kind {
+    switch kind {
     case .landmarks, .luma:
-      throw EventDecodingError(kind: g.kind, field: nil, "expected a typed \(g.kind.rawValue) payload, found generic fields")
+      throw EventDecodingError(kind: kind, field: nil, "expected a typed \(kind.rawValue) payload, found generic fields")
     case .app_launch: self = .appLaunch(try AppLaunch(r))
     case .posespec_reload: self = .posespecReload(try PoseSpecReload(r))
     case .app_lifecycle: self = .appLifecycle(try AppLifecycle(r))

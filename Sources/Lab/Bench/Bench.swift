@@ -238,7 +238,7 @@ struct JSONDecoderSource: EventSource {
       do { line = try decoder.decode(JSONDecoderBaseline.Line.self, from: data[range]) } catch {
         throw RecordingError(file: "baseline", "\(error)")
       }
-      guard line.kind == "landmarks" else { continue }
+      guard EventKind(rawValue: line.kind) == .landmarks else { continue }
       return InputEvent(t: line.t, payload: .landmarks(JSONDecoderBaseline.convert(line)))
     }
     return nil

@@ -56,7 +56,7 @@ enum JSONDecoderBaseline {
         continue
       }
       let line = try decoder.decode(Line.self, from: jsonl[start..<end])
-      guard line.kind == "landmarks" else { continue }
+      guard EventKind(rawValue: line.kind) == .landmarks else { continue }
       body(InputEvent(t: line.t, payload: .landmarks(convert(line))))
       count += 1
     }

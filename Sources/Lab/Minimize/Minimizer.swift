@@ -72,7 +72,7 @@ public struct Minimizer {
   public var testsPerStageMax = Limits.testsPerStageMax
 
   public init(
-    windowMs: Millis = 1000, launches: @escaping (InputEvent) -> Bool = { $0.kindName == "app_launch" },
+    windowMs: Millis = 1000, launches: @escaping (InputEvent) -> Bool = { $0.kind == .app_launch },
     progress: ((Progress) -> Void)? = nil, property: @escaping (Candidate) throws -> Bool
   ) {
     self.windowMs = max(1, windowMs)

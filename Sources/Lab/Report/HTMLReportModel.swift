@@ -63,12 +63,12 @@ public struct HTMLReportRow: Equatable, Sendable {
   /// The row kind of `d`: prompts first (any change of a prompt record), then a display that
   /// appears and goes within `minHoldMs` in the new run (a new flicker), then the differ's kind.
   public static func kind(of d: Divergence, newDisplayEnd: (Millis) -> Millis?, minHoldMs: Millis) -> String {
-    let recordKind = d.golden?.kind ?? d.replay?.kind ?? ""
-    if recordKind == "prompt" { return "prompt changed" }
+    let recordKind = (d.golden ?? d.replay)?.trace.kind
+    if recordKind == .prompt { return "prompt changed" }
     switch d.kind {
     case .missingInReplay: return "removed"
     case .extraInReplay:
-      if recordKind == "cue_display", let r = d.replay, r.trace.cueId != nil,
+      if recordKind == .cue_display, let r = d.replay, r.trace.cueId != nil,
         let end = newDisplayEnd(r.t), end - r.t < minHoldMs
       {
         return "new flicker"
@@ -100,14 +100,14 @@ public struct HTMLReportLanes: Equatable, Sendable {
   public mutating func add(t: Millis, kind: String, fields: JSONObject) {
     func s(_ k: TraceField) -> String { fields[k].map(Self.text) ?? "none" }
     let cap = HTMLReportLimits.markersMax
-    switch kind {
-    case "cue_display" where displays.count < cap:
+    switch OutputKind(rawValue: kind) {
+    case .cue_display where displays.count < cap:
       displays.append((t, fields[.cue_id]?.stringValue, s(.level)))
-    case "script_card" where cards.count < cap:
+    case .script_card where cards.count < cap:
       cards.append((t, "\(s(.cue_id)) · \(s(.en))"))
-    case "praise" where praise.count < cap:
+    case .praise where praise.count < cap:
       praise.append((t, "\(s(.state)) \(s(.trigger)) \(s(.dimension))"))
-    case "prompt" where prompts.count < cap:
+    case .prompt where prompts.count < cap:
       prompts.append((t, "\(s(.op)) \(s(.key)) \(s(.level)) \(s(.en))"))
     default: break
     }

@@ -127,7 +127,7 @@ public final class Recorder {
         file: path, place: "event \(eventCount + 1)",
         "events must come in time order: t=\(event.t) after t=\(lastT)")
     }
-    if case .generic(let g) = event.payload, g.kind == .landmarks || g.kind == .luma {
+    if case .justPhoto(let g) = event.payload, g.kind == .landmarks || g.kind == .luma {
       throw RecordingError(file: path, place: "event \(eventCount + 1)", "a \(g.kind.rawValue) event must use its typed payload")
     }
     try checkBounds(event)
@@ -310,7 +310,7 @@ public final class Recorder {
           file: path, place: "event \(eventCount + 1)",
           "landmarks: \(f.faces.count) faces; at most \(ContainerLimits.landmarkFacesMax) (landmarkFacesMax)")
       }
-    case .generic, .named: break
+    case .justPhoto, .named: break
     }
   }
 

@@ -63,10 +63,10 @@ public struct JSONLEventDecoder {
     default:
       if kind == .ref_analysis { try checkReference(fields) }
       try checkSchema(kind, fields)
-      let g = GenericEvent(kind: kind, fields: fields)
-      // The engine's typed payload is read the same way at replay: what imports, replays.
-      do { _ = try CoachEvent(decoding: g) } catch { throw fail(error.description, field: error.field) }
-      return InputEvent(t: t, payload: .generic(g))
+      // Decoded once, here: the engine handles this typed form at replay (what imports, replays).
+      let g = JustPhotoEvent(kind: kind, fields: fields)
+      if let error = g.decodingError { throw fail(error.description, field: error.field) }
+      return InputEvent(t: t, payload: .justPhoto(g))
     }
   }
 

@@ -27,7 +27,7 @@ public enum JSONLEventEncoder {
       o.members.append(JSONMember("h", .number(Double(l.h))))
       o.members.append(JSONMember("enc", "u8-b64"))
       o.members.append(JSONMember("data", .string(Data(l.data).base64EncodedString())))
-    case .generic(let g):
+    case .justPhoto(let g):
       var done = Set<String>()
       for spec in g.kind.schema {
         if let v = g.fields[spec.name] {

@@ -1,3 +1,4 @@
+import EngineIO
 import Foundation
 import Recording
 import Replay
@@ -285,7 +286,7 @@ struct BisectWorkspace {
     guard p.terminationStatus == 0, let data = FileManager.default.contents(atPath: out),
       let parsed = try? StructuredLine.parseTrace(String(decoding: data, as: UTF8.self))
     else { return lines + ["  (no table: this commit's jpreplay cannot replay \(name) with --trace metrics)"] }
-    let records = parsed.filter { $0.kind == "cue_eval" && abs($0.t - d.t) <= 500 }.map { TraceRecord(t: $0.t, out: $0.kind, fields: $0.fields) }
+    let records = parsed.filter { $0.trace.kind == .cue_eval && abs($0.t - d.t) <= 500 }.map { TraceRecord(t: $0.t, out: $0.kind, fields: $0.fields) }
     lines += CueEvalTable.render(records, cues: why.cues).map { "  " + $0 }
     return lines
   }

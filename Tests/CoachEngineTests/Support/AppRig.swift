@@ -70,7 +70,7 @@ struct AppRig {
   /// An app event at t; returns what that call produced.
   @discardableResult mutating func send(_ kind: EventKind, at t: Millis, _ fields: JSONObject = [:]) -> Effects {
     advance(to: t)
-    let fx = e.handle(InputEvent(t: t, payload: .generic(GenericEvent(kind: kind, fields: fields))))
+    let fx = e.handle(InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: kind, fields: fields))))
     apply(fx)
     return fx
   }
@@ -78,7 +78,7 @@ struct AppRig {
   /// `app_launch` at t through the typed relaunch entry, with what the store holds.
   @discardableResult mutating func relaunch(at t: Millis, restoring stored: StoreSnapshot) -> Effects {
     advance(to: t)
-    let fx = e.relaunch(InputEvent(t: t, payload: .generic(GenericEvent(kind: .app_launch))), restoring: stored)
+    let fx = e.relaunch(InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: .app_launch))), restoring: stored)
     apply(fx)
     return fx
   }

@@ -57,7 +57,7 @@ struct CaptureRig {
 
   @discardableResult mutating func event(at t: Millis, _ kind: EventKind, _ fields: JSONObject) -> [CaptureOutput] {
     advance(to: t)
-    guard let e = Self.captureEvent(GenericEvent(kind: kind, fields: fields)) else {
+    guard let e = Self.captureEvent(JustPhotoEvent(kind: kind, fields: fields)) else {
       Issue.record("not a capture event: \(kind.rawValue) \(fields)")
       return []
     }
@@ -65,7 +65,7 @@ struct CaptureRig {
   }
 
   /// The capture pipeline's event for a generic event of one of its kinds (as the engine routes it).
-  static func captureEvent(_ g: GenericEvent) -> CaptureEvent? {
+  static func captureEvent(_ g: JustPhotoEvent) -> CaptureEvent? {
     switch try? CoachEvent(decoding: g) {
     case .photoData(let e): .photoData(e)
     case .photoCaptureError(let e): .photoCaptureError(e)

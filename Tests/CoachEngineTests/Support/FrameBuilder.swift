@@ -106,7 +106,7 @@ enum Fixture {
   }
 
   static func scene(_ scene: String, at t: Millis) -> InputEvent {
-    InputEvent(t: t, payload: .generic(GenericEvent(kind: .ui_scene, fields: ["scene": .string(scene)])))
+    InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: .ui_scene, fields: ["scene": .string(scene)])))
   }
 
   // MARK: Runs
