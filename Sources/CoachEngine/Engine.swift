@@ -120,6 +120,14 @@ public struct Engine: Sendable {
   /// Summed-area tables of `latestLuma`, built at the first T1 tick that reads it and kept
   /// while it stays the latest plane: idle T1 ticks cost table look-ups, not pixel passes.
   var latestLumaTables: LumaTables?
+  /// The storage the next plane's tables are written into (`LumaTables.build(_:reusing:)`):
+  /// a replay's planes share one size, so after the first plane no table is allocated.
+  var lumaScratch: LumaTables.Storage?
+  /// Table storage allocations so far (1 for a replay whose planes share a size; a test
+  /// holds it there).
+  var lumaTableAllocations = 0
+  /// Planes whose tables this engine built (not taken from `lumaTableCache`).
+  var lumaTableBuilds = 0
   /// Tables of planes known before the replay (`init(configuration:compiled:lumaTables:)`).
   let lumaTableCache: LumaTableCache?
   /// The latest `frame_scalars` values; they override computed T1 values (§2.11).

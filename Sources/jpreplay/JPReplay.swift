@@ -31,7 +31,7 @@ struct JPReplay: ParsableCommand {
       Typical loop:
         jpreplay record Recordings/drift-left-and-back.scenario.yaml
         jpreplay replay Recordings/drift-left-and-back.jprec
-        jpreplay verify
+        jpreplay verify drift-left-and-back
         jpreplay review
 
       `jpreplay --version` prints the package version and, for a binary in a git checkout's \

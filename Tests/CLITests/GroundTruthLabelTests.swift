@@ -57,11 +57,19 @@ import Testing
     for f in scenarios { try fm.copyItem(at: source.appendingPathComponent(f), to: recordings.appendingPathComponent(f)) }
     let r = try CLI.run(["record", "--all", "--recordings-dir", recordings.path], cwd: dir)
     #expect(r.code == 0, "\(r.stderr)")
+    var catted = 0
     for f in scenarios {
       let name = String(f.dropLast(".scenario.yaml".count))
-      let fresh = try CLI.run(["cat", recordings.appendingPathComponent("\(name).jprec").path]).stdout
-      let committed = try CLI.run(["cat", source.appendingPathComponent("\(name).jprec").path]).stdout
+      let freshFile = recordings.appendingPathComponent("\(name).jprec")
+      let committedFile = source.appendingPathComponent("\(name).jprec")
+      // Equal bytes are equal events: the two `cat`s (two debug processes per recording, most
+      // of this test's time) run only for a file whose bytes differ, to compare its events.
+      if try Data(contentsOf: freshFile) == Data(contentsOf: committedFile) { continue }
+      catted += 1
+      let fresh = try CLI.run(["cat", freshFile.path]).stdout
+      let committed = try CLI.run(["cat", committedFile.path]).stdout
       #expect(fresh == committed, "Recordings/\(name).jprec differs from a fresh `jpreplay record --all`")
     }
+    print("record --all: \(scenarios.count - catted) of \(scenarios.count) recordings byte-identical, \(catted) compared by events")
   }
 }

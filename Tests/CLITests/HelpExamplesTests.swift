@@ -78,6 +78,31 @@ struct HelpExamplesTests {
     #expect(Annotation(line: "printf 'a\\n# exit 3' | jpreplay review") == .exit(0))
   }
 
+  /// Examples whose work another test of the suite already does — the same command over the
+  /// committed corpus or spec, with the same exit code asserted — so it is not done twice (each
+  /// is minutes of debug replays): the example line → the test file and the words of the
+  /// command it runs there. `theSharedExamplesAreRunElsewhere` keeps the table true: each line
+  /// is still an example of some help page, and its file still runs that command.
+  static let runElsewhere: [String: (file: String, runs: String)] = [
+    "jpreplay verify": ("CorpusTests.swift", #"["verify", "--determinism", "--jobs", "2"]"#),
+    "jpreplay coverage --markdown > /tmp/coverage.md": ("CorpusTests.swift", #"["coverage", "--markdown"]"#),
+    "jpreplay record --all": ("GroundTruthLabelTests.swift", #"["record", "--all", "--recordings-dir""#),
+    "jpreplay spec audit PoseSpec.json --json --jobs 2 > /tmp/audit.json    # exit 1":
+      ("SpecAuditCLITests.swift", #"["spec", "audit", "PoseSpec.json", "--json", "--jobs", "2", "--out""#),
+    "jpreplay spec audit --accept docs/audit-accepted.txt --out /tmp/audit-repros":
+      ("SpecAuditCLITests.swift", #"["spec", "audit", "--jobs", "2", "--accept", "docs/audit-accepted.txt"]"#),
+  ]
+
+  @Test func theSharedExamplesAreRunElsewhere() throws {
+    let all = Set(Self.pages.flatMap(\.examples))
+    for (line, other) in Self.runElsewhere {
+      #expect(all.contains(line), "no help page shows `\(line)` any more: drop it from runElsewhere")
+      let source = try String(
+        contentsOf: CLI.repoRoot.appendingPathComponent("Tests/CLITests").appendingPathComponent(other.file), encoding: .utf8)
+      #expect(source.contains(other.runs), "\(other.file) no longer runs \(other.runs): run `\(line)` here again")
+    }
+  }
+
   @Test(arguments: pages)
   func everyExampleRuns(page: Page) throws {
     let scratch = try ScratchTree()
@@ -86,6 +111,10 @@ struct HelpExamplesTests {
       let annotation = Annotation(line: line)
       guard case .exit(let expected) = annotation else {
         print("not run (\(page.testDescription)): \(line)")
+        continue
+      }
+      if let other = Self.runElsewhere[line] {
+        print("run by \(other.file), not again here (\(page.testDescription)): \(line)")
         continue
       }
       let command = line.replacingOccurrences(of: "/tmp/", with: scratch.tmp.path + "/")

@@ -142,3 +142,73 @@ struct LumaTableCacheTests {
     #expect(LumaTableCache(planes: [LumaFrame(frame: 1, w: 3, h: 3, data: [1])], bytesMax: 1 << 30).count == 0)
   }
 }
+
+/// Issue 38 item 1: a replay's planes share one size, so the engine writes each plane's tables
+/// into the storage of the one before — no table allocation and no zeroing per plane — and the
+/// tables (so the traces) are those of fresh storage.
+@Suite("Luma tables reuse their storage (issue 38 item 1)")
+struct LumaTableReuseTests {
+  typealias F = Fixture
+
+  @Test("tables written into reused storage equal PixelMetrics on every plane; a new size or shared storage gets new storage")
+  func reusedStorageGivesTheSameMetrics() throws {
+    var mix = LumaTablesTests.Mix(state: 38)
+    var scratch: LumaTables.Storage? = nil
+    var allocations = 0
+    // Same size five times, then another size, then the first again.
+    for (n, (w, h)) in [(17, 31), (17, 31), (17, 31), (17, 31), (17, 31), (20, 31), (17, 31)].enumerated() {
+      let data = (0..<(w * h)).map { _ in UInt8(truncatingIfNeeded: mix.next() % 3 == 0 ? 255 : mix.next()) }
+      let plane = LumaFrame(frame: Int64(n), w: w, h: h, data: data)
+      let built = LumaTables.build(plane, reusing: &scratch)
+      let tables = try #require(built.tables)
+      if built.allocated { allocations += 1 }
+      for _ in 0..<50 {
+        let rois = [Rect(x: mix.unit() * 0.8, y: mix.unit() * 0.8, w: mix.unit() * 0.6 + 0.05, h: mix.unit() * 0.6 + 0.05)]
+        #expect(tables.meanLuma(rois) == PixelMetrics.meanLuma(plane, rois))
+        #expect(tables.highlightClipPct(rois) == PixelMetrics.highlightClipPct(plane, rois))
+        #expect(tables.shadowClipPct(rois) == PixelMetrics.shadowClipPct(plane, rois))
+        #expect(tables.sobelEdgeDensity(rois) == PixelMetrics.sobelEdgeDensity(plane, rois))
+      }
+    }
+    // The first plane, the size change and the change back.
+    #expect(allocations == 3)
+    // Storage a `LumaTables` still holds is never rewritten: the next build gets its own.
+    let plane = LumaFrame(frame: 9, w: 17, h: 31, data: [UInt8](repeating: 7, count: 17 * 31))
+    let held = try #require(LumaTables.build(plane, reusing: &scratch).tables)
+    let other = LumaFrame(frame: 10, w: 17, h: 31, data: [UInt8](repeating: 200, count: 17 * 31))
+    let next = LumaTables.build(other, reusing: &scratch)
+    #expect(next.allocated)
+    let all = [Rect(x: 0, y: 0, w: 1, h: 1)]
+    #expect(held.meanLuma(all) == PixelMetrics.meanLuma(plane, all))
+    #expect(next.tables?.meanLuma(all) == PixelMetrics.meanLuma(other, all))
+  }
+
+  @Test("a replay of 15 planes of one size allocates table storage once and builds every plane's tables into it")
+  func aReplayAllocatesTableStorageOnce() {
+    var e = F.engine(scene: "cafe", traceMetrics: true)
+    var due: [TimerID: Millis] = [:]
+    func apply(_ fx: Effects) {
+      for r in fx.timers {
+        switch r {
+        case .schedule(let id, let at): due[id] = at
+        case .cancel(let id): due[id] = nil
+        }
+      }
+    }
+    func fireDue(upTo t: Millis) {
+      while let next = due.filter({ $0.value <= t }).min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+        due[next.key] = nil
+        apply(e.fire(next.key, at: next.value))
+      }
+    }
+    apply(e.start())
+    for ev in LumaTableCacheTests.events {
+      fireDue(upTo: ev.t)
+      apply(e.handle(ev))
+    }
+    fireDue(upTo: 6_000)
+    // Not vacuous: T1 ticks read most of the 15 planes (a new one every 400 ms, ticks every 500 ms).
+    #expect(e.lumaTableBuilds >= 10, "\(e.lumaTableBuilds)")
+    #expect(e.lumaTableAllocations == 1)
+  }
+}

@@ -44,9 +44,15 @@ struct SpecAuditTests {
 
   static func keys(_ r: SpecAuditReport) -> Set<String> { Set(r.findings.map(\.key)) }
 
+  /// The shipped spec's audit (outdoor, angleFix on), run once and read by every test that
+  /// needs it (four did, each running the same deterministic audit again).
+  static let shippedOutdoorAudit: Result<SpecAuditReport, any Error> = Result {
+    try audit(try Harness.loadSpec(path: repoRoot.appendingPathComponent("PoseSpec.json").path))
+  }
+
   @Test("the unmutated spec (outdoor, angleFix on): G-48 both cues, G-49 inversion and outranking, G-52, G-53")
   func knownList() throws {
-    let r = try Self.audit(try Harness.loadSpec(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path))
+    let r = try Self.shippedOutdoorAudit.get()
     let k = Self.keys(r)
     #expect(r.failures.isEmpty)
     for key in [
@@ -88,7 +94,7 @@ struct SpecAuditTests {
     let r = try Self.audit(spec)
     let f = try #require(r.findings.first { $0.key == "inverted-advice FRAME_MOVE_LEFT" })
     #expect(f.evidence.contains("right of centre"))
-    #expect(!Self.keys(try Self.audit(try Harness.loadSpec(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path))).contains("inverted-advice FRAME_MOVE_LEFT"))
+    #expect(!Self.keys(try Self.shippedOutdoorAudit.get()).contains("inverted-advice FRAME_MOVE_LEFT"))
   }
 
   @Test("a cue that always fires is reported on the neutral pose")
@@ -103,7 +109,7 @@ struct SpecAuditTests {
   func confidenceGate() throws {
     // OUT_15: error = 0.55 − landmark_conf_avg, hard > 0.1 needs avgConf < 0.45, and the
     // §3.4.2 gate on face.landmarks (minConfidence 0.45) removes the cue first.
-    var r = try Self.audit(try Harness.loadSpec(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path))
+    var r = try Self.shippedOutdoorAudit.get()
     let f = try #require(r.findings.first { $0.key == "unreachable-level OUT_15_HAIR_COVERS_FACE/hard" })
     #expect(f.evidence.contains("minConfidence 0.45"))
     // The same spec with the gate at 0.2: hard is reachable, nothing is reported.
@@ -140,7 +146,7 @@ struct SpecAuditTests {
     }
     // The shipped spec's only flip-flop under the detector profiles is DIST in poor light (G-49:
     // ankles under the 0.5 drop rule); the mutant adds one of its own.
-    let shipped = Self.keys(try Self.audit(try Harness.loadSpec(path: Self.repoRoot.appendingPathComponent("PoseSpec.json").path)))
+    let shipped = Self.keys(try Self.shippedOutdoorAudit.get())
       .filter { $0.hasPrefix("flip-flop") }
     #expect(shipped == ["flip-flop DIST"])
     let j = try Self.audit(jittery)

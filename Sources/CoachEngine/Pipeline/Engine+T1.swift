@@ -21,7 +21,15 @@ extension Engine {
     let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
     let targets = withRefSession ? withRef.store.targets : [:]
     if latestLumaTables == nil, let plane = latestLuma {
-      latestLumaTables = lumaTableCache?.tables(for: plane) ?? LumaTables(plane)
+      if let cached = lumaTableCache?.tables(for: plane) {
+        latestLumaTables = cached
+      } else {
+        // `latestLumaTables` is nil here, so the scratch storage is free to be rewritten.
+        let built = LumaTables.build(plane, reusing: &lumaScratch)
+        latestLumaTables = built.tables
+        if built.allocated { lumaTableAllocations += 1 }
+        if built.tables != nil { lumaTableBuilds += 1 }
+      }
     }
     let ctx = MetricContext(
       frame: frame, face: latestSubjectFace, options: metricOptions, scalars: scalars,
