@@ -5,9 +5,19 @@
 /// and cards, prompts, divergence marks, one cursor) and the landmarks at the cursor frame.
 /// Every string from the data goes into the DOM through `textContent` or an attribute value.
 ///
+/// Both sides are drawn on one cursor: the golden side's metric, gate and thresholds (replayed
+/// under the golden's spec, `goldenSeries`) beside the new side's, so a threshold change shows
+/// both lines (`line.th[data-side]`). The page opens at the first divergence, its row
+/// selected; a row click moves the cursor, and a cursor move (click, keys, p/n, deep link)
+/// selects and scrolls the row of the last divergence at or before it. Cue colours come from
+/// a colour-blind-safe palette (Paul Tol's muted nine and Okabe–Ito orange) crossed with five
+/// fill patterns, assigned in order of first appearance on the page: 50 cues stay distinct;
+/// the legend and every mark carry the full name on hover.
+///
 /// Status for tests: `body[data-status]` is `ok` after a clean first render (else `error`, the
 /// messages in `#errors`), `body[data-render-ms]` the time from navigation start to the end of
-/// the first render (`performance.now()`), `#tl[data-cursor-t]` the cursor. Deep link
+/// the first render (`performance.now()`), `#tl[data-cursor-t]` the cursor, `#rows[data-sel-row]`
+/// the selected row, `#rows[data-col-widths]` the header cells' widths in px. Deep link
 /// `#rec=NAME&t=MS&cue=CUE`; test hooks `&click=N` (clicks row N of the table after the first
 /// render), `&keys=K1,K2` (keydown events with those `key`s sent to the timeline),
 /// `&decide=accept|reject` (sets every recording's decision) and `&export=1` (clicks the
@@ -56,6 +66,8 @@ enum HTMLReportScript {
     const u16 = s => typed(s, 2, (v, o) => v.getUint16(o, true));
     const LEVELS = ["none", "enter", "warn", "hard", "exit"];
     const D = JSON.parse($("jp-data").textContent);
+    // The two sides' names: a tune page compares the shipped spec with a trial.
+    const GOLD = D.kind === "tune" ? "shipped" : "golden", NEW = D.kind === "tune" ? "trial" : "new";
     const S = { rec: 0, t: 0, v0: 0, v1: 1, cue: 0, sortKey: null, desc: false, row: -1, decisions: new Map() };
     const cache = {};
 
@@ -67,6 +79,15 @@ enum HTMLReportScript {
       n.metrics = s.metrics.map(m => ({ cue: m.cue, value: f32(m.value), level: Array.from(bytes(m.level)), th: m.thresholds }));
       n.gateShown = Array.from(bytes(s.gateShown));
       n.gateStable = Array.from(bytes(s.gateStable));
+      n.gatePersist = Array.from(bytes(s.gatePersist));
+      n.states = s.states || [];
+      n.metrics.forEach((m, k) => { m.state = Array.from(bytes(s.metrics[k].state)); });
+      const g = T.goldenSeries;
+      n.g = g ? {
+        t: i32(g.t), states: g.states || [], gateStable: Array.from(bytes(g.gateStable)), gatePersist: Array.from(bytes(g.gatePersist)),
+        gateShown: Array.from(bytes(g.gateShown)), gateCues: g.gateCues,
+        metrics: g.metrics.map(m => ({ cue: m.cue, value: f32(m.value), level: Array.from(bytes(m.level)), state: Array.from(bytes(m.state)), th: m.thresholds })),
+      } : null;
       n.gateHeld = u16(s.gateHeld);
       n.gateCooling = Array.from(bytes(s.gateCooling));
       n.lt = i32(s.landmarkT);
@@ -97,10 +118,40 @@ enum HTMLReportScript {
       for (const d of displays) { if (d[0] <= t) cur = d; else break; }
       return cur && cur[1] != null ? cur[1] + "/" + cur[2] : "—";
     }
-    function colour(text) {
-      let h = 0;
-      for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) >>> 0;
-      return "hsl(" + (h % 360) + ",55%,62%)";
+    // Cue colours: ten colour-blind-safe colours (Paul Tol's muted, Okabe-Ito orange) times
+    // five fills (solid, two hatchings, dots, cross), by first appearance on the page.
+    const PALETTE = ["#CC6677", "#332288", "#DDCC77", "#117733", "#88CCEE", "#882255", "#44AA99", "#999933", "#AA4499", "#E69F00"];
+    const DARK = new Set(["#332288", "#117733", "#882255", "#AA4499"]);
+    const CUES = [];
+    D.timelines.forEach(T => {
+      const all = T.golden.displays.concat(T.new.displays).filter(d => d[1] != null).sort((a, b) => a[0] - b[0]);
+      for (const d of all) if (!CUES.includes(d[1])) CUES.push(d[1]);
+    });
+    function cueIndex(cue) { let k = CUES.indexOf(cue); if (k < 0) { CUES.push(cue); k = CUES.length - 1; addPattern(k); } return k; }
+    function colour(cue) { return PALETTE[cueIndex(cue) % PALETTE.length]; }
+    function fillOf(cue) { const k = cueIndex(cue); return Math.floor(k / PALETTE.length) % 5 === 0 ? colour(cue) : "url(#cp-" + k + ")"; }
+    function addPattern(k) {
+      const defs = $("legend-defs"), kind = Math.floor(k / PALETTE.length) % 5, c = PALETTE[k % PALETTE.length];
+      if (!defs || kind === 0) return;
+      const p = sv(defs, "pattern", { id: "cp-" + k, width: 6, height: 6, patternUnits: "userSpaceOnUse" });
+      sv(p, "rect", { width: 6, height: 6, fill: c });
+      const ink = DARK.has(c) ? "#fff" : "#222";
+      if (kind === 1) sv(p, "path", { d: "M0 6L6 0", stroke: ink, "stroke-width": 1.2 });
+      else if (kind === 2) sv(p, "path", { d: "M0 0L6 6", stroke: ink, "stroke-width": 1.2 });
+      else if (kind === 3) sv(p, "circle", { cx: 3, cy: 3, r: 1.3, fill: ink });
+      else sv(p, "path", { d: "M3 0V6M0 3H6", stroke: ink, "stroke-width": 1 });
+    }
+    function fillLegend() {
+      const box = $("legend");
+      CUES.forEach((c, k) => addPattern(k));
+      for (const c of CUES.slice()) {
+        const item = el("span", { class: "lg", title: c, "data-cue": c });
+        const sw = sv(null, "svg", { width: 18, height: 11 });
+        sv(sw, "rect", { width: 18, height: 11, fill: fillOf(c), stroke: "#555", "stroke-width": 0.5 });
+        item.appendChild(sw);
+        item.appendChild(document.createTextNode(" " + c));
+        box.appendChild(item);
+      }
     }
 
     // ---- table ----------------------------------------------------------------------
@@ -144,13 +195,11 @@ enum HTMLReportScript {
         body.appendChild(tr);
       }
       $("row-count").textContent = order.length + " of " + D.rows.length + " rows";
+      $("rows").setAttribute("data-sel-row", String(S.row));
     }
     function openRow(i) {
       const r = D.rows[i];
       S.row = i;
-      const cause = $("cause");
-      cause.hidden = false;
-      cause.textContent = r.explanation + (r.cause.length ? "\n\nwhy (engine metrics within 500 ms):\n" + r.cause.join("\n") : "");
       const k = D.timelines.findIndex(T => T.name === r.rec);
       if (k >= 0) {
         selectRecording(k, false);
@@ -159,7 +208,39 @@ enum HTMLReportScript {
         centre(r.t);
         setCursor(r.t);
       }
-      fillRows();
+      markRow(true);
+    }
+    // The selected row highlighted (and scrolled into view when `scroll`).
+    function markRow(scroll) {
+      $("rows").setAttribute("data-sel-row", String(S.row));
+      for (const tr of document.querySelectorAll("#rows tbody tr")) {
+        const on = Number(tr.getAttribute("data-row")) === S.row;
+        tr.classList.toggle("sel", on);
+        if (on && scroll) tr.scrollIntoView({ block: "nearest" });
+      }
+      const cause = $("cause");
+      if (S.row < 0) { cause.hidden = true; return; }
+      const r = D.rows[S.row];
+      cause.hidden = false;
+      cause.textContent = r.explanation + (r.cause.length ? "\n\nwhy (engine metrics within 500 ms):\n" + r.cause.join("\n") : "");
+    }
+    // The cursor selects the row of the last divergence of its recording at or before it (the
+    // selected row stays when it is at that time).
+    function rowAtCursor() {
+      const n = timeline(S.rec), i = floorIndex(n.divT, S.t);
+      let row = -1;
+      if (i >= 0) {
+        const t = n.divT[i], cur = D.rows[S.row];
+        row = cur && cur.rec === n.T.name && cur.t === t ? S.row : n.rows.find(k => D.rows[k].t === t);
+      }
+      if (row !== S.row) { S.row = row; markRow(true); }
+    }
+    // The first divergence: the earliest row of the first recording with a timeline.
+    function openFirst() {
+      if (!D.timelines.length) return;
+      const n = timeline(0);
+      if (!n.divT.length) return;
+      openRow(n.rows.find(k => D.rows[k].t === n.divT[0]));
     }
 
     // ---- timeline -------------------------------------------------------------------
@@ -178,6 +259,7 @@ enum HTMLReportScript {
       S.v0 = 0;
       S.v1 = Math.max(1, n.T.duration);
       $("tl-name").textContent = n.T.name;
+      $("golden-note").textContent = n.T.goldenNote || "";
       S.t = Math.min(S.t, n.T.duration);
     }
     function centre(t) {
@@ -197,9 +279,12 @@ enum HTMLReportScript {
       for (const s of spans(displays, end)) {
         if (s.t1 < S.v0 || s.t0 > S.v1) continue;
         const x0 = Math.max(LEFT, X(s.t0)), x1 = Math.min(W - RIGHT, X(s.t1));
-        const r = sv(g, "rect", { x: x0, y: y + 2, width: Math.max(1, x1 - x0), height: h - 4, fill: colour(s.cue), "data-cue": s.cue, "data-t": s.t0 });
+        const r = sv(g, "rect", { x: x0, y: y + 2, width: Math.max(1, x1 - x0), height: h - 4, fill: fillOf(s.cue), "data-cue": s.cue, "data-t": s.t0 });
         sv(r, "title", {}, s.cue + "/" + s.level + "  " + s.t0 + "–" + s.t1 + " ms");
-        if (x1 - x0 > 60) sv(g, "text", { x: x0 + 3, y: y + h / 2 + 3, "font-size": 10 }, s.cue + (s.level === "hard" ? " ▲" : ""));
+        if (x1 - x0 > 60) {
+          const label = sv(g, "text", { x: x0 + 3, y: y + h / 2 + 3, "font-size": 10, class: "cue-label" }, s.cue + (s.level === "hard" ? " ▲" : ""));
+          sv(label, "title", {}, s.cue + "/" + s.level);
+        }
       }
     }
     function drawMarks(g, marks, y, shape, fill) {
@@ -220,16 +305,38 @@ enum HTMLReportScript {
       }
       return out;
     }
+    // The path of one metric series: one min/max pair per pixel column keeps it short however
+    // long the recording.
+    function seriesPath(t, values, Y) {
+      const i0 = Math.max(0, floorIndex(t, S.v0)), i1 = Math.min(t.length - 1, floorIndex(t, S.v1) + 1);
+      let d = "", col = -1, mn = 0, mx = 0, pen = false;
+      const flush = () => { if (col >= 0) { d += (pen ? "L" : "M") + col + " " + Y(mn).toFixed(1) + "L" + col + " " + Y(mx).toFixed(1); pen = true; } };
+      for (let i = i0; i <= i1; i++) {
+        const v = values[i];
+        if (v == null) { flush(); col = -1; pen = false; continue; }
+        const c = Math.round(X(t[i]));
+        if (c !== col) { flush(); col = c; mn = mx = v; } else { mn = Math.min(mn, v); mx = Math.max(mx, v); }
+      }
+      flush();
+      return d;
+    }
+    const sameLine = (a, b) => a.level === b.level && Math.abs(a.v - b.v) < 1e-9;
     function drawMetric(svg, n, y, h) {
       const g = lane(svg, y, h, "metric", "metric");
       const m = n.metrics[S.cue];
       if (!m) { sv(g, "text", { x: LEFT + 4, y: y + h / 2, "font-size": 11 }, "no metric series for this recording"); return; }
       g.setAttribute("data-cue", m.cue);
-      const lines = thresholdLines(m.th);
+      const gm = n.g ? n.g.metrics.find(x => x.cue === m.cue) : null;
+      const lines = thresholdLines(m.th), glines = gm ? thresholdLines(gm.th) : [];
+      const changed = gm != null && (glines.length !== lines.length || glines.some(a => !lines.some(b => sameLine(a, b))));
       let lo = Infinity, hi = -Infinity;
-      const i0 = Math.max(0, floorIndex(n.t, S.v0)), i1 = Math.min(n.t.length - 1, floorIndex(n.t, S.v1) + 1);
-      for (let i = i0; i <= i1; i++) { const v = m.value[i]; if (v != null) { lo = Math.min(lo, v); hi = Math.max(hi, v); } }
-      for (const l of lines) { lo = Math.min(lo, l.v); hi = Math.max(hi, l.v); }
+      const range = (t, vals) => {
+        const i0 = Math.max(0, floorIndex(t, S.v0)), i1 = Math.min(t.length - 1, floorIndex(t, S.v1) + 1);
+        for (let i = i0; i <= i1; i++) { const v = vals[i]; if (v != null) { lo = Math.min(lo, v); hi = Math.max(hi, v); } }
+      };
+      range(n.t, m.value);
+      if (gm) range(n.g.t, gm.value);
+      for (const l of lines.concat(glines)) { lo = Math.min(lo, l.v); hi = Math.max(hi, l.v); }
       if (!isFinite(lo)) { lo = 0; hi = 1; }
       if (hi - lo < 1e-9) { hi = lo + 1; }
       const pad = (hi - lo) * 0.08; lo -= pad; hi += pad;
@@ -242,30 +349,31 @@ enum HTMLReportScript {
         if (best) sv(g, "rect", { class: "band", x: LEFT, width: W - LEFT - RIGHT, y: Math.min(Y(e.v), Y(best.v)), height: Math.abs(Y(e.v) - Y(best.v)), fill: "#fff3c4" });
       }
       const stroke = { hard: "#b00020", warn: "#e08a00", enter: "#7b1fa2", exit: "#2e7d32" };
+      // The new side's thresholds dashed (labelled at the right); where the golden's differ,
+      // the golden's dotted (labelled at the left), so a threshold change shows both lines.
       for (const l of lines) {
-        sv(g, "line", { class: "th th-" + l.level, x1: LEFT, x2: W - RIGHT, y1: Y(l.v), y2: Y(l.v), stroke: stroke[l.level], "stroke-dasharray": "4 3" });
-        sv(g, "text", { x: W - RIGHT - 2, y: Y(l.v) - 2, "text-anchor": "end", "font-size": 9, fill: stroke[l.level] }, l.level + " " + l.v);
+        const ln = sv(g, "line", { class: "th th-" + l.level, "data-side": "new", "data-level": l.level, "data-v": String(l.v), x1: LEFT, x2: W - RIGHT, y1: Y(l.v), y2: Y(l.v), stroke: stroke[l.level], "stroke-dasharray": "4 3" });
+        sv(ln, "title", {}, (changed ? NEW + " " : "") + l.level + " " + l.v);
+        sv(g, "text", { x: W - RIGHT - 2, y: Y(l.v) - 2, "text-anchor": "end", "font-size": 9, fill: stroke[l.level] }, (changed ? NEW + " " : "") + l.level + " " + l.v);
       }
-      // One min/max pair per pixel column keeps the path short however long the recording.
-      let d = "", col = -1, mn = 0, mx = 0, pen = false;
-      const flush = () => { if (col >= 0) { d += (pen ? "L" : "M") + col + " " + Y(mn).toFixed(1) + "L" + col + " " + Y(mx).toFixed(1); pen = true; } };
-      for (let i = i0; i <= i1; i++) {
-        const v = m.value[i];
-        if (v == null) { flush(); col = -1; pen = false; continue; }
-        const c = Math.round(X(n.t[i]));
-        if (c !== col) { flush(); col = c; mn = mx = v; } else { mn = Math.min(mn, v); mx = Math.max(mx, v); }
+      if (changed) for (const l of glines) {
+        if (lines.some(b => sameLine(l, b))) continue;
+        const ln = sv(g, "line", { class: "th-golden th-golden-" + l.level, "data-side": "golden", "data-level": l.level, "data-v": String(l.v), x1: LEFT, x2: W - RIGHT, y1: Y(l.v), y2: Y(l.v), stroke: stroke[l.level], "stroke-dasharray": "1 3", "stroke-width": 1.5 });
+        sv(ln, "title", {}, GOLD + " " + l.level + " " + l.v);
+        sv(g, "text", { x: LEFT + 2, y: Y(l.v) - 2, "font-size": 9, fill: stroke[l.level] }, GOLD + " " + l.level + " " + l.v);
       }
-      flush();
-      sv(g, "path", { d: d, fill: "none", stroke: "#1565c0", "stroke-width": 1.2, "clip-path": "url(#plot-clip)" });
-      sv(g, "text", { x: 4, y: y + h / 2 + 15, class: "lane-label" }, m.cue.slice(0, 18));
+      if (gm) sv(g, "path", { class: "metric-golden", d: seriesPath(n.g.t, gm.value, Y), fill: "none", stroke: "#8d6e63", "stroke-width": 1.2, "stroke-dasharray": "5 2", "clip-path": "url(#plot-clip)" });
+      sv(g, "path", { class: "metric-new", d: seriesPath(n.t, m.value, Y), fill: "none", stroke: "#1565c0", "stroke-width": 1.2, "clip-path": "url(#plot-clip)" });
+      const name = sv(g, "text", { x: 4, y: y + h / 2 + 15, class: "lane-label" }, m.cue.length > 18 ? m.cue.slice(0, 17) + "…" : m.cue);
+      sv(name, "title", {}, m.cue);
+      sv(g, "text", { x: 4, y: y + h / 2 + 27, class: "lane-label", "font-size": 8 }, gm ? NEW + " ─ " + GOLD + " ╌" : NEW + " ─ (no " + GOLD + ")");
     }
     function drawGate(svg, n, y, h) {
       const g = lane(svg, y, h, "gate", "gate");
       const i0 = Math.max(0, floorIndex(n.t, S.v0)), i1 = Math.min(n.t.length - 1, floorIndex(n.t, S.v1) + 1);
-      const persist = Math.max(1, D.timelines[S.rec].series.persist);
       let d = "", coolStart = null;
       for (let i = i0; i <= i1; i++) {
-        const x = X(n.t[i]).toFixed(1), v = Math.min(1, n.gateStable[i] / persist);
+        const x = X(n.t[i]).toFixed(1), v = Math.min(1, n.gateStable[i] / Math.max(1, n.gatePersist[i]));
         d += (d ? "L" : "M") + x + " " + (y + h - 3 - v * (h - 6)).toFixed(1);
         if (n.gateCooling[i] && coolStart == null) coolStart = n.t[i];
         if ((!n.gateCooling[i] || i === i1) && coolStart != null) {
@@ -279,8 +387,14 @@ enum HTMLReportScript {
       for (let i = i0; i <= i1; i++) h2 += (h2 ? "L" : "M") + X(n.t[i]).toFixed(1) + " " + (y + h - 3 - Math.min(1, n.gateHeld[i] / minHold) * (h - 6)).toFixed(1);
       sv(g, "line", { x1: LEFT, x2: W - RIGHT, y1: y + 3, y2: y + 3, stroke: "#bbb", "stroke-dasharray": "2 2" });
       sv(g, "path", { class: "gate-held", d: h2, fill: "none", stroke: "#9e9e9e", "stroke-dasharray": "3 2", "clip-path": "url(#plot-clip)" });
+      if (n.g) {
+        const gt = n.g.t, j0 = Math.max(0, floorIndex(gt, S.v0)), j1 = Math.min(gt.length - 1, floorIndex(gt, S.v1) + 1);
+        let gd = "";
+        for (let i = j0; i <= j1; i++) gd += (gd ? "L" : "M") + X(gt[i]).toFixed(1) + " " + (y + h - 3 - Math.min(1, n.g.gateStable[i] / Math.max(1, n.g.gatePersist[i])) * (h - 6)).toFixed(1);
+        sv(g, "path", { class: "gate-stable-golden", d: gd, fill: "none", stroke: "#bcaaa4", "stroke-width": 2.5, "clip-path": "url(#plot-clip)" });
+      }
       sv(g, "path", { class: "gate-stable", d: d, fill: "none", stroke: "#6d4c41", "clip-path": "url(#plot-clip)" });
-      sv(g, "text", { x: 4, y: y + h - 2, class: "lane-label", "font-size": 8 }, "persist ─ hold ┄ cool ▒");
+      sv(g, "text", { x: 4, y: y + h - 2, class: "lane-label", "font-size": 8 }, "persist ─ hold ┄ cool ▒" + (n.g ? " " + GOLD + " ━" : ""));
     }
     function draw() {
       const n = timeline(S.rec), T = n.T, box = $("tl");
@@ -295,8 +409,8 @@ enum HTMLReportScript {
         sv(ax, "line", { x1: X(t), x2: X(t), y1: 14, y2: 290, stroke: "#f2f2f2" });
         sv(ax, "text", { x: X(t), y: 11, "font-size": 9, "text-anchor": "middle", fill: "#777" }, t >= 1000 ? (t / 1000) + " s" : t + " ms");
       }
-      drawDisplays(lane(svg, 16, 22, "display-golden", "golden cue"), T.golden.displays, T.duration, 16, 22);
-      drawDisplays(lane(svg, 40, 22, "display-new", "new cue"), T.new.displays, T.duration, 40, 22);
+      drawDisplays(lane(svg, 16, 22, "display-golden", GOLD + " cue"), T.golden.displays, T.duration, 16, 22);
+      drawDisplays(lane(svg, 40, 22, "display-new", NEW + " cue"), T.new.displays, T.duration, 40, 22);
       drawMetric(svg, n, 64, 110);
       drawGate(svg, n, 176, 34);
       const pc = lane(svg, 212, 34, "praise-cards", "praise · cards");
@@ -304,8 +418,8 @@ enum HTMLReportScript {
       drawMarks(pc, T.new.praise, 230, "up", "#66bb6a"); drawMarks(pc, T.new.cards, 230, "dia", "#37474f");
       const pr = lane(svg, 248, 34, "prompts", "prompts");
       drawMarks(pr, T.golden.prompts, 250, "dia", "#00897b"); drawMarks(pr, T.new.prompts, 266, "dia", "#004d40");
-      sv(svg, "text", { x: 4, y: 242, "font-size": 8, fill: "#999" }, "upper golden, lower new");
-      sv(svg, "text", { x: 4, y: 278, "font-size": 8, fill: "#999" }, "upper golden, lower new");
+      sv(svg, "text", { x: 4, y: 242, "font-size": 8, fill: "#999" }, "upper " + GOLD + ", lower " + NEW);
+      sv(svg, "text", { x: 4, y: 278, "font-size": 8, fill: "#999" }, "upper " + GOLD + ", lower " + NEW);
       const dv = sv(svg, "g", { class: "divergences" });
       for (const k of n.rows) {
         const r = D.rows[k];
@@ -336,11 +450,17 @@ enum HTMLReportScript {
     }
     function readout(n) {
       const T = n.T, i = floorIndex(n.t, S.t), m = n.metrics[S.cue], s = T.series;
-      const lines = ["t " + S.t + " ms", "golden " + shownAt(T.golden.displays, S.t), "new    " + shownAt(T.new.displays, S.t)];
+      const lines = ["t " + S.t + " ms", GOLD.padEnd(7) + shownAt(T.golden.displays, S.t), NEW.padEnd(7) + shownAt(T.new.displays, S.t)];
+      const metric = (side, mm, k, states) => "  " + side + " error " + (mm.value[k] == null ? "—" : mm.value[k].toFixed(4)) + "  " + LEVELS[mm.level[k]] + "  " + (states[mm.state[k]] || "—");
+      const gj = n.g ? floorIndex(n.g.t, S.t) : -1, gm = n.g && m ? n.g.metrics.find(x => x.cue === m.cue) : null;
       if (i >= 0) {
-        if (m) lines.push(m.cue, "  error " + (m.value[i] == null ? "—" : m.value[i].toFixed(4)) + "  " + LEVELS[m.level[i]]);
+        if (m) {
+          lines.push(m.cue, metric(NEW.padEnd(7), m, i, n.states));
+          if (gm && gj >= 0) lines.push(metric(GOLD.padEnd(7), gm, gj, n.g.states));
+        }
         const shown = n.gateShown[i] ? s.gateCues[n.gateShown[i] - 1] : "—";
-        lines.push("gate shows " + shown, "  stable " + n.gateStable[i] + "/" + s.persist + "  held " + n.gateHeld[i] + "/" + s.minHold + " ms" + (n.gateCooling[i] ? "  cooling down" : ""));
+        lines.push("gate shows " + shown, "  stable " + n.gateStable[i] + "/" + n.gatePersist[i] + "  held " + n.gateHeld[i] + "/" + s.minHold + " ms" + (n.gateCooling[i] ? "  cooling down" : ""));
+        if (n.g && gj >= 0) lines.push("  " + GOLD + " stable " + n.g.gateStable[gj] + "/" + n.g.gatePersist[gj] + "  shows " + (n.g.gateShown[gj] ? n.g.gateCues[n.g.gateShown[gj] - 1] : "—"));
       }
       $("readout").textContent = lines.join("\n");
     }
@@ -349,6 +469,7 @@ enum HTMLReportScript {
       S.t = Math.max(0, Math.min(dur, Math.round(t)));
       if (S.t < S.v0 || S.t > S.v1) centre(S.t);
       draw();
+      rowAtCursor();
       const T = D.timelines[S.rec];
       const h = "#rec=" + encodeURIComponent(T.key) + "&t=" + S.t + (timeline(S.rec).metrics[S.cue] ? "&cue=" + encodeURIComponent(timeline(S.rec).metrics[S.cue].cue) : "");
       if (location.hash !== h) history.replaceState(null, "", h);
@@ -422,7 +543,8 @@ enum HTMLReportScript {
     // ---- decisions ------------------------------------------------------------------
     function fillDecisions() {
       // A tune page compares a trial with the shipped spec: nothing to accept (tune promote does that).
-      if (D.kind === "tune") { $("decisions").hidden = true; return; }
+      // A diff page compares two files: nothing pending to decide either.
+      if (D.kind === "tune" || D.kind === "diff") { $("decisions").hidden = true; return; }
       const body = document.querySelector("#decision-table tbody");
       D.timelines.forEach((T, k) => {
         const tr = el("tr", { "data-rec": T.name });
@@ -463,6 +585,11 @@ enum HTMLReportScript {
       if (n && p.get("cue")) { const c = n.metrics.findIndex(m => m.cue === p.get("cue")); if (c >= 0) { S.cue = c; $("cue-select").value = String(c); } }
       if (n && p.has("t") && isFinite(Number(p.get("t")))) { centre(Number(p.get("t"))); setCursor(Number(p.get("t"))); }
       if (!first) return;
+      // Opened without a place: at the first divergence, its row selected.
+      if (!p.has("rec") && !p.has("t") && !p.has("click")) {
+        openFirst();
+        if (n && p.get("cue")) { const c = timeline(S.rec).metrics.findIndex(m => m.cue === p.get("cue")); if (c >= 0) { S.cue = c; $("cue-select").value = String(c); draw(); } }
+      }
       if (p.has("click")) {
         const tr = document.querySelectorAll("#rows tbody tr")[Number(p.get("click"))];
         if (tr) tr.click(); else fail("click hook: no row " + p.get("click"));
@@ -477,8 +604,10 @@ enum HTMLReportScript {
       wire();
       fillRows();
       fillDecisions();
+      fillLegend();
       if (D.timelines.length) { selectRecording(0, true); draw(); } else $("timeline-section").hidden = true;
       applyHash(true);
+      $("rows").setAttribute("data-col-widths", Array.from(document.querySelectorAll("#rows th")).map(th => Math.round(th.getBoundingClientRect().width)).join(","));
       const ms = performance.now();
       document.body.setAttribute("data-render-ms", ms.toFixed(1));
       $("status").textContent = "rendered in " + ms.toFixed(0) + " ms (from navigation start)";
