@@ -57,7 +57,6 @@ struct BisectWorkspace {
   }
 
   func binaryPath(key: String) -> String { state + "/bin/\(key)/jpreplay" }
-  func failurePath(key: String) -> String { state + "/bin/\(key).failed" }
 
   /// (Re)creates the bisect worktree, detached at `commit`.
   func resetTree(at commit: String) throws {
@@ -185,6 +184,8 @@ struct BisectWorkspace {
     var explanation: String?
     /// The first differing recording and its first divergence from the reference.
     var first: (recording: String, divergence: Divergence)?
+    /// Every recording that differs from the reference, in the order judged.
+    var differing: [String] = []
   }
 
   /// Replays `names` (those the tree has) with `binary` in the tree, writing traces into
@@ -227,6 +228,7 @@ struct BisectWorkspace {
     var verdict = BisectVerdict.good
     var explanation: String?
     var first: (recording: String, divergence: Divergence)?
+    var differing: [String] = []
     var judged = 0
     for (n, r) in try replay(names, binary: bin, into: out) {
       guard let r else {
@@ -252,6 +254,7 @@ struct BisectWorkspace {
       }
       if let d = result.divergence {
         verdict = .bad
+        differing.append(n)
         lines.append("\(n): differs — " + ("\(d)".split(separator: "\n").first.map(String.init) ?? ""))
         if explanation == nil {
           explanation = "\(n):\n" + result.render()
@@ -262,7 +265,7 @@ struct BisectWorkspace {
       }
     }
     if judged == 0 { verdict = .skip }
-    return Judgement(verdict: verdict, lines: lines, explanation: explanation, first: first)
+    return Judgement(verdict: verdict, lines: lines, explanation: explanation, first: first, differing: differing)
   }
 
   /// The metric table of `d` (as `diff` prints it) from `binary` replaying the tree's

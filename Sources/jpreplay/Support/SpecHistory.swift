@@ -38,6 +38,23 @@ enum SpecHistory {
     }
   }
 
+  /// Members of the spec that are documentation only: an edit under one is prose.
+  static let proseKeys: Set<String> = [
+    "meaning", "notes", "note", "rule", "qa", "qaAssets", "changeLog", "generatedAt", "prdVersion", "requirement",
+    "implementation", "namingConvention", "beforeExpected", "afterExpected", "beforeImage", "afterImage",
+  ]
+
+  static func proseField(_ e: SpecEdit) -> String? {
+    for step in e.path {
+      if case .key(let k) = step, proseKeys.contains(k) { return k }
+    }
+    return nil
+  }
+
+  static func isProse(_ e: SpecEdit) -> Bool { proseField(e) != nil }
+
+  /// The spec edits since the golden that touch any of `cues` (and every edit outside the
+  /// cues), behavioural first, prose folded.
   static func editsInPlay(golden: String, currentSpec: String, cues: [String]) -> [String] {
     guard let (id, oldBytes) = goldenSpec(golden: golden, currentSpec: currentSpec),
       let now = FileManager.default.contents(atPath: currentSpec),
@@ -50,9 +67,22 @@ enum SpecHistory {
       return true
     }
     guard !edits.isEmpty else { return [] }
+    // Behavioural edits first (document order); prose (documentation fields no output reads)
+    // folded into one line that names the fields.
+    let behavioural = edits.filter { !isProse($0) }
+    let prose = edits.filter(isProse)
     var lines = ["\nspec edits in play (\(currentSpec) at \(id.prefix(10)), when the golden was blessed → now):"]
-    lines += edits.prefix(editsShownMax).map { "  \($0)" }
-    if edits.count > editsShownMax { lines.append("  … \(edits.count - editsShownMax) more (jpreplay bisect spec \(id.prefix(10)):\(currentSpec) \(currentSpec))") }
+    lines += behavioural.prefix(editsShownMax).map { "  \($0)" }
+    if behavioural.count > editsShownMax {
+      lines.append("  … \(behavioural.count - editsShownMax) more (jpreplay bisect spec \(id.prefix(10)):\(currentSpec) \(currentSpec))")
+    }
+    if !prose.isEmpty {
+      var fields: [String] = []
+      for e in prose {
+        if let f = proseField(e), !fields.contains(f) { fields.append(f) }
+      }
+      lines.append("  + \(prose.count) prose edit\(prose.count == 1 ? "" : "s") folded (\(fields.joined(separator: ", "))): no output reads them")
+    }
     return lines
   }
 }
