@@ -153,6 +153,24 @@ struct BisectCommitsTests {
     #expect(try Self.git(["status", "--porcelain"], in: dir).isEmpty)
   }
 
+  @Test("the checkout's own .build/release is reused for a commit with the same build inputs: a data-only commit builds nothing (issue 37)")
+  func checkoutReleaseReused() throws {
+    let dir = try Self.makeRepo(recordings: ["gate-probe-hold-vs-frames"])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // The test's jpreplay stands in for the checkout's release build of these sources (built
+    // after the last source edit; .build is ignored by git, so the checkout is clean).
+    let release = dir.appendingPathComponent(".build/release/jpreplay")
+    try FileManager.default.createDirectory(at: release.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: CLI.binary, to: release)
+    try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: release.path)
+    try Self.commit(dir, "c2 spec: FRAME_MOVE_LEFT persistFrames 4 → 5") { try Self.leftPersistFramesToFive(in: dir) }
+    let r = try CLI.run(["minimize", "Recordings/gate-probe-hold-vs-frames.jprec", "--against", "HEAD~1", "-o", "/dev/null"], cwd: dir)
+    #expect(r.code == 0 || r.code == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("reusing the checkout's .build/release/jpreplay"), "\(r.stderr)")
+    #expect(!r.stderr.contains("building jpreplay"), "\(r.stderr)")
+    #expect(FileManager.default.isExecutableFile(atPath: try Self.cachedBinary(dir).path), "copied into the cache")
+  }
+
   @Test("a commit that does not build is skipped (125), never blamed; BAD like GOOD exits 1")
   func brokenBuildIsSkipped() throws {
     let dir = try Self.makeRepo()

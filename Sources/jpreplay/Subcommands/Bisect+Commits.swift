@@ -18,7 +18,10 @@ extension JPReplay.Bisect {
         <name>.trace.jsonl / .a13.jsonl to compare with instead). Then at each bisection step \
         jpreplay is built for that commit (release, cached under .build/bisect/bin by the git \
         trees of Package.swift and Sources/, so commits that change only data — PoseSpec, \
-        recordings, goldens — reuse one build), the commit's own recordings are replayed with \
+        recordings, goldens — reuse one build; the checkout's own .build/release/jpreplay is \
+        reused when it was built from the same Package.swift and Sources/: a clean checkout \
+        whose HEAD has that key, the binary newer than every source file), the commit's own \
+        recordings are replayed with \
         its own PoseSpec.json and compared with the reference: 0 same, 1 differs, 125 the \
         commit does not build or a recording is unreadable there. Recordings that do not \
         exist at a commit are skipped. Goldens re-blessed after the culprit do not hide it. \
