@@ -114,6 +114,15 @@ extension JPReplay.Bisect {
         print("bisect commits: BAD \(bad) is \(atBad.verdict == .good ? "the same as the reference" : "not judgeable (skip)"); nothing to find")
         throw ExitCode(1)
       }
+      try bisectEach(ws: ws, names: names, good: goodID, bad: badID, atBad: atBad, log: log)
+    }
+
+    /// Bisects GOOD..BAD for `names`, then again from each culprit for the recordings that
+    /// differ at BAD but behave like GOOD there, until every one has its first bad commit.
+    func bisectEach(
+      ws: BisectWorkspace, names: [String], good goodID: String, bad badID: String, atBad: BisectWorkspace.Judgement,
+      log: (String) -> Void
+    ) throws {
       // Every recording differing at BAD gets its culprit: a recording that still behaves
       // like GOOD at one culprit is bisected again from there to BAD.
       var from = goodID
