@@ -22,7 +22,10 @@ public enum CueEvalTable {
         lines.append("\(cue): not evaluated in this window")
         continue
       }
-      lines.append("\(cue)  \(thresholdText(first.1))\(gateParameterText(first.0.line))")
+      // The gate's parameters as this cue meets them: those of a row where it is the gate's
+      // input (a cue may persist for fewer frames than the default), else the first row's.
+      let own = rows.first { $0.0.line.gate[.input]?.stringValue == cue } ?? first
+      lines.append("\(cue)  \(thresholdText(first.1))\(gateParameterText(own.0.line))")
       lines.append(
         pad("t", 7) + pad("frame", 7) + pad("error", 11) + pad("level", 7) + pad("state", 13) + pad("gate input", 26)
           + pad("stable", 8) + pad("held ms", 9) + pad("reason", 9) + "shown")

@@ -119,6 +119,58 @@ struct BisectCommitsTests {
     #expect(try Self.git(["log", "-1", "--format=%s"], in: dir) == "c6 readme")
   }
 
+  /// Edits cue `cue`'s first `from` after its id in the repository's PoseSpec.json to `to`.
+  static func editCue(_ cue: String, _ from: String, _ to: String, in dir: URL) throws {
+    let url = dir.appendingPathComponent("PoseSpec.json")
+    var text = try String(contentsOf: url, encoding: .utf8)
+    let at = try #require(text.range(of: "\"id\": \"\(cue)\""))
+    let r = try #require(text.range(of: from, range: at.upperBound..<text.endIndex))
+    text.replaceSubrange(r, with: to)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+  }
+
+  @Test("two culprits in the range: each recording that differs at BAD is named with its own first bad commit (issue 37)")
+  func twoCulprits() throws {
+    let dir = try Self.makeRepo()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Self.seedBuildCache(dir)
+    try Self.commit(dir, "c2 spec: FRAME_MOVE_LEFT persistFrames 4 → 5") { try Self.leftPersistFramesToFive(in: dir) }
+    try Self.commit(dir, "c3 notes") { try Self.append("notes\n", to: dir.appendingPathComponent("NOTES.md")) }
+    try Self.commit(dir, "c4 spec: HEAD_LEVEL persistFrames 3 → 6") {
+      try Self.editCue("HEAD_LEVEL", #""persistFrames": 3"#, #""persistFrames": 6"#, in: dir)
+    }
+    try Self.commit(dir, "c5 readme") { try Self.append("readme\n", to: dir.appendingPathComponent("README.md")) }
+    let r = try CLI.run(["bisect", "commits", "--good", "HEAD~4"], cwd: dir)
+    #expect(r.code == 0, "\(r.stdout)\n\(r.stderr)")
+    let c2 = try Self.git(["rev-parse", "HEAD~3"], in: dir)
+    let c4 = try Self.git(["rev-parse", "HEAD~1"], in: dir)
+    #expect(r.stdout.contains("first bad commit: \(c2.prefix(12)) c2 spec"), "\(r.stdout)")
+    #expect(r.stdout.contains("first bad commit of s05-head-level-flicker: \(c4.prefix(12)) c4 spec"), "\(r.stdout)")
+    #expect(r.stdout.contains("every recording that differs at BAD, with its first bad commit:"))
+    #expect(r.stdout.contains("\n  s04-frame-left-enter: \(c2.prefix(12)) c2 spec"))
+    #expect(r.stdout.contains("\n  s05-head-level-flicker: \(c4.prefix(12)) c4 spec"))
+    #expect(!r.stderr.contains("building jpreplay"), "data-only commits reuse the seeded build")
+    #expect(try Self.git(["status", "--porcelain"], in: dir).isEmpty)
+  }
+
+  @Test("the checkout's own .build/release is reused for a commit with the same build inputs: a data-only commit builds nothing (issue 37)")
+  func checkoutReleaseReused() throws {
+    let dir = try Self.makeRepo(recordings: ["gate-probe-hold-vs-frames"])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // The test's jpreplay stands in for the checkout's release build of these sources (built
+    // after the last source edit; .build is ignored by git, so the checkout is clean).
+    let release = dir.appendingPathComponent(".build/release/jpreplay")
+    try FileManager.default.createDirectory(at: release.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: CLI.binary, to: release)
+    try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: release.path)
+    try Self.commit(dir, "c2 spec: FRAME_MOVE_LEFT persistFrames 4 → 5") { try Self.leftPersistFramesToFive(in: dir) }
+    let r = try CLI.run(["minimize", "Recordings/gate-probe-hold-vs-frames.jprec", "--against", "HEAD~1", "-o", "/dev/null"], cwd: dir)
+    #expect(r.code == 0 || r.code == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("reusing the checkout's .build/release/jpreplay"), "\(r.stderr)")
+    #expect(!r.stderr.contains("building jpreplay"), "\(r.stderr)")
+    #expect(FileManager.default.isExecutableFile(atPath: try Self.cachedBinary(dir).path), "copied into the cache")
+  }
+
   @Test("a commit that does not build is skipped (125), never blamed; BAD like GOOD exits 1")
   func brokenBuildIsSkipped() throws {
     let dir = try Self.makeRepo()

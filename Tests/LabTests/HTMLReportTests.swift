@@ -108,6 +108,18 @@ struct HTMLReportTests {
     #expect((1...4).contains(stride), "landmark stride \(stride)")
     #expect(series?["evalStride"]?.int64Value == 1)
     print("HTML report, synthetic 10 min at 30 fps: \(page.utf8.count) bytes, landmark stride \(stride)")
+    // Both sides drawn (issue 37): the golden side's series share the same budget.
+    var both = HTMLReportDocument(kind: "verify", title: "both sides")
+    var two = timeline(seconds: 600)
+    two.goldenSeries = two.series
+    two.goldenSeries?.landmarkT = []
+    two.goldenSeries?.landmarks = []
+    both.timelines = [two]
+    let bothPage = HTMLReportPage.render(both)
+    #expect(bothPage.utf8.count <= 2_000_000, "\(bothPage.utf8.count) bytes with the golden side")
+    let golden = HTMLReportEncoder.json(both)["timelines"]?.arrayValue?.first?["goldenSeries"]
+    #expect(golden?["landmarks"]?.stringValue == "", "the golden side carries no landmarks (the input is the same)")
+    #expect(golden?["evalStride"] == HTMLReportEncoder.json(both)["timelines"]?.arrayValue?.first?["series"]?["evalStride"])
 
     var short = HTMLReportDocument(kind: "verify", title: "short")
     short.timelines = [timeline(seconds: 10)]

@@ -19,6 +19,11 @@ public struct HTMLReportBuilder: Sendable {
   public var minHoldMs: Millis = BudgetLimits().minHoldMs
   /// The half width of the window of `cue_eval` records a row's cause is built from (as `diff`).
   public static let causeWindowMs: Millis = 500
+  /// The spec each recording's golden side is replayed under (by recording name): the spec
+  /// the golden was made with, found by the caller; by default none (the page says so).
+  public var goldenSpec: @Sendable (String) -> HTMLReportGoldenSpec = { _ in
+    HTMLReportGoldenSpec(spec: nil, note: "golden side: the spec the golden was made with was not given; its series are not drawn")
+  }
 
   public init(spec: PoseSpecDocument, overrides: [(name: String, value: String)] = []) {
     self.spec = spec
@@ -145,24 +150,47 @@ public struct HTMLReportBuilder: Sendable {
     let rec = try CorpusScorer.load(path, eventsBudget: ScoreLimits.corpusEventsMax, eventsMax: ScoreLimits.corpusEventsMax)
     var timeline = HTMLReportTimeline(name: name, durationMs: rec.durationMs)
     if let goldenTrace { timeline.golden = Self.lanes(ofTrace: goldenTrace) }
+    // The focus cues are known before the replay (the divergences' cues, then the golden's
+    // displayed ones), so one replay per side keeps their series alone.
+    let focus = Self.focusCues(cues, golden: timeline.golden, known: Set(spec.cues.map(\.id)))
+    let windows = times.map { ($0 - Self.causeWindowMs)...($0 + Self.causeWindowMs) }
+    let output = try Self.replay(rec, path: path, spec: spec, overrides: overrides, focus: focus, windows: windows)
+    timeline.new = newTrace.map(Self.lanes(ofTrace:)) ?? output.lanes
+    timeline.series = output.series
+    timeline.series.cues = focus
+    // The golden side under the golden's spec (no overrides: a golden is blessed without).
+    let golden = goldenSpec(name)
+    timeline.goldenNote = golden.note
+    if let g = golden.spec {
+      if g.sha256 == spec.sha256 && overrides.isEmpty {
+        timeline.goldenSeries = timeline.series
+      } else {
+        var other = try Self.replay(rec, path: path, spec: g, overrides: [], focus: focus, windows: []).series
+        other.cues = focus
+        timeline.goldenSeries = other
+      }
+    }
+    Self.addLandmarks(rec.events, to: &timeline.series)
+    return (timeline, output.causes)
+  }
+
+  /// One replay of `rec` under `spec` with metric tracing, keeping the `focus` cues' series.
+  static func replay(
+    _ rec: LoadedRecording, path: String, spec: PoseSpecDocument, overrides: [(name: String, value: String)], focus: [String],
+    windows: [ClosedRange<Millis>]
+  ) throws(HarnessFailure) -> HTMLReportOutput {
     let config: EngineConfiguration
     do {
       config = try EngineConfiguration(spec: spec, header: RecordingHeader(rec.header), overrides: overrides, traceMetrics: true)
     } catch { throw .badInput("\(path): \(error.description)") }
-    // The focus cues are known before the replay (the divergences' cues, then the golden's
-    // displayed ones), so one replay keeps their series alone.
-    var output = HTMLReportOutput(windows: times.map { ($0 - Self.causeWindowMs)...($0 + Self.causeWindowMs) })
-    output.focus = Self.focusCues(cues, golden: timeline.golden, known: Set(spec.cues.map(\.id)))
+    var output = HTMLReportOutput(windows: windows)
+    output.focus = focus
     var source = InMemoryEventSource(header: rec.header, events: rec.events)
     var replayer = Replayer(engine: Engine(configuration: config), options: ReplayOptions(), sessionStore: MemorySessionStore())
     do { _ = try replayer.run(&source, into: &output, recording: path) } catch {
       throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
     }
-    timeline.new = newTrace.map(Self.lanes(ofTrace:)) ?? output.lanes
-    timeline.series = output.series
-    timeline.series.cues = output.focus
-    Self.addLandmarks(rec.events, to: &timeline.series)
-    return (timeline, output.causes)
+    return output
   }
 
   /// The divergences' cues, then the cues the golden displays (first shown first), those of

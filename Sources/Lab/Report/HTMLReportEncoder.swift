@@ -47,7 +47,12 @@ public enum HTMLReportEncoder {
       "golden": lanes(t.golden), "new": lanes(t.new),
     ]
     o["pending"] = .object(JSONObject(t.pending.map { JSONMember($0.kind, .string($0.sha256)) }))
-    o["series"] = series(t.series, durationMs: t.durationMs)
+    let s = t.series
+    let sides = t.goldenSeries == nil ? 1 : 2
+    let st = strides(evals: s.evalT.count * sides, cues: s.cues.count, frames: s.landmarkT.count, durationMs: t.durationMs)
+    o["series"] = series(s, strides: st)
+    o["goldenSeries"] = t.goldenSeries.map { series($0, strides: (st.eval, 0)) } ?? .null
+    o["goldenNote"] = .string(HTMLText.shown(t.goldenNote))
     return .object(o)
   }
 
@@ -58,7 +63,7 @@ public enum HTMLReportEncoder {
       HTMLReportLimits.seriesBytesFloor,
       Int(Double(HTMLReportLimits.seriesBytesPerTenMinutes) * Double(max(0, durationMs)) / 600_000))
     let raw = budget * 3 / 4  // base64 makes 4 characters of 3 bytes
-    let evalBytes = evals * (4 + 5 * cues + 5)
+    let evalBytes = evals * (4 + 6 * cues + 6)  // t; value, level, state per cue; gate shown, stable, persist, held (2), cooling
     let frameBytes = frames * (4 + 2 * Joint.allCases.count)
     var e = 1
     var l = 1
@@ -68,10 +73,11 @@ public enum HTMLReportEncoder {
     return (e, l)
   }
 
-  static func series(_ s: HTMLReportSeries, durationMs: Millis) -> JSONValue {
-    let (es, ls) = strides(evals: s.evalT.count, cues: s.cues.count, frames: s.landmarkT.count, durationMs: durationMs)
+  /// The series `s` thinned by `strides` (landmark stride 0: no landmarks).
+  static func series(_ s: HTMLReportSeries, strides: (eval: Int, landmark: Int)) -> JSONValue {
+    let (es, ls) = strides
     let ei = Array(stride(from: 0, to: s.evalT.count, by: es))
-    let li = Array(stride(from: 0, to: s.landmarkT.count, by: ls))
+    let li = ls > 0 ? Array(stride(from: 0, to: s.landmarkT.count, by: ls)) : []
     var gateCues: [String] = []
     var shown = Bytes()
     for i in ei {
@@ -85,22 +91,30 @@ public enum HTMLReportEncoder {
     var t = Bytes()
     for i in ei { t.i32(s.evalT[i]) }
     var stable = Bytes()
+    var persist = Bytes()
     var held = Bytes()
     var cooling = Bytes()
     for i in ei {
       stable.u8(min(s.gateStable[i], 255))
+      persist.u8(min(i < s.gatePersist.count ? s.gatePersist[i] : s.persistFrames, 255))
       held.u16(Int(min(max(s.gateHeldMs[i], 0), 65_535)))
       cooling.u8(s.gateCooling[i] ? 1 : 0)
     }
+    var states: [String] = []
     let metrics: [JSONValue] = s.cues.indices.map { c in
       var v = Bytes()
       var lv = Bytes()
+      var sv = Bytes()
       for i in ei {
         v.f32(s.values[c][i])
         lv.u8(levelCode(s.levels[c][i]))
+        let state = c < s.states.count && i < s.states[c].count ? s.states[c][i] : ""
+        if !states.contains(state) && states.count < 255 { states.append(state) }
+        sv.u8(states.firstIndex(of: state) ?? 0)
       }
       return .object([
         "cue": .string(HTMLText.shown(s.cues[c])), "value": .string(v.base64), "level": .string(lv.base64),
+        "state": .string(sv.base64),
         "thresholds": s.thresholds[c].map(thresholds) ?? .null,
       ])
     }
@@ -116,6 +130,7 @@ public enum HTMLReportEncoder {
     return .object([
       "evalStride": .number(Double(es)), "landmarkStride": .number(Double(ls)), "t": .string(t.base64),
       "metrics": .array(metrics), "gateCues": .array(gateCues.map { .string(HTMLText.shown($0)) }),
+      "states": .array(states.map { .string(HTMLText.shown($0)) }), "gatePersist": .string(persist.base64),
       "gateShown": .string(shown.base64), "gateStable": .string(stable.base64), "gateHeld": .string(held.base64),
       "gateCooling": .string(cooling.base64), "persist": .number(Double(s.persistFrames)),
       "minHold": .number(Double(s.minHoldMs)), "landmarkT": .string(lt.base64), "landmarks": .string(xy.base64),

@@ -141,11 +141,16 @@ public struct HTMLReportSeries: Sendable {
   /// Per cue, per evaluation: the error (nil: unavailable) and the observed level.
   public var values: [[Double?]] = []
   public var levels: [[CueLevel]] = []
+  /// Per cue, per evaluation: the hysteresis state (`inactive`, `active:hard`, `unavailable`,
+  /// `candidate`; empty when the cue was not evaluated).
+  public var states: [[String]] = []
   /// Per cue, the thresholds of its first judged evaluation.
   public var thresholds: [ThresholdSet?] = []
-  /// Per evaluation: the gate's shown cue (nil none), persist counter, held ms, cooling down.
+  /// Per evaluation: the gate's shown cue (nil none), persist counter and the persist it
+  /// counts to (the input cue's own), held ms, cooling down.
   public var gateShown: [String?] = []
   public var gateStable: [Int] = []
+  public var gatePersist: [Int] = []
   public var gateHeldMs: [Millis] = []
   public var gateCooling: [Bool] = []
   public var persistFrames = 0
@@ -157,14 +162,32 @@ public struct HTMLReportSeries: Sendable {
   public init() {}
 }
 
-/// One recording's timeline: golden and new lanes on one axis, the new run's series, and the
-/// pending files a decision applies to (SHA-256 of each `.new`, when `verify` wrote one).
+/// The spec the golden side of a recording is replayed under for its series: the spec the
+/// golden was made with (nil when it cannot be found), and the page's sentence saying where
+/// it came from or why it is missing.
+public struct HTMLReportGoldenSpec: Sendable {
+  public var spec: PoseSpecDocument?
+  public var note: String
+  public init(spec: PoseSpecDocument?, note: String) {
+    self.spec = spec
+    self.note = note
+  }
+}
+
+/// One recording's timeline: golden and new lanes on one axis, both runs' series (the golden
+/// side replayed under the golden's spec, the new side under the new), and the pending files
+/// a decision applies to (SHA-256 of each `.new`, when `verify` wrote one).
 public struct HTMLReportTimeline: Sendable {
   public var name: String
   public var durationMs: Millis
   public var golden = HTMLReportLanes()
   public var new = HTMLReportLanes()
   public var series = HTMLReportSeries()
+  /// The golden side's series (same focus cues; no landmarks: the input is the same), nil
+  /// when the golden's spec is not known.
+  public var goldenSeries: HTMLReportSeries?
+  /// Where the golden side's spec came from, or why its series are missing.
+  public var goldenNote = ""
   public var pending: [(kind: String, sha256: String)] = []
   public init(name: String, durationMs: Millis) {
     self.name = name

@@ -15,6 +15,7 @@ struct HTMLReportOutput: ReplayOutput {
     didSet {
       series.values = focus.map { _ in [] }
       series.levels = focus.map { _ in [] }
+      series.states = focus.map { _ in [] }
       series.thresholds = focus.map { _ in nil }
     }
   }
@@ -42,11 +43,13 @@ struct HTMLReportOutput: ReplayOutput {
       let entry = e.entries.first { $0.id == cue }
       series.values[i].append(entry?.error)
       series.levels[i].append(entry?.level ?? .none)
+      series.states[i].append(entry?.state ?? "")
       if series.thresholds[i] == nil, let th = entry?.thresholds { series.thresholds[i] = th }
     }
     let g = e.gate
     series.gateShown.append(g.cueId)
     series.gateStable.append(g.stableFrames)
+    series.gatePersist.append(g.persistFrames)
     series.gateHeldMs.append(g.heldMs)
     series.gateCooling.append(g.cooldownUntil != nil)
     series.persistFrames = g.persistFrames

@@ -29,6 +29,7 @@ public enum HTMLReportPage {
       <tbody></tbody></table></div><p id="rows-more" class="muted"></p>
       <pre id="cause" class="cause" hidden></pre></section>
       <section id="timeline-section"><h2>Timeline <span id="tl-name"></span></h2>
+      <p id="golden-note" class="muted"></p>
       <div class="tools"><label>recording <select id="rec-select"></select></label>
       <label>cue in focus <select id="cue-select"></select></label>
       <button id="zoom-in" title="zoom in (+)">+</button><button id="zoom-out" title="zoom out (-)">−</button>
@@ -37,7 +38,8 @@ public enum HTMLReportPage {
       <span class="muted">keys: ←/→ frame, p/n divergence, +/− zoom, drag to pan, wheel to zoom</span></div>
       <div class="tl-wrap"><div id="tl" tabindex="0" aria-label="timeline"></div>
       <div class="side"><svg id="pose" viewBox="0 0 150 250" width="150" height="250" role="img" aria-label="landmarks at the cursor"></svg>
-      <div id="readout"></div></div></div></section>
+      <div id="readout"></div></div></div>
+      <div id="legend" class="legend"><svg width="0" height="0" aria-hidden="true"><defs id="legend-defs"></defs></svg></div></section>
       <section id="decisions"><h2>Decisions</h2>
       <p class="muted">Accept or reject each recording's pending goldens, then export the decisions and apply them with
       <code>jpreplay accept --decisions FILE</code> (the same checks as <code>accept</code>; a pending file changed since
@@ -88,20 +90,24 @@ public enum HTMLReportPage {
     h1{font-size:18px;margin:12px 0 4px}h2{font-size:15px;margin:18px 0 6px}
     .muted{color:#777}.tools{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin:4px 0}
     table{border-collapse:collapse;width:100%;background:#fff}
-    th,td{border-bottom:1px solid #e4e4e4;padding:3px 6px;text-align:left;vertical-align:top;white-space:pre-wrap;word-break:break-word}
+    th,td{border-bottom:1px solid #e4e4e4;padding:3px 6px;text-align:left;vertical-align:top;white-space:pre-wrap;overflow-wrap:break-word}
     th{cursor:pointer;background:#f0f0f0;position:sticky;top:0}th.sorted::after{content:" ▾"}th.sorted.desc::after{content:" ▴"}
     #rows tbody tr{cursor:pointer}#rows tbody tr:hover{background:#eef4ff}#rows tbody tr.sel{background:#dbe8ff}
     .k-added{color:#0a7a2f}.k-removed{color:#b00020}.k-shifted{color:#8a5a00}.k-new-flicker{color:#c2185b;font-weight:600}
     .k-level-changed{color:#5e35b1}.k-prompt-changed{color:#00695c}
     #errors{background:#fde8e8;border:1px solid #b00020;padding:6px;color:#b00020;white-space:pre-wrap}
     .cause{background:#fff;border:1px solid #ddd;padding:6px;overflow:auto;max-height:170px;font:11px/1.3 ui-monospace,monospace;margin:6px 0}
-    #rows td:nth-child(-n+5){white-space:nowrap}#rows td:nth-child(6){max-width:260px}
+    #rows td:nth-child(-n+5){white-space:nowrap}#rows td:nth-child(6){min-width:110px;max-width:260px}#rows td:nth-child(7){min-width:220px}
     .summary-wrap{max-height:240px;overflow:auto;border:1px solid #e4e4e4}
     .tl-wrap{display:flex;gap:10px;align-items:flex-start}#tl{flex:1;min-width:0;background:#fff;border:1px solid #ddd;outline:none}
     #tl:focus{border-color:#16c}#tl svg{display:block;width:100%;user-select:none}
     .side{width:230px}#pose{background:#fff;border:1px solid #ddd}#readout{font:11px/1.4 ui-monospace,monospace;white-space:pre-wrap}
     .lane-label{font-size:10px;fill:#555}.cursor{stroke:#d32f2f;stroke-width:1.5}.div-mark{stroke:#c2185b;stroke-dasharray:2 2}
     #decision-table td{border:none;padding:2px 8px}#decisions-json{font:11px ui-monospace,monospace}
+    .cue-label{paint-order:stroke;stroke:#fff;stroke-width:2.5px;stroke-linejoin:round}
+    .legend{display:flex;flex-wrap:wrap;gap:4px 12px;margin:6px 0;font-size:11px}.lg{display:inline-flex;align-items:center;gap:3px;white-space:nowrap}
+    .lg svg{display:inline-block;vertical-align:middle}
+    @media (max-width:1100px){.side{width:180px}#pose{width:120px;height:200px}}
     button{font:inherit}
     """
 }

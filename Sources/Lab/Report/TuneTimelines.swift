@@ -65,7 +65,9 @@ public enum TuneTimelines {
         throw .badInput("\(path): \(error.description)")
       }
       let label = "#\(index) \(name)"
-      let part = HTMLReportBuilder(spec: trialSpec, overrides: applied.options).document(
+      var builder = HTMLReportBuilder(spec: trialSpec, overrides: applied.options)
+      builder.goldenSpec = { _ in HTMLReportGoldenSpec(spec: shippedSpec, note: "shipped side: the shipped spec (\(specFile))") }
+      let part = builder.document(
         diff: result, golden: golden, replay: new, isA13: false, name: label, replayRecording: path, title: label)
       doc.rows += part.rows
       doc.rowsOmitted += part.rowsOmitted

@@ -18,10 +18,17 @@ extension JPReplay.Bisect {
         <name>.trace.jsonl / .a13.jsonl to compare with instead). Then at each bisection step \
         jpreplay is built for that commit (release, cached under .build/bisect/bin by the git \
         trees of Package.swift and Sources/, so commits that change only data — PoseSpec, \
-        recordings, goldens — reuse one build), the commit's own recordings are replayed with \
+        recordings, goldens — reuse one build; the checkout's own .build/release/jpreplay is \
+        reused when it was built from the same Package.swift and Sources/: a clean checkout \
+        whose HEAD has that key, the binary newer than every source file), the commit's own \
+        recordings are replayed with \
         its own PoseSpec.json and compared with the reference: 0 same, 1 differs, 125 the \
         commit does not build or a recording is unreadable there. Recordings that do not \
-        exist at a commit are skipped. Goldens re-blessed after the culprit do not hide it.
+        exist at a commit are skipped. Goldens re-blessed after the culprit do not hide it. \
+        Every recording that differs at BAD gets its first bad commit: when some of them \
+        still behave like GOOD at the culprit, the range from the culprit to BAD is bisected \
+        again for those (as often as needed), and the end lists each recording with its \
+        culprit.
 
         Progress goes to standard error: each step, its commit, whether its build was cached \
         (or how long it took), its verdict and the time since the start. Prints the first bad \
@@ -107,29 +114,65 @@ extension JPReplay.Bisect {
         print("bisect commits: BAD \(bad) is \(atBad.verdict == .good ? "the same as the reference" : "not judgeable (skip)"); nothing to find")
         throw ExitCode(1)
       }
-      _ = try Git.run(["bisect", "reset", "--quiet"], in: ws.tree)
-      let start = try Git.run(["bisect", "start", badID, goodID], in: ws.tree)
-      guard start.status == 0 else { throw CLIError.badInput("bisect commits: git bisect start: \(start.stderr.trimmed)") }
-      try StepProgress.start(state: ws.state)
-      let me = SelfExecutable.path
-      var stepArgs = ["bisect", "run", me, "bisect", "step", "--state", ws.state, "--reference", ws.referenceDir]
-      stepArgs += names
-      // The steps' progress reaches standard error as it happens.
-      let run = try Git.run(stepArgs, in: ws.tree, passStderr: true)
-      let output = String(decoding: run.stdout, as: UTF8.self)
-      // The culprit comes from git's own bisect state, never from free text a commit subject
-      // could imitate: the log's "# first bad commit: [<sha>]" line, checked against refs/bisect/bad.
-      guard let culprit = try JPReplay.Bisect.firstBadCommit(in: ws.tree) else {
-        print(output)
-        print("bisect commits: no single first bad commit (only skipped commits left, or git bisect failed)")
-        throw ExitCode(1)
-      }
-      try report(culprit: culprit, ws: ws, names: names, log: log)
+      try bisectEach(ws: ws, names: names, good: goodID, bad: badID, atBad: atBad, log: log)
     }
 
-    /// What `bisect commits` prints about its culprit (and the repro of `--minimize`).
-    func report(culprit: String, ws: BisectWorkspace, names: [String], log: (String) -> Void) throws {
-      print("first bad commit: \(culprit.prefix(12)) \(ws.subject(culprit))")
+    /// Bisects GOOD..BAD for `names`, then again from each culprit for the recordings that
+    /// differ at BAD but behave like GOOD there, until every one has its first bad commit.
+    func bisectEach(
+      ws: BisectWorkspace, names: [String], good goodID: String, bad badID: String, atBad: BisectWorkspace.Judgement,
+      log: (String) -> Void
+    ) throws {
+      // Every recording differing at BAD gets its culprit: a recording that still behaves
+      // like GOOD at one culprit is bisected again from there to BAD.
+      var from = goodID
+      var watched = names
+      var culprits: [(commit: String, recordings: [String])] = []
+      while true {
+        _ = try Git.run(["bisect", "reset", "--quiet"], in: ws.tree)
+        let start = try Git.run(["bisect", "start", badID, from], in: ws.tree)
+        guard start.status == 0 else { throw CLIError.badInput("bisect commits: git bisect start: \(start.stderr.trimmed)") }
+        try StepProgress.start(state: ws.state)
+        let me = SelfExecutable.path
+        var stepArgs = ["bisect", "run", me, "bisect", "step", "--state", ws.state, "--reference", ws.referenceDir]
+        stepArgs += watched
+        // The steps' progress reaches standard error as it happens.
+        let run = try Git.run(stepArgs, in: ws.tree, passStderr: true)
+        let output = String(decoding: run.stdout, as: UTF8.self)
+        // The culprit comes from git's own bisect state, never from free text a commit subject
+        // could imitate: the log's "# first bad commit: [<sha>]" line, checked against refs/bisect/bad.
+        guard let culprit = try JPReplay.Bisect.firstBadCommit(in: ws.tree) else {
+          print(output)
+          print("bisect commits: no single first bad commit (only skipped commits left, or git bisect failed)")
+          if culprits.isEmpty { throw ExitCode(1) }
+          print("  still without a culprit: \(watched.joined(separator: ", "))")
+          break
+        }
+        let differing = try report(
+          culprit: culprit, ws: ws, names: watched, log: log, minimize: minimize && culprits.isEmpty,
+          heading: culprits.isEmpty ? "first bad commit" : "first bad commit of \(watched.joined(separator: ", "))")
+        let blamed = watched.filter { differing.contains($0) && atBad.differing.contains($0) }
+        culprits.append((culprit, blamed))
+        let rest = watched.filter { atBad.differing.contains($0) && !differing.contains($0) }
+        guard !rest.isEmpty, culprit != badID else { break }
+        print("\n\(rest.joined(separator: ", ")) differ\(rest.count == 1 ? "s" : "") at BAD but behave\(rest.count == 1 ? "s" : "") like GOOD at \(culprit.prefix(12)): bisecting \(culprit.prefix(12))..BAD again for \(rest.count == 1 ? "it" : "them")\n")
+        from = culprit
+        watched = rest
+      }
+      if culprits.count > 1 {
+        print("\nevery recording that differs at BAD, with its first bad commit:")
+        for c in culprits {
+          for n in c.recordings { print("  \(n): \(c.commit.prefix(12)) \(ws.subject(c.commit))") }
+        }
+      }
+    }
+
+    /// What `bisect commits` prints about one culprit (and the repro of `--minimize`); the
+    /// recordings of `names` that differ from the reference at the culprit.
+    func report(
+      culprit: String, ws: BisectWorkspace, names: [String], log: (String) -> Void, minimize: Bool, heading: String
+    ) throws -> [String] {
+      print("\(heading): \(culprit.prefix(12)) \(ws.subject(culprit))")
       let parent = try? ws.commit(culprit + "^")
       let stat = try Git.run(["show", "--stat", "--format=", "--no-color", culprit], in: ws.repo)
       for l in String(decoding: stat.stdout, as: UTF8.self).split(separator: "\n") { print("  " + l.trimmingCharacters(in: .whitespaces)) }
@@ -138,7 +181,7 @@ extension JPReplay.Bisect {
       let j = try ws.judge(names, log: log)
       for l in j.lines where !l.hasSuffix(": same") { print("  " + l) }
       if let e = j.explanation { print("\n" + e, terminator: e.hasSuffix("\n") ? "" : "\n") }
-      guard let first = j.first else { return }
+      guard let first = j.first else { return j.differing }
       let badBin = try ws.binaryForTree(log: { _ in })  // judged just above: already reported
       // The recording as the culprit has it, read before the tree moves to the parent.
       if minimize, !ws.isJustPhoto(first.recording) {
@@ -169,6 +212,7 @@ extension JPReplay.Bisect {
         }
         try minimizeRepro(ws: ws, original: original, name: first.recording, good: (parent, goodBin), bad: (culprit, badBin))
       }
+      return j.differing
     }
 
     /// When the culprit changed only data files: what to run next.

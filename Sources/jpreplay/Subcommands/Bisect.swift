@@ -1,4 +1,5 @@
 import ArgumentParser
+import CanonicalJSON
 import Foundation
 import Recording
 import Lab
@@ -35,7 +36,10 @@ extension JPReplay.Bisect {
         id, not index). Every recording is replayed in-process with both specs; for each one \
         whose trace or A.13 lines differ, delta debugging (ddmin) finds the smallest set of \
         edits that, applied to OLD, gives exactly NEW's behaviour on that recording. \
-        Recordings are grouped by that edit set.
+        Recordings are grouped by that edit set. When OLD is REV:PATH, the text report \
+        ends with the commit each edit came from: the first commit after REV (up to NEW's \
+        revision, or HEAD when NEW is a file) whose PATH holds the edit's new value, or \
+        "not committed" for an edit only NEW's file has.
 
         Exits 0 when the bisection ran (changed or not), 2 on bad input (a spec that does not \
         load, an unreadable recording).
@@ -74,13 +78,66 @@ extension JPReplay.Bisect {
       let progress = ProgressLine(label: "bisect spec: recordings")
       let report = try bisect.run(recordings: urls) { done, total in progress.update(done, of: total) }
       progress.finish()
-      if json { printJSON(report.json(), terminator: "") } else { print(report.render(), terminator: "") }
+      if json { printJSON(report.json(), terminator: "") } else {
+        print(report.render(), terminator: "")
+        for l in try SpecSource.origins(of: report.edits, old: old, new: new) { print(l) }
+      }
     }
   }
 }
 
 /// A PoseSpec named on the command line: a file, or `REV:PATH` read through `git show`.
 enum SpecSource {
+  /// Commits walked to find where edits came from.
+  static let originCommitsMax = 500
+
+  /// Where each edit came from, when `old` is `REV:PATH`: the first commit of REV..NEWREV
+  /// (NEW's revision, or HEAD when NEW is a file) touching PATH whose spec holds the edit's
+  /// new side; "not committed" when none does. Empty when `old` is a file or git cannot say.
+  static func origins(of edits: [SpecEdit], old: String, new: String) throws -> [String] {
+    guard !edits.isEmpty, !FileManager.default.fileExists(atPath: old), let colon = old.firstIndex(of: ":") else { return [] }
+    let rev = String(old[..<colon])
+    let path = String(old[old.index(after: colon)...])
+    var newRev = "HEAD"
+    if !FileManager.default.fileExists(atPath: new), let c = new.firstIndex(of: ":") { newRev = String(new[..<c]) }
+    let list = try Git.run(["rev-list", "--reverse", "--end-of-options", "\(rev)..\(newRev)", "--", path])
+    guard list.status == 0 else { return [] }
+    let commits = String(decoding: list.stdout, as: UTF8.self).split(separator: "\n").map(String.init).prefix(originCommitsMax)
+    var found = [String?](repeating: nil, count: edits.count)
+    for c in commits where found.contains(where: { $0 == nil }) {
+      let shown = try Git.run(["show", "--end-of-options", "\(c):\(path)"])
+      guard shown.status == 0, let doc = try? JSONParser.parse(bytes: [UInt8](shown.stdout)) else { continue }
+      for (i, e) in edits.enumerated() where found[i] == nil && value(at: e.path, in: doc) == e.new {
+        let subject = String(decoding: try Git.run(["log", "-1", "--format=%s", c]).stdout, as: UTF8.self).trimmed
+        found[i] = "\(c.prefix(12)) \(ConsoleText.line(subject))"
+      }
+    }
+    var lines = ["\nwhere each edit came from (commits of \(rev)..\(newRev) that change \(path)):"]
+    for (i, f) in found.enumerated() {
+      lines.append("  [\(i + 1)] " + (f ?? "not committed (only \(new) has it)"))
+    }
+    return lines
+  }
+
+  /// The value at `path` in `doc` (nil: absent), steps as ``SpecEdit`` names them.
+  static func value(at path: [SpecEdit.Step], in doc: JSONValue) -> JSONValue? {
+    var cur = doc
+    for step in path {
+      switch step {
+      case .key(let k):
+        guard case .object(let o) = cur, let next = o[k] else { return nil }
+        cur = next
+      case .id(let id):
+        guard case .array(let a) = cur, let next = a.first(where: { $0["id"]?.stringValue == id }) else { return nil }
+        cur = next
+      case .index(let i):
+        guard case .array(let a) = cur, a.indices.contains(i) else { return nil }
+        cur = a[i]
+      }
+    }
+    return cur
+  }
+
   static func load(_ argument: String) throws -> SpecBisect.Side {
     if FileManager.default.fileExists(atPath: argument) {
       guard let data = FileManager.default.contents(atPath: argument) else {

@@ -18,7 +18,10 @@ extension JPReplay {
         divergence is explained with the engine's metric trace (cue values against thresholds) \
         around it — for every kind: a clear (cue_id null) is explained with the cue it \
         cleared, a level change with its cue, and a record about no cue (shutter, praise, \
-        prompt) with the cue on screen at that time.
+        prompt) with the cue on screen at that time. When the first side is a golden \
+        committed in git, the PoseSpec edits since the commit that last changed it are \
+        listed: those of every divergent cue (and those outside the cues), behavioural edits \
+        first, prose (meaning, notes, qa, … no output reads them) folded into one line.
 
         Exits 0 when equivalent, 1 when they differ, 2 on bad input.
 
@@ -89,7 +92,13 @@ extension JPReplay {
           for l in lines { print("  " + l) }
         }
         if !Harness.isRecording(a), Harness.isRecording(b) {
-          for l in SpecHistory.editsInPlay(golden: a, currentSpec: engine.spec ?? Harness.defaultSpecPath, cues: d.cueIDs) {
+          // Every divergent cue, not the first divergence's alone: an edit to a cue that
+          // stopped showing can be the cause of a divergence that names another.
+          var cues: [String] = []
+          for x in result.divergences {
+            for c in x.cueIDs + DivergenceWhy(x).cues where !cues.contains(c) { cues.append(c) }
+          }
+          for l in SpecHistory.editsInPlay(golden: a, currentSpec: engine.spec ?? Harness.defaultSpecPath, cues: cues) {
             print(l)
           }
         }

@@ -35,8 +35,9 @@ extension JPReplay {
 
         With --against REV|BINARY the property is that two engines' replays differ in the same \
         way: the first difference between the reference (REV: a git revision, built and cached \
-        under .build/bisect/bin as `bisect commits` does and run with that revision's \
-        PoseSpec.json; or BINARY: a jpreplay executable, run with this command's --spec) and \
+        under .build/bisect/bin as `bisect commits` does — a revision whose Package.swift \
+        and Sources/ equal an existing build's, the checkout's .build/release included, \
+        builds nothing — and run with that revision's PoseSpec.json; or BINARY: a jpreplay executable, run with this command's --spec) and \
         this jpreplay stays the same — same file, kind and records. The result is a regression \
         repro by construction: the reference's replay of it is the golden, this build departs \
         from it. Its header gets `regression` with both engines' verdicts (what each shows at \

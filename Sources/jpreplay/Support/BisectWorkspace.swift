@@ -58,6 +58,38 @@ struct BisectWorkspace {
   }
 
   func binaryPath(key: String) -> String { state + "/bin/\(key)/jpreplay" }
+
+  /// The checkout's own release build, when it was built from the build inputs of `key`: the
+  /// checkout's `Package.swift` and `Sources/` are those of its HEAD (no change, staged or
+  /// not, no untracked file), HEAD's key is `key`, and `.build/release/jpreplay` is newer
+  /// than every file of them. Copied into the cache (so a later `swift build` in the checkout
+  /// cannot change it under a bisection) and its path returned; nil otherwise.
+  func checkoutRelease(matching key: String, log: (String) -> Void) -> String? {
+    let fm = FileManager.default
+    let release = repo + "/.build/release/jpreplay"
+    guard fm.isExecutableFile(atPath: release),
+      let built = (try? fm.attributesOfItem(atPath: release))?[.modificationDate] as? Date,
+      let status = try? Git.run(["status", "--porcelain", "--untracked-files=all", "--", "Package.swift", "Sources"], in: repo),
+      status.status == 0, status.stdout.isEmpty,
+      let head = try? Git.run(["rev-parse", "HEAD"], in: repo), head.status == 0,
+      (try? buildKey(String(decoding: head.stdout, as: UTF8.self).trimmed)) == key
+    else { return nil }
+    var newest = (try? fm.attributesOfItem(atPath: repo + "/Package.swift"))?[.modificationDate] as? Date ?? .distantFuture
+    if let files = fm.enumerator(atPath: repo + "/Sources") {
+      for case let f as String in files {
+        if let d = (try? fm.attributesOfItem(atPath: repo + "/Sources/" + f))?[.modificationDate] as? Date, d > newest { newest = d }
+      }
+    }
+    guard built >= newest else { return nil }
+    let bin = binaryPath(key: key)
+    do {
+      try fm.createDirectory(atPath: Paths.directory(of: bin), withIntermediateDirectories: true)
+      try? fm.removeItem(atPath: bin)
+      try fm.copyItem(atPath: release, toPath: bin)
+    } catch { return nil }
+    log("reusing the checkout's .build/release/jpreplay (built from the same Package.swift and Sources/, key \(key))")
+    return bin
+  }
   func failurePath(key: String) -> String { state + "/bin/\(key).failed" }
 
   /// (Re)creates the bisect worktree, detached at `commit`.
@@ -91,6 +123,7 @@ struct BisectWorkspace {
       log("\(head.prefix(10)): cached build (key \(key))")
       return bin
     }
+    if let reused = checkoutRelease(matching: key, log: log) { return reused }
     if fm.fileExists(atPath: failurePath(key: key)) {
       log("\(head.prefix(10)): cached build failure (key \(key); remove \(failurePath(key: key)) to retry)")
       return nil
@@ -131,6 +164,7 @@ struct BisectWorkspace {
       log("\(commit.prefix(10)): cached build (key \(key))")
       return binaryPath(key: key)
     }
+    if let reused = checkoutRelease(matching: key, log: log) { return reused }
     if fm.fileExists(atPath: tree) {
       _ = try Git.run(["checkout", "--detach", "--quiet", commit], in: tree)
       return try binaryForTree(log: log)
@@ -186,6 +220,8 @@ struct BisectWorkspace {
     var explanation: String?
     /// The first differing recording and its first divergence from the reference.
     var first: (recording: String, divergence: Divergence)?
+    /// Every recording that differs from the reference, in the order judged.
+    var differing: [String] = []
   }
 
   /// Replays `names` (those the tree has) with `binary` in the tree, writing traces into
@@ -228,6 +264,7 @@ struct BisectWorkspace {
     var verdict = BisectVerdict.good
     var explanation: String?
     var first: (recording: String, divergence: Divergence)?
+    var differing: [String] = []
     var judged = 0
     for (n, r) in try replay(names, binary: bin, into: out) {
       guard let r else {
@@ -253,6 +290,7 @@ struct BisectWorkspace {
       }
       if let d = result.divergence {
         verdict = .bad
+        differing.append(n)
         lines.append("\(n): differs — " + ("\(d)".split(separator: "\n").first.map(String.init) ?? ""))
         if explanation == nil {
           explanation = "\(n):\n" + result.render()
@@ -263,7 +301,7 @@ struct BisectWorkspace {
       }
     }
     if judged == 0 { verdict = .skip }
-    return Judgement(verdict: verdict, lines: lines, explanation: explanation, first: first)
+    return Judgement(verdict: verdict, lines: lines, explanation: explanation, first: first, differing: differing)
   }
 
   /// The metric table of `d` (as `diff` prints it) from `binary` replaying the tree's

@@ -8,8 +8,11 @@ import Verify
 /// Lab's `HTMLReportBuilder` / `HTMLReportPage`; the CLI only names the file).
 enum HTMLReportFile {
   static func writeVerify(_ report: VerifyReport, to path: String, store: GoldenStore, engine: EngineArguments, title: String) throws {
-    let builder = HTMLReportBuilder(
-      spec: try Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath), overrides: try engine.parsedOverrides())
+    let specPath = engine.spec ?? Harness.defaultSpecPath
+    var builder = HTMLReportBuilder(spec: try Harness.loadSpec(path: specPath), overrides: try engine.parsedOverrides())
+    builder.goldenSpec = { name in
+      SpecHistory.reportGoldenSpec(golden: store.goldenURL(name, .trace).path, currentSpec: specPath)
+    }
     try write(builder.document(verify: report, store: store, title: title), to: path)
   }
 
@@ -17,8 +20,14 @@ enum HTMLReportFile {
     _ result: DiffResult, golden: (text: String, isA13: Bool), replay: (text: String, isA13: Bool), sides: (a: String, b: String),
     engine: EngineArguments, to path: String
   ) throws {
-    let builder = HTMLReportBuilder(
-      spec: try Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath), overrides: try engine.parsedOverrides())
+    let specPath = engine.spec ?? Harness.defaultSpecPath
+    var builder = HTMLReportBuilder(spec: try Harness.loadSpec(path: specPath), overrides: try engine.parsedOverrides())
+    let goldenSide = sides.a
+    builder.goldenSpec = { _ in
+      Harness.isRecording(goldenSide)
+        ? HTMLReportGoldenSpec(spec: nil, note: "golden side: a recording replayed as given; its metric and gate are not drawn")
+        : SpecHistory.reportGoldenSpec(golden: goldenSide, currentSpec: specPath)
+    }
     let name = Harness.isRecording(sides.b) ? CorpusScorer.recordingName(sides.b) : Paths.name(sides.b)
     let doc = builder.document(
       diff: result, golden: golden.text, replay: replay.text, isA13: golden.isA13 || replay.isA13, name: name,
