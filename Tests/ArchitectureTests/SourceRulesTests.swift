@@ -57,6 +57,8 @@ struct SourceRulesTests {
       "get" + "rusage", ".measure" + " {", ".measure" + "(", "slowest" + ".duration", "time" + "IntervalSince",
       // A time limit on a test is a clock too: under load, parallel cases outlive it.
       ".time" + "Limit(", "executionTime" + "Allowance",
+      // A duration measured elsewhere (a page's render time, a child's report) and compared.
+      "(ms" + " <", "Ms" + " <", "seconds" + " <", "Seconds" + " <",
     ]
     return codeLines(text, containing: needles)
   }
@@ -77,6 +79,7 @@ struct SourceRulesTests {
     #expect(Self.clockLines("    let start = Continuous" + "Clock.now\n    #expect(x < .seconds(1))").count == 1)
     #expect(Self.clockLines("  let t = clock_" + "gettime(CLOCK_THREAD_CPUTIME_ID, &ts)  // cpu").count == 1)
     #expect(Self.clockLines("  // Continuous" + "Clock in a comment").isEmpty)
+    #expect(Self.clockLines("    #expect(ms" + " < 1000, \"rendered in \\(ms) ms\")").count == 1)
   }
 
   @Test("no Linux-only path in Sources/: the CLI finds itself through Foundation, not /proc (users build on macOS)")

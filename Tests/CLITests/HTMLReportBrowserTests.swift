@@ -16,7 +16,7 @@ struct HTMLReportBrowserTests {
   static let artifacts = CLI.repoRoot.appendingPathComponent(".build/html-report")
 
   /// A report of a known divergence (FRAME_MOVE_LEFT's warn threshold moved in a copied spec)
-  /// loads without console errors in under a second, holds one row per divergence and every
+  /// loads without console errors, holds one row per divergence and every
   /// lane, and clicking the last row moves the cursor to its time in its recording; the page's
   /// exported decisions apply through `accept --decisions`.
   @Test func reportRendersAndARowClickMovesTheCursor() throws {
@@ -37,8 +37,9 @@ struct HTMLReportBrowserTests {
     #expect(run.code == 0)
     #expect(HeadlessBrowser.attribute("data-status", of: "body", in: dom) == "ok", "errors: \(HeadlessBrowser.text(of: "errors", in: dom) ?? "?")")
     #expect(run.consoleLines.isEmpty, "\(run.consoleLines)")
-    let ms = Double(HeadlessBrowser.attribute("data-render-ms", of: "body", in: dom) ?? "") ?? .infinity
-    #expect(ms < 1000, "rendered in \(ms) ms")
+    // The render time is printed for reading, never compared: speed lives in `jpreplay bench`
+    // and docs/PERFORMANCE.md (a timed check fails on a slow or busy machine with nothing wrong).
+    let ms = HeadlessBrowser.attribute("data-render-ms", of: "body", in: dom) ?? "?"
     print("HTML report: \(try Data(contentsOf: page).count) bytes, rendered in \(ms) ms (headless Chromium)")
     // One table row per divergence, every lane of the timeline.
     #expect(dom.components(separatedBy: "<tr data-row=").count - 1 == rows.count)
