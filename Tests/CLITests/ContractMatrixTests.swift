@@ -97,6 +97,8 @@ import Testing
   /// The cost of the path cells, counted (each cell and each baseline runs jpreplay once, plus
   /// the fixtures: one `cat`, one `tune run`): 569 runs when set (265 before the tune, spec
   /// audit, minimize, bisect spec, corpus folder, accept --decisions and verify --html slots).
-  /// A bound, so the matrix cannot grow unnoticed: raise it with a reason.
-  static let pathRunsMax = 580
+  /// 605 after `export --mcap`'s three slots (recordings, mcap, golden-dir: 36 runs, each
+  /// `--no-metrics` on one small recording). A bound, so the matrix cannot grow unnoticed: raise it
+  /// with a reason.
+  static let pathRunsMax = 620
 }

@@ -20,17 +20,7 @@ extension Engine {
     for (k, v) in frameScalars { scalars[k] = v }  // a map merge: order does not matter
     let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
     let targets = withRefSession ? withRef.store.targets : [:]
-    if latestLumaTables == nil, let plane = latestLuma {
-      if let cached = lumaTableCache?.tables(for: plane) {
-        latestLumaTables = cached
-      } else {
-        // `latestLumaTables` is nil here, so the scratch storage is free to be rewritten.
-        let built = LumaTables.build(plane, reusing: &lumaScratch)
-        latestLumaTables = built.tables
-        if built.allocated { lumaTableAllocations += 1 }
-        if built.tables != nil { lumaTableBuilds += 1 }
-      }
-    }
+    prepareLumaTables()
     let ctx = MetricContext(
       frame: frame, face: latestSubjectFace, options: metricOptions, scalars: scalars,
       luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true,
@@ -91,5 +81,20 @@ extension Engine {
       effects.diagnostics += match.diagnostics
     }
     return effects
+  }
+
+  /// Makes `latestLumaTables` for the latest `luma` plane once per plane: from the cache when
+  /// it has them, else built into the scratch storage (reused when the size matches).
+  mutating func prepareLumaTables() {
+    guard latestLumaTables == nil, let plane = latestLuma else { return }
+    if let cached = lumaTableCache?.tables(for: plane) {
+      latestLumaTables = cached
+      return
+    }
+    // `latestLumaTables` is nil here, so the scratch storage is free to be rewritten.
+    let built = LumaTables.build(plane, reusing: &lumaScratch)
+    latestLumaTables = built.tables
+    if built.allocated { lumaTableAllocations += 1 }
+    if built.tables != nil { lumaTableBuilds += 1 }
   }
 }

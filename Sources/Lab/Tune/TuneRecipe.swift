@@ -152,23 +152,31 @@ public struct TuneRecipe: Sendable, Equatable {
       throw .badInput("\(at(seen["trial"]!)): trial: #\(r.trial) is not one of the study's \(r.trials) trials (0…\(r.trials - 1))")
     }
     _ = trialNode
-    if let ab = seen["ablation"] {
-      guard case .mapping(let rows) = ab, !rows.isEmpty, rows.count <= ablationRowsMax else {
-        throw .badInput("\(at(ab)): ablation: expected a mapping of 1…\(ablationRowsMax) labels (TuneRecipe.ablationRowsMax) to trial numbers")
-      }
-      for (k, v) in rows {
-        guard let label = k.scalar?.string, !label.isEmpty, label.utf8.count <= ablationLabelBytesMax,
-          !label.contains(where: { $0 == "|" || $0.isNewline }), !r.ablation.contains(where: { $0.label == label })
-        else {
-          throw .badInput("\(at(k)): ablation: expected a label of 1…\(ablationLabelBytesMax) bytes (TuneRecipe.ablationLabelBytesMax), no '|', each once")
-        }
-        guard let t = v.scalar.flatMap({ Int($0.string) }), t >= 0, t < r.trials else {
-          throw .badInput("\(at(v)): ablation: \(label): expected a trial of the study (0…\(r.trials - 1)), found \(Excerpt.short(v.scalar?.string ?? TuneSpace.kind(v)))")
-        }
-        r.ablation.append((label, t))
-      }
+    if let ab = seen["ablation"] { try parseAblation(ab, into: &r, at: at) }
+    try parseOutputs(seen["outputs"]!, into: &r, at: at)
+    return r
+  }
+
+  /// Reads `ablation:` (label → trial number of the study) into `r.ablation`.
+  static func parseAblation(_ ab: Node, into r: inout TuneRecipe, at: (Node) -> String) throws(HarnessFailure) {
+    guard case .mapping(let rows) = ab, !rows.isEmpty, rows.count <= ablationRowsMax else {
+      throw .badInput("\(at(ab)): ablation: expected a mapping of 1…\(ablationRowsMax) labels (TuneRecipe.ablationRowsMax) to trial numbers")
     }
-    let outputs = seen["outputs"]!
+    for (k, v) in rows {
+      guard let label = k.scalar?.string, !label.isEmpty, label.utf8.count <= ablationLabelBytesMax,
+        !label.contains(where: { $0 == "|" || $0.isNewline }), !r.ablation.contains(where: { $0.label == label })
+      else {
+        throw .badInput("\(at(k)): ablation: expected a label of 1…\(ablationLabelBytesMax) bytes (TuneRecipe.ablationLabelBytesMax), no '|', each once")
+      }
+      guard let t = v.scalar.flatMap({ Int($0.string) }), t >= 0, t < r.trials else {
+        throw .badInput("\(at(v)): ablation: \(label): expected a trial of the study (0…\(r.trials - 1)), found \(Excerpt.short(v.scalar?.string ?? TuneSpace.kind(v)))")
+      }
+      r.ablation.append((label, t))
+    }
+  }
+
+  /// Reads `outputs:` (each output file → its SHA-256) into `r.outputs`.
+  static func parseOutputs(_ outputs: Node, into r: inout TuneRecipe, at: (Node) -> String) throws(HarnessFailure) {
     guard case .mapping(let om) = outputs else { throw .badInput("\(at(outputs)): outputs: expected a mapping of \(outputNames.joined(separator: ", ")) to SHA-256") }
     for (k, v) in om {
       guard let name = k.scalar?.string, outputNames.contains(name), !r.outputs.contains(where: { $0.name == name }) else {
@@ -182,7 +190,6 @@ public struct TuneRecipe: Sendable, Equatable {
     for n in outputNames where !r.outputs.contains(where: { $0.name == n }) {
       throw .badInput("\(at(outputs)): outputs: missing \(n)")
     }
-    return r
   }
 
   /// The SHA-256 (hex) of `bytes`.
