@@ -96,6 +96,19 @@ struct HTMLReportEnginesBrowserTests {
     let readout = HeadlessBrowser.text(of: "readout", in: pix.dom) ?? ""
     #expect(readout.contains("sheet closed: 2 items, 0 selected (2500 ms)") && readout.contains("sheet deleting: 2 items, 0 selected (2500 ms)"), "\(readout)")
     #expect(!(HeadlessBrowser.text(of: "rows-more", in: pix.dom) ?? "").contains("no timeline"))
+    // `diff --html` of the golden and the recording: the same lanes.
+    let diffPage = dir.appendingPathComponent("diff.html")
+    let d = try CLI.run([
+      "diff", dir.appendingPathComponent("golden/delete-cancelled.trace.jsonl").path,
+      dir.appendingPathComponent("rec/delete-cancelled.jprec").path, "--html", diffPage.path,
+    ])
+    #expect(d.code == 1, "\(d.stderr)")
+    let diffData = try HTMLReportCLITests.data(ofPage: diffPage)
+    #expect(diffData["withoutTimeline"]?.arrayValue == [])
+    let diffTimeline = try #require(diffData["timelines"]?.arrayValue?.first)
+    #expect(diffTimeline["engine"]?.stringValue == "pixscan")
+    #expect(Self.marks(diffTimeline, side: "golden", lane: "sheet") == Self.marks(sheet, side: "golden", lane: "sheet"))
+    #expect(Self.marks(diffTimeline, side: "new", lane: "sheet") == Self.marks(sheet, side: "new", lane: "sheet"))
     let cc = try HeadlessBrowser.load(page, fragment: "rec=budget-per-minute&t=300")
     #expect(cc.dom.contains(#"data-lane="engine-hints""#))
     #expect(cc.dom.contains("300 ms  headroom more (0.033333)"), "the new hint's title")
