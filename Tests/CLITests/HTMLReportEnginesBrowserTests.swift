@@ -96,6 +96,8 @@ struct HTMLReportEnginesBrowserTests {
     let readout = HeadlessBrowser.text(of: "readout", in: pix.dom) ?? ""
     #expect(readout.contains("sheet closed: 2 items, 0 selected (2500 ms)") && readout.contains("sheet deleting: 2 items, 0 selected (2500 ms)"), "\(readout)")
     #expect(!(HeadlessBrowser.text(of: "rows-more", in: pix.dom) ?? "").contains("no timeline"))
+    // No empty landmark box or cue selector for an engine without them.
+    #expect(HeadlessBrowser.attribute("style", of: "pose", in: pix.dom) == "display: none;")
     // `diff --html` of the golden and the recording: the same lanes.
     let diffPage = dir.appendingPathComponent("diff.html")
     let d = try CLI.run([

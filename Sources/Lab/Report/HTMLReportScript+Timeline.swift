@@ -18,6 +18,9 @@ extension HTMLReportScript {
       S.v0 = 0;
       S.v1 = Math.max(1, n.T.duration);
       $("tl-name").textContent = n.T.name;
+      // Another engine's timeline has no cue in focus and no landmarks: those controls hide.
+      $("pose").style.display = n.T.lanes ? "none" : "";
+      cs.parentElement.style.display = n.T.lanes ? "none" : "";
       $("golden-note").textContent = n.T.goldenNote || "";
       S.t = Math.min(S.t, n.T.duration);
     }
