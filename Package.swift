@@ -139,7 +139,10 @@ let package = Package(
         "CameraCoachPlugin", "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "MCAP",
         "PixScanPlugin", "Recording", "Replay", "ReplayHarness", "Scenarios", "Verify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]),
+      ],
+      // `jpreplay --version` names the commit the binary was built from (git at build time).
+      plugins: [.plugin(name: "BuildStamp")]),
+    .plugin(name: "BuildStamp", capability: .buildTool()),
     .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
     .testTarget(

@@ -65,21 +65,27 @@ public struct TraceTimeline: Sendable {
   public var series: [Series]
   /// The marker lanes.
   public var markers: [Markers]
+  /// The lanes the HTML report (`report`, `verify --html`, `diff --html`) draws for a divergent
+  /// recording, golden above new on one cursor: the engine's state the reader decides by (a
+  /// series worth following is given here as a lane of its changes). By default the markers.
+  public var pageLanes: [Markers]
 
   /// A timeline.
   ///
   /// - Parameters:
   ///   - series: its series (none by default).
   ///   - markers: its lanes (none by default).
-  public init(series: [Series] = [], markers: [Markers] = []) {
+  ///   - pageLanes: the report page's lanes (nil: the markers).
+  public init(series: [Series] = [], markers: [Markers] = [], pageLanes: [Markers]? = nil) {
     self.series = series
     self.markers = markers
+    self.pageLanes = pageLanes ?? markers
   }
 
   /// Nothing to draw.
   public static let none = TraceTimeline()
 
-  /// True when there is nothing to draw.
+  /// True when `plot` has nothing to draw (no series, no markers).
   public var isEmpty: Bool { series.isEmpty && markers.isEmpty }
 
   /// The panels' names, in the order of their first series.

@@ -81,8 +81,9 @@ public enum PixScanVocabulary: EngineVocabulary {
 
   /// `jpreplay plot`: the triage position (`photo` index), the delete queue's length
   /// (`queue` count), the progress counts (`progress`: processed, kept, deleted, pending =
-  /// total − processed, ocr), and lanes of swipes, undos, launches and kills, messages and
-  /// ignored inputs.
+  /// total − processed, ocr), and lanes of swipes, undos, launches and kills, messages, ignored
+  /// inputs, filter switches and the delete sheet. The report page: lanes of the photo shown
+  /// (its index), the delete queue, filter switches, the delete sheet and messages.
   public static let timeline = TraceTimeline(
     series: [
       .init(panel: "photo index (current photo in the sequence)", name: "index", out: "photo", field: "index"),
@@ -97,9 +98,28 @@ public enum PixScanVocabulary: EngineVocabulary {
       .init(lane: "swipes", out: "action") { "\(text($0["action"])) \(text($0["photo"])) (index \(text($0["index"])))" },
       .init(lane: "undo", out: "undo") { "undo \(text($0["photo"])) (index \(text($0["index"])))" },
       .init(lane: "app", out: "app") { "app \(text($0["state"]))" },
-      .init(lane: "messages", out: "message") { "\(text($0["key"])): \(text($0["en"]))" },
+      messages,
       .init(lane: "ignored", out: "ignored") { "ignored \(text($0["input"])): \(text($0["reason"]))" },
+      filterSwitches, deleteSheet,
+    ],
+    pageLanes: [
+      .init(lane: "index", out: "photo") { f in
+        f["id"] == nil || f["id"] == .null ? "no photo" : "\(text(f["id"])) (index \(text(f["index"])))"
+      },
+      .init(lane: "queue", out: "queue") {
+        "\(text($0["op"]))\($0["photo"].map { " " + text($0) } ?? "") (\(text($0["count"])) queued)"
+      },
+      filterSwitches, deleteSheet, messages,
     ])
+
+  /// A lane of the messages shown (key and English text).
+  static let messages = TraceTimeline.Markers(lane: "messages", out: "message") { "\(text($0["key"])): \(text($0["en"]))" }
+  /// A lane of filter switches (the mode switched to).
+  static let filterSwitches = TraceTimeline.Markers(lane: "filter", out: "filter") { "filter \(text($0["mode"]))" }
+  /// A lane of the delete sheet's states (open, deleting, closed) with its selection.
+  static let deleteSheet = TraceTimeline.Markers(lane: "sheet", out: "sheet") {
+    "sheet \(text($0["state"])): \(text($0["items"])) items, \(text($0["selected"])) selected"
+  }
 
   /// `total − processed` of a `progress` line.
   @Sendable static func pending(_ f: JSONObject) -> Double? {

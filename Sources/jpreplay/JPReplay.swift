@@ -34,11 +34,11 @@ struct JPReplay: ParsableCommand {
         jpreplay verify drift-left-and-back
         jpreplay review
 
-      `jpreplay --version` prints the package version and, for a binary in a git checkout's \
-      .build folder, that checkout's commit. Shell completion: \
+      `jpreplay --version` prints the package version and the commit the binary was built \
+      from (stamped at build time; "unknown" for a build outside a git checkout). Shell completion: \
       `jpreplay --generate-completion-script zsh` (or bash, fish); see the README.
       """,
-    version: BuildInfo.versionLine(executable: SelfExecutable.path),
+    version: BuildInfo.versionLine(commit: buildCommit, treeChanged: buildTreeChanged),
     subcommands: [
       Record.self, Import.self, Cat.self, Info.self, Doctor.self, Spec.self, Replay.self, Verify.self,
       Review.self, Accept.self, Reject.self, Diff.self, Bisect.self, Minimize.self, CoverageCommand.self, Bench.self, Score.self, Plot.self,

@@ -125,24 +125,26 @@ struct PixScanLabCLITests {
       case "undo": out.append("t=\(l.t) undo \(s(f["photo"])) (index \(s(f["index"])))")
       case "app": out.append("t=\(l.t) app \(s(f["state"]))")
       case "ignored": out.append("t=\(l.t) ignored \(s(f["input"])): \(s(f["reason"]))")
+      case "filter": out.append("t=\(l.t) filter \(s(f["mode"]))")
+      case "sheet": out.append("t=\(l.t) sheet \(s(f["state"])): \(s(f["items"])) items, \(s(f["selected"])) selected")
       default: break
       }
     }
     return out
   }
 
-  @Test("plot: every series and mark drawn is what the replay's trace says (index, queue, counts; swipes, undos, kills)")
+  @Test("plot: every series and mark drawn is what the replay's trace says (index, queue, counts; swipes, undos, kills, filter switches, the delete sheet)")
   func plotMatchesTheTrace() throws {
     let dir = try CLI.tempDir("pixplot")
     defer { try? FileManager.default.removeItem(at: dir) }
-    for name in ["undo-edges", "delete-ok", "pending-at-kill", "swipe-directions", "completion"] {
+    for name in ["undo-edges", "delete-ok", "pending-at-kill", "swipe-directions", "completion", "filter-switch", "delete-cancelled"] {
       let rec = "Recordings/pixscan/\(name).jprec"
       let lines = try Self.trace(rec)
       let end = try #require(lines.last?.t)
       let out = dir.appendingPathComponent("\(name).svg")
       let r = try CLI.run(["plot", rec, "-o", out.path])
       try #require(r.code == 0, "\(r.stderr)")
-      #expect(r.stdout.contains("3 panel(s), 5 lane(s)"), "\(r.stdout)")
+      #expect(r.stdout.contains("3 panel(s), 7 lane(s)"), "\(r.stdout)")
       let svg = try String(contentsOf: out, encoding: .utf8)
       #expect(svg.hasPrefix("<?xml") && svg.hasSuffix("</svg>\n"))
       // duration_ms of the scenario, else the last event: the trace ends at or before it.

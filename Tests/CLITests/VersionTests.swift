@@ -1,15 +1,19 @@
 import Foundation
 import Testing
 
-/// `jpreplay --version`: the package version, and the commit of the checkout the binary was
-/// built in (this repository, when the tests run from a git checkout).
+/// `jpreplay --version`: the package version and the commit the binary was built from,
+/// stamped at build time (the BuildStamp plugin), so a copy of the binary outside the checkout
+/// says the same and a checkout that moves on does not change it.
 @Suite("version")
 struct VersionTests {
   /// `git rev-parse HEAD` in the repository, or nil without git or outside a checkout.
-  static func gitHead() -> String? {
+  static func gitHead() -> String? { git(["rev-parse", "HEAD"]) }
+
+  /// `git ARGS` in the repository: its output, or nil when it fails or git is missing.
+  static func git(_ args: [String]) -> String? {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["git", "-C", CLI.repoRoot.path, "rev-parse", "HEAD"]
+    p.arguments = ["git", "-C", CLI.repoRoot.path] + args
     let out = Pipe()
     p.standardOutput = out
     p.standardError = Pipe()
@@ -20,15 +24,36 @@ struct VersionTests {
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
-  @Test("--version prints the package version and this checkout's commit")
+  @Test("--version prints the package version and the commit the binary was built from, wherever the binary is")
   func versionNamesTheCommit() throws {
     let r = try CLI.run(["--version"])
     #expect(r.code == 0, "\(r.stderr)")
     #expect(r.stdout.hasPrefix("jpreplay 0."), "\(r.stdout)")
     let line = r.stdout.trimmingCharacters(in: .newlines)
     #expect(!line.contains("\n"))
-    if let head = Self.gitHead(), CLI.binary.path.contains("/.build/") {
-      #expect(line.contains("(git \(head.prefix(12)), checkout at "), "\(line) vs HEAD \(head)")
+    // A copy outside any checkout says the same: nothing is read from the checkout at run time.
+    let dir = try CLI.tempDir("version")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let copy = dir.appendingPathComponent("jpreplay")
+    try FileManager.default.copyItem(at: CLI.binary, to: copy)
+    let p = Process()
+    p.executableURL = copy
+    p.arguments = ["--version"]
+    p.currentDirectoryURL = dir
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let copied = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(copied.trimmingCharacters(in: .newlines) == line)
+    // Built in this checkout: the stamp is a commit of its history (HEAD, or an older one when
+    // the checkout moved on after the build).
+    if Self.gitHead() != nil {
+      let prefix = "(built from git "
+      let start = try #require(line.range(of: prefix), "\(line)")
+      let commit = String(line[start.upperBound...].prefix(12))
+      #expect(commit.count == 12 && commit.allSatisfy(\.isHexDigit), "\(line)")
+      #expect(Self.git(["merge-base", "--is-ancestor", commit, "HEAD"]) != nil, "\(commit) is not in HEAD's history")
     }
     // The root help says where the version comes from.
     #expect(try CLI.run(["--help"]).stdout.contains("--version"))

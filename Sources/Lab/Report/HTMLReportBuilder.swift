@@ -1,6 +1,7 @@
 import CanonicalJSON
 import CoachEngine
 import EngineIO
+import EngineSeam
 import Foundation
 import JustPhotoPlugin
 import PoseSpec
@@ -25,6 +26,11 @@ public struct HTMLReportBuilder: Sendable {
     HTMLReportGoldenSpec(spec: nil, note: "golden side: the spec the golden was made with was not given; its series are not drawn")
   }
 
+  /// The plug-in of the engine a recording (by path) belongs to; nil for Just Photo (replayed
+  /// under ``spec`` with metric tracing). Another engine's timeline is its vocabulary's
+  /// ``TraceTimeline/pageLanes`` of the golden's trace and of a replay. By default none.
+  public var plugin: @Sendable (String) -> EnginePlugin? = { _ in nil }
+
   public init(spec: PoseSpecDocument, overrides: [(name: String, value: String)] = []) {
     self.spec = spec
     self.overrides = overrides
@@ -45,11 +51,17 @@ public struct HTMLReportBuilder: Sendable {
       if doc.timelines.count < HTMLReportLimits.timelinesMax {
         do {
           let golden = (try? store.readGolden(c.name, .trace)) ?? nil
-          let built = try self.timeline(
-            recording: store.recordingURL(c.name).path, name: c.name, goldenTrace: golden,
-            newTrace: nil, at: ds.map(\.divergence.t), cues: ds.flatMap { DivergenceWhy($0.divergence).cues })
-          timeline = built.timeline
-          causes = built.causes
+          let path = store.recordingURL(c.name).path
+          let at = ds.map(\.divergence.t)
+          if let plugin = plugin(path) {
+            timeline = try engineTimeline(plugin, recording: path, name: c.name, goldenTrace: golden, newTrace: nil, at: at)
+          } else {
+            let built = try self.timeline(
+              recording: path, name: c.name, goldenTrace: golden, newTrace: nil, at: at,
+              cues: ds.flatMap { DivergenceWhy($0.divergence).cues })
+            timeline = built.timeline
+            causes = built.causes
+          }
           timeline?.pending = Self.pendingHashes(c.name, store: store)
         } catch {
           doc.withoutTimeline.append((c.name, error.message))
@@ -76,7 +88,15 @@ public struct HTMLReportBuilder: Sendable {
     doc.counts = [(result.isMatch ? "equivalent" : "divergent hunks", result.isMatch ? 1 : result.hunkCount)]
     var timeline = HTMLReportTimeline(name: name, durationMs: 0)
     var causes: [TraceRecord] = []
-    if let path = replayRecording {
+    if let path = replayRecording, let plugin = plugin(path) {
+      do {
+        timeline = try engineTimeline(
+          plugin, recording: path, name: name, goldenTrace: isA13 ? nil : golden, newTrace: isA13 ? nil : replay,
+          at: result.divergences.map(\.t))
+      } catch {
+        doc.withoutTimeline.append((name, error.message))
+      }
+    } else if let path = replayRecording {
       do {
         let built = try self.timeline(
           recording: path, name: name, goldenTrace: isA13 ? nil : golden, newTrace: isA13 ? nil : replay,
@@ -172,6 +192,37 @@ public struct HTMLReportBuilder: Sendable {
     }
     Self.addLandmarks(rec.events, to: &timeline.series)
     return (timeline, output.causes)
+  }
+
+  /// Another engine's timeline: its page lanes (``TraceTimeline/pageLanes``) of the golden's
+  /// trace (none when there is no golden) and of the new trace (`newTrace`, else one replay of
+  /// the recording by `plugin`), on an axis to the last line or divergence of either.
+  func engineTimeline(
+    _ plugin: EnginePlugin, recording path: String, name: String, goldenTrace: String?, newTrace: String?, at times: [Millis]
+  ) throws(HarnessFailure) -> HTMLReportTimeline {
+    let newText: String
+    if let newTrace {
+      newText = newTrace
+    } else {
+      do { newText = try plugin.products(URL(fileURLWithPath: path)).trace } catch {
+        throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
+      }
+    }
+    let lanes = plugin.timeline.pageLanes
+    let golden = (try? StructuredLine.parseTrace(goldenTrace ?? "")) ?? []
+    let new = (try? StructuredLine.parseTrace(newText)) ?? []
+    var timeline = HTMLReportTimeline(name: name, durationMs: 0)
+    timeline.engine = plugin.name
+    timeline.laneNames = lanes.map(\.lane)
+    timeline.golden = HTMLReportLanes.marks(of: golden, lanes: lanes)
+    timeline.new = HTMLReportLanes.marks(of: new, lanes: lanes)
+    let last = (golden.map(\.t) + new.map(\.t) + times).max() ?? 0
+    timeline.durationMs = last + max(500, last / 50)
+    timeline.goldenNote =
+      goldenTrace == nil
+      ? "golden side: no golden trace; the \(plugin.name) lanes show the new run only"
+      : "\(plugin.name) recording: its lanes, golden above new (a mark per trace line; hover for the line)"
+    return timeline
   }
 
   /// One replay of `rec` under `spec` with metric tracing, keeping the `focus` cues' series.

@@ -35,10 +35,15 @@ public enum HTMLReportEncoder {
     func marks(_ m: [(t: Millis, text: String)]) -> JSONValue {
       .array(m.map { .array([.number(Double($0.t)), .string(s($0.text))]) })
     }
-    return .object([
+    var o: JSONObject = [
       "displays": .array(l.displays.map { .array([.number(Double($0.t)), $0.cue.map { .string(s($0)) } ?? .null, .string(s($0.level))]) }),
       "cards": marks(l.cards), "praise": marks(l.praise), "prompts": marks(l.prompts),
-    ])
+    ]
+    // Another engine's marks: [t, lane, title] (absent for Just Photo, whose page data stays as it was).
+    if !l.marks.isEmpty {
+      o["marks"] = .array(l.marks.map { .array([.number(Double($0.t)), .number(Double($0.lane)), .string(s($0.text))]) })
+    }
+    return .object(o)
   }
 
   static func timeline(_ t: HTMLReportTimeline) -> JSONValue {
@@ -47,6 +52,10 @@ public enum HTMLReportEncoder {
       "golden": lanes(t.golden), "new": lanes(t.new),
     ]
     o["pending"] = .object(JSONObject(t.pending.map { JSONMember($0.kind, .string($0.sha256)) }))
+    if !t.laneNames.isEmpty {
+      o["engine"] = .string(HTMLText.shown(t.engine))
+      o["lanes"] = .array(t.laneNames.map { .string(HTMLText.shown($0)) })
+    }
     let s = t.series
     let sides = t.goldenSeries == nil ? 1 : 2
     let st = strides(evals: s.evalT.count * sides, cues: s.cues.count, frames: s.landmarkT.count, durationMs: t.durationMs)

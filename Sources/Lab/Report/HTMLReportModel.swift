@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import EngineSeam
 import PoseSpec
 import Verify
 
@@ -88,12 +89,29 @@ public struct HTMLReportLanes: Equatable, Sendable {
   public var cards: [(t: Millis, text: String)] = []
   public var praise: [(t: Millis, text: String)] = []
   public var prompts: [(t: Millis, text: String)] = []
+  /// Another engine's marks (``HTMLReportTimeline/laneNames``): time, lane index, title.
+  public var marks: [(t: Millis, lane: Int, text: String)] = []
   public init() {}
 
   public static func == (a: HTMLReportLanes, b: HTMLReportLanes) -> Bool {
     a.displays.elementsEqual(b.displays) { $0.t == $1.t && $0.cue == $1.cue && $0.level == $1.level }
       && a.cards.elementsEqual(b.cards) { $0 == $1 } && a.praise.elementsEqual(b.praise) { $0 == $1 }
       && a.prompts.elementsEqual(b.prompts) { $0 == $1 }
+      && a.marks.elementsEqual(b.marks) { $0.t == $1.t && $0.lane == $1.lane && $0.text == $1.text }
+  }
+
+  /// The marks of another engine's trace `lines` on `lanes` (the vocabulary's
+  /// ``TraceTimeline/pageLanes``): one per line of a lane's kind, at most `markersMax` per lane.
+  public static func marks(of lines: [StructuredLine], lanes: [TraceTimeline.Markers]) -> HTMLReportLanes {
+    var out = HTMLReportLanes()
+    var counts = [Int](repeating: 0, count: lanes.count)
+    for l in lines {
+      for (i, lane) in lanes.enumerated() where lane.out == l.kind && counts[i] < HTMLReportLimits.markersMax {
+        counts[i] += 1
+        out.marks.append((l.t, i, lane.text(l.fields)))
+      }
+    }
+    return out
   }
 
   /// Adds one trace record (kind `out`, fields without `t` and `out`); other kinds are ignored.
@@ -174,7 +192,8 @@ public struct HTMLReportGoldenSpec: Sendable {
   }
 }
 
-/// One recording's timeline: golden and new lanes on one axis, both runs' series (the golden
+/// One recording's timeline: golden and new lanes on one axis (Just Photo's displays, metric
+/// and gate; another engine's ``laneNames``), both runs' series (the golden
 /// side replayed under the golden's spec, the new side under the new), and the pending files
 /// a decision applies to (SHA-256 of each `.new`, when `verify` wrote one).
 public struct HTMLReportTimeline: Sendable {
@@ -189,6 +208,11 @@ public struct HTMLReportTimeline: Sendable {
   /// Where the golden side's spec came from, or why its series are missing.
   public var goldenNote = ""
   public var pending: [(kind: String, sha256: String)] = []
+  /// The recording's engine (the header's `engine`).
+  public var engine = justPhotoEngineName
+  /// Another engine's lanes (its vocabulary's ``TraceTimeline/pageLanes``), drawn instead of
+  /// Just Photo's; empty for Just Photo.
+  public var laneNames: [String] = []
   public init(name: String, durationMs: Millis) {
     self.name = name
     self.durationMs = durationMs

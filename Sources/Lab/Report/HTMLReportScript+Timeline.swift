@@ -18,6 +18,9 @@ extension HTMLReportScript {
       S.v0 = 0;
       S.v1 = Math.max(1, n.T.duration);
       $("tl-name").textContent = n.T.name;
+      // Another engine's timeline has no cue in focus and no landmarks: those controls hide.
+      $("pose").style.display = n.T.lanes ? "none" : "";
+      cs.parentElement.style.display = n.T.lanes ? "none" : "";
       $("golden-note").textContent = n.T.goldenNote || "";
       S.t = Math.min(S.t, n.T.duration);
     }
@@ -155,19 +158,58 @@ extension HTMLReportScript {
       sv(g, "path", { class: "gate-stable", d: d, fill: "none", stroke: "#6d4c41", "clip-path": "url(#plot-clip)" });
       sv(g, "text", { x: 4, y: y + h - 2, class: "lane-label", "font-size": 8 }, "persist ─ hold ┄ cool ▒" + (n.g ? " " + GOLD + " ━" : ""));
     }
+    // Another engine's lanes (its vocabulary's page lanes): per lane, the golden's marks above
+    // and the new run's below; a mark per trace line, its line on hover.
+    const LANE_H = 34;
+    function engineHeight(T) { return Math.max(300, 16 + T.lanes.length * (LANE_H + 2) + 24); }
+    function drawEngineLanes(svg, T) {
+      T.lanes.forEach((name, i) => {
+        const y = 16 + i * (LANE_H + 2), g = lane(svg, y, LANE_H, "engine-" + name, name);
+        g.setAttribute("class", "lane engine-lane");
+        const mine = side => (T[side].marks || []).filter(m => m[1] === i).map(m => [m[0], m[2]]);
+        drawMarks(g, mine("golden"), y + 2, "dia", "#8d6e63");
+        drawMarks(g, mine("new"), y + 18, "dia", "#1565c0");
+      });
+      const y = 16 + T.lanes.length * (LANE_H + 2);
+      sv(svg, "text", { x: 4, y: y + 10, "font-size": 8, fill: "#999" }, "per lane: upper " + GOLD + " ◆, lower " + NEW + " ◆");
+    }
+    // The latest mark of lane `i` at or before `t` on one side ("—" when none).
+    function markAt(marks, i, t) {
+      let cur = null;
+      for (const m of marks || []) { if (m[0] > t) break; if (m[1] === i) cur = m; }
+      return cur ? cur[2] + " (" + cur[0] + " ms)" : "—";
+    }
     function draw() {
-      const n = timeline(S.rec), T = n.T, box = $("tl");
+      const n = timeline(S.rec), T = n.T, box = $("tl"), H = T.lanes ? engineHeight(T) : 300;
       box.textContent = "";
-      const svg = sv(null, "svg", { viewBox: `0 0 ${W} 300`, "data-v0": S.v0, "data-v1": S.v1 });
+      const svg = sv(null, "svg", { viewBox: `0 0 ${W} ${H}`, "data-v0": S.v0, "data-v1": S.v1 });
       // Series drawn a point past the view on each side are clipped to the plot area.
-      sv(sv(sv(svg, "defs"), "clipPath", { id: "plot-clip" }), "rect", { x: LEFT, y: 0, width: W - LEFT - RIGHT, height: 300 });
+      sv(sv(sv(svg, "defs"), "clipPath", { id: "plot-clip" }), "rect", { x: LEFT, y: 0, width: W - LEFT - RIGHT, height: H });
       // Time axis.
       const ax = sv(svg, "g", { class: "axis" });
       const span = S.v1 - S.v0, step = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000, 120000, 300000].find(s => span / s <= 10) || 600000;
       for (let t = Math.ceil(S.v0 / step) * step; t <= S.v1; t += step) {
-        sv(ax, "line", { x1: X(t), x2: X(t), y1: 14, y2: 290, stroke: "#f2f2f2" });
+        sv(ax, "line", { x1: X(t), x2: X(t), y1: 14, y2: H - 10, stroke: "#f2f2f2" });
         sv(ax, "text", { x: X(t), y: 11, "font-size": 9, "text-anchor": "middle", fill: "#777" }, t >= 1000 ? (t / 1000) + " s" : t + " ms");
       }
+      if (T.lanes) drawEngineLanes(svg, T); else drawJustPhoto(svg, n, T);
+      const dv = sv(svg, "g", { class: "divergences" });
+      for (const k of n.rows) {
+        const r = D.rows[k];
+        if (r.t < S.v0 || r.t > S.v1) continue;
+        const l = sv(dv, "line", { class: "div-mark", x1: X(r.t), x2: X(r.t), y1: 14, y2: H - 10, "data-row": k });
+        sv(l, "title", {}, r.kind + " " + r.cue + " at " + r.t + " ms");
+      }
+      if (S.t >= S.v0 && S.t <= S.v1) sv(svg, "line", { class: "cursor", x1: X(S.t), x2: X(S.t), y1: 14, y2: H - 8 });
+      box.appendChild(svg);
+      box.setAttribute("data-cursor-t", String(S.t));
+      box.setAttribute("data-v0", String(S.v0));
+      box.setAttribute("data-v1", String(S.v1));
+      box.setAttribute("data-rec", T.name);
+      drawPose(n);
+      readout(n);
+    }
+    function drawJustPhoto(svg, n, T) {
       drawDisplays(lane(svg, 16, 22, "display-golden", GOLD + " cue"), T.golden.displays, T.duration, 16, 22);
       drawDisplays(lane(svg, 40, 22, "display-new", NEW + " cue"), T.new.displays, T.duration, 40, 22);
       drawMetric(svg, n, 64, 110);
@@ -179,21 +221,6 @@ extension HTMLReportScript {
       drawMarks(pr, T.golden.prompts, 250, "dia", "#00897b"); drawMarks(pr, T.new.prompts, 266, "dia", "#004d40");
       sv(svg, "text", { x: 4, y: 242, "font-size": 8, fill: "#999" }, "upper " + GOLD + ", lower " + NEW);
       sv(svg, "text", { x: 4, y: 278, "font-size": 8, fill: "#999" }, "upper " + GOLD + ", lower " + NEW);
-      const dv = sv(svg, "g", { class: "divergences" });
-      for (const k of n.rows) {
-        const r = D.rows[k];
-        if (r.t < S.v0 || r.t > S.v1) continue;
-        const l = sv(dv, "line", { class: "div-mark", x1: X(r.t), x2: X(r.t), y1: 14, y2: 290, "data-row": k });
-        sv(l, "title", {}, r.kind + " " + r.cue + " at " + r.t + " ms");
-      }
-      if (S.t >= S.v0 && S.t <= S.v1) sv(svg, "line", { class: "cursor", x1: X(S.t), x2: X(S.t), y1: 14, y2: 292 });
-      box.appendChild(svg);
-      box.setAttribute("data-cursor-t", String(S.t));
-      box.setAttribute("data-v0", String(S.v0));
-      box.setAttribute("data-v1", String(S.v1));
-      box.setAttribute("data-rec", T.name);
-      drawPose(n);
-      readout(n);
     }
     const BONES = [[0, 1], [1, 2], [1, 3], [2, 4], [4, 6], [3, 5], [5, 7], [1, 8], [8, 9], [8, 10], [9, 11], [11, 13], [10, 12], [12, 14], [0, 15], [0, 16], [15, 17], [16, 18]];
     function drawPose(n) {
@@ -209,6 +236,12 @@ extension HTMLReportScript {
     }
     function readout(n) {
       const T = n.T, i = floorIndex(n.t, S.t), m = n.metrics[S.cue], s = T.series;
+      if (T.lanes) {
+        const lines = ["t " + S.t + " ms  (" + T.engine + ")"];
+        T.lanes.forEach((name, k) => lines.push(name, "  " + GOLD.padEnd(7) + markAt(T.golden.marks, k, S.t), "  " + NEW.padEnd(7) + markAt(T.new.marks, k, S.t)));
+        $("readout").textContent = lines.join("\n");
+        return;
+      }
       const lines = ["t " + S.t + " ms", GOLD.padEnd(7) + shownAt(T.golden.displays, S.t), NEW.padEnd(7) + shownAt(T.new.displays, S.t)];
       const metric = (side, mm, k, states) => "  " + side + " error " + (mm.value[k] == null ? "—" : mm.value[k].toFixed(4)) + "  " + LEVELS[mm.level[k]] + "  " + (states[mm.state[k]] || "—");
       const gj = n.g ? floorIndex(n.g.t, S.t) : -1, gm = n.g && m ? n.g.metrics.find(x => x.cue === m.cue) : null;

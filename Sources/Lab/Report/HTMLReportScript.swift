@@ -96,7 +96,9 @@ enum HTMLReportScript {
       n.gateCooling = Array.from(bytes(s.gateCooling));
       n.lt = i32(s.landmarkT);
       n.lm = bytes(s.landmarks);
-      n.frames = n.lt.length ? n.lt : n.t;
+      // Another engine's frames are its marks' times (arrow keys step from line to line).
+      n.frames = T.lanes ? Array.from(new Set((T.golden.marks || []).concat(T.new.marks || []).map(m => m[0]))).sort((a, b) => a - b)
+        : n.lt.length ? n.lt : n.t;
       n.rows = [];
       D.rows.forEach((r, k) => { if (r.rec === T.name) n.rows.push(k); });
       n.divT = Array.from(new Set(n.rows.map(k => D.rows[k].t))).sort((a, b) => a - b);

@@ -20,7 +20,8 @@ extension JPReplay {
         puts golden and new on one time axis with one cursor: the displayed cue of each, the \
         metric of the cue in focus against its warn/hard/enter/exit thresholds (hysteresis \
         band shaded), the gate's persist counter and cooldowns, praise and cards, prompts, \
-        and the subject's landmarks at the cursor frame. Zoom (+/−, wheel), pan (drag), \
+        and the subject's landmarks at the cursor frame (another engine's recording: its \
+        lanes, e.g. PixScan's index, queue, filter and sheet, golden above new). Zoom (+/−, wheel), pan (drag), \
         step frame by frame (←/→) or divergence by divergence (p/n); the address keeps \
         #rec=NAME&t=MS&cue=CUE, a link to that instant. Accept/reject per recording and \
         "export decisions" give a file for `jpreplay accept --decisions FILE`.

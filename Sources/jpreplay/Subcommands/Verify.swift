@@ -231,7 +231,8 @@ extension JPReplay {
         }
       }
       if let html {
-        try HTMLReportFile.writeVerify(report, to: html, store: corpus.store, engine: engine, title: "jpreplay verify")
+        try HTMLReportFile.writeVerify(
+          report, to: html, store: corpus.store, engine: engine, title: "jpreplay verify", plugins: planted.plugins())
       }
       if let junit {
         // `--junit out/verify.xml` on a fresh checkout: create the report's folder.

@@ -2,14 +2,21 @@ import ArgumentParser
 import Foundation
 import Lab
 import Recording
+import Replay
 import Verify
 
 /// Writes the HTML report of `verify --html`, `diff --html` and `report` (the page is built by
 /// Lab's `HTMLReportBuilder` / `HTMLReportPage`; the CLI only names the file).
 enum HTMLReportFile {
-  static func writeVerify(_ report: VerifyReport, to path: String, store: GoldenStore, engine: EngineArguments, title: String) throws {
+  /// `plugins`: the engines verify replayed with (`--plant-fault`'s included): another
+  /// engine's recording gets its vocabulary's lanes.
+  static func writeVerify(
+    _ report: VerifyReport, to path: String, store: GoldenStore, engine: EngineArguments, title: String,
+    plugins: [String: EnginePlugin] = EngineRegistry.plugins
+  ) throws {
     let specPath = engine.spec ?? Harness.defaultSpecPath
     var builder = HTMLReportBuilder(spec: try Harness.loadSpec(path: specPath), overrides: try engine.parsedOverrides())
+    builder.plugin = { path in (try? EngineRegistry.route(path, plugins: plugins)) ?? nil }
     builder.goldenSpec = { name in
       SpecHistory.reportGoldenSpec(golden: store.goldenURL(name, .trace).path, currentSpec: specPath)
     }
@@ -22,6 +29,7 @@ enum HTMLReportFile {
   ) throws {
     let specPath = engine.spec ?? Harness.defaultSpecPath
     var builder = HTMLReportBuilder(spec: try Harness.loadSpec(path: specPath), overrides: try engine.parsedOverrides())
+    builder.plugin = { path in (try? EngineRegistry.route(path)) ?? nil }
     let goldenSide = sides.a
     builder.goldenSpec = { _ in
       Harness.isRecording(goldenSide)
