@@ -131,6 +131,11 @@ enum CueEvalRender {
     }
   }
 
+  /// One level's thresholds as the trace writes them (`>0.12`; several joined by `|`); nil for none.
+  static func ruleText(_ list: [Threshold]) -> String? {
+    list.isEmpty ? nil : list.map(\.description).joined(separator: "|")
+  }
+
   static func objects(_ entries: [CueEvalEntry]) -> JSONObject {
     JSONObject(
       entries.map { e in
@@ -141,9 +146,7 @@ enum CueEvalRender {
         ])
         if let mode = e.mode { o[.mode] = .string(mode) }
         if let th = e.thresholds {
-          func text(_ list: [Threshold]) -> JSONValue {
-            list.isEmpty ? .null : .string(list.map(\.description).joined(separator: "|"))
-          }
+          func text(_ list: [Threshold]) -> JSONValue { ruleText(list).map { .string($0) } ?? .null }
           o[.thresholds] = .object(JSONObject(trace: [.hard: text(th.hard), .warn: text(th.warn), .enter: text(th.enter), .exit: text(th.exit)]))
         }
         return JSONMember(e.id, .object(o))

@@ -138,7 +138,8 @@ public final class MCAPWriter {
       $0.u64(logTime)
       $0.raw(data)
     }
-    chunkIndex[channel, default: []].append(contentsOf: [logTime, offset])
+    chunkIndex[channel, default: []].append(logTime)
+    chunkIndex[channel, default: []].append(offset)
     counts[Int(channel)] += 1
     messageCount += 1
     chunkMessages += 1

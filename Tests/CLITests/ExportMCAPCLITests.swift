@@ -143,4 +143,51 @@ struct ExportMCAPCLITests {
     #expect(l.code == 2, "\(l.stderr)")
     #expect(try String(contentsOf: out, encoding: .utf8) == "ours")
   }
+
+  /// What a reader sees in each export below (schemas, channels, every message's bytes, in
+  /// file order; Tests/Fixtures/mcap-digest.py), as the export wrote it before its messages
+  /// were written as text directly (issue 39: the same bytes, faster). A deliberate change of
+  /// the content regenerates them: `mcap-digest.py OUT.mcap`.
+  static let digests: [(name: String, args: [String], sha256: String)] = [
+    ("drift", ["Recordings/drift-left-and-back.jprec"], "0dbad4a9cb94dd70714cbc4b7d0e922e54d5c60bca52596668d8cf8cee6d4797"),
+    (
+      "drift-golden",
+      ["Recordings/drift-left-and-back.jprec", "--golden", "--cue", "FRAME_MOVE_LEFT", "--from", "1000", "--to", "6000"],
+      "7941bed73ed56374234c302fba95488b8cce25aa7f6c12b0a4b4d90d8057f131"
+    ),
+    ("withref", ["Recordings/cov-cafe-withref-dark.jprec"], "e97e30e0b69d268e6b2fe6c124551ab10964fcbd3bc7075dbeb42bdf6031eb14"),
+    ("crowd", ["Recordings/cov-outdoor-crowd.jprec", "--no-metrics"], "de7701c8d2312b3207280662375e86ab766e93a8e1cb4e371c277dab596728f1"),
+    (
+      "undo", ["Recordings/pixscan/undo-edges.jprec", "--golden", "--golden-dir", "Golden/pixscan"],
+      "272cb42a05377f3145d50fe1dffbef32e59c49cde94caca10c40ca364f63c449"
+    ),
+    ("consent", ["Recordings/cameracoach/consent.jprec"], "a93807b6ad75200e726ace89f5b52c8e64211a5077f51961dd4fc1dde93a159f"),
+  ]
+
+  @Test("the messages are the bytes the export has always written: landmarks, annotations, metrics, traces, goldens of the three engines")
+  func messagesKeepTheirBytes() throws {
+    let dir = try CLI.tempDir("mcap")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
+      Issue.record("no \(Self.python.path): run scripts/setup --tests (scripts/test does) to install the mcap package")
+      return
+    }
+    var files: [String] = []
+    for d in Self.digests {
+      let out = dir.appendingPathComponent("\(d.name).mcap").path
+      let r = try CLI.run(["export", "--mcap", out] + d.args)
+      #expect(r.code == 0, "\(d.args): \(r.stderr)")
+      files.append(out)
+    }
+    let digest = try CLI.run([CLI.fixtures.appendingPathComponent("mcap-digest.py").path] + files, executable: Self.python)
+    #expect(digest.code == 0, "\(digest.stderr)")
+    var got: [String: String] = [:]
+    for line in digest.stdout.split(separator: "\n") {
+      let parts = line.split(separator: " ")
+      if parts.count == 2 { got[String(parts[0])] = String(parts[1]) }
+    }
+    for d in Self.digests {
+      #expect(got["\(d.name).mcap"] == d.sha256, "\(d.name) (\(d.args.joined(separator: " "))): the messages changed")
+    }
+  }
 }

@@ -15,6 +15,30 @@ public enum JSONLEventEncoder {
   /// One event as a JSON line without the newline; reading it back with ``JSONLEventDecoder``
   /// gives the same event (landmark numbers are assumed already quantized, as every reader leaves them).
   public static func line(_ event: InputEvent) -> String {
+    var out = JSONBytes()
+    append(event, to: &out)
+    return out.text
+  }
+
+  /// Appends `event`'s line (the bytes of ``line(_:)``) to `out`. A landmarks event, the bulk of
+  /// a recording, is written straight as text; the other kinds through their ``object(_:)``.
+  public static func append(_ event: InputEvent, to out: inout JSONBytes) {
+    guard case .landmarks(let f) = event.payload else {
+      out.value(.object(object(event)), sortKeys: false, numbers: .shortest)
+      return
+    }
+    out.raw("{\"t\":")
+    out.number(Double(event.t))
+    out.raw(",\"kind\":")
+    out.string(event.kindName)
+    appendLandmarks(f, to: &out)
+    out.byte(0x7D)
+  }
+
+  /// One event as its JSON object: the key order of docs/FORMAT.md. ``append(_:to:)`` writes the
+  /// same text for a landmarks event without this tree (JSONLEventBytesTests compares them on
+  /// every event of the corpus).
+  static func object(_ event: InputEvent) -> JSONObject {
     var o = JSONObject()
     o.members.reserveCapacity(10)
     o.members.append(JSONMember("t", .number(Double(event.t))))
@@ -38,7 +62,132 @@ public enum JSONLEventEncoder {
       for m in g.fields.members where !done.contains(m.key) { o.members.append(m) }
     case .named(let n): o.members.append(contentsOf: n.fields.members)
     }
-    return JSONWriter.write(.object(o), sortKeys: false, numbers: .shortest)
+    return o
+  }
+
+  /// A landmarks frame's members after `kind` (`,"frame":…` through `vision_ms`), as text.
+  static func appendLandmarks(_ f: LandmarkFrame, to out: inout JSONBytes) {
+    out.raw(",\"frame\":")
+    out.number(Double(f.frame))
+    if let s = f.srcT {
+      out.raw(",\"src_t\":")
+      out.number(Double(s))
+    }
+    if f.imageW != nil || f.imageH != nil {
+      out.raw(",\"image\":{")
+      if let w = f.imageW {
+        out.raw("\"w\":")
+        out.number(Double(w))
+      }
+      if let h = f.imageH {
+        if f.imageW != nil { out.byte(0x2C) }
+        out.raw("\"h\":")
+        out.number(Double(h))
+      }
+      out.byte(0x7D)
+    }
+    out.raw(",\"coords\":")
+    out.string(f.coords.rawValue)
+    if let body = f.body {
+      out.raw(",\"body\":{")
+      var first = true
+      for j in Joint.allCases {
+        guard let p = body[j] else { continue }
+        if !first { out.byte(0x2C) }
+        first = false
+        out.key(j.name)
+        out.byte(0x5B)
+        out.number(p.x)
+        out.byte(0x2C)
+        out.number(p.y)
+        out.byte(0x2C)
+        out.number(p.conf)
+        out.byte(0x5D)
+      }
+      out.byte(0x7D)
+    } else {
+      out.raw(",\"body\":null")
+    }
+    out.raw(",\"faces\":[")
+    for (i, face) in f.faces.enumerated() {
+      if i > 0 { out.byte(0x2C) }
+      appendFace(face, to: &out)
+    }
+    out.byte(0x5D)
+    if let p = f.people {
+      out.raw(",\"people\":")
+      out.number(Double(p))
+    }
+    if let v = f.visionMs {
+      out.raw(",\"vision_ms\":")
+      out.number(v)
+    }
+  }
+
+  static func appendFace(_ f: FaceObservation, to out: inout JSONBytes) {
+    out.raw("{\"bbox\":[")
+    out.number(f.bbox.x)
+    out.byte(0x2C)
+    out.number(f.bbox.y)
+    out.byte(0x2C)
+    out.number(f.bbox.w)
+    out.byte(0x2C)
+    out.number(f.bbox.h)
+    out.byte(0x5D)
+    if let c = f.conf {
+      out.raw(",\"conf\":")
+      out.number(c)
+    }
+    if let e = f.leftEye {
+      out.raw(",\"left_eye\":")
+      appendEye(e, to: &out)
+    }
+    if let e = f.rightEye {
+      out.raw(",\"right_eye\":")
+      appendEye(e, to: &out)
+    }
+    func point(_ key: StaticString, _ p: Point2?) {
+      guard let p else { return }
+      out.raw(key)
+      out.raw("{\"x\":")
+      out.number(p.x)
+      out.raw(",\"y\":")
+      out.number(p.y)
+      out.byte(0x7D)
+    }
+    point(",\"nose\":", f.nose)
+    point(",\"nose_tip\":", f.noseTip)
+    point(",\"chin\":", f.chin)
+    point(",\"mouth\":", f.mouth)
+    if let v = f.eyeAR {
+      out.raw(",\"eye_ar\":")
+      out.number(v)
+    }
+    if let v = f.landmarkConfAvg {
+      out.raw(",\"landmark_conf_avg\":")
+      out.number(v)
+    }
+    out.byte(0x7D)
+  }
+
+  static func appendEye(_ e: EyePoint, to out: inout JSONBytes) {
+    out.raw("{\"x\":")
+    out.number(e.x)
+    out.raw(",\"y\":")
+    out.number(e.y)
+    if let v = e.conf {
+      out.raw(",\"conf\":")
+      out.number(v)
+    }
+    if let v = e.precMax {
+      out.raw(",\"prec_max\":")
+      out.number(v)
+    }
+    if let v = e.ear {
+      out.raw(",\"ear\":")
+      out.number(v)
+    }
+    out.byte(0x7D)
   }
 
   static func num(_ d: Double) -> JSONValue { .number(d) }

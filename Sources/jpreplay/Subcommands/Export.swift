@@ -133,7 +133,7 @@ extension JPReplay {
             var a13: any LineSink = ExportLineSink(export: export, a13: true)
             _ = try plugin.replay(url, PluginSettings(), &trace, &a13)
           } else {
-            var out = ExportOutput(export: export, cues: cues, vocabulary: JustPhotoVocabulary.self)
+            var out = ExportOutput(export: export, cues: cues)
             _ = try driver!.replay(url, into: &out)
           }
           try export.finish()
@@ -184,18 +184,25 @@ extension JPReplay {
   }
 }
 
-/// Just Photo's replay into an export: each output as its trace record, each A.13 line canonical.
-struct ExportOutput<V: EngineVocabulary>: ReplayOutput {
+/// Just Photo's replay into an export: each `cue_eval` output as its cue entries (metric
+/// messages, read without rendering the record), every other output as its trace record, each
+/// A.13 line canonical.
+struct ExportOutput: ReplayOutput {
+  typealias V = JustPhotoVocabulary
   let export: MCAPExport
   /// `--cue`: outputs narrowed to these cues before they are rendered (empty: all).
   let cues: Set<String>
   private var canonicalizer = A13Canonicalizer()
-  init(export: MCAPExport, cues: Set<String>, vocabulary: V.Type) {
+  private var metrics = CueMetricReader()
+  init(export: MCAPExport, cues: Set<String>) {
     self.export = export
     self.cues = cues
   }
 
   mutating func emit(_ output: V.Output, at t: Millis) throws {
+    // The export keeps the `--cue` entries itself (`MCAPExport.metric`).
+    let export = self.export
+    if try metrics.forEachEntry(of: output, { try export.metric($0, at: t) }) { return }
     var output = output
     if !cues.isEmpty {
       guard let kept = V.narrow(output, toCues: cues) else { return }

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import EngineIO
 import Foundation
+import JustPhotoPlugin
 import Lab
 import MCAP
 import Recording
@@ -37,11 +38,24 @@ final class MCAPExport {
   private var golden: [(t: Millis, topic: String, line: String)] = []
   private var goldenNext = 0
   private var channels: [String: UInt16] = [:]
+  /// Per channel id (index), its topic and messages written (id 0: none).
+  private var topics: [String] = [""]
+  private var messageCounts: [Int] = [0]
+  /// Per recording channel (`landmarks`, …), its `/input/…` channel id.
+  private var inputChannels: [String: UInt16] = [:]
+  /// Per cue, its `/metrics/…` channel id, and the threshold members of its last rules.
+  private var metricCues: [String: (channel: UInt16, rules: CueMetricRules?, members: [UInt8])] = [:]
+  /// The one buffer every message's text is written into, then handed to the writer.
+  private var buffer = JSONBytes(capacity: 1 << 16)
   /// Schemas by name and text: channels that share one (every cue's metric) share its id.
   private var schemas: [String: UInt16] = [:]
   private var lastT: Millis = 0
   /// Messages per topic (the summary `export` prints).
-  private(set) var counts: [String: Int] = [:]
+  var counts: [String: Int] {
+    var c: [String: Int] = [:]
+    for id in topics.indices.dropFirst() where messageCounts[id] > 0 { c[topics[id]] = messageCounts[id] }
+    return c
+  }
 
   init(
     writer: MCAPWriter, options: Options, events: any RecordingEventReader, channelOf: @escaping (InputEvent) -> String,
@@ -62,20 +76,34 @@ final class MCAPExport {
     golden = all.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
   }
 
-  /// One trace record of the replay: `cue_eval` becomes one metric message per cue kept,
-  /// every other kind a message on `/trace/<out>` holding its canonical line.
+  /// One trace record of the replay: a message on `/trace/<out>` holding its canonical line.
   func trace(_ record: TraceRecord, line: @autoclosure () -> String) throws {
     try drain(upTo: record.t)
     guard keeps(record.t) else { return }
-    if record.out == "cue_eval" {
-      guard let cues = record.fields["cues"]?.objectValue else { return }
-      for m in cues.members where options.cues.isEmpty || options.cues.contains(m.key) {
-        guard let entry = m.value.objectValue else { continue }
-        try write("/metrics/\(m.key)", record.t, MCAPMessages.metric(entry))
-      }
-      return
-    }
     try write("/trace/\(record.out)", record.t, line())
+  }
+
+  /// One cue entry of a `cue_eval` evaluation at `t` (Just Photo): a message on `/metrics/<cue>`
+  /// when the cue is kept (`--cue`).
+  func metric(_ entry: CueMetricEntry, at t: Millis) throws {
+    guard options.cues.isEmpty || options.cues.contains(entry.id) else { return }
+    try drain(upTo: t)
+    guard keeps(t) else { return }
+    var cue: (channel: UInt16, rules: CueMetricRules?, members: [UInt8])
+    if let known = metricCues[entry.id] {
+      cue = known
+    } else {
+      cue = (try channel("/metrics/\(entry.id)"), entry.rules, MCAPMessages.thresholdMembers(entry.rules))
+      metricCues[entry.id] = cue
+    }
+    if cue.rules != entry.rules {
+      cue.rules = entry.rules
+      cue.members = MCAPMessages.thresholdMembers(entry.rules)
+      metricCues[entry.id] = cue
+    }
+    buffer.removeAll()
+    MCAPMessages.appendMetric(entry, thresholds: cue.members, to: &buffer)
+    try writeBuffer(cue.channel, t)
   }
 
   /// One A.13 line of the replay, at wall time `tsMs` (its virtual time is `tsMs - wall_start_ms`).
@@ -106,9 +134,23 @@ final class MCAPExport {
       nextEvent = nil
       try drainGolden(upTo: e.t)
       guard keeps(e.t) else { continue }
-      let channel = channelOf(e)
-      try write("/input/\(channel)", e.t, JSONLEventEncoder.line(e))
-      if case .landmarks(let f) = e.payload { try write("/foxglove/landmarks", e.t, MCAPMessages.annotations(f, t: e.t)) }
+      let name = channelOf(e)
+      let input: UInt16
+      if let known = inputChannels[name] {
+        input = known
+      } else {
+        input = try channel("/input/\(name)")
+        inputChannels[name] = input
+      }
+      buffer.removeAll()
+      JSONLEventEncoder.append(e, to: &buffer)
+      try writeBuffer(input, e.t)
+      if case .landmarks(let f) = e.payload {
+        let id = try channel("/foxglove/landmarks")
+        buffer.removeAll()
+        MCAPMessages.appendAnnotations(f, t: e.t, to: &buffer)
+        try writeBuffer(id, e.t)
+      }
     }
     try drainGolden(upTo: t)
   }
@@ -122,11 +164,23 @@ final class MCAPExport {
   }
 
   private func write(_ topic: String, _ t: Millis, _ text: String) throws {
-    let id = try channels[topic] ?? register(topic)
+    let id = try channel(topic)
     lastT = max(lastT, t)
     var text = text
     try text.withUTF8 { try writer.addMessage(channel: id, logTime: UInt64(max(0, t)) &* 1_000_000, data: UnsafeRawBufferPointer($0)) }
-    counts[topic, default: 0] += 1
+    messageCounts[Int(id)] += 1
+  }
+
+  /// Writes `buffer` as a message on channel `id` at `t`.
+  private func writeBuffer(_ id: UInt16, _ t: Millis) throws {
+    lastT = max(lastT, t)
+    try buffer.bytes.withUnsafeBytes { try writer.addMessage(channel: id, logTime: UInt64(max(0, t)) &* 1_000_000, data: $0) }
+    messageCounts[Int(id)] += 1
+  }
+
+  /// `topic`'s channel id, registered on first use.
+  private func channel(_ topic: String) throws -> UInt16 {
+    try channels[topic] ?? register(topic)
   }
 
   /// Registers `topic`'s schema and channel (on its first message).
@@ -138,6 +192,11 @@ final class MCAPExport {
     let id = try writer.addChannel(
       topic: topic, messageEncoding: "json", schema: schemaID, metadata: [("source", source), ("engine", options.engine)])
     channels[topic] = id
+    while topics.count <= Int(id) {
+      topics.append("")
+      messageCounts.append(0)
+    }
+    topics[Int(id)] = topic
     return id
   }
 

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoPlugin
 
 /// The messages and JSON Schemas of `jpreplay export --mcap` (docs/INTEROP.md): every message is
 /// one JSON object (MCAP message encoding `json`), every channel has a `jsonschema` schema.
@@ -86,61 +87,133 @@ enum MCAPMessages {
   }
 
   /// A landmarks frame as `foxglove.ImageAnnotations` on its image (`image` w × h pixels; a
-  /// frame without one on 1080 × 1920): the body joints as points (green), each face's
-  /// bounding box as a line loop and its keypoints as points (orange). Vision coordinates
-  /// (origin bottom left) are flipped to the image's top-left origin.
-  static func annotations(_ f: LandmarkFrame, t: Millis) -> String {
+  /// frame without one on 1080 × 1920), written into `out`: the body joints as points (green),
+  /// each face's bounding box as a line loop and its keypoints as points (orange). Vision
+  /// coordinates (origin bottom left) are flipped to the image's top-left origin. The object's
+  /// members, in order: `circles` (empty), `points` (the annotations), `texts` (empty); each
+  /// annotation's: `timestamp`, `type`, `points`, `outline_color`, `outline_colors` (empty),
+  /// `fill_color`, `thickness`. Numbers as `JSONWriter.shortest` prints them.
+  static func appendAnnotations(_ f: LandmarkFrame, t: Millis, to out: inout JSONBytes) {
     let w = Double(f.imageW ?? 1080)
     let h = Double(f.imageH ?? 1920)
     let flip = f.coords == .vision
-    func px(_ x: Double, _ y: Double) -> JSONValue { .object(["x": .number(x * w), "y": .number((flip ? 1 - y : y) * h)]) }
-    let stamp: JSONValue = .object(["sec": .number(Double(max(0, t) / 1000)), "nsec": .number(Double(max(0, t) % 1000 * 1_000_000))])
-    func annotation(_ type: Int, _ pts: [JSONValue], _ color: JSONValue, thickness: Double) -> JSONValue {
-      .object([
-        "timestamp": stamp, "type": .number(Double(type)), "points": .array(pts), "outline_color": color,
-        "outline_colors": [], "fill_color": color, "thickness": .number(thickness),
-      ])
+    let t = max(0, t)
+    var first = true
+    /// Opens one annotation: its members up to the first point's.
+    func open(_ type: Int) {
+      if !first { out.byte(0x2C) }
+      first = false
+      out.raw("{\"timestamp\":{\"sec\":")
+      out.number(Double(t / 1000))
+      out.raw(",\"nsec\":")
+      out.number(Double(t % 1000 * 1_000_000))
+      out.raw("},\"type\":")
+      out.number(Double(type))
+      out.raw(",\"points\":[")
     }
-    let green: JSONValue = .object(["r": 0.2, "g": 0.9, "b": 0.3, "a": 1])
-    let orange: JSONValue = .object(["r": 1, "g": 0.6, "b": 0.1, "a": 1])
-    var list: [JSONValue] = []
-    if let body = f.body {
-      let pts = body.points.compactMap { $0.map { px($0.x, $0.y) } }
-      if !pts.isEmpty { list.append(annotation(1, pts, green, thickness: 10)) }
+    func point(_ n: Int, _ x: Double, _ y: Double) {
+      if n > 0 { out.byte(0x2C) }
+      out.raw("{\"x\":")
+      out.number(x * w)
+      out.raw(",\"y\":")
+      out.number((flip ? 1 - y : y) * h)
+      out.byte(0x7D)
+    }
+    func close(_ color: [UInt8], thickness: Double) {
+      out.raw("],\"outline_color\":")
+      out.raw(color)
+      out.raw(",\"outline_colors\":[],\"fill_color\":")
+      out.raw(color)
+      out.raw(",\"thickness\":")
+      out.number(thickness)
+      out.byte(0x7D)
+    }
+    out.raw("{\"circles\":[],\"points\":[")
+    if let body = f.body, body.points.contains(where: { $0 != nil }) {
+      open(1)
+      var n = 0
+      for p in body.points {
+        guard let p else { continue }
+        point(n, p.x, p.y)
+        n += 1
+      }
+      close(green, thickness: 10)
     }
     for face in f.faces {
       let b = face.bbox
-      list.append(annotation(2, [px(b.x, b.y), px(b.maxX, b.y), px(b.maxX, b.maxY), px(b.x, b.maxY)], orange, thickness: 3))
-      var pts: [JSONValue] = []
-      for e in [face.leftEye, face.rightEye].compactMap({ $0 }) { pts.append(px(e.x, e.y)) }
-      for p in [face.nose, face.noseTip, face.chin, face.mouth].compactMap({ $0 }) { pts.append(px(p.x, p.y)) }
-      if !pts.isEmpty { list.append(annotation(1, pts, orange, thickness: 6)) }
+      open(2)
+      point(0, b.x, b.y)
+      point(1, b.maxX, b.y)
+      point(2, b.maxX, b.maxY)
+      point(3, b.x, b.maxY)
+      close(orange, thickness: 3)
+      // The keypoints: eyes, nose, nose tip, chin, mouth (those present).
+      var n = 0
+      func keypoint(_ x: Double?, _ y: Double?) {
+        guard let x, let y else { return }
+        if n == 0 { open(1) }
+        point(n, x, y)
+        n += 1
+      }
+      keypoint(face.leftEye?.x, face.leftEye?.y)
+      keypoint(face.rightEye?.x, face.rightEye?.y)
+      keypoint(face.nose?.x, face.nose?.y)
+      keypoint(face.noseTip?.x, face.noseTip?.y)
+      keypoint(face.chin?.x, face.chin?.y)
+      keypoint(face.mouth?.x, face.mouth?.y)
+      if n > 0 { close(orange, thickness: 6) }
     }
-    return JSONWriter.write(.object(["circles": [], "points": .array(list), "texts": []]))
+    out.raw("],\"texts\":[]}")
   }
 
-  /// One cue's entry of a `cue_eval` line as a metric message: `value` (its error), `severity`,
-  /// `level`, `state`, and per threshold (hard, warn, enter, exit) its bound — `<40` gives
-  /// `hard: 40`, `between[0.36,0.42]` gives `exit_low`/`exit_high` — and its rule as written.
-  static func metric(_ entry: JSONObject) -> String {
+  /// The two colours' text: `{"r":0.2,"g":0.9,"b":0.3,"a":1}` and `{"r":1,"g":0.6,"b":0.1,"a":1}`.
+  static let green = colour(r: 0.2, g: 0.9, b: 0.3)
+  static let orange = colour(r: 1, g: 0.6, b: 0.1)
+  static func colour(r: Double, g: Double, b: Double) -> [UInt8] {
+    var out = JSONBytes()
+    out.value(.object(["r": .number(r), "g": .number(g), "b": .number(b), "a": 1]))
+    return out.bytes
+  }
+
+  /// One cue's entry of a `cue_eval` evaluation as a metric message, written into `out`:
+  /// `value` (its error), `severity`, `level`, `state`, then `thresholds` (the entry's
+  /// ``thresholdMembers(_:)``, already text). Numbers as `JSONWriter.shortest` prints them.
+  static func appendMetric(_ entry: CueMetricEntry, thresholds: [UInt8], to out: inout JSONBytes) {
+    out.raw("{\"value\":")
+    out.number(entry.error)
+    out.raw(",\"severity\":")
+    out.number(entry.severity)
+    out.raw(",\"level\":")
+    out.string(entry.level)
+    out.raw(",\"state\":")
+    out.string(entry.state)
+    out.raw(thresholds)
+    out.byte(0x7D)
+  }
+
+  /// A metric message's threshold members, each with its leading comma: per threshold (hard,
+  /// warn, enter, exit) its bound — `<40` gives `hard: 40`, `between[0.36,0.42]` gives
+  /// `exit_low`/`exit_high` — after its rule as written (`hard_rule`). Nothing for no rules.
+  static func thresholdMembers(_ rules: CueMetricRules?) -> [UInt8] {
+    guard let rules else { return [] }
     var o = JSONObject()
-    o["value"] = entry["error"] ?? .null
-    o["severity"] = entry["severity"] ?? .null
-    if let level = entry["level"] { o["level"] = level }
-    if let state = entry["state"] { o["state"] = state }
-    if let thresholds = entry["thresholds"]?.objectValue {
-      for name in thresholdNames {
-        guard let rule = thresholds[name]?.stringValue else { continue }
-        o["\(name)_rule"] = .string(rule)
-        let (low, high, bound) = bounds(rule)
-        if let bound { o[name] = .number(bound) }
-        if let low, let high {
-          o["\(name)_low"] = .number(low)
-          o["\(name)_high"] = .number(high)
-        }
+    for (name, rule) in zip(thresholdNames, [rules.hard, rules.warn, rules.enter, rules.exit]) {
+      guard let rule else { continue }
+      o["\(name)_rule"] = .string(rule)
+      let (low, high, bound) = bounds(rule)
+      if let bound { o[name] = .number(bound) }
+      if let low, let high {
+        o["\(name)_low"] = .number(low)
+        o["\(name)_high"] = .number(high)
       }
     }
-    return JSONWriter.write(.object(o))
+    var out = JSONBytes()
+    for m in o.members {
+      out.byte(0x2C)
+      out.key(m.key)
+      out.value(m.value)
+    }
+    return out.bytes
   }
 
   /// `<x`, `<=x`, `>x`, `>=x` → (nil, nil, x); `name[a,b]` → (a, b, nil); else nothing.
