@@ -133,7 +133,11 @@ struct InvariantTests {
     #expect(none.isEmpty && real.t1Enabled && real.t0Hz == TierScheduler.normalHz, "\(none)")
   }
 
-  #if os(Linux) || os(macOS)
+  // macOS only: on Linux, Swift Testing's exit-test monitor waits for any child
+  // (waitid(P_ALL, WNOWAIT)) and spins forever on another test's child that Foundation's Process
+  // has not reaped yet — the whole suite hung on this test on 2026-11-29 (a `jpreplay` zombie
+  // left by a CLI test). The macOS CI job runs it.
+  #if os(macOS)
     @Test("without a handler a violated invariant stops the process (debug and release alike)")
     func stopsWithoutHandler() async {
       await #expect(processExitsWith: .failure) {
