@@ -162,7 +162,7 @@ struct BisectCommitsTests {
     let release = dir.appendingPathComponent(".build/release/jpreplay")
     try FileManager.default.createDirectory(at: release.deletingLastPathComponent(), withIntermediateDirectories: true)
     try FileManager.default.copyItem(at: CLI.binary, to: release)
-    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 4_102_444_800)], ofItemAtPath: release.path)
+    try FileManager.default.setAttributes([.modificationDate: Date.distantFuture], ofItemAtPath: release.path)
     try Self.commit(dir, "c2 spec: FRAME_MOVE_LEFT persistFrames 4 → 5") { try Self.leftPersistFramesToFive(in: dir) }
     let r = try CLI.run(["minimize", "Recordings/gate-probe-hold-vs-frames.jprec", "--against", "HEAD~1", "-o", "/dev/null"], cwd: dir)
     #expect(r.code == 0 || r.code == 2, "\(r.stderr)")
