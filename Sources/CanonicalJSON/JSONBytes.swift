@@ -30,6 +30,14 @@ public struct JSONBytes: Sendable {
     s.withUTF8Buffer { bytes.append(contentsOf: $0) }
   }
 
+  /// An optional member: `key` (literal text with its comma, quotes and colon, e.g.
+  /// `,"eye_ar":`) then `v`, or nothing when `v` is nil.
+  @inline(__always) public mutating func optionalNumber(_ key: StaticString, _ v: Double?) {
+    guard let v else { return }
+    raw(key)
+    number(v)
+  }
+
   /// Bytes appended as they are (text another `JSONBytes` wrote).
   public mutating func raw(_ b: [UInt8]) { bytes.append(contentsOf: b) }
 

@@ -118,10 +118,7 @@ public enum JSONLEventEncoder {
       out.raw(",\"people\":")
       out.number(Double(p))
     }
-    if let v = f.visionMs {
-      out.raw(",\"vision_ms\":")
-      out.number(v)
-    }
+    out.optionalNumber(",\"vision_ms\":", f.visionMs)
   }
 
   static func appendFace(_ f: FaceObservation, to out: inout JSONBytes) {
@@ -159,14 +156,8 @@ public enum JSONLEventEncoder {
     point(",\"nose_tip\":", f.noseTip)
     point(",\"chin\":", f.chin)
     point(",\"mouth\":", f.mouth)
-    if let v = f.eyeAR {
-      out.raw(",\"eye_ar\":")
-      out.number(v)
-    }
-    if let v = f.landmarkConfAvg {
-      out.raw(",\"landmark_conf_avg\":")
-      out.number(v)
-    }
+    out.optionalNumber(",\"eye_ar\":", f.eyeAR)
+    out.optionalNumber(",\"landmark_conf_avg\":", f.landmarkConfAvg)
     out.byte(0x7D)
   }
 
@@ -175,18 +166,9 @@ public enum JSONLEventEncoder {
     out.number(e.x)
     out.raw(",\"y\":")
     out.number(e.y)
-    if let v = e.conf {
-      out.raw(",\"conf\":")
-      out.number(v)
-    }
-    if let v = e.precMax {
-      out.raw(",\"prec_max\":")
-      out.number(v)
-    }
-    if let v = e.ear {
-      out.raw(",\"ear\":")
-      out.number(v)
-    }
+    out.optionalNumber(",\"conf\":", e.conf)
+    out.optionalNumber(",\"prec_max\":", e.precMax)
+    out.optionalNumber(",\"ear\":", e.ear)
     out.byte(0x7D)
   }
 
