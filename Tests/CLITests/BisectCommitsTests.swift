@@ -68,7 +68,7 @@ struct BisectCommitsTests {
   /// cache is keyed by the git trees of Package.swift and Sources/, which this repository
   /// shares with every data-only commit.
   static func seedBuildCache(_ dir: URL) throws {
-    try FileManager.default.copyItem(at: CLI.binary, to: try cachedBinary(dir))
+    try CLI.copyBinary(to: try cachedBinary(dir))
   }
 
   /// Where `bisect commits` caches the build of HEAD's sources (its folder is created).
@@ -161,7 +161,7 @@ struct BisectCommitsTests {
     // after the last source edit; .build is ignored by git, so the checkout is clean).
     let release = dir.appendingPathComponent(".build/release/jpreplay")
     try FileManager.default.createDirectory(at: release.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: CLI.binary, to: release)
+    try CLI.copyBinary(to: release)
     try FileManager.default.setAttributes([.modificationDate: Date.distantFuture], ofItemAtPath: release.path)
     try Self.commit(dir, "c2 spec: FRAME_MOVE_LEFT persistFrames 4 → 5") { try Self.leftPersistFramesToFive(in: dir) }
     let r = try CLI.run(["minimize", "Recordings/gate-probe-hold-vs-frames.jprec", "--against", "HEAD~1", "-o", "/dev/null"], cwd: dir)

@@ -45,33 +45,44 @@ enum CLI {
     stdin: String? = nil, executable: URL? = nil
   ) throws -> Result {
     guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw MissingBinary() }
-    let p = Process()
-    p.executableURL = executable ?? binary
-    p.arguments = args
-    p.currentDirectoryURL = cwd ?? repoRoot
     var environment = ProcessInfo.processInfo.environment
     for k in removeEnv { environment[k] = nil }
     for (k, v) in env { environment[k] = v }
-    p.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    let input = Pipe()
-    p.standardInput = input
-    try p.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    // Read both pipes concurrently so a full pipe never blocks the child.
-    nonisolated(unsafe) var errData = Data()
-    let errThread = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-    errThread.start()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    while !errThread.isFinished { usleep(1000) }
+    let r = try ChildProcess.run(
+      [(executable ?? binary).path] + args, cwd: (cwd ?? repoRoot).path, environment: environment,
+      stdin: Data((stdin ?? "").utf8))
     return Result(
-      code: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+      code: r.status, stdout: String(decoding: r.stdout, as: UTF8.self),
+      stderr: String(decoding: r.stderr, as: UTF8.self), stdoutData: r.stdout)
+  }
+
+  /// Copies this build's jpreplay to `target`; see `writeExecutable`.
+  static func copyBinary(to target: URL) throws {
+    try writeExecutable(try Data(contentsOf: binary), to: target)
+  }
+
+  /// Writes an executable (a binary, a shell script) to `target` through a close-on-exec
+  /// descriptor and a rename, so no child process started meanwhile by another test keeps it
+  /// open for writing (running it would then fail with "Text file busy").
+  static func writeExecutable(_ bytes: Data, to target: URL) throws {
+    let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString)")
+    let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { throw ChildProcess.Failure(description: "\(temporary.path): \(String(cString: strerror(errno)))") }
+    let written = bytes.withUnsafeBytes { buffer -> Bool in
+      var offset = 0
+      while offset < buffer.count {
+        let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return false }
+        offset += n
+      }
+      return true
+    }
+    close(fd)
+    guard written, rename(temporary.path, target.path) == 0 else {
+      unlink(temporary.path)
+      throw ChildProcess.Failure(description: "\(target.path): cannot write the executable")
+    }
   }
 
   /// The JSONL interchange of corpus recording `name`, generated from its scenario file

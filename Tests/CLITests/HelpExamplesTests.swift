@@ -193,8 +193,7 @@ struct ScratchTree {
       exit $status
 
       """
-    try Data(script.utf8).write(to: wrapper)
-    try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+    try CLI.writeExecutable(Data(script.utf8), to: wrapper)
   }
 
   /// The exit codes of the jpreplay runs so far, in order.

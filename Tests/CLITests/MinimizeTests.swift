@@ -79,8 +79,7 @@ struct MinimizeTests {
   /// An executable that runs this jpreplay with `spec` whatever spec it is given: another
   /// engine, without building one.
   static func engine(at url: URL, spec: URL) throws -> URL {
-    try "#!/bin/sh\nexec '\(CLI.binary.path)' \"$@\" --spec '\(spec.path)'\n".write(to: url, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+    try CLI.writeExecutable(Data("#!/bin/sh\nexec '\(CLI.binary.path)' \"$@\" --spec '\(spec.path)'\n".utf8), to: url)
     return url
   }
 

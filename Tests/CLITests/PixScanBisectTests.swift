@@ -48,8 +48,7 @@ struct PixScanBisectTests {
 
   /// An executable that runs this jpreplay with `fault` planted: the culprit's engine.
   static func faultyEngine(at url: URL, fault: String = fault) throws {
-    try "#!/bin/sh\nexec '\(CLI.binary.path)' \"$@\" --plant-fault \(fault)\n".write(to: url, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+    try CLI.writeExecutable(Data("#!/bin/sh\nexec '\(CLI.binary.path)' \"$@\" --plant-fault \(fault)\n".utf8), to: url)
   }
 
   @Test("names the commit that edited PixScan's undo, with its diffstat and the first divergence; the working tree is untouched")
@@ -161,13 +160,13 @@ struct PixScanBisectTests {
     try B.git(["commit", "-qm", "c1b the Just Photo recording"], in: dir)
     // An older jpreplay, before the PixScan plug-in: it refuses every engine: pixscan recording.
     let old = try B.cachedBinary(dir)
-    try """
+    let script = """
       #!/bin/sh
       case "$2" in Recordings/pixscan/*) echo "header: engine: unknown engine pixscan" >&2; exit 2;; esac
       exec '\(CLI.binary.path)' "$@"
 
-      """.write(to: old, atomically: true, encoding: .utf8)
-    try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: old.path)
+      """
+    try CLI.writeExecutable(Data(script.utf8), to: old)
     try B.commit(dir, "c2 spec: FRAME_MOVE_LEFT persistFrames 4 → 5") { try B.leftPersistFramesToFive(in: dir) }
     let r = try CLI.run(["bisect", "commits", "--good", "HEAD~1"], cwd: dir)
     #expect(r.code == 0, "\(r.stdout)\n\(r.stderr)")

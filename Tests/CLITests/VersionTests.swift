@@ -35,7 +35,7 @@ struct VersionTests {
     let dir = try CLI.tempDir("version")
     defer { try? FileManager.default.removeItem(at: dir) }
     let copy = dir.appendingPathComponent("jpreplay")
-    try FileManager.default.copyItem(at: CLI.binary, to: copy)
+    try CLI.copyBinary(to: copy)
     let p = Process()
     p.executableURL = copy
     p.arguments = ["--version"]

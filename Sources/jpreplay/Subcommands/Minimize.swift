@@ -243,7 +243,7 @@ extension JPReplay {
       p.environment = ProcessInfo.processInfo.environment.merging(["JPREPLAY_CANDIDATE": path]) { $1 }
       p.standardOutput = FileHandle.nullDevice
       p.standardError = FileHandle.nullDevice
-      try p.run()
+      do { try p.run() } catch { throw CLIError.badInput("cannot run /bin/sh for --test: \(SystemReason.message(error))") }
       p.waitUntilExit()
       return p.terminationStatus == 0
     }

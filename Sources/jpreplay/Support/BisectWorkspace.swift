@@ -84,11 +84,28 @@ struct BisectWorkspace {
     let bin = binaryPath(key: key)
     do {
       try fm.createDirectory(atPath: Paths.directory(of: bin), withIntermediateDirectories: true)
-      try? fm.removeItem(atPath: bin)
-      try fm.copyItem(atPath: release, toPath: bin)
+      try Self.install(release, at: bin)
     } catch { return nil }
     log("reusing the checkout's .build/release/jpreplay (built from the same Package.swift and Sources/, key \(key))")
     return bin
+  }
+  /// Puts a copy of the executable `source` at `target` through a close-on-exec temporary
+  /// beside it and a rename: a process started meanwhile (a git or swift child of this one,
+  /// a parallel bisect) never holds the copy open for writing — running it would fail with
+  /// "Text file busy" — and a reader never sees half a binary.
+  static func install(_ source: String, at target: String) throws {
+    guard let bytes = FileManager.default.contents(atPath: source) else {
+      throw CLIError.badInput("\(source): cannot read")
+    }
+    let t = try SafeFile.Temporary(beside: target)
+    do throws(SafeFileError) {
+      try t.write(Array(bytes))
+      guard let fd = t.fd, fchmod(fd, 0o755) == 0 else { throw SafeFileError(path: t.path, "cannot make it executable", errno) }
+      try t.commit(to: target)
+    } catch {
+      t.discard()
+      throw error
+    }
   }
   func failurePath(key: String) -> String { state + "/bin/\(key).failed" }
 
@@ -139,7 +156,7 @@ struct BisectWorkspace {
     let handle = try FileHandle(forWritingTo: logURL)
     p.standardOutput = handle
     p.standardError = handle
-    try p.run()
+    do { try p.run() } catch { throw CLIError.badInput("cannot run swift build: \(SystemReason.message(error))") }
     p.waitUntilExit()
     try? handle.close()
     let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
@@ -150,8 +167,7 @@ struct BisectWorkspace {
       return nil
     }
     log("\(head.prefix(10)): built in \(seconds) s")
-    try? fm.removeItem(atPath: bin)
-    try fm.copyItem(atPath: scratch + "/release/jpreplay", toPath: bin)
+    try Self.install(scratch + "/release/jpreplay", at: bin)
     return bin
   }
 
@@ -245,7 +261,7 @@ struct BisectWorkspace {
       let err = Pipe()
       p.standardError = err
       p.standardOutput = FileHandle.nullDevice
-      try p.run()
+      do { try p.run() } catch { throw CLIError.badInput("cannot run \(binary): \(SystemReason.message(error))") }
       let e = err.fileHandleForReading.readDataToEndOfFile()
       p.waitUntilExit()
       out.append((n, p.terminationStatus == 0 ? .success(()) : .failure(.badInput(String(decoding: e, as: UTF8.self).trimmed))))
@@ -319,7 +335,7 @@ struct BisectWorkspace {
     p.currentDirectoryURL = URL(fileURLWithPath: tree)
     p.standardOutput = FileHandle.nullDevice
     p.standardError = FileHandle.nullDevice
-    try p.run()
+    do { try p.run() } catch { throw CLIError.badInput("cannot run \(binary): \(SystemReason.message(error))") }
     p.waitUntilExit()
     guard p.terminationStatus == 0, let data = FileManager.default.contents(atPath: out),
       let parsed = try? StructuredLine.parseTrace(String(decoding: data, as: UTF8.self))
