@@ -8,7 +8,7 @@ import PackageDescription
 //   EngineIO → CanonicalJSON    (floor: the event vocabulary: InputEvent, timers, options, …)
 //   EngineSeam → CanonicalJSON, EngineIO   (floor: the engine protocol and vocabulary a replay drives)
 //   PoseSpec → CanonicalJSON
-//   CoachEngine → CanonicalJSON, EngineIO, PoseSpec
+//   JustPhotoEngine → CanonicalJSON, EngineIO, PoseSpec
 //   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
 //   ScenarioYAML → CanonicalJSON, Yams   (the scenario files' YAML reader and guard, shared by both engines' scenarios)
 //   PixScanScenarios → CanonicalJSON, PixScanEngine, ScenarioYAML, Yams
@@ -17,19 +17,19 @@ import PackageDescription
 //   CameraCoachScenarios → CameraCoachEngine, CanonicalJSON, ScenarioYAML, Yams
 //   CameraCoachPlugin → CameraCoachEngine, CameraCoachScenarios, CanonicalJSON, EngineIO, EngineSeam, Recording, Replay, Verify   (Camera Coach on the seam)
 //   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB, SystemPackage   (never the engine; FilePath for every path)
-//   Scenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, ScenarioYAML, Yams
+//   JustPhotoScenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, ScenarioYAML, Yams
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
 //   Verify → CanonicalJSON, EngineIO, EngineSeam, Recording, Replay   (goldens, diffs, verify's verdicts, reports; never an engine)
-//   JustPhotoPlugin → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay
-//   ReplayHarness → CanonicalJSON, CoachEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ScenarioYAML, Scenarios, Verify
-//   Lab → CanonicalJSON, CoachEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, Scenarios, Verify, GRDB, Yams
-//   JPReplayTesting → CoachEngine, JustPhotoPlugin, Recording, Replay, ReplayHarness, Verify
-//   Mutants → Scenarios
+//   JustPhotoPlugin → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay
+//   ReplayHarness → CanonicalJSON, JustPhotoEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ScenarioYAML, JustPhotoScenarios, Verify
+//   Lab → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, JustPhotoScenarios, Verify, GRDB, Yams
+//   JPReplayTesting → JustPhotoEngine, JustPhotoPlugin, Recording, Replay, ReplayHarness, Verify
+//   Mutants → JustPhotoScenarios
 //   MCAP → CZstd   (the MCAP writer of `export --mcap`: any engine, no Foundation)
-//   jpreplay → CameraCoachPlugin, CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, MCAP, PixScanPlugin, Recording, Replay, ReplayHarness, Scenarios, Verify, ArgumentParser
+//   jpreplay → CameraCoachPlugin, CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, MCAP, PixScanPlugin, Recording, Replay, ReplayHarness, JustPhotoScenarios, Verify, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
-// CanonicalJSON, EngineIO, PoseSpec, CoachEngine, PixScanEngine and CameraCoachEngine use nothing but the standard library
+// CanonicalJSON, EngineIO, PoseSpec, JustPhotoEngine, PixScanEngine and CameraCoachEngine use nothing but the standard library
 // (and libc's math): no Foundation, no files, processes, environment, clock or randomness.
 let package = Package(
   name: "justphoto-replay",
@@ -39,7 +39,7 @@ let package = Package(
     // The floor: app code builds input events from EngineIO's vocabulary.
     .library(name: "CanonicalJSON", targets: ["CanonicalJSON"]),
     .library(name: "EngineIO", targets: ["EngineIO"]),
-    .library(name: "CoachEngine", targets: ["CoachEngine"]),
+    .library(name: "JustPhotoEngine", targets: ["JustPhotoEngine"]),
     .library(name: "Recording", targets: ["Recording"]),
     .library(name: "Replay", targets: ["Replay"]),
     .library(name: "Verify", targets: ["Verify"]),
@@ -62,7 +62,7 @@ let package = Package(
     .target(name: "EngineIO", dependencies: ["CanonicalJSON"]),
     .target(name: "EngineSeam", dependencies: ["CanonicalJSON", "EngineIO"]),
     .target(name: "PoseSpec", dependencies: ["CanonicalJSON"]),
-    .target(name: "CoachEngine", dependencies: ["CanonicalJSON", "EngineIO", "PoseSpec"]),
+    .target(name: "JustPhotoEngine", dependencies: ["CanonicalJSON", "EngineIO", "PoseSpec"]),
     .target(name: "PixScanEngine", dependencies: ["CanonicalJSON"]),
     .target(
       name: "PixScanPlugin",
@@ -105,9 +105,9 @@ let package = Package(
     // Just Photo on the engine seam: its vocabulary, trace rendering, effect table, outputs.
     .target(
       name: "JustPhotoPlugin",
-      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "PoseSpec", "Recording", "Replay"]),
+      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "PoseSpec", "Recording", "Replay"]),
     .target(
-      name: "Scenarios",
+      name: "JustPhotoScenarios",
       dependencies: [
         "CanonicalJSON", "EngineIO", "PoseSpec", "Recording", "ScenarioYAML",
         .product(name: "Yams", package: "Yams"),
@@ -115,8 +115,8 @@ let package = Package(
     .target(
       name: "Lab",
       dependencies: [
-        "CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ReplayHarness",
-        "Scenarios", "Verify",
+        "CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ReplayHarness",
+        "JustPhotoScenarios", "Verify",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -125,19 +125,19 @@ let package = Package(
     .target(
       name: "ReplayHarness",
       dependencies: [
-        "CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ScenarioYAML",
-        "Scenarios", "Verify",
+        "CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ScenarioYAML",
+        "JustPhotoScenarios", "Verify",
       ]),
-    .target(name: "JPReplayTesting", dependencies: ["CoachEngine", "JustPhotoPlugin", "Recording", "Replay", "ReplayHarness", "Verify"]),
+    .target(name: "JPReplayTesting", dependencies: ["JustPhotoEngine", "JustPhotoPlugin", "Recording", "Replay", "ReplayHarness", "Verify"]),
     // Seeded input mutants for the decoders' robustness tests (Tests/*/MutationTests.swift).
-    .target(name: "Mutants", dependencies: ["Scenarios"]),
+    .target(name: "Mutants", dependencies: ["JustPhotoScenarios"]),
     // The MCAP writer (https://mcap.dev/spec) behind `jpreplay export --mcap`: chunks, indexes, summary, CRCs.
     .target(name: "MCAP", dependencies: ["CZstd"]),
     .executableTarget(
       name: "jpreplay",
       dependencies: [
         "CameraCoachPlugin", "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "MCAP",
-        "PixScanPlugin", "Recording", "Replay", "ReplayHarness", "Scenarios", "Verify",
+        "PixScanPlugin", "Recording", "Replay", "ReplayHarness", "JustPhotoScenarios", "Verify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // `jpreplay --version` names the commit the binary was built from (git at build time).
@@ -146,8 +146,8 @@ let package = Package(
     .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
     .testTarget(
-      name: "CoachEngineTests",
-      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Replay"]),
+      name: "JustPhotoEngineTests",
+      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Replay"]),
     .testTarget(
       name: "RecordingTests",
       dependencies: [
@@ -156,9 +156,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "ReplayTests",
-      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Recording", "Replay", "Verify"]),
+      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Recording", "Replay", "Verify"]),
     .testTarget(
-      name: "ScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "ScenarioYAML", "Scenarios"]),
+      name: "JustPhotoScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "ScenarioYAML", "JustPhotoScenarios"]),
     .testTarget(name: "PixScanEngineTests", dependencies: ["CanonicalJSON", "PixScanEngine", "PixScanScenarios"]),
     .testTarget(
       name: "PixScanPluginTests",
@@ -170,13 +170,13 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "Recording", "Replay", "Scenarios",
+        "CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "Recording", "Replay", "JustPhotoScenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .testTarget(
       name: "LabTests",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Recording", "Replay", "Scenarios", "Verify",
+        "CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Recording", "Replay", "JustPhotoScenarios", "Verify",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     // Runs scripts/check-imports (this manifest = the import graph; the floor rules).
@@ -191,13 +191,13 @@ if Context.environment["JPREPLAY_FUZZ"] == "1" {
   package.targets.append(
     .target(
       name: "FuzzSupport",
-      dependencies: ["CanonicalJSON", "CoachEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Replay"],
+      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Replay"],
       path: "Fuzz/FuzzSupport"))
   let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzJSONL", ["CanonicalJSON", "EngineIO", "FuzzSupport", "Recording"]),
     ("FuzzJprec", ["CanonicalJSON", "EngineIO", "FuzzSupport", "Recording"]),
     ("FuzzChunk", ["CanonicalJSON", "EngineIO", "FuzzSupport", "Recording"]),
-    ("FuzzScenario", ["EngineIO", "FuzzSupport", "Recording", "Scenarios"]),
+    ("FuzzScenario", ["EngineIO", "FuzzSupport", "Recording", "JustPhotoScenarios"]),
     ("FuzzPoseSpec", ["CanonicalJSON", "EngineIO", "FuzzSupport", "PoseSpec", "Recording"]),
     ("FuzzTuneSpace", ["CanonicalJSON", "FuzzSupport", "Lab"]),
   ]

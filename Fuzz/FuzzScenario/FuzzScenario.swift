@@ -2,7 +2,7 @@ import EngineIO
 import Foundation
 import FuzzSupport
 import Recording
-import Scenarios
+import JustPhotoScenarios
 
 /// libFuzzer target: one input is a scenario file (`*.scenario.yaml`, docs/CORPUS.md).
 ///

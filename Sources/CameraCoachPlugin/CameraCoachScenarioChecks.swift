@@ -7,7 +7,7 @@ import Recording
 import Replay
 import Verify
 
-/// Camera Coach's hook for `verify`'s scenario checks (docs/CAMERACOACH.md "Scenarios"): its
+/// Camera Coach's hook for `verify`'s scenario checks (docs/CAMERACOACH.md "JustPhotoScenarios"): its
 /// scenario files are the `<name>.yaml` files of a folder whose top level says
 /// `engine: cameracoach`; `<name>.jprec` is stale unless it holds exactly the header and events
 /// the scenario generates; each replay's trace is judged by the scenario's `expect:` rules and

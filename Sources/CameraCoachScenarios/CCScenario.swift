@@ -16,7 +16,7 @@ public struct CCScenarioEvent: Equatable, Sendable {
   }
 }
 
-/// A Camera Coach scenario (`engine: cameracoach`, docs/CAMERACOACH.md "Scenarios"): a script
+/// A Camera Coach scenario (`engine: cameracoach`, docs/CAMERACOACH.md "JustPhotoScenarios"): a script
 /// of input events and frame runs, and the author's `expect:` rules.
 public struct CCScenario: Sendable {
   /// The file name used in messages.

@@ -1,4 +1,4 @@
-import CoachEngine
+import JustPhotoEngine
 import PoseSpec
 
 /// One cue's entry of a `cue_eval` output as values: what its object in the trace record holds

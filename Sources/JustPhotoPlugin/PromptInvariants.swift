@@ -1,5 +1,5 @@
 import CanonicalJSON
-import CoachEngine
+import JustPhotoEngine
 import EngineIO
 
 /// Invariants of the prompt system (ENGINE §4.1, §4.3, PRD Appendix A), checked on a trace:

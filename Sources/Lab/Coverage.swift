@@ -1,4 +1,4 @@
-import CoachEngine
+import JustPhotoEngine
 import Foundation
 import JustPhotoPlugin
 import Recording

@@ -1,9 +1,9 @@
 import CanonicalJSON
-import CoachEngine
+import JustPhotoEngine
 import EngineIO
 import JustPhotoPlugin
 import Replay
-import Scenarios
+import JustPhotoScenarios
 
 /// A `ReplayOutput` that keeps what `expect:` rules are judged on (the trace records but
 /// `cue_eval`, and the A.13 lines), for an in-process replay — `tune` checks a trial's replay against the scenario's

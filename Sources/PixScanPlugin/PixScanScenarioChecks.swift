@@ -7,7 +7,7 @@ import Replay
 import Verify
 
 /// PixScan's hook for `verify`'s scenario checks (`ScenarioChecks`, docs/PIXSCAN.md
-/// "Scenarios"): the scenario files of a recordings folder are its `<name>.yaml` files whose
+/// "JustPhotoScenarios"): the scenario files of a recordings folder are its `<name>.yaml` files whose
 /// top level says `engine: pixscan`; recording `<name>.jprec` is stale unless it holds exactly
 /// the header (its `generator_sha256` is the scenario's meaning) and the events the scenario
 /// generates, and each replay's trace is judged by the scenario's `expect:` rules.

@@ -1,6 +1,6 @@
 import PixScanEngine
 
-/// A small seeded PRNG (SplitMix64, as in Sources/Scenarios/SplitMix64.swift): a seed fixes a
+/// A small seeded PRNG (SplitMix64, as in Sources/JustPhotoScenarios/SplitMix64.swift): a seed fixes a
 /// generated library on every machine.
 public struct PixSplitMix64: Sendable {
   private var state: UInt64

@@ -26,7 +26,7 @@ public struct PixScenarioEvent: Equatable, Sendable {
 
 /// A PixScan scenario (`engine: pixscan`): a library description, a triage script and the
 /// author's `expect:` rules. `parse` turns the YAML into the time-ordered input events.
-/// The format is described in docs/PIXSCAN.md ("Scenarios").
+/// The format is described in docs/PIXSCAN.md ("JustPhotoScenarios").
 public struct PixScenario: Sendable {
   /// The file name used in messages.
   public var file: String

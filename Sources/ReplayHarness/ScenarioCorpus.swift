@@ -3,7 +3,7 @@ import JustPhotoPlugin
 import Recording
 import Replay
 import ScenarioYAML
-import Scenarios
+import JustPhotoScenarios
 import Verify
 
 /// Scenario files of the corpus (`Recordings/<name>.scenario.yaml`) and their recordings:

@@ -3,7 +3,7 @@ import EngineIO
 import Foundation
 import Lab
 import Recording
-import Scenarios
+import JustPhotoScenarios
 
 /// `jpreplay`: record, inspect, replay and verify Just Photo coaching sessions.
 struct JPReplay: ParsableCommand {

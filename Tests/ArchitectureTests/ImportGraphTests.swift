@@ -40,20 +40,20 @@ struct ImportGraphTests {
     #expect(exact.code == 0, "\(exact.stdout)\(exact.stderr)")
   }
 
-  /// The checker enforces the two rules: a planted `import CoachEngine` under Recording and a
+  /// The checker enforces the two rules: a planted `import JustPhotoEngine` under Recording and a
   /// file API in the engine are reported with their files, even with every arrow declared.
   @Test func checkerCatchesBrokenFloorRules() throws {
     let pkg = try ScratchPackage(files: [
-      "Sources/CoachEngine/Engine.swift": "import Foundation\n\nlet s = try? String(contentsOfFile: \"x\")\n",
-      "Sources/Recording/Reader.swift": "import CoachEngine\n",
-      "Sources/JustPhotoPlugin/Plugin.swift": "import CoachEngine\n",
+      "Sources/JustPhotoEngine/Engine.swift": "import Foundation\n\nlet s = try? String(contentsOfFile: \"x\")\n",
+      "Sources/Recording/Reader.swift": "import JustPhotoEngine\n",
+      "Sources/JustPhotoPlugin/Plugin.swift": "import JustPhotoEngine\n",
     ])
     defer { pkg.remove() }
-    let r = try pkg.check(targets: [("CoachEngine", []), ("Recording", ["CoachEngine"]), ("JustPhotoPlugin", ["CoachEngine"])])
+    let r = try pkg.check(targets: [("JustPhotoEngine", []), ("Recording", ["JustPhotoEngine"]), ("JustPhotoPlugin", ["JustPhotoEngine"])])
     #expect(r.code == 1)
-    #expect(r.stdout.contains("Sources/Recording/Reader.swift imports CoachEngine"), "\(r.stdout)")
-    #expect(r.stdout.contains("Sources/CoachEngine/Engine.swift imports Foundation"), "\(r.stdout)")
-    #expect(r.stdout.contains("Sources/CoachEngine/Engine.swift:3 uses contentsOfFile"), "\(r.stdout)")
+    #expect(r.stdout.contains("Sources/Recording/Reader.swift imports JustPhotoEngine"), "\(r.stdout)")
+    #expect(r.stdout.contains("Sources/JustPhotoEngine/Engine.swift imports Foundation"), "\(r.stdout)")
+    #expect(r.stdout.contains("Sources/JustPhotoEngine/Engine.swift:3 uses contentsOfFile"), "\(r.stdout)")
   }
 
   /// The seam rule: a harness module importing an engine (Just Photo's or PixScan's) or its
@@ -61,21 +61,21 @@ struct ImportGraphTests {
   /// the manifest (a `…Plugin` target and what only it depends on), not from a list.
   @Test func checkerCatchesAHarnessModuleImportingAnEngine() throws {
     let pkg = try ScratchPackage(files: [
-      "Sources/CoachEngine/Engine.swift": "public struct Engine {}\n",
+      "Sources/JustPhotoEngine/Engine.swift": "public struct Engine {}\n",
       "Sources/PixScanEngine/Pix.swift": "public struct Pix {}\n",
-      "Sources/Replay/Replayer.swift": "import CoachEngine\n",
+      "Sources/Replay/Replayer.swift": "import JustPhotoEngine\n",
       "Sources/EngineSeam/Seam.swift": "import PixScanEngine\n",
       "Sources/Verify/Verifier.swift": "import JustPhotoPlugin\n",
-      "Sources/JustPhotoPlugin/Plugin.swift": "import CoachEngine\n",
+      "Sources/JustPhotoPlugin/Plugin.swift": "import JustPhotoEngine\n",
       "Sources/PixScanPlugin/Plugin.swift": "import PixScanEngine\n",
     ])
     defer { pkg.remove() }
     let r = try pkg.check(targets: [
-      ("CoachEngine", []), ("PixScanEngine", []), ("Replay", ["CoachEngine"]), ("EngineSeam", ["PixScanEngine"]),
-      ("JustPhotoPlugin", ["CoachEngine"]), ("Verify", ["JustPhotoPlugin"]), ("PixScanPlugin", ["PixScanEngine"]),
+      ("JustPhotoEngine", []), ("PixScanEngine", []), ("Replay", ["JustPhotoEngine"]), ("EngineSeam", ["PixScanEngine"]),
+      ("JustPhotoPlugin", ["JustPhotoEngine"]), ("Verify", ["JustPhotoPlugin"]), ("PixScanPlugin", ["PixScanEngine"]),
     ])
     #expect(r.code == 1)
-    #expect(r.stdout.contains("Sources/Replay/Replayer.swift imports CoachEngine (a harness module"), "\(r.stdout)")
+    #expect(r.stdout.contains("Sources/Replay/Replayer.swift imports JustPhotoEngine (a harness module"), "\(r.stdout)")
     #expect(r.stdout.contains("Sources/EngineSeam/Seam.swift imports PixScanEngine"), "\(r.stdout)")
     #expect(r.stdout.contains("Sources/Verify/Verifier.swift imports JustPhotoPlugin"), "\(r.stdout)")
     #expect(!r.stdout.contains("Sources/JustPhotoPlugin"), "\(r.stdout)")
@@ -106,9 +106,9 @@ struct ImportGraphTests {
   /// Checked here too, without the script: no file under Sources/Recording imports the engine.
   @Test func recordingNeverImportsTheEngine() throws {
     let offenders = try Self.swiftFiles(under: "Sources/Recording").filter { file in
-      try Self.importedModules(file).contains("CoachEngine")
+      try Self.importedModules(file).contains("JustPhotoEngine")
     }
-    #expect(offenders.isEmpty, "Recording imports CoachEngine in \(offenders)")
+    #expect(offenders.isEmpty, "Recording imports JustPhotoEngine in \(offenders)")
     #expect(try Self.swiftFiles(under: "Sources/Recording").count > 10)
   }
 
@@ -141,8 +141,8 @@ struct ImportGraphTests {
     let e = try Self.engines.get()
     #expect(Set(e.modules["PixScan"] ?? []) == ["PixScanPlugin", "PixScanEngine", "PixScanScenarios"], "\(e.modules)")
     #expect(Set(e.modules["CameraCoach"] ?? []) == ["CameraCoachPlugin", "CameraCoachEngine", "CameraCoachScenarios"], "\(e.modules)")
-    #expect(Set(e.modules["JustPhoto"] ?? []).isSuperset(of: ["JustPhotoPlugin", "CoachEngine", "PoseSpec"]), "\(e.modules)")
-    #expect(Set(e.floor).isSuperset(of: ["CanonicalJSON", "EngineIO", "CoachEngine", "PixScanEngine", "CameraCoachEngine"]), "\(e.floor)")
+    #expect(Set(e.modules["JustPhoto"] ?? []).isSuperset(of: ["JustPhotoPlugin", "JustPhotoEngine", "PoseSpec"]), "\(e.modules)")
+    #expect(Set(e.floor).isSuperset(of: ["CanonicalJSON", "EngineIO", "JustPhotoEngine", "PixScanEngine", "CameraCoachEngine"]), "\(e.floor)")
     #expect(e.all.isDisjoint(with: ["CanonicalJSON", "EngineIO", "EngineSeam", "Recording", "Replay", "Verify", "ScenarioYAML"]))
   }
 

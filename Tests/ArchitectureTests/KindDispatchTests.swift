@@ -10,7 +10,7 @@ import Testing
 @Suite("Kind dispatch rules")
 struct KindDispatchTests {
   /// Modules whose own values the scan leaves alone (see the suite's comment).
-  static let engineCores = ["Sources/CoachEngine/", "Sources/PixScanEngine/", "Sources/CameraCoachEngine/"]
+  static let engineCores = ["Sources/JustPhotoEngine/", "Sources/PixScanEngine/", "Sources/CameraCoachEngine/"]
 
   /// What names a kind in an expression: an identifier containing `kind`/`Kind` (`kind`,
   /// `kindName`, `recordKind`), `out`, or a line's `["out"]` / `["kind"]` / `["event"]` string.
@@ -127,7 +127,7 @@ struct KindDispatchTests {
         let c = Self.code(line)
         if c.contains("Generic" + "Event") || c.contains("case .gen" + "eric") { generic.append("\(f):\(n + 1)") }
         if c.contains("CoachEvent(decoding: kind, fields:") { decoders.append(f) }
-        if f.hasPrefix("Sources/CoachEngine/"), c.contains(".json" + "Fields") || c.contains("payload: .just" + "Photo") {
+        if f.hasPrefix("Sources/JustPhotoEngine/"), c.contains(".json" + "Fields") || c.contains("payload: .just" + "Photo") {
           engineReads.append("\(f):\(n + 1)")
         }
       }

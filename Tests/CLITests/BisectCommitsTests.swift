@@ -207,7 +207,7 @@ struct BisectCommitsTests {
     try Self.seedBuildCache(dir)
     try Self.commit(dir, "c2 notes") { try Self.append("notes\n", to: dir.appendingPathComponent("NOTES.md")) }
     try Self.commit(dir, "c3 gate: hold the shown cue longer") {
-      try Self.append("// the gate holds longer now\n", to: dir.appendingPathComponent("Sources/CoachEngine/Cues/AntiJitterGate.swift"))
+      try Self.append("// the gate holds longer now\n", to: dir.appendingPathComponent("Sources/JustPhotoEngine/Cues/AntiJitterGate.swift"))
     }
     // The culprit's build, seeded in the cache: an engine whose gate holds HEAD_LEVEL 5000 ms
     // instead of 3000 (standing in for a release build of c3, which would take minutes).
@@ -220,7 +220,7 @@ struct BisectCommitsTests {
     try #require(r.code == 0, "\(r.stdout)\n\(r.stderr)")
     let c3 = try Self.git(["rev-parse", "HEAD~1"], in: dir)
     #expect(r.stdout.contains("first bad commit: \(c3.prefix(12)) c3 gate: hold the shown cue longer"))
-    #expect(r.stdout.contains("Sources/CoachEngine/Cues/AntiJitterGate.swift | 1 +"), "\(r.stdout)")
+    #expect(r.stdout.contains("Sources/JustPhotoEngine/Cues/AntiJitterGate.swift | 1 +"), "\(r.stdout)")
     #expect(r.stdout.contains("first divergence: at t=3200 golden has cue_display CHIN_UP/hard, replay has none"))
     // The metric table at the culprit (min hold 5000) and at its parent (3000).
     #expect(r.stdout.contains("why, at the culprit \(c3.prefix(10)) (CHIN_UP"))

@@ -1,7 +1,7 @@
 import CanonicalJSON
 import Foundation
 import Lab
-import Scenarios
+import JustPhotoScenarios
 import Testing
 
 /// DESIGN §9 "Ground truth is intent": labels come from the scenario's declared intent, never

@@ -1,7 +1,7 @@
 import CanonicalJSON
 import Foundation
 import Recording
-import Scenarios
+import JustPhotoScenarios
 import Testing
 
 /// Damaged recordings: clean exit-2 errors naming the problem, `doctor`, `--recover`,

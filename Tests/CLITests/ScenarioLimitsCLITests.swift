@@ -1,5 +1,5 @@
 import Foundation
-import Scenarios
+import JustPhotoScenarios
 import Testing
 
 /// `jpreplay record` and `verify`'s stale check on hostile scenario files (issue 12: C4, H2):

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Scenarios
+import JustPhotoScenarios
 import Testing
 
 /// Issue 23 item 5: tune spaces and study databases that would crash, mislead or be cut

@@ -1,6 +1,6 @@
 import JustPhotoPlugin
 import Replay
-import Scenarios
+import JustPhotoScenarios
 import Testing
 
 /// `saw: KIND` accepts exactly the trace kinds the engine emits (Scenarios does not link the

@@ -4,7 +4,7 @@ import Foundation
 import Lab
 import PoseSpec
 import Recording
-import Scenarios
+import JustPhotoScenarios
 import Testing
 
 /// Latency that sees lag (issue 35 item 4): onset latency from the start of the declared

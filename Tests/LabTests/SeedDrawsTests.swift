@@ -3,7 +3,7 @@ import EngineIO
 import Foundation
 import PoseSpec
 import Recording
-import Scenarios
+import JustPhotoScenarios
 import Testing
 import Verify
 

@@ -2,7 +2,7 @@ import CanonicalJSON
 import Foundation
 import Lab
 import PoseSpec
-import Scenarios
+import JustPhotoScenarios
 import Testing
 
 /// `jpreplay spec audit` (issue 16): hazards injected into the project spec are found, the

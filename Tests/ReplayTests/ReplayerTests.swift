@@ -1,5 +1,5 @@
 import CanonicalJSON
-import CoachEngine
+import JustPhotoEngine
 import EngineIO
 import JustPhotoPlugin
 import Replay

@@ -1,4 +1,4 @@
-import CoachEngine
+import JustPhotoEngine
 import EngineIO
 import JustPhotoPlugin
 import Foundation

@@ -1,5 +1,5 @@
 import CanonicalJSON
-@testable import CoachEngine
+@testable import JustPhotoEngine
 import EngineIO
 import JustPhotoPlugin
 @testable import Replay

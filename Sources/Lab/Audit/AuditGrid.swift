@@ -2,7 +2,7 @@ import Foundation
 import PoseSpec
 
 /// One point of the audit grid: a short, noise-free (unless `noisy`) scenario of the parametric
-/// subject (Sources/Scenarios), written as the YAML a user can `jpreplay record`.
+/// subject (Sources/JustPhotoScenarios), written as the YAML a user can `jpreplay record`.
 public struct AuditPoint: Sendable {
   /// A stable name: `<axis>-<value>-<scene>-fix<on|off>` (also the repro file name).
   public var name: String

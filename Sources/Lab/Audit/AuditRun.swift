@@ -1,9 +1,9 @@
-import CoachEngine
+import JustPhotoEngine
 import Foundation
 import JustPhotoPlugin
 import PoseSpec
 import Replay
-import Scenarios
+import JustPhotoScenarios
 
 /// What one audit grid point showed: per cue the levels reached, the error range, why it was
 /// unavailable, and what the gate displayed instead; Match and prompt budgets.

@@ -1,11 +1,11 @@
 import CanonicalJSON
-import CoachEngine
+import JustPhotoEngine
 import EngineIO
 import Foundation
 import JustPhotoPlugin
 import Recording
 import Replay
-import Scenarios
+import JustPhotoScenarios
 
 /// `jpreplay bench`: decode and replay speed, against a Foundation `JSONDecoder` baseline, and
 /// size against JSONL+zstd -3 — all measured in one run on the same frames (DESIGN §7).

@@ -1,12 +1,12 @@
 import CanonicalJSON
-import CoachEngine
+import JustPhotoEngine
 import Foundation
 import Recording
 import JustPhotoPlugin
 import PoseSpec
 import Recording
 import Replay
-import Scenarios
+import JustPhotoScenarios
 
 /// `jpreplay faults`: do the corpus' `expect:` rules catch a wrong engine? (issue 24)
 ///

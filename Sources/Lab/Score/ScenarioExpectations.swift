@@ -2,7 +2,7 @@ import Foundation
 import Recording
 import Replay
 import ReplayHarness
-import Scenarios
+import JustPhotoScenarios
 
 // The scorer's view of the corpus's expect: rules (score's `expect` column, tune's hard
 // constraint): ``ExpectationChecker`` is the lab's, so these stay beside it.

@@ -1,4 +1,4 @@
-import CoachEngine
+import JustPhotoEngine
 import EngineIO
 
 /// The windows the objective rules use (docs/SCORING.md explains each choice).

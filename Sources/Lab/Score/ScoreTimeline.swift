@@ -1,4 +1,4 @@
-import CoachEngine
+import JustPhotoEngine
 import EngineIO
 
 /// A half-open time interval `[start, end)` in ms.

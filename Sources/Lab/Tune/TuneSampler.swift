@@ -1,5 +1,5 @@
 import Foundation
-import Scenarios
+import JustPhotoScenarios
 
 public enum TuneSamplerKind: String, Sendable, CaseIterable {
   case grid, random, tpe, nsga2

@@ -3,7 +3,7 @@
 /// The compiler resolves every name at load time — formula variables, binding aliases,
 /// the [D] bindings of §2.5, catalogue inputs, ROIs, `target.*` — and type-checks the result,
 /// so the engine evaluates a closed tree: no name lookups and no string work per frame.
-/// What each input means on a frame is the engine's business (`CoachEngine`); this module
+/// What each input means on a frame is the engine's business (`JustPhotoEngine`); this module
 /// only names them.
 
 /// The static type of a compiled expression.

@@ -5,7 +5,7 @@ import Recording
 import Verify
 
 /// `jpreplay record` of another engine's scenario file (its top level says `engine: <name>`,
-/// e.g. docs/PIXSCAN.md "Scenarios"): what the file generates, as the engine's plug-in reads
+/// e.g. docs/PIXSCAN.md "JustPhotoScenarios"): what the file generates, as the engine's plug-in reads
 /// it (``ScenarioSupport``), written beside it as <name>.jprec through a `SafeFile`, or left
 /// as it is when the recording already holds it. One route for every registered engine.
 enum EngineScenarioRecord {

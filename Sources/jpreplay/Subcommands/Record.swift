@@ -3,7 +3,7 @@ import EngineIO
 import Foundation
 import Lab
 import Recording
-import Scenarios
+import JustPhotoScenarios
 
 extension JPReplay {
   struct Record: ParsableCommand {
@@ -11,7 +11,7 @@ extension JPReplay {
       abstract: "Generate recordings from scenario files (Recordings/<name>.scenario.yaml).",
       discussion: """
         A scenario file is YAML: a parametric subject animated over a timeline of keyframes, \
-        ramps and oscillations, seeded landmark noise, and input events (schema: Sources/Scenarios/Scenario.swift). \
+        ramps and oscillations, seeded landmark noise, and input events (schema: Sources/JustPhotoScenarios/Scenario.swift). \
         The recording is a function of the file: the same file gives the same bytes on every \
         machine. A scenario that declares its intent (`intent:` on timeline steps, or a `truth:` \
         block) gets ground-truth `label` events derived from that declaration alone — which \

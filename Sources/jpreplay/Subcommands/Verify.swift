@@ -4,7 +4,7 @@ import JustPhotoPlugin
 import Lab
 import Recording
 import Replay
-import Scenarios
+import JustPhotoScenarios
 import Verify
 
 extension JPReplay {
