@@ -190,6 +190,13 @@ public protocol EngineVocabulary {
   /// Example: `"pixscan"`, `"cameracoach"`.
   static var engineName: String { get }
 
+  /// Whether the engine writes diagnostic (A.13) lines, and so has a `.a13.jsonl` golden per
+  /// recording beside its trace. Default: `false` — an engine without diagnostics gets no empty
+  /// A.13 file to keep, review or accept.
+  ///
+  /// Example: `true` for Just Photo (its A.13 log); PixScan and Camera Coach keep the default.
+  static var writesDiagnostics: Bool { get }
+
   /// Every event kind the engine's recordings may hold, in a fixed order: where `.jprec`
   /// stores each, whether the engine sees it, the fields `import` requires, its launch or
   /// kill role.
@@ -378,6 +385,9 @@ public struct EventRefusal: Equatable, Sendable {
 }
 
 extension EngineVocabulary {
+  /// No diagnostics (``writesDiagnostics``).
+  public static var writesDiagnostics: Bool { false }
+
   /// Unchanged: an engine without cues.
   public static func narrow(_ output: Output, toCues cues: Set<String>) -> Output? { output }
 

@@ -16,6 +16,8 @@ public enum JustPhotoVocabulary: EngineVocabulary {
   public typealias Snapshot = StoreSnapshot
 
   public static let engineName = justPhotoEngineName
+  /// Just Photo writes its A.13 log: every recording has a `.a13.jsonl` golden.
+  public static let writesDiagnostics = true
 
   public static let kinds: [EventKindInfo] = EventKind.allCases.map(info)
 

@@ -15,6 +15,8 @@ public struct EnginePlugin: Sendable {
   public var name: String
   /// The engine's event kinds (what `import` checks and where `.jprec` stores each).
   public var kinds: [EventKindInfo]
+  /// Whether it writes A.13 lines (``EngineVocabulary/writesDiagnostics``).
+  public var writesDiagnostics: Bool
   /// What coverage looks for (``EngineVocabulary/coverageFacets``).
   public var coverageFacets: [CoverageFacet]
   /// Replays `url` into a trace sink and an A.13 sink (the `replay` command).
@@ -41,6 +43,7 @@ public struct EnginePlugin: Sendable {
     kinds = E.Vocabulary.kinds
     outputKinds = E.Vocabulary.outputKinds
     coverageFacets = E.Vocabulary.coverageFacets
+    writesDiagnostics = E.Vocabulary.writesDiagnostics
     timeline = E.Vocabulary.timeline
     refusal = { E.Vocabulary.refusal(of: $0) }
     records = { (header, events, selection, settings, recording) throws(ReplayError) -> [TraceRecord] in
@@ -64,7 +67,8 @@ public struct EnginePlugin: Sendable {
     var a13: any LineSink = MemoryLineSink()
     let summary = try replay(url, settings, &trace, &a13)
     return ReplayProducts(
-      trace: (trace as? MemoryLineSink)?.text ?? "", a13: (a13 as? MemoryLineSink)?.text ?? "", summary: summary)
+      trace: (trace as? MemoryLineSink)?.text ?? "",
+      a13: writesDiagnostics ? (a13 as? MemoryLineSink)?.text ?? "" : nil, summary: summary)
   }
 
   static func driver<E: SeamEngine & Sendable>(

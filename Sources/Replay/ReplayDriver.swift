@@ -92,7 +92,8 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
   public func canonicalProducts(_ url: URL) throws(ReplayError) -> ReplayProducts {
     var output = TraceOutput(trace: MemoryLineSink(), a13: MemoryLineSink(), vocabulary: E.Vocabulary.self)
     let summary = try replay(url, into: &output)
-    return ReplayProducts(trace: output.trace.text, a13: output.a13.text, summary: summary)
+    return ReplayProducts(
+      trace: output.trace.text, a13: E.Vocabulary.writesDiagnostics ? output.a13.text : nil, summary: summary)
   }
 
   package static func mentions(_ object: JSONObject, _ cues: Set<String>) -> Bool {
@@ -123,13 +124,14 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
 public struct ReplayProducts: Sendable, Equatable {
   /// Canonical trace JSONL (each line ends with "\n").
   public var trace: String
-  /// Canonical A.13 JSONL.
-  public var a13: String
+  /// Canonical A.13 JSONL; nil for an engine that writes no diagnostics
+  /// (``EngineVocabulary/writesDiagnostics``): it has no A.13 golden.
+  public var a13: String?
   /// What the replay did besides its outputs.
   public var summary: ReplaySummary
 
   /// The products of one replay.
-  public init(trace: String, a13: String, summary: ReplaySummary = ReplaySummary()) {
+  public init(trace: String, a13: String?, summary: ReplaySummary = ReplaySummary()) {
     self.trace = trace
     self.a13 = a13
     self.summary = summary

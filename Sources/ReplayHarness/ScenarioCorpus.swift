@@ -52,7 +52,7 @@ public enum ScenarioCorpus {
   /// `rules` judged on one replay's canonical texts.
   public static func check(_ rules: [ScenarioExpectation], _ products: ReplayProducts) -> [String] {
     let trace = ExpectationTrace(
-      traceText: products.text(.trace), a13Text: products.text(.a13), records: Expectations.needRecords(rules))
+      traceText: products.trace, a13Text: products.text(.a13) ?? "", records: Expectations.needRecords(rules))
     return Expectations.check(rules, trace: trace).map(\.description)
   }
 

@@ -17,8 +17,9 @@ public enum GoldenKind: String, CaseIterable, Sendable, Comparable {
 }
 
 extension ReplayProducts {
-  /// The replay's text compared with the golden of `kind`.
-  public func text(_ kind: GoldenKind) -> String { kind == .trace ? trace : a13 }
+  /// The replay's text compared with the golden of `kind`; nil for A.13 of an engine that
+  /// writes none (it has no such golden).
+  public func text(_ kind: GoldenKind) -> String? { kind == .trace ? trace : a13 }
 }
 
 /// A `.new` file waiting for review.

@@ -181,7 +181,24 @@ public struct Verifier: Sendable {
     var problems: [GoldenProblem] = []
     let mode = write ? options.update : .no
     for kind in GoldenKind.allCases {
-      let fresh = products.text(kind)
+      guard let fresh = products.text(kind) else {
+        // An engine without diagnostics has no A.13 golden: one left on disk is stale.
+        let url = store.goldenURL(name, kind)
+        guard FileManager.default.fileExists(atPath: url.path) else { continue }
+        let problem = GoldenProblem(
+          file: kind, kind: .mismatch(nil),
+          message: "\(kind.rawValue): \(store.goldenLabel)/\(name)\(kind.suffix) should not exist: this engine writes no A.13 lines (remove it, or --update always)")
+        if mode == .always {
+          do { try FileManager.default.removeItem(at: url) } catch {
+            return VerifyCase(
+              name: name, status: .badInput(BadInputError(recording: url.path, message: SystemReason.message(error))))
+          }
+          result.updated.append(problem)
+        } else {
+          problems.append(problem)
+        }
+        continue
+      }
       do {
         let golden = try store.readGolden(name, kind)
         let checked: GoldenProblem?

@@ -28,9 +28,6 @@ struct HTMLReportEnginesBrowserTests {
       try fm.copyItem(
         at: CLI.repoRoot.appendingPathComponent("Recordings/\(e.engine)/\(e.name).jprec"),
         to: recs.appendingPathComponent("\(e.name).jprec"))
-      try fm.copyItem(
-        at: CLI.repoRoot.appendingPathComponent("Golden/\(e.engine)/\(e.name).a13.jsonl"),
-        to: golden.appendingPathComponent("\(e.name).a13.jsonl"))
       let trace = try String(contentsOf: CLI.repoRoot.appendingPathComponent("Golden/\(e.engine)/\(e.name).trace.jsonl"), encoding: .utf8)
       let r = try #require(trace.range(of: e.from), "\(e.name): no \(e.from)")
       try trace.replacingCharacters(in: r, with: e.to).write(

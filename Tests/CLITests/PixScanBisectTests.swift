@@ -23,7 +23,7 @@ struct PixScanBisectTests {
       try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
     }
     for n in recordings {
-      for f in ["Recordings/pixscan/\(n).jprec", "Recordings/pixscan/\(n).yaml", "Golden/pixscan/\(n).trace.jsonl", "Golden/pixscan/\(n).a13.jsonl"] {
+      for f in ["Recordings/pixscan/\(n).jprec", "Recordings/pixscan/\(n).yaml", "Golden/pixscan/\(n).trace.jsonl"] {
         try fm.copyItem(at: CLI.repoRoot.appendingPathComponent(f), to: dir.appendingPathComponent(f))
       }
     }
@@ -128,7 +128,7 @@ struct PixScanBisectTests {
     // verify in a copy of the corpus: the fault fails it and writes nothing.
     let fm = FileManager.default
     for sub in ["Recordings", "Golden"] { try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true) }
-    for f in ["Recordings/pixscan/undo-edges.jprec", "Golden/pixscan/undo-edges.trace.jsonl", "Golden/pixscan/undo-edges.a13.jsonl"] {
+    for f in ["Recordings/pixscan/undo-edges.jprec", "Golden/pixscan/undo-edges.trace.jsonl"] {
       try fm.copyItem(at: CLI.repoRoot.appendingPathComponent(f), to: dir.appendingPathComponent(f.replacingOccurrences(of: "pixscan/", with: "")))
     }
     let corpus = ["--recordings-dir", dir.appendingPathComponent("Recordings").path, "--golden-dir", dir.appendingPathComponent("Golden").path]
@@ -137,7 +137,7 @@ struct PixScanBisectTests {
     #expect(failed.code == 1, "\(failed.stdout)\n\(failed.stderr)")
     #expect(failed.stderr.contains("WARNING: planted fault"))
     let written = try fm.contentsOfDirectory(atPath: dir.appendingPathComponent("Golden").path).sorted()
-    #expect(written == ["undo-edges.a13.jsonl", "undo-edges.trace.jsonl"])
+    #expect(written == ["undo-edges.trace.jsonl"], "PixScan writes no A.13 lines: no A.13 golden")
     #expect(try String(contentsOf: dir.appendingPathComponent("Golden/undo-edges.trace.jsonl"), encoding: .utf8) == golden)
     for mode in ["new", "always"] {
       let refused = try CLI.run(["verify", "--plant-fault", Self.fault, "--update", mode] + corpus)

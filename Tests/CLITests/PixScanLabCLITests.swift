@@ -334,8 +334,6 @@ struct PixScanLabCLITests {
     let minGolden = minDir.deletingLastPathComponent().appendingPathComponent("min-golden")
     try FileManager.default.createDirectory(at: minGolden, withIntermediateDirectories: true)
     try FileManager.default.copyItem(at: traceGolden, to: minGolden.appendingPathComponent("e2e-triage-min.trace.jsonl"))
-    try FileManager.default.copyItem(
-      at: golden.appendingPathComponent("e2e-triage.a13.jsonl"), to: minGolden.appendingPathComponent("e2e-triage-min.a13.jsonl"))
     let minVerify = try run(["verify", "--update", "no", "--recordings-dir", minDir.path, "--golden-dir", minGolden.path])
     #expect(minVerify.code == 1, "\(minVerify.stdout)")
     #expect(minVerify.stdout.contains("failed"), "\(minVerify.stdout)")

@@ -117,4 +117,34 @@ struct PixScanVerifyCLITests {
     #expect(accept.stderr.contains("tiny: the pending golden breaks 1 expect: rule of its scenario:"), "\(accept.stderr)")
     #expect(accept.stderr.contains("\(yaml.path):10: expect[1]"), "\(accept.stderr)")
   }
+
+  /// PixScan writes no A.13 lines, so it has no A.13 golden (issue 37): blessing writes the
+  /// trace golden alone, and an A.13 file left from before is stale — named, and removed by
+  /// `--update always`. Just Photo keeps its A.13 golden (a missing one is reported).
+  @Test func anEngineWithoutDiagnosticsHasNoA13Golden() throws {
+    let (dir, _, args) = try Self.corpus()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let golden = dir.appendingPathComponent("golden")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: golden.path) == ["tiny.trace.jsonl"])
+    let stale = golden.appendingPathComponent("tiny.a13.jsonl")
+    try Data().write(to: stale)
+    let failed = try CLI.run(args)
+    #expect(failed.code == 1, "\(failed.stdout)\(failed.stderr)")
+    #expect(failed.stdout.contains("tiny.a13.jsonl should not exist: this engine writes no A.13 lines"), "\(failed.stdout)")
+    #expect(FileManager.default.fileExists(atPath: stale.path), "verify without --update never removes it")
+    let removed = try CLI.run(args + ["--update", "always"])
+    #expect(removed.code == 0, "\(removed.stdout)\(removed.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: stale.path))
+    #expect(try CLI.run(args).code == 0)
+
+    let jp = try CLI.tempDir("jpa13")
+    defer { try? FileManager.default.removeItem(at: jp) }
+    let name = "s04-frame-left-enter"
+    for sub in ["Recordings", "Golden"] { try FileManager.default.createDirectory(at: jp.appendingPathComponent(sub), withIntermediateDirectories: true) }
+    for f in ["Recordings/\(name).jprec", "Golden/\(name).trace.jsonl"] {
+      try FileManager.default.copyItem(at: CLI.repoRoot.appendingPathComponent(f), to: jp.appendingPathComponent(f))
+    }
+    let missing = try CLI.run(["verify", "--recordings-dir", jp.appendingPathComponent("Recordings").path, "--golden-dir", jp.appendingPathComponent("Golden").path])
+    #expect(missing.code == 1 && missing.stdout.contains("\(name).a13.jsonl"), "\(missing.stdout)")
+  }
 }

@@ -157,7 +157,7 @@ public struct SpecBisect: Sendable {
   static func products(_ driver: ReplayDriver<Engine>, _ url: URL) throws(HarnessFailure) -> [String] {
     do {
       let p = try driver.canonicalProducts(url)
-      return [p.trace, p.a13]
+      return [p.trace, p.a13 ?? ""]
     } catch {
       throw HarnessFailure(code: 2, message: error.description)
     }

@@ -143,7 +143,7 @@ public enum FaultRun {
     guard !subjects.isEmpty else { throw .badInput("\(recordingsDir): no recording has a scenario with expect: rules") }
     let check = ScenarioCorpus.expectationCheck(recordingsDir: recordingsDir)
     let clean = try Harness.driver(spec: spec, sessionStore: .none)
-    struct Baseline: Sendable { var trace: String; var a13: String; var unmet: Set<String> }
+    struct Baseline: Sendable { var trace: String; var a13: String?; var unmet: Set<String> }
     let baselines: [Baseline?] = ParallelMap.run(subjects, jobs: jobs) { s in
       guard let p = try? clean.canonicalProducts(s.url) else { return nil }
       return Baseline(trace: p.trace, a13: p.a13, unmet: Set(check(s.name, p)))
