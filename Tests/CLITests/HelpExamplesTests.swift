@@ -87,7 +87,7 @@ struct HelpExamplesTests {
     "jpreplay verify": ("CorpusTests.swift", #"["verify", "--determinism", "--jobs", "2"]"#),
     "jpreplay coverage --markdown > /tmp/coverage.md": ("CorpusTests.swift", #"["coverage", "--markdown"]"#),
     "jpreplay record --all": ("GroundTruthLabelTests.swift", #"["record", "--all", "--recordings-dir""#),
-    "jpreplay spec audit PoseSpec.json --json --jobs 2 > /tmp/audit.json    # exit 1":
+    "jpreplay spec audit PoseSpec.json --json --jobs 2 > /tmp/audit.json    # exit 1: the known hazards (ENGINE §8) are not accepted here":
       ("SpecAuditCLITests.swift", #"["spec", "audit", "PoseSpec.json", "--json", "--jobs", "2", "--out""#),
     "jpreplay spec audit --accept docs/audit-accepted.txt --out /tmp/audit-repros":
       ("SpecAuditCLITests.swift", #"["spec", "audit", "--jobs", "2", "--accept", "docs/audit-accepted.txt"]"#),

@@ -25,8 +25,7 @@ extension JPReplay.Spec {
         `#` comments; without /level every level is accepted), 0 otherwise, 2 bad input.
 
         Examples:
-          jpreplay spec audit    # exit 1: the known hazards (ENGINE §8) are not accepted here
-          jpreplay spec audit PoseSpec.json --json --jobs 2 > /tmp/audit.json    # exit 1
+          jpreplay spec audit PoseSpec.json --json --jobs 2 > /tmp/audit.json    # exit 1: the known hazards (ENGINE §8) are not accepted here
           jpreplay spec audit --accept docs/audit-accepted.txt --out /tmp/audit-repros
         """)
 
