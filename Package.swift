@@ -20,7 +20,7 @@ import PackageDescription
 //   JustPhotoScenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, ScenarioYAML, Yams
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
 //   Verify → CanonicalJSON, EngineIO, EngineSeam, Recording, Replay   (goldens, diffs, verify's verdicts, reports; never an engine)
-//   JustPhotoPlugin → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay
+//   JustPhotoPlugin → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay, GRDB   (GRDB: its session store's schema)
 //   ReplayHarness → CanonicalJSON, JustPhotoEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ScenarioYAML, JustPhotoScenarios, Verify
 //   Lab → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, JustPhotoScenarios, Verify, GRDB, Yams
 //   JPReplayTesting → JustPhotoEngine, JustPhotoPlugin, Recording, Replay, ReplayHarness, Verify
@@ -105,7 +105,10 @@ let package = Package(
     // Just Photo on the engine seam: its vocabulary, trace rendering, effect table, outputs.
     .target(
       name: "JustPhotoPlugin",
-      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "PoseSpec", "Recording", "Replay"]),
+      dependencies: [
+        "CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "PoseSpec", "Recording", "Replay",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
     .target(
       name: "JustPhotoScenarios",
       dependencies: [

@@ -37,6 +37,13 @@ public struct InputEvent: Equatable, Sendable {
     }
   }
 
+  /// The bytes of the event's bulk data (a luma plane's pixels; 0 for every other payload),
+  /// for readers that bound the memory of the events they hold ahead of the replay.
+  public var bulkBytes: Int {
+    if case .luma(let l) = payload { return l.data.count }
+    return 0
+  }
+
   /// The fields of a JSON-carried event (generic or named) without `t` and `kind`; nil for the
   /// typed `landmarks` and `luma` payloads.
   public var jsonFields: JSONObject? {

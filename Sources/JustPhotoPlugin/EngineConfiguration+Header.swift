@@ -22,3 +22,25 @@ extension EngineConfiguration {
       traceMetrics: traceMetrics)
   }
 }
+
+extension RecordingHeader {
+  /// The engine options recorded in `options`, defaults for absent ones.
+  public func engineOptions() throws(BadInputError) -> EngineOptions {
+    guard let value = json["options"] else { return EngineOptions() }
+    guard let object = value.objectValue else {
+      throw BadInputError(
+        message: "header key \"options\": expected an object, found \(value.typeName)")
+    }
+    do { return try EngineOptions(json: object) } catch {
+      throw BadInputError(message: "header key \"options\": \(error.description)")
+    }
+  }
+}
+
+extension JustPhotoVocabulary: HeaderOptionsVocabulary {
+  /// `options.strictEffects` through Just Photo's option catalogue (every recorded option is
+  /// checked, as ``EngineConfiguration/init(spec:header:overrides:traceMetrics:)`` checks them).
+  public static func strictEffects(in header: RecordingHeader) throws(BadInputError) -> Bool {
+    try header.engineOptions().strictEffects
+  }
+}

@@ -6,9 +6,9 @@
 /// in the package before every build of `jpreplay`), so a binary keeps naming its own commit
 /// after the checkout moves on, and a copy of it anywhere says the same. A build outside a git
 /// checkout (a source archive) or without git says "unknown".
-public enum BuildInfo {
+package enum BuildInfo {
   /// The package's version (semantic versioning).
-  public static let packageVersion = "0.1.0"
+  package static let packageVersion = "0.1.0"
 
   /// "jpreplay 0.1.0 (built from git 1a2b3c4d5e6f)", with ", Package.swift or Sources/
   /// changed since" when the tree differed from that commit, or "jpreplay 0.1.0 (built from
@@ -17,7 +17,7 @@ public enum BuildInfo {
   /// - Parameters:
   ///   - commit: the stamped commit id, or "unknown".
   ///   - treeChanged: whether Package.swift or Sources/ differed from it at build time.
-  public static func versionLine(commit: String, treeChanged: Bool) -> String {
+  package static func versionLine(commit: String, treeChanged: Bool) -> String {
     guard isCommitID(commit) else { return "jpreplay \(packageVersion) (built from an unknown commit: not a git checkout)" }
     let changed = treeChanged ? ", Package.swift or Sources/ changed since" : ""
     return "jpreplay \(packageVersion) (built from git \(commit.prefix(12))\(changed))"

@@ -8,23 +8,23 @@ import Replay
 /// its scene, noRef and — where it has one — withRef): each recording is replayed with
 /// `cue_eval` lines, and a cue counts as exercised in a mode when it reaches warn or hard
 /// there, and as shown when the gate displays it.
-public struct CoverageReport: Sendable {
-  public struct CueRow: Sendable {
-    public var id: String
-    public var scene: String
-    public var hasNoRef: Bool
-    public var hasWithRef: Bool
+package struct CoverageReport: Sendable {
+  package struct CueRow: Sendable {
+    package var id: String
+    package var scene: String
+    package var hasNoRef: Bool
+    package var hasWithRef: Bool
     /// Recordings where the cue reached warn/hard in each mode, in name order.
-    public var noRef: [String] = []
-    public var withRef: [String] = []
+    package var noRef: [String] = []
+    package var withRef: [String] = []
     /// Recordings where the gate displayed it.
-    public var shown: [String] = []
+    package var shown: [String] = []
   }
-  public var cues: [CueRow]
+  package var cues: [CueRow]
   /// ENGINE §7 scenario id (S01…S44) → recordings named after it.
-  public var scenarios: [(id: String, recordings: [String])]
+  package var scenarios: [(id: String, recordings: [String])]
 
-  public var missing: [String] {
+  package var missing: [String] {
     var out: [String] = []
     for s in scenarios where s.recordings.isEmpty { out.append("§7 \(s.id): no recording") }
     for c in cues {
@@ -35,7 +35,7 @@ public struct CoverageReport: Sendable {
   }
 
   /// The table of docs/CORPUS.md.
-  public var markdown: String {
+  package var markdown: String {
     func list(_ names: [String]) -> String {
       guard !names.isEmpty else { return "—" }
       let head = names.prefix(3).map { "`\($0)`" }.joined(separator: ", ")
@@ -53,9 +53,9 @@ public struct CoverageReport: Sendable {
   }
 }
 
-public enum Coverage {
+package enum Coverage {
   /// Replays every recording of `recordings` (URLs, name order) with `spec`.
-  public static func run(recordings: [URL], specPath: String?) throws(HarnessFailure) -> CoverageReport {
+  package static func run(recordings: [URL], specPath: String?) throws(HarnessFailure) -> CoverageReport {
     let spec = try Harness.loadSpec(path: specPath ?? Harness.defaultSpecPath)
     let driver = try Harness.driver(specPath: specPath, traceMetrics: true)
     var rows = spec.cues.map {

@@ -6,14 +6,14 @@ import Verify
 /// One replay the determinism check asks another process to run: replay `recording` with the
 /// spec and `--set` overrides given, write the canonical trace to `output`, with Swift's
 /// per-process hash seed fixed (`deterministicHashing`, SWIFT_DETERMINISTIC_HASHING=1) or random.
-public struct ChildReplayRequest: Sendable, Equatable {
-  public var recording: String
-  public var output: String
-  public var specPath: String?
-  public var overrides: [String]
-  public var deterministicHashing: Bool
+package struct ChildReplayRequest: Sendable, Equatable {
+  package var recording: String
+  package var output: String
+  package var specPath: String?
+  package var overrides: [String]
+  package var deterministicHashing: Bool
 
-  public init(recording: String, output: String, specPath: String?, overrides: [String], deterministicHashing: Bool) {
+  package init(recording: String, output: String, specPath: String?, overrides: [String], deterministicHashing: Bool) {
     self.recording = recording
     self.output = output
     self.specPath = specPath
@@ -25,15 +25,15 @@ public struct ChildReplayRequest: Sendable, Equatable {
 /// Runs one `ChildReplayRequest` in another process and returns its exit status (0: the trace
 /// was written). Throws when the process cannot be started. The CLI spawns itself
 /// (`jpreplay replay …`); the library never starts a process.
-public typealias ReplayInAnotherProcess = (ChildReplayRequest) throws(HarnessFailure) -> Int32
+package typealias ReplayInAnotherProcess = (ChildReplayRequest) throws(HarnessFailure) -> Int32
 
 /// The determinism self-check of `verify --determinism`: each recording is replayed twice more
 /// in other processes (hash seed fixed, then random) and the traces are compared with each
 /// other and with the golden, event by event.
-public enum DeterminismCheck {
+package enum DeterminismCheck {
   /// Returns one line per recording that differs (or whose child replay failed), naming the
   /// first event that differs. Scratch traces go to a temporary directory, removed afterwards.
-  public static func run(
+  package static func run(
     names: [String], store: GoldenStore, specPath: String?, overrides: [String],
     replayInAnotherProcess: ReplayInAnotherProcess
   ) throws(HarnessFailure) -> [String] {

@@ -14,18 +14,18 @@ import JustPhotoScenarios
 /// try driver.replay(recordingURL, into: &out)
 /// let broken = Expectations.check(scenario.expectations, trace: out.trace)
 /// ```
-public struct ExpectationOutput: ReplayOutput {
-  public private(set) var trace = ExpectationTrace()
+package struct ExpectationOutput: ReplayOutput {
+  package private(set) var trace = ExpectationTrace()
 
-  public init() {}
+  package init() {}
 
-  public mutating func emit(_ output: EngineOutput, at t: Millis) throws {
+  package mutating func emit(_ output: EngineOutput, at t: Millis) throws {
     if case .cueEval = output { return }
     let r = TraceRecord(output, at: t)
     trace.add(t: r.t, out: r.out, fields: r.fields)
   }
 
-  public mutating func emit(_ line: DiagnosticLine) {
+  package mutating func emit(_ line: DiagnosticLine) {
     trace.addA13(
       tsMs: line.tsMs, event: line.event, payload: JSONObject(line.payload.map { JSONMember($0.key, .string($0.value)) }))
   }

@@ -11,21 +11,21 @@ import Verify
 
 /// The replay glue lives in ReplayHarness (which an app's test target links through
 /// JPReplayTesting without the lab); these names keep the lab's and the CLI's code unchanged.
-public typealias Harness = ReplayHarness.Harness
-public typealias HarnessFailure = ReplayHarness.HarnessFailure
-public typealias ScenarioCorpus = ReplayHarness.ScenarioCorpus
+package typealias Harness = ReplayHarness.Harness
+package typealias HarnessFailure = ReplayHarness.HarnessFailure
+package typealias ScenarioCorpus = ReplayHarness.ScenarioCorpus
 
 /// The lab's and the CLI's part of the glue: recordings as diff sides, explanations.
 extension Harness {
 
 
   /// Opens a recording for reading events, mapping failures to exit 2.
-  public static func openReader(_ path: String) throws(HarnessFailure) -> any RecordingEventReader {
+  package static func openReader(_ path: String) throws(HarnessFailure) -> any RecordingEventReader {
     do { return try RecordingFiles.open(path) } catch { throw .badInput(error.description) }
   }
 
   /// Whether `path` names a recording (replayed) rather than a trace file.
-  public static func isRecording(_ path: String) -> Bool {
+  package static func isRecording(_ path: String) -> Bool {
     if path.hasSuffix(".jprec") { return true }
     if path.hasSuffix(".trace.jsonl") || path.hasSuffix(".a13.jsonl") || path.hasSuffix(".new") { return false }
     guard path.hasSuffix(".jsonl") || path.hasSuffix(".jsonl.zst") else { return false }
@@ -41,7 +41,7 @@ extension Harness {
   }
 
   /// The canonical text of one side of a diff: a trace/A.13 file as is, a recording replayed.
-  public static func traceText(
+  package static func traceText(
     of path: String, specPath: String?, overrides: [(name: String, value: String)]
   ) throws(HarnessFailure) -> (text: String, isA13: Bool) {
     if isRecording(path) {
@@ -59,7 +59,7 @@ extension Harness {
   /// The explanation of a divergence at `t`: for each cue in `cues`, a table of its metric,
   /// level, hysteresis state and the anti-jitter gate's counters within 500 ms of `t`, under
   /// the thresholds it was judged against (``CueEvalTable``).
-  public static func explain(
+  package static func explain(
     recording: String, at t: Millis, cues: [String], specPath: String?,
     overrides: [(name: String, value: String)]
   ) throws(HarnessFailure) -> [String] {

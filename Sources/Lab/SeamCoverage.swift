@@ -10,31 +10,31 @@ import Replay
 /// of the vocabulary's coverage facets (a swipe's direction in the recordings, an `ignored`
 /// line's reason in the replays). `jpreplay coverage` prints it for every engine but Just
 /// Photo, whose report is the cue and §7 table of ``Coverage``.
-public struct SeamCoverageReport: Sendable {
+package struct SeamCoverageReport: Sendable {
   /// One thing looked for and the recordings (names, in name order) that show it.
-  public struct Row: Sendable, Equatable {
+  package struct Row: Sendable, Equatable {
     /// What is looked for: `input swipe`, `out=ignored`, `swipe.direction = left`.
-    public var name: String
+    package var name: String
     /// The recordings that show it.
-    public var recordings: [String]
+    package var recordings: [String]
   }
 
   /// The engine's name.
-  public var engine: String
+  package var engine: String
   /// The recordings read, in name order.
-  public var recordings: [String]
+  package var recordings: [String]
   /// One row per input event kind of the vocabulary (labels left out).
-  public var inputKinds: [Row]
+  package var inputKinds: [Row]
   /// One row per declared trace line kind.
-  public var outputKinds: [Row]
+  package var outputKinds: [Row]
   /// One row per declared facet value.
-  public var facetValues: [Row]
+  package var facetValues: [Row]
   /// Values seen for a facet's field that the vocabulary does not declare (`facet = value`
   /// with the recordings): the declaration is out of date.
-  public var undeclared: [Row]
+  package var undeclared: [Row]
 
   /// Every row no recording shows, then every undeclared value, as report lines.
-  public var missing: [String] {
+  package var missing: [String] {
     var out: [String] = []
     for r in inputKinds + outputKinds + facetValues where r.recordings.isEmpty { out.append("\(r.name): no recording") }
     for r in undeclared { out.append("\(r.name): seen in \(r.recordings.joined(separator: ", ")) but not declared by the engine") }
@@ -42,14 +42,14 @@ public struct SeamCoverageReport: Sendable {
   }
 
   /// `coverage (pixscan): 19 recordings; input kinds 12/12; trace line kinds 16/16; values 61/63`.
-  public var summary: String {
+  package var summary: String {
     func frac(_ rows: [Row]) -> String { "\(rows.filter { !$0.recordings.isEmpty }.count)/\(rows.count)" }
     return "coverage (\(engine)): \(recordings.count) recordings; input kinds \(frac(inputKinds)); "
       + "trace line kinds \(frac(outputKinds)); field values \(frac(facetValues))"
   }
 
   /// The tables a corpus document carries.
-  public var markdown: String {
+  package var markdown: String {
     func list(_ names: [String]) -> String {
       guard !names.isEmpty else { return "—" }
       let head = names.prefix(3).map { "`\($0)`" }.joined(separator: ", ")
@@ -70,13 +70,13 @@ public struct SeamCoverageReport: Sendable {
 }
 
 /// Builds a ``SeamCoverageReport``.
-public enum SeamCoverage {
+package enum SeamCoverage {
   /// Events of one recording held in memory for its replay (as `minimize`'s bound).
-  public static let eventsMax = 2_000_000
+  package static let eventsMax = 2_000_000
 
   /// Reads each recording's events and replays it with `plugin` (URLs in name order).
   /// A recording that cannot be read or replayed is bad input naming it.
-  public static func run(plugin: EnginePlugin, recordings: [URL]) throws(HarnessFailure) -> SeamCoverageReport {
+  package static func run(plugin: EnginePlugin, recordings: [URL]) throws(HarnessFailure) -> SeamCoverageReport {
     let inputs = plugin.kinds.filter { $0.role == .input }.map(\.name)
     var seenInputs: [String: Set<String>] = [:]
     var seenOutputs: [String: Set<String>] = [:]

@@ -6,13 +6,14 @@ import Recording
 import GRDB
 
 /// The session store of one replay of the engine whose vocabulary is `V`, under a
-/// ``SessionStorePolicy``: Just Photo's `StoreSnapshot` goes to its SQLite schema
-/// (``ReplayStoreLease``); any other engine's snapshot is stored as its vocabulary's JSON form
+/// ``SessionStorePolicy``: a ``SchemaStoreVocabulary`` opens its own store (Just Photo's
+/// SQLite schema); any other engine's snapshot is stored as its vocabulary's JSON form
 /// (``JSONSnapshotStore``, one row per engine in a SQLite file).
 public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
   /// The engine's persisted state.
   public typealias Snapshot = V.Snapshot
-  private let justPhoto: ReplayStoreLease?
+  /// The engine's own store, when its vocabulary has one.
+  private let own: (any SessionStoreLease<V.Snapshot>)?
   private let policy: SessionStorePolicy
   private let label: String
   private var json: JSONSnapshotStore?
@@ -26,11 +27,11 @@ public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
   /// The store `policy` asks for; nil for `.none`.
   public static func open(_ policy: SessionStorePolicy, label: String) throws(SessionStoreError) -> EngineStoreLease? {
     if policy == .none { return nil }
-    if V.Snapshot.self == StoreSnapshot.self {
-      guard let lease = try ReplayStoreLease.open(policy, label: label) else { return nil }
-      return EngineStoreLease(justPhoto: lease, policy: policy, label: label)
+    if let schema = V.self as? any SchemaStoreVocabulary.Type {
+      guard let store = try openOwn(schema, policy, label: label) else { return nil }
+      return EngineStoreLease(own: store, policy: policy, label: label)
     }
-    let lease = EngineStoreLease(justPhoto: nil, policy: policy, label: label)
+    let lease = EngineStoreLease(own: nil, policy: policy, label: label)
     if case .keep(let path) = policy {
       if !SessionStorePolicy.mayCreate(path) {
         throw SessionStoreError(path: path, message: "already exists; refusing to overwrite it")
@@ -40,15 +41,26 @@ public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
     return lease
   }
 
-  init(justPhoto: ReplayStoreLease?, policy: SessionStorePolicy, label: String) {
-    self.justPhoto = justPhoto
+  /// The store `W` (which is `V`) opens for itself.
+  private static func openOwn<W: SchemaStoreVocabulary>(_: W.Type, _ policy: SessionStorePolicy, label: String)
+    throws(SessionStoreError) -> (any SessionStoreLease<V.Snapshot>)?
+  {
+    guard let store = try W.openStore(policy, label: label) else { return nil }
+    guard let same = store as? any SessionStoreLease<V.Snapshot> else {
+      throw SessionStoreError(path: label, message: "\(V.engineName)'s store keeps another snapshot type than its vocabulary's")
+    }
+    return same
+  }
+
+  init(own: (any SessionStoreLease<V.Snapshot>)?, policy: SessionStorePolicy, label: String) {
+    self.own = own
     self.policy = policy
     self.label = label
   }
 
   func store() throws(SessionStoreError) -> JSONSnapshotStore {
     if let json { return json }
-    let (dir, file) = try ReplayStoreLease.temporaryFile(label: label)
+    let (dir, file) = try SessionStorePolicy.temporaryFile(label: label)
     do {
       let s = try JSONSnapshotStore(path: file, engine: V.engineName)
       json = s
@@ -62,14 +74,14 @@ public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
 
   /// Stores `snapshot` as the engine's JSON object (``EngineVocabulary/snapshotJSON(_:)``).
   public func save(_ snapshot: V.Snapshot) throws {
-    if let justPhoto { return try justPhoto.save(snapshot as! StoreSnapshot) }
+    if var own { return try own.save(snapshot) }
     if case .keep = policy { return try store().save(V.snapshotJSON(snapshot)) }
     unwritten = snapshot
   }
 
   /// The stored snapshot, or the vocabulary's empty one when none was saved.
   public func load() throws -> V.Snapshot {
-    if let justPhoto { return try justPhoto.load() as! V.Snapshot }
+    if let own { return try own.load() }
     let s = try store()
     if let pending = unwritten {
       try s.save(V.snapshotJSON(pending))
@@ -83,7 +95,7 @@ public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
 
   /// Closes the store and removes its temporary directory (a kept file stays).
   public func finish() {
-    justPhoto?.finish()
+    own?.finish()
     json?.close()
     if let directory { try? FileManager.default.removeItem(atPath: directory) }
     directory = nil

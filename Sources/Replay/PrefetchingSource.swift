@@ -124,7 +124,7 @@ public struct PrefetchingSource: EventSource {
         do throws(RecordingError) {
           if let e = try source.next() {
             pending.append(e)
-            if case .luma(let l) = e.payload { bytes += l.data.count }
+            bytes += e.bulkBytes
             guard pending.count >= PrefetchingSource.batchEvents || bytes >= PrefetchingSource.batchBytes else {
               continue reading
             }

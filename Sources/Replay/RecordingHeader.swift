@@ -22,10 +22,11 @@ public struct RecordingHeader: Sendable, Equatable {
   /// not an engine name (`EngineName.problem(in:)` says why).
   public var engine: String? { EngineName.of(header: json) }
 
-  /// `options.strictEffects` (ENGINE §1.6, default true): through Just Photo's option catalogue
-  /// for its recordings, read directly for another engine's (whose options are its own).
-  public func strictEffects(engine: String) throws(BadInputError) -> Bool {
-    if engine == justPhotoEngineName { return try engineOptions().strictEffects }
+  /// `options.strictEffects` (ENGINE §1.6, default true) for the engine whose vocabulary is
+  /// `V`: through its option catalogue when it has one (``HeaderOptionsVocabulary``, Just
+  /// Photo's), read directly otherwise (the engine's options are its own).
+  public func strictEffects<V: EngineVocabulary>(for _: V.Type) throws(BadInputError) -> Bool {
+    if let catalogue = V.self as? any HeaderOptionsVocabulary.Type { return try catalogue.strictEffects(in: self) }
     guard let value = json["options"] else { return true }
     guard let object = value.objectValue else {
       throw BadInputError(message: "header key \"options\": expected an object, found \(value.typeName)")
@@ -36,16 +37,17 @@ public struct RecordingHeader: Sendable, Equatable {
     }
     return b
   }
+}
 
-  /// The engine options recorded in `options`, defaults for absent ones.
-  public func engineOptions() throws(BadInputError) -> EngineOptions {
-    guard let value = json["options"] else { return EngineOptions() }
-    guard let object = value.objectValue else {
-      throw BadInputError(
-        message: "header key \"options\": expected an object, found \(value.typeName)")
-    }
-    do { return try EngineOptions(json: object) } catch {
-      throw BadInputError(message: "header key \"options\": \(error.description)")
-    }
-  }
+/// A vocabulary whose engine reads the header's `options` through a catalogue of its own (Just
+/// Photo's `EngineOptions`), so every option is checked wherever one is read.
+public protocol HeaderOptionsVocabulary: EngineVocabulary {
+  /// `options.strictEffects` of a header, read through the engine's option catalogue.
+  ///
+  /// - Parameter header: the recording's header.
+  /// - Returns: whether effect results must match a pending request (ENGINE §1.6).
+  /// - Throws: ``BadInputError`` naming the option that does not read.
+  ///
+  /// Example: a header with `"options": {"strictEffects": false}` gives false.
+  static func strictEffects(in header: RecordingHeader) throws(BadInputError) -> Bool
 }

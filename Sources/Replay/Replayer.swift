@@ -121,7 +121,7 @@ public struct Replayer<E: ReplayableEngine> {
     if let s = options.strictEffects {
       strict = s
     } else {
-      do { strict = try header.strictEffects(engine: E.Vocabulary.engineName) } catch {
+      do { strict = try header.strictEffects(for: E.Vocabulary.self) } catch {
         var e = error
         e.recording = recording
         throw .badInput(e)

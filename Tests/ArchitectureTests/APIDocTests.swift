@@ -122,6 +122,17 @@ struct APIDocTests {
       """)
   }
 
+  /// Lab is not a product (issue 36 item 4): only `jpreplay` and the tests use it, so its
+  /// declarations are `package`, and none is `public` or `open` — the public API stays the
+  /// products' (Package.swift lists no Lab library).
+  @Test func labDeclaresNothingPublic() throws {
+    let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    #expect(!manifest.contains(".library(name: \"Lab\""), "Lab became a product; hold its public API to requiredShare instead")
+    let all = try Self.declarations(ofModule: "Lab")
+    let list = all.prefix(20).map { "  \($0.file):\($0.declaration.line): \($0.declaration.text)" }
+    #expect(all.isEmpty, "Lab is used only by jpreplay and the tests; make these `package`:\n\(list.joined(separator: "\n"))")
+  }
+
   /// The counter is not vacuous: on a sample it finds each kind of declaration, skips
   /// attribute lines between a comment and its declaration, and ignores imports, extensions,
   /// `package` declarations and text that merely contains `public`.

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import JustPhotoEngine
 import EngineIO
+import EngineSeam
 import JustPhotoPlugin
 import Foundation
 import Replay
@@ -187,6 +188,41 @@ struct SessionStoreTests {
       _ = try ReplayStoreLease.open(.keep(path: kept), label: "x")
     } throws: { "\($0)".contains(kept) }
   }
+
+  /// Replay's store names no engine (issue 36 item 1): a vocabulary with a store of its own
+  /// (Just Photo's, a `SchemaStoreVocabulary`) gets it, any other its JSON form in one
+  /// `engine_snapshot` row.
+  @Test func engineStoreLeaseOpensTheVocabularysOwnStoreElseItsJSONForm() throws {
+    let dir = try TemporaryDirectory()
+    let jpFile = dir.url.appendingPathComponent("jp.sqlite").path
+    let jp = try #require(try EngineStoreLease<JustPhotoVocabulary>.open(.keep(path: jpFile), label: "x"))
+    try jp.save(sampleSnapshot())
+    #expect(try jp.load() == sampleSnapshot())
+    jp.finish()
+    #expect(try SQLiteSessionStore(path: jpFile).load() == sampleSnapshot())
+
+    let otherFile = dir.url.appendingPathComponent("counter.sqlite").path
+    let other = try #require(try EngineStoreLease<CounterVocabulary>.open(.keep(path: otherFile), label: "x"))
+    #expect(try other.load() == 0)
+    try other.save(7)
+    #expect(try other.load() == 7)
+    other.finish()
+    #expect(try JSONSnapshotStore(path: otherFile, engine: "counter").load() == ["n": .number(7)])
+    #expect(try EngineStoreLease<CounterVocabulary>.open(.none, label: "x") == nil)
+    #expect(try EngineStoreLease<JustPhotoVocabulary>.open(.none, label: "x") == nil)
+  }
+}
+
+/// The smallest vocabulary with a snapshot and no store of its own: a counter.
+enum CounterVocabulary: EngineVocabulary {
+  typealias Output = Int
+  typealias Snapshot = Int
+  static let engineName = "counter"
+  static let kinds: [EventKindInfo] = []
+  static func traceRecord(_ output: Int) -> (out: String, fields: JSONObject) { ("n", ["n": .number(Double(output))]) }
+  static func snapshotJSON(_ snapshot: Int) -> JSONObject { ["n": .number(Double(snapshot))] }
+  static func snapshot(json: JSONObject) throws(SnapshotError) -> Int { Int(json["n"]?.int64Value ?? 0) }
+  static let emptySnapshot = 0
 }
 
 /// A class box so a @Sendable engine closure can record what it was given.

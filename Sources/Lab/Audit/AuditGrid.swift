@@ -3,33 +3,33 @@ import PoseSpec
 
 /// One point of the audit grid: a short, noise-free (unless `noisy`) scenario of the parametric
 /// subject (Sources/JustPhotoScenarios), written as the YAML a user can `jpreplay record`.
-public struct AuditPoint: Sendable {
+package struct AuditPoint: Sendable {
   /// A stable name: `<axis>-<value>-<scene>-fix<on|off>` (also the repro file name).
-  public var name: String
-  public var axis: String
-  public var scene: String
-  public var angleFix: Bool
+  package var name: String
+  package var axis: String
+  package var scene: String
+  package var angleFix: Bool
   /// `subject:` members in YAML flow syntax (`x: 0.7`), baseline over the model defaults.
-  public var subject: [String]
+  package var subject: [String]
   /// `references:` subject of a withRef run (nil: noRef).
-  public var reference: [String]?
+  package var reference: [String]?
   /// Where the subject is relative to the neutral pose: image x offset, y offset, scale.
-  public var dx = 0.0
-  public var dy = 0.0
-  public var scale = 1.0
-  public var noisy: Bool { noiseProfile != nil }
+  package var dx = 0.0
+  package var dy = 0.0
+  package var scale = 1.0
+  package var noisy: Bool { noiseProfile != nil }
   /// The detector profile of a noisy run (`detector: {profile: …}`, docs/CORPUS.md); nil: noise-free.
-  public var noiseProfile: String? = nil
+  package var noiseProfile: String? = nil
   /// `timeline:` entries in YAML flow syntax (`{at: 1000, subject: {conf: 0.3}}`).
-  public var timeline: [String] = []
-  public var durationMs: Int64 = 4000
+  package var timeline: [String] = []
+  package var durationMs: Int64 = 4000
   /// The numeric axis this point sits on and its value there (`x`, 0.7), when it is one of
   /// ``AuditGrid/numericAxes``: the threshold probes interpolate along it.
-  public var family: String? = nil
-  public var value: Double? = nil
+  package var family: String? = nil
+  package var value: Double? = nil
 
   /// The scenario file text (`record` accepts it as `<name>.scenario.yaml`).
-  public var yaml: String {
+  package var yaml: String {
     var lines = [
       "# jpreplay spec audit grid point \(axis) (\(scene), angleFix \(angleFix ? "on" : "off")).",
       "# Regenerate the recording: jpreplay record <this file>",
@@ -51,9 +51,9 @@ public struct AuditPoint: Sendable {
 /// The designed grid: one factor at a time away from a neutral pose (so the smallest scenario
 /// that shows a hazard is the single-factor point), in both scenes, angleFix off and on;
 /// withRef runs with references drawn from the same grid; long noisy runs for flip-flop.
-public enum AuditGrid {
+package enum AuditGrid {
   /// The neutral subject: centred, level, upright, whole body in frame, even face light.
-  public static let neutral = ["eye_conf: 0.9"]
+  package static let neutral = ["eye_conf: 0.9"]
 
   /// The neutral members overridden by `subject`'s (one member per key).
   static func merged(_ subject: [String], base: [String] = neutral) -> [String] {
@@ -170,7 +170,7 @@ public enum AuditGrid {
   static let referenceAxes = ["neutral", "x-0.3", "lean-0.03", "eye_tilt-8.0", "shoulder_tilt-0.02"]
 
   /// Every grid point, in a fixed order.
-  public static func points() -> [AuditPoint] {
+  package static func points() -> [AuditPoint] {
     var out: [AuditPoint] = []
     let all = poses
     for scene in ["cafe", "outdoor"] {
@@ -227,7 +227,7 @@ public enum AuditGrid {
 
 extension AuditGrid {
   /// Threshold probes per scene and audit pass, at most (each is a 30 s noisy replay).
-  public static let probesMax = 160
+  package static let probesMax = 160
 
   /// Noisy probes at the cues' warn thresholds (issue 24): for each cue and numeric axis of
   /// the angleFix-on grid, where the cue's error crosses its first warn threshold between two
@@ -236,7 +236,7 @@ extension AuditGrid {
   /// detector's noise, with a gate too quick to absorb it, shows there as display changes over
   /// the prompt budgets or praise from noise: a flip-flop finding with this point as repro.
   /// Points that land on one value (several cues crossing together) are kept once.
-  public static func probes(spec: PoseSpecDocument, results: [AuditPointResult]) -> [AuditPoint] {
+  package static func probes(spec: PoseSpecDocument, results: [AuditPointResult]) -> [AuditPoint] {
     var out: [AuditPoint] = []
     var seen = Set<String>()
     let grid = results.filter { $0.failure == nil && $0.point.angleFix && !$0.point.noisy && $0.point.reference == nil && $0.point.family != nil }

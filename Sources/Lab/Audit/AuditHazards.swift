@@ -3,8 +3,8 @@ import PoseSpec
 
 /// One hazard the audit found: its kind, the cue (and level), the evidence, the angleFix
 /// settings that show it, and the smallest grid scenario that shows it (the repro).
-public struct AuditFinding: Sendable {
-  public enum Kind: String, Sendable, CaseIterable {
+package struct AuditFinding: Sendable {
+  package enum Kind: String, Sendable, CaseIterable {
     case neverFires = "never-fires"
     case neverDisplayed = "never-displayed"
     case neutralFires = "neutral-fires"
@@ -19,25 +19,25 @@ public struct AuditFinding: Sendable {
     /// Static: part of the cue's ideal range is warn or hard.
     case warnCoversIdeal = "warn-covers-ideal"
   }
-  public var kind: Kind
-  public var cue: String
-  public var level: String?
-  public var evidence: String
+  package var kind: Kind
+  package var cue: String
+  package var level: String?
+  package var evidence: String
   /// "off", "on" or "both".
-  public var angleFix: String
-  public var repro: AuditPoint?
+  package var angleFix: String
+  package var repro: AuditPoint?
 
   /// `kind CUE[/level]`: the accepted-hazards file's line for this finding.
-  public var key: String { "\(kind.rawValue) \(cue)" + (level.map { "/\($0)" } ?? "") }
+  package var key: String { "\(kind.rawValue) \(cue)" + (level.map { "/\($0)" } ?? "") }
 }
 
 /// Turns grid results into hazards (issue 16 kinds 1–7).
-public enum AuditHazards {
+package enum AuditHazards {
   /// Praises allowed in one noisy run of a pose held still (30 s): noise alone should not praise twice.
-  public static let praiseOnStillMax = 1
+  package static let praiseOnStillMax = 1
 
   /// Findings in kind order, then cue order of the spec.
-  public static func analyse(spec: PoseSpecDocument, results: [AuditPointResult]) -> [AuditFinding] {
+  package static func analyse(spec: PoseSpecDocument, results: [AuditPointResult]) -> [AuditFinding] {
     var merged: [AuditFinding] = []
     // angleFix on first: its repros are the ones the corpus convention records (ENGINE §1.8).
     for fix in [true, false] {
@@ -78,7 +78,7 @@ public enum AuditHazards {
 
   /// Cues whose error the grid never moved (unavailable or constant everywhere): not judged.
   /// Each with the inputs its formula reads, so a reader sees what the grid would have to vary.
-  public static func uncovered(spec: PoseSpecDocument, results: [AuditPointResult]) -> [String] {
+  package static func uncovered(spec: PoseSpecDocument, results: [AuditPointResult]) -> [String] {
     let programs = (try? PoseSpecCompiler.compile(spec))?.cues ?? []
     return spec.cues.filter { c in
       c.trigger.noRef != nil && !stimulated(c.id, results.filter { $0.point.reference == nil && !$0.point.noisy }, spec)
@@ -94,7 +94,7 @@ public enum AuditHazards {
   }
 
   /// ENGINE §8 G-54 evidence either way: where the fallback cue was requested and shown.
-  public static func fallbackNote(spec: PoseSpecDocument, results: [AuditPointResult]) -> String {
+  package static func fallbackNote(spec: PoseSpecDocument, results: [AuditPointResult]) -> String {
     let id = spec.defaults.fallbackCueId
     let present = results.filter { $0.point.reference == nil && $0.point.axis != "absent" }
     let requested = present.filter { $0.fallbackRequests > 0 }

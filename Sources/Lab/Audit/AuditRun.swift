@@ -7,43 +7,43 @@ import JustPhotoScenarios
 
 /// What one audit grid point showed: per cue the levels reached, the error range, why it was
 /// unavailable, and what the gate displayed instead; Match and prompt budgets.
-public struct AuditPointResult: Sendable {
-  public var point: AuditPoint
+package struct AuditPointResult: Sendable {
+  package var point: AuditPoint
   /// Cue id → highest observed level rank (CueLevel.rank) in this point's own mode.
-  public var maxRank: [String: Int] = [:]
+  package var maxRank: [String: Int] = [:]
   /// Cue id → (min, max) of the available error.
-  public var errorRange: [String: (lo: Double, hi: Double)] = [:]
+  package var errorRange: [String: (lo: Double, hi: Double)] = [:]
   /// Cues made unavailable by a confidence gate (`low_confidence`) at some evaluation.
-  public var lowConfidence: Set<String> = []
+  package var lowConfidence: Set<String> = []
   /// Cue id → the displayed (or best-ranked) cue while it was at warn/hard and not shown,
   /// or "(not a candidate)" when the multi-person filter removed it.
-  public var outrankedBy: [String: String] = [:]
+  package var outrankedBy: [String: String] = [:]
   /// Cue ids displayed (`cue_display`).
-  public var displayed: Set<String> = []
+  package var displayed: Set<String> = []
   /// withRef: Match became true; the last `blocked_by`.
   /// Evaluations where the fallback cue was a candidate requested by a cue (not tracking lost).
-  public var fallbackRequests = 0
+  package var fallbackRequests = 0
   /// The cue the gate shows now (from `cue_display`).
   var shown: String?
-  public var matched = false
+  package var matched = false
   /// withRef: some evaluation ran in withRef mode (the reference passed its gates).
-  public var withRefActive = false
-  public var blockedBy: [String] = []
-  public var praises = 0
+  package var withRefActive = false
+  package var blockedBy: [String] = []
+  package var praises = 0
   /// The praised dimensions (noRef: the displayed cue that exit-crossed), in time order.
-  public var praised: [String] = []
-  public var displayChanges = 0
-  public var budgetBreaches: [String] = []
+  package var praised: [String] = []
+  package var displayChanges = 0
+  package var budgetBreaches: [String] = []
   /// The cues those breaches are about (`BudgetReport.breachCues`).
-  public var budgetBreachCues: [String] = []
+  package var budgetBreachCues: [String] = []
   /// A replay failure (the point is skipped by the analysis, and reported).
-  public var failure: String?
+  package var failure: String?
 }
 
 /// Replays audit grid points in process, in parallel.
-public enum AuditRun {
+package enum AuditRun {
   /// Replays every point with `spec` on `jobs` threads.
-  public static func run(spec: PoseSpecDocument, points: [AuditPoint], jobs: Int) throws(HarnessFailure)
+  package static func run(spec: PoseSpecDocument, points: [AuditPoint], jobs: Int) throws(HarnessFailure)
     -> [AuditPointResult]
   {
     let driver = try Harness.driver(spec: spec, traceMetrics: true, sessionStore: .none)

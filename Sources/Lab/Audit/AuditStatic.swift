@@ -8,14 +8,14 @@ import PoseSpec
 /// intervals whose ends are threshold constants, so testing the constants, a value just either
 /// side of each, the midpoints between them and a value beyond both ends decides every question
 /// asked here exactly.
-public enum AuditStatic {
+package enum AuditStatic {
   /// The range of the error over the inputs' bounds, by interval arithmetic on the compiled
   /// formula. Conservative: the true range lies inside it, so a level it cannot reach is a
   /// level no input reaches. Inputs: landmark coordinates in [0, 1] (the canonical frame),
   /// pixel metrics and confidences in [0, 1]; catalogue scalars from events and `target.*`
   /// unbounded. `frame_scalars` overrides (a test device standing in for pixel measurements)
   /// are not inputs here.
-  public static func errorRange(_ program: CueProgram) -> ClosedRange<Double>? {
+  package static func errorRange(_ program: CueProgram) -> ClosedRange<Double>? {
     guard let e = program.noRefError else { return nil }
     var env: [Interval.Value] = []
     for a in program.assignments { env.append(Interval.eval(a.expression, env)) }
@@ -57,7 +57,7 @@ public enum AuditStatic {
   }
 
   /// The static findings of every cue of `spec` (noRef thresholds), in spec order.
-  public static func findings(spec: PoseSpecDocument) -> [AuditFinding] {
+  package static func findings(spec: PoseSpecDocument) -> [AuditFinding] {
     let programs = (try? PoseSpecCompiler.compile(spec))?.cues ?? []
     var out: [AuditFinding] = []
     func add(_ kind: AuditFinding.Kind, _ cue: String, _ level: String?, _ evidence: String) {

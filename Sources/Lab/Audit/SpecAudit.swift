@@ -4,23 +4,23 @@ import PoseSpec
 import Recording
 
 /// `jpreplay spec audit`: the grid replayed, the hazards found, the accepted ones set apart.
-public struct SpecAuditReport: Sendable {
-  public var spec: String
-  public var points: Int
-  public var failures: [String]
-  public var findings: [AuditFinding]
+package struct SpecAuditReport: Sendable {
+  package var spec: String
+  package var points: Int
+  package var failures: [String]
+  package var findings: [AuditFinding]
   /// Cues whose error the grid never moved (not judged; e.g. pixel metrics without luma input).
-  public var uncovered: [String]
+  package var uncovered: [String]
   /// Keys of `findings` that an accepted-hazards line covers.
-  public var accepted: Set<String> = []
+  package var accepted: Set<String> = []
   /// Evidence lines that are not hazards (ENGINE §8 G-54 either way).
-  public var notes: [String] = []
+  package var notes: [String] = []
 
   /// Findings no accepted-hazards line covers (exit 1 when any).
-  public var new: [AuditFinding] { findings.filter { !accepted.contains($0.key) } }
+  package var new: [AuditFinding] { findings.filter { !accepted.contains($0.key) } }
 
   /// The readable report.
-  public var text: String {
+  package var text: String {
     var lines = ["spec audit \(spec): \(points) grid replays, \(findings.count) hazards (\(new.count) not accepted)"]
     for f in findings {
       let mark = accepted.contains(f.key) ? "accepted" : "HAZARD"
@@ -35,7 +35,7 @@ public struct SpecAuditReport: Sendable {
   }
 
   /// The report as canonical JSON (`JSONWriter`).
-  public var json: String {
+  package var json: String {
     let items: [JSONValue] = findings.map { f in
       .object([
         "kind": .string(f.kind.rawValue), "cue": .string(f.cue), "level": f.level.map { .string($0) } ?? .null,
@@ -53,14 +53,14 @@ public struct SpecAuditReport: Sendable {
 }
 
 /// Runs the audit and reads/writes its files.
-public enum AuditFiles {
-  public static let suffix = ".scenario.yaml"
+package enum AuditFiles {
+  package static let suffix = ".scenario.yaml"
   /// Bounds of the accepted-hazards file.
-  public static let acceptBytesMax = 1 << 20
-  public static let acceptLinesMax = 10_000
+  package static let acceptBytesMax = 1 << 20
+  package static let acceptLinesMax = 10_000
 
   /// Audits the spec at `path` on `jobs` threads.
-  public static func audit(specPath: String, jobs: Int) throws(HarnessFailure) -> SpecAuditReport {
+  package static func audit(specPath: String, jobs: Int) throws(HarnessFailure) -> SpecAuditReport {
     let spec = try Harness.loadSpec(path: specPath)
     return try audit(spec: spec, name: specPath, jobs: jobs)
   }
@@ -68,7 +68,7 @@ public enum AuditFiles {
   /// Audits an already loaded spec.
   /// `only` restricts the grid (tests audit one scene and one angleFix setting); `probes: false`
   /// leaves out the second pass of noisy threshold probes (``AuditGrid/probes(spec:results:)``).
-  public static func audit(
+  package static func audit(
     spec: PoseSpecDocument, name: String, jobs: Int, only: (@Sendable (AuditPoint) -> Bool)? = nil, probes withProbes: Bool = true
   ) throws(HarnessFailure) -> SpecAuditReport {
     let points = AuditGrid.points().filter { only?($0) ?? true }
@@ -89,7 +89,7 @@ public enum AuditFiles {
 
   /// Reads an accepted-hazards file: one `kind CUE_ID[/level]` per line (`#` comments, blank
   /// lines ignored). A line without a level accepts every level of that cue and kind.
-  public static func readAccepted(_ path: String) throws(HarnessFailure) -> [String] {
+  package static func readAccepted(_ path: String) throws(HarnessFailure) -> [String] {
     // A regular file only: opening a FIFO for reading would wait for a writer forever.
     do { try InputFile.checkRegular(path, what: "list of accepted hazards") } catch { throw .badInput(error.description) }
     guard let h = FileHandle(forReadingAtPath: path) else { throw .badInput("\(path): cannot open the accepted-hazards file") }
@@ -115,7 +115,7 @@ public enum AuditFiles {
   }
 
   /// Marks the findings an accepted line covers (`kind CUE` covers every level).
-  public static func accept(_ lines: [String], in report: inout SpecAuditReport) {
+  package static func accept(_ lines: [String], in report: inout SpecAuditReport) {
     let set = Set(lines)
     for f in report.findings where set.contains(f.key) || set.contains("\(f.kind.rawValue) \(f.cue)") {
       report.accepted.insert(f.key)
@@ -123,7 +123,7 @@ public enum AuditFiles {
   }
 
   /// Writes each finding's repro scenario into `dir` (created if needed); returns the paths.
-  public static func writeRepros(_ report: SpecAuditReport, to dir: String) throws(HarnessFailure) -> [String] {
+  package static func writeRepros(_ report: SpecAuditReport, to dir: String) throws(HarnessFailure) -> [String] {
     do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
       throw .badInput("\(dir): cannot create the folder (\(SystemReason.of(error)))")
     }

@@ -9,32 +9,32 @@ import JustPhotoScenarios
 
 /// `jpreplay bench`: decode and replay speed, against a Foundation `JSONDecoder` baseline, and
 /// size against JSONL+zstd -3 — all measured in one run on the same frames (DESIGN §7).
-public enum Bench {
-  public struct Report: Sendable {
-    public var recording: String
-    public var frames: Int
+package enum Bench {
+  package struct Report: Sendable {
+    package var recording: String
+    package var frames: Int
     /// Luma frames among the events (their metrics cost more: the replay target is lower).
-    public var lumaFrames: Int = 0
-    public var events: Int
-    public var decodeFPS: Double
-    public var replayFPS: Double
+    package var lumaFrames: Int = 0
+    package var events: Int
+    package var decodeFPS: Double
+    package var replayFPS: Double
     /// The same two figures against CPU time: the thread's for decoding, the whole process's
     /// for replaying (it decodes on a second thread): what the code costs, also on a machine
     /// other processes keep busy (where wall-clock figures measure the queue).
-    public var decodeCPUFPS: Double
-    public var replayCPUFPS: Double
-    public var baselineDecodeFPS: Double
-    public var baselineReplayFPS: Double
-    public var jprecBytes: Int64
-    public var jsonlBytes: Int64
-    public var jsonlZstdBytes: Int64
-    public var peakRSSBytes: Int64
+    package var decodeCPUFPS: Double
+    package var replayCPUFPS: Double
+    package var baselineDecodeFPS: Double
+    package var baselineReplayFPS: Double
+    package var jprecBytes: Int64
+    package var jsonlBytes: Int64
+    package var jsonlZstdBytes: Int64
+    package var peakRSSBytes: Int64
 
-    public var decodeRatio: Double { decodeFPS / baselineDecodeFPS }
-    public var replayRatio: Double { replayFPS / baselineReplayFPS }
-    public var sizeRatio: Double { Double(jprecBytes) / Double(jsonlZstdBytes) }
+    package var decodeRatio: Double { decodeFPS / baselineDecodeFPS }
+    package var replayRatio: Double { replayFPS / baselineReplayFPS }
+    package var sizeRatio: Double { Double(jprecBytes) / Double(jsonlZstdBytes) }
 
-    public func render() -> String {
+    package func render() -> String {
       func fps(_ v: Double) -> String { String(format: "%12.0f frames/s", v) }
       func mb(_ b: Int64) -> String { String(format: "%9.2f MiB", Double(b) / 1_048_576) }
       return """
@@ -53,14 +53,14 @@ public enum Bench {
         """ + BenchTarget.render(targets)
     }
 
-    public var json: String {
+    package var json: String {
       func f(_ d: Double) -> String { String(format: "%.3f", d) }
       return "{\"recording\":\"\(recording)\",\"frames\":\(frames),\"decode_fps\":\(f(decodeFPS)),\"baseline_decode_fps\":\(f(baselineDecodeFPS)),\"replay_fps\":\(f(replayFPS)),\"decode_cpu_fps\":\(f(decodeCPUFPS)),\"replay_cpu_fps\":\(f(replayCPUFPS)),\"baseline_replay_fps\":\(f(baselineReplayFPS)),\"jprec_bytes\":\(jprecBytes),\"jsonl_bytes\":\(jsonlBytes),\"jsonl_zstd3_bytes\":\(jsonlZstdBytes),\"decode_ratio\":\(f(decodeRatio)),\"replay_ratio\":\(f(replayRatio)),\"size_ratio\":\(f(sizeRatio)),\"peak_rss_bytes\":\(peakRSSBytes),\"luma_frames\":\(lumaFrames),\"targets\":\(BenchTarget.json(targets))}"
     }
   }
 
   /// Generates the default bench recording: a `minutes`-long one-person session at `fps`.
-  public static func generate(to path: String, minutes: Double, fps: Int, seed: UInt64, specSHA: String) throws(HarnessFailure) {
+  package static func generate(to path: String, minutes: Double, fps: Int, seed: UInt64, specSHA: String) throws(HarnessFailure) {
     let session = SyntheticSession(durationMs: Int64(minutes * 60_000), fps: fps, seed: seed)
     var header: JSONObject = [
       "format": "jp-replay/1", "name": "bench-synthetic",
@@ -77,7 +77,7 @@ public enum Bench {
   }
 
   /// Measures `recording` (a .jprec). `progress` gets one line per phase.
-  public static func run(
+  package static func run(
     recording: String, specPath: String?, minSeconds: Double = 0.6, progress: (String) -> Void
   ) throws(HarnessFailure) -> Report {
     let driver = try Harness.driver(specPath: specPath, overrides: [("strictEffects", "false")])
@@ -188,7 +188,7 @@ public enum Bench {
   }
 
   /// The process's peak resident set size in bytes (getrusage: KiB on Linux, bytes on macOS).
-  public static func peakRSSBytes() -> Int64 {
+  package static func peakRSSBytes() -> Int64 {
     var usage = rusage()
     #if os(Linux)
       getrusage(RUSAGE_SELF.rawValue, &usage)

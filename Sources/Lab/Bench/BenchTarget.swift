@@ -3,21 +3,21 @@ import Foundation
 /// One figure of `jpreplay bench` against its target (docs/PERFORMANCE.md lists them): what was
 /// measured, the bound, and whether it was met. `bench` prints every target with a mark, and
 /// `bench --require` exits 1 when one is missed.
-public struct BenchTarget: Sendable, Equatable {
+package struct BenchTarget: Sendable, Equatable {
   /// Whether the figure must be at least (`atLeast`) or at most (`atMost`) the bound.
-  public enum Direction: String, Sendable { case atLeast = "≥", atMost = "≤" }
+  package enum Direction: String, Sendable { case atLeast = "≥", atMost = "≤" }
 
   /// The figure's name as printed and in JSON (`replay_cpu_fps`).
-  public var figure: String
+  package var figure: String
   /// The measured value.
-  public var measured: Double
+  package var measured: Double
   /// The bound.
-  public var bound: Double
-  public var direction: Direction
+  package var bound: Double
+  package var direction: Direction
   /// The unit printed after the numbers (`frames/s`, `×`, `MiB`).
-  public var unit: String
+  package var unit: String
 
-  public init(_ figure: String, measured: Double, _ direction: Direction, _ bound: Double, unit: String) {
+  package init(_ figure: String, measured: Double, _ direction: Direction, _ bound: Double, unit: String) {
     self.figure = figure
     self.measured = measured
     self.direction = direction
@@ -26,25 +26,25 @@ public struct BenchTarget: Sendable, Equatable {
   }
 
   /// True when the measured value is on the right side of the bound (a NaN never is).
-  public var met: Bool {
+  package var met: Bool {
     guard measured.isFinite else { return false }
     return direction == .atLeast ? measured >= bound : measured <= bound
   }
 
   /// `  ok      replay_cpu_fps   612,345 frames/s  (target ≥ 600,000)` or `  MISSED  …`.
-  public var line: String {
+  package var line: String {
     let mark = met ? "ok    " : "MISSED"
     let name = figure.padding(toLength: 22, withPad: " ", startingAt: 0)
     return "  \(mark)  \(name) \(Self.number(measured)) \(unit)  (target \(direction.rawValue) \(Self.number(bound)))"
   }
 
   /// `{"figure":…,"measured":…,"target":…,"direction":"≥"|"≤","met":…}`.
-  public var json: String {
+  package var json: String {
     "{\"figure\":\"\(figure)\",\"measured\":\(Self.jsonNumber(measured)),\"direction\":\"\(direction == .atLeast ? ">=" : "<=")\",\"target\":\(Self.jsonNumber(bound)),\"met\":\(met)}"
   }
 
   /// The targets as printed: a heading, one line each, and a summary naming the misses.
-  public static func render(_ targets: [BenchTarget]) -> String {
+  package static func render(_ targets: [BenchTarget]) -> String {
     let missed = targets.filter { !$0.met }.map(\.figure)
     let summary =
       missed.isEmpty
@@ -54,12 +54,12 @@ public struct BenchTarget: Sendable, Equatable {
   }
 
   /// The JSON array of `targets`.
-  public static func json(_ targets: [BenchTarget]) -> String {
+  package static func json(_ targets: [BenchTarget]) -> String {
     "[" + targets.map(\.json).joined(separator: ",") + "]"
   }
 
   /// A number with thousands separators and at most 3 decimals (`1,234,567`, `0.343`, `21.7`).
-  public static func number(_ v: Double) -> String {
+  package static func number(_ v: Double) -> String {
     guard v.isFinite else { return "\(v)" }
     if abs(v) >= 1000 {
       let digits = String(Int64(v.rounded()))
@@ -81,7 +81,7 @@ extension Bench.Report {
   /// The replay bench's targets (issue 38; docs/PERFORMANCE.md): decode against JSONDecoder and
   /// in CPU time, replay against the JSONL baseline and per CPU-second (400k with luma frames,
   /// whose metrics cost more; 600k without), and the size against JSONL+zstd -3.
-  public var targets: [BenchTarget] {
+  package var targets: [BenchTarget] {
     [
       BenchTarget("decode_ratio", measured: decodeRatio, .atLeast, 50, unit: "× JSONDecoder"),
       BenchTarget("decode_cpu_fps", measured: decodeCPUFPS, .atLeast, 2_000_000, unit: "frames/s"),
@@ -96,7 +96,7 @@ extension Bench.Report {
 extension TuneBench.Report {
   /// The tuning bench's targets: 1,000 trials in at most 45 s (22.2 trials/s) and a peak RSS
   /// under 400 MB.
-  public var targets: [BenchTarget] {
+  package var targets: [BenchTarget] {
     [
       BenchTarget("trials_per_second", measured: trialsPerSecond, .atLeast, 1000.0 / 45.0, unit: "trials/s"),
       BenchTarget("peak_rss_mib", measured: Double(peakRSSBytes) / 1_048_576, .atMost, 400, unit: "MiB"),

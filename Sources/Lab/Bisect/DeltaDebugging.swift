@@ -4,11 +4,11 @@
 /// The result is 1-minimal: removing any single element makes the test fail. Subsets are
 /// tried in a fixed order and each distinct subset is tested at most once, so the result and
 /// the number of tests depend only on the inputs.
-public enum DeltaDebugging {
+package enum DeltaDebugging {
   /// Runs ddmin over `items` (indices into the caller's change list). `test(items)` is assumed
   /// true; when `test([])` is true the answer is `[]`. `testsMax` bounds the number of tests
   /// (the result is then the smallest interesting subset found so far).
-  public static func minimize(
+  package static func minimize(
     _ items: [Int], testsMax: Int = 10_000, test: ([Int]) throws -> Bool
   ) rethrows -> (subset: [Int], tests: Int) {
     var cache: [[Int]: Bool] = [:]

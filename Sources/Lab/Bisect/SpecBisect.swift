@@ -11,42 +11,42 @@ import Replay
 /// whose trace or A.13 lines differ, delta debugging (``DeltaDebugging``) finds the smallest
 /// set of edits that, applied to the old spec, reproduces the new spec's behaviour exactly on
 /// that recording. Recordings are then grouped by that edit set.
-public struct SpecBisect: Sendable {
+package struct SpecBisect: Sendable {
   /// One side of the comparison: the spec's bytes and a name for messages.
-  public struct Side: Sendable {
-    public var name: String
-    public var bytes: [UInt8]
-    public init(name: String, bytes: [UInt8]) {
+  package struct Side: Sendable {
+    package var name: String
+    package var bytes: [UInt8]
+    package init(name: String, bytes: [UInt8]) {
       self.name = name
       self.bytes = bytes
     }
   }
 
   /// What one recording showed.
-  public struct Finding: Sendable {
-    public var recording: String
+  package struct Finding: Sendable {
+    package var recording: String
     /// Indices into ``Report/edits``; empty when the recording did not change.
-    public var culprits: [Int]
-    public var changed: Bool
+    package var culprits: [Int]
+    package var changed: Bool
     /// Replays run by ddmin for this recording (0 when unchanged).
-    public var tests: Int
+    package var tests: Int
   }
 
-  public struct Report: Sendable {
-    public var old: String
-    public var new: String
-    public var edits: [SpecEdit]
-    public var findings: [Finding]
+  package struct Report: Sendable {
+    package var old: String
+    package var new: String
+    package var edits: [SpecEdit]
+    package var findings: [Finding]
     /// Edits in no recording's smallest set (indices into ``edits``).
-    public var inert: [Int] = []
+    package var inert: [Int] = []
     /// Whether NEW without the ``inert`` edits behaves exactly as NEW on every recording
     /// (replayed to check); nil when that spec does not validate, or there is nothing inert.
-    public var inertConfirmed: Bool?
+    package var inertConfirmed: Bool?
     /// Recordings on which removing the ``inert`` edits from NEW does change behaviour (their
     /// effect needs other edits), when ``inertConfirmed`` is false.
-    public var inertMatters: [String] = []
+    package var inertMatters: [String] = []
     /// Recordings grouped by the edit set that explains them, largest group first.
-    public var groups: [(culprits: [Int], recordings: [String])] {
+    package var groups: [(culprits: [Int], recordings: [String])] {
       var order: [[Int]] = []
       var byKey: [[Int]: [String]] = [:]
       for f in findings where f.changed {
@@ -60,12 +60,12 @@ public struct SpecBisect: Sendable {
     }
   }
 
-  public var old: Side
-  public var new: Side
-  public var overrides: [(name: String, value: String)]
-  public var jobs: Int
+  package var old: Side
+  package var new: Side
+  package var overrides: [(name: String, value: String)]
+  package var jobs: Int
 
-  public init(old: Side, new: Side, overrides: [(name: String, value: String)] = [], jobs: Int = 1) {
+  package init(old: Side, new: Side, overrides: [(name: String, value: String)] = [], jobs: Int = 1) {
     self.old = old
     self.new = new
     self.overrides = overrides
@@ -73,7 +73,7 @@ public struct SpecBisect: Sendable {
   }
 
   /// Runs the bisection over `recordings`; `progress` is called once per finished recording.
-  public func run(recordings: [URL], progress: (@Sendable (Int, Int) -> Void)? = nil) throws(HarnessFailure) -> Report {
+  package func run(recordings: [URL], progress: (@Sendable (Int, Int) -> Void)? = nil) throws(HarnessFailure) -> Report {
     let oldJSON = try Self.parse(old)
     let newJSON = try Self.parse(new)
     let oldDoc = try Harness.validateSpec(bytes: old.bytes, path: old.name)
@@ -167,12 +167,12 @@ public struct SpecBisect: Sendable {
 extension SpecBisect.Report {
   /// Unchanged recordings named in the text report; the rest are counted (``json()`` lists
   /// every recording).
-  public static let unchangedShownMax = 30
+  package static let unchangedShownMax = 30
   /// Edits that changed nothing written out in full; more are named by number ranges.
-  public static let inertListedMax = 12
+  package static let inertListedMax = 12
 
   /// "[1]–[3], [5], [9]–[298]" for 0-based indices.
-  public static func ranges(_ indices: [Int]) -> String {
+  package static func ranges(_ indices: [Int]) -> String {
     var parts: [String] = []
     var i = 0
     while i < indices.count {
@@ -187,7 +187,7 @@ extension SpecBisect.Report {
   /// The human-readable report: every changed recording under the edits that explain it,
   /// the unchanged ones (up to ``unchangedShownMax``, then how many more and where to see
   /// them), and the edits that changed nothing.
-  public func render(unchangedShown: Int = unchangedShownMax) -> String {
+  package func render(unchangedShown: Int = unchangedShownMax) -> String {
     var s = "bisect spec: \(edits.count) leaf edit(s) from \(old) to \(new)\n"
     for (i, e) in edits.enumerated() { s += "  [\(i + 1)] \(e)\n" }
     let changed = findings.filter(\.changed)
@@ -226,7 +226,7 @@ extension SpecBisect.Report {
   }
 
   /// The report as canonical JSON (`--json`).
-  public func json() -> String {
+  package func json() -> String {
     let editsJSON: [JSONValue] = edits.map { e in
       .object([
         "path": .string(e.pathText), "old": e.old ?? .null, "new": e.new ?? .null,

@@ -5,26 +5,26 @@ import CanonicalJSON
 ///
 /// Paths name array elements that carry a string `id` by that id (`cues[FRAME_MOVE_LEFT]`),
 /// other array elements by index, so an edit means the same thing whatever the cue order.
-public struct SpecEdit: Hashable, Sendable, CustomStringConvertible {
+package struct SpecEdit: Hashable, Sendable, CustomStringConvertible {
   /// One step of a path into a JSON document.
-  public enum Step: Hashable, Sendable {
+  package enum Step: Hashable, Sendable {
     case key(String)
     case id(String)
     case index(Int)
   }
 
-  public var path: [Step]
-  public var old: JSONValue?
-  public var new: JSONValue?
+  package var path: [Step]
+  package var old: JSONValue?
+  package var new: JSONValue?
 
-  public init(path: [Step], old: JSONValue?, new: JSONValue?) {
+  package init(path: [Step], old: JSONValue?, new: JSONValue?) {
     self.path = path
     self.old = old
     self.new = new
   }
 
   /// `cues[FRAME_MOVE_LEFT].antiJitter.persistFrames`.
-  public var pathText: String {
+  package var pathText: String {
     var s = ""
     for step in path {
       switch step {
@@ -37,7 +37,7 @@ public struct SpecEdit: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `cues[FRAME_MOVE_LEFT].antiJitter.persistFrames 4 → 5` (absent sides read "(absent)").
-  public var description: String { "\(pathText) \(Self.short(old)) → \(Self.short(new))" }
+  package var description: String { "\(pathText) \(Self.short(old)) → \(Self.short(new))" }
 
   static func short(_ v: JSONValue?) -> String {
     guard let v else { return "(absent)" }
@@ -47,18 +47,18 @@ public struct SpecEdit: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Bounds of the spec differ.
-public enum SpecEditLimits {
+package enum SpecEditLimits {
   /// Characters of a value shown in an edit's description before it is cut with "…".
-  public static let valueTextMax = 60
+  package static let valueTextMax = 60
   /// Nesting depth the differ follows; deeper differences are reported as one edit.
-  public static let depthMax = 64
+  package static let depthMax = 64
 }
 
 /// Leaf-level differences between two JSON documents, and applying any subset of them.
-public enum SpecDiff {
+package enum SpecDiff {
   /// Every leaf where `old` and `new` differ, in document order (old's member order, then
   /// members only `new` has). No edit's path is a prefix of another's, so any subset applies.
-  public static func edits(from old: JSONValue, to new: JSONValue) -> [SpecEdit] {
+  package static func edits(from old: JSONValue, to new: JSONValue) -> [SpecEdit] {
     var out: [SpecEdit] = []
     diff(old, new, path: [], into: &out)
     return out
@@ -117,7 +117,7 @@ public enum SpecDiff {
   }
 
   /// `base` with `edits` applied (each sets its path to its `new` side, or removes it).
-  public static func apply(_ edits: [SpecEdit], to base: JSONValue) throws(SpecEditError) -> JSONValue {
+  package static func apply(_ edits: [SpecEdit], to base: JSONValue) throws(SpecEditError) -> JSONValue {
     var doc = base
     for e in edits { doc = try set(e.new, at: e.path[...], in: doc, edit: e) }
     return doc
@@ -170,8 +170,8 @@ public enum SpecDiff {
 }
 
 /// An edit that does not fit the document it is applied to.
-public struct SpecEditError: Error, CustomStringConvertible, Sendable {
-  public var edit: SpecEdit
-  public var message: String
-  public var description: String { "\(edit.pathText): \(message)" }
+package struct SpecEditError: Error, CustomStringConvertible, Sendable {
+  package var edit: SpecEdit
+  package var message: String
+  package var description: String { "\(edit.pathText): \(message)" }
 }

@@ -16,7 +16,7 @@ import JustPhotoScenarios
 /// held on the clean replay fails; *silent* when no trace changed at all (the corpus never
 /// exercises it, so no rule could catch it). The catch rate counts the ones that changed
 /// behaviour.
-public enum FaultRun {
+package enum FaultRun {
   /// One recording with rules: its name, file and rules' checker.
   struct Subject: Sendable {
     var name: String
@@ -24,40 +24,40 @@ public enum FaultRun {
   }
 
   /// What one fault or mutant did to the corpus.
-  public struct Outcome: Sendable {
-    public var name: String
-    public var summary: String
+  package struct Outcome: Sendable {
+    package var name: String
+    package var summary: String
     /// Recordings whose trace differs from the clean replay's.
-    public var changed: [String] = []
+    package var changed: [String] = []
     /// `recording: rule` lines that held clean and fail with the fault.
-    public var caughtBy: [String] = []
+    package var caughtBy: [String] = []
     /// Replays that failed outright (a crash of the harness would be a finding of its own).
-    public var errors: [String] = []
-    public var caught: Bool { !caughtBy.isEmpty }
-    public var silent: Bool { changed.isEmpty && errors.isEmpty }
+    package var errors: [String] = []
+    package var caught: Bool { !caughtBy.isEmpty }
+    package var silent: Bool { changed.isEmpty && errors.isEmpty }
     /// An outcome (another engine's fault run reports through this type too).
-    public init(name: String, summary: String, changed: [String] = [], caughtBy: [String] = [], errors: [String] = []) {
+    package init(name: String, summary: String, changed: [String] = [], caughtBy: [String] = [], errors: [String] = []) {
       (self.name, self.summary, self.changed, self.caughtBy, self.errors) = (name, summary, changed, caughtBy, errors)
     }
   }
 
   /// A run's outcomes and its figures.
-  public struct Report: Sendable {
-    public var recordings: [String]
-    public var outcomes: [Outcome]
+  package struct Report: Sendable {
+    package var recordings: [String]
+    package var outcomes: [Outcome]
     /// Rules unmet on the clean replay (they cannot catch anything), `recording: rule`.
-    public var unmetClean: [String]
+    package var unmetClean: [String]
     /// A report (another engine's fault run reports through this type too).
-    public init(recordings: [String], outcomes: [Outcome], unmetClean: [String]) {
+    package init(recordings: [String], outcomes: [Outcome], unmetClean: [String]) {
       (self.recordings, self.outcomes, self.unmetClean) = (recordings, outcomes, unmetClean)
     }
-    public var behaviourChanging: [Outcome] { outcomes.filter { !$0.silent } }
-    public var caught: Int { behaviourChanging.filter(\.caught).count }
+    package var behaviourChanging: [Outcome] { outcomes.filter { !$0.silent } }
+    package var caught: Int { behaviourChanging.filter(\.caught).count }
     /// Caught among the behaviour-changing ones, 0…1 (1 when none changed behaviour).
-    public var catchRate: Double { behaviourChanging.isEmpty ? 1 : Double(caught) / Double(behaviourChanging.count) }
-    public var survivors: [Outcome] { behaviourChanging.filter { !$0.caught } }
+    package var catchRate: Double { behaviourChanging.isEmpty ? 1 : Double(caught) / Double(behaviourChanging.count) }
+    package var survivors: [Outcome] { behaviourChanging.filter { !$0.caught } }
 
-    public func text(title: String) -> String {
+    package func text(title: String) -> String {
       var lines = [
         "\(title): \(outcomes.count) on \(recordings.count) recordings with rules; \(behaviourChanging.count) change behaviour, \(caught) caught by rules (\(String(format: "%.1f", catchRate * 100)) %)"
       ]
@@ -77,7 +77,7 @@ public enum FaultRun {
       return lines.joined(separator: "\n") + "\n"
     }
 
-    public var json: String {
+    package var json: String {
       let items: [JSONValue] = outcomes.map { o in
         .object([
           "name": .string(o.name), "summary": .string(o.summary), "caught": .bool(o.caught), "silent": .bool(o.silent),
@@ -96,21 +96,21 @@ public enum FaultRun {
   }
 
   /// A variant of the engine to judge: planted faults and/or another spec.
-  public struct Variant: Sendable {
-    public var name: String
-    public var summary: String
-    public var faults: PlantedFaults
-    public var spec: PoseSpecDocument?
-    public init(name: String, summary: String, faults: PlantedFaults = PlantedFaults(), spec: PoseSpecDocument? = nil) {
+  package struct Variant: Sendable {
+    package var name: String
+    package var summary: String
+    package var faults: PlantedFaults
+    package var spec: PoseSpecDocument?
+    package init(name: String, summary: String, faults: PlantedFaults = PlantedFaults(), spec: PoseSpecDocument? = nil) {
       (self.name, self.summary, self.faults, self.spec) = (name, summary, faults, spec)
     }
   }
 
   /// Every planted fault: its name and what it does.
-  public static var plantedFaults: [(name: String, summary: String)] { PlantedFault.allCases.map { ($0.rawValue, $0.summary) } }
+  package static var plantedFaults: [(name: String, summary: String)] { PlantedFault.allCases.map { ($0.rawValue, $0.summary) } }
 
   /// The planted faults as variants (all of them, or those named).
-  public static func faultVariants(_ names: [String] = []) throws(HarnessFailure) -> [Variant] {
+  package static func faultVariants(_ names: [String] = []) throws(HarnessFailure) -> [Variant] {
     var out: [Variant] = []
     for f in PlantedFault.allCases where names.isEmpty || names.contains(f.rawValue) {
       out.append(Variant(name: f.rawValue, summary: f.summary, faults: PlantedFaults([f])))
@@ -135,7 +135,7 @@ public enum FaultRun {
   }
 
   /// Runs `variants` over the recordings with rules in `recordingsDir` on `jobs` threads.
-  public static func run(
+  package static func run(
     variants: [Variant], spec: PoseSpecDocument, recordingsDir: String, names: [String]? = nil, jobs: Int,
     progress: (@Sendable (Int, Int) -> Void)? = nil
   ) throws(HarnessFailure) -> Report {
@@ -194,7 +194,7 @@ final class FaultProgressCounter: @unchecked Sendable {
 extension FaultRun {
   /// The cues a clean replay of the recordings with rules displays or evaluates at a level:
   /// the ones a spec mutant can be seen through.
-  public static func cuesSeen(spec: PoseSpecDocument, recordingsDir: String, names: [String]? = nil, jobs: Int) throws(HarnessFailure) -> Set<String> {
+  package static func cuesSeen(spec: PoseSpecDocument, recordingsDir: String, names: [String]? = nil, jobs: Int) throws(HarnessFailure) -> Set<String> {
     let subjects = try subjects(recordingsDir: recordingsDir, names: names)
     let driver = try Harness.driver(spec: spec, sessionStore: .none)
     let ids = spec.cues.map(\.id)

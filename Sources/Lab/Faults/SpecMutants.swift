@@ -6,9 +6,9 @@ import PoseSpec
 /// PoseSpec each — a threshold moved, the exit put on warn, persistence, hold or cooldown
 /// changed, warn and hard swapped, the error's sign flipped. A mutant that changes a trace on
 /// the recordings with rules should break one of their rules.
-public enum SpecMutants {
+package enum SpecMutants {
   /// The mutation operators, in report order.
-  public enum Operator: String, CaseIterable, Sendable {
+  package enum Operator: String, CaseIterable, Sendable {
     case warnHarder = "warn-harder"
     case warnEasier = "warn-easier"
     case exitOnWarn = "exit-on-warn"
@@ -22,7 +22,7 @@ public enum SpecMutants {
   /// Mutants of the cues `cues` (spec order) of the spec whose JSON is `root`: each a name
   /// (`CUE:operator`), a summary and the validated spec. Edits that do not apply to a cue
   /// (no cooldown to zero, no exit) or that the validator refuses are left out.
-  public static func variants(specJSON root: JSONValue, cues: Set<String>) -> [FaultRun.Variant] {
+  package static func variants(specJSON root: JSONValue, cues: Set<String>) -> [FaultRun.Variant] {
     guard let all = root["cues"]?.arrayValue else { return [] }
     var out: [FaultRun.Variant] = []
     for (i, cue) in all.enumerated() {

@@ -10,13 +10,13 @@ import Verify
 /// One in-process replay of a minimization candidate, for any engine on the seam: the trace
 /// records (rendered by the engine's vocabulary) that a selection keeps. A replay the engine
 /// or the replayer refuses throws.
-public struct CandidateReplay {
-  public var run: (Minimizer.Candidate, TraceSelection) throws -> [TraceRecord]
+package struct CandidateReplay {
+  package var run: (Minimizer.Candidate, TraceSelection) throws -> [TraceRecord]
 
-  public init(run: @escaping (Minimizer.Candidate, TraceSelection) throws -> [TraceRecord]) { self.run = run }
+  package init(run: @escaping (Minimizer.Candidate, TraceSelection) throws -> [TraceRecord]) { self.run = run }
 
   /// The replays of `driver`'s engine.
-  public init<E: ReplayableEngine>(driver: ReplayDriver<E>) {
+  package init<E: ReplayableEngine>(driver: ReplayDriver<E>) {
     run = { c, selection in
       try driver.records(header: c.header, events: c.events, selection: selection, recording: "minimize candidate")
     }
@@ -25,11 +25,11 @@ public struct CandidateReplay {
 
 /// The properties `jpreplay minimize` keeps true, built on in-process replays of any engine
 /// (``CandidateReplay``).
-public enum MinimizeProperty {
+package enum MinimizeProperty {
   /// The default: the replay still diverges from the golden in the same way, i.e. the trace
   /// lines within ±`windowMs` of the golden's first divergence are exactly those the original
   /// recording's replay shows there (which differ from the golden's).
-  public static func keepsDivergence(
+  package static func keepsDivergence(
     replay: CandidateReplay, name: String, golden: String, original: Minimizer.Candidate, windowMs: Millis = 500
   ) throws -> (at: Millis, property: (Minimizer.Candidate) throws -> Bool) {
     let replayed = try replay.run(original, .all)
@@ -51,19 +51,19 @@ public enum MinimizeProperty {
   }
 
   /// The default property for `driver`'s engine.
-  public static func keepsDivergence<E: ReplayableEngine>(
+  package static func keepsDivergence<E: ReplayableEngine>(
     driver: ReplayDriver<E>, name: String, golden: String, original: Minimizer.Candidate, windowMs: Millis = 500
   ) throws -> (at: Millis, property: (Minimizer.Candidate) throws -> Bool) {
     try keepsDivergence(replay: CandidateReplay(driver: driver), name: name, golden: golden, original: original, windowMs: windowMs)
   }
 
   /// `--expect MATCHER`: some trace line matches.
-  public static func expects(replay: CandidateReplay, _ matcher: TraceMatcher) -> (Minimizer.Candidate) throws -> Bool {
+  package static func expects(replay: CandidateReplay, _ matcher: TraceMatcher) -> (Minimizer.Candidate) throws -> Bool {
     { c in (try? replay.run(c, TraceSelection(kinds: [matcher.kind]))).map { $0.contains(where: matcher.matches) } ?? false }
   }
 
   /// `--expect MATCHER` for `driver`'s engine.
-  public static func expects<E: ReplayableEngine>(driver: ReplayDriver<E>, _ matcher: TraceMatcher) -> (Minimizer.Candidate) throws -> Bool {
+  package static func expects<E: ReplayableEngine>(driver: ReplayDriver<E>, _ matcher: TraceMatcher) -> (Minimizer.Candidate) throws -> Bool {
     expects(replay: CandidateReplay(driver: driver), matcher)
   }
 }
@@ -73,15 +73,15 @@ public enum MinimizeProperty {
 /// (`null` also matches an absent field). Just Photo also takes `KIND ID[/LEVEL]`, e.g.
 /// `cue_display FRAME_MOVE_LEFT/hard`: `ID` matches `cue_id` (`key` for `prompt`), `LEVEL`
 /// `level`.
-public struct TraceMatcher: Sendable, Equatable, CustomStringConvertible {
+package struct TraceMatcher: Sendable, Equatable, CustomStringConvertible {
   /// What a matcher may say for one engine: its trace kinds (empty: any name is taken), an
   /// example for messages, and the fields `ID` and `LEVEL` stand for (nil: no shorthand).
-  public struct Grammar: Sendable {
-    public var kinds: [String]
-    public var example: String
-    public var shorthand: (@Sendable (_ kind: String) -> (id: String, level: String))?
+  package struct Grammar: Sendable {
+    package var kinds: [String]
+    package var example: String
+    package var shorthand: (@Sendable (_ kind: String) -> (id: String, level: String))?
 
-    public init(
+    package init(
       kinds: [String], example: String, shorthand: (@Sendable (_ kind: String) -> (id: String, level: String))? = nil
     ) {
       self.kinds = kinds
@@ -90,28 +90,28 @@ public struct TraceMatcher: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Just Photo's: its `OutputKind`s and the `ID[/LEVEL]` shorthand.
-    public static let justPhoto = Grammar(
+    package static let justPhoto = Grammar(
       kinds: TraceKinds.all, example: "cue_display FRAME_MOVE_LEFT/hard",
       shorthand: { kind in (kind == OutputKind.prompt.rawValue ? "key" : "cue_id", "level") })
 
     /// Another engine's: its `out` names, `key=value` fields only.
-    public static func fields(kinds: [String]) -> Grammar {
+    package static func fields(kinds: [String]) -> Grammar {
       Grammar(kinds: kinds, example: "\(kinds.first ?? "KIND") key=value")
     }
 
     var syntax: String { shorthand == nil ? "KIND [key=value]…" : "KIND [ID][/LEVEL] [key=value]…" }
   }
 
-  public var kind: String
-  public var fields: [(String, String)]
-  public var description: String
+  package var kind: String
+  package var fields: [(String, String)]
+  package var description: String
 
-  public static func == (a: TraceMatcher, b: TraceMatcher) -> Bool { a.description == b.description }
+  package static func == (a: TraceMatcher, b: TraceMatcher) -> Bool { a.description == b.description }
 
   /// A Just Photo matcher (``Grammar/justPhoto``).
-  public init(parsing text: String) throws(HarnessFailure) { try self.init(parsing: text, grammar: .justPhoto) }
+  package init(parsing text: String) throws(HarnessFailure) { try self.init(parsing: text, grammar: .justPhoto) }
 
-  public init(parsing text: String, grammar: Grammar) throws(HarnessFailure) {
+  package init(parsing text: String, grammar: Grammar) throws(HarnessFailure) {
     let words = text.split(separator: " ").map(String.init)
     guard let word = words.first, word.allSatisfy({ $0.isLetter || $0 == "_" }) else {
       throw .badInput("--expect '\(text)': expected \(grammar.syntax), e.g. '\(grammar.example)'")
@@ -138,7 +138,7 @@ public struct TraceMatcher: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// True when `r` is a line of the kind with every field's value.
-  public func matches(_ r: TraceRecord) -> Bool {
+  package func matches(_ r: TraceRecord) -> Bool {
     guard r.out == kind else { return false }
     return fields.allSatisfy { key, value in
       guard let v = r.fields[key] else { return value == "null" }
@@ -151,12 +151,12 @@ public struct TraceMatcher: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// True when Just Photo's output `o` matches.
-  public func matches(_ o: TimedOutput) -> Bool { o.output.kind.rawValue == kind && matches(o.record) }
+  package func matches(_ o: TimedOutput) -> Bool { o.output.kind.rawValue == kind && matches(o.record) }
 }
 
 /// Reading a recording into memory and writing a minimized one.
-public enum MinimizeFiles {
-  public static func read(_ url: URL) throws -> Minimizer.Candidate {
+package enum MinimizeFiles {
+  package static func read(_ url: URL) throws -> Minimizer.Candidate {
     var source = try Harness.openSource(url)
     if let r = source as? RecordingReader, r.declaredEvents > Int64(Minimizer.Limits.eventsMax) {
       throw HarnessFailure.badInput("\(url.path): \(r.declaredEvents) events, more than Minimizer.Limits.eventsMax = \(Minimizer.Limits.eventsMax); cut it first")
@@ -175,7 +175,7 @@ public enum MinimizeFiles {
 
   /// The header a minimized recording is written with: generator keys go (the result is no
   /// longer what the scenario makes), `minimized_from` names the source, the name gets "-min".
-  public static func writtenHeader(_ original: JSONObject, from name: String) -> JSONObject {
+  package static func writtenHeader(_ original: JSONObject, from name: String) -> JSONObject {
     var header = original
     for k in ["generator", "generator_sha256", "labels_spec_sha256", "labels"] { header[k] = nil }
     header["minimized_from"] = .string(name)
@@ -188,7 +188,7 @@ public enum MinimizeFiles {
   /// since the result is no longer what the scenario makes.
   /// `channels`: the `.jprec` channel of each named event kind (another engine's kinds, as
   /// `record` stores them).
-  public static func write(
+  package static func write(
     _ c: Minimizer.Candidate, from name: String, to path: String, force: Bool, channels: [String: String] = [:]
   ) throws {
     let fm = FileManager.default

@@ -14,64 +14,64 @@ import Replay
 /// 1-minimal (no single event can go) as before.
 /// Every stage tries candidates in a fixed order, so the same input gives the same output;
 /// a candidate is evaluated once however many stages propose it.
-public struct Minimizer {
+package struct Minimizer {
   /// A candidate recording: its header and its events (non-decreasing `t`).
-  public struct Candidate: Sendable, Equatable {
-    public var header: JSONObject
-    public var events: [InputEvent]
-    public init(header: JSONObject, events: [InputEvent]) {
+  package struct Candidate: Sendable, Equatable {
+    package var header: JSONObject
+    package var events: [InputEvent]
+    package init(header: JSONObject, events: [InputEvent]) {
       self.header = header
       self.events = events
     }
-    public var durationMs: Millis { header["duration_ms"]?.int64Value ?? (events.last?.t ?? 0) }
+    package var durationMs: Millis { header["duration_ms"]?.int64Value ?? (events.last?.t ?? 0) }
   }
 
-  public struct Outcome: Sendable {
-    public var original: Candidate
-    public var minimized: Candidate
+  package struct Outcome: Sendable {
+    package var original: Candidate
+    package var minimized: Candidate
     /// Property evaluations (replays, or runs of the user's test command).
-    public var tests: Int
+    package var tests: Int
     /// The ddmin stages that stopped at ``Limits/testsPerStageMax`` checks: there the result is
     /// smaller than the input but not shown to be 1-minimal.
-    public var stagesAtLimit: [String] = []
+    package var stagesAtLimit: [String] = []
   }
 
   /// Bounds of a minimization.
-  public enum Limits {
+  package enum Limits {
     /// Events a recording may have to be minimized (all are held in memory).
-    public static let eventsMax = 2_000_000
+    package static let eventsMax = 2_000_000
     /// Property evaluations per ddmin stage before it settles for what it has.
-    public static let testsPerStageMax = 4_000
+    package static let testsPerStageMax = 4_000
     /// Events right after the launch the head cut keeps when removing each alone breaks the
     /// property (setup the behaviour needs, e.g. PixScan's library snapshot) before it gives up.
-    public static let headSetupMax = 4
+    package static let headSetupMax = 4
     /// Tail lengths the head cut tries one by one (1, 2, …) before doubling.
-    public static let tailStepsLinear = 8
+    package static let tailStepsLinear = 8
   }
 
   /// Where a minimization is: for progress lines.
-  public struct Progress: Sendable, Equatable {
+  package struct Progress: Sendable, Equatable {
     /// The stage running: "labels", "cut end", "cut head", "kinds", "windows", "events", "shift".
-    public var stage: String
+    package var stage: String
     /// Property evaluations so far.
-    public var tests: Int
+    package var tests: Int
     /// Events of the smallest candidate found so far.
-    public var events: Int
+    package var events: Int
   }
 
   /// Width of the time windows of the window stage.
-  public var windowMs: Millis
+  package var windowMs: Millis
   /// Whether the candidate still shows the behaviour (true = keep the reduction).
-  public var property: (Candidate) throws -> Bool
+  package var property: (Candidate) throws -> Bool
   /// The engine's launch events (``EngineSeam/EngineVocabulary``'s `launches`): the head cut
   /// never removes the leading ones, since a recording starts with its launch.
-  public var launches: (InputEvent) -> Bool
+  package var launches: (InputEvent) -> Bool
   /// Called after each property evaluation (e.g. a progress line on a terminal).
-  public var progress: ((Progress) -> Void)?
+  package var progress: ((Progress) -> Void)?
   /// Property evaluations a ddmin stage may spend (``Limits/testsPerStageMax``; tests lower it).
-  public var testsPerStageMax = Limits.testsPerStageMax
+  package var testsPerStageMax = Limits.testsPerStageMax
 
-  public init(
+  package init(
     windowMs: Millis = 1000, launches: @escaping (InputEvent) -> Bool = { $0.kind == .app_launch },
     progress: ((Progress) -> Void)? = nil, property: @escaping (Candidate) throws -> Bool
   ) {
@@ -81,7 +81,7 @@ public struct Minimizer {
     self.property = property
   }
 
-  public func run(_ original: Candidate) throws -> Outcome {
+  package func run(_ original: Candidate) throws -> Outcome {
     var tests = 0
     // Stages may propose a candidate an earlier one already tested (the second cut of the end
     // often does): each distinct candidate is evaluated once.
@@ -265,7 +265,7 @@ public struct Minimizer {
 }
 
 /// Why a minimization could not start.
-public enum MinimizeError: Error, CustomStringConvertible, Equatable {
+package enum MinimizeError: Error, CustomStringConvertible, Equatable {
   case propertyFailsOnInput
   case noDivergence(String)
   /// `--against`: the two engines replay the recording identically.
@@ -273,7 +273,7 @@ public enum MinimizeError: Error, CustomStringConvertible, Equatable {
   /// `--against`: an engine cannot replay the recording.
   case engineRefuses(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .propertyFailsOnInput: "the property does not hold on the input recording: nothing to minimize"
     case .noDivergence(let name): "\(name): the replay equals its golden; give --expect or --test to say what to keep"

@@ -10,12 +10,12 @@ import Verify
 /// minimized recording is a regression repro by construction — the reference engine's
 /// replay of it is its golden, and the tested engine's replay departs from that golden
 /// exactly as it did on the original recording.
-public enum RegressionProperty {
+package enum RegressionProperty {
   /// An engine's canonical products for one candidate.
-  public struct Products: Sendable, Equatable {
-    public var trace: String
-    public var a13: String
-    public init(trace: String, a13: String) {
+  package struct Products: Sendable, Equatable {
+    package var trace: String
+    package var a13: String
+    package init(trace: String, a13: String) {
       self.trace = trace
       self.a13 = a13
     }
@@ -23,30 +23,30 @@ public enum RegressionProperty {
 
   /// One engine: a name for messages and headers, and a run (nil when the engine refuses the
   /// candidate, e.g. an effect left without its result).
-  public struct Side {
-    public var label: String
-    public var run: (Minimizer.Candidate) throws -> Products?
-    public init(label: String, run: @escaping (Minimizer.Candidate) throws -> Products?) {
+  package struct Side {
+    package var label: String
+    package var run: (Minimizer.Candidate) throws -> Products?
+    package init(label: String, run: @escaping (Minimizer.Candidate) throws -> Products?) {
       self.label = label
       self.run = run
     }
   }
 
   /// Where two products first differ: in the trace, else in the A.13 lines; nil when equal.
-  public struct Difference: Sendable, Equatable {
+  package struct Difference: Sendable, Equatable {
     /// "trace" or "a13".
-    public var file: String
-    public var divergence: Divergence
+    package var file: String
+    package var divergence: Divergence
 
     /// What makes two differences "the same": the file, the kind, and both records as written
     /// (times included).
-    public func sameAs(_ other: Difference) -> Bool {
+    package func sameAs(_ other: Difference) -> Bool {
       file == other.file && divergence.kind == other.divergence.kind
         && divergence.golden?.text == other.divergence.golden?.text && divergence.replay?.text == other.divergence.replay?.text
     }
   }
 
-  public static func difference(reference: Products, tested: Products) -> Difference? {
+  package static func difference(reference: Products, tested: Products) -> Difference? {
     let differ = TraceDiffer()
     if let d = (try? differ.diffTraces(golden: reference.trace, replay: tested.trace))?.divergence {
       return Difference(file: "trace", divergence: d)
@@ -59,7 +59,7 @@ public enum RegressionProperty {
 
   /// The property for `original`: both engines run, and their first difference is the one
   /// they show on `original` (same file, kind and records).
-  public static func make(original: Minimizer.Candidate, reference: Side, tested: Side) throws
+  package static func make(original: Minimizer.Candidate, reference: Side, tested: Side) throws
     -> (first: Difference, property: (Minimizer.Candidate) throws -> Bool)
   {
     guard let a = try reference.run(original) else { throw MinimizeError.engineRefuses(reference.label) }
@@ -94,7 +94,7 @@ public enum RegressionProperty {
   }
 
   /// The in-process engine of `driver`, on the header the written recording will have.
-  public static func inProcess(_ driver: ReplayDriver<Engine>, label: String, name: String) -> Side {
+  package static func inProcess(_ driver: ReplayDriver<Engine>, label: String, name: String) -> Side {
     Side(label: label) { c in
       var source = InMemoryEventSource(header: MinimizeFiles.writtenHeader(c.header, from: name), events: c.events)
       var out = CanonicalOutput(trace: MemoryLineSink(), a13: MemoryLineSink())
@@ -105,7 +105,7 @@ public enum RegressionProperty {
 
   /// Both engines' verdicts on the minimized recording, for its header (`regression`): where
   /// they differ, and what each shows there.
-  public static func verdicts(_ d: Difference, reference: String, tested: String) -> JSONValue {
+  package static func verdicts(_ d: Difference, reference: String, tested: String) -> JSONValue {
     let v = d.divergence
     let time = d.file == "a13" ? "ts_ms" : "t"
     func shows(_ l: StructuredLine?) -> String {

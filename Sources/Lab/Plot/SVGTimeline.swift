@@ -10,7 +10,7 @@ import PoseSpec
 /// its metric value (the error the thresholds judge) against the hard / warn / enter / exit
 /// thresholds, its labelled intervals shaded and its display spans as a bar on top. Every
 /// mark has a `<title>` tooltip.
-public enum SVGTimeline {
+package enum SVGTimeline {
   package static let width = 1200.0
   package static let left = 210.0
   package static let right = 20.0
@@ -31,7 +31,7 @@ public enum SVGTimeline {
     ("hard", "#d62728", "7,3"), ("warn", "#ff7f0e", "4,3"), ("enter", "#1f77b4", "2,3"), ("exit", "#2ca02c", "8,2,2,2"),
   ]
 
-  public static func render(_ d: TimelineData) -> String {
+  package static func render(_ d: TimelineData) -> String {
     var svg = SVGBuilder()
     let plotWidth = width - left - right
     let x = { (t: Millis) -> Double in left + Double(t - d.from) / Double(max(d.to - d.from, 1)) * plotWidth }

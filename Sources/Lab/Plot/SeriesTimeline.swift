@@ -6,44 +6,44 @@ import Replay
 /// What `jpreplay plot` draws for an engine whose vocabulary declares a ``TraceTimeline``
 /// (PixScan: the photo index, the delete queue, the progress counts, swipes and messages): step
 /// series and marker lanes read from one replay's trace records.
-public struct SeriesTimelineData: Sendable, Equatable {
+package struct SeriesTimelineData: Sendable, Equatable {
   /// A series' value from `t` on (until its next step); nil = no value (a gap).
-  public struct Step: Sendable, Equatable {
-    public var t: Millis
-    public var value: Double?
-    public init(t: Millis, value: Double?) {
+  package struct Step: Sendable, Equatable {
+    package var t: Millis
+    package var value: Double?
+    package init(t: Millis, value: Double?) {
       self.t = t
       self.value = value
     }
   }
 
-  public struct Series: Sendable, Equatable {
-    public var name: String
+  package struct Series: Sendable, Equatable {
+    package var name: String
     /// Changes of value in time order; the first one at or after `from` (a value held from
     /// before the range starts at `from`).
-    public var steps: [Step]
+    package var steps: [Step]
   }
 
-  public struct Panel: Sendable, Equatable {
-    public var title: String
-    public var series: [Series]
+  package struct Panel: Sendable, Equatable {
+    package var title: String
+    package var series: [Series]
   }
 
-  public struct Lane: Sendable, Equatable {
-    public var name: String
-    public var marks: [TimelineData.Marker]
+  package struct Lane: Sendable, Equatable {
+    package var name: String
+    package var marks: [TimelineData.Marker]
   }
 
-  public var name: String
-  public var engine: String
-  public var from: Millis
-  public var to: Millis
-  public var panels: [Panel]
-  public var lanes: [Lane]
+  package var name: String
+  package var engine: String
+  package var from: Millis
+  package var to: Millis
+  package var panels: [Panel]
+  package var lanes: [Lane]
 
   /// Draws `records` (one replay's trace lines of `timeline`'s kinds, in trace order) over
   /// `[from, to]` (nil: the whole replay, `durationMs`).
-  public static func collect(
+  package static func collect(
     name: String, engine: String, records: [TraceRecord], timeline: TraceTimeline, durationMs: Millis,
     from: Millis? = nil, to: Millis? = nil
   ) throws(HarnessFailure) -> SeriesTimelineData {
@@ -91,15 +91,15 @@ public struct SeriesTimelineData: Sendable, Equatable {
   }
 
   /// `v` as trace lines write numbers (shortest form).
-  public static func text(_ v: Double?) -> String { v.map { JSONWriter.write(.number($0)) } ?? "none" }
+  package static func text(_ v: Double?) -> String { v.map { JSONWriter.write(.number($0)) } ?? "none" }
 }
 
 /// Renders a ``SeriesTimelineData`` as one standalone SVG with the shared writer and time axis
 /// of ``SVGTimeline``: a lane per marker kind (each mark titled with its time and line), then a
 /// panel per series group, each series a step line in its colour; every step of a series of at
 /// most `PlotLimits.titledStepsMax` steps has a tooltip `NAME = VALUE (t A…B)`.
-public enum SVGSeriesTimeline {
-  public static func render(_ d: SeriesTimelineData) -> String {
+package enum SVGSeriesTimeline {
+  package static func render(_ d: SeriesTimelineData) -> String {
     let width = SVGTimeline.width
     let left = SVGTimeline.left
     let right = SVGTimeline.right

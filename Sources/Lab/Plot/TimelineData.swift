@@ -6,35 +6,35 @@ import PoseSpec
 import Replay
 
 /// Bounds of a timeline plot.
-public enum PlotLimits {
+package enum PlotLimits {
   /// Cue panels in one plot (explicit `--cue`s beyond it are bad input; chosen cues are cut).
-  public static let cuesMax = 12
+  package static let cuesMax = 12
   /// Metric points kept per cue before drawing (long replays are thinned per pixel column).
-  public static let pointsPerCueMax = 2_000_000
+  package static let pointsPerCueMax = 2_000_000
   /// Steps (changes of value) kept per series of an engine's ``SeriesTimelineData``.
-  public static let stepsPerSeriesMax = 2_000_000
+  package static let stepsPerSeriesMax = 2_000_000
   /// Marks kept per lane of an engine's ``SeriesTimelineData``.
-  public static let marksPerLaneMax = 1_000_000
+  package static let marksPerLaneMax = 1_000_000
   /// Steps of one series that each get a tooltip; a series with more is drawn without them.
-  public static let titledStepsMax = 5_000
+  package static let titledStepsMax = 5_000
 }
 
 /// What a timeline plot shows, collected from one replay with `cue_eval` tracing.
-public struct TimelineData: Sendable {
+package struct TimelineData: Sendable {
   /// One evaluation of one cue: its error (metric value compared with the thresholds; nil when
   /// unavailable), the level observed, and the thresholds it was judged against.
-  public struct Point: Sendable, Equatable {
-    public var t: Millis
-    public var value: Double?
-    public var level: CueLevel
+  package struct Point: Sendable, Equatable {
+    package var t: Millis
+    package var value: Double?
+    package var level: CueLevel
     /// nil when the evaluation carried none (the cue was not judged).
-    public var thresholds: ThresholdSet?
+    package var thresholds: ThresholdSet?
   }
 
-  public struct Marker: Sendable, Equatable {
-    public var t: Millis
-    public var text: String
-    public init(t: Millis, text: String) {
+  package struct Marker: Sendable, Equatable {
+    package var t: Millis
+    package var text: String
+    package init(t: Millis, text: String) {
       self.t = t
       self.text = text
     }
@@ -42,47 +42,47 @@ public struct TimelineData: Sendable {
 
   /// The gate's verdict at one T0 evaluation (ENGINE §3.9): why it kept its output (`none`:
   /// it did not hold anything back), what it was given and what it showed.
-  public struct GateSample: Sendable, Equatable {
-    public var t: Millis
-    public var reason: GateReason
-    public var input: String?
-    public var shown: String?
+  package struct GateSample: Sendable, Equatable {
+    package var t: Millis
+    package var reason: GateReason
+    package var input: String?
+    package var shown: String?
     /// The counters behind the reason (kept as numbers: one sample per evaluation).
-    public var stableFrames: Int
-    public var persistFrames: Int
-    public var heldMs: Millis
-    public var minHoldMs: Int
-    public var cooldownUntil: Millis?
+    package var stableFrames: Int
+    package var persistFrames: Int
+    package var heldMs: Millis
+    package var minHoldMs: Int
+    package var cooldownUntil: Millis?
 
     /// "stable 2/3 frames, held 400/1000 ms[, cooling down until 3933]".
-    public var detail: String {
+    package var detail: String {
       "stable \(stableFrames)/\(persistFrames) frames, held \(heldMs)/\(minHoldMs) ms"
         + (cooldownUntil.map { ", cooling down until \($0)" } ?? "")
     }
   }
 
   /// The ranked candidates at one T0 evaluation, best first (§3.7).
-  public struct RankSample: Sendable, Equatable {
-    public var t: Millis
-    public var ranked: [String]
+  package struct RankSample: Sendable, Equatable {
+    package var t: Millis
+    package var ranked: [String]
   }
 
-  public var name: String
-  public var from: Millis
-  public var to: Millis
+  package var name: String
+  package var from: Millis
+  package var to: Millis
   /// The cues plotted, in panel order.
-  public var cues: [String]
-  public var points: [String: [Point]] = [:]
-  public var labels: LabelTrack?
-  public var displays: DisplayTrack
+  package var cues: [String]
+  package var points: [String: [Point]] = [:]
+  package var labels: LabelTrack?
+  package var displays: DisplayTrack
   /// Praise grants and prompts shown, in the range.
-  public var praise: [Marker] = []
-  public var prompts: [Marker] = []
+  package var praise: [Marker] = []
+  package var prompts: [Marker] = []
   /// The gate's reason and the ranking at every T0 evaluation in the range (`--trace metrics`).
-  public var gate: [GateSample] = []
-  public var ranks: [RankSample] = []
+  package var gate: [GateSample] = []
+  package var ranks: [RankSample] = []
 
-  public init(name: String, from: Millis, to: Millis, cues: [String], labels: LabelTrack?, displays: DisplayTrack) {
+  package init(name: String, from: Millis, to: Millis, cues: [String], labels: LabelTrack?, displays: DisplayTrack) {
     self.name = name
     self.from = from
     self.to = to
@@ -147,7 +147,7 @@ extension TimelineData {
   /// Replays `recording` with `spec` (and `overrides`) with per-evaluation tracing and keeps
   /// `[from, to]` (nil: the whole replay). `cues` empty: the cues labelled or displayed in
   /// the range (label first, byte order), at most `PlotLimits.cuesMax`.
-  public static func collect(
+  package static func collect(
     _ recording: LoadedRecording, spec: PoseSpecDocument, overrides: [(name: String, value: String)] = [],
     cues wanted: [String] = [], from: Millis? = nil, to: Millis? = nil
   ) throws(HarnessFailure) -> TimelineData {

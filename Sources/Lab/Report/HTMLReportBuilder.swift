@@ -12,33 +12,33 @@ import Verify
 /// Builds the HTML report's document from a `verify` run or a `diff`: one row per divergence
 /// (the differ's explanation, and the metric table `diff` prints as its "why"), and per
 /// divergent recording one replay with metric tracing for its timeline.
-public struct HTMLReportBuilder: Sendable {
-  public var spec: PoseSpecDocument
-  public var overrides: [(name: String, value: String)]
+package struct HTMLReportBuilder: Sendable {
+  package var spec: PoseSpecDocument
+  package var overrides: [(name: String, value: String)]
   /// A display shorter than this in the new run that the golden lacks is a "new flicker"
   /// (the guidance budget's minimum hold, `verify --budgets`).
-  public var minHoldMs: Millis = BudgetLimits().minHoldMs
+  package var minHoldMs: Millis = BudgetLimits().minHoldMs
   /// The half width of the window of `cue_eval` records a row's cause is built from (as `diff`).
-  public static let causeWindowMs: Millis = 500
+  package static let causeWindowMs: Millis = 500
   /// The spec each recording's golden side is replayed under (by recording name): the spec
   /// the golden was made with, found by the caller; by default none (the page says so).
-  public var goldenSpec: @Sendable (String) -> HTMLReportGoldenSpec = { _ in
+  package var goldenSpec: @Sendable (String) -> HTMLReportGoldenSpec = { _ in
     HTMLReportGoldenSpec(spec: nil, note: "golden side: the spec the golden was made with was not given; its series are not drawn")
   }
 
   /// The plug-in of the engine a recording (by path) belongs to; nil for Just Photo (replayed
   /// under ``spec`` with metric tracing). Another engine's timeline is its vocabulary's
   /// ``TraceTimeline/pageLanes`` of the golden's trace and of a replay. By default none.
-  public var plugin: @Sendable (String) -> EnginePlugin? = { _ in nil }
+  package var plugin: @Sendable (String) -> EnginePlugin? = { _ in nil }
 
-  public init(spec: PoseSpecDocument, overrides: [(name: String, value: String)] = []) {
+  package init(spec: PoseSpecDocument, overrides: [(name: String, value: String)] = []) {
     self.spec = spec
     self.overrides = overrides
   }
 
   /// The document of a `verify` run: every divergence of every failed recording, in the
   /// report's order (`VerifyCase.divergences`: trace first, then A.13).
-  public func document(verify report: VerifyReport, store: GoldenStore, title: String) -> HTMLReportDocument {
+  package func document(verify report: VerifyReport, store: GoldenStore, title: String) -> HTMLReportDocument {
     var doc = HTMLReportDocument(kind: "verify", title: title)
     for cat in VerifyCategory.allCases {
       let n = report.cases.filter { $0.category == cat }.count
@@ -80,7 +80,7 @@ public struct HTMLReportBuilder: Sendable {
   /// The document of a `diff`: `golden` and `replay` are the two canonical texts; when the
   /// replay side is a recording (`replayRecording`), it is replayed again with metric tracing
   /// for the series and the causes.
-  public func document(
+  package func document(
     diff result: DiffResult, golden: String, replay: String, isA13: Bool, name: String, replayRecording: String?,
     title: String
   ) -> HTMLReportDocument {
@@ -153,7 +153,7 @@ public struct HTMLReportBuilder: Sendable {
 
   /// The lanes of a canonical trace text (lines that do not parse are skipped: the golden was
   /// already diffed, and a report shows what it can).
-  public static func lanes(ofTrace text: String) -> HTMLReportLanes {
+  package static func lanes(ofTrace text: String) -> HTMLReportLanes {
     var lanes = HTMLReportLanes()
     guard let lines = try? StructuredLine.parseTrace(text) else { return lanes }
     for l in lines { lanes.add(t: l.t, kind: l.kind, fields: l.fields) }

@@ -7,8 +7,8 @@ import PoseSpec
 /// series are little-endian typed arrays in base64 (`i32`, `f32`, `u16`, `u8`), thinned by a
 /// stride when they would exceed the recording's byte budget
 /// (`HTMLReportLimits.seriesBytesPerTenMinutes`).
-public enum HTMLReportEncoder {
-  public static func json(_ doc: HTMLReportDocument) -> JSONValue {
+package enum HTMLReportEncoder {
+  package static func json(_ doc: HTMLReportDocument) -> JSONValue {
     let s = HTMLText.shown
     var o: JSONObject = ["kind": .string(doc.kind), "title": .string(s(doc.title))]
     o["counts"] = .array(doc.counts.map { .array([.string($0.name), .number(Double($0.count))]) })

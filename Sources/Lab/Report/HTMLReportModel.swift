@@ -5,48 +5,48 @@ import PoseSpec
 import Verify
 
 /// Bounds of the HTML report (`jpreplay report`, `verify --html`, `diff --html`).
-public enum HTMLReportLimits {
+package enum HTMLReportLimits {
   /// Recordings given a timeline in one report (divergent ones, name order); the rest are
   /// listed in the table only.
-  public static let timelinesMax = 200
+  package static let timelinesMax = 200
   /// Rows of the divergence table (every divergence up to this; the page says how many more).
-  public static let rowsMax = 20_000
+  package static let rowsMax = 20_000
   /// Cues whose metric series a timeline carries (the cues of its divergences first).
-  public static let focusCuesMax = 4
+  package static let focusCuesMax = 4
   /// Markers (displays, cards, praise, prompts) per lane and side.
-  public static let markersMax = 20_000
+  package static let markersMax = 20_000
   /// Encoded series bytes per recording per 10 minutes of recording (landmarks, metrics,
   /// gate): the page stays within 2 MB per 10 minutes of a 30 fps recording with its table
   /// and script. Short recordings get at least `seriesBytesFloor`.
-  public static let seriesBytesPerTenMinutes = 1_800_000
-  public static let seriesBytesFloor = 300_000
+  package static let seriesBytesPerTenMinutes = 1_800_000
+  package static let seriesBytesFloor = 300_000
   /// Lines of the metric explanation kept per row (``CueEvalTable`` rows of the cues involved).
-  public static let causeLinesMax = 60
+  package static let causeLinesMax = 60
   /// Characters of any one text field carried into the page (names, explanations).
-  public static let textCharactersMax = 2_000
+  package static let textCharactersMax = 2_000
 }
 
 /// One divergence of the run as an event: which recording, which file, when, which cue, what
 /// kind of change, the differ's one-sentence explanation and the metric table around it.
-public struct HTMLReportRow: Equatable, Sendable {
-  public var recording: String
+package struct HTMLReportRow: Equatable, Sendable {
+  package var recording: String
   /// `trace` or `a13`.
-  public var file: String
-  public var t: Millis
+  package var file: String
+  package var t: Millis
   /// The first cue the records name; empty when none.
-  public var cue: String
+  package var cue: String
   /// added, removed, shifted, new flicker, level changed, prompt changed, changed.
-  public var kind: String
+  package var kind: String
   /// The group shape (``DivergenceGroup``): "moved +1 frame (15 Hz)", "level hard → warn", …
-  public var detail: String
+  package var detail: String
   /// The shift of a `shifted` row, ms (replay minus golden).
-  public var deltaMs: Millis?
+  package var deltaMs: Millis?
   /// ``Divergence/explanation``, as `verify` and `diff` print it.
-  public var explanation: String
+  package var explanation: String
   /// ``CueEvalTable`` lines (thresholds, levels, gate counters within 500 ms), as `diff` prints them.
-  public var cause: [String]
+  package var cause: [String]
 
-  public init(
+  package init(
     recording: String, file: String, t: Millis, cue: String, kind: String, detail: String, deltaMs: Millis?,
     explanation: String, cause: [String]
   ) {
@@ -63,7 +63,7 @@ public struct HTMLReportRow: Equatable, Sendable {
 
   /// The row kind of `d`: prompts first (any change of a prompt record), then a display that
   /// appears and goes within `minHoldMs` in the new run (a new flicker), then the differ's kind.
-  public static func kind(of d: Divergence, newDisplayEnd: (Millis) -> Millis?, minHoldMs: Millis) -> String {
+  package static func kind(of d: Divergence, newDisplayEnd: (Millis) -> Millis?, minHoldMs: Millis) -> String {
     let recordKind = (d.golden ?? d.replay)?.trace.kind
     if recordKind == .prompt { return "prompt changed" }
     switch d.kind {
@@ -83,17 +83,17 @@ public struct HTMLReportRow: Equatable, Sendable {
 }
 
 /// Markers of one side (golden or new) of a recording's timeline, from its trace records.
-public struct HTMLReportLanes: Equatable, Sendable {
+package struct HTMLReportLanes: Equatable, Sendable {
   /// Each `cue_display`: time, cue (nil: nothing shown), level.
-  public var displays: [(t: Millis, cue: String?, level: String)] = []
-  public var cards: [(t: Millis, text: String)] = []
-  public var praise: [(t: Millis, text: String)] = []
-  public var prompts: [(t: Millis, text: String)] = []
+  package var displays: [(t: Millis, cue: String?, level: String)] = []
+  package var cards: [(t: Millis, text: String)] = []
+  package var praise: [(t: Millis, text: String)] = []
+  package var prompts: [(t: Millis, text: String)] = []
   /// Another engine's marks (``HTMLReportTimeline/laneNames``): time, lane index, title.
-  public var marks: [(t: Millis, lane: Int, text: String)] = []
-  public init() {}
+  package var marks: [(t: Millis, lane: Int, text: String)] = []
+  package init() {}
 
-  public static func == (a: HTMLReportLanes, b: HTMLReportLanes) -> Bool {
+  package static func == (a: HTMLReportLanes, b: HTMLReportLanes) -> Bool {
     a.displays.elementsEqual(b.displays) { $0.t == $1.t && $0.cue == $1.cue && $0.level == $1.level }
       && a.cards.elementsEqual(b.cards) { $0 == $1 } && a.praise.elementsEqual(b.praise) { $0 == $1 }
       && a.prompts.elementsEqual(b.prompts) { $0 == $1 }
@@ -102,7 +102,7 @@ public struct HTMLReportLanes: Equatable, Sendable {
 
   /// The marks of another engine's trace `lines` on `lanes` (the vocabulary's
   /// ``TraceTimeline/pageLanes``): one per line of a lane's kind, at most `markersMax` per lane.
-  public static func marks(of lines: [StructuredLine], lanes: [TraceTimeline.Markers]) -> HTMLReportLanes {
+  package static func marks(of lines: [StructuredLine], lanes: [TraceTimeline.Markers]) -> HTMLReportLanes {
     var out = HTMLReportLanes()
     var counts = [Int](repeating: 0, count: lanes.count)
     for l in lines {
@@ -115,7 +115,7 @@ public struct HTMLReportLanes: Equatable, Sendable {
   }
 
   /// Adds one trace record (kind `out`, fields without `t` and `out`); other kinds are ignored.
-  public mutating func add(t: Millis, kind: String, fields: JSONObject) {
+  package mutating func add(t: Millis, kind: String, fields: JSONObject) {
     func s(_ k: TraceField) -> String { fields[k].map(Self.text) ?? "none" }
     let cap = HTMLReportLimits.markersMax
     switch OutputKind(rawValue: kind) {
@@ -133,7 +133,7 @@ public struct HTMLReportLanes: Equatable, Sendable {
 
   /// The end of the display that starts at `t` (the next `cue_display` showing another cue),
   /// nil when none starts there or it lasts to the end.
-  public func displayEnd(startingAt t: Millis) -> Millis? {
+  package func displayEnd(startingAt t: Millis) -> Millis? {
     guard let i = displays.firstIndex(where: { $0.t == t && $0.cue != nil }) else { return nil }
     let cue = displays[i].cue
     return displays[(i + 1)...].first { $0.cue != cue }?.t
@@ -151,42 +151,42 @@ public struct HTMLReportLanes: Equatable, Sendable {
 
 /// The dense series of one recording: cue metrics and gate counters per T0 evaluation,
 /// landmarks per frame. Filled by one replay with metric tracing (``HTMLReportBuilder``).
-public struct HTMLReportSeries: Sendable {
+package struct HTMLReportSeries: Sendable {
   /// The cues whose metrics are kept, in focus order.
-  public var cues: [String] = []
+  package var cues: [String] = []
   /// The time of each T0 evaluation.
-  public var evalT: [Millis] = []
+  package var evalT: [Millis] = []
   /// Per cue, per evaluation: the error (nil: unavailable) and the observed level.
-  public var values: [[Double?]] = []
-  public var levels: [[CueLevel]] = []
+  package var values: [[Double?]] = []
+  package var levels: [[CueLevel]] = []
   /// Per cue, per evaluation: the hysteresis state (`inactive`, `active:hard`, `unavailable`,
   /// `candidate`; empty when the cue was not evaluated).
-  public var states: [[String]] = []
+  package var states: [[String]] = []
   /// Per cue, the thresholds of its first judged evaluation.
-  public var thresholds: [ThresholdSet?] = []
+  package var thresholds: [ThresholdSet?] = []
   /// Per evaluation: the gate's shown cue (nil none), persist counter and the persist it
   /// counts to (the input cue's own), held ms, cooling down.
-  public var gateShown: [String?] = []
-  public var gateStable: [Int] = []
-  public var gatePersist: [Int] = []
-  public var gateHeldMs: [Millis] = []
-  public var gateCooling: [Bool] = []
-  public var persistFrames = 0
-  public var minHoldMs = 0
+  package var gateShown: [String?] = []
+  package var gateStable: [Int] = []
+  package var gatePersist: [Int] = []
+  package var gateHeldMs: [Millis] = []
+  package var gateCooling: [Bool] = []
+  package var persistFrames = 0
+  package var minHoldMs = 0
   /// Landmark frames: time and 19 body joints (x, y canonical y-down; nil: absent or below
   /// the 0.5 confidence the engine keeps).
-  public var landmarkT: [Millis] = []
-  public var landmarks: [[(x: Double, y: Double)?]] = []
-  public init() {}
+  package var landmarkT: [Millis] = []
+  package var landmarks: [[(x: Double, y: Double)?]] = []
+  package init() {}
 }
 
 /// The spec the golden side of a recording is replayed under for its series: the spec the
 /// golden was made with (nil when it cannot be found), and the page's sentence saying where
 /// it came from or why it is missing.
-public struct HTMLReportGoldenSpec: Sendable {
-  public var spec: PoseSpecDocument?
-  public var note: String
-  public init(spec: PoseSpecDocument?, note: String) {
+package struct HTMLReportGoldenSpec: Sendable {
+  package var spec: PoseSpecDocument?
+  package var note: String
+  package init(spec: PoseSpecDocument?, note: String) {
     self.spec = spec
     self.note = note
   }
@@ -196,43 +196,43 @@ public struct HTMLReportGoldenSpec: Sendable {
 /// and gate; another engine's ``laneNames``), both runs' series (the golden
 /// side replayed under the golden's spec, the new side under the new), and the pending files
 /// a decision applies to (SHA-256 of each `.new`, when `verify` wrote one).
-public struct HTMLReportTimeline: Sendable {
-  public var name: String
-  public var durationMs: Millis
-  public var golden = HTMLReportLanes()
-  public var new = HTMLReportLanes()
-  public var series = HTMLReportSeries()
+package struct HTMLReportTimeline: Sendable {
+  package var name: String
+  package var durationMs: Millis
+  package var golden = HTMLReportLanes()
+  package var new = HTMLReportLanes()
+  package var series = HTMLReportSeries()
   /// The golden side's series (same focus cues; no landmarks: the input is the same), nil
   /// when the golden's spec is not known.
-  public var goldenSeries: HTMLReportSeries?
+  package var goldenSeries: HTMLReportSeries?
   /// Where the golden side's spec came from, or why its series are missing.
-  public var goldenNote = ""
-  public var pending: [(kind: String, sha256: String)] = []
+  package var goldenNote = ""
+  package var pending: [(kind: String, sha256: String)] = []
   /// The recording's engine (the header's `engine`).
-  public var engine = justPhotoEngineName
+  package var engine = justPhotoEngineName
   /// Another engine's lanes (its vocabulary's ``TraceTimeline/pageLanes``), drawn instead of
   /// Just Photo's; empty for Just Photo.
-  public var laneNames: [String] = []
-  public init(name: String, durationMs: Millis) {
+  package var laneNames: [String] = []
+  package init(name: String, durationMs: Millis) {
     self.name = name
     self.durationMs = durationMs
   }
 }
 
 /// Everything one HTML report shows.
-public struct HTMLReportDocument: Sendable {
+package struct HTMLReportDocument: Sendable {
   /// "verify" or "diff".
-  public var kind: String
-  public var title: String
+  package var kind: String
+  package var title: String
   /// Category counts (`passed 12`, `failed 2`, …), in the order given.
-  public var counts: [(name: String, count: Int)] = []
-  public var rows: [HTMLReportRow] = []
+  package var counts: [(name: String, count: Int)] = []
+  package var rows: [HTMLReportRow] = []
   /// Divergences beyond `HTMLReportLimits.rowsMax` (not in `rows`).
-  public var rowsOmitted = 0
-  public var timelines: [HTMLReportTimeline] = []
+  package var rowsOmitted = 0
+  package var timelines: [HTMLReportTimeline] = []
   /// Recordings with divergences but no timeline (beyond `timelinesMax`, or not replayable here).
-  public var withoutTimeline: [(name: String, why: String)] = []
-  public init(kind: String, title: String) {
+  package var withoutTimeline: [(name: String, why: String)] = []
+  package init(kind: String, title: String) {
     self.kind = kind
     self.title = title
   }

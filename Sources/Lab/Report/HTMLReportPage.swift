@@ -7,11 +7,11 @@ import Foundation
 /// text, computed as the page is written, so an inline script or event handler that reached
 /// the page any other way never runs (issue 34.7) — and `data:` images; the decisions
 /// download is a `blob:` link the page makes itself.
-public enum HTMLReportPage {
+package enum HTMLReportPage {
   /// `preamble`: markup placed between the header and the divergence table, already escaped
   /// (`tune report --html` puts its front plot and trial table there); `preambleScript`, the
   /// text of a script run right after it (allowed by its hash like the page's own).
-  public static func render(_ doc: HTMLReportDocument, preamble: String = "", preambleScript: String? = nil) -> String {
+  package static func render(_ doc: HTMLReportDocument, preamble: String = "", preambleScript: String? = nil) -> String {
     let data = HTMLText.scriptData(HTMLReportEncoder.json(doc))
     let main = "\n" + HTMLReportScript.source + "\n"
     let extra = preambleScript.map { "\n" + $0 + "\n" }
@@ -61,7 +61,7 @@ public enum HTMLReportPage {
 
   /// The Content-Security-Policy of a page whose inline scripts are `scripts` (their exact
   /// texts): each allowed by its SHA-256, no `'unsafe-inline'` script, no other source.
-  public static func policy(scripts: [String], images: Bool = true) -> String {
+  package static func policy(scripts: [String], images: Bool = true) -> String {
     let hashes = scripts.map { "'sha256-" + Data(SHA256.digest(Array($0.utf8))).base64EncodedString() + "'" }
     return "default-src 'none'; style-src 'unsafe-inline'; script-src \(hashes.joined(separator: " "))"
       + (images ? "; img-src data:" : "")

@@ -10,8 +10,8 @@ import Recording
 ///   paragraph separators `\u2028` / `\u2029`, so no byte sequence of the data can close the
 ///   block (`</script>`), open a comment, or end a JavaScript string. The page reads the block
 ///   with `JSON.parse` and puts every string into the DOM as text (`textContent`), never as markup.
-public enum HTMLText {
-  public static func escape(_ s: String) -> String {
+package enum HTMLText {
+  package static func escape(_ s: String) -> String {
     var out = ""
     out.reserveCapacity(s.utf8.count)
     for u in ConsoleText.line(s).unicodeScalars {
@@ -29,12 +29,12 @@ public enum HTMLText {
 
   /// A string from a file as the page shows it: control characters visible, at most
   /// `HTMLReportLimits.textCharactersMax` characters.
-  public static func shown(_ s: String) -> String {
+  package static func shown(_ s: String) -> String {
     ConsoleText.line(Excerpt.short(s, max: HTMLReportLimits.textCharactersMax))
   }
 
   /// `value` as JSON safe inside a `<script>` block (see the type).
-  public static func scriptData(_ value: JSONValue) -> String {
+  package static func scriptData(_ value: JSONValue) -> String {
     let json = JSONWriter.write(value)
     var out = ""
     out.reserveCapacity(json.utf8.count + 64)

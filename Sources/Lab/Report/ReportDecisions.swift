@@ -5,12 +5,12 @@ import Verify
 
 /// One decision exported from an HTML report: accept or reject a recording's pending goldens,
 /// optionally pinned to the SHA-256 of each `.new` file the report saw.
-public struct ReportDecision: Equatable, Sendable {
-  public var recording: String
-  public var accept: Bool
+package struct ReportDecision: Equatable, Sendable {
+  package var recording: String
+  package var accept: Bool
   /// `trace` / `a13` → SHA-256 of the pending file when the report was written (may be empty).
-  public var pending: [String: String]
-  public init(recording: String, accept: Bool, pending: [String: String] = [:]) {
+  package var pending: [String: String]
+  package init(recording: String, accept: Bool, pending: [String: String] = [:]) {
     self.recording = recording
     self.accept = accept
     self.pending = pending
@@ -28,14 +28,14 @@ public struct ReportDecision: Equatable, Sendable {
 /// exact (never globs), each at most once, and a pending file whose bytes changed since the
 /// report (its SHA-256 differs) — or that the report did not see (no SHA for it) — is
 /// refused. Every decision is checked before any file moves: one refusal applies nothing.
-public enum ReportDecisions {
-  public static let format = "jpreplay-decisions"
+package enum ReportDecisions {
+  package static let format = "jpreplay-decisions"
   /// Bytes of a decisions file read at most.
-  public static let fileBytesMax = 4 << 20
+  package static let fileBytesMax = 4 << 20
   /// Decisions in one file.
-  public static let decisionsMax = 10_000
+  package static let decisionsMax = 10_000
 
-  public static func read(_ path: String) throws(HarnessFailure) -> [ReportDecision] {
+  package static func read(_ path: String) throws(HarnessFailure) -> [ReportDecision] {
     do { try InputFile.checkRegular(path, what: "decisions file") } catch { throw .badInput(error.description) }
     guard let h = FileHandle(forReadingAtPath: path) else { throw .badInput("\(path): cannot read the decisions file") }
     defer { try? h.close() }
@@ -46,7 +46,7 @@ public enum ReportDecisions {
     return try parse(String(decoding: data, as: UTF8.self), file: path)
   }
 
-  public static func parse(_ text: String, file: String) throws(HarnessFailure) -> [ReportDecision] {
+  package static func parse(_ text: String, file: String) throws(HarnessFailure) -> [ReportDecision] {
     let doc: JSONValue
     do { doc = try JSONParser.parse(text) } catch { throw .badInput("\(file): \(error.description)") }
     guard let o = doc.objectValue else { throw .badInput("\(file): expected a JSON object") }
@@ -97,19 +97,19 @@ public enum ReportDecisions {
   }
 
   /// What applying decisions did, or why it did nothing.
-  public struct Outcome: Equatable, Sendable {
+  package struct Outcome: Equatable, Sendable {
     /// ("accepted" | "rejected", file), in decision order, trace before a13.
-    public var applied: [(verb: String, file: PendingGolden)] = []
+    package var applied: [(verb: String, file: PendingGolden)] = []
     /// One message per refused decision or gate finding (nothing was applied when any).
-    public var refused: [String] = []
+    package var refused: [String] = []
     /// Gate findings let through by --force.
-    public var warnings: [String] = []
+    package var warnings: [String] = []
     /// nil when applied; else 2 for bad input (nothing pending, no recording, a pending file
     /// the decision did not see as it is), 1 when only the gate's behavioural checks refused.
-    public var exitCode: Int32?
+    package var exitCode: Int32?
     /// The gate's closing line (which checks refused, how to override), when it refused.
-    public var closing: String?
-    public static func == (a: Outcome, b: Outcome) -> Bool {
+    package var closing: String?
+    package static func == (a: Outcome, b: Outcome) -> Bool {
       a.refused == b.refused && a.warnings == b.warnings && a.exitCode == b.exitCode
         && a.applied.elementsEqual(b.applied) { $0.verb == $1.verb && $0.file == $1.file }
     }
@@ -119,7 +119,7 @@ public enum ReportDecisions {
   /// An accept goes through the one gate (`GoldenGate`: recording, stale, rules, and the
   /// SHA-256 the report saw of each pending file — a decision that carries none for a file is
   /// refused); a reject through its SHA check when it carries any SHA. `force`: the gate's overridable findings warn.
-  public static func apply(_ decisions: [ReportDecision], gate: GoldenGate, force: Bool = false) throws -> Outcome {
+  package static func apply(_ decisions: [ReportDecision], gate: GoldenGate, force: Bool = false) throws -> Outcome {
     let store = gate.store
     var outcome = Outcome()
     var codes: [Int32] = []

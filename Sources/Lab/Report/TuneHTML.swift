@@ -4,8 +4,8 @@
 /// a table that sorts by any column (front trials first, marked). With ``TuneTimelines`` the
 /// page is the report page (``HTMLReportPage``) with this plot and table on top: each front
 /// trial's row links to its worst fit recording's timeline (shipped spec against the trial).
-public enum TuneHTML {
-  public static func render(_ report: TuneReport, timelines: (document: HTMLReportDocument, worst: [TuneTimelines.Worst])? = nil)
+package enum TuneHTML {
+  package static func render(_ report: TuneReport, timelines: (document: HTMLReportDocument, worst: [TuneTimelines.Worst])? = nil)
     -> String
   {
     let e = HTMLText.escape

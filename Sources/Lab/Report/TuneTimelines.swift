@@ -9,28 +9,28 @@ import Verify
 /// the trial made worst — its value of the study's objective minus the shipped spec's, largest
 /// first, ties by name — replayed with the shipped spec (the golden side) and with the trial's
 /// spec and options (the new side), as one timeline of the page. The trial's row links to it.
-public enum TuneTimelines {
+package enum TuneTimelines {
   /// Front trials given a timeline (each replays the fit corpus twice more: once to score
   /// every recording, once to draw the worst one).
-  public static let trialsMax = 8
+  package static let trialsMax = 8
 
   /// One trial's worst recording.
-  public struct Worst: Sendable, Equatable {
-    public var trial: Int
+  package struct Worst: Sendable, Equatable {
+    package var trial: Int
     /// The timeline's name on the page: `#N name`.
-    public var timeline: String
-    public var recording: String
+    package var timeline: String
+    package var recording: String
     /// The study's objective on this recording: shipped spec, then the trial.
-    public var shipped: Double
-    public var value: Double
+    package var shipped: Double
+    package var value: Double
     /// The first divergence between the two replays, ms (nil when they agree).
-    public var firstDivergence: Int?
+    package var firstDivergence: Int?
   }
 
   /// The page's divergence rows and timelines (one per front trial, the first `count`) and the
   /// worst recording of each. `specText` must be the spec the study ran (its SHA-256 is
   /// checked against the study's); the fit corpus is read from `recordingsDir`.
-  public static func build(
+  package static func build(
     report: TuneReport, meta: [String: String], specText: String, specFile: String, recordingsDir: String, count: Int
   ) throws(HarnessFailure) -> (document: HTMLReportDocument, worst: [Worst]) {
     let bytes = Array(specText.utf8)

@@ -6,36 +6,36 @@ import Recording
 import PoseSpec
 
 /// One recording's objectives.
-public struct RecordingScore: Equatable, Sendable {
-  public var name: String
-  public var objectives: RecordingObjectives
+package struct RecordingScore: Equatable, Sendable {
+  package var name: String
+  package var objectives: RecordingObjectives
 }
 
 /// The objectives of a whole corpus, as `tune` minimizes them (all lower is better).
-public struct ObjectiveTotals: Equatable, Sendable {
-  public var flickerPerMinute = 0.0
+package struct ObjectiveTotals: Equatable, Sendable {
+  package var flickerPerMinute = 0.0
   /// nil when no labelled interval was displayed (no sample).
-  public var latencyP50: Millis?
-  public var latencyP90: Millis?
-  public var latencySamples = 0
+  package var latencyP50: Millis?
+  package var latencyP90: Millis?
+  package var latencySamples = 0
   /// Onset and clear latency percentiles (`ScoreRules.onsetAndClear`); nil without samples.
-  public var onsetP50: Millis?
-  public var onsetP90: Millis?
-  public var clearP50: Millis?
-  public var clearP90: Millis?
-  public var onsetSamples = 0
-  public var clearSamples = 0
-  public var misses = 0
-  public var falseAlarms = 0
-  public var praisePerMinute = 0.0
-  public var budgetViolations = 0
-  public var expectationFailures = 0
-  public var minutes = 0.0
-  public var labelledMinutes = 0.0
+  package var onsetP50: Millis?
+  package var onsetP90: Millis?
+  package var clearP50: Millis?
+  package var clearP90: Millis?
+  package var onsetSamples = 0
+  package var clearSamples = 0
+  package var misses = 0
+  package var falseAlarms = 0
+  package var praisePerMinute = 0.0
+  package var budgetViolations = 0
+  package var expectationFailures = 0
+  package var minutes = 0.0
+  package var labelledMinutes = 0.0
 
   /// The keys of the `TrialEvaluator` interface; a latency without samples is 0 (nothing was
   /// displayed to be late: `misses` carries that cost).
-  public var dictionary: [String: Double] {
+  package var dictionary: [String: Double] {
     [
       "flicker_per_min": flickerPerMinute,
       "latency_p50_ms": Double(latencyP50 ?? 0),
@@ -54,22 +54,22 @@ public struct ObjectiveTotals: Equatable, Sendable {
 }
 
 /// The scores of every recording of a corpus, with totals.
-public struct CorpusScore: Equatable, Sendable {
+package struct CorpusScore: Equatable, Sendable {
   /// The objective keys, in report order.
-  public static let objectiveKeys = [
+  package static let objectiveKeys = [
     "flicker_per_min", "latency_p50_ms", "latency_p90_ms", "onset_p50_ms", "onset_p90_ms", "clear_p50_ms", "clear_p90_ms",
     "misses", "false_alarms", "praise_per_min", "budget_violations", "expectation_failures",
   ]
 
-  public var recordings: [RecordingScore]
+  package var recordings: [RecordingScore]
 
-  public init(recordings: [RecordingScore]) { self.recordings = recordings }
+  package init(recordings: [RecordingScore]) { self.recordings = recordings }
 
   /// Totals: rates over the summed minutes (flicker over labelled recordings only), latency
   /// percentiles over all samples pooled, counts summed.
-  public var totals: ObjectiveTotals { Self.totals(recordings.map(\.objectives)) }
+  package var totals: ObjectiveTotals { Self.totals(recordings.map(\.objectives)) }
 
-  public static func totals(_ all: [RecordingObjectives]) -> ObjectiveTotals {
+  package static func totals(_ all: [RecordingObjectives]) -> ObjectiveTotals {
     var t = ObjectiveTotals()
     var unexplained = 0
     var praises = 0
@@ -105,7 +105,7 @@ public struct CorpusScore: Equatable, Sendable {
   }
 
   /// The table `jpreplay score` prints: one row per recording, then the total.
-  public func table() -> String {
+  package func table() -> String {
     let head = ["recording", "min", "flicker/min", "lat p50", "lat p90", "onset p90", "clear p90", "misses", "false al.", "praise/min", "budget", "expect"]
     var rows: [[String]] = []
     for r in recordings {
@@ -147,7 +147,7 @@ public struct CorpusScore: Equatable, Sendable {
 
   /// Details under the table: each display change counted as flicker (and why it is
   /// unexplained), miss, false alarm, budget breach and failed expectation.
-  public func details() -> String {
+  package func details() -> String {
     var out: [String] = []
     for r in recordings {
       let o = r.objectives
@@ -162,7 +162,7 @@ public struct CorpusScore: Equatable, Sendable {
 
   /// `--json`: `{"recordings":[{name, labelled, minutes, objectives…, misses:[…], …}],
   /// "total":{objectives…}}`, keys sorted, numbers with up to 6 decimals.
-  public func json() -> String {
+  package func json() -> String {
     let recs: [JSONValue] = recordings.map { r in
       let o = r.objectives
       var obj = Self.objectiveObject(CorpusScore.totals([o]))

@@ -8,59 +8,59 @@ import Recording
 import Replay
 
 /// Bounds of a scoring corpus held in memory.
-public enum ScoreLimits {
+package enum ScoreLimits {
   /// Events (labels included) of all recordings together: about 18 hours of 15 fps frames,
   /// some 600 MB decoded. Checked while decoding, before each event is kept.
-  public static let corpusEventsMax = 1_000_000
+  package static let corpusEventsMax = 1_000_000
   /// Recordings in one corpus.
-  public static let recordingsMax = 10_000
+  package static let recordingsMax = 10_000
   /// Summed-area tables kept for a corpus replayed many times (`tune`), all recordings
   /// together: 1 GiB, some 4,500 distinct 90 × 160 planes. Planes past it are built per replay.
-  public static let lumaCacheBytesMax = 1 << 30
+  package static let lumaCacheBytesMax = 1 << 30
 }
 
 /// One recording decoded once, kept in memory for any number of replays.
-public struct LoadedRecording: Sendable {
+package struct LoadedRecording: Sendable {
   /// The file name without its recording suffix.
-  public let name: String
-  public let path: String
+  package let name: String
+  package let path: String
   /// The header, with `duration_ms` set to the replay's end when the file has none.
-  public let header: JSONObject
+  package let header: JSONObject
   /// The engine inputs in file order (labels removed).
-  public let events: [InputEvent]
+  package let events: [InputEvent]
   /// The ground truth; nil when the recording has no `label` events and no header `labels`
   /// (a scenario that declares no intent, an imported session): unlabelled.
-  public let labels: LabelTrack?
+  package let labels: LabelTrack?
   /// The end of the replay: `duration_ms`, else the last event's t.
-  public let durationMs: Millis
+  package let durationMs: Millis
   /// Tables of the recording's luma planes, shared by every replay of it
   /// (`CorpusScorer.cachingLumaTables`); nil: each replay builds its own.
-  public internal(set) var lumaTables: LumaTableCache? = nil
+  package internal(set) var lumaTables: LumaTableCache? = nil
 }
 
 /// Checks a recording's expectations (`expect:` blocks, issue 15 item 1) on the records of one
 /// replay (`cue_display`, `prompt`, `praise`); returns one message per failed expectation.
-public typealias ExpectationChecker = @Sendable (_ recording: LoadedRecording, _ records: [TraceRecord]) -> [String]
+package typealias ExpectationChecker = @Sendable (_ recording: LoadedRecording, _ records: [TraceRecord]) -> [String]
 
 /// Scores a corpus of recordings for any spec and options (issue 15 item 3): each recording is
 /// decoded once (`init`), then every `score` replays all of them in process, in parallel on
 /// `jobs` threads, and applies `ScoreRules`.
-public struct CorpusScorer: Sendable {
-  public private(set) var recordings: [LoadedRecording]
-  public var windows = ScoreWindows()
+package struct CorpusScorer: Sendable {
+  package private(set) var recordings: [LoadedRecording]
+  package var windows = ScoreWindows()
   /// The guidance budgets of `verify --budgets`; a recording's header may set its own.
-  public var budgets = BudgetLimits()
-  public var jobs = 1
-  public var expectations: ExpectationChecker?
+  package var budgets = BudgetLimits()
+  package var jobs = 1
+  package var expectations: ExpectationChecker?
   /// A planted fault of the scorer's view (issue 35 item 4): every displayed-cue change
   /// reaches the label rules this many ms late, at the first input event at or after it (a
   /// display that lags by one frame at most more). Only code sets it (tests that the latency
   /// objectives see a lag); budgets and `expect:` rules still read the engine's own output.
-  public var plantedDisplayDelayMs: Millis = 0
+  package var plantedDisplayDelayMs: Millis = 0
 
   /// Decodes `paths` (recordings, not folders; see `recordingPaths`). Exit 2 on a file that
   /// cannot be read, events out of order, or more than `eventsMax` events in total.
-  public init(paths: [String], eventsMax: Int = ScoreLimits.corpusEventsMax) throws(HarnessFailure) {
+  package init(paths: [String], eventsMax: Int = ScoreLimits.corpusEventsMax) throws(HarnessFailure) {
     guard paths.count <= ScoreLimits.recordingsMax else {
       throw .badInput("\(paths.count) recordings, more than ScoreLimits.recordingsMax = \(ScoreLimits.recordingsMax)")
     }
@@ -77,7 +77,7 @@ public struct CorpusScorer: Sendable {
   /// The same scorer with each recording's distinct luma planes turned into tables once, for
   /// the replays of every later `score` (a `tune` study replays the corpus once per trial;
   /// the tables depend on the plane alone). Within `bytesMax` for the whole corpus.
-  public func cachingLumaTables(bytesMax: Int = ScoreLimits.lumaCacheBytesMax) -> CorpusScorer {
+  package func cachingLumaTables(bytesMax: Int = ScoreLimits.lumaCacheBytesMax) -> CorpusScorer {
     var out = self
     var left = bytesMax
     var recordings = self.recordings
@@ -95,7 +95,7 @@ public struct CorpusScorer: Sendable {
   }
 
   /// Scorer over already loaded recordings (tests, subsets).
-  public init(recordings: [LoadedRecording]) { self.recordings = recordings }
+  package init(recordings: [LoadedRecording]) { self.recordings = recordings }
 
   static func load(_ path: String, eventsBudget: Int, eventsMax: Int) throws(HarnessFailure) -> LoadedRecording {
     try load(reader: Harness.openReader(path), path: path, eventsBudget: eventsBudget, eventsMax: eventsMax)
@@ -103,7 +103,7 @@ public struct CorpusScorer: Sendable {
 
   /// A recording from any reader (a file's, or a scenario drawn in memory: `SeedDraws`);
   /// `path` names it in messages and gives its name.
-  public static func load(reader: any RecordingEventReader, path: String, eventsBudget: Int, eventsMax: Int) throws(HarnessFailure)
+  package static func load(reader: any RecordingEventReader, path: String, eventsBudget: Int, eventsMax: Int) throws(HarnessFailure)
     -> LoadedRecording
   {
     if let r = reader as? RecordingReader, r.declaredEvents > Int64(eventsBudget) {
@@ -150,7 +150,7 @@ public struct CorpusScorer: Sendable {
   }
 
   /// The file name without `.jprec`, `.jsonl` or `.jsonl.zst`.
-  public static func recordingName(_ path: String) -> String {
+  package static func recordingName(_ path: String) -> String {
     var name = Paths.name(path)
     for suffix in [".jprec", ".jsonl.zst", ".jsonl"] where name.hasSuffix(suffix) {
       name.removeLast(suffix.count)
@@ -161,7 +161,7 @@ public struct CorpusScorer: Sendable {
 
   /// Recording files for command-line arguments: a file as is, a folder as its recordings
   /// (`.jprec`, and `.jsonl`/`.jsonl.zst` recordings), sorted by name.
-  public static func recordingPaths(_ arguments: [String]) throws(HarnessFailure) -> [String] {
+  package static func recordingPaths(_ arguments: [String]) throws(HarnessFailure) -> [String] {
     var out: [String] = []
     for arg in arguments {
       var isDir: ObjCBool = false
@@ -187,7 +187,7 @@ public struct CorpusScorer: Sendable {
 extension CorpusScorer {
   /// Replays every recording with `spec` and engine options from each header then
   /// `overrides` (as `replay --set`), and scores it. Per-recording results keep corpus order.
-  public func score(spec: PoseSpecDocument, overrides: [(name: String, value: String)] = []) throws(HarnessFailure)
+  package func score(spec: PoseSpecDocument, overrides: [(name: String, value: String)] = []) throws(HarnessFailure)
     -> CorpusScore
   {
     var probe = EngineOptions()
@@ -269,7 +269,7 @@ extension CorpusScorer {
   /// The shared interface with `tune` (`TrialEvaluator`): the spec as a JSON value and engine
   /// options, whose non-default values override each recording's header options; returns
   /// `CorpusScore.objectiveKeys` for the whole corpus.
-  public func objectives(specJSON: JSONValue, options: EngineOptions) throws -> [String: Double] {
+  package func objectives(specJSON: JSONValue, options: EngineOptions) throws -> [String: Double] {
     let bytes = Array(JSONWriter.write(specJSON).utf8)
     let spec = try Harness.validateSpec(bytes: bytes, path: "trial spec")
     let overrides = options.nonDefault.members.map { ($0.key, $0.value.stringValue ?? "") }

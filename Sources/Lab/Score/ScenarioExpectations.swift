@@ -11,7 +11,7 @@ extension ScenarioCorpus {
   /// `CorpusScorer.expectations` (score's `expect` column, tune's hard constraint): the
   /// `expect:` rules of the scenario beside each recording (`<dir>/<name>.scenario.yaml`)
   /// checked against that replay's records; none for a recording without a scenario.
-  public static let scoreExpectations: ExpectationChecker = { rec, records in
+  package static let scoreExpectations: ExpectationChecker = { rec, records in
     let dir = Paths.parent(rec.path)
     guard let all = try? expectations(of: rec.name, recordingsDir: dir.isEmpty ? "." : dir), case let rules = Expectations.traceOnly(all),
       !rules.isEmpty
@@ -28,7 +28,7 @@ extension ScenarioCorpus {
   /// `scoreExpectations` for a fixed corpus with each recording's rules read once (`tune`
   /// replays every recording per trial); nil when none of `names` has an `expect:` rule (the
   /// scorer then keeps no records).
-  public static func preloadedExpectations(recordingsDir: String, names: [String]) throws(ScenarioError) -> ExpectationChecker? {
+  package static func preloadedExpectations(recordingsDir: String, names: [String]) throws(ScenarioError) -> ExpectationChecker? {
     var rules: [String: [ScenarioExpectation]] = [:]
     for n in names {
       let r = Expectations.traceOnly(try expectations(of: n, recordingsDir: recordingsDir))

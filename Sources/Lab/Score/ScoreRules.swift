@@ -2,73 +2,73 @@ import JustPhotoEngine
 import EngineIO
 
 /// The windows the objective rules use (docs/SCORING.md explains each choice).
-public struct ScoreWindows: Equatable, Sendable {
+package struct ScoreWindows: Equatable, Sendable {
   /// A displayed-cue change at t is *explained* by a label change in
   /// `[t - explainBeforeMs, t + explainAfterMs]`: the coach reacts after the truth changes
   /// (persist frames, hysteresis, the minimum hold; 3 s covers a `minHoldMs` up to 3 s) and may
   /// react a little before it (noise crosses a threshold before the noise-free subject does).
-  public var explainBeforeMs: Millis = 3000
-  public var explainAfterMs: Millis = 500
+  package var explainBeforeMs: Millis = 3000
+  package var explainAfterMs: Millis = 500
   /// A labelled interval counts for misses when at least this long, and when the cue was
   /// available (no other cue of equal or higher priority displayed) at least this long.
-  public var minIntervalMs: Millis = 1000
+  package var minIntervalMs: Millis = 1000
   /// A display starting up to this long after a labelled interval ends still counts as
   /// displaying it; a display whose label ended at most this long before it began is not a
   /// false alarm.
-  public var graceMs: Millis = 500
+  package var graceMs: Millis = 500
   /// A display may outlive the end of its cue's label by this long (the exit frames, then the
   /// gate's minimum hold) before the rest of it counts as a false alarm.
-  public var lingerMs: Millis = 3000
-  public init() {}
+  package var lingerMs: Millis = 3000
+  package init() {}
 }
 
 /// The objective counts of one replay, before totals (lower is better for all but `latencies`,
 /// which are samples).
-public struct RecordingObjectives: Equatable, Sendable {
-  public var durationMs: Millis = 0
+package struct RecordingObjectives: Equatable, Sendable {
+  package var durationMs: Millis = 0
   /// Whether the recording has ground truth (`label` events or header `labels`); the
   /// label rules (flicker, latency, misses, false alarms) apply only then.
-  public var labelled = false
-  public var cueChanges = 0
+  package var labelled = false
+  package var cueChanges = 0
   /// Displayed-cue changes not explained by a label change (`ScoreWindows`).
-  public var unexplainedChanges = 0
+  package var unexplainedChanges = 0
   /// Each of them, as "t=4200 FRAME_MOVE_LEFT → none: …why unexplained" (`ScoreRules.flickerLine`).
-  public var flickers: [String] = []
+  package var flickers: [String] = []
   /// One sample per labelled interval whose cue was displayed: label onset (or the moment the
   /// cue became available) → display, ms.
-  public var latencies: [Millis] = []
+  package var latencies: [Millis] = []
   /// Onset latency samples (issue 35 item 4): one per labelled interval whose cue was
   /// displayed, from the start of the declared movement toward it (`LabelTrack.Change.since`)
   /// to the display (`ScoreRules.onsetAndClear`).
-  public var onsetLatencies: [Millis] = []
+  package var onsetLatencies: [Millis] = []
   /// Clear latency samples: one per displayed interval that a label change ends, the time its
   /// cue was still displayed after the subject returned (the ending change's `t`).
-  public var clearLatencies: [Millis] = []
+  package var clearLatencies: [Millis] = []
   /// Labelled intervals never displayed while available, as "CUE [start, end)".
-  public var misses: [String] = []
+  package var misses: [String] = []
   /// Display spans whose cue's label never held, as "CUE [start, end)".
-  public var falseAlarms: [String] = []
-  public var praises = 0
-  public var budgetBreaches: [String] = []
-  public var expectationFailures: [String] = []
+  package var falseAlarms: [String] = []
+  package var praises = 0
+  package var budgetBreaches: [String] = []
+  package var expectationFailures: [String] = []
 
-  public init() {}
+  package init() {}
 
-  public var minutes: Double { Double(max(durationMs, 1)) / 60_000 }
-  public var flickerPerMinute: Double { Double(unexplainedChanges) / minutes }
-  public var praisePerMinute: Double { Double(praises) / minutes }
+  package var minutes: Double { Double(max(durationMs, 1)) / 60_000 }
+  package var flickerPerMinute: Double { Double(unexplainedChanges) / minutes }
+  package var praisePerMinute: Double { Double(praises) / minutes }
 }
 
 /// The objective rules of issue 15 item 3, on one recording's labels and displays. Pure
 /// functions of their inputs; `priority` is the spec priority of a cue id (§3.7's static part).
-public enum ScoreRules {
+package enum ScoreRules {
   /// Displayed-cue changes not explained: no label change of the cue shown before or after
   /// the change, and no change of the ideal display (`LabelTrack.idealChanges`), within the
   /// explanation window.
   /// A label change at `l.t` that began at `l.since` explains a display change at `t` when
   /// `l.since − explainAfterMs ≤ t ≤ l.t + explainBeforeMs`: the coach may react while the
   /// subject moves (a ramp's intent, docs/SCORING.md) and up to the reaction window after.
-  public static func unexplainedChanges(
+  package static func unexplainedChanges(
     _ display: DisplayTrack, _ labels: LabelTrack, windows: ScoreWindows, priority: (String) -> Int
   ) -> [DisplayTrack.Change] {
     let ideal = labels.idealChanges(priority: priority)
@@ -89,7 +89,7 @@ public enum ScoreRules {
   /// A label change at `t` since `since` explains display changes in [since − explainAfterMs,
   /// t + explainBeforeMs] (`unexplainedChanges`); the nearest is the one whose window is
   /// closest to the change.
-  public static func flickerLine(
+  package static func flickerLine(
     _ c: DisplayTrack.Change, _ labels: LabelTrack, ideal: [(t: Millis, cue: String?, since: Millis)], windows: ScoreWindows
   ) -> String {
     func name(_ cue: String?) -> String { cue ?? "none" }
@@ -133,7 +133,7 @@ public enum ScoreRules {
   ///   display at the onset) minus that moment, 0 when it was already shown.
   /// - A miss: an interval ≥ `minIntervalMs`, available ≥ `minIntervalMs` in total, never
   ///   displayed.
-  public static func latencyAndMisses(
+  package static func latencyAndMisses(
     _ display: DisplayTrack, _ labels: LabelTrack, windows: ScoreWindows, priority: (String) -> Int
   ) -> (latencies: [Millis], misses: [String]) {
     var latencies: [Millis] = []
@@ -169,7 +169,7 @@ public enum ScoreRules {
   ///   the recording's end): how long the cue's last display that began before `end` was still
   ///   on after `end` — up to the start of the cue's next allowed interval (wanted again) — and
   ///   0 when it cleared by `end`.
-  public static func onsetAndClear(
+  package static func onsetAndClear(
     _ display: DisplayTrack, _ labels: LabelTrack, windows: ScoreWindows, priority: (String) -> Int
   ) -> (onset: [Millis], clear: [Millis]) {
     var onset: [Millis] = []
@@ -210,7 +210,7 @@ public enum ScoreRules {
   /// remaining part is one false alarm, named with what the author intended meanwhile —
   /// another cue there is a conflict of advice (G-51): `"CAFE_12 [a, b) (intended:
   /// FRAME_MOVE_LEFT)"`, or `(intended: none)`.
-  public static func falseAlarms(_ display: DisplayTrack, _ labels: LabelTrack, windows: ScoreWindows) -> [String] {
+  package static func falseAlarms(_ display: DisplayTrack, _ labels: LabelTrack, windows: ScoreWindows) -> [String] {
     var out: [String] = []
     for s in display.spans {
       let ok = (labels.allowed[s.cue] ?? []).map { ScoreInterval($0.start - windows.graceMs, $0.end + windows.lingerMs) }
@@ -235,7 +235,7 @@ public enum ScoreRules {
   }
 
   /// The nearest-rank percentile `p` (0…100) of `samples`; nil when empty.
-  public static func percentile(_ samples: [Millis], _ p: Double) -> Millis? {
+  package static func percentile(_ samples: [Millis], _ p: Double) -> Millis? {
     guard !samples.isEmpty else { return nil }
     let sorted = samples.sorted()
     let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
@@ -243,7 +243,7 @@ public enum ScoreRules {
   }
 
   /// Every rule on one recording's outputs.
-  public static func evaluate(
+  package static func evaluate(
     displays: [(t: Millis, cue: String?)], labels: LabelTrack?, praises: Int, durationMs: Millis,
     windows: ScoreWindows, priority: (String) -> Int
   ) -> RecordingObjectives {

@@ -2,32 +2,32 @@ import JustPhotoEngine
 import EngineIO
 
 /// A half-open time interval `[start, end)` in ms.
-public struct ScoreInterval: Equatable, Sendable, CustomStringConvertible {
-  public var start: Millis
-  public var end: Millis
-  public init(_ start: Millis, _ end: Millis) {
+package struct ScoreInterval: Equatable, Sendable, CustomStringConvertible {
+  package var start: Millis
+  package var end: Millis
+  package init(_ start: Millis, _ end: Millis) {
     self.start = start
     self.end = end
   }
-  public var length: Millis { max(0, end - start) }
-  public func overlap(_ other: ScoreInterval) -> Millis {
+  package var length: Millis { max(0, end - start) }
+  package func overlap(_ other: ScoreInterval) -> Millis {
     max(0, min(end, other.end) - max(start, other.start))
   }
-  public var description: String { "[\(start), \(end))" }
+  package var description: String { "[\(start), \(end))" }
 }
 
 /// The ground truth of one recording: per cue, the intervals in which its `label` says it
 /// holds (docs/FORMAT.md, `label {cue_id, holds}`; a cue never labelled never holds). An
 /// interval still open at the end of the recording closes at the end.
-public struct LabelTrack: Equatable, Sendable {
+package struct LabelTrack: Equatable, Sendable {
   /// One `label` event: from `t` the cue should (not) show; the subject began moving toward
   /// that at `since` (≤ t; a ramp's start, else `t`): a reaction from `since` on is allowed.
-  public struct Change: Equatable, Sendable {
-    public var t: Millis
-    public var cue: String
-    public var holds: Bool
-    public var since: Millis
-    public init(t: Millis, cue: String, holds: Bool, since: Millis? = nil) {
+  package struct Change: Equatable, Sendable {
+    package var t: Millis
+    package var cue: String
+    package var holds: Bool
+    package var since: Millis
+    package init(t: Millis, cue: String, holds: Bool, since: Millis? = nil) {
       self.t = t
       self.cue = cue
       self.holds = holds
@@ -36,18 +36,18 @@ public struct LabelTrack: Equatable, Sendable {
   }
 
   /// Label changes in time order (file order at equal t).
-  public private(set) var changes: [Change]
+  package private(set) var changes: [Change]
   /// Per cue id, its holding intervals in time order (from the `t` of the change that starts
   /// one to the `t` of the change that ends it).
-  public private(set) var intervals: [String: [ScoreInterval]]
+  package private(set) var intervals: [String: [ScoreInterval]]
   /// Per cue id, the same intervals widened to the movements around them: from the starting
   /// change's `since` to the ending change's `t` (a display during the approach is not false).
-  public private(set) var allowed: [String: [ScoreInterval]]
-  public let endMs: Millis
+  package private(set) var allowed: [String: [ScoreInterval]]
+  package let endMs: Millis
 
   /// Builds the track from `label` events (`changes` in time order) of a recording ending at
   /// `endMs`. A repeated `holds` value for a cue is not a change.
-  public init(changes input: [Change], endMs: Millis) {
+  package init(changes input: [Change], endMs: Millis) {
     self.endMs = endMs
     var open: [String: (t: Millis, since: Millis)] = [:]
     var intervals: [String: [ScoreInterval]] = [:]
@@ -76,25 +76,25 @@ public struct LabelTrack: Equatable, Sendable {
   }
 
   /// Whether `cue` should show, or its subject is moving toward that, at some moment of `range`.
-  public func allows(_ cue: String, during range: ScoreInterval) -> Bool {
+  package func allows(_ cue: String, during range: ScoreInterval) -> Bool {
     (allowed[cue] ?? []).contains { $0.overlap(range) > 0 }
   }
 
   /// The cues that should show at `t`, byte order.
-  public func intended(at t: Millis) -> [String] {
+  package func intended(at t: Millis) -> [String] {
     cues.filter { holds($0, at: t) }
   }
 
   /// The labelled cue ids, sorted (byte order).
-  public var cues: [String] { intervals.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+  package var cues: [String] { intervals.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
 
   /// Whether `cue` holds at some moment of `range`.
-  public func holds(_ cue: String, during range: ScoreInterval) -> Bool {
+  package func holds(_ cue: String, during range: ScoreInterval) -> Bool {
     (intervals[cue] ?? []).contains { $0.overlap(range) > 0 }
   }
 
   /// Whether `cue` holds at `t`.
-  public func holds(_ cue: String, at t: Millis) -> Bool {
+  package func holds(_ cue: String, at t: Millis) -> Bool {
     (intervals[cue] ?? []).contains { $0.start <= t && t < $0.end }
   }
 
@@ -102,7 +102,7 @@ public struct LabelTrack: Equatable, Sendable {
   /// (ties: byte-smaller id), or none. What a perfect coach would show, changing exactly at
   /// label changes.
   /// `since`: the earliest `since` of the label changes at that t.
-  public func idealChanges(priority: (String) -> Int) -> [(t: Millis, cue: String?, since: Millis)] {
+  package func idealChanges(priority: (String) -> Int) -> [(t: Millis, cue: String?, since: Millis)] {
     var out: [(t: Millis, cue: String?, since: Millis)] = []
     var current: String? = nil
     var holding: Set<String> = []
@@ -132,28 +132,28 @@ public struct LabelTrack: Equatable, Sendable {
 /// What the coach displayed: one span per displayed cue, from the `cue_display` that showed
 /// it to the next `cue_display` that showed another cue (or none), or the end of the replay.
 /// A level change of the shown cue does not end its span.
-public struct DisplayTrack: Equatable, Sendable {
-  public struct Span: Equatable, Sendable {
-    public var cue: String
-    public var interval: ScoreInterval
-    public init(cue: String, interval: ScoreInterval) {
+package struct DisplayTrack: Equatable, Sendable {
+  package struct Span: Equatable, Sendable {
+    package var cue: String
+    package var interval: ScoreInterval
+    package init(cue: String, interval: ScoreInterval) {
       self.cue = cue
       self.interval = interval
     }
   }
 
   /// A change of the displayed cue id (nil = nothing displayed).
-  public struct Change: Equatable, Sendable {
-    public var t: Millis
-    public var from: String?
-    public var to: String?
+  package struct Change: Equatable, Sendable {
+    package var t: Millis
+    package var from: String?
+    package var to: String?
   }
 
-  public private(set) var spans: [Span] = []
-  public private(set) var changes: [Change] = []
+  package private(set) var spans: [Span] = []
+  package private(set) var changes: [Change] = []
 
   /// From `cue_display` outputs in time order: (t, displayed cue id or nil).
-  public init(displays: [(t: Millis, cue: String?)], endMs: Millis) {
+  package init(displays: [(t: Millis, cue: String?)], endMs: Millis) {
     var shown: String? = nil
     var since: Millis = 0
     for d in displays where d.cue != shown {
@@ -166,5 +166,5 @@ public struct DisplayTrack: Equatable, Sendable {
   }
 
   /// The spans of `cue`, in time order.
-  public func spans(of cue: String) -> [ScoreInterval] { spans.filter { $0.cue == cue }.map(\.interval) }
+  package func spans(of cue: String) -> [ScoreInterval] { spans.filter { $0.cue == cue }.map(\.interval) }
 }

@@ -13,15 +13,15 @@ import JustPhotoScenarios
 /// committed recording, so K = 1 is exactly the corpus as committed), draw k ≥ 1 a pure
 /// function of (name, seed, k). A recording without a scenario beside it (an imported
 /// session) cannot be drawn again: every draw holds it unchanged.
-public enum SeedDraws {
+package enum SeedDraws {
   /// How derived seeds are made; a study stores it (``TuneStudy``'s `seed_derivation`), so a
   /// resumed, extended or merged study refuses trials scored on other draws.
-  public static let derivation = "splitmix64(seed ^ fnv1a64(name) ^ k) for k >= 1; k = 0: the scenario's seed"
+  package static let derivation = "splitmix64(seed ^ fnv1a64(name) ^ k) for k >= 1; k = 0: the scenario's seed"
   /// Draws of one corpus at most (each is the corpus again, in memory).
-  public static let drawsMax = 64
+  package static let drawsMax = 64
 
   /// The seed of draw `k` of the scenario `name` whose own seed is `seed`.
-  public static func seed(_ seed: UInt64, name: String, draw k: Int) -> UInt64 {
+  package static func seed(_ seed: UInt64, name: String, draw k: Int) -> UInt64 {
     guard k > 0 else { return seed }
     var h: UInt64 = 0xCBF2_9CE4_8422_2325
     for b in name.utf8 {
@@ -33,16 +33,16 @@ public enum SeedDraws {
   }
 
   /// The key of objective `key` on draw `k` in a trial's objectives (`flicker_per_min@2`).
-  public static func key(_ key: String, draw k: Int) -> String { "\(key)@\(k)" }
+  package static func key(_ key: String, draw k: Int) -> String { "\(key)@\(k)" }
 
   /// `flicker_per_min@2` → (`flicker_per_min`, 2); nil for a key of no draw.
-  public static func split(_ key: String) -> (key: String, draw: Int)? {
+  package static func split(_ key: String) -> (key: String, draw: Int)? {
     guard let at = key.lastIndex(of: "@"), let k = Int(key[key.index(after: at)...]), k >= 0 else { return nil }
     return (String(key[..<at]), k)
   }
 
   /// Whether `k` draws is a valid count (1…``drawsMax``).
-  public static func check(_ k: Int, what: String = "--seeds") throws(HarnessFailure) {
+  package static func check(_ k: Int, what: String = "--seeds") throws(HarnessFailure) {
     guard k >= 1, k <= drawsMax else { throw .badInput("\(what): expected 1…\(drawsMax) draws (SeedDraws.drawsMax), found \(k)") }
   }
 
@@ -70,7 +70,7 @@ public enum SeedDraws {
 extension CorpusScorer {
   /// The corpus `paths` as draw `k` (``SeedDraws``): each recording with a scenario beside it
   /// generated in memory with the draw's seed. Draw 0 is `init(paths:)`.
-  public init(paths: [String], draw k: Int, eventsMax: Int = ScoreLimits.corpusEventsMax) throws(HarnessFailure) {
+  package init(paths: [String], draw k: Int, eventsMax: Int = ScoreLimits.corpusEventsMax) throws(HarnessFailure) {
     guard k > 0 else {
       try self.init(paths: paths, eventsMax: eventsMax)
       return
@@ -93,15 +93,15 @@ extension CorpusScorer {
 /// of every draw (`KEY@k`) and their mean under the plain key (what constraints and samplers
 /// read: a rule broken on one draw makes the mean of `expectation_failures` > 0). With one draw
 /// it returns exactly that draw's objectives, as before draws existed.
-public struct SeededScorer: TrialEvaluator, Sendable {
-  public var draws: [CorpusScorer]
+package struct SeededScorer: TrialEvaluator, Sendable {
+  package var draws: [CorpusScorer]
 
-  public init(draws: [CorpusScorer]) { self.draws = draws }
+  package init(draws: [CorpusScorer]) { self.draws = draws }
 
   /// Replays one trial costs: every recording of every draw (K × the corpus).
-  public var replaysPerTrial: Int { draws.reduce(0) { $0 + $1.recordings.count } }
+  package var replaysPerTrial: Int { draws.reduce(0) { $0 + $1.recordings.count } }
 
-  public func objectives(specJSON: JSONValue, options: EngineOptions) throws -> [String: Double] {
+  package func objectives(specJSON: JSONValue, options: EngineOptions) throws -> [String: Double] {
     guard draws.count > 1 else { return try draws.first?.objectives(specJSON: specJSON, options: options) ?? [:] }
     var out: [String: Double] = [:]
     var sums: [String: Double] = [:]
@@ -118,13 +118,13 @@ public struct SeededScorer: TrialEvaluator, Sendable {
 
 /// A mean over draws with its 95% interval (Student's t on K − 1 degrees of freedom; a
 /// single draw has no spread: the interval is the value).
-public struct DrawInterval: Sendable, Equatable {
-  public var mean: Double
-  public var low: Double
-  public var high: Double
-  public var draws: Int
+package struct DrawInterval: Sendable, Equatable {
+  package var mean: Double
+  package var low: Double
+  package var high: Double
+  package var draws: Int
 
-  public init(_ values: [Double]) {
+  package init(_ values: [Double]) {
     draws = values.count
     guard !values.isEmpty else {
       (mean, low, high) = (.nan, .nan, .nan)
@@ -152,12 +152,12 @@ public struct DrawInterval: Sendable, Equatable {
   }
 
   /// Lower is better: the whole interval lies above 0 (worse beyond noise), for a difference.
-  public var worse: Bool { low > 0 }
+  package var worse: Bool { low > 0 }
   /// The interval excludes worse (its upper end ≤ 0), for a difference.
-  public var excludesWorse: Bool { high <= 0 }
+  package var excludesWorse: Bool { high <= 0 }
 
   /// `2.86 [2.1, 3.6]`, or the value alone for one draw.
-  public var text: String {
+  package var text: String {
     func n(_ d: Double) -> String { JSONWriter.formatNumber((d * 1000).rounded() / 1000) }
     return draws > 1 ? "\(n(mean)) [\(n(low)), \(n(high))]" : n(mean)
   }
@@ -166,7 +166,7 @@ public struct DrawInterval: Sendable, Equatable {
 extension SeedDraws {
   /// The values of `key` on each draw in `objectives` (draw order), or the plain value when
   /// the trial was scored on one draw; empty when absent.
-  public static func values(_ key: String, in objectives: [String: Double], draws: Int) -> [Double] {
+  package static func values(_ key: String, in objectives: [String: Double], draws: Int) -> [Double] {
     guard draws > 1 else { return objectives[key].map { [$0] } ?? [] }
     let v = (0..<draws).compactMap { objectives[Self.key(key, draw: $0)] }
     return v.count == draws ? v : []
@@ -174,7 +174,7 @@ extension SeedDraws {
 
   /// The paired difference trial − shipped of `key` on the same draws, with its interval; nil
   /// when either lacks a draw.
-  public static func pairedDifference(_ key: String, trial: [String: Double], shipped: [String: Double], draws: Int) -> DrawInterval? {
+  package static func pairedDifference(_ key: String, trial: [String: Double], shipped: [String: Double], draws: Int) -> DrawInterval? {
     let a = values(key, in: trial, draws: draws)
     let b = values(key, in: shipped, draws: draws)
     guard !a.isEmpty, a.count == b.count else { return nil }
@@ -185,15 +185,15 @@ extension SeedDraws {
 /// `jpreplay score --seeds K`: one corpus scored on K draws (``SeedDraws``) — each objective's
 /// mean with its 95% interval and per-draw values, and the `expect:` rules that fail on some
 /// draws but not on others (rules about one draw, issue 35 item 2).
-public struct DrawsScore: Sendable {
+package struct DrawsScore: Sendable {
   /// Draw k's score, k = 0…K − 1.
-  public var draws: [CorpusScore]
+  package var draws: [CorpusScore]
 
-  public init(draws: [CorpusScore]) { self.draws = draws }
+  package init(draws: [CorpusScore]) { self.draws = draws }
 
   /// The corpus `paths` scored on `count` draws; `configure` sets each draw's scorer up as
   /// `score` does (jobs, expectations, budgets).
-  public static func score(
+  package static func score(
     paths: [String], count: Int, spec: PoseSpecDocument, overrides: [(name: String, value: String)],
     configure: (inout CorpusScorer) throws(HarnessFailure) -> Void
   ) throws(HarnessFailure) -> DrawsScore {
@@ -208,15 +208,15 @@ public struct DrawsScore: Sendable {
   }
 
   /// One failing rule: the recording, the rule (its place and summary) and the draws it fails on.
-  public struct RuleFailure: Sendable, Equatable {
-    public var recording: String
-    public var rule: String
-    public var draws: [Int]
+  package struct RuleFailure: Sendable, Equatable {
+    package var recording: String
+    package var rule: String
+    package var draws: [Int]
   }
 
   /// Every `expect:` rule failing on at least one draw, by recording then rule, with the draws
   /// it fails on (a rule failing on every draw is listed too: `draws.count == K`).
-  public var ruleFailures: [RuleFailure] {
+  package var ruleFailures: [RuleFailure] {
     var order: [String] = []
     var byKey: [String: RuleFailure] = [:]
     for (k, score) in draws.enumerated() {
@@ -239,7 +239,7 @@ public struct DrawsScore: Sendable {
   /// What each failing rule saw on each draw it fails on (`score --seeds K --details`): the
   /// rule, then one line per draw with the failure's own words after `not met` (what was
   /// displayed instead, when), so a rule about one draw can be read against the spec draw by draw.
-  public func details() -> String {
+  package func details() -> String {
     var seen: [String: [(draw: Int, observed: String)]] = [:]
     for (k, score) in draws.enumerated() {
       for r in score.recordings {
@@ -264,7 +264,7 @@ public struct DrawsScore: Sendable {
 
   /// The text `score --seeds K` prints: per objective the mean [95% interval] and each draw's
   /// total, then the rules that fail on some draw.
-  public func text() -> String {
+  package func text() -> String {
     let totals = draws.map { $0.totals.dictionary }
     var rows: [[String]] = [["objective", "mean [95% interval]"] + draws.indices.map { "draw \($0)" }]
     for key in CorpusScore.objectiveKeys {

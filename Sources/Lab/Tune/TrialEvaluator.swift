@@ -4,13 +4,13 @@ import EngineIO
 /// Scores one trial: a PoseSpec (as JSON, already edited) and the engine options to replay
 /// with; returns objectives by key (``TrialObjectives/keys``, lower is better). Shared with
 /// `jpreplay score` (its `CorpusScorer` conforms); `tune` only needs this.
-public protocol TrialEvaluator {
+package protocol TrialEvaluator {
   func objectives(specJSON: JSONValue, options: EngineOptions) throws -> [String: Double]
 }
 
 /// The objective keys `tune` knows, in report order (lower is better for all of them).
-public enum TrialObjectives {
-  public static let keys = CorpusScore.objectiveKeys
+package enum TrialObjectives {
+  package static let keys = CorpusScore.objectiveKeys
 }
 
 /// `jpreplay score`'s corpus scorer is `tune`'s evaluator: each recording decoded once, every

@@ -3,11 +3,11 @@ import Recording
 
 /// `jpreplay bench --tune-trials N`: trials/s of a tune study over the corpus (random sampler,
 /// a fresh temporary study), the figure that says whether tuning is interactive.
-public enum TuneBench {
+package enum TuneBench {
   /// The 3-parameter space used when no `--tune-space` is given. Its budget constraint is the
   /// shipped spec's own figure on the tune corpus (7 breaches, docs/TUNING.md): with the
   /// default 0 every trial would be infeasible and the count would say nothing.
-  public static let defaultSpace = """
+  package static let defaultSpace = """
     sampler: random
     seed: 1
     constraints: {budget_violations: 7, expectation_failures: 0}
@@ -17,24 +17,24 @@ public enum TuneBench {
 
     """
 
-  public struct Report: Sendable {
-    public var trials: Int
-    public var recordings: Int
-    public var jobs: Int
-    public var seconds: Double
-    public var infeasible: Int
+  package struct Report: Sendable {
+    package var trials: Int
+    package var recordings: Int
+    package var jobs: Int
+    package var seconds: Double
+    package var infeasible: Int
     /// The process's peak resident set size after the run.
-    public var peakRSSBytes: Int64 = 0
-    public var trialsPerSecond: Double { Double(trials) / max(seconds, 1e-9) }
+    package var peakRSSBytes: Int64 = 0
+    package var trialsPerSecond: Double { Double(trials) / max(seconds, 1e-9) }
 
-    public func render() -> String {
+    package func render() -> String {
       String(
         format: "bench tune: %d trials × %d recordings, %d jobs: %.2f s, %.1f trials/s (%d infeasible), peak RSS %.1f MiB\n",
         trials, recordings, jobs, seconds, trialsPerSecond, infeasible, Double(peakRSSBytes) / 1_048_576)
         + BenchTarget.render(targets)
     }
 
-    public var json: String {
+    package var json: String {
       String(
         format: "{\"tune_trials\":%d,\"recordings\":%d,\"jobs\":%d,\"seconds\":%.3f,\"trials_per_second\":%.3f,\"infeasible\":%d,",
         trials, recordings, jobs, seconds, trialsPerSecond, infeasible)
@@ -43,7 +43,7 @@ public enum TuneBench {
   }
 
   /// Runs `trials` trials of `spacePath` (or ``defaultSpace``) over `corpus` in a temporary study.
-  public static func run(
+  package static func run(
     trials: Int, spacePath: String?, specPath: String?, corpus: [String], recordingsDir: String, jobs: Int,
     progress: @escaping @Sendable (TuneProgress) -> Void
   ) throws(HarnessFailure) -> Report {

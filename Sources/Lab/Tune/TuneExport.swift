@@ -11,7 +11,7 @@ import Foundation
 /// constraint: ≤ 0 is kept). A conditional parameter inactive in a trial is left out of its
 /// params, as Optuna leaves out a parameter a trial never suggested. No clock is read: the
 /// file depends only on the study, so two exports are byte-identical.
-public enum TuneExport {
+package enum TuneExport {
   /// Optuna's `JournalOperation` codes used here.
   enum Op {
     static let createStudy = 0
@@ -25,14 +25,14 @@ public enum TuneExport {
   static let minimize = 1
   static let workerID = "jpreplay-tune-export"
 
-  public struct Output: Sendable {
-    public var text: String
-    public var trials: Int
-    public var objectives: [String]
+  package struct Output: Sendable {
+    package var text: String
+    package var trials: Int
+    package var objectives: [String]
   }
 
   /// `objectives`: the study's directions (nil: the space's `objectives:`, else its objective).
-  public static func optuna(study: TuneStudy, name: String, objectives: [String]?) throws(HarnessFailure) -> Output {
+  package static func optuna(study: TuneStudy, name: String, objectives: [String]?) throws(HarnessFailure) -> Output {
     let meta = try study.meta()
     guard !meta.isEmpty else { throw .badInput("\(study.path): an empty study (no settings)") }
     let space = try TuneSpace.parse(text: meta["space_text"] ?? "", file: meta["space_file"] ?? "space", spec: nil)

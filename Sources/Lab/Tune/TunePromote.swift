@@ -4,23 +4,23 @@ import PoseSpec
 
 /// `tune promote`: a trial's values written into the PoseSpec text in place — only the tuned
 /// literals change, so key order, indentation and every other byte stay as they were.
-public enum TunePromote {
-  public struct Edit: Sendable, Equatable {
-    public var place: String
-    public var old: String
-    public var new: String
+package enum TunePromote {
+  package struct Edit: Sendable, Equatable {
+    package var place: String
+    package var old: String
+    package var new: String
   }
 
-  public struct Result: Sendable {
-    public var text: String
-    public var edits: [Edit]
+  package struct Result: Sendable {
+    package var text: String
+    package var edits: [Edit]
     /// Engine options the trial set (not PoseSpec values: they go into `--set` or headers).
-    public var options: [(name: String, value: String)]
+    package var options: [(name: String, value: String)]
   }
 
   /// Applies trial `trial` of the study described by `meta` to `specText` (the PoseSpec file
   /// `specFile`). Paths are resolved again against this text, so wildcards follow its cues.
-  public static func apply(trial: TrialResult, meta: [String: String], specText: String, specFile: String)
+  package static func apply(trial: TrialResult, meta: [String: String], specText: String, specFile: String)
     throws(HarnessFailure) -> Result
   {
     let bytes = Array(specText.utf8)

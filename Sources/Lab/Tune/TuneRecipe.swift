@@ -27,31 +27,31 @@ import Yams
 /// ```
 ///
 /// The outputs go to the recipe's own folder (docs/tuned for docs/tuned/recipe.yaml).
-public struct TuneRecipe: Sendable, Equatable {
-  public var file: String
-  public var space: String
-  public var spec = "PoseSpec.json"
-  public var recordingsDir = "Recordings"
-  public var corpus: [String] = []
+package struct TuneRecipe: Sendable, Equatable {
+  package var file: String
+  package var space: String
+  package var spec = "PoseSpec.json"
+  package var recordingsDir = "Recordings"
+  package var corpus: [String] = []
   /// Empty: `validation: none`.
-  public var validation: [String] = []
-  public var sampler: String
-  public var seed: UInt64
-  public var trials: Int
-  public var tpeBatch = 32
+  package var validation: [String] = []
+  package var sampler: String
+  package var seed: UInt64
+  package var trials: Int
+  package var tpeBatch = 32
   /// Detector draws of every recording with a scenario (``SeedDraws``): the study scores each
   /// trial on all of them (`tune run --seeds`), and every `expect:` rule of the fit, validation
   /// and test recordings must hold on each (issue 35 item 2: a rule that holds on one draw is a
   /// rule about one draw).
-  public var seeds = 1
-  public var trial: Int
+  package var seeds = 1
+  package var trial: Int
   /// The configurations `tune rebuild --table` reads on the test set: a label and a trial of
   /// the study each, in the file's order (empty: the promoted trial alone).
-  public var ablation: [(label: String, trial: Int)] = []
+  package var ablation: [(label: String, trial: Int)] = []
   /// File name (in the recipe's folder) → SHA-256 hex, in the file's order.
-  public var outputs: [(name: String, sha256: String)]
+  package var outputs: [(name: String, sha256: String)]
 
-  public static func == (a: TuneRecipe, b: TuneRecipe) -> Bool {
+  package static func == (a: TuneRecipe, b: TuneRecipe) -> Bool {
     a.file == b.file && a.space == b.space && a.spec == b.spec && a.recordingsDir == b.recordingsDir && a.corpus == b.corpus
       && a.validation == b.validation && a.sampler == b.sampler && a.seed == b.seed && a.trials == b.trials
       && a.tpeBatch == b.tpeBatch && a.seeds == b.seeds && a.trial == b.trial && a.ablation.map(\.label) == b.ablation.map(\.label)
@@ -60,24 +60,24 @@ public struct TuneRecipe: Sendable, Equatable {
   }
 
   /// The files a recipe makes (`tune promote --to`).
-  public static let outputNames = ["PoseSpec.json", "options.txt"]
-  public static let keys = [
+  package static let outputNames = ["PoseSpec.json", "options.txt"]
+  package static let keys = [
     "space", "spec", "recordings_dir", "corpus", "validation", "sampler", "seed", "trials", "tpe_batch", "seeds", "trial", "ablation", "outputs",
   ]
   static let required = ["space", "corpus", "validation", "sampler", "seed", "trials", "trial", "outputs"]
   /// The largest recipe file.
-  public static let bytesMax = 64 * 1024
+  package static let bytesMax = 64 * 1024
   /// The most globs of `corpus` or `validation`.
-  public static let globsMax = 256
+  package static let globsMax = 256
   /// The most rows of `ablation`, and the longest label (bytes).
-  public static let ablationRowsMax = 16
-  public static let ablationLabelBytesMax = 80
+  package static let ablationRowsMax = 16
+  package static let ablationLabelBytesMax = 80
 
   /// The folder the outputs go to: the recipe's.
-  public var folder: String { Paths.parent(file) }
+  package var folder: String { Paths.parent(file) }
 
   /// The `tune run` words of the recipe's study (without `--study` and `--jobs`).
-  public var runArguments: [String] {
+  package var runArguments: [String] {
     var a = [space, "--spec", spec, "--sampler", sampler, "--seed", String(seed), "--trials", String(trials), "--tpe-batch", String(tpeBatch)]
     a += ["--recordings-dir", recordingsDir]
     if seeds > 1 { a += ["--seeds", String(seeds)] }
@@ -86,7 +86,7 @@ public struct TuneRecipe: Sendable, Equatable {
     return a
   }
 
-  public static func read(_ path: String) throws(HarnessFailure) -> TuneRecipe {
+  package static func read(_ path: String) throws(HarnessFailure) -> TuneRecipe {
     let bytes: [UInt8]
     do { bytes = try InputFile.read(path, what: "study recipe", bytesMax: bytesMax, bound: "TuneRecipe.bytesMax") } catch {
       throw .badInput(error.description)
@@ -95,7 +95,7 @@ public struct TuneRecipe: Sendable, Equatable {
     return try parse(text: text, file: path)
   }
 
-  public static func parse(text: String, file: String) throws(HarnessFailure) -> TuneRecipe {
+  package static func parse(text: String, file: String) throws(HarnessFailure) -> TuneRecipe {
     let root: Node
     do {
       guard let r = try Yams.compose(yaml: text) else { throw HarnessFailure.badInput("\(file): empty recipe; expected the keys \(required.joined(separator: ", "))") }
@@ -193,11 +193,11 @@ public struct TuneRecipe: Sendable, Equatable {
   }
 
   /// The SHA-256 (hex) of `bytes`.
-  public static func sha256(_ bytes: [UInt8]) -> String { SHA256.hex(bytes) }
+  package static func sha256(_ bytes: [UInt8]) -> String { SHA256.hex(bytes) }
 
   /// The declared outputs that differ from the files in `folder` (name, declared, found; found
   /// "missing" when there is no file).
-  public func outputMismatches(in folder: String) -> [(name: String, declared: String, found: String)] {
+  package func outputMismatches(in folder: String) -> [(name: String, declared: String, found: String)] {
     var out: [(String, String, String)] = []
     for o in outputs {
       let path = Paths.join(folder, o.name)
@@ -215,10 +215,10 @@ public struct TuneRecipe: Sendable, Equatable {
 /// The rule check of a tuned configuration (issue 35 item 1): every `expect:` rule of the fit,
 /// validation and test recordings must hold with it, or it cannot be committed. `tune rebuild`
 /// runs it on what it made; a test runs it on docs/tuned.
-public enum TuneRecipeRules {
+package enum TuneRecipeRules {
   /// The fit, validation and test recordings of `recipe` (its globs; the test set: every
   /// `test-*` recording), in that order.
-  public static func recordings(_ recipe: TuneRecipe) throws(HarnessFailure) -> [String] {
+  package static func recordings(_ recipe: TuneRecipe) throws(HarnessFailure) -> [String] {
     let all = try TuneSetup.recordingNames(recipe.recordingsDir)
     let what = { (p: String) in "\(recipe.file): '\(p)'" }
     let fit = try TuneSetup.select(recipe.corpus, all: all, what: what, recordingsDir: recipe.recordingsDir)
@@ -233,7 +233,7 @@ public enum TuneRecipeRules {
   /// recordings, on every one of its `seeds` draws (``SeedDraws``: draw 0 is the committed
   /// recording), as `recording: rule` lines, each naming the draws it fails on when the recipe
   /// has more than one (empty: every rule holds on every draw).
-  public static func broken(recipe: TuneRecipe, folder: String, jobs: Int = 1) throws(HarnessFailure) -> [String] {
+  package static func broken(recipe: TuneRecipe, folder: String, jobs: Int = 1) throws(HarnessFailure) -> [String] {
     let specPath = Paths.join(folder, "PoseSpec.json")
     let text = String(decoding: try Harness.readSpecBytes(path: specPath), as: UTF8.self)
     let options = try SpecOptionsFile.options(forSpec: specPath)

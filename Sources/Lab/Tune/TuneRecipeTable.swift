@@ -14,9 +14,9 @@ import ReplayHarness
 /// test set (`test-*`, never used for selection) is scored once per row and draw. A row whose
 /// trial learns from earlier batches (TPE, NSGA-II past the first batch) cannot be told without
 /// the study: exit 2.
-public enum TuneRecipeTable {
+package enum TuneRecipeTable {
   /// The columns: objective key, header, decimals.
-  public static let columns: [(key: String, title: String, decimals: Int)] = [
+  package static let columns: [(key: String, title: String, decimals: Int)] = [
     ("flicker_per_min", "flicker/min", 2),
     ("latency_p90_ms", "latency p90 ms", 0),
     ("onset_p90_ms", "onset p90 ms", 0),
@@ -26,15 +26,15 @@ public enum TuneRecipeTable {
   ]
 
   /// One row: the label, the trial, and each draw's totals (``CorpusScore/objectiveKeys``).
-  public struct Row: Sendable {
-    public var label: String
-    public var trial: Int
-    public var draws: [[String: Double]]
+  package struct Row: Sendable {
+    package var label: String
+    package var trial: Int
+    package var draws: [[String: Double]]
   }
 
   /// The engine configuration of trial `trial` of `recipe`'s study: the spec text with its
   /// values and the engine options (as `tune promote --to` writes them).
-  public static func configuration(recipe: TuneRecipe, trial: Int) throws(HarnessFailure) -> TunePromote.Result {
+  package static func configuration(recipe: TuneRecipe, trial: Int) throws(HarnessFailure) -> TunePromote.Result {
     let specText = String(decoding: try Harness.readSpecBytes(path: recipe.spec), as: UTF8.self)
     let specJSON: JSONValue
     do { specJSON = try JSONParser.parse(bytes: Array(specText.utf8)) } catch { throw .badInput("\(recipe.spec): \(error)") }
@@ -65,7 +65,7 @@ public enum TuneRecipeTable {
 
   /// Scores every row of the recipe's ablation (the promoted trial alone when it has none) on
   /// the test set's `seeds:` draws.
-  public static func rows(recipe: TuneRecipe, jobs: Int) throws(HarnessFailure) -> (names: [String], rows: [Row]) {
+  package static func rows(recipe: TuneRecipe, jobs: Int) throws(HarnessFailure) -> (names: [String], rows: [Row]) {
     let names = try TuneTestSet.names(recordingsDir: recipe.recordingsDir)
     guard !names.isEmpty else { throw .badInput("\(recipe.recordingsDir): no test-* recordings; --table reads the test set") }
     let plan = recipe.ablation.isEmpty ? [(label: "trial #\(recipe.trial)", trial: recipe.trial)] : recipe.ablation
@@ -87,7 +87,7 @@ public enum TuneRecipeTable {
   }
 
   /// The Markdown table (a comment line naming the command, then the table).
-  public static func text(recipe: TuneRecipe, names: [String], rows: [Row]) -> String {
+  package static func text(recipe: TuneRecipe, names: [String], rows: [Row]) -> String {
     let k = recipe.seeds
     var out = "<!-- jpreplay tune rebuild \(recipe.file) --table: the test set (\(names.joined(separator: ", "))), "
     out += k > 1 ? "mean [95% interval] over \(k) draws -->\n" : "one draw -->\n"

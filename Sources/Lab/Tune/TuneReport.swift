@@ -4,29 +4,29 @@ import PoseSpec
 
 /// `tune report`: the trials of a study, the Pareto front over chosen objectives, each beside
 /// its figures on the validation corpus and the shipped spec's row.
-public struct TuneReport: Sendable {
-  public var parameters: [String]
-  public var objectives: [String]
-  public var trials: [TrialResult]
+package struct TuneReport: Sendable {
+  package var parameters: [String]
+  package var objectives: [String]
+  package var trials: [TrialResult]
   /// Indices (trial numbers) on the Pareto front, ordered by the first objective, then index.
-  public var front: [Int]
+  package var front: [Int]
   /// The study's objective (`objective:` of the space): a trial whose validation value of it
   /// is worse than the shipped spec's does not generalise.
-  public var objective: String
+  package var objective: String
   /// The validation recordings (empty: the study has none).
-  public var validation: [String]
+  package var validation: [String]
   /// The space's `generalise:` budgets on validation objectives.
-  public var budgets: [(name: String, max: Double)]
+  package var budgets: [(name: String, max: Double)]
   /// The shipped spec's objectives (fit, and `val.KEY`), when the study stored them.
-  public var shipped: [String: Double]?
+  package var shipped: [String: Double]?
   /// Trials asked for by number (`--trial`), shown beside the front.
-  public var asked: [Int]
+  package var asked: [Int]
   /// Detector draws per recording the trials were scored on (``SeedDraws``; the study's
   /// `draws`, 1 for a study made before draws existed): objectives are then means over the
   /// draws, each draw's value stored as `KEY@k`.
-  public var draws: Int
+  package var draws: Int
 
-  public init(study: TuneStudy, objectives: [String], asked: [Int] = []) throws(HarnessFailure) {
+  package init(study: TuneStudy, objectives: [String], asked: [Int] = []) throws(HarnessFailure) {
     let meta = try study.meta()
     guard !meta.isEmpty else { throw .badInput("\(study.path): an empty study (no settings)") }
     parameters = (meta["parameters"] ?? "").split(separator: "\n").map(String.init)
@@ -56,9 +56,9 @@ public struct TuneReport: Sendable {
   }
 
   /// Whether a trial generalises, and why not.
-  public struct Generalisation: Sendable, Equatable {
-    public var generalises: Bool
-    public var reasons: [String]
+  package struct Generalisation: Sendable, Equatable {
+    package var generalises: Bool
+    package var reasons: [String]
   }
 
   /// The objectives a trial is compared with the shipped spec on: the study's objective
@@ -68,7 +68,7 @@ public struct TuneReport: Sendable {
   /// The paired difference trial − shipped of `key` (a `val.` key for validation) on the same
   /// draws (issue 35 item 2); nil when the study stored no shipped row or either lacks a draw
   /// (an objective added after the study ran).
-  public func difference(_ t: TrialResult, _ key: String) -> DrawInterval? {
+  package func difference(_ t: TrialResult, _ key: String) -> DrawInterval? {
     guard let shipped else { return nil }
     return SeedDraws.pairedDifference(key, trial: t.objectives, shipped: shipped, draws: draws)
   }
@@ -89,7 +89,7 @@ public struct TuneReport: Sendable {
   /// every objective (issue 35 item 2: not the study's objective alone; with one draw: no
   /// objective greater than the shipped spec's), and it keeps every `generalise:` budget.
   /// Without validation figures it does not.
-  public func generalisation(_ t: TrialResult) -> Generalisation? {
+  package func generalisation(_ t: TrialResult) -> Generalisation? {
     guard !validation.isEmpty else { return nil }
     let v = TuneRunner.validationPrefix
     guard t.objectives[v + objective] != nil else {
@@ -109,7 +109,7 @@ public struct TuneReport: Sendable {
   /// above 0; with one draw, any excess), on the validation corpus when the study has one —
   /// else on the fit corpus, when there are several draws (one draw of the corpus the trial
   /// was fitted on says nothing beyond its own figures) — and each broken `generalise:` budget.
-  public func worseThanShipped(_ t: TrialResult) -> [String] {
+  package func worseThanShipped(_ t: TrialResult) -> [String] {
     let onValidation = !validation.isEmpty
     guard onValidation || draws > 1 else { return [] }
     if onValidation, t.objectives[TuneRunner.validationPrefix + objective] == nil {
@@ -137,7 +137,7 @@ public struct TuneReport: Sendable {
 
   /// Feasible trials no other feasible trial dominates (≤ in every objective, < in one).
   /// Trials missing an objective are left out.
-  public static func paretoFront(_ trials: [TrialResult], objectives: [String]) -> [Int] {
+  package static func paretoFront(_ trials: [TrialResult], objectives: [String]) -> [Int] {
     let points: [(index: Int, v: [Double])] = trials.compactMap { t in
       guard t.status == .ok else { return nil }
       let v = objectives.compactMap { t.objectives[$0] }
@@ -153,7 +153,7 @@ public struct TuneReport: Sendable {
 
   /// The text report: a summary, the front (and the trials asked for) after the shipped row,
   /// then the table (`limit` rows, 0 = all).
-  public func text(limit: Int) -> String {
+  package func text(limit: Int) -> String {
     let ok = trials.filter { $0.status == .ok }.count
     var out = "\(trials.count) trials: \(ok) feasible, \(trials.count - ok) infeasible or failed\n"
     if validation.isEmpty {
@@ -191,7 +191,7 @@ public struct TuneReport: Sendable {
 
   /// The front's distinct points: trials with equal values of every chosen objective are one
   /// point, listed by trial number (the first shown as its row), in front order.
-  public var frontPoints: [[Int]] {
+  package var frontPoints: [[Int]] {
     let byIndex = Dictionary(uniqueKeysWithValues: trials.map { ($0.index, $0) })
     var out: [[Int]] = []
     var seen: [[Double]: Int] = [:]
@@ -299,7 +299,7 @@ public struct TuneReport: Sendable {
   /// One JSON object: parameters, objectives, the validation corpus, the shipped row, every
   /// trial (fit objectives, validation objectives, whether it generalises), the front. No
   /// path or time, so a merged study and an unsharded one give the same bytes.
-  public var json: String {
+  package var json: String {
     let rows: [JSONValue] = trials.map { t in
       var o: JSONObject = ["trial": .number(Double(t.index)), "status": .string(t.status.rawValue)]
       o["values"] = .object(JSONObject(zip(parameters, t.values).map { JSONMember($0, $1.json) }))

@@ -6,38 +6,38 @@ import PoseSpec
 import Replay
 
 /// Progress of a run, reported after each finished trial.
-public struct TuneProgress: Sendable {
-  public var finished: Int
-  public var total: Int
-  public var infeasible: Int
-  public var best: (index: Int, value: Double)?
+package struct TuneProgress: Sendable {
+  package var finished: Int
+  package var total: Int
+  package var infeasible: Int
+  package var best: (index: Int, value: Double)?
 }
 
 /// Runs the trials of one study (or one shard of it): proposes values, applies them to the
 /// PoseSpec and engine options, evaluates, checks the constraints, stores each chunk.
-public struct TuneRunner: Sendable {
-  public var space: TuneSpace
-  public var sampler: TuneSampler
-  public var trials: Int
-  public var shard: (index: Int, count: Int)
-  public var jobs: Int
-  public var baseSpec: JSONValue
-  public var evaluator: any TrialEvaluator & Sendable
+package struct TuneRunner: Sendable {
+  package var space: TuneSpace
+  package var sampler: TuneSampler
+  package var trials: Int
+  package var shard: (index: Int, count: Int)
+  package var jobs: Int
+  package var baseSpec: JSONValue
+  package var evaluator: any TrialEvaluator & Sendable
   /// Scores each trial on the validation corpus too (objectives stored as `val.KEY`); the
   /// sampler and the constraints never read them.
-  public var validator: (any TrialEvaluator & Sendable)?
+  package var validator: (any TrialEvaluator & Sendable)?
   /// The base spec's file and the space's file, as the user named them: a trial that fails
   /// names them with its values (`PoseSpec.json with a=1 (space.yaml:3)`).
-  public var specName = "the spec"
-  public var spaceName = "the space"
+  package var specName = "the spec"
+  package var spaceName = "the space"
   /// Detector draws per recording (``SeedDraws``) the evaluators score each trial on; the
   /// study records it and ``SeedDraws/derivation`` (a rerun with another count is refused).
-  public var draws = 1
+  package var draws = 1
 
   /// The prefix of validation objectives in a trial's objectives.
-  public static let validationPrefix = "val."
+  package static let validationPrefix = "val."
 
-  public init(
+  package init(
     space: TuneSpace, sampler: TuneSampler, trials: Int, shard: (index: Int, count: Int) = (0, 1), jobs: Int,
     baseSpec: JSONValue, evaluator: any TrialEvaluator & Sendable, validator: (any TrialEvaluator & Sendable)? = nil
   ) {
@@ -53,7 +53,7 @@ public struct TuneRunner: Sendable {
 
   /// The settings that identify the study (``TuneStudy/identityKeys``).
   /// `validation`: the validation recordings' names (empty: none).
-  public func studyMeta(specSHA256: String, corpus: [String], validation: [String] = []) -> [(String, String)] {
+  package func studyMeta(specSHA256: String, corpus: [String], validation: [String] = []) -> [(String, String)] {
     [
       ("format", TuneStudy.format), ("space_sha256", SHA256.hex(Array(space.text.utf8))), ("space_file", space.file),
       ("space_text", space.text), ("sampler", sampler.kind.rawValue), ("seed", String(sampler.seed)),
@@ -68,28 +68,28 @@ public struct TuneRunner: Sendable {
   }
 
   /// The trial indices of this shard: i with i mod count = index.
-  public var indices: [Int] { Array(stride(from: shard.index, to: trials, by: shard.count)) }
+  package var indices: [Int] { Array(stride(from: shard.index, to: trials, by: shard.count)) }
 
   /// Runs every trial of this shard not yet in `study`. Returns the number run now.
   @discardableResult
-  public func run(study: TuneStudy, progress: (@Sendable (TuneProgress) -> Void)? = nil) throws(HarnessFailure) -> Int {
+  package func run(study: TuneStudy, progress: (@Sendable (TuneProgress) -> Void)? = nil) throws(HarnessFailure) -> Int {
     try runStudy(study: study, progress: progress).ran
   }
 
   /// What ``runStudy(study:progress:)`` did.
-  public struct Outcome: Sendable {
+  package struct Outcome: Sendable {
     /// Trials run now.
-    public var ran: Int
+    package var ran: Int
     /// Trials of this shard already in the study.
-    public var before: Int
+    package var before: Int
     /// Set when the space ran out of untried points: the trials from `exhausted.index` on are
     /// not run (by any shard: the point sequence is the same everywhere).
-    public var exhausted: TuneExhaustion?
+    package var exhausted: TuneExhaustion?
   }
 
   /// Runs every trial of this shard not yet in `study`, up to the first index the sampler
   /// cannot give an untried point (the study then stops early: ``Outcome/exhausted``).
-  public func runStudy(study: TuneStudy, progress: (@Sendable (TuneProgress) -> Void)? = nil) throws(HarnessFailure) -> Outcome {
+  package func runStudy(study: TuneStudy, progress: (@Sendable (TuneProgress) -> Void)? = nil) throws(HarnessFailure) -> Outcome {
     try recordShipped(study: study)
     var finished = try study.trials()
     let done = Set(finished.map(\.index))
@@ -143,7 +143,7 @@ public struct TuneRunner: Sendable {
   }
 
   /// One trial: the edited spec and options, the evaluator's objectives, the constraints.
-  public func evaluate(_ index: Int, _ values: [TuneValue]) -> TrialResult {
+  package func evaluate(_ index: Int, _ values: [TuneValue]) -> TrialResult {
     var spec = baseSpec
     var options = EngineOptions()
     for (p, v) in zip(space.parameters, values) where v != .inactive {
@@ -187,7 +187,7 @@ public struct TuneRunner: Sendable {
 
   /// The unmodified base spec and default options on the fit corpus and (as `val.KEY`) the
   /// validation corpus: the row every trial is compared with.
-  public func shippedObjectives() throws(HarnessFailure) -> [String: Double] {
+  package func shippedObjectives() throws(HarnessFailure) -> [String: Double] {
     var out: [String: Double]
     do {
       out = try evaluator.objectives(specJSON: baseSpec, options: EngineOptions())
@@ -201,7 +201,7 @@ public struct TuneRunner: Sendable {
   }
 
   /// Stores ``shippedObjectives()`` in `study` (key `shipped_objectives`) unless it is there.
-  public func recordShipped(study: TuneStudy) throws(HarnessFailure) {
+  package func recordShipped(study: TuneStudy) throws(HarnessFailure) {
     guard try study.meta()[TuneStudy.shippedKey] == nil else { return }
     try study.setMeta(TuneStudy.shippedKey, TuneStudy.objectivesJSON(try shippedObjectives()))
   }

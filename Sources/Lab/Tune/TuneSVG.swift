@@ -5,12 +5,12 @@ import Recording
 
 /// `tune report --svg FILE`: the first two objectives against each other, one dot per trial
 /// (feasible grey, infeasible red ×), the Pareto front as blue dots joined by a step line.
-public enum TuneSVG {
+package enum TuneSVG {
   static let width = 640.0
   static let height = 480.0
   static let margin = 60.0
 
-  public static func render(_ report: TuneReport) -> String {
+  package static func render(_ report: TuneReport) -> String {
     let xKey = report.objectives[0]
     let yKey = report.objectives.count > 1 ? report.objectives[1] : report.objectives[0]
     let pts: [(t: TrialResult, x: Double, y: Double)] = report.trials.compactMap { t in

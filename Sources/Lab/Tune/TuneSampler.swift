@@ -1,25 +1,25 @@
 import Foundation
 import JustPhotoScenarios
 
-public enum TuneSamplerKind: String, Sendable, CaseIterable {
+package enum TuneSamplerKind: String, Sendable, CaseIterable {
   case grid, random, tpe, nsga2
 }
 
 /// How a trial ended: `ok` (all constraints kept), `infeasible` (a constraint broken, or the
 /// trial's spec invalid), `failed` (the replay itself failed).
-public enum TrialStatus: String, Sendable, Equatable {
+package enum TrialStatus: String, Sendable, Equatable {
   case ok, infeasible, failed
 }
 
 /// One finished trial as stored in a study.
-public struct TrialResult: Sendable, Equatable {
-  public var index: Int
-  public var values: [TuneValue]
-  public var status: TrialStatus
-  public var objectives: [String: Double]
-  public var reason: String?
+package struct TrialResult: Sendable, Equatable {
+  package var index: Int
+  package var values: [TuneValue]
+  package var status: TrialStatus
+  package var objectives: [String: Double]
+  package var reason: String?
 
-  public init(index: Int, values: [TuneValue], status: TrialStatus, objectives: [String: Double], reason: String?) {
+  package init(index: Int, values: [TuneValue], status: TrialStatus, objectives: [String: Double], reason: String?) {
     self.index = index
     self.values = values
     self.status = status
@@ -31,10 +31,10 @@ public struct TrialResult: Sendable, Equatable {
 /// Why a study stopped before its trial count: the space has no untried point left (every
 /// distinct point of a finite space tried), or ``TuneSampler/redrawsMax`` re-draws of one trial
 /// all repeated earlier points.
-public struct TuneExhaustion: Sendable, Equatable, Error {
+package struct TuneExhaustion: Sendable, Equatable, Error {
   /// The first trial index that could not be given a new point.
-  public var index: Int
-  public var reason: String
+  package var index: Int
+  package var reason: String
 }
 
 /// Parameter values of trial `i`. They depend only on the seed and `i` — and, for TPE and
@@ -46,31 +46,31 @@ public struct TuneExhaustion: Sendable, Equatable, Error {
 /// attempt (at most ``redrawsMax`` times); a finite space then takes the first untried grid
 /// point from a seeded offset. When none is left the study is exhausted (``TuneExhaustion``).
 /// Grid and random points never read results, so every shard computes the same sequence.
-public struct TuneSampler: Sendable {
-  public var kind: TuneSamplerKind
-  public var domains: [TuneDomain]
-  public var seed: UInt64
-  public var tpeBatch: Int
+package struct TuneSampler: Sendable {
+  package var kind: TuneSamplerKind
+  package var domains: [TuneDomain]
+  package var seed: UInt64
+  package var tpeBatch: Int
   /// The objective TPE minimises (infeasible and failed trials rank last).
-  public var objective: String
+  package var objective: String
   /// Per parameter: when it is active (nil: always). A condition reads an earlier parameter.
-  public var conditions: [TuneCondition?]
+  package var conditions: [TuneCondition?]
   /// NSGA-II's objectives (each minimised); default `[objective]`.
-  public var objectives: [String]
+  package var objectives: [String]
   /// NSGA-II's constraint domination: objective ≤ max (violation = the sum of the excesses).
-  public var constraints: [(name: String, max: Double)]
+  package var constraints: [(name: String, max: Double)]
 
   /// Draws of one trial before a finite space is scanned (or an infinite one exhausted).
-  public static let redrawsMax = 64
+  package static let redrawsMax = 64
   /// Of those, the first ones ask the model (TPE, NSGA-II) again from another stream and redraw
   /// one parameter of its point at random (a neighbour of where the model points: a converged
   /// TPE proposes the same point from every stream, its categorical choice being the best-ratio
   /// category and a range's often a bound); the rest are uniform random draws.
-  public static let modelAttempts = 8
+  package static let modelAttempts = 8
   /// The largest grid the exhaustion scan walks (larger finite spaces end after the re-draws).
-  public static let scanMax = 2_000_000
+  package static let scanMax = 2_000_000
 
-  public init(
+  package init(
     kind: TuneSamplerKind, domains: [TuneDomain], seed: UInt64, tpeBatch: Int = 32, objective: String,
     conditions: [TuneCondition?]? = nil, objectives: [String]? = nil, constraints: [(name: String, max: Double)] = []
   ) {
@@ -85,11 +85,11 @@ public struct TuneSampler: Sendable {
   }
 
   /// TPE and NSGA-II learn from earlier batches.
-  public var isModelBased: Bool { kind == .tpe || kind == .nsga2 }
+  package var isModelBased: Bool { kind == .tpe || kind == .nsga2 }
 
   /// The number of grid points (every combination), nil when a domain is continuous or the
   /// product overflows.
-  public var gridSize: Int? {
+  package var gridSize: Int? {
     var n = 1
     for d in domains {
       guard let c = d.count else { return nil }
@@ -103,7 +103,7 @@ public struct TuneSampler: Sendable {
   /// The number of distinct points (combinations differing only in inactive parameters are one
   /// point): `gridSize` without conditions; counted when conditions blank some, nil when the
   /// grid is larger than ``scanMax`` or continuous.
-  public var distinctPoints: Int? {
+  package var distinctPoints: Int? {
     guard let size = gridSize else { return nil }
     guard conditions.contains(where: { $0 != nil }) else { return size }
     guard size <= Self.scanMax else { return nil }
@@ -114,11 +114,11 @@ public struct TuneSampler: Sendable {
 
   /// The trials `values(for: i, …)` reads: those before the start of `i`'s batch (TPE and
   /// NSGA-II only).
-  public func historyBound(for i: Int) -> Int { isModelBased ? (i / tpeBatch) * tpeBatch : 0 }
+  package func historyBound(for i: Int) -> Int { isModelBased ? (i / tpeBatch) * tpeBatch : 0 }
 
   /// Values of trial `i` (nil when the space is exhausted at or before `i`). `history` is every
   /// finished trial (only those before `historyBound(for: i)` are read).
-  public func values(for i: Int, history: [TrialResult]) -> [TuneValue]? {
+  package func values(for i: Int, history: [TrialResult]) -> [TuneValue]? {
     guard isModelBased, historyBound(for: i) > 0 else {
       let s = sequence(count: i + 1)
       return i < s.points.count ? s.points[i] : nil
@@ -130,7 +130,7 @@ public struct TuneSampler: Sendable {
 
   /// Points of trials 0..<count of a sampler that never reads results (grid, random; the first
   /// batch of TPE and NSGA-II), and the exhaustion that stopped it early, if any.
-  public func sequence(count: Int) -> (points: [[TuneValue]], exhausted: TuneExhaustion?) {
+  package func sequence(count: Int) -> (points: [[TuneValue]], exhausted: TuneExhaustion?) {
     var seen = Set<[TuneValue]>()
     var out: [[TuneValue]] = []
     out.reserveCapacity(count)
@@ -157,7 +157,7 @@ public struct TuneSampler: Sendable {
 
   /// Points of the model-based batch holding trial `i` (its first index is `historyBound`).
   /// Every trial before the batch must be in `history`; they are the points already tried.
-  public func batch(containing i: Int, history: [TrialResult]) -> (points: [[TuneValue]], exhausted: TuneExhaustion?) {
+  package func batch(containing i: Int, history: [TrialResult]) -> (points: [[TuneValue]], exhausted: TuneExhaustion?) {
     let bound = historyBound(for: i)
     let past = history.filter { $0.index < bound }.sorted { $0.index < $1.index }
     var seen = Set(past.map { mask($0.values) })
@@ -215,7 +215,7 @@ public struct TuneSampler: Sendable {
 
   /// `values` with every parameter whose condition is false (or reads an inactive parameter)
   /// set to ``TuneValue/inactive``: such a parameter is not sampled, applied or compared.
-  public func mask(_ values: [TuneValue]) -> [TuneValue] {
+  package func mask(_ values: [TuneValue]) -> [TuneValue] {
     var out = values
     for p in out.indices where p < conditions.count {
       guard let c = conditions[p] else { continue }

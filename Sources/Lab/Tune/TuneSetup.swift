@@ -8,20 +8,20 @@ import Verify
 /// Everything `tune run` (and `bench --tune-trials`) needs, from the command line's words:
 /// the space parsed against the spec, the sampler, the shard, the fit and validation corpora
 /// decoded once.
-public struct TuneSetup: Sendable {
-  public var runner: TuneRunner
-  public var specSHA: String
-  public var corpusNames: [String]
+package struct TuneSetup: Sendable {
+  package var runner: TuneRunner
+  package var specSHA: String
+  package var corpusNames: [String]
   /// The validation recordings (empty: none), never one of `corpusNames`.
-  public var validationNames: [String]
+  package var validationNames: [String]
   /// ``TuneStudy/recordingsKey``'s text: the SHA-256 of each fit and validation recording and
   /// of its scenario (`NAME.scenario.yaml`, whose `expect:` rules are a constraint) when
   /// there is one, as `FILE SHA` lines sorted by file.
-  public var recordingHashes = ""
+  package var recordingHashes = ""
 
   /// `validation`: `--validation` globs (empty: the space file's `validation:`, else the
   /// `val-*` recordings when any exist); `noValidation`: `--no-validation`.
-  public static func make(
+  package static func make(
     spacePath: String, specPath: String?, sampler: String?, seed: UInt64?, trials: Int?, tpeBatch: Int,
     shard: String, corpus: [String], validation: [String] = [], noValidation: Bool = false, recordingsDir: String, jobs: Int,
     draws: Int = 1
@@ -79,7 +79,7 @@ public struct TuneSetup: Sendable {
   }
 
   /// The settings that identify the study, the recordings' hashes among them.
-  public var studyMeta: [(String, String)] {
+  package var studyMeta: [(String, String)] {
     runner.studyMeta(specSHA256: specSHA, corpus: corpusNames, validation: validationNames)
       + [(TuneStudy.recordingsKey, recordingHashes)]
   }
@@ -160,7 +160,7 @@ public struct TuneSetup: Sendable {
 
   /// `i/n` with 1 ≤ i ≤ n (as `verify --shard`) → (i - 1, n): shard i runs the trials whose
   /// index mod n is i - 1.
-  public static func parseShard(_ text: String) throws(HarnessFailure) -> (Int, Int) {
+  package static func parseShard(_ text: String) throws(HarnessFailure) -> (Int, Int) {
     let parts = text.split(separator: "/")
     guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, i >= 1, i <= n else {
       throw .badInput("--shard '\(text)': expected i/n with 1 ≤ i ≤ n, e.g. 1/4")

@@ -6,7 +6,7 @@ import Yams
 
 /// One value a tuned parameter can take: a number (PoseSpec thresholds, frames, ms), or a
 /// boolean / string (engine options).
-public enum TuneValue: Hashable, Sendable, CustomStringConvertible {
+package enum TuneValue: Hashable, Sendable, CustomStringConvertible {
   case number(Double)
   case bool(Bool)
   case string(String)
@@ -14,7 +14,7 @@ public enum TuneValue: Hashable, Sendable, CustomStringConvertible {
   /// not part of the point (stored as JSON null, shown as `-`).
   case inactive
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .number(let d): JSONWriter.shortest(d)
     case .bool(let b): b ? "true" : "false"
@@ -23,7 +23,7 @@ public enum TuneValue: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  public var json: JSONValue {
+  package var json: JSONValue {
     switch self {
     case .number(let d): .number(d)
     case .bool(let b): .bool(b)
@@ -32,7 +32,7 @@ public enum TuneValue: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  public init?(json: JSONValue) {
+  package init?(json: JSONValue) {
     switch json {
     case .number(let d): self = .number(d)
     case .bool(let b): self = .bool(b)
@@ -45,50 +45,50 @@ public enum TuneValue: Hashable, Sendable, CustomStringConvertible {
 
 /// `when: "PATH == VALUE"` (or `!=`) on a parameter: it is active only when the earlier
 /// parameter PATH (as written in the space) has (or has not) VALUE, and PATH is itself active.
-public struct TuneCondition: Sendable, Equatable {
+package struct TuneCondition: Sendable, Equatable {
   /// The index of the parameter read (always before the conditional one).
-  public var parent: Int
-  public var equal: Bool
-  public var value: TuneValue
+  package var parent: Int
+  package var equal: Bool
+  package var value: TuneValue
   /// As written, for messages.
-  public var text: String
+  package var text: String
 
-  public func holds(_ values: [TuneValue]) -> Bool {
+  package func holds(_ values: [TuneValue]) -> Bool {
     guard parent < values.count, values[parent] != .inactive else { return false }
     return (values[parent] == value) == equal
   }
 }
 
 /// The values a parameter ranges over.
-public enum TuneDomain: Sendable, Equatable {
+package enum TuneDomain: Sendable, Equatable {
   /// A finite list (`[2..6]`, `[a, b, c]`, `{min, max, step}`): every sampler can use it.
   case choices([TuneValue])
   /// `{min, max}`: a continuous range, values rounded to `quantum` (random and TPE only).
   case range(min: Double, max: Double, quantum: Double)
 
   /// The number of grid points (nil for a continuous range).
-  public var count: Int? {
+  package var count: Int? {
     if case .choices(let c) = self { return c.count }
     return nil
   }
 }
 
 /// One tuned parameter: a path pattern as written, its domain, and the places it sets.
-public struct TuneParameter: Sendable {
-  public var path: String
-  public var domain: TuneDomain
-  public var line: Int
-  public var target: TuneTarget
+package struct TuneParameter: Sendable {
+  package var path: String
+  package var domain: TuneDomain
+  package var line: Int
+  package var target: TuneTarget
   /// `when:` — nil for a parameter that is always active.
-  public var condition: TuneCondition? = nil
+  package var condition: TuneCondition? = nil
 }
 
 /// Bounds of a search space file.
-public enum TuneLimits {
-  public static let spaceBytesMax = 256 * 1024
-  public static let parametersMax = 64
-  public static let choicesMax = 10_000
-  public static let trialsMax = 1_000_000
+package enum TuneLimits {
+  package static let spaceBytesMax = 256 * 1024
+  package static let parametersMax = 64
+  package static let choicesMax = 10_000
+  package static let trialsMax = 1_000_000
 }
 
 /// A search space file (YAML): parameter paths with domains, plus optional settings.
@@ -108,36 +108,36 @@ public enum TuneLimits {
 /// options.useStabilityLayer: [false, true]
 /// options.oneEuroBeta: {min: 0, max: 30, when: "options.landmarkFilter == oneEuro"}
 /// ```
-public struct TuneSpace: Sendable {
-  public static let settingKeys = ["sampler", "seed", "trials", "objective", "objectives", "constraints", "validation", "generalise"]
-  public static let defaultConstraints: [(String, Double)] = [("budget_violations", 0), ("expectation_failures", 0)]
+package struct TuneSpace: Sendable {
+  package static let settingKeys = ["sampler", "seed", "trials", "objective", "objectives", "constraints", "validation", "generalise"]
+  package static let defaultConstraints: [(String, Double)] = [("budget_violations", 0), ("expectation_failures", 0)]
 
-  public var file: String
-  public var text: String
-  public var parameters: [TuneParameter] = []
-  public var sampler: String?
-  public var seed: UInt64?
-  public var trials: Int?
-  public var objective: String?
+  package var file: String
+  package var text: String
+  package var parameters: [TuneParameter] = []
+  package var sampler: String?
+  package var seed: UInt64?
+  package var trials: Int?
+  package var objective: String?
   /// `objectives: [a, b]`: what the nsga2 sampler minimises (default: `objective`).
-  public var objectives: [String]?
-  public var constraints: [(name: String, max: Double)] = TuneSpace.defaultConstraints
+  package var objectives: [String]?
+  package var constraints: [(name: String, max: Double)] = TuneSpace.defaultConstraints
   /// Globs of the validation recordings: nil when the file does not say (the `val-*`
   /// recordings when any exist), empty for `validation: none`.
-  public var validation: [String]?
+  package var validation: [String]?
   /// Where `validation:` is written (`file:line:column`), for messages about its globs.
-  public var validationPlace: String?
+  package var validationPlace: String?
   /// Validation budgets (`generalise:`): a trial whose validation objective exceeds one does
   /// not generalise.
-  public var generalise: [(name: String, max: Double)] = []
+  package var generalise: [(name: String, max: Double)] = []
   /// Notes for the user (shadowed paths), in parameter order.
-  public var warnings: [String] = []
+  package var warnings: [String] = []
 
   /// Parses `text` and resolves every path against `spec` (the PoseSpec JSON). Any problem is
   /// exit 2 naming `file:line:column`.
   /// `spec` nil: parameters are not resolved (their targets are empty; `tune export` needs only
   /// the domains and conditions).
-  public static func parse(text: String, file: String, spec: JSONValue?) throws(HarnessFailure) -> TuneSpace {
+  package static func parse(text: String, file: String, spec: JSONValue?) throws(HarnessFailure) -> TuneSpace {
     guard text.utf8.count <= TuneLimits.spaceBytesMax else {
       throw .badInput("\(file): \(text.utf8.count) bytes, more than spaceBytesMax = \(TuneLimits.spaceBytesMax)")
     }

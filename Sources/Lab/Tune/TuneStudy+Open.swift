@@ -16,7 +16,7 @@ extension TuneStudy {
   /// first (issue 23.5). `create: true` (`tune run`): a missing study is made complete in a
   /// temporary and put in place — `initialise` fills it (settings, the shipped row) before it
   /// has its name — then the study is locked for this object's life and checked.
-  public static func open(
+  package static func open(
     _ path: String, create: Bool, initialise: ((TuneStudy) throws(HarnessFailure) -> Void)? = nil
   ) throws(HarnessFailure) -> TuneStudy {
     guard create else { return try openReadOnly(path) }

@@ -23,29 +23,29 @@ import Recording
 /// - a run holds an advisory lock (``StudyLock``) for as long as it writes: a second run on the
 ///   same study is refused naming the first one's pid, never a second writer of the same trials;
 /// - SQLite's BUSY, FULL, READONLY and I/O errors are named as such (``reason(_:)``).
-public final class TuneStudy {
-  public static let format = "jpreplay-tune/1"
+package final class TuneStudy {
+  package static let format = "jpreplay-tune/1"
   /// SQLite's `application_id` of a study ("JPTU"): what tells a study from any other database.
-  public static let applicationID: Int32 = 0x4A50_5455
+  package static let applicationID: Int32 = 0x4A50_5455
   /// SQLite's `user_version` of a study: the schema (tables `study` and `trials`).
-  public static let schemaVersion: Int32 = 1
+  package static let schemaVersion: Int32 = 1
   /// Keys that must agree for a rerun to continue a study, or for two studies to merge.
   /// (`validation`, the validation recordings' names, is absent from studies made before it
   /// existed: read as none; `draws`, the detector draws per recording (``SeedDraws``), and
   /// `seed_derivation`, how their seeds are derived, likewise: read as 1 and the present one.)
-  public static let identityKeys = [
+  package static let identityKeys = [
     "format", "space_sha256", "sampler", "seed", "trials", "objective", "tpe_batch", "constraints", "spec_sha256", "corpus", "validation",
     "draws", "seed_derivation",
   ]
   /// The shipped spec's objectives (fit, and `val.KEY` on the validation corpus), canonical
   /// JSON, stored once when the study starts.
-  public static let shippedKey = "shipped_objectives"
+  package static let shippedKey = "shipped_objectives"
   /// The SHA-256 of every file the trials read besides the spec (each fit and validation
   /// recording, and its scenario when there is one): one `FILE SHA` line each, sorted. A run
   /// over a file whose bytes changed is refused naming it (``checkRecordings(_:_:adopt:)``).
-  public static let recordingsKey = "recordings_sha256"
+  package static let recordingsKey = "recordings_sha256"
 
-  public let path: String
+  package let path: String
   let queue: DatabaseQueue
   /// Held while this object writes the study (nil for a read-only study or a private temporary).
   let lock: StudyLock?
@@ -67,7 +67,7 @@ public final class TuneStudy {
   }
 
   /// The study's settings by key.
-  public func meta() throws(HarnessFailure) -> [String: String] {
+  package func meta() throws(HarnessFailure) -> [String: String] {
     do {
       return try queue.read { db in
         var out: [String: String] = [:]
@@ -80,7 +80,7 @@ public final class TuneStudy {
   /// Records `meta` in a new study, or checks that an existing study was made with the same
   /// settings (a rerun must not mix trials of two different studies) and over the same
   /// recordings (``checkRecordings(_:_:adopt:)``).
-  public func bind(_ settings: [(String, String)], adopt: Bool = false) throws(HarnessFailure) {
+  package func bind(_ settings: [(String, String)], adopt: Bool = false) throws(HarnessFailure) {
     let old = try meta()
     if old.isEmpty {
       do {
@@ -111,7 +111,7 @@ public final class TuneStudy {
   /// adds the new indices as a resumed run adds missing ones. Returns the count before. The
   /// extensions are kept in the study (`extended`: "200 → 250", one line each).
   @discardableResult
-  public func extend(_ settings: [(String, String)], adopt: Bool = false) throws(HarnessFailure) -> Int {
+  package func extend(_ settings: [(String, String)], adopt: Bool = false) throws(HarnessFailure) -> Int {
     let old = try meta()
     guard !old.isEmpty, let before = old["trials"].flatMap({ Int($0) }) else {
       throw .badInput("\(path): --extend adds trials to an existing study, and this one has none yet; run it without --extend")
@@ -199,14 +199,14 @@ public final class TuneStudy {
   }
 
   /// Adds one setting (kept when already present: the study's first value stands).
-  public func setMeta(_ key: String, _ value: String) throws(HarnessFailure) {
+  package func setMeta(_ key: String, _ value: String) throws(HarnessFailure) {
     do {
       try queue.write { db in try db.execute(sql: "INSERT OR IGNORE INTO study (key, value) VALUES (?, ?)", arguments: [key, value]) }
     } catch { throw .badInput("\(path): cannot write (\(Self.reason(error)))") }
   }
 
   /// The shipped row (``shippedKey``), when the study has one.
-  public func shipped() throws(HarnessFailure) -> [String: Double]? {
+  package func shipped() throws(HarnessFailure) -> [String: Double]? {
     guard let text = try meta()[Self.shippedKey] else { return nil }
     guard let o = try? JSONParser.parse(bytes: Array(text.utf8)), let members = o.objectValue?.members else {
       throw .badInput("\(path): \(Self.shippedKey): malformed")
@@ -217,13 +217,13 @@ public final class TuneStudy {
   }
 
   /// Objectives as canonical JSON (keys sorted, shortest numbers), as trials store them.
-  public static func objectivesJSON(_ objectives: [String: Double]) -> String {
+  package static func objectivesJSON(_ objectives: [String: Double]) -> String {
     let objs = JSONObject(objectives.keys.sorted().map { JSONMember($0, .number(objectives[$0]!)) })
     return JSONWriter.write(.object(objs), numbers: .shortest)
   }
 
   /// Every finished trial, by index.
-  public func trials() throws(HarnessFailure) -> [TrialResult] {
+  package func trials() throws(HarnessFailure) -> [TrialResult] {
     do {
       return try queue.read { db in
         try Row.fetchAll(db, sql: "SELECT idx, params, status, objectives, reason FROM trials ORDER BY idx").map { row in
@@ -234,7 +234,7 @@ public final class TuneStudy {
   }
 
   /// Stores finished trials in one transaction.
-  public func record(_ results: [TrialResult]) throws(HarnessFailure) {
+  package func record(_ results: [TrialResult]) throws(HarnessFailure) {
     do {
       try queue.write { db in
         for r in results {
@@ -274,7 +274,7 @@ public final class TuneStudy {
 
   /// `tune merge`: a new study at `output` with the settings of `inputs` (which must agree) and
   /// the union of their trials (a trial in two inputs must be identical in both).
-  public static func merge(_ inputs: [String], into output: String) throws(HarnessFailure) -> Int {
+  package static func merge(_ inputs: [String], into output: String) throws(HarnessFailure) -> Int {
     guard !inputs.isEmpty else { throw .badInput("tune merge: no studies given") }
     var meta: [String: String]?
     var byIndex: [Int: (TrialResult, String)] = [:]

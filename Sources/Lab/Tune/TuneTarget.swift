@@ -8,14 +8,14 @@ import PoseSpec
 /// `negated`: the place holds a negative number and the domain none, so the value is written
 /// negated — a mirrored cue's threshold (FRAME_MOVE_RIGHT's exit `>= -0.04`) keeps its side
 /// when `cues[FRAME_MOVE_*]…exit: [0.03, 0.04]` tunes both mirrors together.
-public struct SpecPlace: Sendable, Hashable {
-  public var steps: [SpecEdit.Step]
-  public var comparator: String?
-  public var display: String
-  public var negated = false
+package struct SpecPlace: Sendable, Hashable {
+  package var steps: [SpecEdit.Step]
+  package var comparator: String?
+  package var display: String
+  package var negated = false
 
   /// The value written at this place for the parameter value `v`.
-  public func written(_ v: TuneValue) -> TuneValue {
+  package func written(_ v: TuneValue) -> TuneValue {
     if negated, case .number(let d) = v { return .number(d == 0 ? 0 : -d) }
     return v
   }
@@ -23,7 +23,7 @@ public struct SpecPlace: Sendable, Hashable {
 
 /// What a parameter sets: places in the PoseSpec (a wildcard sets many to the same value), or
 /// an engine option (`options.NAME`, ENGINE §1.8).
-public enum TuneTarget: Sendable {
+package enum TuneTarget: Sendable {
   case spec([SpecPlace])
   case option(String)
 

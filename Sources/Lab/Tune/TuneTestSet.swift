@@ -9,28 +9,28 @@ import Verify
 /// (`tune run` refuses them in either corpus), scored once when a trial is promoted — a
 /// separate pass whose figures no sampler, constraint or gate ever reads. The reading of a
 /// tuned configuration that was never part of choosing it.
-public enum TuneTestSet {
+package enum TuneTestSet {
   /// The names of test recordings.
-  public static let prefix = "test-"
-  public static let defaultGlob = "test-*"
+  package static let prefix = "test-"
+  package static let defaultGlob = "test-*"
 
   /// Whether `name` is a test recording.
-  public static func isTest(_ name: String) -> Bool { name.hasPrefix(prefix) }
+  package static func isTest(_ name: String) -> Bool { name.hasPrefix(prefix) }
 
   /// The test recordings of `recordingsDir` matched by `glob`, sorted (empty: none).
-  public static func names(glob: String = defaultGlob, recordingsDir: String) throws(HarnessFailure) -> [String] {
+  package static func names(glob: String = defaultGlob, recordingsDir: String) throws(HarnessFailure) -> [String] {
     try TuneSetup.recordingNames(recordingsDir).filter { GoldenStore.glob(glob, matches: $0) && isTest($0) }.sorted()
   }
 
   /// One configuration's figures on the test set (`CorpusScore.objectiveKeys`, expectation
   /// failures of the test scenarios' `expect:` rules included) and the rules it breaks.
-  public struct Reading: Sendable {
-    public var objectives: [String: Double]
-    public var failures: [String]
+  package struct Reading: Sendable {
+    package var objectives: [String: Double]
+    package var failures: [String]
   }
 
   /// Scores `specText` with engine `options` on `names` (decoded once).
-  public static func read(
+  package static func read(
     names: [String], recordingsDir: String, specText: String, specFile: String, options: [(name: String, value: String)]
   ) throws(HarnessFailure) -> Reading {
     let scorer = try TuneSetup.scorer(names, recordingsDir: recordingsDir)
@@ -42,7 +42,7 @@ public enum TuneTestSet {
   }
 
   /// The table `tune promote` prints: the shipped spec's and the trial's figures side by side.
-  public static func table(names: [String], shipped: Reading, trial: Reading, trialName: String) -> String {
+  package static func table(names: [String], shipped: Reading, trial: Reading, trialName: String) -> String {
     var lines = [
       "test set: \(names.count) recording\(names.count == 1 ? "" : "s") (\(names.joined(separator: ", "))), never used for selection; read once, here"
     ]

@@ -1,5 +1,6 @@
 import EngineIO
 import Foundation
+import JustPhotoPlugin
 import Recording
 import Replay
 import Verify

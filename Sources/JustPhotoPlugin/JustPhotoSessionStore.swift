@@ -2,35 +2,7 @@ import CanonicalJSON
 import EngineIO
 import Foundation
 import GRDB
-import Recording
-
-/// Persistence as a port (DESIGN §1): where the engine's `Effects.persist` snapshots go and
-/// where `app_launch {store}` comes from after a kill.
-///
-/// `save` replaces the whole stored state with `snapshot`; `load` returns the stored state
-/// (`StoreSnapshot(session: nil)` when nothing was stored). Reference-type adapters can
-/// implement `save` as a non-mutating method.
-public protocol SessionStorePort<Snapshot> {
-  /// The engine's persisted state (Just Photo: `StoreSnapshot`).
-  associatedtype Snapshot = StoreSnapshot
-  mutating func save(_ snapshot: Snapshot) throws
-  func load() throws -> Snapshot
-}
-
-/// A session store failure; the message names the database file.
-public struct SessionStoreError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The database file.
-  public var path: String
-  /// What failed.
-  public var message: String
-  /// An error of the store at `path`.
-  public init(path: String, message: String) {
-    self.path = path
-    self.message = message
-  }
-  /// `PATH: session store: MESSAGE`.
-  public var description: String { "\(path): session store: \(message)" }
-}
+import Replay
 
 /// The GRDB adapter: the app's session schema (ENGINE §5.1; [C]
 /// `INF/Database/DatabaseMigratorFactory.swift`) in one SQLite file.
@@ -302,34 +274,13 @@ public final class SQLiteSessionStore: SessionStorePort, Sendable {
   }
 }
 
-/// Where a replay's session store lives (``ReplayDriver/sessionStore``).
-public enum SessionStorePolicy: Sendable, Equatable {
-  /// No store: `Effects.persist` is dropped and `app_launch` events are handed over as recorded.
-  case none
-  /// A fresh SQLite file in a new temporary directory per replay, removed afterwards.
-  case temporary
-  /// A fresh SQLite file at `path`, kept after the replay for inspection (`sqlite3 PATH`).
-  /// The file must not exist (the CLI checks; an existing file is an error here), or be the
-  /// empty `SafeFile` temporary the CLI made for it (`replay --keep-store` writes the store under
-  /// that short name and renames it into place: a name near NAME_MAX leaves no room for SQLite's
-  /// `-journal` beside it).
-  case keep(path: String)
-
-  /// Whether `.keep(path:)` may create its store at `path` (see `keep`).
-  static func mayCreate(_ path: String) -> Bool {
-    guard FileManager.default.fileExists(atPath: path) else { return true }
-    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-    return Paths.name(path).hasPrefix(SafeFile.temporaryPrefix) && size == 0
-  }
-}
-
 /// A store opened for one replay, with what to remove when the replay is over.
 ///
 /// A `.temporary` store is created when the replay first saves or loads a session: most
 /// recordings never persist anything, and creating, migrating and removing a SQLite file per
 /// replay was a fixed cost of every one (issue 15 item 8). A `.keep` store exists from the
 /// start, so `sqlite3 PATH` always finds the file.
-public final class ReplayStoreLease: SessionStorePort {
+public final class ReplayStoreLease: SessionStoreLease {
   private let policy: SessionStorePolicy
   private let label: String
   /// The open store (for `.keep`, from the start; for `.temporary`, after the first use).
@@ -362,7 +313,7 @@ public final class ReplayStoreLease: SessionStorePort {
   /// The store, created in a new temporary directory on first use (`.temporary`).
   func store() throws(SessionStoreError) -> SQLiteSessionStore {
     if let opened { return opened }
-    let (dir, file) = try Self.temporaryFile(label: label)
+    let (dir, file) = try SessionStorePolicy.temporaryFile(label: label)
     do {
       let store = try SQLiteSessionStore(path: file, durable: false)
       opened = store
@@ -372,21 +323,6 @@ public final class ReplayStoreLease: SessionStorePort {
       try? FileManager.default.removeItem(atPath: dir)
       throw error
     }
-  }
-
-  /// A new temporary directory and the store file's path in it, named after `label`.
-  static func temporaryFile(label: String) throws(SessionStoreError) -> (directory: String, file: String) {
-    // mkdtemp: unique across threads and processes (parallel verify workers).
-    let base = FileManager.default.temporaryDirectory.joined("jpreplay-store-XXXXXX").path
-    var template = Array(base.utf8CString)
-    let dir: String? = template.withUnsafeMutableBufferPointer { buf in
-      mkdtemp(buf.baseAddress!).map { String(cString: $0) }
-    }
-    guard let dir else {
-      throw SessionStoreError(path: base, message: "cannot create a temporary directory: \(String(cString: strerror(errno)))")
-    }
-    let safe = String(label.split(separator: "/").last ?? "replay").map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" }
-    return (dir, dir + "/" + String(safe) + ".session.sqlite")
   }
 
   /// Stores `snapshot` (the port's save).
@@ -407,4 +343,14 @@ public final class ReplayStoreLease: SessionStorePort {
   }
 
   deinit { finish() }
+}
+
+extension JustPhotoVocabulary: SchemaStoreVocabulary {
+  /// Just Photo's session tables (``SQLiteSessionStore``, opened for one replay by
+  /// ``ReplayStoreLease``).
+  public static func openStore(_ policy: SessionStorePolicy, label: String) throws(SessionStoreError)
+    -> (any SessionStoreLease<StoreSnapshot>)?
+  {
+    try ReplayStoreLease.open(policy, label: label)
+  }
 }
