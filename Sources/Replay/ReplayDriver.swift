@@ -90,9 +90,9 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
   /// Replays `url` and returns the canonical trace and A.13 texts (what `verify` compares).
   @inlinable
   public func canonicalProducts(_ url: URL) throws(ReplayError) -> ReplayProducts {
-    var output = TraceOutput(trace: MemoryLineSink(), a13: MemoryLineSink(), vocabulary: E.Vocabulary.self)
+    var output = TraceOutput(trace: RecordLineSink(), a13: MemoryLineSink(), vocabulary: E.Vocabulary.self)
     let summary = try replay(url, into: &output)
-    return ReplayProducts(trace: output.trace.text, a13: output.a13.text, summary: summary)
+    return ReplayProducts(trace: output.trace.text, records: output.trace.records, a13: output.a13.text, summary: summary)
   }
 
   package static func mentions(_ object: JSONObject, _ cues: Set<String>) -> Bool {
@@ -121,17 +121,28 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
 
 /// The canonical outputs of one replay, in memory.
 public struct ReplayProducts: Sendable, Equatable {
-  /// Canonical trace JSONL (each line ends with "\n").
+  /// Canonical trace JSONL (each line ends with "\n"): what a golden is compared with.
   public var trace: String
+  /// The trace's records in memory, one per line of `trace`, as the line reads back
+  /// (``TraceFormat/canonical(_:)``): what the checks read (`expect:` rules, the differ's
+  /// replay side, reports), so nothing parses `trace` again.
+  public var records: [TraceRecord]
   /// Canonical A.13 JSONL.
   public var a13: String
   /// What the replay did besides its outputs.
   public var summary: ReplaySummary
 
-  /// The products of one replay.
-  public init(trace: String, a13: String, summary: ReplaySummary = ReplaySummary()) {
+  /// The products of one replay: its trace text and the same trace's records.
+  public init(trace: String, records: [TraceRecord], a13: String, summary: ReplaySummary = ReplaySummary()) {
     self.trace = trace
+    self.records = records
     self.a13 = a13
     self.summary = summary
+  }
+
+  /// The products of a trace read from a file (a pending golden): its records through the
+  /// one reader, ``GoldenTrace/read(_:)``.
+  public init(goldenTrace trace: String, a13: String) throws(TraceParseError) {
+    self.init(trace: trace, records: try GoldenTrace.records(trace).map(TraceFormat.canonical), a13: a13)
   }
 }

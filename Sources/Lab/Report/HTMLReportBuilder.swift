@@ -151,12 +151,13 @@ public struct HTMLReportBuilder: Sendable {
     }
   }
 
-  /// The lanes of a canonical trace text (lines that do not parse are skipped: the golden was
-  /// already diffed, and a report shows what it can).
+  /// The lanes of a trace file (a golden, a `.new`, a file given to `diff`), read by the one
+  /// reader; a text that does not parse has no lanes (the golden was already diffed, and a
+  /// report shows what it can).
   public static func lanes(ofTrace text: String) -> HTMLReportLanes {
     var lanes = HTMLReportLanes()
-    guard let lines = try? StructuredLine.parseTrace(text) else { return lanes }
-    for l in lines { lanes.add(t: l.t, kind: l.kind, fields: l.fields) }
+    guard let records = try? GoldenTrace.records(text) else { return lanes }
+    for r in records { lanes.add(t: r.t, kind: r.out, fields: r.fields) }
     return lanes
   }
 
@@ -200,17 +201,18 @@ public struct HTMLReportBuilder: Sendable {
   func engineTimeline(
     _ plugin: EnginePlugin, recording path: String, name: String, goldenTrace: String?, newTrace: String?, at times: [Millis]
   ) throws(HarnessFailure) -> HTMLReportTimeline {
-    let newText: String
+    // The golden side (and a new trace given as a file) through the one reader; a replay here
+    // hands its records.
+    let new: [StructuredLine]
     if let newTrace {
-      newText = newTrace
+      new = (try? StructuredLine.parseTrace(newTrace)) ?? []
     } else {
-      do { newText = try plugin.products(URL(fileURLWithPath: path)).trace } catch {
+      do { new = StructuredLine.lines(of: try plugin.products(URL(fileURLWithPath: path)).records) } catch {
         throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
       }
     }
     let lanes = plugin.timeline.pageLanes
     let golden = (try? StructuredLine.parseTrace(goldenTrace ?? "")) ?? []
-    let new = (try? StructuredLine.parseTrace(newText)) ?? []
     var timeline = HTMLReportTimeline(name: name, durationMs: 0)
     timeline.engine = plugin.name
     timeline.laneNames = lanes.map(\.lane)

@@ -61,7 +61,7 @@ public enum TuneTimelines {
       let golden = try trace(path, spec: shippedSpec, overrides: [])
       let new = try trace(path, spec: trialSpec, overrides: applied.options)
       let result: DiffResult
-      do { result = try TraceDiffer(options: DiffOptions()).diffTraces(golden: golden, replay: new) } catch {
+      do { result = try TraceDiffer(options: DiffOptions()).diffTraceFiles(golden: golden, replay: new) } catch {
         throw .badInput("\(path): \(error.description)")
       }
       let label = "#\(index) \(name)"

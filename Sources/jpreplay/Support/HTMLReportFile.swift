@@ -24,7 +24,7 @@ enum HTMLReportFile {
   }
 
   static func writeDiff(
-    _ result: DiffResult, golden: (text: String, isA13: Bool), replay: (text: String, isA13: Bool), sides: (a: String, b: String),
+    _ result: DiffResult, golden: (text: String, isA13: Bool, records: [TraceRecord]?), replay: (text: String, isA13: Bool, records: [TraceRecord]?), sides: (a: String, b: String),
     engine: EngineArguments, to path: String
   ) throws {
     let specPath = engine.spec ?? Harness.defaultSpecPath
