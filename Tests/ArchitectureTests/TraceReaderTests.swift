@@ -86,10 +86,7 @@ struct TraceReaderTests {
     "Sources/jpreplay/Support/BisectWorkspace.swift": "bisect: the trace files another commit's jpreplay wrote",
     "Sources/Lab/Minimize/RegressionProperty.swift": "minimize --regression: the reference side may be another binary's output",
     "Sources/Lab/Report/HTMLReportBuilder.swift":
-      "report lanes of a golden or a .new; a diff's sides as given (files, or TuneTimelines' texts below)",
-    // Not yet a boundary (issue 36 item 3 left it): tune's report diffs two in-process replays
-    // as texts; they should hand their records (StructuredLine.lines(of:)).
-    "Sources/Lab/Report/TuneTimelines.swift": "TO DO: two in-process replays diffed as texts",
+      "HTMLReportTrace.file: the lanes of a golden, a .new or a trace file given to diff (a replay's side is .records)",
   ]
 
   @Test("trace text is read into records only at a file boundary (each reader named with its boundary)")
