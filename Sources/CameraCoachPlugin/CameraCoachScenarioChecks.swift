@@ -27,7 +27,7 @@ public enum CameraCoachScenarioChecks {
     return ScenarioChecks(
       engine: CameraCoachVocabulary.engineName, names: names,
       staleness: { name in staleness(of: name, dir: dir) },
-      expectations: { name, products in broken(name, dir: dir, trace: products.trace) })
+      expectations: { name, products in broken(name, dir: dir, records: products.records) })
   }
 
   /// True for a scenario file whose top level says `engine: cameracoach`.
@@ -77,13 +77,11 @@ public enum CameraCoachScenarioChecks {
     return ScenarioFinding(message: "stale: \(rec) is not what \(s.file) generates; run jpreplay record \(s.file) (\(diff))")
   }
 
-  /// The `expect:` rules and budget invariants the replay's trace breaks.
-  static func broken(_ name: String, dir: String, trace: String) -> [String] {
+  /// The `expect:` rules and budget invariants the replay's trace records break (in memory,
+  /// as their lines read back: ``ReplayProducts/records``).
+  static func broken(_ name: String, dir: String, records: [TraceRecord]) -> [String] {
     guard let s = scenario(name, dir: dir).scenario else { return [] }
-    let records: [CCTraceRecord]
-    do { records = try CCTraceRecord.records(trace: trace) } catch {
-      return ["\(s.file): the replay's trace cannot be judged (\(error))"]
-    }
-    return CCExpectations.judge(s.expectations, records: records).map(\.description)
+    let cc = records.map { CCTraceRecord(t: $0.t, kind: $0.out, fields: $0.fields) }
+    return CCExpectations.judge(s.expectations, records: cc).map(\.description)
   }
 }

@@ -23,20 +23,6 @@ public struct CCTraceRecord: Equatable, Sendable {
     o.members.append(JSONMember("t", .number(Double(t))))
     return JSONWriter.write(.object(o), sortKeys: true, numbers: .fixed6)
   }
-
-  /// The records of a canonical trace text (one `{"out": …, "t": …, …}` line each); a line
-  /// that is not such an object is an error naming its number.
-  public static func records(trace text: String) throws(CCDecodeError) -> [CCTraceRecord] {
-    var out: [CCTraceRecord] = []
-    for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
-      guard case .object(var o)? = try? JSONParser.parse(String(line)), let kind = o["out"]?.stringValue, let t = o["t"]?.int64Value else {
-        throw CCDecodeError(kind: "trace", field: "line \(i + 1)", "expected a trace line {\"out\": KIND, \"t\": MS, …}")
-      }
-      o.members.removeAll { $0.key == "out" || $0.key == "t" }
-      out.append(CCTraceRecord(t: t, kind: kind, fields: o))
-    }
-    return out
-  }
 }
 
 /// A broken rule or invariant, with what the trace showed.

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import Replay
 
 /// Prompt budgets from the Camera Coach guidance rules, checked on a canonical trace:
 /// how often the displayed cue may change, how often one cue may come back, how many
@@ -90,9 +91,10 @@ public struct BudgetReport: Equatable, Sendable {
   }
 }
 
-/// Checks a canonical trace (`Golden/<name>.trace.jsonl` text) against `BudgetLimits`.
+/// Checks a trace's records against `BudgetLimits`: a golden's as the one reader reads them
+/// (`GoldenTrace`), or a replay's in memory (score, audit).
 public enum BudgetCheck {
-  public static func check(name: String, trace: String, limits: BudgetLimits) -> BudgetReport {
+  public static func check(name: String, records: [TraceRecord], limits: BudgetLimits) -> BudgetReport {
     struct Display {
       var t: Int64
       var cue: String?
@@ -100,10 +102,10 @@ public enum BudgetCheck {
     var displays: [Display] = []
     var prompts: [Int64] = []
     var lastT: Int64 = 0
-    for line in trace.split(separator: "\n") {
-      guard let v = try? JSONParser.parse(String(line)), let t = v["t"]?.doubleValue.map({ Int64($0) }) else { continue }
+    for r in records {
+      let t = r.t
       lastT = max(lastT, t)
-      guard let line = TraceLine(line: v) else { continue }
+      let line = TraceLine(out: r.out, fields: r.fields)
       if let d = line.cueDisplay {
         displays.append(Display(t: t, cue: d.cueId))
       } else if line.prompt?.op == "shown" {
@@ -139,7 +141,7 @@ public enum BudgetCheck {
     }
     breaches.sort { ($0.t, $0.text) < ($1.t, $1.text) }
     // The prompt system's own invariants (one L3 at a time, no timer on an L2 with a button).
-    let invariants = PromptInvariants.check(trace: trace)
+    let invariants = PromptInvariants.check(records: records)
     var report = BudgetReport(
       name: name, cueChanges: changes.count, spanMs: lastT, breaches: breaches.map(\.text) + invariants)
     report.breachCues = breaches.compactMap(\.cue)

@@ -24,7 +24,7 @@ public struct CanonicalOutput<Trace: LineSink, A13: LineSink>: ReplayOutput {
   public mutating func emit(_ output: EngineOutput, at t: Millis) throws {
     if let traceKinds, !traceKinds.contains(output.kind) { return }
     guard let kept = TraceKinds.narrow(output, to: cues) else { return }
-    try trace.write(line: TraceFormat.line(TraceRecord(kept, at: t)))
+    try trace.write(record: TraceRecord(kept, at: t))
   }
 
   public mutating func emit(_ line: DiagnosticLine) throws {

@@ -1,8 +1,10 @@
 import CanonicalJSON
 import JustPhotoEngine
 import EngineIO
+import Replay
 
-/// Invariants of the prompt system (ENGINE §4.1, §4.3, PRD Appendix A), checked on a trace:
+/// Invariants of the prompt system (ENGINE §4.1, §4.3, PRD Appendix A), checked on a trace's
+/// records:
 ///
 /// 1. at most one L3 visible at any time (the modal slot and the Viewer blocking bar together);
 /// 2. an L2 with a primary button is never dismissed by its timer (A.3.1: "L2 only without
@@ -12,7 +14,7 @@ import EngineIO
 public enum PromptInvariants {
   /// Breaches in time order; empty when every invariant holds. `voiceOver(t)` says whether
   /// VoiceOver was on at t (from the recording's header and `voiceover` events).
-  public static func check(trace: String, voiceOver: (Int64) -> Bool = { _ in false }) -> [String] {
+  public static func check(records: [TraceRecord], voiceOver: (Int64) -> Bool = { _ in false }) -> [String] {
     struct Shown {
       var key: String
       var level: String
@@ -21,10 +23,10 @@ public enum PromptInvariants {
     }
     var visible: [Shown] = []
     var breaches: [String] = []
-    for line in trace.split(separator: "\n") {
-      guard let v = try? JSONParser.parse(String(line)), TraceLine(line: v)?.kind == .prompt,
-        let t = v["t"]?.int64Value, let key = v[.key]?.stringValue, let level = v[.level]?.stringValue
-      else { continue }
+    for r in records {
+      let v = JSONValue.object(r.fields)
+      let t = r.t
+      guard r.kind == .prompt, let key = v[.key]?.stringValue, let level = v[.level]?.stringValue else { continue }
       switch v[.op]?.stringValue {
       case "shown":
         if level == "L3", let other = visible.first(where: { $0.level == "L3" && $0.key != key }) {

@@ -4,9 +4,11 @@ import Foundation
 
 /// What `expect:` rules are judged on: the displayed-cue changes and praise switches of one
 /// replay, in trace order, and (for `saw`/`never`/`state` rules) its trace and A.13 lines.
-/// Built from the canonical trace text (`init(traceText:a13Text:)`, what `verify` has), one
-/// record at a time (`add(t:out:fields:)`, `addA13(tsMs:event:payload:)`) or from the engine's
-/// typed outputs (`Lab/ExpectationOutput`, an in-process replay such as `tune`'s).
+/// Built one trace record at a time (`add(t:out:fields:)`: `verify` hands the replay's records,
+/// `ReplayProducts.records`; a pending golden is read by the one reader, `GoldenTrace`), then
+/// the A.13 lines (`addA13(text:)`, `addA13(tsMs:event:payload:)`), or from the engine's typed
+/// outputs (`Lab/ExpectationOutput`, an in-process replay such as `tune`'s). Nothing here reads
+/// trace text.
 public struct ExpectationTrace: Sendable, Equatable {
   public enum Event: Sendable, Equatable {
     /// `cue_display`: the displayed cue from `t` on (nil: none), at `level`.
@@ -39,26 +41,9 @@ public struct ExpectationTrace: Sendable, Equatable {
     self.records = records
   }
 
-  /// From canonical trace lines (`{"cue_id":…,"out":"cue_display","t":…}`, one per line) and
-  /// A.13 lines. With `records: false` only `cue_display` and `praise` lines are parsed (the
-  /// rules of issue 15 need no more).
-  public init(traceText: String, a13Text: String = "", records: Bool = true) {
-    for line in traceText.split(separator: "\n", omittingEmptySubsequences: true) {
-      if !records {
-        guard line.contains("\"out\":\"cue_display\"") || line.contains("\"out\":\"praise\"") else { continue }
-      } else if line.contains("\"out\":\"cue_eval\"") {
-        continue
-      }
-      guard case .object(let o)? = try? JSONParser.parse(String(line)), let out = o["out"]?.stringValue,
-        let t = o["t"]?.int64Value
-      else { continue }
-      if records {
-        add(t: t, out: out, fields: o)
-      } else {
-        addEvent(t: t, out: out, fields: o)
-      }
-    }
-    guard records else { return }
+  /// Adds the lines of a canonical A.13 text (after the trace's records); lines that are not
+  /// A.13 objects are skipped.
+  public mutating func addA13(text a13Text: String) {
     for line in a13Text.split(separator: "\n", omittingEmptySubsequences: true) {
       guard case .object(let o)? = try? JSONParser.parse(String(line)), let event = o["event"]?.stringValue,
         let ts = o["ts_ms"]?.int64Value
@@ -71,10 +56,12 @@ public struct ExpectationTrace: Sendable, Equatable {
   public mutating func append(_ event: Event) { events.append(event) }
 
   /// Adds one trace record (`out` its kind, `fields` its members; `t` and `out` among them
-  /// are dropped); `cue_eval` is ignored.
-  public mutating func add(t: Int64, out: String, fields: JSONObject) {
+  /// are dropped); `cue_eval` is ignored. With `keep: false` only the displayed-cue change or
+  /// praise switch it makes is kept (the rules of issue 15 need no more).
+  public mutating func add(t: Int64, out: String, fields: JSONObject, keep: Bool = true) {
     guard OutputKind(rawValue: out) != .cue_eval else { return }
     addEvent(t: t, out: out, fields: fields)
+    guard keep else { return }
     var f = fields
     f.members.removeAll { $0.key == "t" || $0.key == "out" }
     records.append(Record(t: t, kind: out, fields: f.sortedRecursively()))

@@ -21,7 +21,8 @@ package struct ExpectationOutput: ReplayOutput {
 
   package mutating func emit(_ output: EngineOutput, at t: Millis) throws {
     if case .cueEval = output { return }
-    let r = TraceRecord(output, at: t)
+    // As verify hands them (`ReplayProducts.records`): the record its line reads back as.
+    let r = TraceFormat.canonical(TraceRecord(output, at: t))
     trace.add(t: r.t, out: r.out, fields: r.fields)
   }
 

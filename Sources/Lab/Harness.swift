@@ -40,19 +40,23 @@ extension Harness {
     return first.contains("\"format\"") && !first.contains("\"out\"")
   }
 
-  /// The canonical text of one side of a diff: a trace/A.13 file as is, a recording replayed.
+  /// The canonical text of one side of a diff: a trace/A.13 file as is (`records` nil: read
+  /// it as a file), a recording replayed (its trace and, in memory, its records).
   package static func traceText(
     of path: String, specPath: String?, overrides: [(name: String, value: String)]
-  ) throws(HarnessFailure) -> (text: String, isA13: Bool) {
+  ) throws(HarnessFailure) -> (text: String, isA13: Bool, records: [TraceRecord]?) {
     if isRecording(path) {
       let d = try driver(specPath: specPath, overrides: overrides)
-      do { return (try d.canonicalProducts(URL(fileURLWithPath: path)).trace, false) } catch {
+      do {
+        let p = try d.canonicalProducts(URL(fileURLWithPath: path))
+        return (p.trace, false, p.records)
+      } catch {
         throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
       }
     }
     do {
       let data = try InputFile.read(path, what: "trace file", bytesMax: GoldenStore.fileBytesMax, bound: "GoldenStore.fileBytesMax")
-      return (String(decoding: data, as: UTF8.self), path.contains(".a13.jsonl"))
+      return (String(decoding: data, as: UTF8.self), path.contains(".a13.jsonl"), nil)
     } catch { throw .badInput(error.description) }
   }
 

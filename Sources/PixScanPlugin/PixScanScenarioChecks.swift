@@ -28,7 +28,7 @@ public enum PixScanScenarioChecks {
     return ScenarioChecks(
       engine: PixScanVocabulary.engineName, names: names,
       staleness: { name in staleness(of: name, dir: dir) },
-      expectations: { name, products in broken(name, dir: dir, trace: products.trace) })
+      expectations: { name, products in broken(name, dir: dir, records: products.records) })
   }
 
   /// True for a scenario file whose top level says `engine: pixscan`.
@@ -96,14 +96,12 @@ public enum PixScanScenarioChecks {
     return ScenarioFinding(message: "stale: \(rec) is not what \(s.file) generates; run jpreplay record \(s.file) (\(diff))")
   }
 
-  /// The scenario's `expect:` rules the replay's trace breaks. A scenario that cannot be read
-  /// has no rules here (the staleness check reports it as bad input).
-  static func broken(_ name: String, dir: String, trace: String) -> [String] {
+  /// The scenario's `expect:` rules the replay's trace records break (in memory, as their
+  /// lines read back: ``ReplayProducts/records``). A scenario that cannot be read has no rules
+  /// here (the staleness check reports it as bad input).
+  static func broken(_ name: String, dir: String, records: [TraceRecord]) -> [String] {
     guard let s = scenario(name, dir: dir).scenario, !s.expectations.isEmpty else { return [] }
-    let records: [PixTraceRecord]
-    do { records = try PixTraceRecord.records(trace: trace) } catch {
-      return ["\(s.file): the replay's trace cannot be judged (\(error))"]
-    }
-    return PixExpectations.check(s.expectations, records: records).map(\.description)
+    let pix = records.map { PixTraceRecord(t: $0.t, kind: $0.out, fields: $0.fields) }
+    return PixExpectations.check(s.expectations, records: pix).map(\.description)
   }
 }

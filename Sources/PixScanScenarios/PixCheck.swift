@@ -24,21 +24,6 @@ public struct PixTraceRecord: Equatable, Sendable {
     self.init(t: t, kind: output.kind.rawValue, fields: f)
   }
 
-  /// The records of a canonical trace text (one `{"out": …, "t": …, …}` line each), e.g. a
-  /// golden or a replay's trace, for judging `expect:` rules on it; a line that is not such an
-  /// object is an error naming its number.
-  public static func records(trace text: String) throws(PixDecodeError) -> [PixTraceRecord] {
-    var out: [PixTraceRecord] = []
-    for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
-      guard case .object(var o)? = try? JSONParser.parse(String(line)), let kind = o["out"]?.stringValue, let t = o["t"]?.int64Value else {
-        throw PixDecodeError(kind: "trace", field: "line \(i + 1)", "expected a trace line {\"out\": KIND, \"t\": MS, …}")
-      }
-      o.members.removeAll { $0.key == "out" || $0.key == "t" }
-      out.append(PixTraceRecord(t: t, kind: kind, fields: o))
-    }
-    return out
-  }
-
   /// The canonical trace line: keys sorted, numbers in the fixed 6-decimal style, `t` added.
   public var line: String {
     var o = fields

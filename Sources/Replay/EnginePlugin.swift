@@ -63,11 +63,12 @@ public struct EnginePlugin: Sendable {
 
   /// The canonical trace and A.13 texts of `url` (what `verify` compares).
   public func products(_ url: URL, _ settings: PluginSettings = PluginSettings()) throws(ReplayError) -> ReplayProducts {
-    var trace: any LineSink = MemoryLineSink()
+    var trace: any LineSink = RecordLineSink()
     var a13: any LineSink = MemoryLineSink()
     let summary = try replay(url, settings, &trace, &a13)
+    let kept = trace as? RecordLineSink
     return ReplayProducts(
-      trace: (trace as? MemoryLineSink)?.text ?? "",
+      trace: kept?.text ?? "", records: kept?.records ?? [],
       a13: writesDiagnostics ? (a13 as? MemoryLineSink)?.text ?? "" : nil, summary: summary)
   }
 
@@ -136,4 +137,6 @@ public struct AnyLineSink: LineSink {
   public init(_ base: any LineSink) { self.base = base }
   /// Writes one line to ``base``.
   public mutating func write(line: String) throws { try base.write(line: line) }
+  /// Writes one record to ``base`` (which may keep the record itself).
+  public mutating func write(record: TraceRecord) throws { try base.write(record: record) }
 }

@@ -90,10 +90,11 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
   /// Replays `url` and returns the canonical trace and A.13 texts (what `verify` compares).
   @inlinable
   public func canonicalProducts(_ url: URL) throws(ReplayError) -> ReplayProducts {
-    var output = TraceOutput(trace: MemoryLineSink(), a13: MemoryLineSink(), vocabulary: E.Vocabulary.self)
+    var output = TraceOutput(trace: RecordLineSink(), a13: MemoryLineSink(), vocabulary: E.Vocabulary.self)
     let summary = try replay(url, into: &output)
     return ReplayProducts(
-      trace: output.trace.text, a13: E.Vocabulary.writesDiagnostics ? output.a13.text : nil, summary: summary)
+      trace: output.trace.text, records: output.trace.records,
+      a13: E.Vocabulary.writesDiagnostics ? output.a13.text : nil, summary: summary)
   }
 
   package static func mentions(_ object: JSONObject, _ cues: Set<String>) -> Bool {
@@ -122,18 +123,29 @@ public struct ReplayDriver<E: ReplayableEngine>: Sendable {
 
 /// The canonical outputs of one replay, in memory.
 public struct ReplayProducts: Sendable, Equatable {
-  /// Canonical trace JSONL (each line ends with "\n").
+  /// Canonical trace JSONL (each line ends with "\n"): what a golden is compared with.
   public var trace: String
+  /// The trace's records in memory, one per line of `trace`, as the line reads back
+  /// (``TraceFormat/canonical(_:)``): what the checks read (`expect:` rules, the differ's
+  /// replay side, reports), so nothing parses `trace` again.
+  public var records: [TraceRecord]
   /// Canonical A.13 JSONL; nil for an engine that writes no diagnostics
   /// (``EngineVocabulary/writesDiagnostics``): it has no A.13 golden.
   public var a13: String?
   /// What the replay did besides its outputs.
   public var summary: ReplaySummary
 
-  /// The products of one replay.
-  public init(trace: String, a13: String?, summary: ReplaySummary = ReplaySummary()) {
+  /// The products of one replay: its trace text and the same trace's records.
+  public init(trace: String, records: [TraceRecord], a13: String?, summary: ReplaySummary = ReplaySummary()) {
     self.trace = trace
+    self.records = records
     self.a13 = a13
     self.summary = summary
+  }
+
+  /// The products of a trace read from a file (a pending golden): its records through the
+  /// one reader, ``GoldenTrace/read(_:)``.
+  public init(goldenTrace trace: String, a13: String) throws(TraceParseError) {
+    self.init(trace: trace, records: try GoldenTrace.records(trace).map(TraceFormat.canonical), a13: a13)
   }
 }

@@ -40,7 +40,7 @@ public struct TraceOutput<Trace: LineSink, A13: LineSink, V: EngineVocabulary>: 
       kept = k
     }
     let r = V.traceRecord(kept)
-    try trace.write(line: TraceFormat.line(TraceRecord(t: t, out: r.out, fields: r.fields)))
+    try trace.write(record: TraceRecord(t: t, out: r.out, fields: r.fields))
   }
 
   public mutating func emit(_ line: DiagnosticLine) throws {
@@ -52,6 +52,37 @@ public struct TraceOutput<Trace: LineSink, A13: LineSink, V: EngineVocabulary>: 
 public protocol LineSink {
   /// Writes `line` followed by "\n".
   mutating func write(line: String) throws
+  /// Writes one trace record: by default its canonical line (``TraceFormat/line(_:)``, the one
+  /// writer). A sink that wants the record itself (``RecordLineSink``, an export) takes it
+  /// here, so nothing parses a replay's own line back.
+  mutating func write(record: TraceRecord) throws
+}
+
+extension LineSink {
+  /// Writes the canonical line of `record`.
+  public mutating func write(record: TraceRecord) throws { try write(line: TraceFormat.line(record)) }
+}
+
+/// A replay's trace kept both ways in memory: the canonical text (what a golden is compared
+/// with and written from) and the records (``TraceFormat/canonical(_:)``, what every check
+/// reads). ``ReplayDriver/canonicalProducts(_:)`` and `EnginePlugin.products` fill one.
+public struct RecordLineSink: LineSink, Sendable {
+  /// The canonical lines, each ending with "\n".
+  public var text = ""
+  /// The records written, in order, in their canonical form.
+  public var records: [TraceRecord] = []
+  /// An empty sink.
+  public init() {}
+  /// Appends `line` (text that is not a record: kept as text only).
+  public mutating func write(line: String) {
+    text += line
+    text += "\n"
+  }
+  /// Appends the record's canonical line and the record.
+  public mutating func write(record: TraceRecord) {
+    write(line: TraceFormat.line(record))
+    records.append(TraceFormat.canonical(record))
+  }
 }
 
 /// Lines collected in memory as one text (each line ends with "\n").

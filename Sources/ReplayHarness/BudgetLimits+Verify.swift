@@ -14,7 +14,11 @@ extension BudgetLimits {
         throw BadInputError(message: "\(name): header budgets: \(error.message)")
       }
     }
-    var r = BudgetCheck.check(name: name, trace: trace, limits: own.limits)
+    let records: [TraceRecord]
+    do { records = try GoldenTrace.records(trace) } catch {
+      throw BadInputError(message: "\(name): golden trace line \(error.line): \(error.message)")
+    }
+    var r = BudgetCheck.check(name: name, records: records, limits: own.limits)
     if !own.settings.isEmpty { r.name += " (own limits \(own.settings.joined(separator: ", ")))" }
     return BudgetJudgement(line: r.line, passed: r.passed)
   }

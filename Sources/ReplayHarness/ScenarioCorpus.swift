@@ -39,7 +39,7 @@ public enum ScenarioCorpus {
   }
 
   /// `Verifier.expectationCheck` for the corpus in `recordingsDir`: the `expect:` rules of
-  /// recording NAME's scenario checked against the replay's trace and A.13 texts (issue 15),
+  /// recording NAME's scenario checked against the replay's trace records and A.13 text (issue 15),
   /// one line per broken rule. A scenario that cannot be read has no rules here (the scenario
   /// check reports it as bad input).
   public static func expectationCheck(recordingsDir: String) -> @Sendable (String, ReplayProducts) -> [String] {
@@ -49,10 +49,13 @@ public enum ScenarioCorpus {
     }
   }
 
-  /// `rules` judged on one replay's canonical texts.
+  /// `rules` judged on one replay: its trace records in memory (``ReplayProducts/records``, as
+  /// their lines read back) and its A.13 text.
   public static func check(_ rules: [ScenarioExpectation], _ products: ReplayProducts) -> [String] {
-    let trace = ExpectationTrace(
-      traceText: products.trace, a13Text: products.text(.a13) ?? "", records: Expectations.needRecords(rules))
+    let keep = Expectations.needRecords(rules)
+    var trace = ExpectationTrace()
+    for r in products.records { trace.add(t: r.t, out: r.out, fields: r.fields, keep: keep) }
+    if keep { trace.addA13(text: products.a13 ?? "") }
     return Expectations.check(rules, trace: trace).map(\.description)
   }
 

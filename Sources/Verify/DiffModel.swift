@@ -40,11 +40,30 @@ public struct StructuredLine: Equatable, Sendable {
   /// The line read through the trace vocabulary (`kind` as its `out`).
   public var trace: TraceLine { TraceLine(out: kind, fields: fields) }
 
-  /// Parses a trace (canonical JSONL). Blank lines are skipped.
+  /// Reads a trace file (canonical JSONL: a golden, a pending `.new`, a file given to `diff`)
+  /// through the one reader, ``GoldenTrace/read(_:)``. Blank lines are skipped.
   public static func parseTrace(_ text: String, file: String = "trace") throws(BadInputError)
     -> [StructuredLine]
   {
-    try parse(text, file: file, timeKey: "t", kindKey: "out")
+    do {
+      return try GoldenTrace.read(text).map {
+        StructuredLine(line: $0.number, t: $0.record.t, kind: $0.record.out, fields: $0.record.fields, text: $0.text)
+      }
+    } catch {
+      throw BadInputError(
+        recording: "\(file):\(error.line)",
+        message: error.isJSON ? "expected an object with an integer \"t\" and a string \"out\"" : error.message)
+    }
+  }
+
+  /// A replay's trace in memory: one line per record, numbered from 1, each as its canonical
+  /// line shows it (``TraceFormat/canonical(_:)``, ``TraceFormat/line(_:)``): what
+  /// ``parseTrace(_:file:)`` of the replay's text would give, without the text round trip.
+  public static func lines(of records: [TraceRecord]) -> [StructuredLine] {
+    records.enumerated().map { i, r in
+      let c = TraceFormat.canonical(r)
+      return StructuredLine(line: i + 1, t: c.t, kind: c.out, fields: c.fields, text: TraceFormat.line(c))
+    }
   }
 
   /// Parses a canonical A.13 file.
@@ -54,7 +73,8 @@ public struct StructuredLine: Equatable, Sendable {
     try parse(text, file: file, timeKey: "ts_ms", kindKey: "event")
   }
 
-  static func parse(_ text: String, file: String, timeKey: String, kindKey: String)
+  /// A.13 lines (the trace has its one reader, ``GoldenTrace/read(_:)``).
+  private static func parse(_ text: String, file: String, timeKey: String, kindKey: String)
     throws(BadInputError)
     -> [StructuredLine]
   {

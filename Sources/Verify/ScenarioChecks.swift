@@ -68,6 +68,10 @@ extension GoldenStore {
       ((try? readPending(name, kind)) ?? nil) ?? ((try? readGolden(name, kind)) ?? nil)
     }
     guard let trace = text(.trace) else { return [] }
-    return owner.expectations(name, ReplayProducts(trace: trace, a13: text(.a13) ?? ""))
+    let products: ReplayProducts
+    do { products = try ReplayProducts(goldenTrace: trace, a13: text(.a13) ?? "") } catch {
+      return ["\(name)\(GoldenKind.trace.suffix): line \(error.line): the pending trace cannot be judged (\(error.message))"]
+    }
+    return owner.expectations(name, products)
   }
 }

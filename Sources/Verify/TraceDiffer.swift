@@ -8,11 +8,18 @@ public struct TraceDiffer: Sendable {
   public var options: DiffOptions
   public init(options: DiffOptions = DiffOptions()) { self.options = options }
 
-  /// Diffs two trace texts (golden first).
-  public func diffTraces(golden: String, replay: String) throws(BadInputError) -> DiffResult {
+  /// Diffs two trace files (golden first): both read through the one reader (a golden, a
+  /// `.new`, another process's trace file).
+  public func diffTraceFiles(golden: String, replay: String) throws(BadInputError) -> DiffResult {
     diff(
       golden: try StructuredLine.parseTrace(golden, file: "golden"),
       replay: try StructuredLine.parseTrace(replay, file: "replay"), timeName: "t")
+  }
+
+  /// Diffs a golden trace text with a replay's records in memory (``ReplayProducts/records``):
+  /// only the golden is read from text.
+  public func diffTraces(golden: String, replay: [TraceRecord]) throws(BadInputError) -> DiffResult {
+    diff(golden: try StructuredLine.parseTrace(golden, file: "golden"), replay: StructuredLine.lines(of: replay), timeName: "t")
   }
 
   /// Diffs two texts, trace or A.13 according to the first line's keys (`out` or `event`).
@@ -22,7 +29,7 @@ public struct TraceDiffer: Sendable {
     {
       return try diffA13(golden: golden, replay: replay)
     }
-    return try diffTraces(golden: golden, replay: replay)
+    return try diffTraceFiles(golden: golden, replay: replay)
   }
 
   /// Diffs two canonical A.13 texts (golden first).

@@ -204,7 +204,8 @@ public struct Verifier: Sendable {
         let checked: GoldenProblem?
         do {
           checked = try checkedCompare(
-            golden: golden, fresh: fresh, kind: kind, name: name, diff: options.diff, goldenDir: store.goldenLabel)
+            golden: golden, fresh: fresh, kind: kind, name: name, diff: options.diff, goldenDir: store.goldenLabel,
+            records: kind == .trace ? products.records : nil)
         } catch {
           // Only --update always may replace a golden that does not parse.
           guard mode == .always else { return VerifyCase(name: name, status: .badInput(error)) }
@@ -247,9 +248,11 @@ public struct Verifier: Sendable {
 
   /// As `compare`, but a golden that does not parse (merge-conflict markers, a truncated line)
   /// throws: it is bad input (exit 2, 125 under --bisect), not a behavioural difference that
-  /// `git bisect` would blame on the commit (issue 23.6).
+  /// `git bisect` would blame on the commit (issue 23.6). `records`: the replay's trace in
+  /// memory (the records of `fresh`), diffed as they are; nil reads `fresh` as a file.
   static func checkedCompare(
-    golden: String?, fresh: String, kind: GoldenKind, name: String, diff: DiffOptions, goldenDir: String
+    golden: String?, fresh: String, kind: GoldenKind, name: String, diff: DiffOptions, goldenDir: String,
+    records: [TraceRecord]? = nil
   ) throws(BadInputError) -> GoldenProblem? {
     guard let golden else {
       return GoldenProblem(
@@ -259,10 +262,13 @@ public struct Verifier: Sendable {
     let differ = TraceDiffer(options: diff)
     let result: DiffResult
     do {
-      result =
-        kind == .trace
-        ? try differ.diffTraces(golden: golden, replay: fresh)
-        : try differ.diffA13(golden: golden, replay: fresh)
+        if kind != .trace {
+          result = try differ.diffA13(golden: golden, replay: fresh)
+        } else if let records {
+          result = try differ.diffTraces(golden: golden, replay: records)
+        } else {
+          result = try differ.diffTraceFiles(golden: golden, replay: fresh)
+        }
     } catch {
       throw BadInputError(recording: "\(goldenDir)/\(name)\(kind.suffix)", message: "the golden does not parse (\(error.message)); restore it or regenerate it with verify --update always")
     }

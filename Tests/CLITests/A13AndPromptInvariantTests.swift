@@ -63,28 +63,28 @@ import Testing
     let trace = try Self.trace("session-20-shots")
     let shown = trace.split(separator: "\n").filter { $0.contains("\"op\":\"shown\"") }
     #expect(shown.count >= 5)  // the session does show prompts of every level
-    #expect(PromptInvariants.check(trace: trace, voiceOver: { _ in true }) == [])
-    #expect(try PromptInvariants.check(trace: Self.trace("s41-voiceover-on"), voiceOver: { _ in true }) == [])
+    #expect(PromptInvariants.check(records: try GoldenTrace.records(trace), voiceOver: { _ in true }) == [])
+    #expect(try PromptInvariants.check(records: GoldenTrace.records(Self.trace("s41-voiceover-on")), voiceOver: { _ in true }) == [])
     // Without VoiceOver the same check on the VoiceOver-off durations fails: it can fail.
-    #expect(try !PromptInvariants.check(trace: Self.trace("s41-voiceover-off"), voiceOver: { _ in true }).isEmpty)
+    #expect(try !PromptInvariants.check(records: GoldenTrace.records(Self.trace("s41-voiceover-off")), voiceOver: { _ in true }).isEmpty)
   }
 
   @Test("The invariant checker reports two L3s at once and a timed-out L2 with a primary button")
-  func checkerFindsBreaches() {
+  func checkerFindsBreaches() throws {
     let twoL3 = """
       {"key":"camera_init_failed","level":"L3","op":"shown","out":"prompt","t":0}
       {"key":"write_failed","level":"L3","op":"shown","out":"prompt","t":10}
       """
-    #expect(PromptInvariants.check(trace: twoL3).count == 1)
+    #expect(PromptInvariants.check(records: try GoldenTrace.records(twoL3)).count == 1)
     let timedOut = """
       {"auto_ms":6000,"key":"album_add_failed","level":"L2","op":"shown","out":"prompt","t":0}
       {"by":"timer","dismiss_reason":"auto","key":"album_add_failed","level":"L2","op":"dismissed","out":"prompt","t":6000}
       """
-    #expect(PromptInvariants.check(trace: timedOut).count == 1)
+    #expect(PromptInvariants.check(records: try GoldenTrace.records(timedOut)).count == 1)
     let condition = """
       {"key":"album_add_failed","level":"L2","op":"shown","out":"prompt","t":0}
       {"by":"condition","dismiss_reason":"auto","key":"album_add_failed","level":"L2","op":"dismissed","out":"prompt","t":6000}
       """
-    #expect(PromptInvariants.check(trace: condition).isEmpty)
+    #expect(PromptInvariants.check(records: try GoldenTrace.records(condition)).isEmpty)
   }
 }

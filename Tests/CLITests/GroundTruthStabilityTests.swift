@@ -2,6 +2,7 @@ import CanonicalJSON
 import Foundation
 import Lab
 import JustPhotoScenarios
+import Replay
 import Testing
 
 /// DESIGN §9 "Ground truth is intent": labels come from the scenario's declared intent, never
@@ -237,7 +238,9 @@ import Testing
     var out = ExpectationOutput()
     _ = try driver.replay(root.appendingPathComponent("Recordings/\(name).jprec"), into: &out)
     let golden = try String(contentsOf: root.appendingPathComponent("Golden/\(name).trace.jsonl"), encoding: .utf8)
-    #expect(out.trace == ExpectationTrace(traceText: golden))
+    var read = ExpectationTrace()
+    for r in try GoldenTrace.records(golden) { read.add(t: r.t, out: r.out, fields: r.fields) }
+    #expect(out.trace == read)
     #expect(Expectations.check(scenario.expectations, trace: out.trace) == [])
   }
 }

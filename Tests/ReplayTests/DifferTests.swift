@@ -27,7 +27,7 @@ struct DifferTests {
   }
 
   @Test func identicalTracesMatch() throws {
-    let r = try TraceDiffer().diffTraces(golden: trace(golden), replay: trace(golden))
+    let r = try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(golden))
     #expect(r.isMatch)
     #expect(r.exitCode == .ok)
   }
@@ -35,7 +35,7 @@ struct DifferTests {
   @Test func aMissingRecordIsTheFirstDivergenceWithAnExplanation() throws {
     var replay = golden
     replay.remove(at: 2)
-    let r = try TraceDiffer().diffTraces(golden: trace(golden), replay: trace(replay))
+    let r = try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(replay))
     let d = try #require(r.divergence)
     #expect(d.kind == .missingInReplay)
     #expect(d.t == 1600)
@@ -52,7 +52,7 @@ struct DifferTests {
     var replay = golden
     replay.insert(record(1650, "prompt", ["op": "shown", "key": "write_failed"]), at: 3)
     let d = try #require(
-      try TraceDiffer().diffTraces(golden: trace(golden), replay: trace(replay)).divergence)
+      try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(replay)).divergence)
     #expect(d.kind == .extraInReplay)
     #expect(d.explanation == "at t=1650 replay has prompt shown write_failed, golden has none")
   }
@@ -61,7 +61,7 @@ struct DifferTests {
     var replay = golden
     replay[2] = cue(1600, "FRAME_MOVE_LEFT", "warn")
     let d = try #require(
-      try TraceDiffer().diffTraces(golden: trace(golden), replay: trace(replay)).divergence)
+      try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(replay)).divergence)
     #expect(d.kind == .changed([FieldChange(field: "level", golden: "hard", replay: "warn")]))
     #expect(d.explanation.hasPrefix("at t=1600 cue_display differs"))
     #expect(d.explanation.contains("level hard → warn"))
@@ -71,7 +71,7 @@ struct DifferTests {
     var replay = golden
     replay[4] = cue(2400, "CHIN_UP", "hard")
     replay[1] = cue(800, "DIST_STEP_BACK", "hard")
-    let r = try TraceDiffer().diffTraces(golden: trace(golden), replay: trace(replay))
+    let r = try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(replay))
     #expect(r.divergence?.t == 800)
     #expect(r.goldenOnly == 2 && r.replayOnly == 2)
   }
@@ -79,17 +79,17 @@ struct DifferTests {
   @Test func timingToleranceAlignsRecordsAFewMillisecondsApart() throws {
     var replay = golden
     replay[2].t = 1633
-    let exact = try TraceDiffer().diffTraces(golden: trace(golden), replay: trace(replay))
+    let exact = try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(replay))
     let d = try #require(exact.divergence)
     #expect(d.kind == .moved(byMs: 33))
     #expect(
       d.explanation
         == "at t=1600 golden has cue_display FRAME_MOVE_LEFT/hard, replay has it at t=1633 (+33 ms)"
     )
-    let tolerant = try TraceDiffer(options: DiffOptions(timingToleranceMs: 40)).diffTraces(
+    let tolerant = try TraceDiffer(options: DiffOptions(timingToleranceMs: 40)).diffTraceFiles(
       golden: trace(golden), replay: trace(replay))
     #expect(tolerant.isMatch)
-    let tooTight = try TraceDiffer(options: DiffOptions(timingToleranceMs: 32)).diffTraces(
+    let tooTight = try TraceDiffer(options: DiffOptions(timingToleranceMs: 32)).diffTraceFiles(
       golden: trace(golden), replay: trace(replay))
     #expect(!tooTight.isMatch)
   }
@@ -98,7 +98,7 @@ struct DifferTests {
     var replay = golden
     replay[1] = cue(800, "DIST_STEP_BACK", "warn", severity: 1.0004)
     let differ = { (tol: [String: Double]) in
-      try TraceDiffer(options: DiffOptions(numericTolerance: tol)).diffTraces(
+      try TraceDiffer(options: DiffOptions(numericTolerance: tol)).diffTraceFiles(
         golden: self.trace(self.golden), replay: self.trace(replay))
     }
     #expect(try !differ([:]).isMatch)
@@ -110,7 +110,7 @@ struct DifferTests {
 
   @Test func unreadableLinesAreBadInputNamingTheLine() {
     #expect {
-      try TraceDiffer().diffTraces(
+      try TraceDiffer().diffTraceFiles(
         golden: trace(golden), replay: "{\"t\":1,\"out\":\"x\"}\nnot json\n")
     } throws: { error in
       (error as? BadInputError)?.recording == "replay:2"

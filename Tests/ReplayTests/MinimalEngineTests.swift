@@ -68,7 +68,9 @@ struct MinimalEngineTests {
     let plugin = EnginePlugin(BeepEngine.self) { _ in BeepEngine() }
     #expect(plugin.name == "beep")
     let products = try plugin.products(dir.url.appendingPathComponent("beep.jprec"))
-    let records = try products.trace.split(separator: "\n").map { try TraceFormat.record(fromLine: String($0)) }
+    let records = products.records
+    // The records in memory are what the trace text reads back as.
+    #expect(try GoldenTrace.records(products.trace) == records)
     #expect(records.map(\.t) == [100, 300, 350])
     #expect(records.map(\.out) == ["beep", "beep", "beep"])
     #expect(records.map { $0.fields["n"] } == [.number(1), .number(2), .number(3)])

@@ -51,7 +51,7 @@ struct SecondEngineTests {
 
   /// (t, out) of each trace line, and the fields of the line at `index`.
   static func lines(_ trace: String) throws -> [TraceRecord] {
-    try trace.split(separator: "\n").map { try TraceFormat.record(fromLine: String($0)) }
+    try GoldenTrace.records(trace)
   }
 
   static let expected: [(Millis, String)] = [
@@ -182,7 +182,7 @@ struct SecondEngineTests {
     // The flush now goes out at the second push (t = 200): the first divergence.
     let golden = try #require(try store.readGolden("counter", .trace))
     let replay = try Self.driver(bug: true).canonicalProducts(store.recordingURL("counter")).trace
-    let diff = try TraceDiffer().diffTraces(golden: golden, replay: replay)
+    let diff = try TraceDiffer().diffTraceFiles(golden: golden, replay: replay)
     #expect(diff.divergence?.t == 200)
   }
 

@@ -24,9 +24,37 @@ struct TraceFormatTests {
   @Test func traceLinesParseBackToRecords() throws {
     let r = record(5, "prompt", ["key": "write_failed", "op": "shown", "priority": 80])
     #expect(
-      try TraceFormat.record(fromLine: TraceFormat.line(r))
-        == record(5, "prompt", ["key": "write_failed", "op": "shown", "priority": 80]))
-    #expect(throws: TraceParseError.self) { try TraceFormat.record(fromLine: #"{"out":"x"}"#) }
+      try GoldenTrace.records(TraceFormat.line(r))
+        == [record(5, "prompt", ["key": "write_failed", "op": "shown", "priority": 80])])
+    #expect(throws: TraceParseError(line: 2, message: "missing integer key \"t\"", isJSON: true)) {
+      try GoldenTrace.read(TraceFormat.line(r) + "\n" + #"{"out":"x"}"#)
+    }
+    #expect(throws: TraceParseError.self) { try GoldenTrace.read("{\"t\":1,") }
+    // Blank lines are skipped; numbers count every line.
+    #expect(try GoldenTrace.read("\n" + TraceFormat.line(r) + "\n\n").map(\.number) == [2])
+  }
+
+  /// The in-memory form of a replay's record is what its line reads back as: keys sorted at
+  /// every level, numbers rounded as the line prints them (-0, tiny and non-finite values too).
+  @Test func canonicalRecordsEqualTheirLinesReadBack() throws {
+    let samples: [TraceRecord] = [
+      record(
+        1600, "cue_display",
+        [
+          "reason": "frames", "level": "hard", "error": -0.0, "severity": 2.0833333333, "big": 1.5e16,
+          "detail": .object(["z": 1e-7, "a": -0.5, "m": .array([0.1234565, -2.5e-7, 3, .object(["y": 1, "b": 0.3])])]),
+          "nan": .number(.nan), "inf": .number(-.infinity), "id": nil, "on": true,
+        ]),
+      record(0, "praise", [:]),
+      record(7, "prompt", ["x": 123456789.1234567, "y": -0.0000005, "z": 0.0000005, "w": 1e300]),
+    ]
+    for r in samples {
+      let read = try GoldenTrace.records(TraceFormat.line(r))
+      #expect(read == [TraceFormat.canonical(r)])
+      #expect(TraceFormat.line(TraceFormat.canonical(r)) == TraceFormat.line(r))
+    }
+    // The raw record is not its canonical form (the test would pass vacuously otherwise).
+    #expect(TraceFormat.canonical(samples[0]) != samples[0])
   }
 
   @Test func canonicalOutputStreamsTraceAndA13Lines() throws {

@@ -67,7 +67,7 @@ package enum AuditRun {
   }
 
   static func analyse(_ outputs: [TimedOutput], into r: inout AuditPointResult) {
-    var canonical: [String] = []
+    var records: [TraceRecord] = []
     for o in outputs {
       switch o.output {
       case .cueEval(let e):
@@ -85,10 +85,10 @@ package enum AuditRun {
         r.blockedBy = m.blockedBy
       default: break
       }
-      canonical.append(TraceFormat.line(o.record))
+      records.append(o.record)
     }
     if r.point.noisy {
-      let report = BudgetCheck.check(name: r.point.name, trace: canonical.joined(separator: "\n"), limits: BudgetLimits())
+      let report = BudgetCheck.check(name: r.point.name, records: records, limits: BudgetLimits())
       r.budgetBreaches = report.breaches
       r.budgetBreachCues = report.breachCues
     }

@@ -33,9 +33,7 @@ package enum MinimizeProperty {
     replay: CandidateReplay, name: String, golden: String, original: Minimizer.Candidate, windowMs: Millis = 500
   ) throws -> (at: Millis, property: (Minimizer.Candidate) throws -> Bool) {
     let replayed = try replay.run(original, .all)
-    var text = ""
-    for r in replayed { text += TraceFormat.line(r) + "\n" }
-    let result = try TraceDiffer().diffTraces(golden: golden, replay: text)
+    let result = try TraceDiffer().diffTraces(golden: golden, replay: replayed)
     guard let d = result.divergence else { throw MinimizeError.noDivergence(name) }
     let window = (d.t - windowMs)...(d.t + windowMs)
     let reference = replayed.filter { window.contains($0.t) }

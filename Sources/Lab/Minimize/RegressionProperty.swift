@@ -48,7 +48,7 @@ package enum RegressionProperty {
 
   package static func difference(reference: Products, tested: Products) -> Difference? {
     let differ = TraceDiffer()
-    if let d = (try? differ.diffTraces(golden: reference.trace, replay: tested.trace))?.divergence {
+    if let d = (try? differ.diffTraceFiles(golden: reference.trace, replay: tested.trace))?.divergence {
       return Difference(file: "trace", divergence: d)
     }
     if let d = (try? differ.diffA13(golden: reference.a13, replay: tested.a13))?.divergence {

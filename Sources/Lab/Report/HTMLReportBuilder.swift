@@ -54,10 +54,10 @@ package struct HTMLReportBuilder: Sendable {
           let path = store.recordingURL(c.name).path
           let at = ds.map(\.divergence.t)
           if let plugin = plugin(path) {
-            timeline = try engineTimeline(plugin, recording: path, name: c.name, goldenTrace: golden, newTrace: nil, at: at)
+            timeline = try engineTimeline(plugin, recording: path, name: c.name, golden: golden.map(HTMLReportTrace.file), new: nil, at: at)
           } else {
             let built = try self.timeline(
-              recording: path, name: c.name, goldenTrace: golden, newTrace: nil, at: at,
+              recording: path, name: c.name, golden: golden.map(HTMLReportTrace.file), new: nil, at: at,
               cues: ds.flatMap { DivergenceWhy($0.divergence).cues })
             timeline = built.timeline
             causes = built.causes
@@ -77,11 +77,11 @@ package struct HTMLReportBuilder: Sendable {
     return doc
   }
 
-  /// The document of a `diff`: `golden` and `replay` are the two canonical texts; when the
-  /// replay side is a recording (`replayRecording`), it is replayed again with metric tracing
-  /// for the series and the causes.
+  /// The document of a `diff`: `golden` and `replay` are its two sides (a trace file's text,
+  /// or a replay's records; unused for A.13); when the replay side is a recording
+  /// (`replayRecording`), it is replayed again with metric tracing for the series and the causes.
   package func document(
-    diff result: DiffResult, golden: String, replay: String, isA13: Bool, name: String, replayRecording: String?,
+    diff result: DiffResult, golden: HTMLReportTrace, replay: HTMLReportTrace, isA13: Bool, name: String, replayRecording: String?,
     title: String
   ) -> HTMLReportDocument {
     var doc = HTMLReportDocument(kind: "diff", title: title)
@@ -91,7 +91,7 @@ package struct HTMLReportBuilder: Sendable {
     if let path = replayRecording, let plugin = plugin(path) {
       do {
         timeline = try engineTimeline(
-          plugin, recording: path, name: name, goldenTrace: isA13 ? nil : golden, newTrace: isA13 ? nil : replay,
+          plugin, recording: path, name: name, golden: isA13 ? nil : golden, new: isA13 ? nil : replay,
           at: result.divergences.map(\.t))
       } catch {
         doc.withoutTimeline.append((name, error.message))
@@ -99,7 +99,7 @@ package struct HTMLReportBuilder: Sendable {
     } else if let path = replayRecording {
       do {
         let built = try self.timeline(
-          recording: path, name: name, goldenTrace: isA13 ? nil : golden, newTrace: isA13 ? nil : replay,
+          recording: path, name: name, golden: isA13 ? nil : golden, new: isA13 ? nil : replay,
           at: result.divergences.map(\.t), cues: result.divergences.flatMap { DivergenceWhy($0).cues })
         timeline = built.timeline
         causes = built.causes
@@ -107,8 +107,8 @@ package struct HTMLReportBuilder: Sendable {
         doc.withoutTimeline.append((name, error.message))
       }
     } else if !isA13 {
-      timeline.golden = Self.lanes(ofTrace: golden)
-      timeline.new = Self.lanes(ofTrace: replay)
+      timeline.golden = Self.lanes(of: golden.records)
+      timeline.new = Self.lanes(of: replay.records)
       let last = (timeline.golden.displays.map(\.t) + timeline.new.displays.map(\.t) + result.divergences.map(\.t)).max()
       timeline.durationMs = (last ?? 0) + 1_000
     }
@@ -151,31 +151,37 @@ package struct HTMLReportBuilder: Sendable {
     }
   }
 
-  /// The lanes of a canonical trace text (lines that do not parse are skipped: the golden was
-  /// already diffed, and a report shows what it can).
+  /// The lanes of a trace file (a golden, a `.new`, a file given to `diff`), read by the one
+  /// reader; a text that does not parse has no lanes (the golden was already diffed, and a
+  /// report shows what it can).
   package static func lanes(ofTrace text: String) -> HTMLReportLanes {
+    lanes(of: HTMLReportTrace.file(text).records)
+  }
+
+  /// The lanes of a trace's records.
+  package static func lanes(of records: [TraceRecord]) -> HTMLReportLanes {
     var lanes = HTMLReportLanes()
-    guard let lines = try? StructuredLine.parseTrace(text) else { return lanes }
-    for l in lines { lanes.add(t: l.t, kind: l.kind, fields: l.fields) }
+    for r in records { lanes.add(t: r.t, kind: r.out, fields: r.fields) }
     return lanes
   }
 
-  /// Replays `recording` once with metric tracing: the new lanes (unless `newTrace` gives
+  /// Replays `recording` once with metric tracing: the new lanes (unless `new` gives
   /// them), the focus cues' series, the gate's counters, the landmarks, and the `cue_eval`
   /// records within ``causeWindowMs`` of the times in `at`.
   func timeline(
-    recording path: String, name: String, goldenTrace: String?, newTrace: String?, at times: [Millis], cues: [String]
+    recording path: String, name: String, golden goldenTrace: HTMLReportTrace?, new newTrace: HTMLReportTrace?, at times: [Millis],
+    cues: [String]
   ) throws(HarnessFailure) -> (timeline: HTMLReportTimeline, causes: [TraceRecord])
   {
     let rec = try CorpusScorer.load(path, eventsBudget: ScoreLimits.corpusEventsMax, eventsMax: ScoreLimits.corpusEventsMax)
     var timeline = HTMLReportTimeline(name: name, durationMs: rec.durationMs)
-    if let goldenTrace { timeline.golden = Self.lanes(ofTrace: goldenTrace) }
+    if let goldenTrace { timeline.golden = Self.lanes(of: goldenTrace.records) }
     // The focus cues are known before the replay (the divergences' cues, then the golden's
     // displayed ones), so one replay per side keeps their series alone.
     let focus = Self.focusCues(cues, golden: timeline.golden, known: Set(spec.cues.map(\.id)))
     let windows = times.map { ($0 - Self.causeWindowMs)...($0 + Self.causeWindowMs) }
     let output = try Self.replay(rec, path: path, spec: spec, overrides: overrides, focus: focus, windows: windows)
-    timeline.new = newTrace.map(Self.lanes(ofTrace:)) ?? output.lanes
+    timeline.new = newTrace.map { Self.lanes(of: $0.records) } ?? output.lanes
     timeline.series = output.series
     timeline.series.cues = focus
     // The golden side under the golden's spec (no overrides: a golden is blessed without).
@@ -195,22 +201,24 @@ package struct HTMLReportBuilder: Sendable {
   }
 
   /// Another engine's timeline: its page lanes (``TraceTimeline/pageLanes``) of the golden's
-  /// trace (none when there is no golden) and of the new trace (`newTrace`, else one replay of
+  /// trace (none when there is no golden) and of the new trace (`new`, else one replay of
   /// the recording by `plugin`), on an axis to the last line or divergence of either.
   func engineTimeline(
-    _ plugin: EnginePlugin, recording path: String, name: String, goldenTrace: String?, newTrace: String?, at times: [Millis]
+    _ plugin: EnginePlugin, recording path: String, name: String, golden goldenTrace: HTMLReportTrace?, new newTrace: HTMLReportTrace?,
+    at times: [Millis]
   ) throws(HarnessFailure) -> HTMLReportTimeline {
-    let newText: String
+    // The golden side (and a new trace given as a file) through the one reader; a replay here
+    // hands its records.
+    let new: [StructuredLine]
     if let newTrace {
-      newText = newTrace
+      new = newTrace.lines
     } else {
-      do { newText = try plugin.products(URL(fileURLWithPath: path)).trace } catch {
+      do { new = StructuredLine.lines(of: try plugin.products(URL(fileURLWithPath: path)).records) } catch {
         throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
       }
     }
     let lanes = plugin.timeline.pageLanes
-    let golden = (try? StructuredLine.parseTrace(goldenTrace ?? "")) ?? []
-    let new = (try? StructuredLine.parseTrace(newText)) ?? []
+    let golden = goldenTrace?.lines ?? []
     var timeline = HTMLReportTimeline(name: name, durationMs: 0)
     timeline.engine = plugin.name
     timeline.laneNames = lanes.map(\.lane)
@@ -264,6 +272,32 @@ package struct HTMLReportBuilder: Sendable {
         return (p.x, f.coords == .vision ? 1 - p.y : p.y)
       }
       series.landmarks.append(points)
+    }
+  }
+}
+
+/// One side of a report's timeline: a trace file's text (a golden, a `.new`, a file given to
+/// `diff`), read by the one reader when drawn, or a replay's records in memory.
+package enum HTMLReportTrace: Sendable {
+  /// A trace file's text.
+  case file(String)
+  /// A replay's records (``ReplayProducts/records``).
+  case records([TraceRecord])
+
+  /// The records (a file that does not parse has none: it was already diffed, and a report
+  /// shows what it can).
+  package var records: [TraceRecord] {
+    switch self {
+    case .file(let text): (try? GoldenTrace.records(text)) ?? []
+    case .records(let r): r
+    }
+  }
+
+  /// The lines, each with its text (for the marks' hover).
+  var lines: [StructuredLine] {
+    switch self {
+    case .file(let text): (try? StructuredLine.parseTrace(text)) ?? []
+    case .records(let r): StructuredLine.lines(of: r)
     }
   }
 }

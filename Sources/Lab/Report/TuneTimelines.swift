@@ -58,17 +58,15 @@ package enum TuneTimelines {
       }
       guard let name = pick else { continue }
       let path = "\(recordingsDir)/\(name).jprec"
-      let golden = try trace(path, spec: shippedSpec, overrides: [])
-      let new = try trace(path, spec: trialSpec, overrides: applied.options)
-      let result: DiffResult
-      do { result = try TraceDiffer(options: DiffOptions()).diffTraces(golden: golden, replay: new) } catch {
-        throw .badInput("\(path): \(error.description)")
-      }
+      // Both sides are in-process replays: their records, no text read back.
+      let golden = try records(path, spec: shippedSpec, overrides: [])
+      let new = try records(path, spec: trialSpec, overrides: applied.options)
+      let result = TraceDiffer(options: DiffOptions()).diff(golden: StructuredLine.lines(of: golden), replay: StructuredLine.lines(of: new))
       let label = "#\(index) \(name)"
       var builder = HTMLReportBuilder(spec: trialSpec, overrides: applied.options)
       builder.goldenSpec = { _ in HTMLReportGoldenSpec(spec: shippedSpec, note: "shipped side: the shipped spec (\(specFile))") }
       let part = builder.document(
-        diff: result, golden: golden, replay: new, isA13: false, name: label, replayRecording: path, title: label)
+        diff: result, golden: .records(golden), replay: .records(new), isA13: false, name: label, replayRecording: path, title: label)
       doc.rows += part.rows
       doc.rowsOmitted += part.rowsOmitted
       doc.timelines += part.timelines
@@ -89,12 +87,12 @@ package enum TuneTimelines {
       uniquingKeysWith: { a, _ in a })
   }
 
-  /// The canonical trace of `path` replayed with `spec` and `overrides`.
-  static func trace(_ path: String, spec: PoseSpecDocument, overrides: [(name: String, value: String)]) throws(HarnessFailure)
-    -> String
+  /// The trace records of `path` replayed with `spec` and `overrides` (as their lines read back).
+  static func records(_ path: String, spec: PoseSpecDocument, overrides: [(name: String, value: String)]) throws(HarnessFailure)
+    -> [TraceRecord]
   {
     let d = try Harness.driver(spec: spec, overrides: overrides)
-    do { return try d.canonicalProducts(URL(fileURLWithPath: path)).trace } catch {
+    do { return try d.canonicalProducts(URL(fileURLWithPath: path)).records } catch {
       throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
     }
   }

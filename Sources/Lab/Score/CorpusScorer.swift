@@ -260,8 +260,7 @@ extension CorpusScorer {
       displays: displays, labels: rec.labels, praises: output.praises, durationMs: rec.durationMs,
       windows: windows, priority: { priorities[$0] ?? Int.min })
     let limits = try ScoreBudgets.limits(header: rec.header, base: budgets, path: rec.path)
-    let trace = output.budgetLines.joined(separator: "\n")
-    o.budgetBreaches = BudgetCheck.check(name: rec.name, trace: trace, limits: limits).breaches
+    o.budgetBreaches = BudgetCheck.check(name: rec.name, records: output.budgetRecords, limits: limits).breaches
     if let expectations { o.expectationFailures = expectations(rec, output.records) }
     return o
   }

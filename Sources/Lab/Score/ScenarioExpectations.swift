@@ -19,7 +19,7 @@ extension ScenarioCorpus {
       return []
     }
     var trace = ExpectationTrace()
-    for r in records { trace.add(t: r.t, out: r.out, fields: r.fields) }
+    for r in records.lazy.map(TraceFormat.canonical) { trace.add(t: r.t, out: r.out, fields: r.fields) }
     return Expectations.check(rules, trace: trace).map(\.description)
   }
 }
@@ -39,7 +39,7 @@ extension ScenarioCorpus {
     return { rec, records in
       guard let r = frozen[rec.name] else { return [] }
       var trace = ExpectationTrace()
-      for x in records { trace.add(t: x.t, out: x.out, fields: x.fields) }
+      for x in records.lazy.map(TraceFormat.canonical) { trace.add(t: x.t, out: x.out, fields: x.fields) }
       return Expectations.check(r, trace: trace).map(\.description)
     }
   }

@@ -14,7 +14,7 @@ import Replay
 struct ScoreOutput: ReplayOutput {
   var displays: [(t: Millis, cue: String?)] = []
   var praises = 0
-  var budgetLines: [String] = []
+  var budgetRecords: [TraceRecord] = []
   var keepRecords = false
   var records: [TraceRecord] = []
 
@@ -24,9 +24,9 @@ struct ScoreOutput: ReplayOutput {
     switch output {
     case .cueDisplay(let d):
       displays.append((t, d.cueId))
-      budgetLines.append(TraceFormat.line(TraceRecord(output, at: t)))
+      budgetRecords.append(TraceRecord(output, at: t))
     case .prompt:
-      budgetLines.append(TraceFormat.line(TraceRecord(output, at: t)))
+      budgetRecords.append(TraceRecord(output, at: t))
     case .praise(let p):
       if p.state == .on { praises += 1 }
     case .cueEval: return

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import Replay
 import Verify
 
 extension JPReplay {
@@ -74,9 +75,12 @@ extension JPReplay {
       let differ = TraceDiffer(options: options)
       let result: DiffResult
       do {
-        result = left.isA13 || right.isA13
-          ? try differ.diffA13(golden: left.text, replay: right.text)
-          : try differ.diffTraces(golden: left.text, replay: right.text)
+        if left.isA13 || right.isA13 {
+          result = try differ.diffA13(golden: left.text, replay: right.text)
+        } else {
+          // A replayed side hands its records; a trace file is read by the one reader.
+          result = differ.diff(golden: try Self.lines(left, file: "golden"), replay: try Self.lines(right, file: "replay"))
+        }
       } catch { throw CLIError.badInput(error.description) }
       print(result.render(), terminator: "")
       if let html {
@@ -106,13 +110,24 @@ extension JPReplay {
       }
     }
 
+    /// A side's trace lines: a replay's records in memory, a trace file through the one reader.
+    static func lines(_ side: (text: String, isA13: Bool, records: [TraceRecord]?), file: String) throws(BadInputError)
+      -> [StructuredLine]
+    {
+      if let records = side.records { return StructuredLine.lines(of: records) }
+      return try StructuredLine.parseTrace(side.text, file: file)
+    }
+
     /// A side's trace: a recording of another engine is replayed by its plug-in (the header's
     /// `engine`), any other side as before (a Just Photo recording or a trace file).
     static func traceText(
       of path: String, specPath: String?, overrides: [(name: String, value: String)]
-    ) throws -> (text: String, isA13: Bool) {
+    ) throws -> (text: String, isA13: Bool, records: [TraceRecord]?) {
       if Harness.isRecording(path), let plugin = try EngineRegistry.route(path) {
-        do { return (try plugin.products(URL(fileURLWithPath: path)).trace, false) } catch {
+        do {
+          let p = try plugin.products(URL(fileURLWithPath: path))
+          return (p.trace, false, p.records)
+        } catch {
           throw CLIError(code: error.exitCode.rawValue, message: error.description)
         }
       }

@@ -218,18 +218,21 @@ struct ExportOutput: ReplayOutput {
   }
 }
 
-/// A plug-in's replay into an export: its canonical trace or A.13 lines, read back.
+/// A plug-in's replay into an export: each trace record as it is (in its canonical form,
+/// beside its canonical line), each canonical A.13 line with its `ts_ms`. Nothing reads a
+/// trace line back.
 struct ExportLineSink: LineSink {
   let export: MCAPExport
   let a13: Bool
+  mutating func write(record: TraceRecord) throws {
+    guard !a13 else { throw MCAPError("a trace record of the replay reached the A.13 channel") }
+    let canonical = TraceFormat.canonical(record)
+    try export.trace(canonical, line: TraceFormat.line(canonical))
+  }
   mutating func write(line: String) throws {
-    if a13 {
-      let ts = (try? JSONParser.parse(line))?["ts_ms"]?.int64Value
-      try export.a13(line, tsMs: ts)
-    } else {
-      let record: TraceRecord
-      do { record = try TraceFormat.record(fromLine: line) } catch { throw MCAPError("a trace line of the replay: \(error.message)") }
-      try export.trace(record, line: line)
-    }
+    // The replay writes its trace as records (`write(record:)`): text here is A.13.
+    guard a13 else { throw MCAPError("a trace line of the replay reached the export as text") }
+    let ts = (try? JSONParser.parse(line))?["ts_ms"]?.int64Value
+    try export.a13(line, tsMs: ts)
   }
 }

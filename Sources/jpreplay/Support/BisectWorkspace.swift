@@ -300,7 +300,7 @@ struct BisectWorkspace {
       judged += 1
       let differ = TraceDiffer()
       let got = String(decoding: fm.contents(atPath: out + "/\(n).trace.jsonl") ?? Data(), as: UTF8.self)
-      var result = try differ.diffTraces(golden: String(decoding: refTrace, as: UTF8.self), replay: got)
+      var result = try differ.diffTraceFiles(golden: String(decoding: refTrace, as: UTF8.self), replay: got)
       if result.divergence == nil, let refA13 = fm.contents(atPath: referenceDir + "/\(n).a13.jsonl") {
         let gotA13 = String(decoding: fm.contents(atPath: out + "/\(n).a13.jsonl") ?? Data(), as: UTF8.self)
         result = try differ.diffA13(golden: String(decoding: refA13, as: UTF8.self), replay: gotA13)
@@ -338,10 +338,12 @@ struct BisectWorkspace {
     p.standardError = FileHandle.nullDevice
     do { try p.run() } catch { throw CLIError.badInput("cannot run \(binary): \(SystemReason.message(error))") }
     p.waitUntilExit()
+    // The child's trace file crosses a process boundary: it is read like a golden, by the one
+    // reader.
     guard p.terminationStatus == 0, let data = FileManager.default.contents(atPath: out),
-      let parsed = try? StructuredLine.parseTrace(String(decoding: data, as: UTF8.self))
+      let read = try? GoldenTrace.records(String(decoding: data, as: UTF8.self))
     else { return lines + ["  (no table: this commit's jpreplay cannot replay \(name) with --trace metrics)"] }
-    let records = parsed.filter { $0.trace.kind == .cue_eval && abs($0.t - d.t) <= 500 }.map { TraceRecord(t: $0.t, out: $0.kind, fields: $0.fields) }
+    let records = read.filter { $0.kind == .cue_eval && abs($0.t - d.t) <= 500 }
     lines += CueEvalTable.render(records, cues: why.cues).map { "  " + $0 }
     return lines
   }

@@ -24,7 +24,7 @@ enum HTMLReportFile {
   }
 
   static func writeDiff(
-    _ result: DiffResult, golden: (text: String, isA13: Bool), replay: (text: String, isA13: Bool), sides: (a: String, b: String),
+    _ result: DiffResult, golden: (text: String, isA13: Bool, records: [TraceRecord]?), replay: (text: String, isA13: Bool, records: [TraceRecord]?), sides: (a: String, b: String),
     engine: EngineArguments, to path: String
   ) throws {
     let specPath = engine.spec ?? Harness.defaultSpecPath
@@ -38,7 +38,8 @@ enum HTMLReportFile {
     }
     let name = Harness.isRecording(sides.b) ? CorpusScorer.recordingName(sides.b) : Paths.name(sides.b)
     let doc = builder.document(
-      diff: result, golden: golden.text, replay: replay.text, isA13: golden.isA13 || replay.isA13, name: name,
+      diff: result, golden: golden.records.map(HTMLReportTrace.records) ?? .file(golden.text),
+      replay: replay.records.map(HTMLReportTrace.records) ?? .file(replay.text), isA13: golden.isA13 || replay.isA13, name: name,
       replayRecording: Harness.isRecording(sides.b) ? sides.b : nil, title: "jpreplay diff \(sides.a) \(sides.b)")
     try write(doc, to: path)
   }

@@ -231,11 +231,9 @@ enum GoldenLines {
     guard FileManager.default.fileExists(atPath: tracePath) else {
       throw CLIError.badInput("\(tracePath): no golden trace for \(recording) (--golden-dir names the folder; default Golden)")
     }
-    var trace: [TraceRecord] = []
-    for (n, line) in try lines(tracePath).enumerated() {
-      do { trace.append(try TraceFormat.record(fromLine: line)) } catch {
-        throw CLIError.badInput("\(tracePath): line \(n + 1): \(error.message)")
-      }
+    let trace: [TraceRecord]
+    do { trace = try GoldenTrace.records(try text(tracePath)) } catch let error as TraceParseError {
+      throw CLIError.badInput("\(tracePath): line \(error.line): \(error.message)")
     }
     var a13: [(t: Millis, line: String)] = []
     let a13Path = Paths.join(dir, "\(name).a13.jsonl")
@@ -251,10 +249,15 @@ enum GoldenLines {
   }
 
   static func lines(_ path: String) throws -> [String] {
+    try text(path).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+  }
+
+  /// The golden file at `path`, within `GoldenStore.fileBytesMax`.
+  static func text(_ path: String) throws -> String {
     let bytes: [UInt8]
     do { bytes = try InputFile.read(path, what: "golden", bytesMax: GoldenStore.fileBytesMax, bound: "GoldenStore.fileBytesMax") } catch {
       throw CLIError.badInput(error.description)
     }
-    return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    return String(decoding: bytes, as: UTF8.self)
   }
 }
