@@ -51,6 +51,8 @@ public struct RecordingObjectives: Equatable, Sendable {
   public var praises = 0
   public var budgetBreaches: [String] = []
   public var expectationFailures: [String] = []
+  /// `expect:` rules that miss on a draw their `known:` marker names (not failures).
+  public var knownMisses: [String] = []
 
   public init() {}
 
