@@ -82,25 +82,85 @@ public struct ExpectationTrace: Sendable, Equatable {
   }
 }
 
-/// One `expect:` rule the replay broke, with what the trace showed instead.
+/// One `expect:` rule the replay broke, with what the trace showed instead — or, for a rule
+/// marked `known:` on this draw, the known miss (`Expectations.judge`).
 public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
   public var expectation: ScenarioExpectation
   /// What was seen, e.g. `displayed instead: FRAME_MOVE_LEFT from 1933`.
   public var observed: String
+  /// A rule marked `known:` that held on a draw its marker names (the marker is stale).
+  public var heldWhereKnown: Bool
+
+  public init(expectation: ScenarioExpectation, observed: String, heldWhereKnown: Bool = false) {
+    self.expectation = expectation
+    self.observed = observed
+    self.heldWhereKnown = heldWhereKnown
+  }
 
   /// `Recordings/x.scenario.yaml:31: expect[0] (TORSO_STRAIGHTEN displayed within 500 ms of
-  /// t=2000): not met; displayed instead: none`.
-  public var description: String { "\(expectation.place) (\(expectation.summary)): not met; \(observed)" }
+  /// t=2000): not met; displayed instead: none`; for a stale marker `… (summary) [known miss no
+  /// longer misses: …]: not met; held on draw 1 (known: draws 1, 3; why)`.
+  public var description: String {
+    "\(expectation.place) (\(expectation.summary))\(heldWhereKnown ? " [\(Expectations.knownMissWord) no longer misses: remove the draw from its known: marker, or the marker]" : ""): not met; \(observed)"
+  }
+
+  /// A known miss as reported (not a failure): `…: expect[9] (no cue displayed in [119000,
+  /// 139500]): known miss (G-52: …); displayed: HIP_SQUARE/hard at t=127200`.
+  public var knownDescription: String {
+    "\(expectation.place) (\(expectation.summary)): \(Expectations.knownMissWord) (\(expectation.knownMiss?.why ?? "")); \(observed)"
+  }
+}
+
+/// The rules of one replay judged with their `known:` markers (`Expectations.judge`).
+public struct ExpectationVerdict: Sendable, Equatable {
+  /// Rules broken: an unmarked miss, a miss on a draw the marker does not name, or a marked
+  /// rule that holds on a draw its marker names (the marker is stale).
+  public var failures: [ExpectationFailure] = []
+  /// Marked rules that miss on a draw their marker names: reported, not failures.
+  public var knownMisses: [ExpectationFailure] = []
+
+  public init(failures: [ExpectationFailure] = [], knownMisses: [ExpectationFailure] = []) {
+    self.failures = failures
+    self.knownMisses = knownMisses
+  }
 }
 
 /// Checks `expect:` rules against a replay (issue 15): `verify` reports the failures in their
 /// own category, `tune` counts them as hard constraints.
 public enum Expectations {
-  /// The rules `trace` breaks, in rule order (empty: all met).
-  public static func check(_ expectations: [ScenarioExpectation], trace: ExpectationTrace) -> [ExpectationFailure] {
-    expectations.compactMap { e in
-      observed(breaking: e.rule, in: trace).map { ExpectationFailure(expectation: e, observed: $0) }
+  /// The rules `trace` (draw `draw` of the scenario, ``SeedDraws``; 0: the committed
+  /// recording) breaks, in rule order (empty: all met) — `judge`'s failures.
+  public static func check(_ expectations: [ScenarioExpectation], trace: ExpectationTrace, draw: Int = 0) -> [ExpectationFailure] {
+    judge(expectations, trace: trace, draw: draw).failures
+  }
+
+  /// How a known miss is reported (`ExpectationFailure.knownDescription`).
+  public static let knownMissWord = "known miss"
+
+  /// The one judgement of `expect:` rules with their `known:` markers, for every reader
+  /// (`verify`, `score`, `tune`'s `expectation_failures`, `tune rebuild`'s check): a strict
+  /// expected failure, draw by draw. An unmarked rule, or a marked one on a draw its marker does
+  /// not name, fails when it misses. On a draw the marker names, a miss is a known miss
+  /// (reported, not a failure) and a hold is a failure: "known miss no longer misses" — the
+  /// engine changed, so the marker (or that draw of it) must go.
+  public static func judge(_ expectations: [ScenarioExpectation], trace: ExpectationTrace, draw: Int = 0) -> ExpectationVerdict {
+    var out = ExpectationVerdict()
+    for e in expectations {
+      let seen = observed(breaking: e.rule, in: trace)
+      guard let known = e.knownMiss, known.draws.contains(draw) else {
+        if let seen { out.failures.append(ExpectationFailure(expectation: e, observed: seen)) }
+        continue
+      }
+      if let seen {
+        out.knownMisses.append(ExpectationFailure(expectation: e, observed: seen))
+      } else {
+        out.failures.append(
+          ExpectationFailure(
+            expectation: e, observed: "held on draw \(draw) (known: draws \(known.draws.map(String.init).joined(separator: ", ")); \(known.why))",
+            heldWhereKnown: true))
+      }
     }
+    return out
   }
 
   /// Whether any of `rules` is judged on lines other than `cue_display` and `praise` (the

@@ -21,6 +21,7 @@ import Foundation
 ///   - {never: prompt, with: {op: shown}, from: 0, to: 900}     # no such line in [0, 900]
 ///   - {state: shutter, with: {enabled: false, reason: workset_full}, at: 9000}
 ///   - {saw: a13.photo_write_verification, with: {retry_used: "false"}, has: [asset_id_hash]}
+///   - {not_displayed: any, from: 0, to: 9000, known: {draws: [2, 4], why: "G-49: …"}}  # a known miss
 /// ```
 ///
 /// "Displayed at instant t" is the `cue_display` state after every record at times ≤ t
@@ -89,17 +90,37 @@ public struct ScenarioExpectation: Sendable, Equatable {
     case state(match: Match, at: Int64, withinMs: Int64)
   }
 
+  /// A rule kept as the author's intent that the engine is known to break on some detector
+  /// draws (issue 35): `known: {draws: [2, 4], why: "G-52: …"}`. Judged draw by draw, as a
+  /// strict expected failure (`Expectations.judge`): on a draw it names the rule must miss (a
+  /// known miss, reported, not a failure) and a hold there fails ("known miss no longer
+  /// misses"), so the marker cannot go stale; on any other draw the rule must hold as usual.
+  public struct KnownMiss: Sendable, Equatable {
+    /// The draws it misses on (``SeedDraws``: 0 is the committed recording), ascending.
+    public var draws: [Int]
+    /// The finding and its spec mechanism, e.g. `G-52: a line cue after a one-frame outlier`.
+    public var why: String
+
+    public init(draws: [Int], why: String) {
+      self.draws = draws
+      self.why = why
+    }
+  }
+
   public var rule: Rule
   /// Where the rule is written: the scenario file, its line (1-based) and `expect[i]`.
   public var file: String
   public var line: Int?
   public var index: Int
+  /// The rule's `known:` marker; nil: the rule must hold on every draw.
+  public var knownMiss: KnownMiss?
 
-  public init(rule: Rule, file: String, line: Int? = nil, index: Int) {
+  public init(rule: Rule, file: String, line: Int? = nil, index: Int, knownMiss: KnownMiss? = nil) {
     self.rule = rule
     self.file = file
     self.line = line
     self.index = index
+    self.knownMiss = knownMiss
   }
 
   /// `Recordings/x.scenario.yaml:31: expect[0]`.
@@ -141,14 +162,49 @@ public struct ScenarioExpectation: Sendable, Equatable {
     var out: [ScenarioExpectation] = []
     out.reserveCapacity(entries.count)
     for (i, e) in entries.enumerated() {
+      let knownNode = try e.mapping(allowed: keys, what: "expect key").first { $0.key == "known" }?.value
       out.append(
-        ScenarioExpectation(rule: try parseRule(e, duration: duration, wallStartMs: wallStartMs), file: e.file, line: e.line, index: i))
+        ScenarioExpectation(
+          rule: try parseRule(e, duration: duration, wallStartMs: wallStartMs), file: e.file, line: e.line, index: i,
+          knownMiss: try knownNode.map { k throws(ScenarioError) in try parseKnown(k) }))
     }
     return out
   }
 
+  /// `known: {draws: [K, …], why: TEXT}`: draws 0 … `knownDrawsMax` − 1, at least one, each
+  /// once, ascending; `why` one line of printable text (it is printed in logs), 1 …
+  /// `knownWhyMax` bytes.
+  static func parseKnown(_ n: YNode) throws(ScenarioError) -> KnownMiss {
+    let m = try n.mapping(allowed: ScenarioSchema.knownKeys, what: "known key")
+    guard let dn = m.first(where: { $0.key == "draws" })?.value, let wn = m.first(where: { $0.key == "why" })?.value else {
+      throw n.error("expected known: {draws: [K, …], why: \"FINDING: mechanism\"} (both keys)")
+    }
+    let items = try dn.sequence(max: ScenarioLimits.knownDrawsMax, bound: "ScenarioLimits.knownDrawsMax")
+    guard !items.isEmpty else { throw dn.error("expected at least one draw (the draws the rule misses on)") }
+    var draws: [Int] = []
+    for i in items {
+      let k = try i.int()
+      guard k >= 0, k < Int64(ScenarioLimits.knownDrawsMax) else {
+        throw i.error("expected a draw 0…\(ScenarioLimits.knownDrawsMax - 1) (ScenarioLimits.knownDrawsMax), found \(k)")
+      }
+      guard draws.last.map({ Int(k) > $0 }) ?? true else {
+        throw i.error("expected draws in ascending order, each once, found \(k) after \(draws.last!)")
+      }
+      draws.append(Int(k))
+    }
+    let why = try wn.string()
+    guard !why.isEmpty, why.utf8.count <= ScenarioLimits.knownWhyMax else {
+      throw wn.error("expected a finding and its mechanism, 1…\(ScenarioLimits.knownWhyMax) bytes (ScenarioLimits.knownWhyMax), found \(why.utf8.count)")
+    }
+    guard why.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) && $0.value != 0x2028 && $0.value != 0x2029 }) else {
+      throw wn.error("expected one line of printable text (no control characters or line breaks)")
+    }
+    return KnownMiss(draws: draws, why: why)
+  }
+
   static func parseRule(_ n: YNode, duration: Int64, wallStartMs: Int64 = 0) throws(ScenarioError) -> Rule {
-    let m = try n.mapping(allowed: keys, what: "expect key")
+    // `known:` marks the rule (parseKnown), it is not part of its shape.
+    let m = try n.mapping(allowed: keys, what: "expect key").filter { $0.key != "known" }
     func v(_ k: String) -> YNode? { m.first(where: { $0.key == k })?.value }
     let keys = Set(m.map(\.key))
     func time(_ k: String) throws(ScenarioError) -> Int64 {

@@ -64,6 +64,11 @@ public enum ScenarioLimits {
   public static let expectationFieldsMax = 32
   /// Bytes of one text value in a rule's `with` (a card's or prompt's text).
   public static let expectationTextMax = 1_024
+  /// Draws one rule's `known:` marker may name (draws 0 … `knownDrawsMax` − 1: the most
+  /// `score --seeds` and a study draw, `SeedDraws.drawsMax`).
+  public static let knownDrawsMax = 64
+  /// Bytes of a `known:` marker's `why` (the finding id and the mechanism, one line).
+  public static let knownWhyMax = 1_024
 }
 
 extension Int64 {

@@ -28,8 +28,10 @@ public enum ScenarioSchema {
   static let faceKeys = ["bbox", "conf", "left_eye", "right_eye", "nose_tip", "chin", "mouth"]
   static let expectKeys = [
     "displayed", "at", "within_ms", "not_displayed", "from", "to", "praise", "saw", "never", "state", "with", "has", "lacks",
-    "count",
+    "count", "known",
   ]
+  /// A rule's `known:` marker: a recorded engine miss (the draws it misses on, and why).
+  static let knownKeys = ["draws", "why"]
   /// The bounds of `praise:` and `count:`.
   static let countKeys = ["at_least", "at_most"]
   static let truthKeys = ["cue", "from", "to"]
@@ -57,6 +59,7 @@ public enum ScenarioSchema {
     Section(id: "expect", keys: expectKeys),
     Section(id: "expect.praise", keys: countKeys),
     Section(id: "expect.count", keys: countKeys),
+    Section(id: "expect.known", keys: knownKeys),
     Section(id: "truth", keys: truthKeys),
   ]
 }

@@ -27,7 +27,11 @@ import Testing
         let n = line.split(whereSeparator: { !"0123456789.".contains($0) }).compactMap { Double($0) }
         if n.count >= 3, n[1] - n[0] <= 400 { quick += 1 }
       }
-      #expect(!text.contains("\nexpect:\n") || text.contains("# Left out here"), "\(name): the rules left out are listed")
+      // The consequences the shipped engine does not meet are listed: left out, or kept with a
+      // known: marker (issue 35).
+      #expect(
+        !text.contains("\nexpect:\n") || text.contains("# Left out here") || text.contains("# Kept with a known: marker"),
+        "\(name): the rules left out or marked known are listed")
     }
     #expect(profiles.contains("noisy") && profiles.count >= 2, "\(profiles)")
     #expect(quick >= 3, "\(quick) quick steps")

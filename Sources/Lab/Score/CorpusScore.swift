@@ -156,6 +156,7 @@ package struct CorpusScore: Equatable, Sendable {
       for f in o.falseAlarms { out.append(ConsoleText.line("\(r.name): false alarm \(f)")) }
       for b in o.budgetBreaches { out.append(ConsoleText.line("\(r.name): budget \(b)")) }
       for e in o.expectationFailures { out.append(ConsoleText.line("\(r.name): expectation \(e)")) }
+      for k in o.knownMisses { out.append(ConsoleText.line("\(r.name): expectation \(k)")) }
     }
     return out.isEmpty ? "" : out.joined(separator: "\n") + "\n"
   }
@@ -174,6 +175,8 @@ package struct CorpusScore: Equatable, Sendable {
       obj["false_alarm_list"] = .array(o.falseAlarms.map { .string($0) })
       obj["budget_breaches"] = .array(o.budgetBreaches.map { .string($0) })
       obj["expectation_failure_list"] = .array(o.expectationFailures.map { .string($0) })
+      // Only when a rule's known: marker names this draw (older output stays byte-identical).
+      if !o.knownMisses.isEmpty { obj["known_miss_list"] = .array(o.knownMisses.map { .string($0) }) }
       return .object(obj)
     }
     let doc: JSONObject = ["recordings": .array(recs), "total": .object(Self.objectiveObject(totals))]

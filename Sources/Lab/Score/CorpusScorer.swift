@@ -36,11 +36,18 @@ package struct LoadedRecording: Sendable {
   /// Tables of the recording's luma planes, shared by every replay of it
   /// (`CorpusScorer.cachingLumaTables`); nil: each replay builds its own.
   package internal(set) var lumaTables: LumaTableCache? = nil
+  /// Which draw of its scenario this is (``SeedDraws``; 0: the committed recording), for the
+  /// `known:` markers of its `expect:` rules.
+  package internal(set) var draw: Int = 0
 }
 
 /// Checks a recording's expectations (`expect:` blocks, issue 15 item 1) on the records of one
-/// replay (`cue_display`, `prompt`, `praise`); returns one message per failed expectation.
-package typealias ExpectationChecker = @Sendable (_ recording: LoadedRecording, _ records: [TraceRecord]) -> [String]
+/// replay (`cue_display`, `prompt`, `praise`); returns one message per failed expectation and
+/// one per known miss (a rule whose `known:` marker names the recording's `draw`: reported, not
+/// a failure).
+package typealias ExpectationChecker = @Sendable (_ recording: LoadedRecording, _ records: [TraceRecord]) -> (
+  failures: [String], known: [String]
+)
 
 /// Scores a corpus of recordings for any spec and options (issue 15 item 3): each recording is
 /// decoded once (`init`), then every `score` replays all of them in process, in parallel on
@@ -261,7 +268,7 @@ extension CorpusScorer {
       windows: windows, priority: { priorities[$0] ?? Int.min })
     let limits = try ScoreBudgets.limits(header: rec.header, base: budgets, path: rec.path)
     o.budgetBreaches = BudgetCheck.check(name: rec.name, records: output.budgetRecords, limits: limits).breaches
-    if let expectations { o.expectationFailures = expectations(rec, output.records) }
+    if let expectations { (o.expectationFailures, o.knownMisses) = expectations(rec, output.records) }
     return o
   }
 

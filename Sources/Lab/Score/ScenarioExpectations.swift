@@ -16,11 +16,16 @@ extension ScenarioCorpus {
     guard let all = try? expectations(of: rec.name, recordingsDir: dir.isEmpty ? "." : dir), case let rules = Expectations.traceOnly(all),
       !rules.isEmpty
     else {
-      return []
+      return ([], [])
     }
     var trace = ExpectationTrace()
     for r in records.lazy.map(TraceFormat.canonical) { trace.add(t: r.t, out: r.out, fields: r.fields) }
-    return Expectations.check(rules, trace: trace).map(\.description)
+    return ScenarioCorpus.verdictLines(Expectations.judge(rules, trace: trace, draw: rec.draw))
+  }
+
+  /// A verdict as the scorer keeps it: failures and known misses, one line each.
+  static func verdictLines(_ v: ExpectationVerdict) -> (failures: [String], known: [String]) {
+    (v.failures.map(\.description), v.knownMisses.map(\.knownDescription))
   }
 }
 
@@ -37,10 +42,10 @@ extension ScenarioCorpus {
     guard !rules.isEmpty else { return nil }
     let frozen = rules
     return { rec, records in
-      guard let r = frozen[rec.name] else { return [] }
+      guard let r = frozen[rec.name] else { return ([], []) }
       var trace = ExpectationTrace()
       for x in records.lazy.map(TraceFormat.canonical) { trace.add(t: x.t, out: x.out, fields: x.fields) }
-      return Expectations.check(r, trace: trace).map(\.description)
+      return ScenarioCorpus.verdictLines(Expectations.judge(r, trace: trace, draw: rec.draw))
     }
   }
 }

@@ -51,6 +51,8 @@ package struct RecordingObjectives: Equatable, Sendable {
   package var praises = 0
   package var budgetBreaches: [String] = []
   package var expectationFailures: [String] = []
+  /// `expect:` rules that miss on a draw their `known:` marker names (not failures).
+  package var knownMisses: [String] = []
 
   package init() {}
 

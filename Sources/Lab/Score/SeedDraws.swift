@@ -63,7 +63,9 @@ package enum SeedDraws {
       throw .badInput("\(scenarioPath): draw \(k) (seed \(scenario.seed)): \(error.description)")
     }
     // Named as the recording (its expect: rules are found by name), the draw in messages.
-    return try CorpusScorer.load(reader: reader, path: path, eventsBudget: eventsBudget, eventsMax: eventsMax)
+    var r = try CorpusScorer.load(reader: reader, path: path, eventsBudget: eventsBudget, eventsMax: eventsMax)
+    r.draw = k
+    return r
   }
 }
 
@@ -236,6 +238,34 @@ package struct DrawsScore: Sendable {
     return order.map { byKey[$0]! }.sorted { ($0.recording, $0.rule) < ($1.recording, $1.rule) }
   }
 
+  /// Every known miss (a rule missing on a draw its `known:` marker names: reported, not a
+  /// failure), by recording then rule, with the draws it misses on; `rule` ends with the
+  /// marker's words (`… (no cue displayed in [0, 9500]): known miss (G-52: …)`).
+  package var knownMisses: [RuleFailure] {
+    var byKey: [String: RuleFailure] = [:]
+    for (k, score) in draws.enumerated() {
+      for r in score.recordings {
+        for f in r.objectives.knownMisses {
+          // "place (summary): known miss (why); observed" → without what this draw observed.
+          let rule = Self.knownRule(f)
+          let key = r.name + "\u{1}" + rule
+          if byKey[key] == nil { byKey[key] = RuleFailure(recording: r.name, rule: rule, draws: []) }
+          if byKey[key]!.draws.last != k { byKey[key]!.draws.append(k) }
+        }
+      }
+    }
+    return byKey.values.sorted { ($0.recording, $0.rule) < ($1.recording, $1.rule) }
+  }
+
+  /// A known miss's line up to the end of its marker's words (`…): known miss (why)`).
+  static func knownRule(_ line: String) -> String {
+    guard let at = line.range(of: "): \(Expectations.knownMissWord) (") else { return line }
+    // The marker's `why` is one line without "); " at its end: cut at the last "); ".
+    let rest = line[at.upperBound...]
+    guard let end = rest.range(of: "); ", options: .backwards) else { return line }
+    return String(line[..<end.lowerBound]) + ")"
+  }
+
   /// What each failing rule saw on each draw it fails on (`score --seeds K --details`): the
   /// rule, then one line per draw with the failure's own words after `not met` (what was
   /// displayed instead, when), so a rule about one draw can be read against the spec draw by draw.
@@ -286,6 +316,19 @@ package struct DrawsScore: Sendable {
     for f in failures {
       let which = f.draws.count == draws.count ? "every draw" : "draws \(f.draws.map(String.init).joined(separator: ", ")) of \(draws.count)"
       out += ConsoleText.line("\(f.recording): \(f.rule): fails on \(which)") + "\n"
+    }
+    out += knownText()
+    return out
+  }
+
+  /// The known misses, one line each with their draws (empty when there are none, so output
+  /// of a corpus without `known:` markers is as before).
+  package func knownText() -> String {
+    let known = knownMisses
+    guard !known.isEmpty else { return "" }
+    var out = "expect: known misses (marked known:, not failures): \(known.count)\n"
+    for f in known {
+      out += ConsoleText.line("\(f.recording): \(f.rule): misses on draw\(f.draws.count == 1 ? "" : "s") \(f.draws.map(String.init).joined(separator: ", ")) of \(draws.count)") + "\n"
     }
     return out
   }

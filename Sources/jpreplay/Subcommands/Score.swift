@@ -34,6 +34,9 @@ extension JPReplay {
         (a recording without a scenario is the same in every draw). It prints each objective's \
         mean with its 95% interval and every draw's total, then each expect: rule that fails on \
         some draw, with the draws: a rule that holds on draw 0 only is a rule about one draw. \
+        A rule marked known: {draws: […], why: …} (docs/SCENARIOS.md) that misses on a draw it \
+        names is listed apart as a known miss, not a failure; one that holds on such a draw \
+        fails ("known miss no longer misses"). \
         With --details it then lists, per failing rule, what each failing draw saw instead.
 
         Recordings without labels (imported sessions) get praise, budgets and expectations \

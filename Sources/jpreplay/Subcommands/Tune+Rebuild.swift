@@ -20,7 +20,9 @@ extension JPReplay.Tune {
         and checks every expect: rule of the fit, validation and test recordings with the \
         rebuilt configuration — on each of the recipe's `seeds:` detector draws (default 1; \
         draw 0 is the committed recording, as score --seeds), since a rule that holds on one \
-        draw is a rule about one draw. Exit 0 when the files equal the recipe's outputs and break no \
+        draw is a rule about one draw. A rule's known: marker (docs/SCENARIOS.md) is honoured \
+        as by score and tune: a known miss on a draw it names is printed, not a failure; a \
+        hold there is one. Exit 0 when the files equal the recipe's outputs and break no \
         rule; 1 when a file differs from outputs: (named with both hashes) or a rule is \
         broken (each named); 2 on a bad recipe. --check writes nothing into the folder: it \
         rebuilds into a temporary folder and compares the rebuilt files, and the committed \
@@ -94,16 +96,18 @@ extension JPReplay.Tune {
         }
       }
       // Every rule of the fit, validation and test corpora holds with the rebuilt configuration.
-      let broken: [String]
-      do { broken = try TuneRecipeRules.broken(recipe: r, folder: out, jobs: max(1, jobs)) } catch { throw CLIError.badInput(error.message) }
-      problems += broken.map { "rule broken by the rebuilt configuration: \($0)" }
+      let judged: (broken: [String], known: [String])
+      do { judged = try TuneRecipeRules.judge(recipe: r, folder: out, jobs: max(1, jobs)) } catch { throw CLIError.badInput(error.message) }
+      problems += judged.broken.map { "rule broken by the rebuilt configuration: \($0)" }
+      // Known misses (a rule's known: marker, docs/SCENARIOS.md): named, not problems.
+      for k in judged.known { print(ConsoleText.line("tune rebuild: known miss, not a failure: \(k)")) }
       guard problems.isEmpty else {
         for p in problems { printErr("jpreplay: \(ConsoleText.line(p))") }
         printErr("jpreplay: tune rebuild: \(problems.count) problem\(problems.count == 1 ? "" : "s"); \(recipe) and \(r.folder) do not agree (a changed answer: update the recipe's outputs after reviewing it)")
         throw ExitCode(1)
       }
       let everywhere = r.seeds > 1 ? " on each of \(r.seeds) draws" : ""
-      print("tune rebuild: \(r.folder): \(TuneRecipe.outputNames.joined(separator: ", ")) equal the recipe's outputs; every expect: rule of the fit, validation and test recordings holds\(everywhere)")
+      print("tune rebuild: \(r.folder): \(TuneRecipe.outputNames.joined(separator: ", ")) equal the recipe's outputs; every expect: rule of the fit, validation and test recordings holds\(everywhere)\(judged.known.isEmpty ? "" : ", known misses aside (\(judged.known.count), above)")")
     }
   }
 }
