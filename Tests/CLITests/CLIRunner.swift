@@ -51,6 +51,9 @@ enum CLI {
     let r = try ChildProcess.run(
       [(executable ?? binary).path] + args, cwd: (cwd ?? repoRoot).path, environment: environment,
       stdin: Data((stdin ?? "").utf8))
+    if let log = ProcessInfo.processInfo.environment["JPREPLAY_TEST_CPU_LOG"] {
+      CPULog.append(log, String(format: "%.3f\t%@\n", r.cpuSeconds, args.joined(separator: " ")))
+    }
     return Result(
       code: r.status, stdout: String(decoding: r.stdout, as: UTF8.self),
       stderr: String(decoding: r.stderr, as: UTF8.self), stdoutData: r.stdout)
@@ -101,5 +104,23 @@ enum CLI {
       .appendingPathComponent("jpreplay-\(label)-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     return dir
+  }
+}
+
+/// `JPREPLAY_TEST_CPU_LOG=FILE scripts/test` appends one line per jpreplay run (CPU seconds, then
+/// its arguments): where the suite's time goes, read with `sort -rn FILE | head`. A profile,
+/// never an assertion.
+enum CPULog {
+  private static let lock = NSLock()
+  static func append(_ path: String, _ line: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let h = FileHandle(forWritingAtPath: path) ?? {
+      FileManager.default.createFile(atPath: path, contents: nil)
+      return FileHandle(forWritingAtPath: path)
+    }() else { return }
+    h.seekToEndOfFile()
+    h.write(Data(line.utf8))
+    try? h.close()
   }
 }

@@ -24,6 +24,9 @@ enum ChildProcess {
     var status: Int32
     var stdout: Data
     var stderr: Data
+    /// The child's user + system CPU time (for `JPREPLAY_TEST_CPU_LOG`: where the suite's time
+    /// goes; no test compares it).
+    var cpuSeconds: Double
   }
 
   /// Runs `argv` (argv[0] a path) in `cwd` with `environment`, feeds it `stdin` (then end of
@@ -63,9 +66,11 @@ enum ChildProcess {
     drainer.start()
     let out = readAll(output.read)
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
     while !errorText.done || !feeder.isFinished { usleep(1000) }
-    return Output(status: exitCode(status), stdout: out, stderr: errorText.data)
+    let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    return Output(status: exitCode(status), stdout: out, stderr: errorText.data, cpuSeconds: cpu)
   }
 
   private final class Drained: @unchecked Sendable {
@@ -85,6 +90,8 @@ enum ChildProcess {
     close(fd)
     return data
   }
+
+  private static func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1_000_000 }
 
   private static func exitCode(_ status: Int32) -> Int32 {
     let signal = status & 0x7f
