@@ -97,6 +97,21 @@ extension EngineRoutingCLITests {
   /// `coverage` reads PixScan's recordings through its vocabulary. The expectations come from
   /// the scenarios' scripts (what their authors wrote), not from a replay: undo-edges swipes
   /// left, right and down but never up, and presses undo with nothing to undo.
+  /// Just Photo's summary names the cues no recording shows (issue 37), not a count alone: the
+  /// plain `jpreplay coverage` of one recording (the corpus-wide run is `CorpusTests`').
+  @Test func coverageOfAJustPhotoRecordingNamesTheCuesNotShown() throws {
+    let dir = try CLI.tempDir("coverage-jp")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try FileManager.default.copyItem(
+      at: CLI.repoRoot.appendingPathComponent("Recordings/s04-frame-left-enter.jprec"), to: dir.appendingPathComponent("s04-frame-left-enter.jprec"))
+    let r = try CLI.run(["coverage", "--recordings", dir.path])
+    #expect(r.code == 0, "\(r.stderr)")
+    #expect(r.stdout.hasPrefix("coverage: 1 recordings; ENGINE §7 scenarios 1/"), "\(r.stdout)")
+    let unshown = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("  not shown by any recording: ") })
+    let names = Set(unshown.dropFirst("  not shown by any recording: ".count).split(separator: ", ").map(String.init))
+    #expect(names.contains("FRAME_MOVE_RIGHT") && !names.contains("FRAME_MOVE_LEFT"), "\(unshown)")
+  }
+
   @Test func coverageOfPixScanRecordings() throws {
     let dir = try CLI.tempDir("coverage")
     defer { try? FileManager.default.removeItem(at: dir) }

@@ -24,7 +24,6 @@ extension JPReplay {
         engines gets one report per engine.
 
         Examples:
-          jpreplay coverage
           jpreplay coverage --markdown > /tmp/coverage.md
           jpreplay coverage --spec Tests/Fixtures/reference-posespec.json --strict    # exit 1: two G-48 cues never fire
           jpreplay coverage --recordings Recordings/pixscan --strict
