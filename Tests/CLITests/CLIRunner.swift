@@ -116,7 +116,7 @@ enum CPULog {
     lock.lock()
     defer { lock.unlock() }
     guard let h = FileHandle(forWritingAtPath: path) ?? {
-      FileManager.default.createFile(atPath: path, contents: nil)
+      _ = FileManager.default.createFile(atPath: path, contents: nil)
       return FileHandle(forWritingAtPath: path)
     }() else { return }
     h.seekToEndOfFile()

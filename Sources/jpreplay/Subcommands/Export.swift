@@ -113,7 +113,7 @@ extension JPReplay {
       if from != nil || to != nil { options.window = (from ?? 0)...(to ?? .max) }
       let goldenLines = try golden ? GoldenLines.read(dir: goldenDir, recording: recording, wallStartMs: options.wallStartMs) : nil
       let driver = try plugin == nil ? Harness.driver(specPath: engine.spec, overrides: engine.parsedOverrides(), traceMetrics: !noMetrics) : nil
-      if let driver, !cues.isEmpty { try Self.checkCues(cues, spec: engine.spec) }
+      if driver != nil, !cues.isEmpty { try Self.checkCues(cues, spec: engine.spec) }
       let kinds = Self.kinds(plugin)
       let counts: [String: Int]
       let messages: UInt64

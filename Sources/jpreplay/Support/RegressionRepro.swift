@@ -100,9 +100,9 @@ enum RegressionRepro {
     if let goldenDir {
       let base = Paths.stem(output)
       try FileManager.default.createDirectory(atPath: goldenDir, withIntermediateDirectories: true)
-      for (ext, text) in [("trace", products.trace), ("a13", products.a13)] where text != nil {
+      for (ext, text) in [("trace", products.trace), ("a13", products.a13)] {
         let path = Paths.join(goldenDir, "\(base).\(ext).jsonl")
-        try Data((text ?? "").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         lines.append("wrote \(path) (the reference's replay: its golden)")
       }
     }
