@@ -8,18 +8,13 @@ import Testing
 struct BisectCommitsTests {
   @discardableResult
   static func git(_ args: [String], in dir: URL) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + args
-    p.currentDirectoryURL = dir
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    try #require(p.terminationStatus == 0, "git \(args.joined(separator: " ")) failed")
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    // ChildProcess, not Foundation's Process: reaped by waitpid, and given no descriptor of
+    // this process but its three streams (see ChildProcess).
+    let r = try ChildProcess.run(
+      ["/usr/bin/env", "git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"] + args,
+      cwd: dir.path, environment: ProcessInfo.processInfo.environment, stdin: Data())
+    try #require(r.status == 0, "git \(args.joined(separator: " ")) failed: \(String(decoding: r.stderr, as: UTF8.self))")
+    return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   /// A repository with the sources, spec and two recordings of this one. Returns its folder.

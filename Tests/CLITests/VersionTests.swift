@@ -11,17 +11,13 @@ struct VersionTests {
 
   /// `git ARGS` in the repository: its output, or nil when it fails or git is missing.
   static func git(_ args: [String]) -> String? {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["git", "-C", CLI.repoRoot.path] + args
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = Pipe()
-    guard (try? p.run()) != nil else { return nil }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { return nil }
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard
+      let r = try? ChildProcess.run(
+        ["/usr/bin/env", "git", "-C", CLI.repoRoot.path] + args, cwd: CLI.repoRoot.path,
+        environment: ProcessInfo.processInfo.environment, stdin: Data()),
+      r.status == 0
+    else { return nil }
+    return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   @Test("--version prints the package version and the commit the binary was built from, wherever the binary is")
