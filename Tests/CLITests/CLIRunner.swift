@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 import Testing
 
 /// Runs the `jpreplay` binary built beside this test bundle (scripts/test and `swift test`
@@ -68,23 +69,14 @@ enum CLI {
   /// descriptor and a rename, so no child process started meanwhile by another test keeps it
   /// open for writing (running it would then fail with "Text file busy").
   static func writeExecutable(_ bytes: Data, to target: URL) throws {
-    let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString)")
-    let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-    guard fd >= 0 else { throw ChildProcess.Failure(description: "\(temporary.path): \(String(cString: strerror(errno)))") }
-    let written = bytes.withUnsafeBytes { buffer -> Bool in
-      var offset = 0
-      while offset < buffer.count {
-        let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return false }
-        offset += n
-      }
-      return true
-    }
-    close(fd)
-    guard written, rename(temporary.path, target.path) == 0 else {
-      unlink(temporary.path)
-      throw ChildProcess.Failure(description: "\(target.path): cannot write the executable")
+    let t = try SafeFile.Temporary(beside: target.path)
+    do {
+      try t.write(Array(bytes))
+      guard let fd = t.fd, fchmod(fd, 0o755) == 0 else { throw SafeFileError(path: t.path, "cannot make it executable", errno) }
+      try t.commit(to: target.path)
+    } catch {
+      t.discard()
+      throw error
     }
   }
 

@@ -54,42 +54,4 @@ struct VersionTests {
     // The root help says where the version comes from.
     #expect(try CLI.run(["--help"]).stdout.contains("--version"))
   }
-
-  /// The stamp follows the commit (issue 37 item 3): Plugins/BuildStamp/stamp.sh, the script the
-  /// plugin runs before every build, says commit A at A, "changed" once Sources/ is edited, B
-  /// after the next commit, and leaves the file alone (same bytes, same inode) when nothing moved;
-  /// outside a checkout it says "unknown".
-  @Test func theStampFollowsTheCommitFromAToB() throws {
-    let dir = try CLI.tempDir("stamp")
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let root = dir.appendingPathComponent("pkg")
-    let out = dir.appendingPathComponent("out")
-    let script = CLI.repoRoot.appendingPathComponent("Plugins/BuildStamp/stamp.sh").path
-    try FileManager.default.createDirectory(at: root.appendingPathComponent("Sources"), withIntermediateDirectories: true)
-    func sh(_ command: String) throws -> String {
-      let r = try CLI.run(["-c", command], cwd: root, executable: URL(fileURLWithPath: "/bin/sh"))
-      try #require(r.code == 0, "\(command): \(r.stderr)")
-      return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-    func stamp() throws -> String {
-      _ = try sh("'\(script)' '\(root.path)' '\(out.path)'")
-      return try String(contentsOf: out.appendingPathComponent("BuildStamp.swift"), encoding: .utf8)
-    }
-    // Outside a checkout.
-    #expect(try stamp().contains(#"let buildCommit = "unknown""#))
-    let git = "git -c user.name=t -c user.email=t@example.com"
-    _ = try sh("git init -q . && echo a > Package.swift && echo a > Sources/x.swift && git add -A && \(git) commit -qm A")
-    let a = try sh("git rev-parse HEAD")
-    let atA = try stamp()
-    #expect(atA.contains("let buildCommit = \"\(a)\"") && atA.contains("let buildTreeChanged = false"), "\(atA)")
-    let inode = { (try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("BuildStamp.swift").path))[.systemFileNumber] as? Int }
-    let before = try inode()
-    #expect(try stamp() == atA && (try inode()) == before, "an unchanged commit rewrites nothing")
-    _ = try sh("echo b > Sources/x.swift")
-    #expect(try stamp().contains("let buildTreeChanged = true"))
-    _ = try sh("\(git) commit -qam B")
-    let b = try sh("git rev-parse HEAD")
-    let atB = try stamp()
-    #expect(b != a && atB.contains("let buildCommit = \"\(b)\"") && atB.contains("let buildTreeChanged = false"), "\(atB)")
-  }
 }
