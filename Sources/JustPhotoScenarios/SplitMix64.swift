@@ -35,7 +35,12 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   var sum = 0.0
   var k = 1.0
   while k < 60 {
-    sum += term / k
+    let next = term / k
+    // Every later addend is smaller still (|y²| < 1, k grows). Once sum ± this one rounds to
+    // sum, so does sum plus any later one (rounding is monotonic): stop — the result is the
+    // 30-term sum to the bit, in a fraction of the work.
+    if sum + next == sum && sum - next == sum { break }
+    sum += next
     term *= y2
     k += 2
   }
@@ -52,6 +57,10 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   var n = 0.0
   while n < 40 {
     term *= -r2 / ((n + 1) * (n + 2))
+    // From the first term on each factor's magnitude r²/((n+3)(n+4)) is under 1 (|r| ≤ π).
+    // Once sum ± this term rounds to sum, so does sum plus any later term of either sign
+    // (rounding is monotonic): stop — the same bits as all 20 terms.
+    if sum + term == sum && sum - term == sum { break }
     sum += term
     n += 2
   }

@@ -89,23 +89,21 @@ public enum ScenarioCorpus {
       let wanted = Set(names)
       files = files.filter { Scenario.recordingName(ofFile: $0).map(wanted.contains) ?? false }
     }
-    var problems: [Problem] = []
-    for file in files {
-      let name = Scenario.recordingName(ofFile: file)!
-      let rec = recordingPath(forScenario: file, name: name)
-      let scenario: Scenario
-      do { scenario = try Scenario.load(path: file) } catch {
-        problems.append(Problem(name: name, message: error.description, code: 2))
-        continue
-      }
-      if let diff = scenario.generate().compare(withRecordingAt: rec).difference {
-        problems.append(
-          Problem(
-            name: name,
-            message: "stale: \(rec) is not what \(file) generates; run jpreplay record \(name) (\(diff))", code: 1))
-      }
-    }
+    let problems = files.compactMap { file in staleness(ofScenario: file, name: Scenario.recordingName(ofFile: file)!) }
     return (files.count, problems)
+  }
+
+  /// Recording `name` against its scenario file `file` (which exists): nil when the recording
+  /// is what the scenario generates, else the problem.
+  static func staleness(ofScenario file: String, name: String) -> Problem? {
+    let rec = recordingPath(forScenario: file, name: name)
+    let scenario: Scenario
+    do { scenario = try Scenario.load(path: file) } catch {
+      return Problem(name: name, message: error.description, code: 2)
+    }
+    guard let diff = scenario.generate().compare(withRecordingAt: rec).difference else { return nil }
+    return Problem(
+      name: name, message: "stale: \(rec) is not what \(file) generates; run jpreplay record \(name) (\(diff))", code: 1)
   }
 }
 
@@ -125,18 +123,16 @@ extension ScenarioCorpus {
       FileManager.default.fileExists(atPath: path) ? (try? Harness.loadSpec(path: path))?.cues.map(\.id) : nil
     return ScenarioChecks(
       engine: JustPhotoVocabulary.engineName, names: Set(names),
+      // The scenario file of a name is `<dir>/<name>.scenario.yaml` (the names come from that
+      // listing): the folder is not listed again per recording.
       staleness: { name in
-        do {
-          if let p = try staleRecordings(recordingsDir: dir, names: [name]).problems.first {
-            return ScenarioFinding(message: p.message, unreadable: p.code == 2)
-          }
-          guard let cueIDs, let rules = try? expectations(of: name, recordingsDir: dir),
-            let unknown = unknownCue(in: rules, known: cueIDs, spec: path)
-          else { return nil }
-          return ScenarioFinding(message: unknown, unreadable: true)
-        } catch {
-          return ScenarioFinding(message: "\(error)", unreadable: true)
+        if let p = staleness(ofScenario: join(dir, name + Scenario.suffix), name: name) {
+          return ScenarioFinding(message: p.message, unreadable: p.code == 2)
         }
+        guard let cueIDs, let rules = try? expectations(of: name, recordingsDir: dir),
+          let unknown = unknownCue(in: rules, known: cueIDs, spec: path)
+        else { return nil }
+        return ScenarioFinding(message: unknown, unreadable: true)
       },
       expectations: expectationCheck(recordingsDir: dir))
   }

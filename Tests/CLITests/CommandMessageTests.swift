@@ -36,4 +36,14 @@ import Testing
     let plain = try CLI.run(["faults", "--no-faults", "--recordings", "Recordings"], cwd: dir)
     #expect(plain.code == 2 && plain.stderr.contains("--no-faults without --mutants"), "\(plain.stderr)")
   }
+
+  @Test("faults with a name or glob that selects no scenario recording is exit 2 naming it, for each engine's corpus")
+  func faultsNamesThatSelectNothing() throws {
+    let r = try CLI.run(["faults", "zz-no-such*", "--fault", "gate-min-hold-ignored"])
+    #expect(r.code == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("Recordings: no scenario recording matches 'zz-no-such*'"), "\(r.stderr)")
+    let pix = try CLI.run(["faults", "--recordings", "Recordings/pixscan", "zz-no-such"])
+    #expect(pix.code == 2, "\(pix.stderr)")
+    #expect(pix.stderr.contains("no scenario recording matches 'zz-no-such'"), "\(pix.stderr)")
+  }
 }

@@ -22,6 +22,8 @@ import Testing
     #expect(Paths.name("/") == "/")
     #expect(Paths.name("") == "")
     #expect(Paths.name("-") == "-")
+    // Without a separator the name is the path itself (the fast path), as FilePath says.
+    for p in [".", "..", "a\\b", " x ", "a\u{FFFD}b.jprec"] { #expect(Paths.name(p) == p, "\(p)") }
   }
 
   @Test func joinsExtensionsAndStems() {

@@ -4,9 +4,9 @@ import Foundation
 import Recording
 import JustPhotoPlugin
 import PoseSpec
-import Recording
 import Replay
 import JustPhotoScenarios
+import Verify
 
 /// `jpreplay faults`: do the corpus' `expect:` rules catch a wrong engine? (issue 24)
 ///
@@ -132,6 +132,18 @@ package enum FaultRun {
       out.append(Subject(name: name, url: url))
     }
     return out
+  }
+
+  /// The scenario recordings of `recordingsDir` that `patterns` select (names or globs such as
+  /// `'s0*'`, fnmatch rules); nil when there is no pattern (every recording). A pattern that
+  /// selects nothing is bad input naming it and the folder.
+  package static func names(in recordingsDir: String, matching patterns: [String]) throws(HarnessFailure) -> [String]? {
+    guard !patterns.isEmpty else { return nil }
+    let all = try ScenarioCorpus.scenarioFiles(in: recordingsDir).compactMap { Scenario.recordingName(ofFile: Paths.name($0)) }
+    for p in patterns where !all.contains(where: { GoldenStore.glob(p, matches: $0) }) {
+      throw .badInput("\(recordingsDir): no scenario recording matches '\(p)' (a name, or a quoted glob such as 's0*')")
+    }
+    return all.filter { n in patterns.contains { GoldenStore.glob($0, matches: n) } }
   }
 
   /// Runs `variants` over the recordings with rules in `recordingsDir` on `jobs` threads.

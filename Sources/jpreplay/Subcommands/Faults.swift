@@ -16,7 +16,8 @@ extension JPReplay {
         on; --list names them) and, with --mutants, once per spec mutant (one cue's threshold, \
         exit, persistence, hold, cooldown, levels or error sign changed). Goldens are not read: \
         a fault is caught when a rule that held without it fails. A fault that changes no trace \
-        is "silent" (the corpus never exercises it); the catch rate counts the others. Exit 1 \
+        is "silent" (the corpus never exercises it); the catch rate counts the others. Names \
+        or quoted globs ('s0*') limit the run to those recordings of --recordings. Exit 1 \
         when the rate is under --require, 2 on bad input.
 
         A PixScan corpus (--recordings Recordings/pixscan: scenarios with engine: pixscan) is \
@@ -29,11 +30,14 @@ extension JPReplay {
         Examples:
           jpreplay faults --list
           jpreplay faults --recordings Recordings/pixscan --fault pix-undo-forgets-queue --fault pix-blank-text-kept
-          jpreplay faults --fault gate-min-hold-ignored --fault exit-threshold-ignored
+          jpreplay faults 's0*' --fault gate-min-hold-ignored --fault exit-threshold-ignored
           jpreplay faults --jobs 2    # not run: slow (the corpus per fault)
           jpreplay faults --mutants --json > /tmp/faults.json    # not run: slow
           jpreplay faults --require 90    # not run: slow; exit 1 below 90 %
         """)
+
+    @Argument(help: "Only these recordings of --recordings (names or quoted globs such as 's0*'); default: every one with expect: rules.")
+    var names: [String] = []
 
     @Flag(help: "List the planted faults and exit.")
     var list = false
@@ -71,6 +75,21 @@ extension JPReplay {
       }
     }
 
+    /// The scenario files of `files` whose recording name one of `patterns` selects (all of
+    /// them when there is none); a pattern that selects nothing is bad input.
+    static func select(_ files: [String], _ patterns: [String]) throws -> [String] {
+      guard !patterns.isEmpty else { return files }
+      func name(_ f: String) -> String {
+        let base = Paths.name(f)
+        for suffix in [".scenario.yaml", ".yaml"] where base.hasSuffix(suffix) { return String(base.dropLast(suffix.count)) }
+        return base
+      }
+      for p in patterns where !files.contains(where: { GoldenStore.glob(p, matches: name($0)) }) {
+        throw CLIError.badInput("no scenario recording matches '\(p)' (a name, or a quoted glob such as 's0*')")
+      }
+      return files.filter { f in patterns.contains { GoldenStore.glob($0, matches: name(f)) } }
+    }
+
     func run() throws {
       if list {
         for f in FaultRun.plantedFaults { print("\(f.name): \(f.summary)") }
@@ -86,8 +105,9 @@ extension JPReplay {
         guard require.isFinite, (0...100).contains(require) else { throw CLIError.badInput("--require \(require): expected a percentage 0…100") }
         if mutants { throw CLIError.badInput("--mutants: spec mutants are Just Photo's; a \(title) corpus has no spec") }
         if spec != nil { throw CLIError.badInput("--spec: a \(title) corpus has no spec") }
+        let chosen = try Self.select(files, names)
         let run: PlantedFaultRun
-        do { run = try e.scenarios.faults(files, only) } catch { throw CLIError.badInput(error.description) }
+        do { run = try e.scenarios.faults(chosen, only) } catch { throw CLIError.badInput(error.description) }
         let outcomes = run.outcomes.map { o in
           FaultRun.Outcome(name: o.name, summary: o.summary, changed: o.changed, caughtBy: o.caughtBy, errors: o.errors)
         }
@@ -106,10 +126,11 @@ extension JPReplay {
             "--fault \(other): a \(e.title) fault; judge it on a \(e.title) corpus (--recordings \(e.corpus.recordings))")
         }
       }
+      let chosen = try FaultRun.names(in: recordings, matching: names)
       var variants = noFaults ? [] : try FaultRun.faultVariants(only)
       if mutants {
         let json = try JSONParser.parse(bytes: try Harness.readSpecBytes(path: specPath))
-        let cues = try FaultRun.cuesSeen(spec: doc, recordingsDir: recordings, jobs: jobs)
+        let cues = try FaultRun.cuesSeen(spec: doc, recordingsDir: recordings, names: chosen, jobs: jobs)
         variants += SpecMutants.variants(specJSON: json, cues: cues)
       }
       guard !variants.isEmpty else {
@@ -118,7 +139,7 @@ extension JPReplay {
           "nothing to run: --no-faults, and --mutants made no spec mutant (no cue of \(specPath) appears in a clean replay of a recording with expect: rules in \(recordings))")
       }
       let progress = ProgressLine(label: "faults")
-      let report = try FaultRun.run(variants: variants, spec: doc, recordingsDir: recordings, jobs: jobs) { done, total in
+      let report = try FaultRun.run(variants: variants, spec: doc, recordingsDir: recordings, names: chosen, jobs: jobs) { done, total in
         progress.update(done, of: total)
       }
       progress.finish()

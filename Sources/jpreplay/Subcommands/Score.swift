@@ -47,8 +47,7 @@ extension JPReplay {
 
         Examples:
           jpreplay score Recordings/drift-left-and-back.jprec
-          jpreplay score --jobs 2
-          jpreplay score Recordings --json > /tmp/score.json
+          jpreplay score Recordings --jobs 2 --json > /tmp/score.json
           jpreplay score Recordings/drift-left-and-back.jprec --spec Tests/Fixtures/reference-posespec.json --details
           jpreplay score Recordings/s05-head-level-flicker.jprec --details
           jpreplay score Recordings/drift-left-and-back.jprec --budget maxCueChangesPerMinute=4
