@@ -32,13 +32,16 @@ public struct GeneratedLabels: Sendable {
 
   /// The JSONL line of label `i`: `{"t":…,"kind":"label","cue_id":…,"holds":…}`, plus
   /// `"since"` when the change began before `t`.
-  public func line(_ i: Int) -> String {
+  public func line(_ i: Int) -> String { JSONWriter.write(.object(object(i))) }
+
+  /// Label `i` as the object its line writes.
+  func object(_ i: Int) -> JSONObject {
     let m = marks[i]
     var event: JSONObject = [
       "t": .number(Double(m.t)), "kind": "label", "cue_id": .string(cueIDs[Int(m.cue)]), "holds": .bool(m.holds),
     ]
     if m.since < m.t { event["since"] = .number(Double(m.since)) }
-    return JSONWriter.write(.object(event))
+    return event
   }
 }
 
@@ -86,27 +89,34 @@ public final class GeneratedReader: RecordingEventReader {
 
   /// The next event line (JSONL, no newline), or nil at the end. Labels go after every event
   /// of their t.
-  public func nextLine() -> String? {
+  public func nextLine() -> String? { nextObject().map { JSONWriter.write(.object($0)) } }
+
+  /// The next event line's object (what `nextLine` writes), or nil at the end.
+  func nextObject() -> JSONObject? {
     if nextLabel < labelCount, let labels, peeked.map({ labels.marks[nextLabel].t < $0.t }) ?? true {
       nextLabel += 1
       lineNumber += 1
-      return labels.line(nextLabel - 1)
+      return labels.object(nextLabel - 1)
     }
     guard let e = peeked else { return nil }
     peeked = stream.next()
     lineNumber += 1
-    return JSONWriter.write(.object(e.line))
+    return e.line
   }
 
   /// The next event (as `JSONLReader.next()`).
   public func next() throws(RecordingError) -> InputEvent? { try nextEvent() }
 
-  /// The next event, decoded and checked like an imported line; nil at the end.
+  /// The next event, decoded and checked like an imported line; nil at the end. The line's
+  /// value is what parsing its text gives (`JSONValue.readBack`), so the text is written and
+  /// parsed only when it would not read back (its error is then the parser's).
   public func nextEvent() throws(RecordingError) -> InputEvent? {
-    guard let line = nextLine() else { return nil }
+    guard let object = nextObject() else { return nil }
     let value: JSONValue
-    do { value = try JSONParser.parse(line) } catch {
-      throw RecordingError(file: "\(path):\(lineNumber):\(error.column)", "not valid JSON: \(error.message)")
+    if let v = JSONValue.object(object).readBack() { value = v } else {
+      do { value = try JSONParser.parse(JSONWriter.write(.object(object))) } catch {
+        throw RecordingError(file: "\(path):\(lineNumber):\(error.column)", "not valid JSON: \(error.message)")
+      }
     }
     let event = try JSONLReader.checkedEvent(
       value, file: path, line: lineNumber, lastT: lastT, durationMs: durationMs, eventCount: eventCount)
