@@ -40,9 +40,9 @@ struct CorpusTests {
 
   /// The rule-level recordings, one test case each. The long tuning sessions (`tune-*`,
   /// `val-*`, several minutes of detector frames each) and the test set (`test-*`) are
-  /// regenerated event by event by ScenarioTests (in process) and `verify`'s staleness check
-  /// (`CorpusTests`' corpus run), and byte for byte on a sample by RecordAllTests; a third pass
-  /// here would only add minutes to the suite.
+  /// regenerated event by event by `verify`'s staleness check (the corpus run above), and
+  /// byte for byte on a sample by RecordAllTests; another pass here would only add minutes
+  /// to the suite.
   static var ruleLevel: [String] { recordings.filter { !$0.hasPrefix("tune-") && !$0.hasPrefix("val-") && !$0.hasPrefix("test-") } }
 
   @Test(arguments: ruleLevel)

@@ -1,5 +1,4 @@
 import CanonicalJSON
-import EngineIO
 import Foundation
 import Recording
 import Testing
@@ -19,7 +18,7 @@ struct GeneratedReadBackTests {
     let fast = try recording.reader()
     let text = try recording.reader()
     var n = 0
-    var lastT: Millis = 0
+    var lastT: Int64 = 0
     while true {
       let a = try fast.nextEvent()
       guard let line = text.nextLine() else {

@@ -128,12 +128,24 @@ struct TimelinePlotTests {
     }
   }
 
-  /// Work done, not time taken (a slow machine must pass too): every corpus recording plots,
-  /// and no metric line carries more than the thinning allows — at most 4 points per pixel
-  /// column before thinning starts, 2 per column (min and max) after.
-  @Test("every corpus recording plots, each metric line thinned to the plot's pixel columns")
+  /// One corpus recording of each kind: the longest sessions (luma frames at 2 Hz; detector
+  /// frames at 30 fps over minutes: where thinning works hardest), a walk-about, a plain
+  /// drift, several people, a reference photo, a capture and a killed session. (Plotting every
+  /// recording replayed the whole corpus once more in process: 45 debug CPU-seconds.)
+  static let plotted: Set<String> = [
+    "val-cafe-dim", "tune-outdoor-framing", "val-outdoor-walkabout", "drift-left-and-back", "s13-multi-person",
+    "outdoor-reference-mirror", "s28-capture-happy-path", "kill-while-writing",
+  ]
+
+  /// Work done, not time taken (a slow machine must pass too): each recording of `plotted`
+  /// plots, and no metric line carries more than the thinning allows — at most 4 points per
+  /// pixel column before thinning starts, 2 per column (min and max) after.
+  @Test("one corpus recording of each kind plots, each metric line thinned to the plot's pixel columns")
   func corpusWork() throws {
-    let paths = try CorpusScorer.recordingPaths([Self.path("Recordings")])
+    let paths = try CorpusScorer.recordingPaths([Self.path("Recordings")]).filter {
+      Self.plotted.contains(URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent)
+    }
+    #expect(paths.count == Self.plotted.count, "a plotted recording was renamed")
     let scorer = try CorpusScorer(paths: paths)
     let spec = try Self.spec()
     let columns = Int(SVGTimeline.width - SVGTimeline.left - SVGTimeline.right)
