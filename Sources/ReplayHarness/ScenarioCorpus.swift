@@ -52,11 +52,16 @@ public enum ScenarioCorpus {
   /// `rules` judged on one replay: its trace records in memory (``ReplayProducts/records``, as
   /// their lines read back) and its A.13 text.
   public static func check(_ rules: [ScenarioExpectation], _ products: ReplayProducts) -> [String] {
+    judge(rules, products).failures.map(\.description)
+  }
+
+  /// `rules` judged with their `known:` markers on one replay (the committed draw, 0).
+  public static func judge(_ rules: [ScenarioExpectation], _ products: ReplayProducts) -> ExpectationVerdict {
     let keep = Expectations.needRecords(rules)
     var trace = ExpectationTrace()
     for r in products.records { trace.add(t: r.t, out: r.out, fields: r.fields, keep: keep) }
     if keep { trace.addA13(text: products.a13 ?? "") }
-    return Expectations.check(rules, trace: trace).map(\.description)
+    return Expectations.judge(rules, trace: trace)
   }
 
   /// The `expect:` rules of recording `name`'s scenario (`<dir>/<name>.scenario.yaml`); empty
@@ -134,7 +139,20 @@ extension ScenarioCorpus {
         else { return nil }
         return ScenarioFinding(message: unknown, unreadable: true)
       },
-      expectations: expectationCheck(recordingsDir: dir))
+      expectations: expectationCheck(recordingsDir: dir),
+      knownMisses: knownMissCheck(recordingsDir: dir))
+  }
+
+  /// The `known:` misses of recording NAME's scenario on the committed draw (draw 0): the
+  /// rules whose marker names draw 0 and that miss as it says, one line each. Only a scenario
+  /// with such a marker is judged again.
+  public static func knownMissCheck(recordingsDir: String) -> @Sendable (String, ReplayProducts) -> [String] {
+    { name, products in
+      guard let rules = try? expectations(of: name, recordingsDir: recordingsDir),
+        rules.contains(where: { $0.knownMiss?.draws.contains(0) == true })
+      else { return [] }
+      return judge(rules, products).knownMisses.map(\.knownDescription)
+    }
   }
 
   /// The first rule of `rules` that names a cue id not in `known` (the cue ids of the spec

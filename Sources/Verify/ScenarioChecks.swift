@@ -17,6 +17,9 @@ public struct ScenarioChecks: Sendable {
   /// The scenario's `expect:` rules that one replay's canonical texts break, one line each
   /// (file, line, rule and what was seen); empty when all hold or there are none.
   public var expectations: @Sendable (_ name: String, _ products: ReplayProducts) -> [String]
+  /// The scenario's rules that miss on this replay as their `known:` marker says they do
+  /// (reported, never a failure), one line each; empty for an engine without markers.
+  public var knownMisses: @Sendable (_ name: String, _ products: ReplayProducts) -> [String]
 
   /// One engine's hook.
   ///
@@ -25,14 +28,17 @@ public struct ScenarioChecks: Sendable {
   ///   - names: its scenario names in the folder.
   ///   - staleness: recording against scenario.
   ///   - expectations: the broken rules of a replay.
+  ///   - knownMisses: the known misses of a replay (default: none).
   public init(
     engine: String, names: Set<String>, staleness: @escaping @Sendable (_ name: String) -> ScenarioFinding?,
-    expectations: @escaping @Sendable (_ name: String, _ products: ReplayProducts) -> [String]
+    expectations: @escaping @Sendable (_ name: String, _ products: ReplayProducts) -> [String],
+    knownMisses: @escaping @Sendable (_ name: String, _ products: ReplayProducts) -> [String] = { _, _ in [] }
   ) {
     self.engine = engine
     self.names = names
     self.staleness = staleness
     self.expectations = expectations
+    self.knownMisses = knownMisses
   }
 }
 
@@ -53,6 +59,9 @@ extension Verifier {
     }
     expectationCheck = { name, products in
       engines.first { $0.names.contains(name) }?.expectations(name, products) ?? []
+    }
+    knownMissCheck = { name, products in
+      engines.first { $0.names.contains(name) }?.knownMisses(name, products) ?? []
     }
   }
 }

@@ -41,6 +41,9 @@ public struct Verifier: Sendable {
   /// Checks a replay's trace and A.13 texts against the recording's scenario `expect:` rules;
   /// the lines of the rules broken (empty: all met, or no scenario). Set by the CLI.
   public var expectationCheck: (@Sendable (_ name: String, _ products: ReplayProducts) -> [String])?
+  /// The rules of the recording's scenario that miss on this replay as their `known:` marker
+  /// says (reported beside the result, never a failure). Set by the CLI.
+  public var knownMissCheck: (@Sendable (_ name: String, _ products: ReplayProducts) -> [String])?
   /// Names that have a scenario file: a scenario without its recording is a (stale) case too.
   public var scenarioNames: [String] = []
 
@@ -77,6 +80,7 @@ public struct Verifier: Sendable {
     let options = self.options
     let check = self.scenarioCheck
     let expect = self.expectationCheck
+    let known = self.knownMissCheck
     let noMatch = unmatched
     let work: @Sendable (String) -> VerifyCase = { name in
       if noMatch.contains(name) {
@@ -98,7 +102,8 @@ public struct Verifier: Sendable {
       let clock = ContinuousClock()
       let start = clock.now
       var c = Self.verifyOne(
-        name, store: corpus, options: options, replay: replay, write: finding == nil, expect: rules)
+        name, store: corpus, options: options, replay: replay, write: finding == nil, expect: rules,
+        known: scenarios.contains(name) ? known : nil)
       c.elapsed = Elapsed(seconds: Self.seconds(clock.now - start))
       c.scenario = finding
       return c
@@ -165,7 +170,8 @@ public struct Verifier: Sendable {
   static func verifyOne(
     _ name: String, store: GoldenStore, options: VerifyOptions,
     replay: (URL) throws(ReplayError) -> ReplayProducts, write: Bool = true,
-    expect: (@Sendable (String, ReplayProducts) -> [String])? = nil
+    expect: (@Sendable (String, ReplayProducts) -> [String])? = nil,
+    known: (@Sendable (String, ReplayProducts) -> [String])? = nil
   ) -> VerifyCase {
     let products: ReplayProducts
     do { products = try replay(store.recordingURL(name)) } catch {
@@ -178,6 +184,7 @@ public struct Verifier: Sendable {
     }
     var result = VerifyCase(name: name, status: .passed, summary: products.summary)
     result.unmet = expect?(name, products) ?? []
+    result.knownMisses = known?(name, products) ?? []
     var problems: [GoldenProblem] = []
     let mode = write ? options.update : .no
     for kind in GoldenKind.allCases {

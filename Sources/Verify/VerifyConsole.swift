@@ -69,8 +69,25 @@ public struct VerifyReport: Equatable, Sendable {
         out += "  … and \(groups.count - Self.groupsShownMax) more (see --format json)\n"
       }
     }
+    out += knownMissLines().map { $0 + "\n" }.joined()
     out += summaryLine + "\n"
     out += hints().map { $0 + "\n" }.joined()
+    return out
+  }
+
+  /// Known-miss lines shown in the console.
+  public static let knownMissesShownMax = 20
+
+  /// The rules that miss as their `known:` markers say (not failures), under one heading: a
+  /// recorded finding stays in sight on every run. Empty when there is none.
+  public func knownMissLines() -> [String] {
+    let all = cases.flatMap { c in c.knownMisses.map { "\(c.name): \($0)" } }
+    guard !all.isEmpty else { return [] }
+    var out = ["known misses (\(all.count); expect: rules whose known: marker names this draw — reported, not failures):"]
+    out += all.prefix(Self.knownMissesShownMax).map { "  " + ConsoleText.line($0) }
+    if all.count > Self.knownMissesShownMax {
+      out.append("  … and \(all.count - Self.knownMissesShownMax) more (see --format json)")
+    }
     return out
   }
 

@@ -36,6 +36,7 @@ public enum VerifyJSONReport {
       "updated": .array(c.updated.map { .string("\(c.goldenDir)/\(c.name)\($0.file.suffix)") }),
     ]
     if !c.unmet.isEmpty { o["expectations"] = .array(c.unmet.map { .string($0) }) }
+    if !c.knownMisses.isEmpty { o["known_misses"] = .array(c.knownMisses.map { .string($0) }) }
     if let s = c.scenario {
       o["scenario"] = .object(["message": .string(s.message), "unreadable": .bool(s.unreadable)])
     }

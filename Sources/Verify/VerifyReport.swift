@@ -122,6 +122,9 @@ public struct VerifyCase: Equatable, Sendable {
   /// The scenario's `expect:` rules the replay breaks, one line each (file, line, rule and
   /// what was seen); judged apart from the goldens.
   public var unmet: [String] = []
+  /// The scenario's rules that miss on this replay as their `known:` marker says they do, one
+  /// line each: reported, never a failure (a marked rule that holds is in `unmet`).
+  public var knownMisses: [String] = []
   /// Wall time of the replay and comparison (JUnit `time`); never part of the verdict.
   public var elapsed = Elapsed()
 

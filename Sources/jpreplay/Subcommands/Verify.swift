@@ -29,7 +29,9 @@ extension JPReplay {
         scenario's meaning counts (its header generator_sha256; comments and formatting do \
         not), never its ground-truth labels: editing PoseSpec.json leaves no recording stale. \
         The scenario's expect: rules (docs/FORMAT.md) are checked against every replay, apart \
-        from the goldens: a broken rule is "unmet" even when the goldens match. A PixScan \
+        from the goldens: a broken rule is "unmet" even when the goldens match; a rule whose \
+        known: marker names the committed draw and that misses as it says is listed under \
+        "known misses" (docs/SCENARIOS.md), not failed. A PixScan \
         recording is judged the same way against its scenario beside it, <name>.yaml with \
         engine: pixscan (docs/PIXSCAN.md).
 
