@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngineIO
 import Foundation
+import JustPhotoIO
 import Verify
 
 /// `--recordings-dir` / `--golden-dir`, shared by verify, review, accept and reject.
