@@ -54,7 +54,7 @@ struct HostileJSONLInputTests {
     let lines = [#"{"format":"jp-replay/1","wall_start_ms":1770860000000,"options":{"angleFix":"maybe"}}"#, #"{"t":0,"kind":"shutter_tap"}"#]
     try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: src)
     let out = dir.appendingPathComponent("out.jprec").path
-    try Self.expectRefused(["import", src.path, "-o", out], place: "\(src.path):1", bound: "angleFix: expected one of off / on", in: dir)
+    try Self.expectRefused(["import", src.path, "-o", out], place: "\(src.path):1", bound: "engine option 'angleFix': expected one of off / on", in: dir)
     let replay = try CLI.run(["replay", src.path])
     #expect(replay.code == 2, "\(replay.stderr)")
     #expect(replay.stderr.contains("angleFix"), "\(replay.stderr)")
