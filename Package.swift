@@ -7,7 +7,7 @@ import PackageDescription
 //   CanonicalJSON → —           (floor: JSON parser, ordered values, canonical writer, SHA-256)
 //   EngineIO → CanonicalJSON    (floor: the event vocabulary: InputEvent, timers, options, …)
 //   EngineSeam → CanonicalJSON, EngineIO   (floor: the engine protocol and vocabulary a replay drives)
-//   JustPhotoIO → CanonicalJSON   (Just Photo's vocabulary beside its events: options, effect requests, initial keys)
+//   JustPhotoIO → CanonicalJSON   (Just Photo's vocabulary beside its events: options, effect requests, initial keys, trace vocabulary)
 //   PoseSpec → CanonicalJSON
 //   JustPhotoEngine → CanonicalJSON, EngineIO, JustPhotoIO, PoseSpec
 //   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
@@ -64,7 +64,7 @@ let package = Package(
     .target(name: "EngineIO", dependencies: ["CanonicalJSON"]),
     .target(name: "EngineSeam", dependencies: ["CanonicalJSON", "EngineIO"]),
     .target(name: "PoseSpec", dependencies: ["CanonicalJSON"]),
-    // Just Photo's vocabulary that is not an input event: options, effect requests, initial keys.
+    // Just Photo's vocabulary that is not an input event: options, effect requests, initial keys, trace lines.
     .target(name: "JustPhotoIO", dependencies: ["CanonicalJSON"]),
     .target(name: "JustPhotoEngine", dependencies: ["CanonicalJSON", "EngineIO", "JustPhotoIO", "PoseSpec"]),
     .target(name: "PixScanEngine", dependencies: ["CanonicalJSON"]),

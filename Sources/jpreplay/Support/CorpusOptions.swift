@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngineIO
 import Foundation
+import JustPhotoPlugin
 import JustPhotoIO
 import Verify
 
@@ -22,10 +23,14 @@ struct CorpusOptions: ParsableArguments {
     }
   }
 
+  /// The corpus's goldens, read as Just Photo reads its traces (other engines' lines name none
+  /// of its cue kinds or fields).
   var store: GoldenStore {
-    GoldenStore(
+    var store = GoldenStore(
       recordingsDir: URL(fileURLWithPath: recordingsDir, isDirectory: true),
       goldenDir: URL(fileURLWithPath: goldenDir, isDirectory: true))
+    store.traceReading = JustPhotoVocabulary.traceReading
+    return store
   }
 }
 
