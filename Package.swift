@@ -7,8 +7,9 @@ import PackageDescription
 //   CanonicalJSON → —           (floor: JSON parser, ordered values, canonical writer, SHA-256)
 //   EngineIO → CanonicalJSON    (floor: the event vocabulary: InputEvent, timers, options, …)
 //   EngineSeam → CanonicalJSON, EngineIO   (floor: the engine protocol and vocabulary a replay drives)
+//   JustPhotoIO → CanonicalJSON   (Just Photo's vocabulary beside its events: options, effect requests, initial keys, trace vocabulary)
 //   PoseSpec → CanonicalJSON
-//   JustPhotoEngine → CanonicalJSON, EngineIO, PoseSpec
+//   JustPhotoEngine → CanonicalJSON, EngineIO, JustPhotoIO, PoseSpec
 //   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
 //   ScenarioYAML → CanonicalJSON, Yams   (the scenario files' YAML reader and guard, shared by both engines' scenarios)
 //   PixScanScenarios → CanonicalJSON, PixScanEngine, ScenarioYAML, Yams
@@ -17,19 +18,19 @@ import PackageDescription
 //   CameraCoachScenarios → CameraCoachEngine, CanonicalJSON, ScenarioYAML, Yams
 //   CameraCoachPlugin → CameraCoachEngine, CameraCoachScenarios, CanonicalJSON, EngineIO, EngineSeam, Recording, Replay, Verify   (Camera Coach on the seam)
 //   Recording → CanonicalJSON, EngineIO, EngineSeam, CZstd, GRDB, SystemPackage   (never the engine; FilePath for every path)
-//   JustPhotoScenarios → CanonicalJSON, EngineIO, PoseSpec, Recording, ScenarioYAML, Yams
+//   JustPhotoScenarios → CanonicalJSON, EngineIO, JustPhotoIO, PoseSpec, Recording, ScenarioYAML, Yams
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
 //   Verify → CanonicalJSON, EngineIO, EngineSeam, Recording, Replay   (goldens, diffs, verify's verdicts, reports; never an engine)
-//   JustPhotoPlugin → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, PoseSpec, Recording, Replay, GRDB   (GRDB: its session store's schema)
-//   ReplayHarness → CanonicalJSON, JustPhotoEngine, EngineIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ScenarioYAML, JustPhotoScenarios, Verify
-//   Lab → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, JustPhotoScenarios, Verify, GRDB, Yams
+//   JustPhotoPlugin → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, JustPhotoIO, PoseSpec, Recording, Replay, GRDB   (GRDB: its session store's schema)
+//   ReplayHarness → CanonicalJSON, JustPhotoEngine, EngineIO, JustPhotoIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ScenarioYAML, JustPhotoScenarios, Verify
+//   Lab → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, JustPhotoIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, JustPhotoScenarios, Verify, GRDB, Yams
 //   JPReplayTesting → JustPhotoEngine, JustPhotoPlugin, Recording, Replay, ReplayHarness, Verify
 //   Mutants → JustPhotoScenarios
 //   MCAP → CZstd   (the MCAP writer of `export --mcap`: any engine, no Foundation)
-//   jpreplay → CameraCoachPlugin, CanonicalJSON, EngineIO, EngineSeam, JustPhotoPlugin, Lab, MCAP, PixScanPlugin, Recording, Replay, ReplayHarness, JustPhotoScenarios, Verify, ArgumentParser
+//   jpreplay → CameraCoachPlugin, CanonicalJSON, EngineIO, EngineSeam, JustPhotoIO, JustPhotoPlugin, Lab, MCAP, PixScanPlugin, Recording, Replay, ReplayHarness, JustPhotoScenarios, Verify, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
-// CanonicalJSON, EngineIO, PoseSpec, JustPhotoEngine, PixScanEngine and CameraCoachEngine use nothing but the standard library
+// CanonicalJSON, EngineIO, JustPhotoIO, PoseSpec, JustPhotoEngine, PixScanEngine and CameraCoachEngine use nothing but the standard library
 // (and libc's math): no Foundation, no files, processes, environment, clock or randomness.
 let package = Package(
   name: "justphoto-replay",
@@ -39,6 +40,7 @@ let package = Package(
     // The floor: app code builds input events from EngineIO's vocabulary.
     .library(name: "CanonicalJSON", targets: ["CanonicalJSON"]),
     .library(name: "EngineIO", targets: ["EngineIO"]),
+    .library(name: "JustPhotoIO", targets: ["JustPhotoIO"]),
     .library(name: "JustPhotoEngine", targets: ["JustPhotoEngine"]),
     .library(name: "Recording", targets: ["Recording"]),
     .library(name: "Replay", targets: ["Replay"]),
@@ -62,7 +64,9 @@ let package = Package(
     .target(name: "EngineIO", dependencies: ["CanonicalJSON"]),
     .target(name: "EngineSeam", dependencies: ["CanonicalJSON", "EngineIO"]),
     .target(name: "PoseSpec", dependencies: ["CanonicalJSON"]),
-    .target(name: "JustPhotoEngine", dependencies: ["CanonicalJSON", "EngineIO", "PoseSpec"]),
+    // Just Photo's vocabulary that is not an input event: options, effect requests, initial keys, trace lines.
+    .target(name: "JustPhotoIO", dependencies: ["CanonicalJSON"]),
+    .target(name: "JustPhotoEngine", dependencies: ["CanonicalJSON", "EngineIO", "JustPhotoIO", "PoseSpec"]),
     .target(name: "PixScanEngine", dependencies: ["CanonicalJSON"]),
     .target(
       name: "PixScanPlugin",
@@ -106,19 +110,20 @@ let package = Package(
     .target(
       name: "JustPhotoPlugin",
       dependencies: [
-        "CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "PoseSpec", "Recording", "Replay",
+        "CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "JustPhotoIO", "PoseSpec", "Recording", "Replay",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .target(
       name: "JustPhotoScenarios",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "PoseSpec", "Recording", "ScenarioYAML",
+        "CanonicalJSON", "EngineIO", "JustPhotoIO", "PoseSpec", "Recording", "ScenarioYAML",
         .product(name: "Yams", package: "Yams"),
       ]),
     .target(
       name: "Lab",
       dependencies: [
-        "CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ReplayHarness",
+        "CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "JustPhotoIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay",
+        "ReplayHarness",
         "JustPhotoScenarios", "Verify",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Yams", package: "Yams"),
@@ -128,8 +133,8 @@ let package = Package(
     .target(
       name: "ReplayHarness",
       dependencies: [
-        "CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay", "ScenarioYAML",
-        "JustPhotoScenarios", "Verify",
+        "CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay",
+        "ScenarioYAML", "JustPhotoScenarios", "Verify",
       ]),
     .target(name: "JPReplayTesting", dependencies: ["JustPhotoEngine", "JustPhotoPlugin", "Recording", "Replay", "ReplayHarness", "Verify"]),
     // Seeded input mutants for the decoders' robustness tests (Tests/*/MutationTests.swift).
@@ -139,7 +144,7 @@ let package = Package(
     .executableTarget(
       name: "jpreplay",
       dependencies: [
-        "CameraCoachPlugin", "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Lab", "MCAP",
+        "CameraCoachPlugin", "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoIO", "JustPhotoPlugin", "Lab", "MCAP",
         "PixScanPlugin", "Recording", "Replay", "ReplayHarness", "JustPhotoScenarios", "Verify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -150,7 +155,7 @@ let package = Package(
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
     .testTarget(
       name: "JustPhotoEngineTests",
-      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Replay"]),
+      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "PoseSpec", "Replay"]),
     .testTarget(
       name: "RecordingTests",
       dependencies: [
@@ -159,7 +164,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "ReplayTests",
-      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "JustPhotoPlugin", "Recording", "Replay", "Verify"]),
+      dependencies: [
+        "CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "JustPhotoIO", "JustPhotoPlugin", "Recording", "Replay", "Verify",
+      ]),
     .testTarget(
       name: "JustPhotoScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "ScenarioYAML", "JustPhotoScenarios"]),
     .testTarget(name: "PixScanEngineTests", dependencies: ["CanonicalJSON", "PixScanEngine", "PixScanScenarios"]),
@@ -179,7 +186,8 @@ let package = Package(
     .testTarget(
       name: "LabTests",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Recording", "Replay", "JustPhotoScenarios", "Verify",
+        "CanonicalJSON", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Recording", "Replay", "JustPhotoScenarios",
+        "Verify",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     // Runs scripts/check-imports (this manifest = the import graph; the floor rules).

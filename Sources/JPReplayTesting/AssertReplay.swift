@@ -61,9 +61,10 @@ public func verifyReplay(
   }
   let file = recording.fileName
   let ext = file.hasSuffix(".jsonl.zst") ? "jsonl.zst" : recording.fileExtension
-  let store = GoldenStore(
+  var store = GoldenStore(
     recordingsDir: recording.folder, goldenDir: goldenDir,
     recordingExtension: ext)
+  store.traceReading = JustPhotoVocabulary.traceReading
   guard store.hasRecording(store.name(of: file)) else {
     return "no recording at \(recording.path)"
   }

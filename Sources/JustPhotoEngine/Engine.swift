@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import PoseSpec
 
 /// Everything the engine is constructed with. Nothing else reaches it but events and timers.

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import Replay
 
 /// Prompt budgets from the Camera Coach guidance rules, checked on a canonical trace:

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 
 /// How a Just Photo effect request (`EngineOutput.effect`) is answered (ENGINE §1.6); the
 /// seam form of this table is ``JustPhotoVocabulary/effectRules``.

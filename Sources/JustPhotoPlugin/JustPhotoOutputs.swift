@@ -1,6 +1,7 @@
 import CanonicalJSON
 import JustPhotoEngine
 import EngineIO
+import JustPhotoIO
 import Replay
 
 /// The canonical writers of DESIGN §4: trace lines (``TraceFormat``) to one sink, canonical

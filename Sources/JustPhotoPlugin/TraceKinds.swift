@@ -1,6 +1,7 @@
 import CanonicalJSON
 import JustPhotoEngine
 import EngineIO
+import JustPhotoIO
 import Replay
 
 /// The `out` kinds the engine emits, for checking `replay --trace kinds` (a typo is an

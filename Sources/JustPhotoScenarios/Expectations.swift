@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import Foundation
 
 /// What `expect:` rules are judged on: the displayed-cue changes and praise switches of one

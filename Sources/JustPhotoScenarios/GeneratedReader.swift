@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import Foundation
 import Recording
 
@@ -82,6 +83,7 @@ public final class GeneratedReader: RecordingEventReader {
       throw RecordingError(file: "\(path):1", "header is not valid JSON: \(error.message)")
     }
     header = try JSONLReader.checkHeader(value, file: "\(path):1")
+    if let problem = EngineOptions.headerProblem(header) { throw RecordingError(file: "\(path):1", problem) }
     durationMs = header["duration_ms"]?.int64Value
     stream = ScenarioEventStream(scenario)
     peeked = stream.next()

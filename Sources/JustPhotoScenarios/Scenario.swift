@@ -1,6 +1,7 @@
 import ScenarioYAML
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import Foundation
 import Recording
 import Yams
@@ -181,7 +182,7 @@ public struct Scenario: Sendable {
     "name", "scene", "fps", "duration_ms", "seed", "wall_start_ms", "options", "initial", "notes", "budgets",
     "subject", "timeline", "frames", "luma", "noise", "references", "expect", "truth", "detector",
   ]
-  /// The keys `initial:` may have (ENGINE §1.4 and ours; `EngineIO.InitialState`).
+  /// The keys `initial:` may have (ENGINE §1.4 and ours; `JustPhotoIO.InitialState`).
   static let initialKeys = InitialState.keys
 
   /// Reads and parses a scenario file.

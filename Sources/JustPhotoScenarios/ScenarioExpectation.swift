@@ -1,6 +1,7 @@
 import ScenarioYAML
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import Foundation
 
 /// One rule of a scenario's `expect:` block: what the replay must show, stated by the

@@ -19,7 +19,4 @@ public struct TraceRecord: Equatable, Sendable {
     self.out = out
     self.fields = fields
   }
-
-  /// The kind, when `out` names one the engine emits.
-  public var kind: OutputKind? { OutputKind(rawValue: out) }
 }

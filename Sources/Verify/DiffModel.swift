@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import EngineSeam
 import Replay
 
 /// Tolerances and presentation of a structural diff.
@@ -18,6 +19,27 @@ public struct DiffOptions: Sendable, Equatable {
     self.timingToleranceMs = timingToleranceMs
     self.numericTolerance = numericTolerance
     self.contextLines = contextLines
+    self.reading = .plain
+  }
+
+  /// How the records' lines are read (cues, subjects, summaries): the engine's reading;
+  /// ``TraceReading/plain`` (no cues) by default.
+  public var reading: TraceReading
+
+  /// Options; `reading` is the engine's way of reading its lines (``TraceReading/plain``: no cues).
+  public init(
+    timingToleranceMs: Millis = 0, numericTolerance: [String: Double] = [:], contextLines: Int = 3,
+    reading: TraceReading
+  ) {
+    self.init(timingToleranceMs: timingToleranceMs, numericTolerance: numericTolerance, contextLines: contextLines)
+    self.reading = reading
+  }
+
+  /// These options reading lines through `reading` instead.
+  public func reading(_ reading: TraceReading) -> DiffOptions {
+    var o = self
+    o.reading = reading
+    return o
   }
 
   /// Whether any tolerance is set (otherwise only identical records align).
@@ -37,8 +59,6 @@ public struct StructuredLine: Equatable, Sendable {
   public var fields: JSONObject
   /// The line as written.
   public var text: String
-  /// The line read through the trace vocabulary (`kind` as its `out`).
-  public var trace: TraceLine { TraceLine(out: kind, fields: fields) }
 
   /// Reads a trace file (canonical JSONL: a golden, a pending `.new`, a file given to `diff`)
   /// through the one reader, ``GoldenTrace/read(_:)``. Blank lines are skipped.
@@ -146,6 +166,11 @@ public struct Divergence: Equatable, Sendable, CustomStringConvertible {
   /// When the records name no cue (a shutter, praise or A.13 line): the cues on screen at `t`
   /// in the golden and the replay, so the explanation still has a cue to show.
   public var cuesOnScreen: [String] = []
+  /// Whether one of its records clears a cue (``TraceReading/clearsCue(out:fields:)``).
+  public var clearsCue = false
+  /// What its records are about when they name no cue (``TraceReading/subject(_:)``): the
+  /// golden's, else the replay's; nil when neither says.
+  public var subject: String?
   /// The golden line where its hunk starts (1-based; for annotations).
   public var anchorLine: Int = 0
 

@@ -92,10 +92,6 @@ public struct DivergenceGroup: Equatable, Sendable {
   /// What a divergence is about: its first cue (the cleared one for a clear), else the
   /// record's prompt key or praise dimension, else "-".
   static func subject(_ d: Divergence) -> String {
-    if let c = d.cueIDs.first { return c }
-    for line in [d.golden, d.replay].compactMap({ $0 }) {
-      for k: TraceField in [.key, .dimension] { if let v = line.fields[k]?.stringValue { return v } }
-    }
-    return "-"
+    d.cueIDs.first ?? d.subject ?? "-"
   }
 }

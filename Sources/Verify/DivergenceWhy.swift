@@ -12,9 +12,7 @@ public struct DivergenceWhy: Sendable, Equatable {
 
   public init(_ d: Divergence) {
     t = d.t
-    let clear = [d.golden, d.replay].contains { l in
-      l?.trace.clearsCue ?? false
-    }
+    let clear = d.clearsCue
     if !d.cueIDs.isEmpty {
       cues = d.cueIDs
       basis = clear ? "the cue that cleared" : "the cue\(d.cueIDs.count == 1 ? "" : "s") the records name"

@@ -1,3 +1,4 @@
+import EngineSeam
 import Foundation
 import Recording
 import Replay
@@ -64,6 +65,9 @@ public struct GoldenStore: Sendable {
   public var goldenDir: URL
   /// The extension of recording files (without the dot).
   public var recordingExtension: String
+  /// How the goldens' trace lines are read when they are compared (`verify`, `review`,
+  /// `accept --group`): the reading of the corpus's engine; plain (no cues) by default.
+  public var traceReading: TraceReading = .plain
 
   /// The golden folder as messages name it: as the user gave it (`Golden`, `Golden/pixscan`),
   /// or its full path when the store was made from one.

@@ -78,7 +78,7 @@ public struct PendingGroup: Equatable, Sendable {
       let title: String
       var rest: [Divergence] = []
       if let golden {
-        if let problem = Verifier.compare(golden: golden, fresh: fresh, kind: p.kind, name: p.name, diff: DiffOptions()) {
+        if let problem = Verifier.compare(golden: golden, fresh: fresh, kind: p.kind, name: p.name, diff: DiffOptions(reading: store.traceReading)) {
           if let first = problem.divergences.first {
             let (cue, kind, shape) = DivergenceGroup.signature(first)
             key = Self.key(cue: cue, kind: kind, shape: shape)

@@ -237,7 +237,7 @@ public struct ReviewSession {
     var out = "\n[\(position)/\(total)] \(ConsoleText.line(p.name)) — \(p.kind.rawValue)\n"
     if let golden {
       if let problem = Verifier.compare(
-        golden: golden, fresh: fresh, kind: p.kind, name: p.name, diff: DiffOptions())
+        golden: golden, fresh: fresh, kind: p.kind, name: p.name, diff: DiffOptions(reading: store.traceReading))
       {
         out += "first divergence: \(ConsoleText.line(problem.message))\n"
         if p.kind == .trace, let t = problem.divergences.first?.t {

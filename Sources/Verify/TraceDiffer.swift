@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import EngineSeam
 import Replay
 
 /// Structural differ: aligns records by (t, kind) with Myers' algorithm, within tolerances, and
@@ -66,7 +67,8 @@ public struct TraceDiffer: Sendable {
     result.hunkCount = hunks.count
     // One divergence per hunk (the first with its context), up to a bound: a golden that has
     // nothing in common with the replay is one hunk, not thousands.
-    let screens = hunks.isEmpty ? (Screen([]), Screen([])) : (Screen(g), Screen(r))
+    let reading = options.reading
+    let screens = hunks.isEmpty ? (Screen([], reading), Screen([], reading)) : (Screen(g, reading), Screen(r, reading))
     for (n, hunk) in hunks.prefix(Self.divergencesMax).enumerated() {
       var d = divergence(in: hunk, ops: ops, golden: g, replay: r, timeName: timeName, screens: screens)
       d.anchorLine = anchorLine(of: hunk, ops: ops, golden: g)
@@ -152,13 +154,13 @@ public struct TraceDiffer: Sendable {
     /// `cue_display` lines in order: time and cue (nil = nothing shown).
     var displays: [(t: Millis, cue: String?)] = []
 
-    init(_ lines: [StructuredLine]) {
+    init(_ lines: [StructuredLine], _ reading: TraceReading) {
       var last: [String: String] = [:]
       for (i, l) in lines.enumerated() {
-        guard let kind = l.trace.kind, kind.showsCue else { continue }
-        let cue = l.trace.shownCue ?? nil
+        guard let shown = reading.shownCue(out: l.kind, fields: l.fields) else { continue }
+        let cue = shown ?? nil
         if let cue { last[l.kind] = cue } else if let before = last[l.kind] { cleared[i] = before }
-        if kind == .cue_display { displays.append((l.t, cue)) }
+        if l.kind == reading.displayKind { displays.append((l.t, cue)) }
       }
     }
 
@@ -244,25 +246,25 @@ public struct TraceDiffer: Sendable {
     let explanation: String
     switch kind {
     case .missingInReplay:
-      explanation = "at \(timeName)=\(t) golden has \(Self.summary(golden!)), replay has none"
+      explanation = "at \(timeName)=\(t) golden has \(summary(golden!)), replay has none"
     case .extraInReplay:
-      explanation = "at \(timeName)=\(t) replay has \(Self.summary(replay!)), golden has none"
+      explanation = "at \(timeName)=\(t) replay has \(summary(replay!)), golden has none"
     case .changed(let fields) where fields.count == 1 && fields[0].field == timeName && golden!.t != replay!.t:
       let shift = replay!.t - golden!.t
       explanation =
-        "at \(timeName)=\(t) \(Self.summary(golden!)) changed time: golden has it at \(timeName)=\(golden!.t), replay at \(timeName)=\(replay!.t) (\(shift >= 0 ? "+" : "")\(shift) ms, more than \(Self.movedFramesMax) frames: not a move)"
+        "at \(timeName)=\(t) \(summary(golden!)) changed time: golden has it at \(timeName)=\(golden!.t), replay at \(timeName)=\(replay!.t) (\(shift >= 0 ? "+" : "")\(shift) ms, more than \(Self.movedFramesMax) frames: not a move)"
     case .changed(let fields):
       let what = fields.map { "\($0.field) \($0.golden) → \($0.replay)" }.joined(separator: ", ")
       explanation =
-        "at \(timeName)=\(t) \(golden!.kind) differs: golden \(Self.summary(golden!)), replay \(Self.summary(replay!)) (\(what))"
+        "at \(timeName)=\(t) \(golden!.kind) differs: golden \(summary(golden!)), replay \(summary(replay!)) (\(what))"
     case .moved(let shift):
       let sign = shift >= 0 ? "+" : ""
       explanation =
-        "at \(timeName)=\(golden!.t) golden has \(Self.summary(golden!)), replay has it at \(timeName)=\(replay!.t) (\(sign)\(shift) ms)"
+        "at \(timeName)=\(golden!.t) golden has \(summary(golden!)), replay has it at \(timeName)=\(replay!.t) (\(sign)\(shift) ms)"
     }
     var cues: [String] = []
     for line in [golden, replay].compactMap({ $0 }) {
-      if let c = line.trace.cueId, !cues.contains(c) { cues.append(c) }
+      if let c = options.reading.cueId(line.fields), !cues.contains(c) { cues.append(c) }
     }
     for c in cleared.compactMap({ $0 }) where !cues.contains(c) { cues.append(c) }
     var onScreen: [String] = []
@@ -275,6 +277,9 @@ public struct TraceDiffer: Sendable {
       kind: kind, t: t, golden: golden, replay: replay, explanation: explanation, context: [],
       cueIDs: cues)
     d.cuesOnScreen = onScreen
+    let lines = [golden, replay].compactMap { $0 }
+    d.clearsCue = lines.contains { options.reading.clearsCue(out: $0.kind, fields: $0.fields) }
+    d.subject = lines.lazy.compactMap { self.options.reading.subject($0.fields) }.first
     return d
   }
 
@@ -299,9 +304,9 @@ public struct TraceDiffer: Sendable {
     return out
   }
 
-  /// A short human description of a record: "cue_display FRAME_MOVE_LEFT/hard" (the trace
-  /// vocabulary's ``TraceLine/summary``).
-  public static func summary(_ l: StructuredLine) -> String { l.trace.summary }
+  /// A short human description of a record through the engine's reading
+  /// (``TraceReading/summarize(out:fields:)``): "cue_display FRAME_MOVE_LEFT/hard".
+  public func summary(_ l: StructuredLine) -> String { options.reading.summarize(out: l.kind, fields: l.fields) }
 
   static func text(_ v: JSONValue) -> String {
     switch v {

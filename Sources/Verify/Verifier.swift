@@ -211,7 +211,7 @@ public struct Verifier: Sendable {
         let checked: GoldenProblem?
         do {
           checked = try checkedCompare(
-            golden: golden, fresh: fresh, kind: kind, name: name, diff: options.diff, goldenDir: store.goldenLabel,
+            golden: golden, fresh: fresh, kind: kind, name: name, diff: options.diff.reading(store.traceReading), goldenDir: store.goldenLabel,
             records: kind == .trace ? products.records : nil)
         } catch {
           // Only --update always may replace a golden that does not parse.

@@ -46,6 +46,21 @@ struct HostileJSONLInputTests {
       [Self.header, #"{"t":0,"kind":"shutter_tap"}"#, ref], line: 3, bound: "ref_analysis: luma: expected 1 ≤ w, h and w·h ≤ lumaPixelsMax")
   }
 
+  @Test("a Just Photo option its catalogue refuses → import and replay exit 2 naming the option; import at line 1, nothing written")
+  func badJustPhotoOption() throws {
+    let dir = try CLI.tempDir("hostile-jsonl")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let src = dir.appendingPathComponent("options.jsonl")
+    let lines = [#"{"format":"jp-replay/1","wall_start_ms":1770860000000,"options":{"angleFix":"maybe"}}"#, #"{"t":0,"kind":"shutter_tap"}"#]
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: src)
+    let out = dir.appendingPathComponent("out.jprec").path
+    try Self.expectRefused(["import", src.path, "-o", out], place: "\(src.path):1", bound: "engine option 'angleFix': expected one of off / on", in: dir)
+    let replay = try CLI.run(["replay", src.path])
+    #expect(replay.code == 2, "\(replay.stderr)")
+    #expect(replay.stderr.contains("angleFix"), "\(replay.stderr)")
+    #expect(replay.stdout.isEmpty, "\(replay.stdout.prefix(200))")
+  }
+
   @Test("H1: duration_ms 10¹² and 2⁵³ → exit 2 at line 1 naming durationMsMax (was 1.6 h / 1.6 years)")
   func hugeDuration() throws {
     for d in ["1000000000000", "9007199254740992"] {

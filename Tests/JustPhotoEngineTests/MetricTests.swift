@@ -1,5 +1,6 @@
 @testable import JustPhotoEngine
 import EngineIO
+import JustPhotoIO
 import Foundation
 import PoseSpec
 import Testing

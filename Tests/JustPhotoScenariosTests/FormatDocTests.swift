@@ -6,7 +6,7 @@ import Testing
 
 /// docs/FORMAT.md documents every header key a scenario can put into a recording: the
 /// top-level scenario keys the parser accepts (`Scenario.topKeys`), the `initial` keys
-/// (`Scenario.initialKeys` = `EngineIO.InitialState.keys`, which the parser enforces) and every
+/// (`Scenario.initialKeys` = `JustPhotoIO.InitialState.keys`, which the parser enforces) and every
 /// key of a generated header. A key added to the parser without a row in the docs fails here,
 /// and so does a row for a key the parser refuses.
 @Suite("FORMAT.md documents the scenario and header keys")

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import JustPhotoPlugin
 import EngineIO
 import Foundation
 import Lab
@@ -19,7 +20,7 @@ struct HTMLReportTests {
   static func kind(golden: [String], replay: [String]) throws -> String {
     let g = golden.map { $0 + "\n" }.joined()
     let r = replay.map { $0 + "\n" }.joined()
-    let result = try TraceDiffer().diffTraceFiles(golden: g, replay: r)
+    let result = try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(golden: g, replay: r)
     let d = try #require(result.divergence)
     let lanes = HTMLReportBuilder.lanes(ofTrace: r)
     return HTMLReportRow.kind(of: d, newDisplayEnd: { lanes.displayEnd(startingAt: $0) }, minHoldMs: 300)

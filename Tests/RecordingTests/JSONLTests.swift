@@ -153,8 +153,17 @@ final class JSONLTests: XCTestCase {
     try assertBad([Self.header, #"{"t":0,"kind":"memory_warning""#], ["bad.jsonl:2:", "not valid JSON"])
     try assertBad([#"{"t":0,"kind":"memory_warning"}"#], ["bad.jsonl:1", "header"])
     try assertBad([#"{"format":"jp-replay/2"}"#], ["bad.jsonl:1", "jp-replay/2", "jp-replay/1"])
-    try assertBad([#"{"format":"jp-replay/1","options":{"angleFix":"maybe"}}"#], ["bad.jsonl:1", "angleFix"])
+    try assertBad([#"{"format":"jp-replay/1","options":3}"#], ["bad.jsonl:1", "\"options\": expected an object"])
     try assertBad([#"{"format":"jp-replay/1","duration_ms":5}"#, #"{"t":6,"kind":"memory_warning"}"#], ["bad.jsonl:2", "duration_ms"])
+  }
+
+  /// The reader checks the header's shape; the options are the engine's (Just Photo's
+  /// catalogue refuses `angleFix: maybe` at import and at replay, HostileJSONLInputTests).
+  func testTheReaderLeavesTheOptionsToTheEngine() throws {
+    let path = try write([#"{"format":"jp-replay/1","options":{"angleFix":"maybe"}}"#, #"{"t":0,"kind":"memory_warning"}"#], "opts.jsonl")
+    let (header, events) = try readAll(path)
+    XCTAssertEqual(header["options"], .object(["angleFix": "maybe"]))
+    XCTAssertEqual(events.count, 1)
   }
 
   func testBlankLinesAreSkippedAndAMissingFinalNewlineIsFine() throws {

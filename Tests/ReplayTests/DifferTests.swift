@@ -1,4 +1,5 @@
 import CanonicalJSON
+import JustPhotoPlugin
 import EngineIO
 import Replay
 import Testing
@@ -26,8 +27,33 @@ struct DifferTests {
     ]
   }
 
+  /// Verify names no engine: the cues, the clears, the subject and the summaries come from the
+  /// reading the caller gives (Just Photo's here; the plain one knows no cue).
+  @Test("the differ reads lines through the reading it is given: Just Photo's names cues and clears, the plain one none")
+  func theReadingDecidesCuesAndSummaries() throws {
+    var replay = golden
+    replay.remove(at: 4)
+    replay.remove(at: 2)
+    let jp = DiffOptions(reading: JustPhotoVocabulary.traceReading)
+    let r = try TraceDiffer(options: jp).diffTraceFiles(golden: trace(golden), replay: trace(replay))
+    #expect(r.divergences.map(\.cueIDs) == [["FRAME_MOVE_LEFT"], ["FRAME_MOVE_LEFT"]])
+    #expect(r.divergences.map(\.clearsCue) == [false, true])
+    #expect(r.divergences.first?.explanation == "at t=1600 golden has cue_display FRAME_MOVE_LEFT/hard, replay has none")
+    let plain = try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(replay))
+    #expect(plain.divergences.map(\.t) == r.divergences.map(\.t))
+    #expect(plain.divergences.allSatisfy { $0.cueIDs.isEmpty && !$0.clearsCue && $0.cuesOnScreen.isEmpty })
+    #expect(
+      plain.divergences.first?.explanation
+        == "at t=1600 golden has cue_display cue_id=FRAME_MOVE_LEFT level=hard severity=1, replay has none")
+    var prompt = golden
+    prompt.insert(record(1650, "prompt", ["op": "shown", "key": "write_failed"]), at: 3)
+    let subject = try #require(try TraceDiffer(options: jp).diffTraceFiles(golden: trace(golden), replay: trace(prompt)).divergence)
+    #expect(subject.subject == "write_failed")
+    #expect(try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(prompt)).divergence?.subject == nil)
+  }
+
   @Test func identicalTracesMatch() throws {
-    let r = try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(golden))
+    let r = try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(golden: trace(golden), replay: trace(golden))
     #expect(r.isMatch)
     #expect(r.exitCode == .ok)
   }
@@ -35,7 +61,7 @@ struct DifferTests {
   @Test func aMissingRecordIsTheFirstDivergenceWithAnExplanation() throws {
     var replay = golden
     replay.remove(at: 2)
-    let r = try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(replay))
+    let r = try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(golden: trace(golden), replay: trace(replay))
     let d = try #require(r.divergence)
     #expect(d.kind == .missingInReplay)
     #expect(d.t == 1600)
@@ -52,7 +78,7 @@ struct DifferTests {
     var replay = golden
     replay.insert(record(1650, "prompt", ["op": "shown", "key": "write_failed"]), at: 3)
     let d = try #require(
-      try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(replay)).divergence)
+      try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(golden: trace(golden), replay: trace(replay)).divergence)
     #expect(d.kind == .extraInReplay)
     #expect(d.explanation == "at t=1650 replay has prompt shown write_failed, golden has none")
   }
@@ -61,7 +87,7 @@ struct DifferTests {
     var replay = golden
     replay[2] = cue(1600, "FRAME_MOVE_LEFT", "warn")
     let d = try #require(
-      try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(replay)).divergence)
+      try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(golden: trace(golden), replay: trace(replay)).divergence)
     #expect(d.kind == .changed([FieldChange(field: "level", golden: "hard", replay: "warn")]))
     #expect(d.explanation.hasPrefix("at t=1600 cue_display differs"))
     #expect(d.explanation.contains("level hard → warn"))
@@ -71,7 +97,7 @@ struct DifferTests {
     var replay = golden
     replay[4] = cue(2400, "CHIN_UP", "hard")
     replay[1] = cue(800, "DIST_STEP_BACK", "hard")
-    let r = try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(replay))
+    let r = try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(golden: trace(golden), replay: trace(replay))
     #expect(r.divergence?.t == 800)
     #expect(r.goldenOnly == 2 && r.replayOnly == 2)
   }
@@ -79,17 +105,17 @@ struct DifferTests {
   @Test func timingToleranceAlignsRecordsAFewMillisecondsApart() throws {
     var replay = golden
     replay[2].t = 1633
-    let exact = try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(replay))
+    let exact = try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(golden: trace(golden), replay: trace(replay))
     let d = try #require(exact.divergence)
     #expect(d.kind == .moved(byMs: 33))
     #expect(
       d.explanation
         == "at t=1600 golden has cue_display FRAME_MOVE_LEFT/hard, replay has it at t=1633 (+33 ms)"
     )
-    let tolerant = try TraceDiffer(options: DiffOptions(timingToleranceMs: 40)).diffTraceFiles(
+    let tolerant = try TraceDiffer(options: DiffOptions(timingToleranceMs: 40, reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(
       golden: trace(golden), replay: trace(replay))
     #expect(tolerant.isMatch)
-    let tooTight = try TraceDiffer(options: DiffOptions(timingToleranceMs: 32)).diffTraceFiles(
+    let tooTight = try TraceDiffer(options: DiffOptions(timingToleranceMs: 32, reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(
       golden: trace(golden), replay: trace(replay))
     #expect(!tooTight.isMatch)
   }
@@ -98,7 +124,7 @@ struct DifferTests {
     var replay = golden
     replay[1] = cue(800, "DIST_STEP_BACK", "warn", severity: 1.0004)
     let differ = { (tol: [String: Double]) in
-      try TraceDiffer(options: DiffOptions(numericTolerance: tol)).diffTraceFiles(
+      try TraceDiffer(options: DiffOptions(numericTolerance: tol, reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(
         golden: self.trace(self.golden), replay: self.trace(replay))
     }
     #expect(try !differ([:]).isMatch)
@@ -110,7 +136,7 @@ struct DifferTests {
 
   @Test func unreadableLinesAreBadInputNamingTheLine() {
     #expect {
-      try TraceDiffer().diffTraceFiles(
+      try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(
         golden: trace(golden), replay: "{\"t\":1,\"out\":\"x\"}\nnot json\n")
     } throws: { error in
       (error as? BadInputError)?.recording == "replay:2"
@@ -124,18 +150,18 @@ struct DifferTests {
     let r =
       #"{"event":"prompt_shown","payload":{"key":"b"},"scene":"cafe","session_id":"<SESSION_1>","ts_ms":1000}"#
       + "\n"
-    let d = try #require(try TraceDiffer().diffA13(golden: g, replay: r).divergence)
+    let d = try #require(try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffA13(golden: g, replay: r).divergence)
     #expect(d.explanation.hasPrefix("at ts_ms=1000 prompt_shown differs"))
     // The kind of file is recognised from its first line.
     #expect(
-      try TraceDiffer().diffTexts(golden: g, replay: r)
-        == TraceDiffer().diffA13(golden: g, replay: r))
+      try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTexts(golden: g, replay: r)
+        == TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffA13(golden: g, replay: r))
   }
 
   @Test func theRenderedReportLeadsWithTheFirstDivergence() throws {
     var replay = golden
     replay.remove(at: 2)
-    let r = try TraceDiffer(options: DiffOptions(contextLines: 1)).diffTexts(
+    let r = try TraceDiffer(options: DiffOptions(contextLines: 1, reading: JustPhotoVocabulary.traceReading)).diffTexts(
       golden: trace(golden), replay: trace(replay))
     let lines = r.render().split(separator: "\n").map(String.init)
     #expect(
@@ -145,7 +171,7 @@ struct DifferTests {
     #expect(lines.count == 7)  // explanation, "…", 3 context lines, "…", counts
     #expect(lines.last == "1 of 5 golden records and 0 of 4 replay records do not align")
     #expect(
-      try TraceDiffer().diffTexts(golden: trace(golden), replay: trace(golden)).render()
+      try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTexts(golden: trace(golden), replay: trace(golden)).render()
         == "no difference (5 records)\n")
   }
 }

@@ -1,4 +1,5 @@
 import Testing
+import JustPhotoPlugin
 @testable import Verify
 
 
@@ -26,7 +27,7 @@ struct DivergenceClassificationTests {
   }
 
   static func first(_ golden: String, _ replay: String) throws -> Divergence {
-    try #require(try TraceDiffer().diffTraceFiles(golden: golden, replay: replay).divergence)
+    try #require(try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(golden: golden, replay: replay).divergence)
   }
 
   @Test("10 frames (667 ms) is a move; 11 frames and a cue at 200 ms instead of 4,667 ms are changed, and group as such")

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import JustPhotoEngine
 import EngineIO
+import JustPhotoIO
 import JustPhotoPlugin
 import Foundation
 import Replay
@@ -140,7 +141,10 @@ struct TestCorpus {
   init(_ label: String = #function) throws {
     directory = try TemporaryDirectory(label)
     let root = directory.url
-    store = GoldenStore(root: root)
+    // A Just Photo corpus: its goldens read as Just Photo reads its traces (cues, subjects).
+    var store = GoldenStore(root: root)
+    store.traceReading = JustPhotoVocabulary.traceReading
+    self.store = store
     try FileManager.default.createDirectory(
       at: store.recordingsDir, withIntermediateDirectories: true)
     try FileManager.default.createDirectory(at: store.goldenDir, withIntermediateDirectories: true)

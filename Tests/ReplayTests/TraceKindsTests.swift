@@ -1,5 +1,6 @@
 import JustPhotoEngine
 import EngineIO
+import JustPhotoIO
 import JustPhotoPlugin
 import Foundation
 @testable import Replay

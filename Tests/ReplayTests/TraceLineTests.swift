@@ -1,6 +1,7 @@
 import CanonicalJSON
 @testable import JustPhotoEngine
 import EngineIO
+import JustPhotoIO
 import JustPhotoPlugin
 @testable import Replay
 import Testing

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import JustPhotoPlugin
 import EngineIO
 import Foundation
 import Replay
@@ -20,7 +21,7 @@ struct VerifyReportFormatTests {
     replay[2] = cue(233, "FRAME_MOVE_LEFT", "warn")  // moved +33 ms
     replay[9] = cue(900, "FRAME_MOVE_LEFT", "hard")  // changed
     replay.remove(at: 6)  // missing
-    let r = try TraceDiffer().diffTraceFiles(golden: trace(golden), replay: trace(replay))
+    let r = try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTraceFiles(golden: trace(golden), replay: trace(replay))
     #expect(r.hunkCount == 3)
     #expect(r.divergences.map(\.t) == [200, 600, 900])
     #expect(r.divergences.map { $0.context.isEmpty } == [false, true, true])

@@ -1,4 +1,5 @@
 import EngineIO
+import JustPhotoIO
 import PoseSpec
 
 /// Everything the engine needs about one cue, resolved once from the PoseSpec at init: its

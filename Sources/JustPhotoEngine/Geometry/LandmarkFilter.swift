@@ -1,4 +1,5 @@
 import EngineIO
+import JustPhotoIO
 
 /// The parameters of `landmarkFilter=oneEuro` (engine options `oneEuroMinCutoff`,
 /// `oneEuroBeta`, `oneEuroDCutoff`). A PROPOSED app change, not app behaviour: the app feeds

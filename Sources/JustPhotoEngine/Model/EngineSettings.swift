@@ -1,4 +1,5 @@
 import EngineIO
+import JustPhotoIO
 
 /// The engine options (ENGINE §1.8) parsed once, at `Engine.init`, into typed values: no
 /// evaluation, tick or app event reads an option by name.

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import PoseSpec
 
 /// One output of one engine call, typed (one case per `OutputKind`). Its time is the time of

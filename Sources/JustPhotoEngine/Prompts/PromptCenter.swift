@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 
 /// A prompt on screen (one per slot).
 public struct VisiblePrompt: Sendable, Equatable {

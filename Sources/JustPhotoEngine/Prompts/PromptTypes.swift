@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 
 // Data model of the prompt system (ENGINE §4.1–4.3, §4.7–4.8; PRD Appendix A.2).
 

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 
 // Value types of the per-item capture pipeline (ENGINE §5.2–§5.11). The pipeline itself is in
 // CapturePipeline.swift and the Capture*.swift extensions; it is pure: every platform result

@@ -1,4 +1,5 @@
 import EngineIO
+import JustPhotoIO
 import PoseSpec
 
 /// One required Match dimension cue (ENGINE §3.13c): a base/scene cue whose withRef error is

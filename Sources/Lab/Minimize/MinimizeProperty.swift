@@ -1,6 +1,7 @@
 import CanonicalJSON
 import JustPhotoEngine
 import EngineIO
+import JustPhotoIO
 import Foundation
 import JustPhotoPlugin
 import Recording
@@ -33,7 +34,7 @@ package enum MinimizeProperty {
     replay: CandidateReplay, name: String, golden: String, original: Minimizer.Candidate, windowMs: Millis = 500
   ) throws -> (at: Millis, property: (Minimizer.Candidate) throws -> Bool) {
     let replayed = try replay.run(original, .all)
-    let result = try TraceDiffer().diffTraces(golden: golden, replay: replayed)
+    let result = try TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diffTraces(golden: golden, replay: replayed)
     guard let d = result.divergence else { throw MinimizeError.noDivergence(name) }
     let window = (d.t - windowMs)...(d.t + windowMs)
     let reference = replayed.filter { window.contains($0.t) }

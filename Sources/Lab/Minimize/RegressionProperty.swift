@@ -47,7 +47,7 @@ package enum RegressionProperty {
   }
 
   package static func difference(reference: Products, tested: Products) -> Difference? {
-    let differ = TraceDiffer()
+    let differ = TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading))
     if let d = (try? differ.diffTraceFiles(golden: reference.trace, replay: tested.trace))?.divergence {
       return Difference(file: "trace", divergence: d)
     }
@@ -109,7 +109,7 @@ package enum RegressionProperty {
     let v = d.divergence
     let time = d.file == "a13" ? "ts_ms" : "t"
     func shows(_ l: StructuredLine?) -> String {
-      l.map { "\(TraceDiffer.summary($0)) at \(time)=\($0.t)" } ?? "nothing at \(time)=\(v.t)"
+      l.map { "\(TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).summary($0)) at \(time)=\($0.t)" } ?? "nothing at \(time)=\(v.t)"
     }
     return .object([
       "file": .string(d.file),

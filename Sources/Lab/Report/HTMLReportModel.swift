@@ -1,6 +1,7 @@
 import CanonicalJSON
 import EngineIO
 import EngineSeam
+import JustPhotoIO
 import PoseSpec
 import Verify
 

@@ -61,7 +61,7 @@ package enum TuneTimelines {
       // Both sides are in-process replays: their records, no text read back.
       let golden = try records(path, spec: shippedSpec, overrides: [])
       let new = try records(path, spec: trialSpec, overrides: applied.options)
-      let result = TraceDiffer(options: DiffOptions()).diff(golden: StructuredLine.lines(of: golden), replay: StructuredLine.lines(of: new))
+      let result = TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading)).diff(golden: StructuredLine.lines(of: golden), replay: StructuredLine.lines(of: new))
       let label = "#\(index) \(name)"
       var builder = HTMLReportBuilder(spec: trialSpec, overrides: applied.options)
       builder.goldenSpec = { _ in HTMLReportGoldenSpec(spec: shippedSpec, note: "shipped side: the shipped spec (\(specFile))") }

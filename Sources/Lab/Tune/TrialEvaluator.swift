@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 
 /// Scores one trial: a PoseSpec (as JSON, already edited) and the engine options to replay
 /// with; returns objectives by key (``TrialObjectives/keys``, lower is better). Shared with

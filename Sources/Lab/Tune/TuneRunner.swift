@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import Foundation
 import JustPhotoPlugin
 import PoseSpec

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import PoseSpec
 
 /// One concrete place in the PoseSpec a parameter sets: object keys and array indices from the

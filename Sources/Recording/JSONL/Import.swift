@@ -21,11 +21,12 @@ public enum RecordingImport {
   @discardableResult
   public static func run(
     from source: String, to destination: String, chunkRawLimit: Int = Recorder.defaultChunkRawLimit,
-    kinds: [EventKindInfo] = [], refusal: ((InputEvent) -> EventRefusal?)? = nil, progress: ((Progress) -> Void)? = nil
+    kinds: [EventKindInfo] = [], refusal: ((InputEvent) -> EventRefusal?)? = nil,
+    headerProblem: ((JSONObject) -> String?)? = nil, progress: ((Progress) -> Void)? = nil
   ) throws(RecordingError) -> Int {
     try run(
       reader: JSONLReader(path: source), to: destination, chunkRawLimit: chunkRawLimit, kinds: kinds, refusal: refusal,
-      progress: progress)
+      headerProblem: headerProblem, progress: progress)
   }
 
   /// The same, from an open reader (a file, or JSONL text in memory: `jpreplay record`).
@@ -35,11 +36,15 @@ public enum RecordingImport {
   /// kinds the decoder checks itself): every event's kind must be one of them and carry its
   /// required fields, and each kind is stored in its declared channel. `refusal` is that
   /// engine's own check (``EngineVocabulary/refusal(of:)``): an event it refuses is bad input
-  /// naming the line and the field, never written.
+  /// naming the line and the field, never written. `headerProblem` is that engine's check of
+  /// the header (Just Photo's `EngineOptions.headerProblem`: its `options`): a problem it names
+  /// is bad input at line 1, and nothing is written.
   public static func run(
     reader: JSONLReader, to destination: String, chunkRawLimit: Int = Recorder.defaultChunkRawLimit,
-    kinds: [EventKindInfo] = [], refusal: ((InputEvent) -> EventRefusal?)? = nil, progress: ((Progress) -> Void)? = nil
+    kinds: [EventKindInfo] = [], refusal: ((InputEvent) -> EventRefusal?)? = nil,
+    headerProblem: ((JSONObject) -> String?)? = nil, progress: ((Progress) -> Void)? = nil
   ) throws(RecordingError) -> Int {
+    if let problem = headerProblem?(reader.header) { throw RecordingError(file: "\(reader.path):1", problem) }
     let recorder = try Recorder(path: destination, header: reader.header, chunkRawLimit: chunkRawLimit)
     for k in kinds { recorder.namedChannels[k.name] = k.channel }
     let check = recorder.engine != justPhotoEngineName

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JustPhotoPlugin
 import Lab
 import Replay
 import Verify
@@ -59,7 +60,8 @@ extension JPReplay {
     }
 
     func run() throws {
-      var options = DiffOptions()
+      // Just Photo's reading: other engines' lines name none of its cue kinds or fields.
+      var options = DiffOptions(reading: JustPhotoVocabulary.traceReading)
       options.timingToleranceMs = timeToleranceMs
       options.contextLines = context
       for t in tolerances {

@@ -1,6 +1,8 @@
 import ArgumentParser
+import CanonicalJSON
 import Foundation
 import EngineIO
+import JustPhotoIO
 import Lab
 import Recording
 
@@ -46,11 +48,16 @@ extension JPReplay {
       // with link(2), so a file that appeared meanwhile is not replaced).
       // Another engine's events are checked against its kinds (Just Photo's by the decoder).
       // Its own check too: an event the engine would refuse at replay is bad input here.
+      // Just Photo's header options are checked against its catalogue.
       let plugin = try EngineRegistry.route(source)
       let kinds = plugin?.kinds ?? []
+      var headerProblem: ((JSONObject) -> String?)? = nil
+      if plugin == nil { headerProblem = { EngineOptions.headerProblem($0) } }
       let progress = ProgressLine(label: "import")
       func importEvents(to target: String) throws -> Int {
-        try RecordingImport.run(from: source, to: target, kinds: kinds, refusal: plugin?.refusal) { p in
+        try RecordingImport.run(
+          from: source, to: target, kinds: kinds, refusal: plugin?.refusal, headerProblem: headerProblem
+        ) { p in
           progress.update(Int(p.bytesRead >> 20), of: Int(p.totalBytes >> 20), "MiB, \(p.events) events")
         }
       }

@@ -298,7 +298,7 @@ struct BisectWorkspace {
         continue
       }
       judged += 1
-      let differ = TraceDiffer()
+      let differ = TraceDiffer(options: DiffOptions(reading: JustPhotoVocabulary.traceReading))
       let got = String(decoding: fm.contents(atPath: out + "/\(n).trace.jsonl") ?? Data(), as: UTF8.self)
       var result = try differ.diffTraceFiles(golden: String(decoding: refTrace, as: UTF8.self), replay: got)
       if result.divergence == nil, let refA13 = fm.contents(atPath: referenceDir + "/\(n).a13.jsonl") {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import EngineIO
 import Foundation
+import JustPhotoPlugin
+import JustPhotoIO
 import Verify
 
 /// `--recordings-dir` / `--golden-dir`, shared by verify, review, accept and reject.
@@ -21,10 +23,14 @@ struct CorpusOptions: ParsableArguments {
     }
   }
 
+  /// The corpus's goldens, read as Just Photo reads its traces (other engines' lines name none
+  /// of its cue kinds or fields).
   var store: GoldenStore {
-    GoldenStore(
+    var store = GoldenStore(
       recordingsDir: URL(fileURLWithPath: recordingsDir, isDirectory: true),
       goldenDir: URL(fileURLWithPath: goldenDir, isDirectory: true))
+    store.traceReading = JustPhotoVocabulary.traceReading
+    return store
   }
 }
 

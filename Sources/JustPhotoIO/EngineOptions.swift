@@ -38,6 +38,19 @@ public struct EngineOptions: Equatable, Sendable {
     }
   }
 
+  /// What is wrong with a recording header's `options` (`header: "options": angleFix:
+  /// expected one of off / on, found 'maybe'`); nil when the header has none or every option
+  /// reads. What Just Photo's readers refuse a header for (`import`, generated recordings); the
+  /// `Recording` readers check only that `options` is an object, the options being the engine's.
+  ///
+  /// - Parameter header: a recording header.
+  /// - Returns: the problem, worded for a `RecordingError` naming the file and line; nil when fine.
+  public static func headerProblem(_ header: JSONObject) -> String? {
+    guard let options = header["options"]?.objectValue else { return nil }
+    do { _ = try EngineOptions(json: options) } catch { return "header: \"options\": \(error.description)" }
+    return nil
+  }
+
   /// Sets one option, checking name and value.
   public mutating func set(_ name: String, _ value: String) throws(EngineOptionsError) {
     guard let entry = Self.catalogue.first(where: { $0.name == name }) else {
