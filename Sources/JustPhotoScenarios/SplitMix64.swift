@@ -43,7 +43,8 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 }
 
 @inline(__always) func _cos(_ x: Double) -> Double {
-  var r = x.truncatingRemainder(dividingBy: 2 * Double.pi)
+  // fmod is exact and returns x itself when |x| < 2π (Box–Muller's angles): skip the call.
+  var r = abs(x) < 2 * Double.pi ? x : x.truncatingRemainder(dividingBy: 2 * Double.pi)
   if r > Double.pi { r -= 2 * Double.pi }
   if r < -Double.pi { r += 2 * Double.pi }
   let r2 = r * r
