@@ -108,32 +108,49 @@ extension JSONValue {
   /// null (the writer prints it so); every other number, string and member order as it is.
   /// nil when the text would not parse back — an object naming a key twice, or containers
   /// nested deeper than `JSONParser.depthMax` — so a caller can take the text's way for its
-  /// error. (A generated recording's events are read this way: the same values as their
-  /// JSONL lines, at a fraction of the work.)
-  public func readBack() -> JSONValue? { readBack(depth: 0) }
+  /// error. The value is copied only when a number changes. (A generated recording's events
+  /// are read this way: the same values as their JSONL lines, at a fraction of the work.)
+  public func readBack() -> JSONValue? {
+    switch readBackScan(depth: 0) {
+    case .refused: nil
+    case .same: self
+    case .changed: readBackCopy()
+    }
+  }
 
-  private func readBack(depth: Int) -> JSONValue? {
+  private enum ReadBackScan: Comparable { case same, changed, refused }
+
+  private func readBackScan(depth: Int) -> ReadBackScan {
     switch self {
-    case .null, .bool, .string: return self
-    case .number(let d): return d.isFinite ? (d == 0 ? .number(0) : self) : .null
+    case .null, .bool, .string: return .same
+    case .number(let d): return !d.isFinite || (d == 0 && d.sign == .minus) ? .changed : .same
     case .array(let a):
-      guard depth < JSONParser.depthMax else { return nil }
-      var out: [JSONValue] = []
-      out.reserveCapacity(a.count)
+      guard depth < JSONParser.depthMax else { return .refused }
+      var worst = ReadBackScan.same
       for v in a {
-        guard let r = v.readBack(depth: depth + 1) else { return nil }
-        out.append(r)
+        worst = max(worst, v.readBackScan(depth: depth + 1))
+        if worst == .refused { break }
       }
-      return .array(out)
+      return worst
     case .object(let o):
-      guard depth < JSONParser.depthMax else { return nil }
-      var out: [JSONMember] = []
-      out.reserveCapacity(o.members.count)
-      for m in o.members {
-        guard !out.contains(where: { $0.key == m.key }), let r = m.value.readBack(depth: depth + 1) else { return nil }
-        out.append(JSONMember(m.key, r))
+      guard depth < JSONParser.depthMax else { return .refused }
+      var worst = ReadBackScan.same
+      for (i, m) in o.members.enumerated() {
+        if o.members[..<i].contains(where: { $0.key == m.key }) { return .refused }
+        worst = max(worst, m.value.readBackScan(depth: depth + 1))
+        if worst == .refused { break }
       }
-      return .object(JSONObject(out))
+      return worst
+    }
+  }
+
+  /// The value with -0 as 0 and non-finite numbers as null (the scan has ruled out refusals).
+  private func readBackCopy() -> JSONValue {
+    switch self {
+    case .null, .bool, .string: self
+    case .number(let d): d.isFinite ? .number(d == 0 ? 0 : d) : .null
+    case .array(let a): .array(a.map { $0.readBackCopy() })
+    case .object(let o): .object(JSONObject(o.members.map { JSONMember($0.key, $0.value.readBackCopy()) }))
     }
   }
 }

@@ -35,12 +35,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   var sum = 0.0
   var k = 1.0
   while k < 60 {
-    let next = term / k
-    // Every later addend is smaller still (|y²| < 1, k grows). Once sum ± this one rounds to
-    // sum, so does sum plus any later one (rounding is monotonic): stop — the result is the
-    // 30-term sum to the bit, in a fraction of the work.
-    if sum + next == sum && sum - next == sum { break }
-    sum += next
+    sum += term / k
     term *= y2
     k += 2
   }
@@ -48,7 +43,8 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 }
 
 @inline(__always) func _cos(_ x: Double) -> Double {
-  var r = x.truncatingRemainder(dividingBy: 2 * Double.pi)
+  // fmod is exact and returns x itself when |x| < 2π (Box–Muller's angles): skip the call.
+  var r = abs(x) < 2 * Double.pi ? x : x.truncatingRemainder(dividingBy: 2 * Double.pi)
   if r > Double.pi { r -= 2 * Double.pi }
   if r < -Double.pi { r += 2 * Double.pi }
   let r2 = r * r
@@ -57,10 +53,6 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   var n = 0.0
   while n < 40 {
     term *= -r2 / ((n + 1) * (n + 2))
-    // From the first term on each factor's magnitude r²/((n+3)(n+4)) is under 1 (|r| ≤ π).
-    // Once sum ± this term rounds to sum, so does sum plus any later term of either sign
-    // (rounding is monotonic): stop — the same bits as all 20 terms.
-    if sum + term == sum && sum - term == sum { break }
     sum += term
     n += 2
   }

@@ -46,4 +46,24 @@ struct GeneratedReadBackTests {
       marks: [.init(t: 0, cue: 0, holds: true), .init(t: 1200, cue: 1, holds: false, since: 900), .init(t: 1200, cue: 0, holds: false)])
     #expect(try Self.compareBothWays(GeneratedRecording(scenario: drift, labels: labels)) > 10)
   }
+
+  /// A busy scenario (StreamingGeneratorTests.busy) read both ways: its events straight
+  /// against the events `JSONLReader` reads from its whole JSONL text.
+  @Test func eventsEqualTheEventsOfTheirLines() throws {
+    let s = try Scenario.parse(bytes: Array(StreamingGeneratorTests.busy.utf8), file: StreamingGeneratorTests.file)
+    let direct = try s.generate().reader()
+    let lines = try s.generate().reader()
+    var jsonl = lines.headerLine + "\n"
+    while let l = lines.nextLine() { jsonl += l + "\n" }
+    let read = try JSONLReader(bytes: Array(jsonl.utf8), path: "t.jsonl")
+    var n = 0
+    while true {
+      let a = try direct.nextEvent()
+      let b = try read.next()
+      n += 1
+      #expect(a == b, "event \(n) differs")
+      if a == nil || b == nil || a != b { break }
+    }
+    #expect(n > 100)
+  }
 }

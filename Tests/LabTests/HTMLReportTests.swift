@@ -67,39 +67,43 @@ struct HTMLReportTests {
     #expect(try JSONParser.parse(data) == value)
   }
 
+  /// A synthetic recording of `seconds` at 30 fps — every frame with 19 joints, a T0
+  /// evaluation per frame with four focus cues and the gate.
+  static func timeline(seconds: Int, name: String = "long") -> HTMLReportTimeline {
+    var t = HTMLReportTimeline(name: name, durationMs: Millis(seconds * 1000))
+    var s = HTMLReportSeries()
+    s.cues = ["A", "B", "C", "D"]
+    s.thresholds = [ThresholdSet(warn: [Threshold(.greater, 0.07)], exit: [Threshold(.lessOrEqual, 0.04)]), nil, nil, nil]
+    s.values = Array(repeating: [], count: 4)
+    s.levels = Array(repeating: [], count: 4)
+    for f in 0..<(seconds * 30) {
+      let ms = Millis(f * 1000 / 30)
+      s.evalT.append(ms)
+      for c in 0..<4 {
+        s.values[c].append(sin(Double(f + c) / 50) * 0.1)
+        s.levels[c].append(f % 7 == 0 ? .warn : .none)
+      }
+      s.gateShown.append(f % 90 < 45 ? "A" : nil)
+      s.gateStable.append(f % 10)
+      s.gateHeldMs.append(ms % 5_000)
+      s.gateCooling.append(f % 300 < 30)
+      s.landmarkT.append(ms)
+      let y: Double = 0.2 + Double(f % 100) / 400
+      var joints: [(x: Double, y: Double)?] = []
+      for j in 0..<19 { joints.append(j == 5 ? nil : (x: 0.3 + Double(j) / 50, y: y)) }
+      s.landmarks.append(joints)
+    }
+    t.series = s
+    t.golden.displays = [(0, "A", "warn"), (5_000, nil, "none")]
+    t.new.displays = t.golden.displays
+    return t
+  }
+
   /// A synthetic 10-minute recording at 30 fps — every frame with 19 joints, a T0 evaluation
   /// per frame with four focus cues and the gate — fits the page in 2 MB, keeping at least
   /// every 4th landmark frame; a 10-second one is not thinned at all.
   @Test func tenMinutesAtThirtyFpsStayWithinTwoMegabytes() {
-    func timeline(seconds: Int) -> HTMLReportTimeline {
-      var t = HTMLReportTimeline(name: "long", durationMs: Millis(seconds * 1000))
-      var s = HTMLReportSeries()
-      s.cues = ["A", "B", "C", "D"]
-      s.thresholds = [ThresholdSet(warn: [Threshold(.greater, 0.07)], exit: [Threshold(.lessOrEqual, 0.04)]), nil, nil, nil]
-      s.values = Array(repeating: [], count: 4)
-      s.levels = Array(repeating: [], count: 4)
-      for f in 0..<(seconds * 30) {
-        let ms = Millis(f * 1000 / 30)
-        s.evalT.append(ms)
-        for c in 0..<4 {
-          s.values[c].append(sin(Double(f + c) / 50) * 0.1)
-          s.levels[c].append(f % 7 == 0 ? .warn : .none)
-        }
-        s.gateShown.append(f % 90 < 45 ? "A" : nil)
-        s.gateStable.append(f % 10)
-        s.gateHeldMs.append(ms % 5_000)
-        s.gateCooling.append(f % 300 < 30)
-        s.landmarkT.append(ms)
-        let y: Double = 0.2 + Double(f % 100) / 400
-        var joints: [(x: Double, y: Double)?] = []
-        for j in 0..<19 { joints.append(j == 5 ? nil : (x: 0.3 + Double(j) / 50, y: y)) }
-        s.landmarks.append(joints)
-      }
-      t.series = s
-      t.golden.displays = [(0, "A", "warn"), (5_000, nil, "none")]
-      t.new.displays = t.golden.displays
-      return t
-    }
+    func timeline(seconds: Int) -> HTMLReportTimeline { Self.timeline(seconds: seconds) }
     var doc = HTMLReportDocument(kind: "verify", title: "size")
     doc.timelines = [timeline(seconds: 600)]
     let page = HTMLReportPage.render(doc)
@@ -129,6 +133,59 @@ struct HTMLReportTests {
     // 300 frames × 38 coordinate bytes, in base64.
     let expectedCharacters = (300 * 38 + 2) / 3 * 4
     #expect(shortSeries?["landmarks"]?.stringValue?.count == expectedCharacters)
+  }
+
+  /// Issue 38 item 5, what a long report holds: a packed timeline keeps its page JSON only
+  /// (no raw series: a report holds one recording's raw series per job), the same page as
+  /// before; past `lazySeriesCharacters` the page goes out in parts — the data block without
+  /// series, then one block per recording, parsed when opened — none larger than one
+  /// recording's series budget, so the writer holds one block at a time, never the page.
+  @Test func aLongReportHoldsOneRecordingsSeriesAtATime() throws {
+    var eager = HTMLReportDocument(kind: "verify", title: "packed")
+    eager.timelines = [Self.timeline(seconds: 60)]
+    var packed = eager
+    packed.timelines[0].pack()
+    #expect(packed.timelines[0].series.evalT.isEmpty && packed.timelines[0].series.landmarks.isEmpty)
+    #expect(packed.timelines[0].goldenSeries == nil && packed.timelines[0].packedSeries != nil)
+    #expect(HTMLReportPage.render(packed) == HTMLReportPage.render(eager), "packing changes nothing on the page")
+
+    // Four 10-minute recordings: ~5.3 MB of series, a lazy page.
+    var long = HTMLReportDocument(kind: "verify", title: "lazy")
+    for k in 0..<4 {
+      var t = Self.timeline(seconds: 600, name: "long-\(k)")
+      t.pack()
+      long.timelines.append(t)
+    }
+    #expect(HTMLReportEncoder.seriesCharacters(long) > HTMLReportLimits.lazySeriesCharacters)
+    var parts: [Int] = []
+    var page = ""
+    HTMLReportPage.write(long) { (part: String) in
+      parts.append(part.utf8.count)
+      page += part
+    }
+    let budget = HTMLReportLimits.seriesBytesPerTenMinutes
+    #expect(page.utf8.count > HTMLReportLimits.lazySeriesCharacters, "\(page.utf8.count) bytes")
+    #expect(parts.max() ?? 0 <= budget + 50_000, "the largest part \(parts.max() ?? 0) bytes; one recording's budget \(budget)")
+    #expect(parts.count == 4 + 4, "head, data block, its end, four series blocks, script: \(parts.count)")
+    // The data block names each block; the blocks are in the page, and parse to the series.
+    let open = "<script type=\"application/json\" id=\"jp-data\">"
+    let start = try #require(page.range(of: open))
+    let end = try #require(page.range(of: "</script>", range: start.upperBound..<page.endIndex))
+    let data = try JSONParser.parse(String(page[start.upperBound..<end.lowerBound]))
+    let timelines = data["timelines"]?.arrayValue ?? []
+    #expect(timelines.count == 4)
+    for (k, t) in timelines.enumerated() {
+      #expect(t["series"] == nil && t["goldenSeries"] == nil)
+      let id = try #require(t["seriesBlock"]?.stringValue)
+      #expect(id == "jp-series-\(k)")
+      let blockOpen = try #require(page.range(of: "<script type=\"application/json\" id=\"\(id)\">"))
+      let blockEnd = try #require(page.range(of: "</script>", range: blockOpen.upperBound..<page.endIndex))
+      let block = try JSONParser.parse(String(page[blockOpen.upperBound..<blockEnd.lowerBound]))
+      #expect(block["series"] == long.timelines[k].packedSeries?.series)
+      #expect(block["goldenSeries"] == .null)
+    }
+    // Under the bound, one data block as before.
+    #expect(!HTMLReportPage.render(eager).contains("jp-series-"))
   }
 
   /// The decisions file: the page's format parses; each malformed part is named with its place.

@@ -30,6 +30,8 @@ package struct HTMLReportBuilder: Sendable {
   /// under ``spec`` with metric tracing). Another engine's timeline is its vocabulary's
   /// ``TraceTimeline/pageLanes`` of the golden's trace and of a replay. By default none.
   package var plugin: @Sendable (String) -> EnginePlugin? = { _ in nil }
+  /// Recordings whose timelines are built at once (`verify --jobs`): each its own replays.
+  package var jobs = 1
 
   package init(spec: PoseSpecDocument, overrides: [(name: String, value: String)] = []) {
     self.spec = spec
@@ -44,37 +46,61 @@ package struct HTMLReportBuilder: Sendable {
       let n = report.cases.filter { $0.category == cat }.count
       if n > 0 { doc.counts.append((cat.rawValue, n)) }
     }
-    for c in report.cases where !c.divergences.isEmpty {
-      let ds = c.divergences
-      var timeline: HTMLReportTimeline?
-      var causes: [TraceRecord] = []
-      if doc.timelines.count < HTMLReportLimits.timelinesMax {
-        do {
-          let golden = (try? store.readGolden(c.name, .trace)) ?? nil
-          let path = store.recordingURL(c.name).path
-          let at = ds.map(\.divergence.t)
-          if let plugin = plugin(path) {
-            timeline = try engineTimeline(plugin, recording: path, name: c.name, golden: golden.map(HTMLReportTrace.file), new: nil, at: at)
-          } else {
-            let built = try self.timeline(
-              recording: path, name: c.name, golden: golden.map(HTMLReportTrace.file), new: nil, at: at,
-              cues: ds.flatMap { DivergenceWhy($0.divergence).cues })
-            timeline = built.timeline
-            causes = built.causes
+    let failed = report.cases.filter { !$0.divergences.isEmpty }
+    var next = 0
+    while next < failed.count {
+      // The next recordings that may still get a timeline, built `jobs` at a time (packed as
+      // each is done); in the report's order, as one at a time would.
+      let room = HTMLReportLimits.timelinesMax - doc.timelines.count
+      let batch = room > 0 ? Array(failed[next..<min(failed.count, next + room)]) : []
+      let built = ParallelMap.run(batch, jobs: jobs) { c in self.caseTimeline(c, store: store) }
+      for (k, c) in failed[next..<(next + max(1, batch.count))].enumerated() {
+        var timeline: HTMLReportTimeline?
+        var causes: [TraceRecord] = []
+        if k < built.count {
+          switch built[k] {
+          case .success(let b):
+            timeline = b.timeline
+            causes = b.causes
+          case .failure(let why): doc.withoutTimeline.append((c.name, why.message))
           }
-          timeline?.pending = Self.pendingHashes(c.name, store: store)
-        } catch {
-          doc.withoutTimeline.append((c.name, error.message))
+        } else {
+          doc.withoutTimeline.append((c.name, "more than HTMLReportLimits.timelinesMax = \(HTMLReportLimits.timelinesMax) timelines"))
         }
-      } else {
-        doc.withoutTimeline.append((c.name, "more than HTMLReportLimits.timelinesMax = \(HTMLReportLimits.timelinesMax) timelines"))
+        for fd in c.divergences {
+          addRow(&doc, recording: c.name, file: fd.file.rawValue, fd.divergence, timeline: timeline, causes: causes)
+        }
+        if let timeline { doc.timelines.append(timeline) }
       }
-      for fd in ds {
-        addRow(&doc, recording: c.name, file: fd.file.rawValue, fd.divergence, timeline: timeline, causes: causes)
-      }
-      if let timeline { doc.timelines.append(timeline) }
+      next += max(1, batch.count)
     }
     return doc
+  }
+
+  /// One failed case's timeline (packed) and the causes of its rows.
+  func caseTimeline(_ c: VerifyCase, store: GoldenStore) -> Result<(timeline: HTMLReportTimeline, causes: [TraceRecord]), HarnessFailure> {
+    let ds = c.divergences
+    do throws(HarnessFailure) {
+      let golden = (try? store.readGolden(c.name, .trace)) ?? nil
+      let path = store.recordingURL(c.name).path
+      let at = ds.map(\.divergence.t)
+      var timeline: HTMLReportTimeline
+      var causes: [TraceRecord] = []
+      if let plugin = plugin(path) {
+        timeline = try engineTimeline(plugin, recording: path, name: c.name, golden: golden.map(HTMLReportTrace.file), new: nil, at: at)
+      } else {
+        let built = try self.timeline(
+          recording: path, name: c.name, golden: golden.map(HTMLReportTrace.file), new: nil, at: at,
+          cues: ds.flatMap { DivergenceWhy($0.divergence).cues })
+        timeline = built.timeline
+        causes = built.causes
+      }
+      timeline.pending = Self.pendingHashes(c.name, store: store)
+      timeline.pack()
+      return .success((timeline, causes))
+    } catch {
+      return .failure(error)
+    }
   }
 
   /// The document of a `diff`: `golden` and `replay` are its two sides (a trace file's text,
@@ -115,7 +141,10 @@ package struct HTMLReportBuilder: Sendable {
     for d in result.divergences {
       addRow(&doc, recording: name, file: isA13 ? "a13" : "trace", d, timeline: timeline, causes: causes)
     }
-    if doc.withoutTimeline.isEmpty { doc.timelines.append(timeline) }
+    if doc.withoutTimeline.isEmpty {
+      timeline.pack()
+      doc.timelines.append(timeline)
+    }
     doc.rowsOmitted += max(0, result.hunkCount - result.divergences.count)
     return doc
   }

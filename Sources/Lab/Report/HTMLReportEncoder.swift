@@ -8,13 +8,15 @@ import PoseSpec
 /// stride when they would exceed the recording's byte budget
 /// (`HTMLReportLimits.seriesBytesPerTenMinutes`).
 package enum HTMLReportEncoder {
-  package static func json(_ doc: HTMLReportDocument) -> JSONValue {
+  /// The page's data block. `lazy`: each timeline names the data block of its series
+  /// (``seriesBlockID(_:)``, written by ``seriesBlock(_:)``) instead of carrying them.
+  package static func json(_ doc: HTMLReportDocument, lazy: Bool = false) -> JSONValue {
     let s = HTMLText.shown
     var o: JSONObject = ["kind": .string(doc.kind), "title": .string(s(doc.title))]
     o["counts"] = .array(doc.counts.map { .array([.string($0.name), .number(Double($0.count))]) })
     o["rows"] = .array(doc.rows.map(row))
     o["rowsOmitted"] = .number(Double(doc.rowsOmitted))
-    o["timelines"] = .array(doc.timelines.map(timeline))
+    o["timelines"] = .array(doc.timelines.indices.map { timeline(doc.timelines[$0], block: lazy ? seriesBlockID($0) : nil) })
     o["withoutTimeline"] = .array(doc.withoutTimeline.map { .array([.string(s($0.name)), .string(s($0.why))]) })
     return .object(o)
   }
@@ -46,7 +48,42 @@ package enum HTMLReportEncoder {
     return .object(o)
   }
 
-  static func timeline(_ t: HTMLReportTimeline) -> JSONValue {
+  /// The id of the data block of timeline `index`'s series on a lazy page.
+  package static func seriesBlockID(_ index: Int) -> String { "jp-series-\(index)" }
+
+  /// The data block of a timeline's series on a lazy page: `{"series": …, "goldenSeries": …}`.
+  package static func seriesBlock(_ t: HTMLReportTimeline) -> JSONValue {
+    let (series, golden) = t.packedSeries ?? seriesValues(t)
+    return .object(["series": series, "goldenSeries": golden])
+  }
+
+  /// The characters the series of `doc` take in the page (strings and numbers as written,
+  /// without the punctuation): what decides a lazy page (``HTMLReportLimits/lazySeriesCharacters``).
+  package static func seriesCharacters(_ doc: HTMLReportDocument) -> Int {
+    doc.timelines.reduce(0) { n, t in
+      let (series, golden) = t.packedSeries ?? seriesValues(t)
+      return n + characters(series) + characters(golden)
+    }
+  }
+
+  static func characters(_ v: JSONValue) -> Int {
+    switch v {
+    case .string(let s): s.utf8.count
+    case .array(let a): a.reduce(0) { $0 + characters($1) }
+    case .object(let o): o.members.reduce(0) { $0 + $1.key.utf8.count + characters($1.value) }
+    default: 8
+    }
+  }
+
+  /// A timeline's series and golden series as the page writes them (thinned by ``strides``).
+  package static func seriesValues(_ t: HTMLReportTimeline) -> (series: JSONValue, golden: JSONValue) {
+    let s = t.series
+    let sides = t.goldenSeries == nil ? 1 : 2
+    let st = strides(evals: s.evalT.count * sides, cues: s.cues.count, frames: s.landmarkT.count, durationMs: t.durationMs)
+    return (series(s, strides: st), t.goldenSeries.map { series($0, strides: (st.eval, 0)) } ?? .null)
+  }
+
+  static func timeline(_ t: HTMLReportTimeline, block: String? = nil) -> JSONValue {
     var o: JSONObject = [
       "name": .string(HTMLText.shown(t.name)), "key": .string(t.name), "duration": .number(Double(t.durationMs)),
       "golden": lanes(t.golden), "new": lanes(t.new),
@@ -56,11 +93,13 @@ package enum HTMLReportEncoder {
       o["engine"] = .string(HTMLText.shown(t.engine))
       o["lanes"] = .array(t.laneNames.map { .string(HTMLText.shown($0)) })
     }
-    let s = t.series
-    let sides = t.goldenSeries == nil ? 1 : 2
-    let st = strides(evals: s.evalT.count * sides, cues: s.cues.count, frames: s.landmarkT.count, durationMs: t.durationMs)
-    o["series"] = series(s, strides: st)
-    o["goldenSeries"] = t.goldenSeries.map { series($0, strides: (st.eval, 0)) } ?? .null
+    if let block {
+      o["seriesBlock"] = .string(block)
+    } else {
+      let (series, golden) = t.packedSeries ?? seriesValues(t)
+      o["series"] = series
+      o["goldenSeries"] = golden
+    }
     o["goldenNote"] = .string(HTMLText.shown(t.goldenNote))
     return .object(o)
   }
@@ -159,7 +198,12 @@ package enum HTMLReportEncoder {
 
   /// A normalized coordinate in [-0.25, 1.25] (a joint a little outside the frame still
   /// drawn) as 0…250; 255 is "absent".
-  static func quantize(_ v: Double) -> Int { Int(((min(max(v, -0.25), 1.25) + 0.25) / 1.5 * 250).rounded()) }
+  /// (Typed step by step: as one expression of literals it took the type checker 0.67 s.)
+  static func quantize(_ v: Double) -> Int {
+    let clamped: Double = min(max(v, -0.25), 1.25)
+    let scaled: Double = (clamped + 0.25) / 1.5 * 250
+    return Int(scaled.rounded())
+  }
 
   static func thresholds(_ th: ThresholdSet) -> JSONValue {
     func list(_ ts: [Threshold]) -> JSONValue {

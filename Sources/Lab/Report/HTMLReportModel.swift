@@ -25,6 +25,10 @@ package enum HTMLReportLimits {
   package static let causeLinesMax = 60
   /// Characters of any one text field carried into the page (names, explanations).
   package static let textCharactersMax = 2_000
+  /// Series characters (every recording's, both sides) above which the page is lazy: each
+  /// recording's series go in a data block of their own, parsed when the reader opens that
+  /// recording, and the page is written block by block (a 5 MB page or more).
+  package static let lazySeriesCharacters = 5_000_000
 }
 
 /// One divergence of the run as an event: which recording, which file, when, which cue, what
@@ -214,9 +218,21 @@ package struct HTMLReportTimeline: Sendable {
   /// Another engine's lanes (its vocabulary's ``TraceTimeline/pageLanes``), drawn instead of
   /// Just Photo's; empty for Just Photo.
   package var laneNames: [String] = []
+  /// The page's JSON of ``series`` and ``goldenSeries`` (thinned to the budget, as
+  /// ``HTMLReportEncoder`` writes them), made by ``pack()`` once the timeline is built; the
+  /// raw series are emptied then, so a report holds one recording's raw series per job.
+  package private(set) var packedSeries: (series: JSONValue, golden: JSONValue)?
   package init(name: String, durationMs: Millis) {
     self.name = name
     self.durationMs = durationMs
+  }
+
+  /// Encodes the series for the page and drops the raw ones (``packedSeries``).
+  package mutating func pack() {
+    guard packedSeries == nil else { return }
+    packedSeries = HTMLReportEncoder.seriesValues(self)
+    series = HTMLReportSeries()
+    goldenSeries = nil
   }
 }
 

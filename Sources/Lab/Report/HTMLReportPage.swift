@@ -12,10 +12,37 @@ package enum HTMLReportPage {
   /// (`tune report --html` puts its front plot and trial table there); `preambleScript`, the
   /// text of a script run right after it (allowed by its hash like the page's own).
   package static func render(_ doc: HTMLReportDocument, preamble: String = "", preambleScript: String? = nil) -> String {
-    let data = HTMLText.scriptData(HTMLReportEncoder.json(doc))
+    var page = ""
+    write(doc, preamble: preamble, preambleScript: preambleScript) { page += $0 }
+    return page
+  }
+
+  /// The page of ``render(_:preamble:preambleScript:)`` handed to `emit` part by part, in
+  /// order: the head and table markup, the data block, on a lazy page each recording's series
+  /// block (``HTMLReportLimits/lazySeriesCharacters``: one block's text is held at a time),
+  /// and the script. A small page is one data block, as it always was.
+  package static func write<E: Error>(
+    _ doc: HTMLReportDocument, preamble: String = "", preambleScript: String? = nil, emit: (String) throws(E) -> Void
+  ) throws(E) {
+    let lazy = HTMLReportEncoder.seriesCharacters(doc) > HTMLReportLimits.lazySeriesCharacters
     let main = "\n" + HTMLReportScript.source + "\n"
     let extra = preambleScript.map { "\n" + $0 + "\n" }
-    return head(title: doc.title, scripts: [main] + (extra.map { [$0] } ?? [])) + """
+    try emit(head(title: doc.title, scripts: [main] + (extra.map { [$0] } ?? [])) + body(preamble: preamble, extra: extra))
+    try emit(HTMLText.scriptData(HTMLReportEncoder.json(doc, lazy: lazy)))
+    try emit("</script>\n")
+    if lazy {
+      for (k, t) in doc.timelines.enumerated() {
+        try emit(
+          "<script type=\"application/json\" id=\"\(HTMLReportEncoder.seriesBlockID(k))\">"
+            + HTMLText.scriptData(HTMLReportEncoder.seriesBlock(t)) + "</script>\n")
+      }
+    }
+    try emit(scriptElement(main) + "\n</body>\n</html>\n")
+  }
+
+  /// The body's markup up to the data block's opening tag.
+  static func body(preamble: String, extra: String?) -> String {
+    """
       <body data-status="loading">
       <header><h1 id="title"></h1><p id="counts"></p><p id="status" class="muted">rendering…</p></header>
       <div id="errors" hidden></div>
@@ -47,11 +74,7 @@ package enum HTMLReportPage {
       <table id="decision-table"><tbody></tbody></table>
       <button id="export">export decisions</button> <a id="decisions-download" hidden download="decisions.json">decisions.json</a>
       <pre id="decisions-json"></pre></section>
-      <script type="application/json" id="jp-data">\(data)</script>
-      \(scriptElement(main))
-      </body>
-      </html>
-
+      <script type="application/json" id="jp-data">
       """
   }
 

@@ -17,7 +17,8 @@
 /// Status for tests: `body[data-status]` is `ok` after a clean first render (else `error`, the
 /// messages in `#errors`), `body[data-render-ms]` the time from navigation start to the end of
 /// the first render (`performance.now()`), `#tl[data-cursor-t]` the cursor, `#rows[data-sel-row]`
-/// the selected row, `#rows[data-col-widths]` the header cells' widths in px. Deep link
+/// the selected row, `#rows[data-col-widths]` the header cells' widths in px,
+/// `body[data-series-loaded]` how many recordings' series a lazy page has parsed. Deep link
 /// `#rec=NAME&t=MS&cue=CUE`; test hooks `&click=N` (clicks row N of the table after the first
 /// render), `&keys=K1,K2` (keydown events with those `key`s sent to the timeline),
 /// `&decide=accept|reject` (sets every recording's decision) and `&export=1` (clicks the
@@ -76,8 +77,21 @@ enum HTMLReportScript {
     const cache = {};
 
     // ---- decoding -------------------------------------------------------------------
+    // A lazy page (over HTMLReportLimits.lazySeriesCharacters) keeps each recording's series in
+    // a data block of its own, named by `seriesBlock`: parsed when the recording is first opened.
+    let seriesLoaded = 0;
+    function loadSeries(T) {
+      const block = $(T.seriesBlock);
+      if (!block) throw new Error("no data block " + T.seriesBlock + " for " + T.name);
+      const b = JSON.parse(block.textContent);
+      T.series = b.series;
+      T.goldenSeries = b.goldenSeries;
+      delete T.seriesBlock;
+      document.body.setAttribute("data-series-loaded", String(++seriesLoaded));
+    }
     function timeline(i) {
       if (cache[i]) return cache[i];
+      if (D.timelines[i].seriesBlock) loadSeries(D.timelines[i]);
       const T = D.timelines[i], s = T.series, n = { T: T };
       n.t = i32(s.t);
       n.metrics = s.metrics.map(m => ({ cue: m.cue, value: f32(m.value), level: Array.from(bytes(m.level)), th: m.thresholds }));

@@ -24,7 +24,9 @@ extension JPReplay {
         lanes, e.g. PixScan's index, queue, filter and sheet, golden above new). Zoom (+/−, wheel), pan (drag), \
         step frame by frame (←/→) or divergence by divergence (p/n); the address keeps \
         #rec=NAME&t=MS&cue=CUE, a link to that instant. Accept/reject per recording and \
-        "export decisions" give a file for `jpreplay accept --decisions FILE`.
+        "export decisions" give a file for `jpreplay accept --decisions FILE`. A page whose \
+        series pass 5 MB keeps each recording's series in a block of its own, parsed when the \
+        recording is opened; timelines are built --jobs at a time.
 
         Exit codes as verify: 0 every recording passed, 1 a difference (the page is \
         written), 2 bad input.

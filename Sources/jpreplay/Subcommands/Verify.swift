@@ -234,7 +234,8 @@ extension JPReplay {
       }
       if let html {
         try HTMLReportFile.writeVerify(
-          report, to: html, store: corpus.store, engine: engine, title: "jpreplay verify", plugins: planted.plugins())
+          report, to: html, store: corpus.store, engine: engine, title: "jpreplay verify", plugins: planted.plugins(),
+          jobs: jobs ?? VerifyOptions.defaultJobs)
       }
       if let junit {
         // `--junit out/verify.xml` on a fresh checkout: create the report's folder.

@@ -12,10 +12,11 @@ enum HTMLReportFile {
   /// engine's recording gets its vocabulary's lanes.
   static func writeVerify(
     _ report: VerifyReport, to path: String, store: GoldenStore, engine: EngineArguments, title: String,
-    plugins: [String: EnginePlugin] = EngineRegistry.plugins
+    plugins: [String: EnginePlugin] = EngineRegistry.plugins, jobs: Int = 1
   ) throws {
     let specPath = engine.spec ?? Harness.defaultSpecPath
     var builder = HTMLReportBuilder(spec: try Harness.loadSpec(path: specPath), overrides: try engine.parsedOverrides())
+    builder.jobs = jobs
     builder.plugin = { path in (try? EngineRegistry.route(path, plugins: plugins)) ?? nil }
     builder.goldenSpec = { name in
       SpecHistory.reportGoldenSpec(golden: store.goldenURL(name, .trace).path, currentSpec: specPath)
@@ -44,14 +45,22 @@ enum HTMLReportFile {
     try write(doc, to: path)
   }
 
-  /// The page at `path` (its folder created); prints where it went and its size on stderr.
+  /// The page at `path` (its folder created), written part by part as it is made (a lazy
+  /// page's series blocks one at a time); prints where it went and its size on stderr.
   static func write(_ doc: HTMLReportDocument, to path: String) throws {
-    let page = HTMLReportPage.render(doc)
     let folder = URL(fileURLWithPath: path).folder
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    do { try SafeFile.write(page, to: path) } catch {
+    var bytes = 0
+    do {
+      try SafeFile.produce(path) { file in
+        try HTMLReportPage.write(doc) { (part: String) throws(SafeFileError) in
+          bytes += part.utf8.count
+          try file.write(Array(part.utf8))
+        }
+      }
+    } catch let error as SafeFileError {
       throw CLIError.badInput("\(path): cannot write (\(error.message))")
     }
-    printErr("html: wrote \(ConsoleText.line(path)) (\(page.utf8.count) bytes, \(doc.rows.count) divergence rows, \(doc.timelines.count) timelines)")
+    printErr("html: wrote \(ConsoleText.line(path)) (\(bytes) bytes, \(doc.rows.count) divergence rows, \(doc.timelines.count) timelines)")
   }
 }
