@@ -150,7 +150,7 @@ let package = Package(
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
     .testTarget(
       name: "JustPhotoEngineTests",
-      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoPlugin", "PoseSpec", "Replay"]),
+      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoPlugin", "JustPhotoScenarios", "PoseSpec", "Replay"]),
     .testTarget(
       name: "RecordingTests",
       dependencies: [

@@ -52,6 +52,9 @@ public struct Engine: Sendable {
   var t0 = T0Scratch()
   /// Formula registers lent to each evaluation's metric context (`uniqueRegisters()`).
   var registers: RegisterFile
+  /// The noRef T0 evaluations' metric context, rewritten for the next one while no other
+  /// engine copy holds it (`beginT0`): no context allocated per frame.
+  var t0Context: MetricContext?
   var roiCoefficients: ROICoefficients
   /// False after a `posespec_reload` whose spec fails §2.3: no evaluation runs (§3.15 paused).
   var specValid = true
@@ -109,17 +112,24 @@ public struct Engine: Sendable {
   var latestFrame: CanonicalFrame?
   /// The latest `luma` plane (t ≤ now, no back-fill, §2.11).
   /// A new plane equal to the last one (same size and pixels: a still scene) keeps the tables
-  /// (they depend on nothing else), so repeated planes cost one comparison, not a rebuild.
+  /// and the count of ticks that read it (they depend on nothing else), so repeated planes
+  /// cost one comparison, not a rebuild.
   var latestLuma: LumaFrame? {
     didSet {
       if latestLuma?.w != oldValue?.w || latestLuma?.h != oldValue?.h || latestLuma?.data != oldValue?.data {
         latestLumaTables = nil
+        lumaReadTicks = 0
       }
     }
   }
-  /// Summed-area tables of `latestLuma`, built at the first T1 tick that reads it and kept
+  /// Summed-area tables of `latestLuma`, built at the second T1 tick that reads it and kept
   /// while it stays the latest plane: idle T1 ticks cost table look-ups, not pixel passes.
+  /// The first tick that reads a plane sums its ROIs' pixels directly (`PixelMetrics`, the
+  /// same integers, so the same bits): planes usually come as often as ticks (both 2 Hz), and
+  /// tables of the whole plane built for one read cost more than the read (issue 38 item 1).
   var latestLumaTables: LumaTables?
+  /// T1 ticks so far that read a pixel metric of `latestLuma` (directly or through tables).
+  var lumaReadTicks = 0
   /// The storage the next plane's tables are written into (`LumaTables.build(_:reusing:)`):
   /// a replay's planes share one size, so after the first plane no table is allocated.
   var lumaScratch: LumaTables.Storage?
@@ -128,6 +138,8 @@ public struct Engine: Sendable {
   var lumaTableAllocations = 0
   /// Planes whose tables this engine built (not taken from `lumaTableCache`).
   var lumaTableBuilds = 0
+  /// Pixel metrics computed from the plane itself, without tables (a plane's first tick).
+  var lumaDirectReads = 0
   /// Tables of planes known before the replay (`init(configuration:compiled:lumaTables:)`).
   let lumaTableCache: LumaTableCache?
   /// The latest `frame_scalars` values; they override computed T1 values (§2.11).
