@@ -59,42 +59,75 @@ enum PixelMetrics {
   static func meanLuma(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
     var sum = 0
     var n = 0
-    forEachPixel(frame, rois) { v in
-      sum += Int(v)
-      n += 1
+    forEachRow(frame, rois) { row, x, xEnd in
+      var s = 0
+      for i in x..<xEnd { s &+= Int(row[i]) }
+      sum += s
+      n += xEnd - x
     }
     return n > 0 ? Double(sum) / (Double(n) * 255) : nil
   }
 
   /// highlightClipPct(R): the share of pooled pixels with v ≥ 250.
   static func highlightClipPct(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
-    share(frame, rois) { $0 >= highlightMin }
+    var hits = 0
+    var n = 0
+    forEachRow(frame, rois) { row, x, xEnd in
+      var h = 0
+      for i in x..<xEnd { h &+= row[i] >= highlightMin ? 1 : 0 }
+      hits += h
+      n += xEnd - x
+    }
+    return n > 0 ? Double(hits) / Double(n) : nil
   }
 
   /// shadowClipPct(R): the share of pooled pixels with v ≤ 20.
   static func shadowClipPct(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
-    share(frame, rois) { $0 <= shadowMax }
+    var hits = 0
+    var n = 0
+    forEachRow(frame, rois) { row, x, xEnd in
+      var h = 0
+      for i in x..<xEnd { h &+= row[i] <= shadowMax ? 1 : 0 }
+      hits += h
+      n += xEnd - x
+    }
+    return n > 0 ? Double(hits) / Double(n) : nil
   }
 
   /// sobelEdgeDensity(R): the share of interior pixels (those whose whole 3×3 neighbourhood
   /// lies inside their own pixel rect) with Sobel magnitude √(gx² + gy²) on v/255 ≥ 0.25.
   /// A rect narrower or shorter than 3 pixels has no interior pixels; nil when no rect has any.
   static func sobelEdgeDensity(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
-    // On raw values: √(gx² + gy²)/255 ≥ t  ⇔  gx² + gy² ≥ (255·t)² (both sides exact here).
-    let minSquared = (255 * sobelEdgeMin) * (255 * sobelEdgeMin)
+    // On raw values: √(gx² + gy²)/255 ≥ t  ⇔  gx² + gy² ≥ (255·t)² (both sides exact here),
+    // and gx² + gy² is an exact integer, so that is gx² + gy² ≥ ⌈(255·t)²⌉ (as `LumaTables`).
+    let minSquared = Int32(((255 * sobelEdgeMin) * (255 * sobelEdgeMin)).rounded(.up))
     var edges = 0
     var n = 0
     let w = frame.w
     frame.data.withUnsafeBufferPointer { p in
+      guard let base = p.baseAddress else { return }
       for r in pixelRects(rois, in: frame) where r.w > 2 && r.h > 2 {
         for y in (r.y + 1)..<(r.yEnd - 1) {
-          let up = (y - 1) * w
-          let mid = y * w
-          let down = (y + 1) * w
+          let up = base + (y - 1) * w
+          let mid = base + y * w
+          let down = base + (y + 1) * w
+          var rowEdges = 0
+          // |gx|, |gy| ≤ 4·255: gx² + gy² fits an Int32.
           for x in (r.x + 1)..<(r.xEnd - 1) {
-            if Double(sobelSquared(p, up: up, mid: mid, down: down, x: x)) >= minSquared { edges += 1 }
-            n += 1
+            let a = Int32(up[x - 1])
+            let b = Int32(up[x])
+            let c = Int32(up[x + 1])
+            let d = Int32(mid[x - 1])
+            let f = Int32(mid[x + 1])
+            let g = Int32(down[x - 1])
+            let h = Int32(down[x])
+            let i = Int32(down[x + 1])
+            let gx = (c + 2 * f + i) - (a + 2 * d + g)
+            let gy = (g + 2 * h + i) - (a + 2 * b + c)
+            rowEdges &+= gx * gx + gy * gy >= minSquared ? 1 : 0
           }
+          edges += rowEdges
+          n += r.w - 2
         }
       }
     }
@@ -129,26 +162,17 @@ enum PixelMetrics {
     return !overflow && frame.data.count >= pixels
   }
 
-  /// The share of pooled pixels whose value satisfies `predicate`.
-  static func share(_ frame: LumaFrame, _ rois: [Rect], _ predicate: (UInt8) -> Bool) -> Double? {
-    var hits = 0
-    var n = 0
-    forEachPixel(frame, rois) { v in
-      if predicate(v) { hits += 1 }
-      n += 1
-    }
-    return n > 0 ? Double(hits) / Double(n) : nil
-  }
-
-  /// Calls `body` with every pooled pixel value, rect by rect, row by row.
-  static func forEachPixel(_ frame: LumaFrame, _ rois: [Rect], _ body: (UInt8) -> Void) {
+  /// Calls `body` with each row of each pooled rect: the row's first pixel and the column
+  /// range `x ..< xEnd` in it, rect by rect, top to bottom: every pooled pixel once per rect
+  /// holding it, a row at a time, so the per-row loops are plain loops the compiler vectorizes.
+  static func forEachRow(
+    _ frame: LumaFrame, _ rois: [Rect], _ body: (UnsafePointer<UInt8>, Int, Int) -> Void
+  ) {
     let w = frame.w
     frame.data.withUnsafeBufferPointer { p in
+      guard let base = p.baseAddress else { return }
       for r in pixelRects(rois, in: frame) {
-        for y in r.y..<r.yEnd {
-          let row = y * w
-          for x in r.x..<r.xEnd { body(p[row + x]) }
-        }
+        for y in r.y..<r.yEnd { body(base + y * w, r.x, r.xEnd) }
       }
     }
   }
