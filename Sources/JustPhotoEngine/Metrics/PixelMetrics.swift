@@ -100,7 +100,6 @@ enum PixelMetrics {
   static func sobelEdgeDensity(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
     // On raw values: √(gx² + gy²)/255 ≥ t  ⇔  gx² + gy² ≥ (255·t)² (both sides exact here),
     // and gx² + gy² is an exact integer, so that is gx² + gy² ≥ ⌈(255·t)²⌉ (as `LumaTables`).
-    let minSquared = Int32(((255 * sobelEdgeMin) * (255 * sobelEdgeMin)).rounded(.up))
     var edges = 0
     var n = 0
     let w = frame.w
@@ -108,30 +107,86 @@ enum PixelMetrics {
       guard let base = p.baseAddress else { return }
       for r in pixelRects(rois, in: frame) where r.w > 2 && r.h > 2 {
         for y in (r.y + 1)..<(r.yEnd - 1) {
-          let up = base + (y - 1) * w
-          let mid = base + y * w
-          let down = base + (y + 1) * w
-          var rowEdges = 0
-          // |gx|, |gy| ≤ 4·255: gx² + gy² fits an Int32.
-          for x in (r.x + 1)..<(r.xEnd - 1) {
-            let a = Int32(up[x - 1])
-            let b = Int32(up[x])
-            let c = Int32(up[x + 1])
-            let d = Int32(mid[x - 1])
-            let f = Int32(mid[x + 1])
-            let g = Int32(down[x - 1])
-            let h = Int32(down[x])
-            let i = Int32(down[x + 1])
-            let gx = (c + 2 * f + i) - (a + 2 * d + g)
-            let gy = (g + 2 * h + i) - (a + 2 * b + c)
-            rowEdges &+= gx * gx + gy * gy >= minSquared ? 1 : 0
-          }
-          edges += rowEdges
+          let at = y * w + r.x + 1
+          edges += Int(sobelEdges(base + at - w, base + at, base + at + w, count: r.w - 2))
           n += r.w - 2
         }
       }
     }
     return n > 0 ? Double(edges) / Double(n) : nil
+  }
+
+  /// ⌈(255·sobelEdgeMin)²⌉: an edge has gx² + gy² at least this.
+  static let sobelMinSquared = Int(((255 * sobelEdgeMin) * (255 * sobelEdgeMin)).rounded(.up))
+  /// The smallest c with c² ≥ `sobelMinSquared`: a |gx| or |gy| of c or more is an edge, so
+  /// both can be clamped to c, and then gx² + gy² ≤ 2c² fits an Int16 (c = 64 for 0.25).
+  static let sobelClamp: Int = {
+    var c = 0
+    while c * c < sobelMinSquared { c += 1 }
+    return c
+  }()
+
+  /// The edges among the `count` pixels starting at `mid` (whose rows above and below start at
+  /// `up` and `down`; each pixel has its left and right neighbour). In Int16 with |gx|, |gy|
+  /// clamped to `sobelClamp` (the same edges: a clamped side alone reaches the bound), in a
+  /// plain pointer loop with wrapping arithmetic, which the compiler vectorizes.
+  static func sobelEdges(
+    _ up: UnsafePointer<UInt8>, _ mid: UnsafePointer<UInt8>, _ down: UnsafePointer<UInt8>, count: Int
+  ) -> Int {
+    guard sobelClamp <= 127 else {  // 2c² would not fit an Int16: count exactly in Int
+      var edges = 0
+      for x in 0..<count where sobelSquared(up + x, mid + x, down + x) >= sobelMinSquared { edges += 1 }
+      return edges
+    }
+    let clamp = Int16(sobelClamp)
+    let minSquared = Int16(sobelMinSquared)
+    var edges = 0
+    var u = up
+    var m = mid
+    var d = down
+    var left = count
+    while left > 0 {
+      // A row's count fits an Int16 per block of 16,384 pixels.
+      var block = Swift.min(left, 16_384)
+      left -= block
+      var hits: Int16 = 0
+      while block > 0 {
+        let a = Int16(u[-1])
+        let b = Int16(u[0])
+        let c = Int16(u[1])
+        let l = Int16(m[-1])
+        let r = Int16(m[1])
+        let g = Int16(d[-1])
+        let h = Int16(d[0])
+        let i = Int16(d[1])
+        let gx = (c &+ 2 &* r &+ i) &- (a &+ 2 &* l &+ g)
+        let gy = (g &+ 2 &* h &+ i) &- (a &+ 2 &* b &+ c)
+        let ax = Swift.min(gx < 0 ? 0 &- gx : gx, clamp)
+        let ay = Swift.min(gy < 0 ? 0 &- gy : gy, clamp)
+        hits &+= ax &* ax &+ ay &* ay >= minSquared ? 1 : 0
+        u += 1
+        m += 1
+        d += 1
+        block &-= 1
+      }
+      edges += Int(hits)
+    }
+    return edges
+  }
+
+  /// gx² + gy² at the pixel `mid` (rows above and below at `up`, `down`).
+  static func sobelSquared(_ up: UnsafePointer<UInt8>, _ mid: UnsafePointer<UInt8>, _ down: UnsafePointer<UInt8>) -> Int {
+    let a = Int(up[-1])
+    let b = Int(up[0])
+    let c = Int(up[1])
+    let d = Int(mid[-1])
+    let f = Int(mid[1])
+    let g = Int(down[-1])
+    let h = Int(down[0])
+    let i = Int(down[1])
+    let gx = (c + 2 * f + i) - (a + 2 * d + g)
+    let gy = (g + 2 * h + i) - (a + 2 * b + c)
+    return gx * gx + gy * gy
   }
 
   // MARK: Helpers
