@@ -155,7 +155,7 @@ let package = Package(
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
     .testTarget(
       name: "JustPhotoEngineTests",
-      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "PoseSpec", "Replay"]),
+      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "JustPhotoScenarios", "PoseSpec", "Replay"]),
     .testTarget(
       name: "RecordingTests",
       dependencies: [

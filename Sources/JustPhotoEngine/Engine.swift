@@ -53,6 +53,8 @@ public struct Engine: Sendable {
   var t0 = T0Scratch()
   /// Formula registers lent to each evaluation's metric context (`uniqueRegisters()`).
   var registers: RegisterFile
+  /// The noRef T0 context, rewritten for the next evaluation while no engine copy shares it.
+  var t0Context: MetricContext?
   var roiCoefficients: ROICoefficients
   /// False after a `posespec_reload` whose spec fails §2.3: no evaluation runs (§3.15 paused).
   var specValid = true
@@ -109,26 +111,30 @@ public struct Engine: Sendable {
   /// The last accepted T0 result, canonical: what T1 ticks evaluate against (§3.11).
   var latestFrame: CanonicalFrame?
   /// The latest `luma` plane (t ≤ now, no back-fill, §2.11).
-  /// A new plane equal to the last one (same size and pixels: a still scene) keeps the tables
-  /// (they depend on nothing else), so repeated planes cost one comparison, not a rebuild.
+  /// A new plane equal to the last (a still scene) keeps the tables and the count of ticks that
+  /// read it (they depend on nothing else): one comparison, not a rebuild.
   var latestLuma: LumaFrame? {
     didSet {
       if latestLuma?.w != oldValue?.w || latestLuma?.h != oldValue?.h || latestLuma?.data != oldValue?.data {
         latestLumaTables = nil
+        lumaReadTicks = 0
       }
     }
   }
-  /// Summed-area tables of `latestLuma`, built at the first T1 tick that reads it and kept
-  /// while it stays the latest plane: idle T1 ticks cost table look-ups, not pixel passes.
+  /// Summed-area tables of `latestLuma`, built at the second T1 tick that reads it (the first
+  /// sums its ROIs' pixels, `PixelMetrics`: the same bits; planes usually come as often as
+  /// ticks, issue 38 item 1) and kept while it stays the latest plane.
   var latestLumaTables: LumaTables?
+  var lumaReadTicks = 0  // T1 ticks that read a pixel metric of `latestLuma`
   /// The storage the next plane's tables are written into (`LumaTables.build(_:reusing:)`):
   /// a replay's planes share one size, so after the first plane no table is allocated.
   var lumaScratch: LumaTables.Storage?
-  /// Table storage allocations so far (1 for a replay whose planes share a size; a test
-  /// holds it there).
+  /// Table storage allocations so far (1 when a replay's planes share a size; a test holds it).
   var lumaTableAllocations = 0
-  /// Planes whose tables this engine built (not taken from `lumaTableCache`).
+  /// Planes whose tables this engine built (not from `lumaTableCache`); pixel metrics read
+  /// from the plane itself, without tables (a plane's first tick).
   var lumaTableBuilds = 0
+  var lumaDirectReads = 0
   /// Tables of planes known before the replay (`init(configuration:compiled:lumaTables:)`).
   let lumaTableCache: LumaTableCache?
   /// The latest `frame_scalars` values; they override computed T1 values (§2.11).

@@ -77,7 +77,10 @@ struct LumaTableCacheTests {
 
   /// Cafe, 6 s at 15 Hz with a face; a new plane every 400 ms cycling through four contents
   /// (so planes repeat, and repeat non-consecutively).
-  static var events: [InputEvent] {
+  static var events: [InputEvent] { events(planeEvery: 400) }
+
+  /// The same session with a new plane every `planeEvery` ms.
+  static func events(planeEvery: Int) -> [InputEvent] {
     let looks = [
       plane(faceLuma: 60, background: 200), plane(faceLuma: 120, background: 90, stripes: 1),
       plane(faceLuma: 240, background: 30, stripes: 2), plane(faceLuma: 100, background: 100),
@@ -87,10 +90,10 @@ struct LumaTableCacheTests {
         t: F.t15(k),
         payload: .landmarks(LandmarkFrame(frame: Int64(k), body: F.subject(feetY: 0.9), faces: [face], people: 1)))
     }
-    for (n, t) in stride(from: Millis(0), to: 6_000, by: 400).enumerated() {
+    for (n, t) in stride(from: 0, to: 6_000, by: planeEvery).enumerated() {
       var p = looks[n % looks.count]
       p.frame = Int64(n)
-      events.append(InputEvent(t: t, payload: .luma(p)))
+      events.append(InputEvent(t: Millis(t), payload: .luma(p)))
     }
     // By time; at the same t the frame comes before the plane.
     return events.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
@@ -183,8 +186,8 @@ struct LumaTableReuseTests {
     #expect(next.tables?.meanLuma(all) == PixelMetrics.meanLuma(other, all))
   }
 
-  @Test("a replay of 15 planes of one size allocates table storage once and builds every plane's tables into it")
-  func aReplayAllocatesTableStorageOnce() {
+  /// Replays `events` (timers fired in order up to 6 s) on a fresh cafe engine; returns it.
+  static func replay(_ events: [InputEvent]) -> Engine {
     var e = F.engine(scene: "cafe", traceMetrics: true)
     var due: [TimerID: Millis] = [:]
     func apply(_ fx: Effects) {
@@ -202,13 +205,46 @@ struct LumaTableReuseTests {
       }
     }
     apply(e.start())
-    for ev in LumaTableCacheTests.events {
+    for ev in events {
       fireDue(upTo: ev.t)
       apply(e.handle(ev))
     }
     fireDue(upTo: 6_000)
-    // Not vacuous: T1 ticks read most of the 15 planes (a new one every 400 ms, ticks every 500 ms).
-    #expect(e.lumaTableBuilds >= 10, "\(e.lumaTableBuilds)")
+    return e
+  }
+
+  @Test("a plane read at one T1 tick only is read directly: 15 planes, each read by at most one tick, build no tables")
+  func aPlaneReadOnceGetsNoTables() {
+    // A new plane every 400 ms, ticks every 500 ms: no plane is the latest at two ticks.
+    let e = Self.replay(LumaTableCacheTests.events(planeEvery: 400))
+    // Not vacuous: the ticks read pixel metrics (of most of the 15 planes).
+    #expect(e.lumaDirectReads >= 10, "\(e.lumaDirectReads)")
+    #expect(e.lumaReadTicks >= 1)
+    // Before issue 38's lazy tables every read plane got tables (≥ 10 builds here).
+    #expect(e.lumaTableBuilds == 0)
+    #expect(e.lumaTableAllocations == 0)
+  }
+
+  @Test("a plane read at several ticks gets its tables at the second, into one storage for the replay; its trace is that of tables at every tick")
+  func aPlaneReadTwiceGetsTables() throws {
+    // A new plane every 2 s (0, 2, 4 s), ticks every 500 ms: each plane is read at up to four ticks.
+    let events = LumaTableCacheTests.events(planeEvery: 2_000)
+    let e = Self.replay(events)
+    #expect(e.lumaTableBuilds == 3, "\(e.lumaTableBuilds)")
     #expect(e.lumaTableAllocations == 1)
+    #expect(e.lumaDirectReads >= 3, "\(e.lumaDirectReads)")
+    // Direct reads (first tick of each plane) and table reads (later ticks) give the bits a
+    // replay with every plane's tables cached (tables at every tick) gives.
+    let planes = events.compactMap { e -> LumaFrame? in
+      if case .luma(let l) = e.payload { return l }
+      return nil
+    }
+    let plain = F.engine(scene: "cafe", traceMetrics: true)
+    let cached = Engine(configuration: plain.configuration, compiled: nil, lumaTables: LumaTableCache(planes: planes, bytesMax: 1 << 30))
+    let a = F.runWithTimers(plain, events, until: 6_000)
+    let b = F.runWithTimers(cached, events, until: 6_000)
+    let t1 = a.filter { $0.fields["tier"] == "T1" }
+    #expect(t1.count >= 10)
+    #expect(b.map { JSONWriter.write(.object($0.fields)) } == a.map { JSONWriter.write(.object($0.fields)) })
   }
 }

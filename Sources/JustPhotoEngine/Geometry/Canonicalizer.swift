@@ -30,14 +30,24 @@ struct CanonicalFrame: Sendable {
 
   /// Whether this result tracks anybody (a kept joint or a face), for `trackingLost` (§3.4.4).
   var isTracked: Bool { !faces.isEmpty || kept.contains { $0 != nil } }
+
+  /// No result yet (frame −1, no body, every joint missing): what a T1 tick before the first
+  /// accepted T0 result evaluates against. Built once.
+  static let none = CanonicalFrame(
+    frame: -1, hasBody: false, kept: Array(repeating: nil, count: Canonicalizer.jointCount),
+    dropReasons: Array(repeating: .missingInput, count: Canonicalizer.jointCount),
+    rawConfidence: Array(repeating: nil, count: Canonicalizer.jointCount), faces: [], people: nil)
 }
 
 /// Canonicalization of ENGINE §2.4: `coords:"vision"` input is y-flipped (points
 /// `(x, 1−y)`, rects `y' = 1 − (y + h)`); a joint is kept iff its confidence is finite and
 /// ≥ `minLandmarkConfidence` (clamped to [0,1]) and its raw point lies in [0,1]².
 enum Canonicalizer {
+  /// `Joint.allCases.count`, once (`allCases` builds its array on every call).
+  static let jointCount = Joint.allCases.count
+
   static func canonicalize(_ event: LandmarkFrame, minLandmarkConfidence: Double) -> CanonicalFrame {
-    let count = Joint.allCases.count
+    let count = jointCount
     var frame = CanonicalFrame(
       frame: event.frame, hasBody: false, kept: [Point2?](repeating: nil, count: count),
       dropReasons: [JointDropReason?](repeating: .missingInput, count: count),
@@ -50,7 +60,7 @@ enum Canonicalizer {
   /// nothing else holds them, so the per-frame path allocates nothing.
   static func canonicalize(_ event: LandmarkFrame, minLandmarkConfidence: Double, into frame: inout CanonicalFrame) {
     let threshold = min(max(minLandmarkConfidence, 0), 1)
-    let count = Joint.allCases.count
+    let count = jointCount
     frame.frame = event.frame
     frame.hasBody = event.body != nil
     frame.people = event.people

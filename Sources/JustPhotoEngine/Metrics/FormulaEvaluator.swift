@@ -19,69 +19,6 @@ struct MetricValue: Sendable {
   static func rect(_ r: Rect) -> MetricValue { MetricValue(a: r.x, b: r.y, c: r.x + r.w, d: r.y + r.h) }
 }
 
-/// Everything one evaluation may read, besides the cue's own plan. One per evaluation,
-/// shared by every cue (a class: the per-cue evaluations hold a reference, not a copy).
-final class MetricContext {
-  let frame: CanonicalFrame
-  /// The subject's face (§3.4.6), canonical: `frame.faces[subjectIndex]`, or a face given as is.
-  var face: FaceObservation? { givenFace ?? subjectIndex.map { frame.faces[$0] } }
-  /// The subject as an index into `frame.faces` (the engine's T0 contexts): no copy of the
-  /// face is kept, since these contexts read only its points (`facePoints`).
-  let subjectIndex: Int?
-  private let givenFace: FaceObservation?
-  let options: MetricOptions
-  /// Latest T1-side scalars (white balance, motion, registration, `frame_scalars`).
-  let scalars: [String: Double]
-  /// Latest luma plane (T1).
-  let luma: LumaFrame?
-  /// Summed-area tables of `luma` when the caller keeps them across evaluations (T1 ticks);
-  /// nil = compute the pixel metrics from the plane.
-  let lumaTables: LumaTables?
-  let roiCoefficients: ROICoefficients
-  /// Targets of the current reference (withRef).
-  let targets: [String: Double]
-  /// Apply `frame_scalars` overrides (T1 evaluations).
-  let overrides: Bool
-  /// The engine's registers for evaluations on this context (nil: each evaluation allocates
-  /// its own on the stack), kept alive by `registerFile`; read as a pointer, which costs no
-  /// retain per evaluation.
-  let registers: UnsafeMutablePointer<MetricValue>?
-  let registerCapacity: Int
-  let registerFile: RegisterFile?
-
-  /// The parts of `face` the formulas and the confidence gate read, taken out once here:
-  /// reading them through `face` copied the whole observation per node. Read its fields in
-  /// place (`ctx.facePoints.bbox`), not through a local copy.
-  let facePoints: FacePoints
-
-  /// `subject` (an index into `frame.faces`) names the face instead of `face` when given.
-  init(
-    frame: CanonicalFrame, face: FaceObservation? = nil, subject: Int? = nil, options: MetricOptions,
-    scalars: [String: Double] = [:],
-    luma: LumaFrame? = nil, roiCoefficients: ROICoefficients = .standard, targets: [String: Double] = [:],
-    overrides: Bool = false, lumaTables: LumaTables? = nil, registers: RegisterFile? = nil
-  ) {
-    registerFile = registers
-    self.registers = registers?.values
-    registerCapacity = registers?.capacity ?? 0
-    self.lumaTables = lumaTables
-    self.frame = frame
-    subjectIndex = subject
-    givenFace = subject == nil ? face : nil
-    if let subject {
-      facePoints = FacePoints(frame.faces[subject], minLandmarkConfidence: roiCoefficients.minLandmarkConfidence)
-    } else {
-      facePoints = FacePoints(face, minLandmarkConfidence: roiCoefficients.minLandmarkConfidence)
-    }
-    self.options = options
-    self.scalars = scalars
-    self.luma = luma
-    self.roiCoefficients = roiCoefficients
-    self.targets = targets
-    self.overrides = overrides
-  }
-}
-
 /// Evaluates one cue's compiled formula on a frame. The first missing input ends the
 /// evaluation with its reason (ENGINE §3.4.1 reason strings).
 ///
@@ -290,6 +227,7 @@ struct FormulaEvaluation {
     switch rects {
     case .failure(let why): return fail(why.reason)
     case .success(let rs):
+      ctx.pixelReads += 1
       let v: Double? =
         if let t = ctx.lumaTables {
           switch f {

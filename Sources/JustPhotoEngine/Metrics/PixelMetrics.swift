@@ -59,46 +59,128 @@ enum PixelMetrics {
   static func meanLuma(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
     var sum = 0
     var n = 0
-    forEachPixel(frame, rois) { v in
-      sum += Int(v)
-      n += 1
+    forEachRow(frame, rois) { row, x, xEnd in
+      sum += rowTotal(row + x, count: xEnd - x) { UInt16($0) }
+      n += xEnd - x
     }
     return n > 0 ? Double(sum) / (Double(n) * 255) : nil
   }
 
   /// highlightClipPct(R): the share of pooled pixels with v ≥ 250.
   static func highlightClipPct(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
-    share(frame, rois) { $0 >= highlightMin }
+    var hits = 0
+    var n = 0
+    forEachRow(frame, rois) { row, x, xEnd in
+      hits += rowTotal(row + x, count: xEnd - x) { $0 >= highlightMin ? 1 : 0 }
+      n += xEnd - x
+    }
+    return n > 0 ? Double(hits) / Double(n) : nil
   }
 
   /// shadowClipPct(R): the share of pooled pixels with v ≤ 20.
   static func shadowClipPct(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
-    share(frame, rois) { $0 <= shadowMax }
+    var hits = 0
+    var n = 0
+    forEachRow(frame, rois) { row, x, xEnd in
+      hits += rowTotal(row + x, count: xEnd - x) { $0 <= shadowMax ? 1 : 0 }
+      n += xEnd - x
+    }
+    return n > 0 ? Double(hits) / Double(n) : nil
   }
 
   /// sobelEdgeDensity(R): the share of interior pixels (those whose whole 3×3 neighbourhood
   /// lies inside their own pixel rect) with Sobel magnitude √(gx² + gy²) on v/255 ≥ 0.25.
   /// A rect narrower or shorter than 3 pixels has no interior pixels; nil when no rect has any.
   static func sobelEdgeDensity(_ frame: LumaFrame, _ rois: [Rect]) -> Double? {
-    // On raw values: √(gx² + gy²)/255 ≥ t  ⇔  gx² + gy² ≥ (255·t)² (both sides exact here).
-    let minSquared = (255 * sobelEdgeMin) * (255 * sobelEdgeMin)
+    // On raw values: √(gx² + gy²)/255 ≥ t  ⇔  gx² + gy² ≥ (255·t)² (both sides exact here),
+    // and gx² + gy² is an exact integer, so that is gx² + gy² ≥ ⌈(255·t)²⌉ (as `LumaTables`).
     var edges = 0
     var n = 0
     let w = frame.w
     frame.data.withUnsafeBufferPointer { p in
+      guard let base = p.baseAddress else { return }
       for r in pixelRects(rois, in: frame) where r.w > 2 && r.h > 2 {
         for y in (r.y + 1)..<(r.yEnd - 1) {
-          let up = (y - 1) * w
-          let mid = y * w
-          let down = (y + 1) * w
-          for x in (r.x + 1)..<(r.xEnd - 1) {
-            if Double(sobelSquared(p, up: up, mid: mid, down: down, x: x)) >= minSquared { edges += 1 }
-            n += 1
-          }
+          let at = y * w + r.x + 1
+          edges += Int(sobelEdges(base + at - w, base + at, base + at + w, count: r.w - 2))
+          n += r.w - 2
         }
       }
     }
     return n > 0 ? Double(edges) / Double(n) : nil
+  }
+
+  /// ⌈(255·sobelEdgeMin)²⌉: an edge has gx² + gy² at least this.
+  static let sobelMinSquared = Int(((255 * sobelEdgeMin) * (255 * sobelEdgeMin)).rounded(.up))
+  /// The smallest c with c² ≥ `sobelMinSquared`: a |gx| or |gy| of c or more is an edge, so
+  /// both can be clamped to c, and then gx² + gy² ≤ 2c² fits an Int16 (c = 64 for 0.25).
+  static let sobelClamp: Int = {
+    var c = 0
+    while c * c < sobelMinSquared { c += 1 }
+    return c
+  }()
+
+  /// The edges among the `count` pixels starting at `mid` (whose rows above and below start at
+  /// `up` and `down`; each pixel has its left and right neighbour). In Int16 with |gx|, |gy|
+  /// clamped to `sobelClamp` (the same edges: a clamped side alone reaches the bound), in a
+  /// plain pointer loop with wrapping arithmetic, which the compiler vectorizes.
+  static func sobelEdges(
+    _ up: UnsafePointer<UInt8>, _ mid: UnsafePointer<UInt8>, _ down: UnsafePointer<UInt8>, count: Int
+  ) -> Int {
+    guard sobelClamp <= 127 else {  // 2c² would not fit an Int16: count exactly in Int
+      var edges = 0
+      for x in 0..<count where sobelSquared(up + x, mid + x, down + x) >= sobelMinSquared { edges += 1 }
+      return edges
+    }
+    let clamp = Int16(sobelClamp)
+    let minSquared = Int16(sobelMinSquared)
+    var edges = 0
+    var u = up
+    var m = mid
+    var d = down
+    var left = count
+    while left > 0 {
+      // A row's count fits an Int16 per block of 16,384 pixels.
+      var block = Swift.min(left, 16_384)
+      left -= block
+      var hits: Int16 = 0
+      while block > 0 {
+        let a = Int16(u[-1])
+        let b = Int16(u[0])
+        let c = Int16(u[1])
+        let l = Int16(m[-1])
+        let r = Int16(m[1])
+        let g = Int16(d[-1])
+        let h = Int16(d[0])
+        let i = Int16(d[1])
+        let gx = (c &+ 2 &* r &+ i) &- (a &+ 2 &* l &+ g)
+        let gy = (g &+ 2 &* h &+ i) &- (a &+ 2 &* b &+ c)
+        let ax = Swift.min(gx < 0 ? 0 &- gx : gx, clamp)
+        let ay = Swift.min(gy < 0 ? 0 &- gy : gy, clamp)
+        hits &+= ax &* ax &+ ay &* ay >= minSquared ? 1 : 0
+        u += 1
+        m += 1
+        d += 1
+        block &-= 1
+      }
+      edges += Int(hits)
+    }
+    return edges
+  }
+
+  /// gx² + gy² at the pixel `mid` (rows above and below at `up`, `down`).
+  static func sobelSquared(_ up: UnsafePointer<UInt8>, _ mid: UnsafePointer<UInt8>, _ down: UnsafePointer<UInt8>) -> Int {
+    let a = Int(up[-1])
+    let b = Int(up[0])
+    let c = Int(up[1])
+    let d = Int(mid[-1])
+    let f = Int(mid[1])
+    let g = Int(down[-1])
+    let h = Int(down[0])
+    let i = Int(down[1])
+    let gx = (c + 2 * f + i) - (a + 2 * d + g)
+    let gy = (g + 2 * h + i) - (a + 2 * b + c)
+    return gx * gx + gy * gy
   }
 
   // MARK: Helpers
@@ -129,26 +211,38 @@ enum PixelMetrics {
     return !overflow && frame.data.count >= pixels
   }
 
-  /// The share of pooled pixels whose value satisfies `predicate`.
-  static func share(_ frame: LumaFrame, _ rois: [Rect], _ predicate: (UInt8) -> Bool) -> Double? {
-    var hits = 0
-    var n = 0
-    forEachPixel(frame, rois) { v in
-      if predicate(v) { hits += 1 }
-      n += 1
+  /// Σ `value(v)` over the `count` pixels at `p`: in UInt16 blocks of 257 pixels (257·255 fits),
+  /// a plain pointer loop with wrapping adds, which the compiler vectorizes; exact.
+  @inline(__always)
+  static func rowTotal(_ p: UnsafePointer<UInt8>, count: Int, _ value: (UInt8) -> UInt16) -> Int {
+    var total = 0
+    var q = p
+    var left = count
+    while left > 0 {
+      var block = Swift.min(left, 257)
+      left -= block
+      var s: UInt16 = 0
+      while block > 0 {
+        s &+= value(q[0])
+        q += 1
+        block &-= 1
+      }
+      total += Int(s)
     }
-    return n > 0 ? Double(hits) / Double(n) : nil
+    return total
   }
 
-  /// Calls `body` with every pooled pixel value, rect by rect, row by row.
-  static func forEachPixel(_ frame: LumaFrame, _ rois: [Rect], _ body: (UInt8) -> Void) {
+  /// Calls `body` with each row of each pooled rect: the row's first pixel and the column
+  /// range `x ..< xEnd` in it, rect by rect, top to bottom: every pooled pixel once per rect
+  /// holding it, a row at a time, so the per-row loops are plain loops the compiler vectorizes.
+  static func forEachRow(
+    _ frame: LumaFrame, _ rois: [Rect], _ body: (UnsafePointer<UInt8>, Int, Int) -> Void
+  ) {
     let w = frame.w
     frame.data.withUnsafeBufferPointer { p in
+      guard let base = p.baseAddress else { return }
       for r in pixelRects(rois, in: frame) {
-        for y in r.y..<r.yEnd {
-          let row = y * w
-          for x in r.x..<r.xEnd { body(p[row + x]) }
-        }
+        for y in r.y..<r.yEnd { body(base + y * w, r.x, r.xEnd) }
       }
     }
   }

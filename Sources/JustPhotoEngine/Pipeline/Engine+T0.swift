@@ -21,9 +21,24 @@ extension Engine {
     var collector: CueEvalCollector? = configuration.traceMetrics ? CueEvalCollector() : nil
     let input = beginT0(event, at: t)
     // Requests and exits of T1 ticks since the last evaluation (§3.11).
-    var requests = T0Requests(fallbacks: pendingT1Fallbacks, exited: pendingT1Exits)
-    pendingT1Fallbacks = []
-    pendingT1Exits = []
+    // Into the arrays of the last evaluation (kept in `t0`): no allocation per frame.
+    var requests = T0Requests(fallbacks: t0.take(\.fallbacks), exited: t0.take(\.exited))
+    // Room for every cue's exit and fallback request (and the two general ones), reserved at
+    // the first evaluation: a later first exit does not grow the array mid-replay.
+    if requests.exited.capacity < plans.count { requests.exited.reserveCapacity(plans.count) }
+    if requests.fallbacks.capacity < plans.count + 2 { requests.fallbacks.reserveCapacity(plans.count + 2) }
+    if !pendingT1Fallbacks.isEmpty {
+      requests.fallbacks += pendingT1Fallbacks
+      pendingT1Fallbacks.removeAll(keepingCapacity: true)
+    }
+    if !pendingT1Exits.isEmpty {
+      requests.exited += pendingT1Exits
+      pendingT1Exits.removeAll(keepingCapacity: true)
+    }
+    defer {
+      t0.fallbacks = requests.fallbacks
+      t0.exited = requests.exited
+    }
     observeCues(input, &requests, &collector)
     addFallbackCandidates(input, &requests, &collector)
     applyMultiPersonFilter(input.ctx)
@@ -53,6 +68,9 @@ extension Engine {
 
   mutating func beginT0(_ event: LandmarkFrame, at t: Millis) -> T0Input {
     let minConfidence = configuration.spec.defaults.minLandmarkConfidence - (faults.contains(.dropRuleLowered) ? 0.1 : 0)
+    // The kept context of the last evaluation holds its frame: let go of it, so the arrays of
+    // `latestFrame` are canonicalized in place (only when no other engine copy holds it).
+    if isKnownUniquelyReferenced(&t0Context) { t0Context?.releaseFrame() }
     var frame: CanonicalFrame
     if var previous = latestFrame {
       latestFrame = nil  // `previous` is now the only holder: canonicalized in place
@@ -84,10 +102,17 @@ extension Engine {
         frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients,
         targets: targets, registers: registers)
       mirrorCtx = mirrorContext(frame, targets: targets)
+    } else if isKnownUniquelyReferenced(&t0Context), let kept = t0Context {
+      // The last evaluation's context, which nothing else holds: rewritten, not allocated.
+      kept.reset(
+        frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients, targets: [:],
+        registers: registers)
+      ctx = kept
     } else {
       ctx = MetricContext(
         frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients,
         registers: registers)
+      t0Context = ctx
     }
     return T0Input(
       withRefSession: withRefSession, trackingLost: trackingLost, targetUnstable: targetUnstable, ctx: ctx,
@@ -222,16 +247,17 @@ extension Engine {
     guard !requests.fallbacks.isEmpty || collector != nil else { return }
     for i in scenePlans {
       let plan = plans[i]
-      let requesters = requests.fallbacks.filter { $0.fallbackId == plan.id }.map(\.by)
-      guard plan.isSystemFallback || !requesters.isEmpty else { continue }
-      let isCandidate = !requesters.isEmpty && !t0.candidates.contains { $0.id == plan.id }
+      let requested = requests.fallbacks.contains { $0.fallbackId == plan.id }
+      guard plan.isSystemFallback || requested else { continue }
+      let isCandidate = requested && !t0.candidates.contains { $0.id == plan.id }
       if isCandidate {
         t0.candidates.append(
           CueCandidate(
             id: plan.id, level: .warn, error: nil, severity: nil, priority: plan.priority,
             mutexGroup: plan.mutexGroup, plan: i, tieRank: plan.tieRank))
       }
-      guard plan.isSystemFallback else { continue }
+      guard plan.isSystemFallback, collector != nil else { continue }
+      let requesters = requests.fallbacks.filter { $0.fallbackId == plan.id }.map(\.by)
       collector?.entries.append(
         CueEvalEntry(
           id: plan.id, level: isCandidate ? .warn : .none, error: nil, severity: nil,
@@ -347,7 +373,19 @@ struct MatchOutcome {
   var praised: Bool
 }
 
-/// Buffers reused from one T0 evaluation to the next: the candidates (§3.7), ranked in place.
+/// Buffers reused from one T0 evaluation to the next: the candidates (§3.7), ranked in place,
+/// and the requests' arrays.
 struct T0Scratch: Sendable {
   var candidates: [CueCandidate] = []
+  /// The last evaluation's `T0Requests` arrays, handed to the next one emptied.
+  var fallbacks: [(fallbackId: String, by: String)] = []
+  var exited: [String] = []
+
+  /// The array at `path`, emptied (its capacity kept), leaving an empty one in its place.
+  mutating func take<E>(_ path: WritableKeyPath<T0Scratch, [E]>) -> [E] {
+    var a: [E] = []
+    swap(&a, &self[keyPath: path])
+    a.removeAll(keepingCapacity: true)
+    return a
+  }
 }

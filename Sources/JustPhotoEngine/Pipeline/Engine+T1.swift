@@ -10,12 +10,7 @@ import EngineIO
 /// to that evaluation ([D]: §3.15 selects once per accepted T0 result).
 extension Engine {
   mutating func evaluateT1(tick k: Int, at t: Millis) -> Effects {
-    let frame =
-      latestFrame
-      ?? CanonicalFrame(
-        frame: -1, hasBody: false, kept: Array(repeating: nil, count: Joint.allCases.count),
-        dropReasons: Array(repeating: .missingInput, count: Joint.allCases.count),
-        rawConfidence: Array(repeating: nil, count: Joint.allCases.count), faces: [], people: nil)
+    let frame = latestFrame ?? CanonicalFrame.none
     var scalars = sensorScalars
     for (k, v) in frameScalars { scalars[k] = v }  // a map merge: order does not matter
     let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
@@ -80,17 +75,24 @@ extension Engine {
       effects.outputs += match.outputs
       effects.diagnostics += match.diagnostics
     }
+    if ctx.pixelReads > 0 {
+      lumaReadTicks += 1
+      if ctx.lumaTables == nil { lumaDirectReads += ctx.pixelReads }
+    }
     return effects
   }
 
   /// Makes `latestLumaTables` for the latest `luma` plane once per plane: from the cache when
-  /// it has them, else built into the scratch storage (reused when the size matches).
+  /// it has them, else — once an earlier tick has read the plane — built into the scratch
+  /// storage (reused when the size matches). Before that the tick reads the pixels directly:
+  /// a plane read at one tick only (the usual case) never gets tables.
   mutating func prepareLumaTables() {
     guard latestLumaTables == nil, let plane = latestLuma else { return }
     if let cached = lumaTableCache?.tables(for: plane) {
       latestLumaTables = cached
       return
     }
+    guard lumaReadTicks > 0 else { return }
     // `latestLumaTables` is nil here, so the scratch storage is free to be rewritten.
     let built = LumaTables.build(plane, reusing: &lumaScratch)
     latestLumaTables = built.tables

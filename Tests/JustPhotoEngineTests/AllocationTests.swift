@@ -1,0 +1,77 @@
+import CanonicalJSON
+@testable import JustPhotoEngine
+import EngineIO
+import JustPhotoIO
+import JustPhotoScenarios
+import XCTest
+
+/// Issue 38 item 1: the reference spec's per-frame path allocates nothing. `jpreplay bench`'s
+/// generated session (a wandering one-person subject with a face, 30 fps) on the project's
+/// PoseSpec: after a warm-up, a landmark frame whose evaluation emits nothing (no output, no
+/// timer, no flush) makes no Swift heap allocation. A count, not a time. An XCTest case, so no
+/// other test runs while the allocation hook is in place (`AllocationCounter`).
+final class AllocationTests: XCTestCase {
+  typealias F = Fixture
+
+  /// Replays `seconds` of the bench session; returns the allocations of each landmark frame
+  /// after `warmUp` frames whose `handle` emitted nothing, and how many frames emitted.
+  static func quietFrameAllocations(seconds: Int64, warmUp: Int = 60) throws -> (quiet: [Int], emitting: Int) {
+    var e = Engine(
+      configuration: EngineConfiguration(
+        spec: F.project, options: EngineOptions(), initial: ["scene": "outdoor"], traceMetrics: false))
+    let events = Array(SyntheticSession(durationMs: seconds * 1000, fps: 30, seed: 1))
+    var due: [TimerID: Millis] = [:]
+    func apply(_ fx: Effects) {
+      for r in fx.timers {
+        switch r {
+        case .schedule(let id, let at): due[id] = at
+        case .cancel(let id): due[id] = nil
+        }
+      }
+    }
+    apply(e.start())
+    var quiet = [Int](repeating: -1, count: events.count)
+    var emitting = 0
+    let counted: Void? = AllocationCounter.counting { allocations in
+      for (i, ev) in events.enumerated() {
+        while let next = due.filter({ $0.value <= ev.t }).min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+          due[next.key] = nil
+          apply(e.fire(next.key, at: next.value))
+        }
+        let before = allocations()
+        let fx = e.handle(ev)
+        let made = allocations() - before
+        if fx.outputs.isEmpty, fx.timers.isEmpty, fx.diagnostics.isEmpty, fx.persist == nil {
+          quiet[i] = made
+        } else {
+          emitting += 1
+        }
+        apply(fx)
+      }
+    }
+    guard counted != nil else { throw XCTSkip("this Swift runtime has no allocation hook to count with") }
+    return (Array(quiet.dropFirst(warmUp).filter { $0 >= 0 }), emitting)
+  }
+
+  /// After a warm-up, a landmark frame that emits nothing allocates nothing (60 s of bench's session).
+  func testQuietFramesAllocateNothing() throws {
+    let (quiet, emitting) = try Self.quietFrameAllocations(seconds: 60)
+    // Not vacuous: most frames are quiet, and the cues moved on some (displays, timers).
+    XCTAssertGreaterThan(quiet.count, 1_000)
+    XCTAssertGreaterThan(emitting, 0)
+    let allocating = quiet.filter { $0 > 0 }
+    XCTAssertEqual(allocating.count, 0, "\(allocating.count) of \(quiet.count) quiet frames allocated, \(allocating.reduce(0, +)) allocations")
+  }
+
+  /// The counter counts: a frame's worth of deliberate allocations is seen.
+  func testTheCounterSeesAllocations() throws {
+    var kept: [[Int]] = []
+    let n = AllocationCounter.counting { allocations -> Int in
+      for i in 0..<10 { kept.append([i]) }
+      return allocations()
+    }
+    guard let n else { throw XCTSkip("this Swift runtime has no allocation hook to count with") }
+    XCTAssertGreaterThanOrEqual(n, 10)
+    XCTAssertEqual(kept.count, 10)
+  }
+}
