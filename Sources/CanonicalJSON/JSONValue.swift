@@ -103,6 +103,20 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByFloatLiteral,
 }
 
 extension JSONValue {
+  /// The value as one-line summaries of trace lines print it (the differ's explanations, the
+  /// engines' trace readings, the report): a string bare, null as `none`, a number in the
+  /// traces' 6-decimal form, anything else as canonical JSON (keys sorted, 6-decimal numbers).
+  public var summaryText: String {
+    switch self {
+    case .null: "none"
+    case .string(let s): s
+    case .number(let d): JSONWriter.formatNumber(d)
+    default: JSONWriter.write(self, sortKeys: true, numbers: .fixed6)
+    }
+  }
+}
+
+extension JSONValue {
   /// What `JSONParser.parse` reads back from `JSONWriter.write(self)` (shortest numbers),
   /// without writing and parsing the text: -0 reads back as 0 and a non-finite number as
   /// null (the writer prints it so); every other number, string and member order as it is.

@@ -73,12 +73,7 @@ public struct TraceReading: Sendable, Equatable {
   /// A field value as a summary prints it: a string bare, null as `none`, a number in its
   /// shortest form, anything else as canonical JSON.
   public static func text(_ v: JSONValue) -> String {
-    switch v {
-    case .null: "none"
-    case .string(let s): s
-    case .number(let d): JSONWriter.formatNumber(d)
-    default: JSONWriter.write(v, sortKeys: true, numbers: .fixed6)
-    }
+    v.summaryText  // one definition for every summary (CanonicalJSON)
   }
 
   /// The cue a line of a ``cueKinds`` kind shows (`.some(nil)`: it clears the cue); nil for a

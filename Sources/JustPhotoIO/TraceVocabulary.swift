@@ -178,12 +178,7 @@ public struct TraceLine: Sendable, Equatable {
   /// A field value as a summary prints it: a string bare, null as `none`, a number in its
   /// shortest form, anything else as canonical JSON.
   public static func text(_ v: JSONValue) -> String {
-    switch v {
-    case .null: "none"
-    case .string(let s): s
-    case .number(let d): JSONWriter.formatNumber(d)
-    default: JSONWriter.write(v, sortKeys: true, numbers: .fixed6)
-    }
+    v.summaryText  // one definition for every summary (CanonicalJSON)
   }
 
   /// `cue_eval`: the T0 view (a T1 line, which carries `tier`, is not one).

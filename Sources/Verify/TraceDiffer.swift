@@ -113,7 +113,7 @@ public struct TraceDiffer: Sendable {
       if x == nil, y == nil { continue }
       out.append(
         FieldChange(
-          field: k, golden: x.map(Self.text) ?? "absent", replay: y.map(Self.text) ?? "absent"))
+          field: k, golden: x.map(\.summaryText) ?? "absent", replay: y.map(\.summaryText) ?? "absent"))
     }
     return out
   }
@@ -307,15 +307,6 @@ public struct TraceDiffer: Sendable {
   /// A short human description of a record through the engine's reading
   /// (``TraceReading/summarize(out:fields:)``): "cue_display FRAME_MOVE_LEFT/hard".
   public func summary(_ l: StructuredLine) -> String { options.reading.summarize(out: l.kind, fields: l.fields) }
-
-  static func text(_ v: JSONValue) -> String {
-    switch v {
-    case .null: "none"
-    case .string(let s): s
-    case .number(let d): JSONWriter.formatNumber(d)
-    default: JSONWriter.write(v, sortKeys: true, numbers: .fixed6)
-    }
-  }
 }
 
 extension DiffOp {
