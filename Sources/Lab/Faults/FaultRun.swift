@@ -140,10 +140,20 @@ package enum FaultRun {
   package static func names(in recordingsDir: String, matching patterns: [String]) throws(HarnessFailure) -> [String]? {
     guard !patterns.isEmpty else { return nil }
     let all = try ScenarioCorpus.scenarioFiles(in: recordingsDir).compactMap { Scenario.recordingName(ofFile: Paths.name($0)) }
-    for p in patterns where !all.contains(where: { GoldenStore.glob(p, matches: $0) }) {
-      throw .badInput("\(recordingsDir): no scenario recording matches '\(p)' (a name, or a quoted glob such as 's0*')")
+    return try select(all, named: { $0 }, by: patterns, in: recordingsDir)
+  }
+
+  /// The items of `items` whose recording name (`name`) one of `patterns` selects (all of them
+  /// when there is none); a pattern that selects nothing is bad input naming it and `folder`.
+  /// One rule for every engine's corpus (`faults NAMES…`).
+  package static func select<T>(
+    _ items: [T], named name: (T) -> String, by patterns: [String], in folder: String
+  ) throws(HarnessFailure) -> [T] {
+    guard !patterns.isEmpty else { return items }
+    for p in patterns where !items.contains(where: { GoldenStore.glob(p, matches: name($0)) }) {
+      throw .badInput("\(folder): no scenario recording matches '\(p)' (a name, or a quoted glob such as 's0*')")
     }
-    return all.filter { n in patterns.contains { GoldenStore.glob($0, matches: n) } }
+    return items.filter { item in patterns.contains { GoldenStore.glob($0, matches: name(item)) } }
   }
 
   /// Runs `variants` over the recordings with rules in `recordingsDir` on `jobs` threads.

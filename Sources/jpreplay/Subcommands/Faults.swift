@@ -75,19 +75,11 @@ extension JPReplay {
       }
     }
 
-    /// The scenario files of `files` whose recording name one of `patterns` selects (all of
-    /// them when there is none); a pattern that selects nothing is bad input.
-    static func select(_ files: [String], _ patterns: [String]) throws -> [String] {
-      guard !patterns.isEmpty else { return files }
-      func name(_ f: String) -> String {
-        let base = Paths.name(f)
-        for suffix in [".scenario.yaml", ".yaml"] where base.hasSuffix(suffix) { return String(base.dropLast(suffix.count)) }
-        return base
-      }
-      for p in patterns where !files.contains(where: { GoldenStore.glob(p, matches: name($0)) }) {
-        throw CLIError.badInput("no scenario recording matches '\(p)' (a name, or a quoted glob such as 's0*')")
-      }
-      return files.filter { f in patterns.contains { GoldenStore.glob($0, matches: name(f)) } }
+    /// A scenario file's recording name: its file name without `.scenario.yaml` or `.yaml`.
+    static func recordingName(_ file: String) -> String {
+      let base = Paths.name(file)
+      for suffix in [".scenario.yaml", ".yaml"] where base.hasSuffix(suffix) { return String(base.dropLast(suffix.count)) }
+      return base
     }
 
     func run() throws {
@@ -105,7 +97,7 @@ extension JPReplay {
         guard require.isFinite, (0...100).contains(require) else { throw CLIError.badInput("--require \(require): expected a percentage 0…100") }
         if mutants { throw CLIError.badInput("--mutants: spec mutants are Just Photo's; a \(title) corpus has no spec") }
         if spec != nil { throw CLIError.badInput("--spec: a \(title) corpus has no spec") }
-        let chosen = try Self.select(files, names)
+        let chosen = try FaultRun.select(files, named: Self.recordingName, by: names, in: recordings)
         let run: PlantedFaultRun
         do { run = try e.scenarios.faults(chosen, only) } catch { throw CLIError.badInput(error.description) }
         let outcomes = run.outcomes.map { o in
