@@ -195,3 +195,35 @@ extension EngineRoutingCLITests {
     #expect(jp.stdout.contains("s04-frame-left-enter.jprec: a Just Photo recording: no PoseSpec.json in the current directory"), "\(jp.stdout)")
   }
 }
+
+extension EngineRoutingCLITests {
+  /// `cat --kind` takes the recording's engine's kinds: a PixScan recording's `swipe` is kept
+  /// (it used to be refused as "not an event kind", Just Photo's list being the only one read),
+  /// a name of another engine is exit 2 naming the file, the engine and its kinds; a Just Photo
+  /// JSONL whose header has an option its catalogue refuses is exit 2 at line 1, as `import`
+  /// refuses it (nothing printed).
+  @Test func catKindsAndHeaderFollowTheRecordingsEngine() throws {
+    let pix = "Recordings/pixscan/long-session-5000.jprec"
+    let swipes = try CLI.run(["cat", pix, "--kind", "swipe", "--no-header"])
+    #expect(swipes.code == 0, "\(swipes.stderr)")
+    let lines = swipes.stdout.split(separator: "\n")
+    #expect(!lines.isEmpty && lines.allSatisfy { $0.contains("\"kind\":\"swipe\"") }, "\(swipes.stdout.prefix(300))")
+    let wrong = try CLI.run(["cat", pix, "--kind", "ui_scene"])
+    #expect(wrong.code == 2 && wrong.stdout.isEmpty, "\(wrong.stderr)")
+    #expect(wrong.stderr.contains("--kind 'ui_scene': not an event kind of \(pix)'s engine, PixScan (expected one of "), "\(wrong.stderr)")
+    #expect(wrong.stderr.contains("swipe"), "\(wrong.stderr)")
+    let jp = try CLI.run(["cat", "Recordings/drift-left-and-back.jprec", "--kind", "swipe"])
+    #expect(jp.code == 2 && jp.stderr.contains("engine, Just Photo (expected one of app_launch, "), "\(jp.stderr)")
+
+    let dir = try CLI.tempDir()
+    let bad = dir.appendingPathComponent("bad-option.jsonl")
+    try """
+      {"format":"jp-replay/1","name":"x","options":{"strictEffects":"yes"}}
+      {"t":0,"kind":"ui_scene","scene":"outdoor"}
+
+      """.write(to: bad, atomically: true, encoding: .utf8)
+    let r = try CLI.run(["cat", bad.path])
+    #expect(r.code == 2 && r.stdout.isEmpty, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("bad-option.jsonl:1: ") && r.stderr.contains("strictEffects"), "\(r.stderr)")
+  }
+}

@@ -1,8 +1,10 @@
 import ArgumentParser
 import EngineIO
 import Foundation
+import JustPhotoIO
 import Lab
 import Recording
+import Replay
 
 extension JPReplay {
   struct Cat: ParsableCommand {
@@ -24,20 +26,29 @@ extension JPReplay {
     @Option(name: .shortAndLong, help: "Write to this file instead of stdout (.zst compresses).")
     var output: String?
 
-    @Option(help: "Only events of this kind (repeatable).")
+    @Option(help: "Only events of this kind, one of the recording's engine's kinds (repeatable).")
     var kind: [String] = []
 
     @Flag(help: "Omit the header line.")
     var noHeader = false
 
-    func validate() throws {
-      for k in kind where EventKind(rawValue: k) == nil {
-        throw ValidationError("--kind '\(k)': not an event kind (see docs/FORMAT.md)")
-      }
-    }
-
     func run() throws {
+      // The recording's engine decides which kinds `--kind` may name and which header check
+      // applies (Just Photo's options catalogue, as `import` applies it). A recording of an
+      // engine this jpreplay does not know is still printed, its kinds unchecked.
+      let routed: EnginePlugin?? = try? EngineRegistry.route(recording)
       let reader = try Harness.openReader(recording)
+      if case .some(.none) = routed, let problem = EngineOptions.headerProblem(reader.header) {
+        throw CLIError.badInput("\(recording)\(recording.hasSuffix(".jprec") ? "" : ":1"): \(problem)")
+      }
+      if case .some(let plugin) = routed {
+        let known = EngineRegistry.kindNames(of: plugin)
+        for k in kind where !known.contains(k) {
+          throw CLIError.badInput(
+            "--kind '\(k)': not an event kind of \(recording)'s engine, \(EngineRegistry.title(of: plugin)) "
+              + "(expected one of \(known.joined(separator: ", ")); see docs/FORMAT.md)")
+        }
+      }
       // An existing file is never replaced; a device or FIFO is written through (the output rule).
       if let output, case .replace(let real)? = try? OutputTarget(output), FileManager.default.fileExists(atPath: real) {
         throw CLIError.badInput("\(output) exists; choose another name")

@@ -1,5 +1,6 @@
 import CameraCoachPlugin
 import EngineSeam
+import JustPhotoPlugin
 import Lab
 import PixScanPlugin
 import Replay
@@ -49,6 +50,18 @@ enum EngineRegistry {
     var out: [ScenarioChecks] = []
     if let justPhoto = try? ScenarioCorpus.checks(recordingsDir: recordingsDir) { out.append(justPhoto) }
     return out + ((try? scenarioChecks(recordingsDir: recordingsDir)) ?? [])
+  }
+
+  /// The event kind names of the engine `plugin` replays (Just Photo's when nil), in its
+  /// vocabulary's order: what `cat --kind` may name.
+  static func kindNames(of plugin: EnginePlugin?) -> [String] {
+    (plugin?.kinds ?? JustPhotoVocabulary.kinds).map(\.name)
+  }
+
+  /// The engine `plugin` replays as messages name it (Just Photo when nil).
+  static func title(of plugin: EnginePlugin?) -> String {
+    guard let plugin else { return "Just Photo" }
+    return engines.first { $0.name == plugin.name }?.title ?? plugin.name
   }
 
   /// Every engine name this jpreplay knows.
