@@ -111,6 +111,15 @@ enum ChildProcess {
     return (fds[0], fds[1])
   }
 
+  /// Starts `argv` in `cwd` with its three standard streams on /dev/null and returns its pid;
+  /// the caller reaps it with waitpid (the contract matrix polls it, to stop a hung cell).
+  static func start(_ argv: [String], cwd: String, environment: [String: String]) throws -> pid_t {
+    let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+    guard null >= 0 else { throw Failure(description: "/dev/null: \(String(cString: strerror(errno)))") }
+    defer { close(null) }
+    return try spawn(argv, cwd: cwd, environment: environment, streams: (null, null, null))
+  }
+
   private static func spawn(
     _ argv: [String], cwd: String, environment: [String: String], streams: (Int32, Int32, Int32)
   ) throws -> pid_t {

@@ -395,30 +395,14 @@ enum ContractMatrix {
     return (Int32(rcText ?? "") ?? -1, timedOut)
   }
 
-  /// posix_spawn of `argv` with standard streams on /dev/null (Foundation's Process can miss
-  /// a child's exit when many run at once; waitpid cannot).
+  /// `argv` started with standard streams on /dev/null (``ChildProcess/start(_:cwd:environment:)``:
+  /// posix_spawn, only those three descriptors inherited), for the caller to reap.
   static func spawn(_ argv: [String]) throws -> pid_t {
-    let env = ProcessInfo.processInfo.environment.filter { $0.key != "SWIFT_BACKTRACE" }.map { "\($0.key)=\($0.value)" } + ["SWIFT_BACKTRACE=enable=no"]
-    var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-    var cEnv: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
-    defer {
-      for p in cArgs { free(p) }
-      for p in cEnv { free(p) }
-    }
-    #if os(Linux)
-      var actions = posix_spawn_file_actions_t()
-    #else
-      var actions: posix_spawn_file_actions_t? = nil
-    #endif
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, &cEnv)
-    guard rc == 0 else { throw MatrixError("posix_spawn \(argv[0]): \(String(cString: strerror(rc)))") }
-    return pid
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    do {
+      return try ChildProcess.start(argv, cwd: FileManager.default.currentDirectoryPath, environment: environment)
+    } catch let e as ChildProcess.Failure { throw MatrixError(e.description) }
   }
 
   static func kind(_ path: String) -> mode_t {
