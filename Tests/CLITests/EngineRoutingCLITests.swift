@@ -227,3 +227,40 @@ extension EngineRoutingCLITests {
     #expect(r.stderr.contains("bad-option.jsonl:1: ") && r.stderr.contains("strictEffects"), "\(r.stderr)")
   }
 }
+
+extension EngineRoutingCLITests {
+  /// Just Photo's options given for another engine's recording are exit 2 naming the file, the
+  /// option and the engine: they used to be ignored (a replay with `--spec` or `--set` that
+  /// changed nothing, a `--trace` naming no output of the engine that printed nothing, exit 0).
+  /// Where several recordings are read (plot, export), `--spec`/`--set` are refused only when
+  /// none of them is Just Photo's.
+  @Test func justPhotoOptionsForAnotherEnginesRecordingAreExitTwo() throws {
+    let rec = "Recordings/cameracoach/budget-per-minute.jprec"
+    let golden = "Golden/cameracoach/budget-per-minute.trace.jsonl"
+    let out = try CLI.tempDir()
+    let cases: [(args: [String], expect: String)] = [
+      (["replay", rec, "--spec", "PoseSpec.json"], "\(rec): --spec names a Just Photo PoseSpec; a cameracoach recording has none (leave --spec out)"),
+      (["replay", rec, "--set", "angleFix=on"], "\(rec): --set overrides a Just Photo engine option; a cameracoach recording has none (leave --set out)"),
+      (["replay", rec, "--trace", "metrics", "--cue", "FRAME_MOVE_LEFT"], "\(rec): --cue names Just Photo cues; a cameracoach recording has none (leave --cue out)"),
+      (["replay", rec, "--trace", "metrics"], "--trace: unknown trace kind 'metrics' for \(rec), a cameracoach recording ('metrics' adds Just Photo's cue_eval lines); known kinds: "),
+      (["replay", rec, "--trace", "state,cue_display"], "--trace: unknown trace kind 'cue_display' for \(rec), a cameracoach recording; known kinds: "),
+      (["diff", rec, golden, "--spec", "PoseSpec.json"], "\(rec): --spec names a Just Photo PoseSpec"),
+      (["minimize", rec, "--expect", "state", "--set", "angleFix=on", "-o", out.appendingPathComponent("m.jprec").path], "\(rec): --set overrides"),
+      (["plot", rec, "-o", out.appendingPathComponent("p.svg").path, "--spec", "PoseSpec.json"], "\(rec): --spec names"),
+      (["export", rec, "--mcap", out.appendingPathComponent("e.mcap").path, "--set", "angleFix=on"], "\(rec): --set overrides"),
+    ]
+    for c in cases {
+      let r = try CLI.run(c.args)
+      #expect(r.code == 2 && r.stdout.isEmpty, "\(c.args): exit \(r.code)\n\(r.stdout.prefix(200))\(r.stderr)")
+      #expect(r.stderr.contains(c.expect), "\(c.args): \(r.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("m.jprec").path))
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("e.mcap").path))
+    // The engine's own kinds still select its lines; a Just Photo recording still takes --spec.
+    let kept = try CLI.run(["replay", rec, "--trace", "state"])
+    #expect(kept.code == 0 && !kept.stdout.isEmpty, "\(kept.stderr)")
+    #expect(kept.stdout.split(separator: "\n").allSatisfy { $0.contains("\"out\":\"state\"") }, "\(kept.stdout.prefix(300))")
+    let mixed = try CLI.run(["plot", rec, "Recordings/drift-left-and-back.jprec", "-o", out.appendingPathComponent("mixed").path, "--spec", "PoseSpec.json"])
+    #expect(mixed.code == 0, "\(mixed.stderr)")
+  }
+}

@@ -72,6 +72,16 @@ extension JPReplay {
         options.numericTolerance[String(parts[0])] = eps
       }
       let overrides = try engine.parsedOverrides()
+      // --spec and --set apply to a Just Photo recording's replay; with another engine's
+      // recording and no Just Photo one, they would be ignored.
+      var pluginSide: (plugin: EnginePlugin, path: String)? = nil
+      var justPhotoSide = false
+      for p in [a, b] where Harness.isRecording(p) {
+        if let plugin = try EngineRegistry.route(p) { pluginSide = pluginSide ?? (plugin, p) } else { justPhotoSide = true }
+      }
+      if let pluginSide, !justPhotoSide {
+        try EngineRegistry.refuseJustPhotoOptions(engine, for: pluginSide.plugin, path: pluginSide.path)
+      }
       let left = try Self.traceText(of: a, specPath: engine.spec, overrides: overrides)
       let right = try Self.traceText(of: b, specPath: engine.spec, overrides: overrides)
       let differ = TraceDiffer(options: options)

@@ -92,6 +92,12 @@ extension JPReplay {
           throw CLIError.badInput("\(mcap): cannot create the folder (\(SystemReason.of(error)))")
         }
       }
+      // --spec and --set apply to the Just Photo recordings exported; with none, they would be ignored.
+      if let first = paths.first, let plugin = try EngineRegistry.route(first),
+        try paths.allSatisfy({ p throws(CLIError) in try EngineRegistry.route(p) != nil })
+      {
+        try EngineRegistry.refuseJustPhotoOptions(engine, for: plugin, path: first)
+      }
       for path in paths {
         let out = many ? Paths.join(mcap, "\(CorpusScorer.recordingName(path)).mcap") : mcap
         try export(path, to: out, cues: cues, listTopics: !many)
@@ -102,9 +108,7 @@ extension JPReplay {
     /// `listTopics`, each channel's).
     func export(_ recording: String, to mcap: String, cues: Set<String>, listTopics: Bool) throws {
       let plugin = try EngineRegistry.route(recording)
-      if plugin != nil, !cues.isEmpty {
-        throw CLIError.badInput("\(recording): --cue names Just Photo cues; a \(plugin!.name) recording has none (leave --cue out)")
-      }
+      if let plugin { try EngineRegistry.refuseJustPhotoOptions(nil, cues: cues, for: plugin, path: recording) }
       let events: any RecordingEventReader
       do { events = try RecordingFiles.open(recording) } catch { throw CLIError.badInput(error.description) }
       var options = MCAPExport.Options(engine: plugin?.name ?? justPhotoEngineName)

@@ -77,10 +77,12 @@ extension JPReplay {
         guard !plugin.timeline.isEmpty else {
           throw CLIError.badInput("\(p): header: \"engine\": a \(plugin.name) recording; its engine declares nothing for `jpreplay plot` to draw")
         }
-        if !cues.isEmpty {
-          throw CLIError.badInput("\(p): --cue names Just Photo cues; a \(plugin.name) recording has none (leave --cue out)")
-        }
+        try EngineRegistry.refuseJustPhotoOptions(nil, cues: cues, for: plugin, path: p)
         plugins[p] = plugin
+      }
+      // --spec and --set apply to the Just Photo recordings drawn; with none, they would be ignored.
+      if let first = paths.first, let plugin = plugins[first], plugins.count == paths.count {
+        try EngineRegistry.refuseJustPhotoOptions(engine, for: plugin, path: first)
       }
       // The PoseSpec only when a Just Photo recording is drawn.
       let spec = try plugins.count < paths.count ? Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath) : nil

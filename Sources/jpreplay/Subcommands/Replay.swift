@@ -122,9 +122,20 @@ extension JPReplay {
     /// Another engine's recording: its plug-in replays it (`--spec`, `--set`, `--cue` and
     /// `--trace metrics` are Just Photo's; `--trace` takes that engine's `out` names).
     func replay(with plugin: EnginePlugin) throws {
+      try EngineRegistry.refuseJustPhotoOptions(engine, cues: cue, for: plugin, path: recording)
       let kept = try keptStore()
       var settings = PluginSettings(strictEffects: lenient ? false : nil, sessionStore: kept?.policy ?? .temporary)
-      if let trace { settings.traceKinds = Set(trace.split(separator: ",").map(String.init)) }
+      if let trace {
+        // Names of this engine's outputs only: a name it never writes would keep nothing.
+        let known = plugin.outputKinds
+        let names = trace.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        for name in names where !known.contains(name) {
+          let hint = name == "metrics" ? " ('metrics' adds Just Photo's cue_eval lines)" : ""
+          throw CLIError.badInput(
+            "--trace: unknown trace kind '\(name)' for \(recording), a \(plugin.name) recording\(hint); known kinds: \(known.sorted().joined(separator: ", "))")
+        }
+        settings.traceKinds = Set(names)
+      }
       let url = URL(fileURLWithPath: recording)
       let standardOutput = FileLineSink(handle: .standardOutput, console: true)
       try KeptStore.putting(kept) {

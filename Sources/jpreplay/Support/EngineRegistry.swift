@@ -64,6 +64,21 @@ enum EngineRegistry {
     return engines.first { $0.name == plugin.name }?.title ?? plugin.name
   }
 
+  /// Exit 2 when Just Photo's options are given for `path`, a recording of the engine
+  /// `plugin` replays (not Just Photo): `--spec` and `--set` (`engine`) and `--cue` (`cues`)
+  /// would be ignored there, a silent success.
+  static func refuseJustPhotoOptions(
+    _ engine: EngineArguments?, cues: some Collection<String> = [String](), for plugin: EnginePlugin, path: String
+  ) throws(CLIError) {
+    let given: [(flag: String, what: String)] = [
+      (engine?.spec != nil, ("--spec", "names a Just Photo PoseSpec")),
+      (engine?.overrides.isEmpty == false, ("--set", "overrides a Just Photo engine option")),
+      (!cues.isEmpty, ("--cue", "names Just Photo cues")),
+    ].filter(\.0).map(\.1)
+    guard let (flag, what) = given.first else { return }
+    throw .badInput("\(path): \(flag) \(what); a \(plugin.name) recording has none (leave \(flag) out)")
+  }
+
   /// Every engine name this jpreplay knows.
   static var known: [String] { [justPhotoEngineName] + plugins.keys.sorted() }
 
