@@ -27,6 +27,9 @@ struct EngineRoutingCLITests {
     let cat = try CLI.run(["cat", rec.path])
     #expect(cat.code == 0, "\(cat.stderr)")
     #expect(cat.stdout.contains("\"kind\":\"push\""), "\(cat.stdout)")
+    // Its kinds are unknown here: `--kind` selects by name, unchecked.
+    let pushes = try CLI.run(["cat", rec.path, "--kind", "push", "--no-header"])
+    #expect(pushes.code == 0 && pushes.stdout == "{\"t\":100,\"kind\":\"push\",\"n\":1}\n", "\(pushes.stdout)\(pushes.stderr)")
   }
 
   /// `jpreplay engines` lists Just Photo, then every registered engine with its corpus
@@ -248,6 +251,7 @@ extension EngineRoutingCLITests {
       (["minimize", rec, "--expect", "state", "--set", "angleFix=on", "-o", out.appendingPathComponent("m.jprec").path], "\(rec): --set overrides"),
       (["plot", rec, "-o", out.appendingPathComponent("p.svg").path, "--spec", "PoseSpec.json"], "\(rec): --spec names"),
       (["export", rec, "--mcap", out.appendingPathComponent("e.mcap").path, "--set", "angleFix=on"], "\(rec): --set overrides"),
+      (["verify", "--recordings-dir", "Recordings/cameracoach", "--golden-dir", "Golden/cameracoach", "budget-per-minute", "--set", "angleFix=on"], "\(rec): --set overrides"),
     ]
     for c in cases {
       let r = try CLI.run(c.args)

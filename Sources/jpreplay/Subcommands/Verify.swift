@@ -145,6 +145,7 @@ extension JPReplay {
       // Just Photo's PoseSpec is loaded only where it can be: a corpus of another engine's
       // recordings verifies without one; a Just Photo recording then says what it lacks.
       let overrides = try engine.parsedOverrides()
+      try refuseJustPhotoOptionsWithoutJustPhotoRecordings()
       let noSpec = engine.spec == nil && !FileManager.default.fileExists(atPath: Harness.defaultSpecPath)
       let justPhotoDriver = noSpec ? nil : try Harness.driver(specPath: engine.spec, overrides: overrides)
       let mode: UpdateMode
@@ -199,6 +200,22 @@ extension JPReplay {
 
     /// The recordings named on the command line (nil: the whole corpus). In bisect mode a
     /// recording that does not exist at this commit is skipped, not failed.
+    /// `--spec` and `--set` apply to Just Photo's recordings: exit 2 when they are given and
+    /// every recording selected is another engine's (they would be ignored).
+    func refuseJustPhotoOptionsWithoutJustPhotoRecordings() throws {
+      guard engine.spec != nil || !engine.overrides.isEmpty else { return }
+      let names = recordings.isEmpty ? ((try? corpus.store.recordingNames()) ?? []) : recordings
+      var other: (plugin: EnginePlugin, path: String)? = nil
+      for name in names {
+        let path = corpus.store.recordingURL(name).path
+        let routed: EnginePlugin?
+        do { routed = try EngineRegistry.route(path) } catch { continue }  // reported by its replay
+        guard let plugin = routed else { return }  // a Just Photo recording: they apply
+        other = other ?? (plugin, path)
+      }
+      if let other { try EngineRegistry.refuseJustPhotoOptions(engine, for: other.plugin, path: other.path) }
+    }
+
     func selectedNames() throws -> [String]? {
       guard let requested = recordings.isEmpty ? nil : recordings else { return nil }
       guard bisect else { return requested }
