@@ -43,9 +43,16 @@ public enum ScenarioCorpus {
   /// one line per broken rule. A scenario that cannot be read has no rules here (the scenario
   /// check reports it as bad input).
   public static func expectationCheck(recordingsDir: String) -> @Sendable (String, ReplayProducts) -> [String] {
+    expectationCheck { name in (try? expectations(of: name, recordingsDir: recordingsDir)) ?? [] }
+  }
+
+  /// The same check with each recording's rules from `rules` (empty: nothing to check).
+  static func expectationCheck(
+    _ rules: @escaping @Sendable (String) -> [ScenarioExpectation]
+  ) -> @Sendable (String, ReplayProducts) -> [String] {
     { name, products in
-      guard let rules = try? expectations(of: name, recordingsDir: recordingsDir), !rules.isEmpty else { return [] }
-      return check(rules, products)
+      let rules = rules(name)
+      return rules.isEmpty ? [] : check(rules, products)
     }
   }
 
@@ -101,10 +108,16 @@ public enum ScenarioCorpus {
   /// Recording `name` against its scenario file `file` (which exists): nil when the recording
   /// is what the scenario generates, else the problem.
   static func staleness(ofScenario file: String, name: String) -> Problem? {
+    staleness(ofScenario: file, name: name, loaded: Result { () throws(ScenarioError) in try Scenario.load(path: file) })
+  }
+
+  /// The same, with the scenario file already read (`loaded`: its scenario or why it does not read).
+  static func staleness(ofScenario file: String, name: String, loaded: Result<Scenario, ScenarioError>) -> Problem? {
     let rec = recordingPath(forScenario: file, name: name)
     let scenario: Scenario
-    do { scenario = try Scenario.load(path: file) } catch {
-      return Problem(name: name, message: error.description, code: 2)
+    switch loaded {
+    case .success(let s): scenario = s
+    case .failure(let error): return Problem(name: name, message: error.description, code: 2)
     }
     guard let diff = scenario.generate().compare(withRecordingAt: rec).difference else { return nil }
     return Problem(
@@ -126,31 +139,37 @@ extension ScenarioCorpus {
     let path = specPath ?? Harness.defaultSpecPath
     let cueIDs: [String]? =
       FileManager.default.fileExists(atPath: path) ? (try? Harness.loadSpec(path: path))?.cues.map(\.id) : nil
+    // Each scenario file is read and parsed once, however many of the checks below ask.
+    let files = ScenarioFiles(dir: dir)
     return ScenarioChecks(
       engine: JustPhotoVocabulary.engineName, names: Set(names),
       // The scenario file of a name is `<dir>/<name>.scenario.yaml` (the names come from that
       // listing): the folder is not listed again per recording.
       staleness: { name in
-        if let p = staleness(ofScenario: join(dir, name + Scenario.suffix), name: name) {
+        if let p = staleness(ofScenario: files.path(of: name), name: name, loaded: files.scenario(of: name)) {
           return ScenarioFinding(message: p.message, unreadable: p.code == 2)
         }
-        guard let cueIDs, let rules = try? expectations(of: name, recordingsDir: dir),
-          let unknown = unknownCue(in: rules, known: cueIDs, spec: path)
-        else { return nil }
+        guard let cueIDs, let unknown = unknownCue(in: files.rules(of: name), known: cueIDs, spec: path) else { return nil }
         return ScenarioFinding(message: unknown, unreadable: true)
       },
-      expectations: expectationCheck(recordingsDir: dir),
-      knownMisses: knownMissCheck(recordingsDir: dir))
+      expectations: expectationCheck { files.rules(of: $0) },
+      knownMisses: knownMissCheck { files.rules(of: $0) })
   }
 
   /// The `known:` misses of recording NAME's scenario on the committed draw (draw 0): the
   /// rules whose marker names draw 0 and that miss as it says, one line each. Only a scenario
   /// with such a marker is judged again.
   public static func knownMissCheck(recordingsDir: String) -> @Sendable (String, ReplayProducts) -> [String] {
+    knownMissCheck { name in (try? expectations(of: name, recordingsDir: recordingsDir)) ?? [] }
+  }
+
+  /// The same check with each recording's rules from `rules`.
+  static func knownMissCheck(
+    _ rules: @escaping @Sendable (String) -> [ScenarioExpectation]
+  ) -> @Sendable (String, ReplayProducts) -> [String] {
     { name, products in
-      guard let rules = try? expectations(of: name, recordingsDir: recordingsDir),
-        rules.contains(where: { $0.knownMiss?.draws.contains(0) == true })
-      else { return [] }
+      let rules = rules(name)
+      guard rules.contains(where: { $0.knownMiss?.draws.contains(0) == true }) else { return [] }
       return judge(rules, products).knownMisses.map(\.knownDescription)
     }
   }
@@ -190,5 +209,42 @@ extension ScenarioCorpus {
   /// checks, so they judge a recording the same way.
   public static func addChecks(to verifier: inout Verifier, recordingsDir dir: String) throws(HarnessFailure) {
     verifier.judgeScenarios(with: [try checks(recordingsDir: dir)])
+  }
+}
+
+/// The scenario files of one folder as `ScenarioCorpus.checks` reads them: each read and parsed
+/// once (verify asks for a recording's scenario up to four times: staleness, the cue-id check,
+/// the rules, the known misses), from any of verify's worker threads.
+final class ScenarioFiles: @unchecked Sendable {
+  let dir: String
+  private let lock = NSLock()
+  private var loaded: [String: Result<Scenario, ScenarioError>] = [:]
+  private var readCount = 0
+
+  init(dir: String) { self.dir = dir }
+
+  /// How many files were read so far (what the test of "once" counts).
+  var reads: Int { lock.withLock { readCount } }
+
+  /// `<dir>/<name>.scenario.yaml`.
+  func path(of name: String) -> String { ScenarioCorpus.join(dir, name + Scenario.suffix) }
+
+  /// Recording `name`'s scenario, or why its file does not read (a missing file included).
+  func scenario(of name: String) -> Result<Scenario, ScenarioError> {
+    if let known = lock.withLock({ loaded[name] }) { return known }
+    let file = path(of: name)
+    let result = Result { () throws(ScenarioError) in try Scenario.load(path: file) }
+    lock.withLock {
+      loaded[name] = result
+      readCount += 1
+    }
+    return result
+  }
+
+  /// Recording `name`'s `expect:` rules; empty when it has no scenario file, or one that does
+  /// not read (the staleness check reports that one).
+  func rules(of name: String) -> [ScenarioExpectation] {
+    guard FileManager.default.fileExists(atPath: path(of: name)) else { return [] }
+    return (try? scenario(of: name).get())?.expectations ?? []
   }
 }
