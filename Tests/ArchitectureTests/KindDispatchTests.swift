@@ -113,7 +113,7 @@ struct KindDispatchTests {
   }
 
   /// Issue 36: typed from decode to `handle`. A Just Photo event is decoded into its typed form
-  /// once, when a reader makes it (`JustPhotoEvent.init`); nothing else decodes event JSON into
+  /// once, when a reader makes it (`TypedEvent.init` through `JustPhotoEvents.decode`); nothing else decodes event JSON into
   /// a `CoachEvent`, and the engine's sources never see an event's fields.
   @Test("events are typed from decode to handle: GenericEvent is gone, one place decodes fields, the engine reads none")
   func eventsAreTypedFromDecodeToHandle() throws {
@@ -133,7 +133,7 @@ struct KindDispatchTests {
       }
     }
     #expect(generic == [])
-    #expect(decoders == ["Sources/EngineIO/InputEvent.swift"])
+    #expect(decoders == ["Sources/EngineIO/Events/JustPhotoEvent.swift"])
     #expect(engineReads == [])
   }
 }

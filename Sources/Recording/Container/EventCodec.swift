@@ -53,7 +53,7 @@ struct EventEncoder {
       w.varint(UInt64(bitPattern: Int64(l.h)))
       w.varint(UInt64(l.data.count))
       w.raw(l.data)
-    case .justPhoto(let g): Self.encodeFields(g.fields, into: &w)
+    case .typed(let g): Self.encodeFields(g.fields, into: &w)
     case .named(let n): Self.encodeFields(n.fields, into: &w)
     }
   }
@@ -241,7 +241,7 @@ final class EventDecoder {
       let data = try r.bytes(n)
       return (InputEvent(t: t, payload: .luma(LumaFrame(frame: prevLumaFrame, w: w, h: h, data: data))), seq)
     default:
-      return (InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: kind, fields: try decodeFields(&r, kind.rawValue)))), seq)
+      return (InputEvent(t: t, payload: .typed(JustPhotoEvent(kind: kind, fields: try decodeFields(&r, kind.rawValue)))), seq)
     }
   }
 

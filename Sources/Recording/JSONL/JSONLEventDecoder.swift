@@ -66,7 +66,7 @@ public struct JSONLEventDecoder {
       // Decoded once, here: the engine handles this typed form at replay (what imports, replays).
       let g = JustPhotoEvent(kind: kind, fields: fields)
       if let error = g.decodingError { throw fail(error.description, field: error.field) }
-      return InputEvent(t: t, payload: .justPhoto(g))
+      return InputEvent(t: t, payload: .typed(g))
     }
   }
 
