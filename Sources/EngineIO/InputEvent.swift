@@ -409,3 +409,70 @@ public struct LumaFrame: Equatable, Sendable {
     self.data = data
   }
 }
+
+/// What the readers and writers need of an engine's event kinds beside decoding them: each
+/// kind's `.jprec` channel and the fields `import` checks, in the order the JSONL writer puts
+/// them. The readers and codecs read a recording's kinds through it, never through the
+/// engine's own definition types.
+///
+/// Example: Just Photo's `JustPhotoEvents` gives `thermal` the channel `device` and one field,
+/// `state`, a required string, one of `nominal`, `fair`, `serious`, `critical`.
+public protocol EventDefinitions: EventDecoding {
+  /// The fields of an event kind.
+  ///
+  /// - Parameter kind: the kind name.
+  /// - Returns: its fields besides `t` and `kind`, in the order the JSONL writer puts them (a
+  ///   field not listed is refused as unknown); nil for a kind the vocabulary does not declare.
+  static func fields(of kind: String) -> [EventFieldInfo]?
+
+  /// The `.jprec` channel of an event kind.
+  ///
+  /// - Parameter kind: the kind name.
+  /// - Returns: the channel's name (`landmarks`, `pixels`, `sensors`, `device`, `ui`,
+  ///   `effects`, `label`); nil for a kind the vocabulary does not declare.
+  static func channel(of kind: String) -> String?
+}
+
+/// One field of an event kind as `import` checks it: its name, JSON type, whether it must be
+/// present (and not null), and the strings it allows when it is an enumeration.
+public struct EventFieldInfo: Sendable, Equatable {
+  /// The JSON type of a field's value.
+  public enum ValueType: String, Sendable, Equatable {
+    /// A number without fraction.
+    case integer
+    /// Any number.
+    case number
+    /// A string.
+    case string
+    /// `true` or `false`.
+    case bool = "boolean"
+    /// An object.
+    case object
+    /// An array.
+    case array
+    /// Any value.
+    case any
+  }
+  /// The field's name.
+  public var name: String
+  /// Its JSON type.
+  public var type: ValueType
+  /// Whether every event of the kind carries it (not null).
+  public var required: Bool
+  /// The allowed strings, when the field is an enumeration.
+  public var oneOf: [String]?
+
+  /// A field.
+  ///
+  /// - Parameters:
+  ///   - name: its name.
+  ///   - type: its JSON type.
+  ///   - required: whether it must be present (default true).
+  ///   - oneOf: the allowed strings of an enumeration.
+  public init(_ name: String, _ type: ValueType, required: Bool = true, oneOf: [String]? = nil) {
+    self.name = name
+    self.type = type
+    self.required = required
+    self.oneOf = oneOf
+  }
+}

@@ -1,15 +1,24 @@
 import CanonicalJSON
 
-/// Just Photo's event decoder: every kind but the hot `landmarks` and `luma` decodes into its
-/// ``CoachEvent`` case through the kind's ``EventDefinition``. The one place event fields
-/// become a `CoachEvent`.
-package enum JustPhotoEvents: EventDecoding {
+/// Just Photo's event vocabulary as the readers and writers use it: every kind but the hot
+/// `landmarks` and `luma` decodes into its ``CoachEvent`` case through the kind's
+/// ``EventDefinition`` (the one place event fields become a `CoachEvent`), and each kind's
+/// channel and import fields are its definition's.
+package enum JustPhotoEvents: EventDefinitions {
   package static func decode(kind: String, fields: JSONObject) throws(EventDecodingError) -> CoachEvent {
     guard let kind = EventKind(rawValue: kind) else {
       throw EventDecodingError(kindName: kind, field: nil, "not a Just Photo event kind")
     }
     return try CoachEvent(decoding: kind, fields: fields)
   }
+
+  package static func fields(of kind: String) -> [EventFieldInfo]? {
+    EventKind(rawValue: kind)?.definition.fields.map {
+      EventFieldInfo($0.name, EventFieldInfo.ValueType(rawValue: $0.type.rawValue)!, required: $0.required, oneOf: $0.oneOf)
+    }
+  }
+
+  package static func channel(of kind: String) -> String? { EventKind(rawValue: kind)?.eventChannel.rawValue }
 }
 
 /// A Just Photo event of a non-hot kind: a ``TypedEvent`` whose typed value is a `CoachEvent`.

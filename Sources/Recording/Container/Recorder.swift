@@ -140,8 +140,8 @@ public final class Recorder {
           file: path, place: "event \(eventCount + 1)",
           "a \"\(kindName)\" event is not a Just Photo kind; a recording of another engine names it in the header key \"engine\"")
       }
-      ci = Channel.allCases.firstIndex(of: kind.channel)!
       kindIndex = KindTable.index[kind]!
+      ci = Channel.allCases.firstIndex(of: KindTable.channels[kindIndex])!
     } else {
       guard case .named = event.payload else {
         throw RecordingError(
