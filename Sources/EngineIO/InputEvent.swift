@@ -16,23 +16,24 @@ public struct InputEvent: Equatable, Sendable {
     self.payload = payload
   }
   /// The Just Photo event kind: `landmarks` and `luma` from their typed payloads, any other
-  /// from the Just Photo event; nil for an event of another engine (``InputPayload/named(_:)``).
+  /// from the typed event's kind name; nil for a kind Just Photo does not declare (another
+  /// engine's ``InputPayload/named(_:)`` event).
   public var kind: EventKind? {
     switch payload {
     case .landmarks: .landmarks
     case .luma: .luma
-    case .justPhoto(let g): g.kind
+    case .typed(let g): EventKind(rawValue: g.kind)
     case .named: nil
     }
   }
 
-  /// The kind as files spell it, for every engine: a Just Photo kind's raw value or a named
-  /// event's kind.
+  /// The kind as files spell it, for every engine: a typed event's or a named event's kind
+  /// name (`landmarks` and `luma` for the hot payloads).
   public var kindName: String {
     switch payload {
     case .landmarks: EventKind.landmarks.rawValue
     case .luma: EventKind.luma.rawValue
-    case .justPhoto(let g): g.kind.rawValue
+    case .typed(let g): g.kind
     case .named(let n): n.kind
     }
   }
@@ -44,26 +45,27 @@ public struct InputEvent: Equatable, Sendable {
     return 0
   }
 
-  /// The fields of a JSON-carried event (generic or named) without `t` and `kind`; nil for the
-  /// typed `landmarks` and `luma` payloads.
+  /// The fields of a JSON-carried event (typed or named) without `t` and `kind`; nil for the
+  /// hot `landmarks` and `luma` payloads.
   public var jsonFields: JSONObject? {
     switch payload {
     case .landmarks, .luma: nil
-    case .justPhoto(let g): g.fields
+    case .typed(let g): g.fields
     case .named(let n): n.fields
     }
   }
 }
 
 /// The payload of an input event. The hot kinds are typed; every other kind keeps its fields
-/// as an ordered JSON object that `EventKind.schema` has validated.
+/// as an ordered JSON object, beside the typed value its engine's vocabulary decoded them into.
 public enum InputPayload: Equatable, Sendable {
   /// One Vision result (T0 input).
   case landmarks(LandmarkFrame)
   /// One luma thumbnail (T1 input).
   case luma(LumaFrame)
-  /// Every other Just Photo kind: typed, with its fields as recorded.
-  case justPhoto(JustPhotoEvent)
+  /// An event its engine's vocabulary decoded when it was made: the kind name, the fields as
+  /// recorded and the engine's typed value (Just Photo's non-hot kinds).
+  case typed(TypedEvent)
   /// An event of another engine (the recording header's `engine` names it): an open kind name
   /// and its fields, which that engine's vocabulary checks and its plug-in decodes.
   case named(NamedEvent)
@@ -83,45 +85,100 @@ public struct NamedEvent: Equatable, Sendable {
   }
 }
 
-/// An input event of any Just Photo kind other than `landmarks` and `luma`, decoded once when
-/// it is made: its typed form (what the engine handles; it never reads JSON) and its fields as
-/// recorded (what the writers write back, in their order, so a file round-trips byte for byte).
-public struct JustPhotoEvent: Equatable, Sendable {
-  /// The kind. `landmarks` and `luma` travel as typed payloads instead; the decoders never
-  /// make a `JustPhotoEvent` of them.
-  public let kind: EventKind
+/// How an engine's vocabulary turns an event's recorded fields into its typed value, once, when
+/// the event is made (a reader, a scenario generator, a test): the typed value travels with the
+/// event in a ``TypedEvent`` and the engine handles it without reading JSON.
+///
+/// Example: Just Photo's `JustPhotoEvents` decodes `{"state": "serious"}` of kind `thermal` into
+/// its `CoachEvent.thermal`.
+public protocol EventDecoding {
+  /// The engine's typed event.
+  associatedtype Decoded: Sendable
+  /// The typed form of an event of `kind` with `fields`.
+  ///
+  /// - Parameters:
+  ///   - kind: the kind name as files spell it.
+  ///   - fields: the event's fields without `t` and `kind`.
+  /// - Returns: the typed value; throws why the fields do not match the kind's definition.
+  static func decode(kind: String, fields: JSONObject) throws(EventDecodingError) -> Decoded
+}
+
+/// An input event of a kind its engine's vocabulary decodes (every kind but the hot typed
+/// payloads), decoded once when it is made: its kind name and fields as recorded (what the
+/// writers write back, in their order, so a file round-trips byte for byte) and the typed value
+/// the engine handles, boxed so the event stays a few words wide as it travels through queues
+/// (these events are rare; one allocation each).
+public struct TypedEvent: Equatable, Sendable {
+  /// The kind name as files spell it.
+  public let kind: String
   /// The event's fields without `t` and `kind`, in the order they were given.
   public let fields: JSONObject
-  private let typed: DecodedEvent
+  private let box: DecodedBox
 
-  /// An event of `kind` with `fields` in the order they are to be written, decoded into its
-  /// typed form (see ``decodingError``).
-  public init(kind: EventKind, fields: JSONObject = JSONObject()) {
+  /// An event of `kind` with `fields`, decoded by `decoding` (see ``decodingError``).
+  ///
+  /// - Parameters:
+  ///   - decoding: the engine's decoder.
+  ///   - kind: the kind name.
+  ///   - fields: the fields in the order they are to be written.
+  public init<D: EventDecoding>(_ decoding: D.Type, kind: String, fields: JSONObject = JSONObject()) {
     self.kind = kind
     self.fields = fields
-    do { typed = DecodedEvent(.success(try CoachEvent(decoding: kind, fields: fields))) } catch {
-      typed = DecodedEvent(.failure(error))
+    do { box = DecodedBox(.success(try D.decode(kind: kind, fields: fields))) } catch {
+      box = DecodedBox(.failure(error))
     }
   }
 
-  /// The typed form, or why the fields do not match the kind's definition (the engine refuses
-  /// such an event; `import` refuses it before it is recorded).
-  package var decoded: Result<CoachEvent, EventDecodingError> { typed.value }
+  /// The typed value as `T` (the decoder's `Decoded`), or why the fields do not match the kind's
+  /// definition. A value another engine's decoder made is refused like bad fields.
+  public func decoded<T: Sendable>(as _: T.Type) -> Result<T, EventDecodingError> {
+    switch box.value {
+    case .success(let v):
+      if let typed = v as? T { return .success(typed) }
+      return .failure(EventDecodingError(kindName: kind, field: nil, "decoded by another engine's vocabulary"))
+    case .failure(let e): return .failure(e)
+    }
+  }
 
   /// Why the fields do not match the kind's definition; nil when they do.
   public var decodingError: EventDecodingError? {
-    if case .failure(let e) = typed.value { e } else { nil }
+    if case .failure(let e) = box.value { e } else { nil }
   }
 
-  /// Equal kinds and fields (the typed form follows from them).
-  public static func == (a: JustPhotoEvent, b: JustPhotoEvent) -> Bool { a.kind == b.kind && a.fields == b.fields }
+  /// Equal kinds and fields (the typed value follows from them).
+  public static func == (a: TypedEvent, b: TypedEvent) -> Bool { a.kind == b.kind && a.fields == b.fields }
 }
 
-/// The decoded form of a ``JustPhotoEvent``, boxed so the event stays a few words wide as it
-/// travels through queues (the typed payloads are larger).
-final class DecodedEvent: Sendable {
-  let value: Result<CoachEvent, EventDecodingError>
-  init(_ value: Result<CoachEvent, EventDecodingError>) { self.value = value }
+/// The decoded form of a ``TypedEvent``, boxed once per event.
+final class DecodedBox: Sendable {
+  let value: Result<any Sendable, EventDecodingError>
+  init(_ value: Result<any Sendable, EventDecodingError>) { self.value = value }
+}
+
+/// Why an event's fields do not match its kind's definition: `<kind>: missing field "f" (…)`,
+/// `<kind>: field "f": expected …, found …`, or `<kind>: unknown field "f" (expected …)`.
+public struct EventDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The event's kind name as recorded.
+  public var kindName: String
+  /// The top-level field at fault, when there is one.
+  public var field: String?
+  /// What was wrong and what was expected, after the kind.
+  public var problem: String
+
+  /// A refusal of an event of kind `kindName`.
+  ///
+  /// - Parameters:
+  ///   - kindName: the kind as recorded.
+  ///   - field: the top-level field at fault, if one is.
+  ///   - problem: what was wrong and what was expected.
+  public init(kindName: String, field: String?, _ problem: String) {
+    self.kindName = kindName
+    self.field = field
+    self.problem = problem
+  }
+
+  /// `<kind>: <problem>`.
+  public var description: String { "\(kindName): \(problem)" }
 }
 
 /// `coords` of a landmarks event (ENGINE §2.4): canonical is y-down, vision is y-up.
@@ -350,5 +407,72 @@ public struct LumaFrame: Equatable, Sendable {
     self.w = w
     self.h = h
     self.data = data
+  }
+}
+
+/// What the readers and writers need of an engine's event kinds beside decoding them: each
+/// kind's `.jprec` channel and the fields `import` checks, in the order the JSONL writer puts
+/// them. The readers and codecs read a recording's kinds through it, never through the
+/// engine's own definition types.
+///
+/// Example: Just Photo's `JustPhotoEvents` gives `thermal` the channel `device` and one field,
+/// `state`, a required string, one of `nominal`, `fair`, `serious`, `critical`.
+public protocol EventDefinitions: EventDecoding {
+  /// The fields of an event kind.
+  ///
+  /// - Parameter kind: the kind name.
+  /// - Returns: its fields besides `t` and `kind`, in the order the JSONL writer puts them (a
+  ///   field not listed is refused as unknown); nil for a kind the vocabulary does not declare.
+  static func fields(of kind: String) -> [EventFieldInfo]?
+
+  /// The `.jprec` channel of an event kind.
+  ///
+  /// - Parameter kind: the kind name.
+  /// - Returns: the channel's name (`landmarks`, `pixels`, `sensors`, `device`, `ui`,
+  ///   `effects`, `label`); nil for a kind the vocabulary does not declare.
+  static func channel(of kind: String) -> String?
+}
+
+/// One field of an event kind as `import` checks it: its name, JSON type, whether it must be
+/// present (and not null), and the strings it allows when it is an enumeration.
+public struct EventFieldInfo: Sendable, Equatable {
+  /// The JSON type of a field's value.
+  public enum ValueType: String, Sendable, Equatable {
+    /// A number without fraction.
+    case integer
+    /// Any number.
+    case number
+    /// A string.
+    case string
+    /// `true` or `false`.
+    case bool = "boolean"
+    /// An object.
+    case object
+    /// An array.
+    case array
+    /// Any value.
+    case any
+  }
+  /// The field's name.
+  public var name: String
+  /// Its JSON type.
+  public var type: ValueType
+  /// Whether every event of the kind carries it (not null).
+  public var required: Bool
+  /// The allowed strings, when the field is an enumeration.
+  public var oneOf: [String]?
+
+  /// A field.
+  ///
+  /// - Parameters:
+  ///   - name: its name.
+  ///   - type: its JSON type.
+  ///   - required: whether it must be present (default true).
+  ///   - oneOf: the allowed strings of an enumeration.
+  public init(_ name: String, _ type: ValueType, required: Bool = true, oneOf: [String]? = nil) {
+    self.name = name
+    self.type = type
+    self.required = required
+    self.oneOf = oneOf
   }
 }

@@ -49,7 +49,7 @@ public enum JustPhotoVocabulary: EngineVocabulary {
   @inline(__always) public static func launches(_ event: InputEvent) -> Bool { event.kind == .app_launch }
 
   @inline(__always) public static func endsProcess(_ event: InputEvent) -> Bool {
-    guard case .justPhoto(let g) = event.payload, g.kind == .app_lifecycle else { return false }
+    guard case .typed(let g) = event.payload, g.eventKind == .app_lifecycle else { return false }
     return g.fields["state"]?.stringValue == "terminated"
   }
 
@@ -58,8 +58,8 @@ public enum JustPhotoVocabulary: EngineVocabulary {
   }
 
   @inline(__always) public static func rule(forResult event: InputEvent) -> EffectRuleInfo? {
-    guard case .justPhoto(let g) = event.payload else { return nil }
-    return rulesByResult[g.kind]?.1
+    guard case .typed(let g) = event.payload, let kind = g.eventKind else { return nil }
+    return rulesByResult[kind]?.1
   }
 
   public static func effectCall(_ output: EngineOutput) -> EffectCall? {

@@ -5,7 +5,7 @@ extension InputEvent {
   /// should show from `t` on, and when the movement toward that began (`since`, default `t`;
   /// never after `t`). nil for any other event or a label without `cue_id` and `holds`.
   var labelMark: (cue: String, holds: Bool, since: Millis)? {
-    guard case .justPhoto(let g) = payload, g.kind == .label,
+    guard case .typed(let g) = payload, g.eventKind == .label,
       let cue = g.fields["cue_id"]?.stringValue, let holds = g.fields["holds"]?.boolValue
     else { return nil }
     let since = g.fields["since"]?.int64Value.map { min($0, t) } ?? t

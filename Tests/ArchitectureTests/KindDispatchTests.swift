@@ -113,7 +113,7 @@ struct KindDispatchTests {
   }
 
   /// Issue 36: typed from decode to `handle`. A Just Photo event is decoded into its typed form
-  /// once, when a reader makes it (`JustPhotoEvent.init`); nothing else decodes event JSON into
+  /// once, when a reader makes it (`TypedEvent.init` through `JustPhotoEvents.decode`); nothing else decodes event JSON into
   /// a `CoachEvent`, and the engine's sources never see an event's fields.
   @Test("events are typed from decode to handle: GenericEvent is gone, one place decodes fields, the engine reads none")
   func eventsAreTypedFromDecodeToHandle() throws {
@@ -133,7 +133,27 @@ struct KindDispatchTests {
       }
     }
     #expect(generic == [])
-    #expect(decoders == ["Sources/EngineIO/InputEvent.swift"])
+    #expect(decoders == ["Sources/EngineIO/Events/JustPhotoEvent.swift"])
     #expect(engineReads == [])
+  }
+
+  /// Issue 36: Recording reads a Just Photo recording's kinds (channel, import fields, decoding)
+  /// through the engine-agnostic `EventDefinitions`, never through Just Photo's definition
+  /// types; the vocabulary of a recording without an `engine` key is named once, in
+  /// ImportSchema.swift (until the readers are handed it).
+  @Test("Recording names Just Photo's event vocabulary once (the default), its definition types nowhere")
+  func recordingReadsKindsThroughEventDefinitions() throws {
+    let words = ["EventDefinition", "EventFieldSpec", "EventChannel", "EventReader", "CoachEvent", "JustPhotoEvent", "JustPhotoEvents"]
+    var found: [String] = []
+    for f in SourceRulesTests.swiftFiles(under: "Sources/Recording") {
+      let text = try String(contentsOf: SourceRulesTests.repoRoot.appendingPathComponent(f), encoding: .utf8)
+      for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let c = Self.code(line)
+        let tokens = c.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init)
+        for w in words where tokens.contains(w) { found.append("\(f):\(n + 1): \(w)") }
+        if c.contains(".definition") || c.contains("eventChannel") { found.append("\(f):\(n + 1): definition") }
+      }
+    }
+    #expect(found == ["Sources/Recording/JSONL/ImportSchema.swift:6: JustPhotoEvents"])
   }
 }

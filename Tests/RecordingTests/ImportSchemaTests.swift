@@ -16,6 +16,23 @@ import Testing
     }
   }
 
+  /// Recording's kind table reads each kind's channel and import fields through the
+  /// engine-agnostic `EventDefinitions` (issue 36): equal to the definitions for every kind,
+  /// nothing for a name the vocabulary does not declare.
+  @Test func theKindTableIsTheVocabularysThroughEventDefinitions() {
+    for kind in EventKind.allCases {
+      #expect(kind.channel.rawValue == kind.definition.channel.rawValue, "\(kind.rawValue)")
+      #expect(JustPhotoEvents.channel(of: kind.rawValue) == kind.channel.rawValue)
+      let fields = JustPhotoEvents.fields(of: kind.rawValue) ?? []
+      #expect(fields.map(\.type.rawValue) == kind.definition.fields.map(\.type.rawValue), "\(kind.rawValue)")
+      #expect(fields.map(\.oneOf) == kind.definition.fields.map(\.oneOf), "\(kind.rawValue)")
+      #expect(fields == kind.schema)
+    }
+    #expect(JustPhotoEvents.channel(of: "swipe") == nil)
+    #expect(JustPhotoEvents.fields(of: "swipe") == nil)
+    #expect(KindTable.channels.count == EventKind.allCases.count)
+  }
+
   @Test func aRowIsWhatImportChecks() {
     #expect(EventKind.thermal.schema.map(\.name) == ["state"])
     #expect(EventKind.thermal.schema.first?.oneOf == ["nominal", "fair", "serious", "critical"])

@@ -162,11 +162,11 @@ struct EffectCorrelationTests {
   @Test func synthesizedPhotoKitWritesGetDeterministicUUIDShapedAssetIDs() {
     let rule = EffectRule.forRequest(.photokit_write)!
     let e = rule.syntheticSuccess(for: ["shot": 2, "attempt": 1], at: 70)
-    guard case .justPhoto(let g) = e.payload else {
+    guard case .typed(let g) = e.payload else {
       Issue.record("not generic")
       return
     }
-    #expect(g.kind == .photokit_write_result)
+    #expect(g.eventKind == .photokit_write_result)
     #expect(g.fields["asset_id"] == "5E1F0000-0000-4000-8000-0000000007D1/L0/001")
     #expect(g.fields["ok"] == true)
     #expect(e.t == 70)
@@ -175,7 +175,7 @@ struct EffectCorrelationTests {
 
 extension InputEvent {
   var fieldsForTest: JSONObject {
-    if case .justPhoto(let g) = payload { return g.fields }
+    if case .typed(let g) = payload { return g.fields }
     return JSONObject()
   }
 }

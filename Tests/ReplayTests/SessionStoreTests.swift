@@ -255,13 +255,13 @@ struct ReplaySessionStoreTests {
         s.session!.nextShotSeq = Int(ev.t) + 1
         fx.persist = s
       case .app_launch:
-        if case .justPhoto(let g) = ev.payload { received.append(g.fields["store"]) }
+        if case .typed(let g) = ev.payload { received.append(g.fields["store"]) }
       default: break
       }
       return fx
     }
     e.onRelaunch = { ev, stored in
-      if case .justPhoto(let g) = ev.payload { #expect(g.fields["store"] == nil, "the recorded event is not rewritten") }
+      if case .typed(let g) = ev.payload { #expect(g.fields["store"] == nil, "the recorded event is not rewritten") }
       received.append(stored.json)
       return Effects()
     }

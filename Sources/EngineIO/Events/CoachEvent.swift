@@ -38,7 +38,7 @@ package enum CoachEvent: Sendable, Equatable {
     switch event.payload {
     case .landmarks(let f): self = .landmarks(f)
     case .luma(let l): self = .luma(l)
-    case .justPhoto(let e):
+    case .typed(let e):
       switch e.decoded {
       case .success(let typed): self = typed
       case .failure(let error): throw error

@@ -242,30 +242,14 @@ extension EventEnum {
 
 // MARK: Reading
 
-/// Why an event's fields do not match its kind's definition: `<kind>: missing field "f" (…)`,
-/// `<kind>: field "f": expected …, found …`, or `<kind>: unknown field "f" (expected …)`.
-public struct EventDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The event's kind name as recorded (another engine's kind is not an `EventKind`).
-  public var kindName: String
+extension EventDecodingError {
   /// The Just Photo kind, when the name is one.
   public var kind: EventKind? { EventKind(rawValue: kindName) }
-  /// The top-level field at fault, when there is one.
-  public var field: String?
-  /// What was wrong and what was expected, after the kind.
-  public var problem: String
 
+  /// A refusal of an event of the Just Photo kind `kind`.
   public init(kind: EventKind, field: String?, _ problem: String) {
     self.init(kindName: kind.rawValue, field: field, problem)
   }
-
-  /// A refusal of an event whose kind is named but not Just Photo's.
-  public init(kindName: String, field: String?, _ problem: String) {
-    self.kindName = kindName
-    self.field = field
-    self.problem = problem
-  }
-
-  public var description: String { "\(kindName): \(problem)" }
 }
 
 /// The fields of one event, read through its kind's definition.

@@ -6,16 +6,6 @@ package enum Channel: String, CaseIterable, Sendable {
 }
 
 extension EventKind {
-  /// The `.jprec` channel that stores this kind (DESIGN §3), as its `EventDefinition` states.
-  package var channel: Channel {
-    switch eventChannel {
-    case .landmarks: .landmarks
-    case .pixels: .pixels
-    case .sensors: .sensors
-    case .device: .device
-    case .ui: .ui
-    case .effects: .effects
-    case .label: .label
-    }
-  }
+  /// The `.jprec` channel that stores this kind (DESIGN §3), as its vocabulary states it.
+  package var channel: Channel { KindTable.channels[KindTable.index[self]!] }
 }

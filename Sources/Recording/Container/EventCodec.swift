@@ -13,6 +13,9 @@ enum KindTable {
     for (i, k) in EventKind.allCases.enumerated() { d[k] = i }
     return d
   }()
+  /// The channel of each kind of ``names``, as the vocabulary states it (a kind without one
+  /// would be a defect of the vocabulary: it traps here, at first use, in every test run).
+  static let channels: [Channel] = names.map { Channel(rawValue: justPhotoEvents.channel(of: $0) ?? "")! }
 }
 
 /// Face field slots (docs/FORMAT-jprec.md §5.3): slot → the presence bit it needs (-1 = always).
@@ -53,7 +56,7 @@ struct EventEncoder {
       w.varint(UInt64(bitPattern: Int64(l.h)))
       w.varint(UInt64(l.data.count))
       w.raw(l.data)
-    case .justPhoto(let g): Self.encodeFields(g.fields, into: &w)
+    case .typed(let g): Self.encodeFields(g.fields, into: &w)
     case .named(let n): Self.encodeFields(n.fields, into: &w)
     }
   }
@@ -132,6 +135,8 @@ struct EventEncoder {
 /// Reused across chunks (`reset`); holds the delta state in unmanaged memory for speed.
 final class EventDecoder {
   let kinds: [EventKind?]
+  /// The channel of each kind of the file's table (nil for a kind that is not Just Photo's).
+  let kindChannels: [Channel?]
   let kindNames: [String]
   let channel: Channel
   @exclusivity(unchecked) var prevT: Int64 = 0
@@ -163,6 +168,7 @@ final class EventDecoder {
     self.kindNames = kindNames
     self.namedKinds = namedKinds
     kinds = kindNames.map { EventKind(rawValue: $0) }
+    kindChannels = kinds.map { $0?.channel }
     self.channel = channel
     joints = .allocate(capacity: 57)
     joints.initialize(repeating: 0, count: 57)
@@ -222,7 +228,7 @@ final class EventDecoder {
     guard let kind = kinds[Int(ki)] else {
       throw CodecError("unknown event kind \"\(kindNames[Int(ki)])\" (written by a newer jpreplay?)")
     }
-    guard kind.channel == channel else {
+    guard kindChannels[Int(ki)] == channel else {
       throw CodecError("a \(kind.rawValue) event in channel \(channel.rawValue)")
     }
     switch kind {
@@ -241,7 +247,7 @@ final class EventDecoder {
       let data = try r.bytes(n)
       return (InputEvent(t: t, payload: .luma(LumaFrame(frame: prevLumaFrame, w: w, h: h, data: data))), seq)
     default:
-      return (InputEvent(t: t, payload: .justPhoto(JustPhotoEvent(kind: kind, fields: try decodeFields(&r, kind.rawValue)))), seq)
+      return (InputEvent(t: t, payload: .typed(TypedEvent(justPhotoEvents, kind: kind.rawValue, fields: try decodeFields(&r, kind.rawValue)))), seq)
     }
   }
 

@@ -127,8 +127,8 @@ public final class Recorder {
         file: path, place: "event \(eventCount + 1)",
         "events must come in time order: t=\(event.t) after t=\(lastT)")
     }
-    if case .justPhoto(let g) = event.payload, g.kind == .landmarks || g.kind == .luma {
-      throw RecordingError(file: path, place: "event \(eventCount + 1)", "a \(g.kind.rawValue) event must use its typed payload")
+    if case .typed(let g) = event.payload, g.eventKind == .landmarks || g.eventKind == .luma {
+      throw RecordingError(file: path, place: "event \(eventCount + 1)", "a \(g.kind) event must use its typed payload")
     }
     try checkBounds(event)
     let kindName = event.kindName
@@ -140,8 +140,8 @@ public final class Recorder {
           file: path, place: "event \(eventCount + 1)",
           "a \"\(kindName)\" event is not a Just Photo kind; a recording of another engine names it in the header key \"engine\"")
       }
-      ci = Channel.allCases.firstIndex(of: kind.channel)!
       kindIndex = KindTable.index[kind]!
+      ci = Channel.allCases.firstIndex(of: KindTable.channels[kindIndex])!
     } else {
       guard case .named = event.payload else {
         throw RecordingError(
@@ -310,7 +310,7 @@ public final class Recorder {
           file: path, place: "event \(eventCount + 1)",
           "landmarks: \(f.faces.count) faces; at most \(ContainerLimits.landmarkFacesMax) (landmarkFacesMax)")
       }
-    case .justPhoto, .named: break
+    case .typed, .named: break
     }
   }
 

@@ -51,9 +51,9 @@ public enum JSONLEventEncoder {
       o.members.append(JSONMember("h", .number(Double(l.h))))
       o.members.append(JSONMember("enc", "u8-b64"))
       o.members.append(JSONMember("data", .string(Data(l.data).base64EncodedString())))
-    case .justPhoto(let g):
+    case .typed(let g):
       var done = Set<String>()
-      for spec in g.kind.schema {
+      for spec in g.eventKind?.schema ?? [] {
         if let v = g.fields[spec.name] {
           o.members.append(JSONMember(spec.name, v))
           done.insert(spec.name)
