@@ -79,10 +79,60 @@ public struct JSONBytes: Sendable {
     bytes.append(0x22)
   }
 
-  /// A number as `JSONWriter` prints it in `style`.
+  /// Text appended as its UTF-8 bytes, as it is (a line another writer made).
+  public mutating func text(_ s: String) {
+    var s = s
+    s.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  /// A number as `JSONWriter` prints it in `style`. A fixed-6 number in the range
+  /// `JSONWriter.formatNumber` writes as micro-units is written digit by digit here (no
+  /// `String`): the same text.
   public mutating func number(_ d: Double, _ style: JSONWriter.NumberStyle = .shortest) {
+    if style == .fixed6, d.isFinite {
+      let scaled = (d * 1_000_000).rounded(.toNearestOrAwayFromZero)
+      if abs(scaled) < 9.0e15 { return micros(Int64(scaled)) }
+    }
     var s = style == .fixed6 ? JSONWriter.formatNumber(d) : JSONWriter.shortest(d)
     s.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  /// `micros` / 10⁶ as `JSONWriter.formatNumber` writes it: the whole part, then up to six
+  /// decimals without trailing zeros; 0 without a sign.
+  mutating func micros(_ micros: Int64) {
+    if micros == 0 { return bytes.append(0x30) }
+    if micros < 0 { bytes.append(0x2D) }
+    let m = micros.magnitude
+    digits(m / 1_000_000, width: 0)
+    var frac = m % 1_000_000
+    guard frac != 0 else { return }
+    var width = 6
+    while frac % 10 == 0 {
+      frac /= 10
+      width -= 1
+    }
+    bytes.append(0x2E)
+    digits(frac, width: width)
+  }
+
+  /// The decimal digits of `n`, zero-padded on the left to `width`.
+  mutating func digits(_ n: UInt64, width: Int) {
+    var count = 1
+    var rest = n / 10
+    while rest > 0 {
+      count += 1
+      rest /= 10
+    }
+    count = Swift.max(count, width)
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(0x30, count: count))
+    var v = n
+    var i = start + count - 1
+    while v > 0 {
+      bytes[i] = 0x30 + UInt8(v % 10)
+      v /= 10
+      i -= 1
+    }
   }
 
   /// An optional number: `null` when nil.
@@ -112,13 +162,76 @@ public struct JSONBytes: Sendable {
       bytes.append(0x5D)
     case .object(let o):
       bytes.append(0x7B)
-      let members = sortKeys ? o.members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : o.members
-      for (i, m) in members.enumerated() {
-        if i > 0 { bytes.append(0x2C) }
-        key(m.key)
-        self.value(m.value, sortKeys: sortKeys, numbers: numbers)
+      if !sortKeys {
+        members(o.members, numbers: numbers)
+      } else {
+        let written = Self.withKeyOrder(o.members) { order in
+          guard let order else { return false }
+          for (n, i) in order.enumerated() {
+            if n > 0 { bytes.append(0x2C) }
+            key(o.members[i].key)
+            self.value(o.members[i].value, sortKeys: true, numbers: numbers)
+          }
+          return true
+        }
+        // Equal keys: sorted as `JSONWriter` sorts them.
+        if !written { members(o.members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }, sortKeys: true, numbers: numbers) }
       }
       bytes.append(0x7D)
+    }
+  }
+  /// `members` in the order given, comma-separated.
+  mutating func members(_ members: [JSONMember], sortKeys: Bool = false, numbers: JSONWriter.NumberStyle) {
+    for (i, m) in members.enumerated() {
+      if i > 0 { bytes.append(0x2C) }
+      key(m.key)
+      value(m.value, sortKeys: sortKeys, numbers: numbers)
+    }
+  }
+
+  /// Calls `body` with the positions of `members` in key order (UTF-8 byte order, what
+  /// `JSONWriter`'s `sortKeys` sorts by), sorted by insertion in a temporary buffer (no heap
+  /// allocation for an object's few keys); nil when two keys are equal (the caller sorts as
+  /// `JSONWriter` does).
+  @inlinable
+  public static func withKeyOrder<R>(_ members: [JSONMember], _ body: (UnsafeBufferPointer<Int>?) throws -> R) rethrows -> R {
+    try withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
+      var n = 0
+      for i in members.indices {
+        var j = n
+        while j > 0 {
+          let before = members[order[j - 1]].key
+          if keyPrecedes(members[i].key, before) {
+            order[j] = order[j - 1]
+            j -= 1
+          } else if keyPrecedes(before, members[i].key) {
+            break
+          } else {
+            return try body(nil)
+          }
+        }
+        order[j] = i
+        n += 1
+      }
+      return try body(UnsafeBufferPointer(rebasing: order[0..<n]))
+    }
+  }
+
+  /// Whether `a` precedes `b` in UTF-8 byte order (`a.utf8.lexicographicallyPrecedes(b.utf8)`).
+  @inlinable
+  public static func keyPrecedes(_ a: String, _ b: String) -> Bool {
+    var a = a
+    var b = b
+    return a.withUTF8 { x in
+      b.withUTF8 { y in
+        let n = Swift.min(x.count, y.count)
+        var i = 0
+        while i < n {
+          if x[i] != y[i] { return x[i] < y[i] }
+          i += 1
+        }
+        return x.count < y.count
+      }
     }
   }
 }

@@ -107,9 +107,25 @@ public protocol SeamEngine {
   ///
   /// Example: PixScan restores its processed photos and delete queue from its `PixStore`.
   mutating func relaunch(_ event: InputEvent, restoring stored: Step.Snapshot) -> Step
+  /// The state the engine's last persisting step handed over (``EngineStep/persist``), read
+  /// when the replay needs it instead of kept from every step; nil (the default) when the
+  /// engine cannot say, and then every `persist` is saved as it comes.
+  ///
+  /// An engine returns it when, from a step that persists until the next process kill
+  /// (``EngineVocabulary/endsProcess(_:)``), its persisted state changes only in steps that
+  /// persist it: then its state now is its last step's `persist`. A replay whose store reads a
+  /// snapshot back only after a kill (a temporary store) takes it here just before the kill
+  /// event, before a relaunch reads the store, and at the end — so it holds no snapshot while
+  /// the engine changes its state, and an engine whose snapshot shares arrays with its own
+  /// state (PixScan's `PixStore`) appends to them in place instead of copying them per change.
+  ///
+  /// Example: PixScan returns its current `PixStore` (every change of it sets `persist`).
+  var snapshotOnDemand: Step.Snapshot? { get }
 }
 
 extension SeamEngine {
   /// Engines without persistence relaunch like any launch.
   public mutating func relaunch(_ event: InputEvent, restoring stored: Step.Snapshot) -> Step { handle(event) }
+  /// nil: the replay saves every step's `persist` as it comes.
+  public var snapshotOnDemand: Step.Snapshot? { nil }
 }

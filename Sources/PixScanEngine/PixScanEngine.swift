@@ -49,6 +49,12 @@ public struct PixScanEngine: Sendable {
   /// An engine before launch.
   public init(options: PixOptions = PixOptions()) { self.options = options }
 
+  /// The store as it is now: what the last step that changed it handed over as `persist`
+  /// (every change of the store marks its step's `persist`; a launch takes the store it is
+  /// given without one). The replay reads it when it needs the snapshot instead of keeping
+  /// each step's, so the arrays are appended to in place.
+  public var currentStore: PixStore { store }
+
   /// The call at t = 0, before any input: nothing is shown until `app_launch`.
   public mutating func start() -> PixStep { PixStep() }
 

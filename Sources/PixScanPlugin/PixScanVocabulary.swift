@@ -198,6 +198,10 @@ public struct PixScanSeamEngine: SeamEngine, Sendable {
     }
   }
 
+  /// The engine's store now (``PixScanEngine/currentStore``): every change of it persists, so
+  /// it is the last step's `persist` until a kill.
+  public var snapshotOnDemand: PixStore? { engine.currentStore }
+
   /// PixScan schedules no timers: nothing fires.
   public mutating func fire(_ timer: TimerID, at now: Millis) -> PixSeamStep { PixSeamStep(PixStep()) }
 

@@ -72,6 +72,10 @@ public final class EngineStoreLease<V: EngineVocabulary>: SessionStorePort {
     }
   }
 
+  /// false for a temporary JSON store (read back only by ``load()``): it needs only the
+  /// latest snapshot before a load; true for a kept file and the engine's own store.
+  public var wantsEverySnapshot: Bool { own != nil || policy != .temporary }
+
   /// Stores `snapshot` as the engine's JSON object (``EngineVocabulary/snapshotJSON(_:)``).
   public func save(_ snapshot: V.Snapshot) throws {
     if var own { return try own.save(snapshot) }

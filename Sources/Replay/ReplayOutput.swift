@@ -1,3 +1,4 @@
+import CanonicalJSON
 import EngineIO
 import EngineSeam
 import Foundation
@@ -107,7 +108,7 @@ public struct MemoryLineSink: LineSink, Sendable {
 public final class FileLineSink: LineSink {
   private let handle: FileHandle
   private let ownsHandle: Bool
-  private var buffer: [UInt8] = []
+  private var buffer = JSONBytes(capacity: FileLineSink.limit + 4096)
   private static let limit = 1 << 16
 
   /// Lines printed on a console are written through `ConsoleText.json` (characters a terminal
@@ -120,7 +121,6 @@ public final class FileLineSink: LineSink {
     self.handle = handle
     self.ownsHandle = false
     self.console = console
-    buffer.reserveCapacity(Self.limit)
   }
 
   /// Creates (or truncates) the file at `url`.
@@ -131,12 +131,20 @@ public final class FileLineSink: LineSink {
     self.handle = try FileHandle(forWritingTo: url)
     self.ownsHandle = true
     self.console = false
-    buffer.reserveCapacity(Self.limit)
   }
 
   public func write(line: String) throws {
-    buffer.append(contentsOf: (console ? ConsoleText.json(line) : line).utf8)
-    buffer.append(0x0A)
+    buffer.text(console ? ConsoleText.json(line) : line)
+    buffer.byte(0x0A)
+    if buffer.count >= Self.limit { try flush() }
+  }
+
+  /// Writes the record's canonical line (``TraceFormat/append(_:to:)``) straight into the
+  /// buffer; on a console through ``write(line:)``.
+  public func write(record: TraceRecord) throws {
+    if console { return try write(line: TraceFormat.line(record)) }
+    TraceFormat.append(record, to: &buffer)
+    buffer.byte(0x0A)
     if buffer.count >= Self.limit { try flush() }
   }
 
@@ -145,12 +153,12 @@ public final class FileLineSink: LineSink {
   public private(set) var readerClosed = false
 
   public func flush() throws {
-    guard !buffer.isEmpty else { return }
-    do { try handle.write(contentsOf: buffer) } catch {
+    guard buffer.count > 0 else { return }
+    do { try handle.write(contentsOf: buffer.bytes) } catch {
       if SystemReason.isBrokenPipe(error) { readerClosed = true }
       throw error
     }
-    buffer.removeAll(keepingCapacity: true)
+    buffer.removeAll()
   }
 
   /// Flushes, and closes the file if this sink created it.

@@ -82,7 +82,10 @@ public struct ReplaySummary: Equatable, Sendable {
 /// call whose step's `persist` is set the snapshot is saved to the store, and the launch event
 /// after a kill (for Just Photo `app_launch` after `app_lifecycle terminated`; the engine's
 /// vocabulary says which) reaches the engine through `relaunch(_:restoring:)` with the store's
-/// content (the recorded event is not rewritten). Without a store nothing changes.
+/// content (the recorded event is not rewritten). Without a store nothing changes. A store
+/// read back only after a kill (``SessionStorePort/wantsEverySnapshot`` false) of an engine
+/// that can hand over its state on demand (``SeamEngine/snapshotOnDemand``) is saved only
+/// before a kill, before that load and at the end: the same snapshots it would hold.
 ///
 /// `E` is any engine on the seam (``SeamEngine``); the replay is specialized per engine, and
 /// everything engine-specific (which events are inputs, effect correlation, rendering) comes
@@ -132,6 +135,7 @@ public struct Replayer<E: ReplayableEngine> {
       ledger: EffectLedger(strict: strict, latencyMs: options.effectLatencyMs), recording: recording
     )
     run.store = sessionStore
+    run.snapshotsOnDemand = sessionStore.map { !$0.wantsEverySnapshot } == true && engine.snapshotOnDemand != nil
     defer {
       engine = run.engine
       sessionStore = run.store
@@ -155,6 +159,11 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
   @usableFromInline var store: (any SessionStorePort<E.Step.Snapshot>)?
   /// An `app_lifecycle terminated` was replayed and no `app_launch` since.
   @usableFromInline var killed = false
+  /// The store takes the engine's state when it is needed (``SeamEngine/snapshotOnDemand``)
+  /// instead of every step's `persist`.
+  @usableFromInline var snapshotsOnDemand = false
+  /// A step persisted since the store last took the engine's state (`snapshotsOnDemand`).
+  @usableFromInline var snapshotPending = false
   @usableFromInline var queue = EventQueue()
   @usableFromInline var summary = ReplaySummary()
   @usableFromInline var now: Millis = 0
@@ -207,6 +216,8 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
           summary.labelsSkipped += 1
           continue
         }
+        let kill = E.Vocabulary.endsProcess(event)
+        if kill { try saveSnapshot() }
         let deliver: Bool
         do { deliver = try ledger.recorded(event) } catch { throw .harness(error) }
         if deliver {
@@ -215,7 +226,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
           if let rejection = step.rejection { throw rejected(event, rejection) }
           try apply(step)
         }
-        if E.Vocabulary.endsProcess(event) {
+        if kill {
           ledger.processKilled()
           killed = true
         }
@@ -228,6 +239,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
         }
       }
     }
+    try saveSnapshot()
     summary.endMs = summary.stoppedEarly ? now : end
     summary.pendingTimers = queue.pendingTimers.map { PendingTimer(id: $0.id, due: $0.due) }
     summary.notes = ledger.notes
@@ -286,9 +298,10 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
   @inlinable mutating func handOver(_ event: InputEvent) throws(ReplayError) -> E.Step {
     guard E.Vocabulary.launches(event) else { return engine.handle(event) }
     defer { killed = false }
-    guard let store, killed else { return engine.handle(event) }
+    guard store != nil, killed else { return engine.handle(event) }
+    try saveSnapshot()
     let stored: E.Step.Snapshot
-    do { stored = try store.load() } catch { throw bad(event.t, "\(error)") }
+    do { stored = try store!.load() } catch { throw bad(event.t, "\(error)") }
     return engine.relaunch(event, restoring: stored)
   }
 
@@ -300,8 +313,12 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
 
   @inlinable mutating func apply(_ effects: E.Step) throws(ReplayError) {
     if let rejection = effects.rejection { throw bad(now, rejection) }
-    if let snapshot = effects.persist, store != nil {
-      do { try store!.save(snapshot) } catch { throw bad(now, "\(error)") }
+    if store != nil, effects.persist != nil {
+      if snapshotsOnDemand {
+        snapshotPending = true
+      } else if let snapshot = effects.persist {
+        do { try store!.save(snapshot) } catch { throw bad(now, "\(error)") }
+      }
     }
     for engineOutput in effects.outputs {
       do { try output.emit(engineOutput, at: now) } catch { throw .output(writing: error) }
@@ -327,6 +344,15 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
       case .cancel(let id): queue.cancel(id)
       }
     }
+  }
+
+  /// Saves the engine's state (``SeamEngine/snapshotOnDemand``) when a step persisted since
+  /// the store last took it: before a kill, before a relaunch reads the store, at the end.
+  @inlinable mutating func saveSnapshot() throws(ReplayError) {
+    guard snapshotPending else { return }
+    snapshotPending = false
+    guard let snapshot = engine.snapshotOnDemand else { return }
+    do { try store!.save(snapshot) } catch { throw bad(now, "\(error)") }
   }
 
   @inlinable func bad(_ t: Millis?, _ message: String) -> ReplayError {

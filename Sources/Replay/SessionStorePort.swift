@@ -15,6 +15,16 @@ public protocol SessionStorePort<Snapshot> {
   mutating func save(_ snapshot: Snapshot) throws
   /// The stored state.
   func load() throws -> Snapshot
+  /// Whether the store wants every snapshot as the engine flushes it (a kept file, Just
+  /// Photo's tables: the default). false: the store is read only through ``load()`` (a
+  /// temporary one), so a replay of an engine with ``SeamEngine/snapshotOnDemand`` saves only
+  /// the latest state, just before a kill, before a `load` and at the end.
+  var wantsEverySnapshot: Bool { get }
+}
+
+extension SessionStorePort {
+  /// true: every flush is saved.
+  public var wantsEverySnapshot: Bool { true }
 }
 
 /// A store opened for one replay: the port, and what to close and remove when the replay is

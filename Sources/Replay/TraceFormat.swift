@@ -10,10 +10,67 @@ import CanonicalJSON
 public enum TraceFormat {
   /// The canonical line of `record` (without the newline).
   public static func line(_ record: TraceRecord) -> String {
+    var bytes = JSONBytes(capacity: 256)
+    append(record, to: &bytes)
+    return bytes.text
+  }
+
+  /// Appends the canonical line of `record` (without the newline) to `bytes`: the writer
+  /// behind ``line(_:)``, for a sink that keeps its lines as bytes (`FileLineSink`). The
+  /// record's fields with `t` and `out` set, keys sorted at every level, numbers in 6-decimal
+  /// form (`JSONWriter.write(_:sortKeys:numbers:)`'s text, byte for byte). The fields are
+  /// written in key order through a temporary index (no copy of the record, no sorted array,
+  /// no `String`), `out` and `t` merged in at their places.
+  public static func append(_ record: TraceRecord, to bytes: inout JSONBytes) {
+    let members = record.fields.members
+    let written =
+      !members.contains { $0.key == "t" || $0.key == "out" }
+      && JSONBytes.withKeyOrder(members) { order in
+        guard let order else { return false }
+        bytes.byte(0x7B)
+        var next = 0  // 0: `out` not written yet, 1: `t` not written yet, 2: both written
+        var first = true
+        for i in order {
+          let m = members[i]
+          if next == 0, JSONBytes.keyPrecedes("out", m.key) {
+            writeOut(record, first: first, &bytes)
+            first = false
+            next = 1
+          }
+          if next == 1, JSONBytes.keyPrecedes("t", m.key) {
+            writeT(record, first: first, &bytes)
+            next = 2
+          }
+          if !first { bytes.byte(0x2C) }
+          first = false
+          bytes.key(m.key)
+          bytes.value(m.value, sortKeys: true, numbers: .fixed6)
+        }
+        if next == 0 {
+          writeOut(record, first: first, &bytes)
+          first = false
+        }
+        if next < 2 { writeT(record, first: first, &bytes) }
+        bytes.byte(0x7D)
+        return true
+      }
+    if written { return }
+    // A field named `t` or `out`, or a key twice: the record's `t` and `out` replace them and
+    // the members are sorted as `JSONWriter` sorts them.
     var object = record.fields
     object["t"] = .number(Double(record.t))
     object["out"] = .string(record.out)
-    return JSONWriter.write(.object(object), sortKeys: true, numbers: .fixed6)
+    bytes.value(.object(object), sortKeys: true, numbers: .fixed6)
+  }
+
+  static func writeOut(_ record: TraceRecord, first: Bool, _ bytes: inout JSONBytes) {
+    bytes.raw(first ? "\"out\":" : ",\"out\":")
+    bytes.string(record.out)
+  }
+
+  static func writeT(_ record: TraceRecord, first: Bool, _ bytes: inout JSONBytes) {
+    bytes.raw(first ? "\"t\":" : ",\"t\":")
+    bytes.number(Double(record.t), .fixed6)
   }
 
   /// `record` as its canonical line reads back (``GoldenTrace/read(_:)`` of ``line(_:)``),

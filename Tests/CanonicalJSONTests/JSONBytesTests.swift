@@ -46,4 +46,36 @@ struct JSONBytesTests {
     out.string("\u{1}")
     #expect(out.text == #""\u0001""#)
   }
+
+  /// Issue 38 item 4: fixed-6 numbers are written digit by digit; the text is
+  /// `JSONWriter.formatNumber`'s for integers, fractions, roundings, both signs, the edges of
+  /// the micro-unit range and what lies beyond it.
+  @Test("fixed-6 numbers digit by digit: JSONWriter.formatNumber's text")
+  func fixedNumbersAsTheWriter() {
+    var values: [Double] = [
+      0, -0.0, 1, -1, 9, 10, 99, 100, 0.1, 0.25, -0.000001, 0.0000005, -0.0000005, 0.0000004, 1.0000005,
+      123456.000001, 8_999_999_999.999_999, 9_000_000_000, 9e15, -9e15, 9.007e15, 1e300, .nan, .infinity, -.infinity,
+      .leastNonzeroMagnitude, 2.0833333333, 1_770_860_211_520,
+    ]
+    var x = 0.000123
+    for _ in 0..<60 {
+      values += [x, -x, x.rounded(), (x * 7).rounded(.down) / 7]
+      x *= 3.7
+    }
+    for v in values {
+      var out = JSONBytes()
+      out.number(v, .fixed6)
+      #expect(out.text == JSONWriter.formatNumber(v), "\(v)")
+    }
+  }
+
+  @Test("key order: insertion order of a temporary index, nil on equal keys")
+  func keyOrder() {
+    let object: JSONObject = ["b": 1, "a": 2, "é": 3, "B": 4, "": 5]
+    let members = object.members
+    let order = JSONBytes.withKeyOrder(members) { $0.map(Array.init) }
+    #expect(order.map { $0.map { members[$0].key } } == ["", "B", "a", "b", "é"])
+    #expect(JSONBytes.withKeyOrder(JSONObject([JSONMember("a", 1), JSONMember("a", 2)]).members) { $0 == nil })
+    #expect(JSONBytes.keyPrecedes("out", "outx") && !JSONBytes.keyPrecedes("t", "t") && JSONBytes.keyPrecedes("Z", "a"))
+  }
 }

@@ -1,3 +1,4 @@
+import CanonicalJSON
 import JustPhotoEngine
 import EngineIO
 import JustPhotoPlugin
@@ -144,5 +145,46 @@ struct A13CanonicalizerTests {
     #expect(
       a == #"{"payload":{"item_id":"<SESSION_1>","other":"<UUID_1>"},"session_id":"<SESSION_1>"}"#)
     #expect(try c.canonicalize(line: "   ") == nil)
+  }
+
+  /// Issue 38 item 4: the one writer writes bytes (`TraceFormat.append`, no copy, sort or
+  /// `String` per line); its text is what `JSONWriter` wrote for the record with `t` and `out`
+  /// set, for fields in any order, nested objects, equal keys, fields named `t` or `out`,
+  /// escapes and numbers of every kind.
+  @Test func theByteWriterWritesWhatJSONWriterWrote() throws {
+    func reference(_ r: TraceRecord) -> String {
+      var object = r.fields
+      object["t"] = .number(Double(r.t))
+      object["out"] = .string(r.out)
+      return JSONWriter.write(.object(object), sortKeys: true, numbers: .fixed6)
+    }
+    let samples: [TraceRecord] = [
+      record(0, "praise"),
+      record(-5, "a", ["z": 1, "a": 2, "ou": 3, "outx": 4, "s": 5, "ta": 6, "u": 7, "": 8, "T": 9, "é": 10]),
+      record(1_600, "cue_display", ["t0": 1, "level": "hard", "out_of": "x", "detail": .object(["z": 1e-7, "a": -0.5, "b": .object(["d": 1, "c": 2])])]),
+      record(7, "dup", JSONObject([JSONMember("b", 1), JSONMember("a", 2), JSONMember("b", 3)])),
+      record(8, "own t", ["t": 99, "out": "other", "x": 1]),
+      record(9, "nested dup", ["k": .object(JSONObject([JSONMember("q", 1), JSONMember("q", 2), JSONMember("p", 0)]))]),
+      record(
+        9_007_199_254_740_993, "quote \" \\ /\n\u{1}",
+        [
+          "n": .array([0, -0.0, 0.5, -0.5, 1e-7, 5e-7, -5e-7, 0.0000015, 123456789.1234567, 1.5e16, -1.5e16, 9e15, 8.999_999e9]),
+          "f": .array([.number(.nan), .number(.infinity), .number(-.infinity), 1e300, -1e-300, 2.0833333333, .number(0.1 + 0.2)]),
+          "s": "é 中文 🙂 \u{7F} tab\t", "b": true, "null": nil,
+        ]),
+    ]
+    for r in samples {
+      #expect(TraceFormat.line(r) == reference(r), "\(r)")
+      var bytes = JSONBytes()
+      TraceFormat.append(r, to: &bytes)
+      #expect(bytes.bytes == Array(reference(r).utf8))
+    }
+    // A file sink writes the record's bytes and a newline, the console sink the same line.
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("trace-bytes-\(getpid()).jsonl")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let sink = try FileLineSink(creating: url)
+    for r in samples { try sink.write(record: r) }
+    try sink.finish()
+    #expect(try String(contentsOf: url, encoding: .utf8) == samples.map { reference($0) + "\n" }.joined())
   }
 }
