@@ -20,7 +20,8 @@ public final class LumaReadMemo: @unchecked Sendable {
   public final class Slot: @unchecked Sendable {
     let plane: LumaFrame
     var reads: [(function: FormulaFunction, rects: [Rect], value: Double?)] = []
-    let memo: LumaReadMemo
+    /// Unowned: the memo holds its slots (no cycle), and a slot is reached only through it.
+    unowned let memo: LumaReadMemo
 
     init(plane: LumaFrame, memo: LumaReadMemo) {
       self.plane = plane
