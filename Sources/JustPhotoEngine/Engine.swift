@@ -135,8 +135,9 @@ public struct Engine: Sendable {
   /// from the plane itself, without tables (a plane's first tick).
   var lumaTableBuilds = 0
   var lumaDirectReads = 0
-  /// Tables of planes known before the replay (`init(configuration:compiled:lumaTables:)`).
+  /// Tables of planes known before the replay, and pixel reads remembered across replays (`init`).
   let lumaTableCache: LumaTableCache?
+  let lumaMemo: LumaReadMemo?
   /// The latest `frame_scalars` values; they override computed T1 values (§2.11).
   var frameScalars: [String: Double] = [:]
   /// Latest sensor scalars by catalogue name (white balance, motion, registration).
@@ -158,11 +159,10 @@ public struct Engine: Sendable {
   /// An engine whose cue plans come from `compiled`, a `CompiledSpec` of `configuration.spec`
   /// shared by any number of engines (one trial's replays of a corpus): no formula is compiled
   /// again. A `compiled` made for another `errorSource` option or cue count is not used.
-  /// `lumaTables`, when given, holds the summed-area tables of the planes the replay will
-  /// see (built once for many replays of the same events); planes it lacks are built as usual.
-  public init(configuration: EngineConfiguration, compiled: CompiledSpec?, lumaTables: LumaTableCache? = nil) {
-    self.configuration = configuration
-    lumaTableCache = lumaTables
+  /// `lumaTables` holds tables of the planes the replay will see; `lumaMemo`, pixel reads of
+  /// earlier replays of the same events (a plane's reads then build no tables).
+  public init(configuration: EngineConfiguration, compiled: CompiledSpec?, lumaTables: LumaTableCache? = nil, lumaMemo: LumaReadMemo? = nil) {
+    (self.configuration, lumaTableCache, self.lumaMemo) = (configuration, lumaTables, lumaMemo)
     let spec = configuration.spec
     var s = EngineSettings(configuration.options)
     s.metric.ignoreConfidenceGate = configuration.plantedFaults.contains(.confidenceGateIgnored)

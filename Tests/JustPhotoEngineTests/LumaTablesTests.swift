@@ -186,9 +186,9 @@ struct LumaTableReuseTests {
     #expect(next.tables?.meanLuma(all) == PixelMetrics.meanLuma(other, all))
   }
 
-  /// Replays `events` (timers fired in order up to 6 s) on a fresh cafe engine; returns it.
-  static func replay(_ events: [InputEvent]) -> Engine {
-    var e = F.engine(scene: "cafe", traceMetrics: true)
+  /// Replays `events` (timers fired in order up to 6 s) on `engine`, else a fresh cafe engine; returns it.
+  static func replay(_ events: [InputEvent], on engine: Engine? = nil) -> Engine {
+    var e = engine ?? F.engine(scene: "cafe", traceMetrics: true)
     var due: [TimerID: Millis] = [:]
     func apply(_ fx: Effects) {
       for r in fx.timers {

@@ -93,6 +93,28 @@ struct CorpusScorerTests {
     #expect(scorer.recordings[1].labels == nil)  // declares no intent: unlabelled
   }
 
+  @Test("memoizingLumaReads (tune's scorer): the scores of a plain scorer; a second score computes no pixel read; no memo for a recording without luma")
+  func lumaReadsRemembered() throws {
+    let paths = [Self.path("Recordings/val-cafe-dim.jprec"), Self.path("Recordings/drift-left-and-back.jprec")]
+    let plain = try CorpusScorer(paths: paths)
+    let memoized = plain.memoizingLumaReads()
+    #expect(memoized.recordings[1].lumaMemos == nil)
+    let pool = try #require(memoized.recordings[0].lumaMemos)
+    let spec = try Self.spec()
+    let expected = try plain.score(spec: spec).recordings.map { "\($0.objectives)" }
+    #expect(try memoized.score(spec: spec).recordings.map { "\($0.objectives)" } == expected)
+    let first = pool.counts
+    // Not vacuous: the replay read pixel metrics of many planes.
+    #expect(first.memos == 1)
+    #expect(first.planes >= 100, "\(first)")
+    #expect(first.computed >= 100, "\(first)")
+    #expect(try memoized.score(spec: spec).recordings.map { "\($0.objectives)" } == expected)
+    let second = pool.counts
+    #expect(second.memos == 1)
+    #expect(second.computed == first.computed, "the second score read pixels: \(second)")
+    #expect(second.hits == first.hits + first.computed + first.hits)
+  }
+
   @Test("the corpus event limit is checked while decoding and named in the message")
   func eventLimit() {
     do {

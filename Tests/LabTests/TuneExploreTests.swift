@@ -195,6 +195,26 @@ struct TuneExploreTests {
     #expect(Self.study(nsga, trials: 400, f: Self.zdt1, feasible: feasible).trials == a.trials)
   }
 
+  @Test("a random or grid study of a space smaller than --trials runs every distinct point, over several chunks, then stops exhausted")
+  func anExhaustedRandomStudyRunsEveryPoint() throws {
+    // 5 × 10 = 50 points, 80 trials asked; trials run in chunks of 16 (jobs 2). Before the
+    // fix the study stopped after its first chunk: 16 trials (`tune run
+    // docs/tune-space.example.yaml --trials 1000` ran 16 of its 220 points).
+    let space = try TuneTests.space("cues[*].antiJitter.persistFrames: [2..6]\ndefaults.antiJitter.minHoldMs: {min: 1500, max: 3750, step: 250}\n")
+    for kind in [TuneSamplerKind.random, .grid] {
+      let sampler = TuneSampler(kind: kind, domains: space.parameters.map(\.domain), seed: 7, tpeBatch: 16, objective: "flicker_per_min")
+      let runner = TuneRunner(space: space, sampler: sampler, trials: 80, jobs: 2, baseSpec: TuneTests.spec, evaluator: FormulaEvaluator())
+      let study = try TuneStudy.open(TuneTests.tempStudy("exhausted.sqlite"), create: true)
+      try study.bind(runner.studyMeta(specSHA256: "x", corpus: ["c"]))
+      let outcome = try runner.runStudy(study: study)
+      #expect(outcome.ran == 50, "\(kind)")
+      #expect(outcome.exhausted?.index == 50, "\(kind)")
+      let trials = try study.trials()
+      #expect(trials.map(\.index) == Array(0..<50), "\(kind)")
+      #expect(Set(trials.map { $0.values.map(\.description) }).count == 50, "\(kind)")
+    }
+  }
+
   @Test func constraintDominationFollowsOptuna() {
     typealias C = NSGA2.Cost
     let feasibleWorse = C(values: [9, 9], violation: 0)

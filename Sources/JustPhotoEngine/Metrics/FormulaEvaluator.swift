@@ -228,6 +228,12 @@ struct FormulaEvaluation {
     case .failure(let why): return fail(why.reason)
     case .success(let rs):
       ctx.pixelReads += 1
+      if let slot = ctx.lumaSlot {
+        if let known = slot.value(f, rs) {
+          guard let v = known else { return fail("roi_empty:\(roi)") }
+          return .scalar(v)
+        }
+      }
       let v: Double? =
         if let t = ctx.lumaTables {
           switch f {
@@ -244,6 +250,7 @@ struct FormulaEvaluation {
           default: PixelMetrics.sobelEdgeDensity(luma, rs)
           }
         }
+      ctx.lumaSlot?.keep(f, rs, v)
       guard let v else { return fail("roi_empty:\(roi)") }
       return .scalar(v)
     }

@@ -21,6 +21,8 @@ final class MetricContext: @unchecked Sendable {
   /// Summed-area tables of `luma` when the caller keeps them across evaluations (T1 ticks);
   /// nil = compute the pixel metrics from the plane.
   private(set) var lumaTables: LumaTables?
+  /// Reads of `luma` remembered across replays (`LumaReadMemo`), consulted before computing.
+  private(set) var lumaSlot: LumaReadMemo.Slot?
   private(set) var roiCoefficients: ROICoefficients
   /// Targets of the current reference (withRef).
   private(set) var targets: [String: Double]
@@ -46,8 +48,9 @@ final class MetricContext: @unchecked Sendable {
     frame: CanonicalFrame, face: FaceObservation? = nil, subject: Int? = nil, options: MetricOptions,
     scalars: [String: Double] = [:],
     luma: LumaFrame? = nil, roiCoefficients: ROICoefficients = .standard, targets: [String: Double] = [:],
-    overrides: Bool = false, lumaTables: LumaTables? = nil, registers: RegisterFile? = nil
+    overrides: Bool = false, lumaTables: LumaTables? = nil, lumaSlot: LumaReadMemo.Slot? = nil, registers: RegisterFile? = nil
   ) {
+    self.lumaSlot = lumaSlot
     registerFile = registers
     self.registers = registers?.values
     registerCapacity = registers?.capacity ?? 0
@@ -74,6 +77,7 @@ final class MetricContext: @unchecked Sendable {
     self.registers = registers?.values
     registerCapacity = registers?.capacity ?? 0
     lumaTables = nil
+    lumaSlot = nil
     self.frame = frame
     subjectIndex = subject
     givenFace = nil

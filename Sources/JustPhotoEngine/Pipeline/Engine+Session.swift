@@ -17,7 +17,7 @@ extension Engine {
       switch step {
       case .dropMemory:
         relaunch = true
-        var fresh = Engine(configuration: configurationAfterKill, compiled: nil, lumaTables: lumaTableCache)
+        var fresh = Engine(configuration: configurationAfterKill, compiled: nil, lumaTables: lumaTableCache, lumaMemo: lumaMemo)
         fresh.app.session.ordinal = 0
         // The T1 tick is the device's clock, not app memory: its period carries on (§1.3 rule 2).
         fresh.t1Tick = t1Tick

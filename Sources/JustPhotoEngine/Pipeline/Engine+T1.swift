@@ -19,7 +19,7 @@ extension Engine {
     let ctx = MetricContext(
       frame: frame, face: latestSubjectFace, options: metricOptions, scalars: scalars,
       luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true,
-      lumaTables: latestLumaTables, registers: uniqueRegisters())
+      lumaTables: latestLumaTables, lumaSlot: latestLuma.flatMap { lumaMemo?.slot(for: $0) }, registers: uniqueRegisters())
     let tracing = configuration.traceMetrics
     var entries: [CueEvalEntry] = []
     var evaluatedCount = 0
@@ -83,7 +83,8 @@ extension Engine {
   }
 
   /// Makes `latestLumaTables` for the latest `luma` plane once per plane: from the cache when
-  /// it has them, else — once an earlier tick has read the plane — built into the scratch
+  /// it has them, else — once an earlier tick has read the plane, and without a memo
+  /// (`LumaReadMemo`) — built into the scratch
   /// storage (reused when the size matches). Before that the tick reads the pixels directly:
   /// a plane read at one tick only (the usual case) never gets tables.
   mutating func prepareLumaTables() {
@@ -92,7 +93,8 @@ extension Engine {
       latestLumaTables = cached
       return
     }
-    guard lumaReadTicks > 0 else { return }
+    // With a memo, a plane's later reads come from it (or, past its bounds, from the pixels).
+    guard lumaReadTicks > 0, lumaMemo == nil else { return }
     // `latestLumaTables` is nil here, so the scratch storage is free to be rewritten.
     let built = LumaTables.build(plane, reusing: &lumaScratch)
     latestLumaTables = built.tables

@@ -15,9 +15,10 @@ package enum ScoreLimits {
   package static let corpusEventsMax = 1_000_000
   /// Recordings in one corpus.
   package static let recordingsMax = 10_000
-  /// Summed-area tables kept for a corpus replayed many times (`tune`), all recordings
-  /// together: 1 GiB, some 4,500 distinct 90 × 160 planes. Planes past it are built per replay.
-  package static let lumaCacheBytesMax = 1 << 30
+  /// Pixel reads remembered per recording for a corpus replayed many times (`tune`,
+  /// `LumaReadMemo`): some 100 bytes each, so at most ~20 MB per memo, one memo per recording
+  /// and parallel replay. Reads past it are computed from the pixels each replay.
+  package static let lumaReadsMax = 200_000
 }
 
 /// One recording decoded once, kept in memory for any number of replays.
@@ -34,9 +35,9 @@ package struct LoadedRecording: Sendable {
   package let labels: LabelTrack?
   /// The end of the replay: `duration_ms`, else the last event's t.
   package let durationMs: Millis
-  /// Tables of the recording's luma planes, shared by every replay of it
-  /// (`CorpusScorer.cachingLumaTables`); nil: each replay builds its own.
-  package internal(set) var lumaTables: LumaTableCache? = nil
+  /// Pixel reads of the recording's luma planes remembered across its replays
+  /// (`CorpusScorer.memoizingLumaReads`); nil: each replay reads every plane's pixels.
+  package internal(set) var lumaMemos: LumaMemoPool? = nil
   /// Which draw of its scenario this is (``SeedDraws``; 0: the committed recording), for the
   /// `known:` markers of its `expect:` rules.
   package internal(set) var draw: Int = 0
@@ -82,23 +83,17 @@ package struct CorpusScorer: Sendable {
     recordings = loaded
   }
 
-  /// The same scorer with each recording's distinct luma planes turned into tables once, for
-  /// the replays of every later `score` (a `tune` study replays the corpus once per trial;
-  /// the tables depend on the plane alone). Within `bytesMax` for the whole corpus.
-  package func cachingLumaTables(bytesMax: Int = ScoreLimits.lumaCacheBytesMax) -> CorpusScorer {
+  /// The same scorer remembering each recording's pixel reads (``LumaReadMemo``) for the
+  /// replays of every later `score` (a `tune` study replays the corpus once per trial; a pixel
+  /// metric depends on the plane and the ROI alone). Replaced the per-study summed-area tables
+  /// (`LumaTableCache`, ~0.9 GB for the tune and validation corpora; issue 38 item 2): no
+  /// plane's tables are held, and a plane read once per replay is read from its pixels once.
+  package func memoizingLumaReads(readsMax: Int = ScoreLimits.lumaReadsMax) -> CorpusScorer {
     var out = self
-    var left = bytesMax
-    var recordings = self.recordings
-    for i in recordings.indices {
-      let planes = recordings[i].events.lazy.compactMap { e -> LumaFrame? in
-        if case .luma(let l) = e.payload { return l }
-        return nil
-      }
-      let cache = LumaTableCache(planes: planes, bytesMax: left)
-      left -= cache.tableBytes
-      recordings[i].lumaTables = cache.count > 0 ? cache : nil
+    for i in out.recordings.indices {
+      let hasLuma = out.recordings[i].events.contains { if case .luma = $0.payload { true } else { false } }
+      out.recordings[i].lumaMemos = hasLuma ? LumaMemoPool(readsMax: readsMax) : nil
     }
-    out.recordings = recordings
     return out
   }
 
@@ -257,7 +252,9 @@ extension CorpusScorer {
   ) throws(HarnessFailure) -> RecordingObjectives {
     var source = InMemoryEventSource(header: rec.header, events: rec.events)
     var output = ScoreOutput(keepRecords: expectations != nil)
-    let engine = Engine(configuration: config, compiled: compiled, lumaTables: rec.lumaTables)
+    let memo = rec.lumaMemos?.take()
+    defer { if let memo { rec.lumaMemos?.give(memo) } }
+    let engine = Engine(configuration: config, compiled: compiled, lumaMemo: memo)
     var replayer = Replayer(engine: engine, sessionStore: MemorySessionStore())
     do { _ = try replayer.run(&source, into: &output, recording: rec.path) } catch {
       throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
@@ -281,5 +278,44 @@ extension CorpusScorer {
     let spec = try Harness.validateSpec(bytes: bytes, path: "trial spec")
     let overrides = options.nonDefault.members.map { ($0.key, $0.value.stringValue ?? "") }
     return try score(spec: spec, overrides: overrides).totals.dictionary
+  }
+}
+
+/// The ``LumaReadMemo``s of one recording: each replay borrows one (a memo is used by one
+/// engine at a time) and gives it back, so parallel replays (`--jobs`) each have their own and
+/// at most `jobs` memos exist per recording. Every memo gives the same values, so which one a
+/// replay borrows changes nothing.
+package final class LumaMemoPool: @unchecked Sendable {
+  private let lock = NSLock()
+  private var free: [LumaReadMemo] = []
+  private var all: [LumaReadMemo] = []
+  let readsMax: Int
+
+  init(readsMax: Int) { self.readsMax = readsMax }
+
+  func take() -> LumaReadMemo {
+    lock.lock()
+    defer { lock.unlock() }
+    if let m = free.popLast() { return m }
+    let m = LumaReadMemo(readsMax: readsMax)
+    all.append(m)
+    return m
+  }
+
+  func give(_ memo: LumaReadMemo) {
+    lock.lock()
+    defer { lock.unlock() }
+    free.append(memo)
+  }
+
+  /// Totals over this recording's memos (tests: work done, not time).
+  package var counts: (memos: Int, planes: Int, computed: Int, hits: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    return all.reduce(into: (all.count, 0, 0, 0)) { c, m in
+      c.planes += m.planes
+      c.computed += m.computed
+      c.hits += m.hits
+    }
   }
 }

@@ -20,6 +20,8 @@ package enum TuneBench {
   package struct Report: Sendable {
     package var trials: Int
     package var recordings: Int
+    /// Validation recordings each trial was also scored on (0: none, bench's default).
+    package var validationRecordings = 0
     package var jobs: Int
     package var seconds: Double
     package var infeasible: Int
@@ -28,9 +30,11 @@ package enum TuneBench {
     package var trialsPerSecond: Double { Double(trials) / max(seconds, 1e-9) }
 
     package func render() -> String {
-      String(
-        format: "bench tune: %d trials × %d recordings, %d jobs: %.2f s, %.1f trials/s (%d infeasible), peak RSS %.1f MiB\n",
-        trials, recordings, jobs, seconds, trialsPerSecond, infeasible, Double(peakRSSBytes) / 1_048_576)
+      "bench tune: \(trials) trials × \(recordings) recordings"
+        + (validationRecordings > 0 ? " + \(validationRecordings) validation" : "")
+        + String(
+          format: ", %d jobs: %.2f s, %.1f trials/s (%d infeasible), peak RSS %.1f MiB\n",
+          jobs, seconds, trialsPerSecond, infeasible, Double(peakRSSBytes) / 1_048_576)
         + BenchTarget.render(targets)
     }
 
@@ -38,14 +42,17 @@ package enum TuneBench {
       String(
         format: "{\"tune_trials\":%d,\"recordings\":%d,\"jobs\":%d,\"seconds\":%.3f,\"trials_per_second\":%.3f,\"infeasible\":%d,",
         trials, recordings, jobs, seconds, trialsPerSecond, infeasible)
+        + (validationRecordings > 0 ? "\"validation_recordings\":\(validationRecordings)," : "")
         + "\"peak_rss_bytes\":\(peakRSSBytes),\"targets\":\(BenchTarget.json(targets))}"
     }
   }
 
   /// Runs `trials` trials of `spacePath` (or ``defaultSpace``) over `corpus` in a temporary study.
+  /// `validation`: score every trial on the validation corpus too (the space file's
+  /// `validation:`, else the `val-*` recordings), as `tune run` does by default.
   package static func run(
     trials: Int, spacePath: String?, specPath: String?, corpus: [String], recordingsDir: String, jobs: Int,
-    progress: @escaping @Sendable (TuneProgress) -> Void
+    validation: Bool = false, progress: @escaping @Sendable (TuneProgress) -> Void
   ) throws(HarnessFailure) -> Report {
     let dir: URL
     do { dir = try SafeFile.temporaryDirectory("tune-bench") } catch { throw .badInput(error.description) }
@@ -58,15 +65,16 @@ package enum TuneBench {
     }
     let setup = try TuneSetup.make(
       spacePath: space!, specPath: specPath, sampler: nil, seed: nil, trials: trials, tpeBatch: 32, shard: "1/1",
-      corpus: corpus, noValidation: true, recordingsDir: recordingsDir, jobs: jobs)
+      corpus: corpus, noValidation: !validation, recordingsDir: recordingsDir, jobs: jobs)
     let study = try TuneStudy.open(dir.joined("bench.sqlite").path, create: true)
-    try study.bind(setup.runner.studyMeta(specSHA256: setup.specSHA, corpus: setup.corpusNames))
+    try study.bind(setup.studyMeta)
     let start = Date()
     try setup.runner.run(study: study, progress: progress)
     let seconds = Date().timeIntervalSince(start)
     let results = try study.trials()
     return Report(
-      trials: results.count, recordings: setup.corpusNames.count, jobs: setup.runner.jobs, seconds: seconds,
+      trials: results.count, recordings: setup.corpusNames.count, validationRecordings: setup.validationNames.count,
+      jobs: setup.runner.jobs, seconds: seconds,
       infeasible: results.filter { $0.status != .ok }.count, peakRSSBytes: Bench.peakRSSBytes())
   }
 }

@@ -247,7 +247,7 @@ package enum TuneRecipeRules {
     let spec = try Harness.validateSpec(bytes: Array(text.utf8), path: specPath)
     var scores: [CorpusScore] = []
     for k in 0..<recipe.seeds {
-      var scorer = try TuneSetup.scorer(names, recordingsDir: recipe.recordingsDir, draw: k, lumaBytesMax: 0)
+      var scorer = try TuneSetup.scorer(names, recordingsDir: recipe.recordingsDir, draw: k, memoizeLuma: false)
       scorer.jobs = max(1, jobs)
       scores.append(try scorer.score(spec: spec, overrides: options))
     }

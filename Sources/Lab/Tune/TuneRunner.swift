@@ -137,7 +137,9 @@ package struct TuneRunner: Sendable {
       try study.record(results)
       finished += results
       ran += results.count
-      if exhausted != nil { break }
+      // A grid or random study's exhaustion is known up front (`pending` stops there); a
+      // model-based batch that ran out ends the study here.
+      if sampler.isModelBased, exhausted != nil { break }
       start = end
     }
     return Outcome(ran: ran, before: before, exhausted: exhausted)

@@ -113,18 +113,17 @@ package struct TuneSetup: Sendable {
   static func evaluator(_ names: [String], recordingsDir: String, draws: Int) throws(HarnessFailure) -> any TrialEvaluator & Sendable {
     guard draws > 1 else { return try scorer(names, recordingsDir: recordingsDir) }
     var scorers: [CorpusScorer] = []
-    // The luma tables' memory bound holds for all draws together, not per draw.
-    for k in 0..<draws { scorers.append(try scorer(names, recordingsDir: recordingsDir, draw: k, lumaBytesMax: ScoreLimits.lumaCacheBytesMax / draws)) }
+    for k in 0..<draws { scorers.append(try scorer(names, recordingsDir: recordingsDir, draw: k)) }
     return SeededScorer(draws: scorers)
   }
 
   /// A scorer of `names` (draw `draw` of each, ``SeedDraws``), decoded once, for one thread per trial.
-  static func scorer(
-    _ names: [String], recordingsDir: String, draw: Int = 0, lumaBytesMax: Int = ScoreLimits.lumaCacheBytesMax
-  ) throws(HarnessFailure) -> CorpusScorer {
+  /// `memoizeLuma`: remember pixel reads across scores (false for a corpus scored once).
+  static func scorer(_ names: [String], recordingsDir: String, draw: Int = 0, memoizeLuma: Bool = true) throws(HarnessFailure) -> CorpusScorer {
     // Trials run in parallel (--jobs); each one replays its recordings on one thread.
-    // Every trial replays the same events: their luma planes' tables are built once.
-    var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" }, draw: draw).cachingLumaTables(bytesMax: lumaBytesMax)
+    // Every trial replays the same events: their pixel reads are remembered (LumaReadMemo).
+    var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" }, draw: draw)
+    if memoizeLuma { scorer = scorer.memoizingLumaReads() }
     scorer.jobs = 1
     // The scenarios' expect: rules are hard constraints (objective expectation_failures).
     do { scorer.expectations = try ScenarioCorpus.preloadedExpectations(recordingsDir: recordingsDir, names: names) } catch {

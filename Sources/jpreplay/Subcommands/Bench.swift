@@ -22,7 +22,9 @@ extension JPReplay {
 
         --tune-trials N measures tuning instead: N trials of a random study (--tune-space, \
         default a 3-parameter anti-jitter space) over the tune corpus (--corpus, default \
-        'tune-*'), replayed in process on --jobs threads, reported as trials/s.
+        'tune-*'), replayed in process on --jobs threads, reported as trials/s. With \
+        --validation every trial is scored on the validation corpus too (the space's \
+        validation:, else the val-* recordings), as tune run does by default.
 
         Every figure with a target (docs/PERFORMANCE.md) is printed under "targets:" marked \
         ok or MISSED, and listed in --json as "targets". With --require a missed target makes \
@@ -57,6 +59,9 @@ extension JPReplay {
     @Option(name: .customLong("corpus"), help: "Recordings for --tune-trials (names or quoted globs; default 'tune-*', else all). Repeatable.")
     var corpus: [String] = []
 
+    @Flag(help: "With --tune-trials: score every trial on the validation corpus too (as tune run does).")
+    var validation = false
+
     @Option(help: "Parallel trials for --tune-trials.")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
@@ -71,7 +76,8 @@ extension JPReplay {
       if let tuneTrials {
         let last = LastPrint()
         let report = try TuneBench.run(
-          trials: tuneTrials, spacePath: tuneSpace, specPath: spec, corpus: corpus, recordingsDir: "Recordings", jobs: jobs
+          trials: tuneTrials, spacePath: tuneSpace, specPath: spec, corpus: corpus, recordingsDir: "Recordings", jobs: jobs,
+          validation: validation
         ) { p in if last.due(false) { printErr("bench: \(p.finished)/\(p.total) trials…") } }
         if json { printJSON(report.json) } else { print(report.render(), terminator: "") }
         try requireTargets(report.targets)
