@@ -168,7 +168,7 @@ let package = Package(
         "CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "JustPhotoIO", "JustPhotoPlugin", "Recording", "Replay", "Verify",
       ]),
     .testTarget(
-      name: "JustPhotoScenariosTests", dependencies: ["CanonicalJSON", "Mutants", "Recording", "ScenarioYAML", "JustPhotoScenarios"]),
+      name: "JustPhotoScenariosTests", dependencies: ["CanonicalJSON", "EngineIO", "Mutants", "Recording", "ScenarioYAML", "JustPhotoScenarios"]),
     .testTarget(name: "PixScanEngineTests", dependencies: ["CanonicalJSON", "PixScanEngine", "PixScanScenarios"]),
     .testTarget(
       name: "PixScanPluginTests",

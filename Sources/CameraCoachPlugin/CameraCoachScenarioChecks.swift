@@ -42,7 +42,7 @@ public enum CameraCoachScenarioChecks {
 
   /// How the recording at `path` differs from `header` and `events`; nil when it holds exactly them.
   public static func difference(_ path: String, header: JSONObject, events: [InputEvent]) -> String? {
-    RecordingFiles.difference(path, header: header, events: events) { e, _ in "(t=\(e.t) \(e.kindName)) differs" }
+    RecordingFiles.difference(path, header: header, events: events, definitions: CameraCoachVocabulary.eventDefinitions) { e, _ in "(t=\(e.t) \(e.kindName)) differs" }
   }
 
   static let yamlSuffix = ".yaml"

@@ -124,10 +124,15 @@ public struct TypedEvent: Equatable, Sendable {
   public init<D: EventDecoding>(_ decoding: D.Type, kind: String, fields: JSONObject = JSONObject()) {
     self.kind = kind
     self.fields = fields
-    do { box = DecodedBox(.success(try D.decode(kind: kind, fields: fields))) } catch {
-      box = DecodedBox(.failure(error))
+    let definitions = D.self as? any EventDefinitions.Type
+    do { box = DecodedBox(.success(try D.decode(kind: kind, fields: fields)), definitions) } catch {
+      box = DecodedBox(.failure(error), definitions)
     }
   }
+
+  /// The vocabulary that decoded this event, when it states its kinds' fields and channels
+  /// (what the JSONL writer orders the fields by); nil for a bare ``EventDecoding``.
+  public var definitions: (any EventDefinitions.Type)? { box.definitions }
 
   /// The typed value as `T` (the decoder's `Decoded`), or why the fields do not match the kind's
   /// definition. A value another engine's decoder made is refused like bad fields.
@@ -152,7 +157,11 @@ public struct TypedEvent: Equatable, Sendable {
 /// The decoded form of a ``TypedEvent``, boxed once per event.
 final class DecodedBox: Sendable {
   let value: Result<any Sendable, EventDecodingError>
-  init(_ value: Result<any Sendable, EventDecodingError>) { self.value = value }
+  let definitions: (any EventDefinitions.Type)?
+  init(_ value: Result<any Sendable, EventDecodingError>, _ definitions: (any EventDefinitions.Type)?) {
+    self.value = value
+    self.definitions = definitions
+  }
 }
 
 /// Why an event's fields do not match its kind's definition: `<kind>: missing field "f" (…)`,
@@ -417,7 +426,7 @@ public struct LumaFrame: Equatable, Sendable {
 ///
 /// Example: Just Photo's `JustPhotoEvents` gives `thermal` the channel `device` and one field,
 /// `state`, a required string, one of `nominal`, `fair`, `serious`, `critical`.
-public protocol EventDefinitions: EventDecoding {
+public protocol EventDefinitions: EventDecoding, SendableMetatype {
   /// The fields of an event kind.
   ///
   /// - Parameter kind: the kind name.

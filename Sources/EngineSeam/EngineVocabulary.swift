@@ -197,6 +197,12 @@ public protocol EngineVocabulary {
   /// Example: `true` for Just Photo (its A.13 log); PixScan and Camera Coach keep the default.
   static var writesDiagnostics: Bool { get }
 
+  /// The definitions `Recording`'s readers, importer, recorder and doctor are handed for the
+  /// engine's typed kinds (import fields, `.jprec` channels, typed values). Default:
+  /// ``NoEventDefinitions`` (all its events are named events, which its vocabulary checks).
+  /// Example: Just Photo's vocabulary returns its event definitions; PixScan keeps the default.
+  static var eventDefinitions: any EventDefinitions.Type { get }
+
   /// Every event kind the engine's recordings may hold, in a fixed order: where `.jprec`
   /// stores each, whether the engine sees it, the fields `import` requires, its launch or
   /// kill role.
@@ -387,6 +393,9 @@ public struct EventRefusal: Equatable, Sendable {
 extension EngineVocabulary {
   /// No diagnostics (``writesDiagnostics``).
   public static var writesDiagnostics: Bool { false }
+
+  /// ``NoEventDefinitions``: every event is a named event (``eventDefinitions``).
+  public static var eventDefinitions: any EventDefinitions.Type { NoEventDefinitions.self }
 
   /// Unchanged: an engine without cues.
   public static func narrow(_ output: Output, toCues cues: Set<String>) -> Output? { output }

@@ -19,6 +19,9 @@ public enum JustPhotoVocabulary: EngineVocabulary {
   public static let engineName = justPhotoEngineName
   /// Just Photo writes its A.13 log: every recording has a `.a13.jsonl` golden.
   public static let writesDiagnostics = true
+  /// Just Photo's event definitions: what its recordings' readers, importer and recorder decode
+  /// its kinds with.
+  public static var eventDefinitions: any EventDefinitions.Type { JustPhotoEvents.self }
 
   public static let kinds: [EventKindInfo] = EventKind.allCases.map(info)
 
@@ -31,7 +34,7 @@ public enum JustPhotoVocabulary: EngineVocabulary {
     }
     let role: EventKindInfo.Role = k == .label ? .label : .input
     return EventKindInfo(
-      name: k.rawValue, channel: k.channel.rawValue, role: role, launches: k == .app_launch, endsProcessWhen: ends)
+      name: k.rawValue, channel: k.eventChannel.rawValue, role: role, launches: k == .app_launch, endsProcessWhen: ends)
   }
 
   public static let effectRules: [EffectRuleInfo] = EffectRule.all.map {

@@ -121,7 +121,8 @@ public final class GeneratedReader: RecordingEventReader {
       }
     }
     let event = try JSONLReader.checkedEvent(
-      value, file: path, line: lineNumber, lastT: lastT, durationMs: durationMs, eventCount: eventCount)
+      value, file: path, line: lineNumber, lastT: lastT, durationMs: durationMs, eventCount: eventCount,
+      definitions: JustPhotoEvents.self)
     lastT = event.t
     eventCount += 1
     return event

@@ -115,7 +115,7 @@ extension Scenario {
       line.members.append(JSONMember(f.key, try f.value.json()))
     }
     // The same check an imported JSONL line gets (ENGINE §1.5–1.6), reported at this entry.
-    do { _ = try JSONLEventDecoder(file: n.file, line: evNode.line ?? 0).decode(.object(line)) } catch {
+    do { _ = try JSONLEventDecoder(file: n.file, line: evNode.line ?? 0, definitions: JustPhotoEvents.self).decode(.object(line)) } catch {
       var msg = error.message
       // Point at the field the decoder names (`RecordingError.field`) when it is there.
       let place = fields.first(where: { $0.key == error.field })?.value ?? evNode

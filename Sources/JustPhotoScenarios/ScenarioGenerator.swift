@@ -55,7 +55,7 @@ public struct GeneratedRecording: Sendable {
   @discardableResult
   public func writeRecording(to path: String) throws(RecordingError) -> Int {
     let r = try reader()
-    let recorder = try Recorder(path: path, header: r.header)
+    let recorder = try Recorder(path: path, header: r.header, definitions: JustPhotoEvents.self)
     do {
       while let e = try r.nextEvent() { try recorder.append(e) }
       try recorder.finish()
@@ -86,7 +86,7 @@ public struct GeneratedRecording: Sendable {
     guard FileManager.default.fileExists(atPath: path) else { return ("\(path) does not exist", 0, false) }
     var n = 0
     let committed: RecordingReader
-    do { committed = try RecordingReader(path: path) } catch { return ("cannot read it (\(error.description))", n, false) }
+    do { committed = try RecordingReader(path: path, definitions: JustPhotoEvents.self) } catch { return ("cannot read it (\(error.description))", n, false) }
     let generated: GeneratedReader
     do { generated = try reader() } catch {
       return ("the scenario does not generate a valid recording (\(error.description))", n, false)

@@ -19,9 +19,11 @@ package typealias ScenarioCorpus = ReplayHarness.ScenarioCorpus
 extension Harness {
 
 
-  /// Opens a recording for reading events, mapping failures to exit 2.
+  /// Opens a recording for reading events, mapping failures to exit 2. A recording without a
+  /// header `engine` is Just Photo's (read with its vocabulary's definitions); another engine's
+  /// events are named events, which need none.
   package static func openReader(_ path: String) throws(HarnessFailure) -> any RecordingEventReader {
-    do { return try RecordingFiles.open(path) } catch { throw .badInput(error.description) }
+    do { return try RecordingFiles.open(path, definitions: JustPhotoVocabulary.eventDefinitions) } catch { throw .badInput(error.description) }
   }
 
   /// Whether `path` names a recording (replayed) rather than a trace file.

@@ -91,7 +91,7 @@ package enum SeamCoverage {
       let header: JSONObject
       var events: [InputEvent] = []
       do {
-        let reader = try RecordingFiles.open(url.path)
+        let reader = try RecordingFiles.open(url.path, definitions: plugin.definitions)
         header = reader.header
         while let event = try reader.nextEvent() {
           let kind = event.kindName

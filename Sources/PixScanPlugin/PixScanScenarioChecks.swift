@@ -44,7 +44,7 @@ public enum PixScanScenarioChecks {
   /// How the recording at `path` differs from `header` and `events` (events first, then the
   /// header), in words; nil when it holds exactly them.
   public static func difference(_ path: String, header: JSONObject, events: [InputEvent]) -> String? {
-    RecordingFiles.difference(path, header: header, events: events) { e, got in
+    RecordingFiles.difference(path, header: header, events: events, definitions: PixScanVocabulary.eventDefinitions) { e, got in
       "differs (\(contrast(scenario: e, recording: got)))"
     }
   }

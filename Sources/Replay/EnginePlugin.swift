@@ -15,6 +15,8 @@ public struct EnginePlugin: Sendable {
   public var name: String
   /// The engine's event kinds (what `import` checks and where `.jprec` stores each).
   public var kinds: [EventKindInfo]
+  /// The definitions its recordings are read with (``EngineVocabulary/eventDefinitions``).
+  public var definitions: any EventDefinitions.Type
   /// Whether it writes A.13 lines (``EngineVocabulary/writesDiagnostics``).
   public var writesDiagnostics: Bool
   /// What coverage looks for (``EngineVocabulary/coverageFacets``).
@@ -41,6 +43,7 @@ public struct EnginePlugin: Sendable {
   ) {
     name = E.Vocabulary.engineName
     kinds = E.Vocabulary.kinds
+    definitions = E.Vocabulary.eventDefinitions
     outputKinds = E.Vocabulary.outputKinds
     coverageFacets = E.Vocabulary.coverageFacets
     writesDiagnostics = E.Vocabulary.writesDiagnostics
@@ -80,7 +83,7 @@ public struct EnginePlugin: Sendable {
     return ReplayDriver(
       options: options, sessionStore: settings.sessionStore,
       open: { url in
-        do { return try RecordingFiles.open(url.path) } catch let error as RecordingError {
+        do { return try RecordingFiles.open(url.path, definitions: E.Vocabulary.eventDefinitions) } catch let error as RecordingError {
           throw BadInputError(recording: error.file, message: error.place.map { "\($0): \(error.message)" } ?? error.message)
         }
       },
@@ -113,8 +116,14 @@ public struct PluginSettings: Sendable {
 public enum RecordingEngine {
   /// Opens `path` just far enough to read its header. A file that cannot be opened is left to
   /// the command's own reader (nil), which reports it with its place.
-  public static func name(ofRecording path: String) throws(BadInputError) -> String? {
-    guard let source = try? RecordingFiles.open(path) else { return nil }
+  ///
+  /// - Parameters:
+  ///   - path: the recording.
+  ///   - definitions: the event definitions of a recording whose header names no engine (the
+  ///     opening checks its declared event counts against them).
+  /// - Returns: the engine's name; nil when the file cannot be opened.
+  public static func name(ofRecording path: String, definitions: any EventDefinitions.Type) throws(BadInputError) -> String? {
+    guard let source = try? RecordingFiles.open(path, definitions: definitions) else { return nil }
     guard let name = EngineName.of(header: source.header) else {
       throw BadInputError(recording: path, message: "header: \(EngineName.problem(in: source.header) ?? "bad engine")")
     }

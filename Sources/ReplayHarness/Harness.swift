@@ -124,7 +124,7 @@ public enum Harness {
 
   /// Opens a recording for replay (`.jprec`, `.jsonl`, `.jsonl.zst`).
   public static func openSource(_ url: URL) throws -> any EventSource {
-    do { return try RecordingFiles.open(url.path) } catch {
+    do { return try RecordingFiles.open(url.path, definitions: JustPhotoVocabulary.eventDefinitions) } catch {
       throw BadInputError(recording: error.file, message: error.place.map { "\($0): \(error.message)" } ?? error.message)
     }
   }}

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineIO
 import EngineSeam
 import Recording
 import Replay
@@ -31,13 +32,15 @@ public enum VerifyBudgets {
   /// summary line; a recording of an engine without a judge is said to have no budgets and
   /// counts as within. True when every recording is within its budgets; a judge's error (a
   /// recording's own budgets that do not parse) stops the walk: bad input, exit 2.
+  /// `definitions`: those of a recording whose header names no engine (what opens it).
   public static func check(
-    _ report: VerifyReport, store: GoldenStore, say: (String) -> Void, judges: [String: Judge]
+    _ report: VerifyReport, store: GoldenStore, say: (String) -> Void, judges: [String: Judge],
+    definitions: any EventDefinitions.Type
   ) throws(BadInputError) -> Bool {
     var breached = 0
     for c in report.cases where c.passed {
       guard let trace = try? store.readGolden(c.name, .trace) else { continue }
-      let header = try? RecordingFiles.open(store.recordingURL(c.name).path).header
+      let header = try? RecordingFiles.open(store.recordingURL(c.name).path, definitions: definitions).header
       let engine = header.flatMap { EngineName.of(header: $0) } ?? justPhotoEngineName
       guard let judge = judges[engine] else {
         say("budgets \(c.name): none (no budgets for \(engine) recordings)")

@@ -75,7 +75,7 @@ struct HostileJSONLInputTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("long.jprec").path
     let header: JSONObject = ["format": "jp-replay/1", "wall_start_ms": 1_770_860_000_000, "duration_ms": 1e12]
-    let recorder = try Recorder(path: path, header: header)
+    let recorder = try Recorder(path: path, header: header, definitions: JustPhotoEvents.self)
     try recorder.append(InputEvent(t: 0, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap, fields: [:]))))
     try recorder.finish()
     // Refused from the header, before the virtual clock runs: no trace line reaches stdout.
@@ -94,7 +94,7 @@ struct HostileJSONLInputTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("warm.jprec").path
     let header: JSONObject = ["format": "jp-replay/1", "wall_start_ms": 1_770_860_000_000, "duration_ms": 1000]
-    let recorder = try Recorder(path: path, header: header)
+    let recorder = try Recorder(path: path, header: header, definitions: JustPhotoEvents.self)
     try recorder.append(InputEvent(t: 0, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap, fields: [:]))))
     try recorder.append(InputEvent(t: 120, payload: .justPhoto(JustPhotoEvent(kind: .thermal, fields: ["state": "warm"]))))
     try recorder.finish()

@@ -1,3 +1,4 @@
+import EngineIO
 import CanonicalJSON
 import Foundation
 import Recording
@@ -115,7 +116,7 @@ struct IntegrityTests {
     let dir = try CLI.tempDir("integrity")
     defer { try? FileManager.default.removeItem(at: dir) }
     let f = dir.appendingPathComponent("long.jprec")
-    let rec = try Recorder(path: f.path, header: ["format": "jp-replay/1", "name": "long"], chunkRawLimit: 64 << 10)
+    let rec = try Recorder(path: f.path, header: ["format": "jp-replay/1", "name": "long"], chunkRawLimit: 64 << 10, definitions: JustPhotoEvents.self)
     for e in SyntheticSession(durationMs: 120_000, fps: 30, seed: 3) { try rec.append(e) }
     try rec.finish()
     let bytes = try Data(contentsOf: f)

@@ -1,3 +1,4 @@
+import EngineIO
 import CanonicalJSON
 import Foundation
 import Recording
@@ -26,7 +27,7 @@ struct GeneratedReadBackTests {
         return n
       }
       let b = try JSONLReader.checkedEvent(
-        try JSONParser.parse(line), file: text.path, line: text.lineNumber, lastT: lastT, durationMs: nil, eventCount: n)
+        try JSONParser.parse(line), file: text.path, line: text.lineNumber, lastT: lastT, durationMs: nil, eventCount: n, definitions: JustPhotoEvents.self)
       lastT = b.t
       n += 1
       let got = try #require(a, "line \(n + 1) has no event")
@@ -55,7 +56,7 @@ struct GeneratedReadBackTests {
     let lines = try s.generate().reader()
     var jsonl = lines.headerLine + "\n"
     while let l = lines.nextLine() { jsonl += l + "\n" }
-    let read = try JSONLReader(bytes: Array(jsonl.utf8), path: "t.jsonl")
+    let read = try JSONLReader(bytes: Array(jsonl.utf8), path: "t.jsonl", definitions: JustPhotoEvents.self)
     var n = 0
     while true {
       let a = try direct.nextEvent()

@@ -33,7 +33,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: d) }
     let p = try Damage.record(d.appendingPathComponent("s.jprec").path)
     #expect(try Damage.readAll(p).count == Damage.session().count)
-    let r = Doctor.check(path: p)
+    let r = Doctor.check(path: p, definitions: JustPhotoEvents.self)
     #expect(r.status == .ok, "\(r.lines)")
     #expect(try Damage.chunks(p).count > 6)
   }
@@ -48,7 +48,7 @@ import Testing
     #expect(c.count == 1)
     try Damage.rewriteChunk(p, id: c.id, raw: raw)
     expectRefused(p, ["c2.jprec", "chunk \(c.id) (channel pixels", "4294967296×4294967296", "lumaPixelsMax"])
-    #expect(Doctor.check(path: p).status == .damaged)
+    #expect(Doctor.check(path: p, definitions: JustPhotoEvents.self).status == .damaged)
   }
 
   @Test func aLumaByteCountThatIsNotWTimesHIsRefused() throws {
@@ -60,7 +60,7 @@ import Testing
     try Damage.rewriteChunk(p, id: c.id, raw: raw)
     expectRefused(p, ["chunk \(c.id) (channel pixels", "3 bytes of data for 4×3 pixels; expected w·h = 12"])
     // The writer refuses the same event before it reaches a chunk.
-    let r = try Recorder(path: d.appendingPathComponent("w.jprec").path, header: Damage.header)
+    let r = try Recorder(path: d.appendingPathComponent("w.jprec").path, header: Damage.header, definitions: JustPhotoEvents.self)
     #expect(throws: RecordingError.self) { try r.append(InputEvent(t: 0, payload: .luma(LumaFrame(frame: 0, w: 4, h: 3, data: [1])))) }
     #expect(throws: RecordingError.self) {
       try r.append(InputEvent(t: 0, payload: .luma(LumaFrame(frame: 0, w: Int.max, h: 2, data: []))))
@@ -76,7 +76,7 @@ import Testing
     // 1 GiB of zeros compresses to a few KiB; the row claims it with a matching CRC.
     try Damage.rewriteChunk(p, id: c.id, raw: [0, 0, 0], claimedRawSize: 1 << 30)
     expectRefused(p, ["chunk \(c.id)", "raw size 1073741824 bytes is more than the \(ContainerLimits.chunkRawBytesMax)", "chunkRawBytesMax"])
-    let r = Doctor.check(path: p)
+    let r = Doctor.check(path: p, definitions: JustPhotoEvents.self)
     #expect(r.status == .damaged)
     #expect(r.badChunks == [c.id])
   }
@@ -100,10 +100,10 @@ import Testing
     // The reader scans the table itself (never the index): every event is still there.
     #expect(try Damage.readAll(p).count == before.count)
     // `info` counts from the same scan: not "events: 0".
-    let stats = try RecordingReader(path: p).stats()
+    let stats = try RecordingReader(path: p, definitions: JustPhotoEvents.self).stats()
     #expect(stats.channels.reduce(0) { $0 + $1.events } == before.count)
     #expect(stats.channels.allSatisfy { $0.storedBytes > 0 && $0.chunks > 0 })
-    let r = Doctor.check(path: p)
+    let r = Doctor.check(path: p, definitions: JustPhotoEvents.self)
     #expect(r.status == .damaged, "\(r.lines)")
     #expect(r.problems.contains { $0.hasPrefix("SQLite integrity check") }, "\(r.problems)")
   }
@@ -114,7 +114,7 @@ import Testing
     let p = try Damage.record(d.appendingPathComponent("s1b.jprec").path)
     try Damage.sql(p, "DELETE FROM chunks")
     expectRefused(p, ["s1b.jprec", "channel landmarks", "its chunks hold 0 events but meta \"jprec.event_counts\" declares 200"])
-    #expect(throws: RecordingError.self) { _ = try RecordingReader(path: p).stats() }
+    #expect(throws: RecordingError.self) { _ = try RecordingReader(path: p, definitions: JustPhotoEvents.self).stats() }
   }
 
   // S2: deleting a chunk row, changing first_seq, or editing meta.
@@ -125,11 +125,11 @@ import Testing
     let victim = try Damage.chunks(p).filter { $0.channelID == JPRec.channelID(.landmarks) }[1]
     try Damage.sql(p, "DELETE FROM chunks WHERE id = \(victim.id)")
     expectRefused(p, ["channel landmarks", "its chunks hold \(200 - victim.count) events"])
-    let r = Doctor.check(path: p)
+    let r = Doctor.check(path: p, definitions: JustPhotoEvents.self)
     #expect(r.status == .damaged)
     #expect(r.problems.contains { $0.contains("declares 200 landmarks events, the readable chunks hold \(200 - victim.count)") }, "\(r.problems)")
     let out = d.appendingPathComponent("rec.jprec").path
-    let rec = try Doctor.recover(from: p, to: out)
+    let rec = try Doctor.recover(from: p, to: out, definitions: JustPhotoEvents.self)
     #expect(rec.verify.status == .ok, "\(rec.verify.lines)")
     #expect(try Damage.readAll(out).count == Damage.session().count - Int(victim.count))
   }
@@ -156,7 +156,7 @@ import Testing
     try Damage.sql(p, "DELETE FROM meta WHERE key = '\(JPRec.metaEventCounts)'")
     try Damage.setMeta(p, "jprec.complete", "false", fixCRC: true)
     do {
-      _ = try RecordingReader(path: p)
+      _ = try RecordingReader(path: p, definitions: JustPhotoEvents.self)
       Issue.record("opened a recording declaring more than ContainerLimits.recordingEventsMax events")
     } catch {
       #expect(error.description.contains("ContainerLimits.recordingEventsMax") && error.description.contains("big.jprec"), "\(error.description)")
@@ -172,7 +172,7 @@ import Testing
     // A careful editor also patches the counts and the meta CRC: the sequence gap remains.
     try Damage.setMeta(p, JPRec.metaEventCounts, "{\"label\":40,\"landmarks\":\(200 - victim.count),\"luma\":20}", fixCRC: true)
     expectRefused(p, ["gap.jprec", "where \(victim.firstSeq) was expected", "is missing"])
-    #expect(Doctor.check(path: p).status == .damaged)
+    #expect(Doctor.check(path: p, definitions: JustPhotoEvents.self).status == .damaged)
   }
 
   @Test func aChangedFirstSeqFailsTheChunkCRC() throws {
@@ -182,12 +182,12 @@ import Testing
     let c = try Damage.chunks(p)[2]
     try Damage.sql(p, "UPDATE chunks SET first_seq = first_seq + 1 WHERE id = \(c.id)")
     expectRefused(p, ["chunk \(c.id)", "CRC mismatch"])
-    let r = Doctor.check(path: p)
+    let r = Doctor.check(path: p, definitions: JustPhotoEvents.self)
     #expect(r.badChunks == [c.id])
     try Damage.sql(p, "UPDATE chunks SET first_seq = first_seq - 1 WHERE id = \(c.id)")
-    #expect(Doctor.check(path: p).status == .ok)
+    #expect(Doctor.check(path: p, definitions: JustPhotoEvents.self).status == .ok)
     try Damage.sql(p, "UPDATE chunks SET start_ms = start_ms - 1 WHERE id = \(c.id)")
-    #expect(Doctor.check(path: p).badChunks == [c.id])
+    #expect(Doctor.check(path: p, definitions: JustPhotoEvents.self).badChunks == [c.id])
   }
 
   @Test func anEditedHeaderValueFailsTheMetaCRCAndRecoverOutputReads() throws {
@@ -196,11 +196,11 @@ import Testing
     let p = try Damage.record(d.appendingPathComponent("s2c.jprec").path)
     try Damage.setMeta(p, "initial", "false", fixCRC: false)
     expectRefused(p, ["s2c.jprec", "meta", "CRC mismatch", "altered or damaged"])
-    let r = Doctor.check(path: p)
+    let r = Doctor.check(path: p, definitions: JustPhotoEvents.self)
     #expect(r.status == .damaged)
     #expect(r.problems.contains { $0.contains("CRC mismatch") })
     let out = d.appendingPathComponent("rec.jprec").path
-    let rec = try Doctor.recover(from: p, to: out)
+    let rec = try Doctor.recover(from: p, to: out, definitions: JustPhotoEvents.self)
     #expect(rec.lostChunks.contains { $0.hasPrefix("meta: CRC mismatch") }, "\(rec.lostChunks)")
     #expect(rec.verify.status == .ok, "\(rec.verify.lines)")
     #expect(try Damage.readAll(out).count == Damage.session().count)
@@ -213,13 +213,13 @@ import Testing
     let p = try Damage.record(d.appendingPathComponent("d1.jprec").path)
     try Damage.setMeta(p, "duration_ms", "{not json", fixCRC: true)
     expectRefused(p, ["meta \"duration_ms\"", "not valid JSON"])
-    let r = Doctor.check(path: p)
+    let r = Doctor.check(path: p, definitions: JustPhotoEvents.self)
     #expect(r.status == .damaged)
     #expect(r.problems.contains { $0.hasPrefix("meta \"duration_ms\": not valid JSON") }, "\(r.problems)")
     let out = d.appendingPathComponent("rec.jprec").path
-    let rec = try Doctor.recover(from: p, to: out)
+    let rec = try Doctor.recover(from: p, to: out, definitions: JustPhotoEvents.self)
     #expect(rec.verify.status == .ok, "\(rec.verify.lines)")
-    let back = try RecordingReader(path: out)
+    let back = try RecordingReader(path: out, definitions: JustPhotoEvents.self)
     #expect(back.header["duration_ms"] == nil)
     #expect(back.header["name"] == "damage")
   }
@@ -230,9 +230,9 @@ import Testing
     let p = try Damage.record(d.appendingPathComponent("d2.jprec").path)
     try Damage.setMeta(p, JPRec.metaComplete, "\"yes\"", fixCRC: true)
     expectRefused(p, ["meta \"jprec.complete\"", "expected true or false"])
-    #expect(Doctor.check(path: p).status == .damaged)
+    #expect(Doctor.check(path: p, definitions: JustPhotoEvents.self).status == .damaged)
     let out = d.appendingPathComponent("rec.jprec").path
-    #expect(try Doctor.recover(from: p, to: out).verify.status == .ok)
+    #expect(try Doctor.recover(from: p, to: out, definitions: JustPhotoEvents.self).verify.status == .ok)
   }
 
   @Test func doctorSaysUnreadableForAFileThatIsNoRecording() throws {
@@ -240,8 +240,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: d) }
     let p = d.appendingPathComponent("x.jprec").path
     try Data("hello".utf8).write(to: URL(fileURLWithPath: p))
-    #expect(Doctor.check(path: p).status == .unreadable)
-    #expect(Doctor.check(path: d.appendingPathComponent("missing.jprec").path).status == .unreadable)
+    #expect(Doctor.check(path: p, definitions: JustPhotoEvents.self).status == .unreadable)
+    #expect(Doctor.check(path: d.appendingPathComponent("missing.jprec").path, definitions: JustPhotoEvents.self).status == .unreadable)
   }
 
   @Test func aVersion1FileIsRefusedWithWhatToDo() throws {
@@ -258,7 +258,7 @@ import Testing
     let d = try Damage.tempDir("single")
     defer { try? FileManager.default.removeItem(at: d) }
     let path = d.appendingPathComponent("single.jprec").path
-    let r = try Recorder(path: path, header: Damage.header)
+    let r = try Recorder(path: path, header: Damage.header, definitions: JustPhotoEvents.self)
     let big = String(repeating: "x", count: ContainerLimits.chunkRawBytesMax + 1000)
     try r.append(InputEvent(t: 0, payload: .justPhoto(JustPhotoEvent(kind: .label, fields: ["cue_id": "A"]))))
     try r.append(InputEvent(t: 1, payload: .justPhoto(JustPhotoEvent(kind: .label, fields: ["cue_id": .string(big)]))))
@@ -268,14 +268,14 @@ import Testing
     #expect(events.count == 3)
     #expect(events.map(\.t) == [0, 1, 2])
     #expect(events[1].jsonFields?["cue_id"]?.stringValue?.utf8.count == big.utf8.count)
-    #expect(Doctor.check(path: path).status == .ok)
+    #expect(Doctor.check(path: path, definitions: JustPhotoEvents.self).status == .ok)
   }
 
   // The writer refuses what the reader would refuse, so everything it writes reads back.
   @Test func theWriterRefusesEventsBeyondTheLimits() throws {
     let d = try Damage.tempDir("w")
     defer { try? FileManager.default.removeItem(at: d) }
-    let r = try Recorder(path: d.appendingPathComponent("faces.jprec").path, header: Damage.header)
+    let r = try Recorder(path: d.appendingPathComponent("faces.jprec").path, header: Damage.header, definitions: JustPhotoEvents.self)
     let faces = Array(repeating: FaceObservation(bbox: Rect(x: 0.1, y: 0.1, w: 0.1, h: 0.1)), count: ContainerLimits.landmarkFacesMax + 1)
     #expect(throws: RecordingError.self) { try r.append(InputEvent(t: 0, payload: .landmarks(LandmarkFrame(frame: 0, faces: faces)))) }
     // Refused before touching the chunk: the recording goes on.
@@ -283,7 +283,7 @@ import Testing
     try r.finish()
     #expect(try Damage.readAll(r.path).count == 1)
 
-    let g = try Recorder(path: d.appendingPathComponent("big.jprec").path, header: Damage.header)
+    let g = try Recorder(path: d.appendingPathComponent("big.jprec").path, header: Damage.header, definitions: JustPhotoEvents.self)
     try g.append(InputEvent(t: 0, payload: .justPhoto(JustPhotoEvent(kind: .label, fields: ["cue_id": "A"]))))
     let huge = String(repeating: "x", count: ContainerLimits.singleEventChunkRawBytesMax)
     do {
@@ -294,6 +294,6 @@ import Testing
     }
     // The recording is left unfinished (as after a crash), and still opens.
     #expect(throws: RecordingError.self) { try g.finish() }
-    #expect(Doctor.check(path: g.path).problems.contains { $0.hasPrefix("incomplete") })
+    #expect(Doctor.check(path: g.path, definitions: JustPhotoEvents.self).problems.contains { $0.hasPrefix("incomplete") })
   }
 }

@@ -79,7 +79,7 @@ final class ContainerTests: XCTestCase {
 
   @discardableResult
   func record(_ events: [InputEvent], to p: String, limit: Int = 1 << 20, header: JSONObject = ContainerTests.header) throws -> String {
-    let r = try Recorder(path: p, header: header, chunkRawLimit: limit)
+    let r = try Recorder(path: p, header: header, chunkRawLimit: limit, definitions: JustPhotoEvents.self)
     for e in events { try r.append(e) }
     XCTAssertEqual(r.eventCount, events.count)
     try r.finish()
@@ -87,7 +87,7 @@ final class ContainerTests: XCTestCase {
   }
 
   func readAll(_ p: String) throws -> [InputEvent] {
-    let r = try RecordingReader(path: p)
+    let r = try RecordingReader(path: p, definitions: JustPhotoEvents.self)
     var out: [InputEvent] = []
     while let e = try r.next() { out.append(e) }
     return out
@@ -112,7 +112,7 @@ final class ContainerTests: XCTestCase {
     let back = try readAll(p)
     XCTAssertEqual(back.count, events.count)
     for (a, b) in zip(back, events.map(Self.expected)) { XCTAssertEqual(a, b) }
-    let r = try RecordingReader(path: p)
+    let r = try RecordingReader(path: p, definitions: JustPhotoEvents.self)
     XCTAssertTrue(r.isComplete)
     XCTAssertEqual(r.header, Self.header)
     XCTAssertEqual(r.header.keys, Self.header.keys)
@@ -146,14 +146,14 @@ final class ContainerTests: XCTestCase {
     }
     let p = try record(events, to: path("merge.jprec"), limit: 64)
     XCTAssertEqual(try readAll(p), events.map(Self.expected))
-    let s = try RecordingReader(path: p).stats()
+    let s = try RecordingReader(path: p, definitions: JustPhotoEvents.self).stats()
     XCTAssertEqual(Set(s.channels.map(\.name)), ["landmarks", "ui", "device", "pixels"])
   }
 
   func testChunksSplitAtTheRawLimit() throws {
     let events = landmarkSession(500)
     let p = try record(events, to: path("split.jprec"), limit: 2000)
-    let s = try RecordingReader(path: p).stats()
+    let s = try RecordingReader(path: p, definitions: JustPhotoEvents.self).stats()
     let lm = try XCTUnwrap(s.channels.first { $0.name == "landmarks" })
     XCTAssertGreaterThan(lm.chunks, 20)
     XCTAssertEqual(lm.events, 500)
@@ -183,7 +183,7 @@ final class ContainerTests: XCTestCase {
     }
     let p = try record(events, to: path("seek.jprec"), limit: 300)
     let expected = events.map(Self.expected)
-    let r = try RecordingReader(path: p)
+    let r = try RecordingReader(path: p, definitions: JustPhotoEvents.self)
     for target: Millis in [0, 5, 10, 333, 740, 1490, 1495, -20] {
       try r.seek(to: target)
       var got: [InputEvent] = []
@@ -242,23 +242,23 @@ final class ContainerTests: XCTestCase {
     var d = try chunkData(p, 3)
     d[d.count / 2] ^= 0x5A
     try tamper(p, chunk: 3, data: d)
-    let r = try RecordingReader(path: p)
+    let r = try RecordingReader(path: p, definitions: JustPhotoEvents.self)
     assertThrows({ while try r.next() != nil {} }, contains: ["crc.jprec", "chunk 3 (channel landmarks, ", " ms): CRC mismatch (stored 0x"])
 
-    let report = Doctor.check(path: p)
+    let report = Doctor.check(path: p, definitions: JustPhotoEvents.self)
     XCTAssertFalse(report.ok)
     XCTAssertEqual(report.badChunks, [3])
     XCTAssertTrue(report.lines.joined(separator: "\n").contains("chunk 3"))
     XCTAssertGreaterThan(report.chunksChecked, 5)
 
     let out = path("recovered.jprec")
-    let rec = try Doctor.recover(from: p, to: out)
+    let rec = try Doctor.recover(from: p, to: out, definitions: JustPhotoEvents.self)
     XCTAssertEqual(rec.lostChunks.count, 1)
     XCTAssertTrue(rec.lostChunks[0].hasPrefix("chunk 3 (landmarks, "), rec.lostChunks[0])
     XCTAssertTrue(rec.lostChunks[0].contains("events): CRC mismatch"), rec.lostChunks[0])
     XCTAssertEqual(rec.kept, report.chunksChecked - 1)
     XCTAssertTrue(rec.verify.ok, rec.verify.lines.joined(separator: "\n"))
-    let back = try RecordingReader(path: out)
+    let back = try RecordingReader(path: out, definitions: JustPhotoEvents.self)
     XCTAssertTrue(back.isComplete)
     XCTAssertNotNil(back.header["recovered_from"])
     XCTAssertNotNil(back.header["recovery_lost"])
@@ -267,7 +267,7 @@ final class ContainerTests: XCTestCase {
     XCTAssertEqual(n, report.events)
     XCTAssertLessThan(n, 300)
     // recover never overwrites.
-    assertThrows({ _ = try Doctor.recover(from: p, to: out) }, contains: ["recovered.jprec", "exists"])
+    assertThrows({ _ = try Doctor.recover(from: p, to: out, definitions: JustPhotoEvents.self) }, contains: ["recovered.jprec", "exists"])
   }
 
   /// The background prefetch of the next chunk must not change what a reader sees: every event
@@ -281,7 +281,7 @@ final class ContainerTests: XCTestCase {
     var d = try chunkData(p, 4)
     d[d.count / 3] ^= 0x01
     try tamper(p, chunk: 4, data: d)
-    let r = try RecordingReader(path: p)
+    let r = try RecordingReader(path: p, definitions: JustPhotoEvents.self)
     var got: [InputEvent] = []
     assertThrows({ while let e = try r.next() { got.append(e) } }, contains: ["late.jprec", "chunk 4 (channel landmarks, ", "CRC mismatch"])
     XCTAssertGreaterThan(before, 0)
@@ -297,21 +297,21 @@ final class ContainerTests: XCTestCase {
     let p = try record(landmarkSession(400), to: path("cut.jprec"), limit: 4000)
     let bytes = try Data(contentsOf: URL(fileURLWithPath: p))
     try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: p))
-    assertThrows({ _ = try RecordingReader(path: p) }, contains: ["cut.jprec", "truncated"])
-    XCTAssertFalse(Doctor.check(path: p).ok)
+    assertThrows({ _ = try RecordingReader(path: p, definitions: JustPhotoEvents.self) }, contains: ["cut.jprec", "truncated"])
+    XCTAssertFalse(Doctor.check(path: p, definitions: JustPhotoEvents.self).ok)
   }
 
   func testAFileThatIsNotSQLiteIsRefused() throws {
     let p = path("notes.jprec")
     try Data("these are not the bytes you are looking for\n".utf8).write(to: URL(fileURLWithPath: p))
-    assertThrows({ _ = try RecordingReader(path: p) }, contains: ["notes.jprec: ", "not a .jprec recording: not an SQLite database"])
-    let report = Doctor.check(path: p)
+    assertThrows({ _ = try RecordingReader(path: p, definitions: JustPhotoEvents.self) }, contains: ["notes.jprec: ", "not a .jprec recording: not an SQLite database"])
+    let report = Doctor.check(path: p, definitions: JustPhotoEvents.self)
     XCTAssertFalse(report.ok)
     XCTAssertTrue(report.problems[0].contains("not an SQLite database"))
     let empty = path("empty.jprec")
     _ = FileManager.default.createFile(atPath: empty, contents: Data())
-    assertThrows({ _ = try RecordingReader(path: empty) }, contains: ["empty.jprec", "not a .jprec"])
-    assertThrows({ _ = try RecordingReader(path: path("missing.jprec")) }, contains: ["missing.jprec", "no such file"])
+    assertThrows({ _ = try RecordingReader(path: empty, definitions: JustPhotoEvents.self) }, contains: ["empty.jprec", "not a .jprec"])
+    assertThrows({ _ = try RecordingReader(path: path("missing.jprec"), definitions: JustPhotoEvents.self) }, contains: ["missing.jprec", "no such file"])
   }
 
   func testAnotherSQLiteDatabaseIsRefused() throws {
@@ -319,7 +319,7 @@ final class ContainerTests: XCTestCase {
     let q = try DatabaseQueue(path: p)
     try q.write { try $0.execute(sql: "CREATE TABLE t(x)") }
     try q.close()
-    assertThrows({ _ = try RecordingReader(path: p) }, contains: ["other.sqlite", "application_id", "0x4A505243"])
+    assertThrows({ _ = try RecordingReader(path: p, definitions: JustPhotoEvents.self) }, contains: ["other.sqlite", "application_id", "0x4A505243"])
   }
 
   func testANewerFormatVersionNamesBothVersions() throws {
@@ -328,7 +328,7 @@ final class ContainerTests: XCTestCase {
     bytes[60] = 0; bytes[61] = 0; bytes[62] = 0; bytes[63] = 9
     try Data(bytes).write(to: URL(fileURLWithPath: p))
     assertThrows(
-      { _ = try RecordingReader(path: p) },
+      { _ = try RecordingReader(path: p, definitions: JustPhotoEvents.self) },
       contains: ["v9.jprec", "recording format version 9 is newer than this jpreplay understands (version 2)"])
   }
 
@@ -362,7 +362,7 @@ final class ContainerTests: XCTestCase {
     for (k, raw) in garbage.enumerated() {
       try tamper(p, chunk: ids[1], raw: raw)
       do {
-        let r = try RecordingReader(path: p)
+        let r = try RecordingReader(path: p, definitions: JustPhotoEvents.self)
         while try r.next() != nil {}
       } catch {
         errors += 1
@@ -371,12 +371,12 @@ final class ContainerTests: XCTestCase {
         let d = "\(error)"
         XCTAssertTrue(d.contains("chunk \(ids[1]) (channel landmarks") || d.contains("chunk \(ids[2]) (channel landmarks") && d.contains("overlaps") || d.contains("sequence number"), "case \(k): \(d)")
       }
-      _ = Doctor.check(path: p)
+      _ = Doctor.check(path: p, definitions: JustPhotoEvents.self)
     }
     XCTAssertGreaterThan(errors, garbage.count / 2)
     // A count that cannot fit is refused before decoding.
     try tamper(p, chunk: ids[1], data: originals, count: 1 << 40)
-    assertThrows({ let r = try RecordingReader(path: p); while try r.next() != nil {} }, contains: ["chunk \(ids[1])"])
+    assertThrows({ let r = try RecordingReader(path: p, definitions: JustPhotoEvents.self); while try r.next() != nil {} }, contains: ["chunk \(ids[1])"])
   }
 
   // MARK: unfinished recordings
@@ -385,11 +385,11 @@ final class ContainerTests: XCTestCase {
     let p = path("dropped.jprec")
     let events = landmarkSession(200)
     do {
-      let r = try Recorder(path: p, header: Self.header, chunkRawLimit: 1000)
+      let r = try Recorder(path: p, header: Self.header, chunkRawLimit: 1000, definitions: JustPhotoEvents.self)
       for e in events { try r.append(e) }
       // No finish(): the open chunk is lost, like a crash.
     }
-    let r = try RecordingReader(path: p)
+    let r = try RecordingReader(path: p, definitions: JustPhotoEvents.self)
     XCTAssertFalse(r.isComplete)
     XCTAssertEqual(r.header, Self.header)
     var got: [InputEvent] = []
@@ -399,11 +399,11 @@ final class ContainerTests: XCTestCase {
     XCTAssertEqual(got, Array(events.map(Self.expected).prefix(got.count)))
     XCTAssertFalse(try r.stats().complete)
     XCTAssertEqual(try r.stats().eventsByKind.first?.count, got.count)
-    let report = Doctor.check(path: p)
+    let report = Doctor.check(path: p, definitions: JustPhotoEvents.self)
     XCTAssertFalse(report.ok)
     XCTAssertTrue(report.problems.contains { $0.hasPrefix("incomplete: recording was not finished (writer stopped after \(got.count) events, last t=") }, "\(report.problems)")
     let out = path("fixed.jprec")
-    let rec = try Doctor.recover(from: p, to: out)
+    let rec = try Doctor.recover(from: p, to: out, definitions: JustPhotoEvents.self)
     XCTAssertTrue(rec.verify.ok, rec.verify.lines.joined(separator: "\n"))
     XCTAssertEqual(try readAll(out), got)
   }
@@ -411,7 +411,7 @@ final class ContainerTests: XCTestCase {
   func testAFileLeftByAKilledWriterOpensWithItsWAL() throws {
     let p = path("live.jprec")
     let events = landmarkSession(300)
-    let rec = try Recorder(path: p, header: Self.header, chunkRawLimit: 1000)
+    let rec = try Recorder(path: p, header: Self.header, chunkRawLimit: 1000, definitions: JustPhotoEvents.self)
     for e in events { try rec.append(e) }
     // Snapshot the files as a `kill -9` would leave them: database + -wal (+ -shm).
     let copy = path("killed.jprec")
@@ -420,13 +420,13 @@ final class ContainerTests: XCTestCase {
     }
     XCTAssertTrue(FileManager.default.fileExists(atPath: copy + "-wal"))
     try rec.finish()
-    let r = try RecordingReader(path: copy)
+    let r = try RecordingReader(path: copy, definitions: JustPhotoEvents.self)
     XCTAssertFalse(r.isComplete)
     var n = 0
     while try r.next() != nil { n += 1 }
     XCTAssertGreaterThan(n, 200)
     XCTAssertLessThan(n, 300)
-    XCTAssertTrue(Doctor.check(path: copy).problems.contains { $0.hasPrefix("incomplete") })
+    XCTAssertTrue(Doctor.check(path: copy, definitions: JustPhotoEvents.self).problems.contains { $0.hasPrefix("incomplete") })
     // The finished original is complete.
     XCTAssertEqual(try readAll(p).count, 300)
   }
@@ -435,12 +435,12 @@ final class ContainerTests: XCTestCase {
 
   func testTheRecorderRefusesBadInput() throws {
     let p = try record(landmarkSession(3), to: path("x.jprec"))
-    assertThrows({ _ = try Recorder(path: p, header: Self.header) }, contains: ["x.jprec", "already exists"])
-    let r = try Recorder(path: path("order.jprec"), header: Self.header)
+    assertThrows({ _ = try Recorder(path: p, header: Self.header, definitions: JustPhotoEvents.self) }, contains: ["x.jprec", "already exists"])
+    let r = try Recorder(path: path("order.jprec"), header: Self.header, definitions: JustPhotoEvents.self)
     try r.append(InputEvent(t: 10, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap))))
     assertThrows({ try r.append(InputEvent(t: 9, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap)))) }, contains: ["order.jprec", "t=9 after t=10"])
     try r.finish()
     assertThrows({ try r.append(InputEvent(t: 11, payload: .justPhoto(JustPhotoEvent(kind: .shutter_tap)))) }, contains: ["finished"])
-    assertThrows({ _ = try Recorder(path: path("h.jprec"), header: ["jprec.complete": true]) }, contains: ["reserved"])
+    assertThrows({ _ = try Recorder(path: path("h.jprec"), header: ["jprec.complete": true], definitions: JustPhotoEvents.self) }, contains: ["reserved"])
   }
 }

@@ -39,14 +39,14 @@ enum Damage {
 
   @discardableResult
   static func record(_ path: String, _ events: [InputEvent] = session(), limit: Int = 600) throws -> String {
-    let r = try Recorder(path: path, header: header, chunkRawLimit: limit)
+    let r = try Recorder(path: path, header: header, chunkRawLimit: limit, definitions: JustPhotoEvents.self)
     for e in events { try r.append(e) }
     try r.finish()
     return path
   }
 
   static func readAll(_ path: String) throws -> [InputEvent] {
-    let r = try RecordingReader(path: path)
+    let r = try RecordingReader(path: path, definitions: JustPhotoEvents.self)
     var out: [InputEvent] = []
     while let e = try r.next() { out.append(e) }
     return out

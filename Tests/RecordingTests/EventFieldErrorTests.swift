@@ -1,3 +1,4 @@
+import EngineIO
 import CanonicalJSON
 import Recording
 import Testing
@@ -8,7 +9,7 @@ import Testing
   func field(_ line: String) throws -> String?? {
     let value = try JSONParser.parse(line)
     do {
-      _ = try JSONLEventDecoder(file: "f.jsonl", line: 3).decode(value)
+      _ = try JSONLEventDecoder(file: "f.jsonl", line: 3, definitions: JustPhotoEvents.self).decode(value)
       return .none
     } catch { return .some(error.field) }
   }
@@ -31,7 +32,7 @@ import Testing
     let line = #"{"t": 5, "kind": "ref_analysis", "ref_id": "r", "coords": "landmarks: up"}"#
     let value = try JSONParser.parse(line)
     do {
-      _ = try JSONLEventDecoder(file: "f.jsonl", line: 3).decode(value)
+      _ = try JSONLEventDecoder(file: "f.jsonl", line: 3, definitions: JustPhotoEvents.self).decode(value)
       Issue.record("accepted \(line)")
     } catch {
       #expect(error.field == "coords")

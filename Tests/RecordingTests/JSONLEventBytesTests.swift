@@ -23,7 +23,7 @@ struct JSONLEventBytesTests {
     #expect(names.count > 10)
     var landmarks = 0
     for name in names {
-      let reader = try RecordingFiles.open(dir.appendingPathComponent(name).path)
+      let reader = try RecordingFiles.open(dir.appendingPathComponent(name).path, definitions: JustPhotoEvents.self)
       while let e = try reader.nextEvent() {
         let line = JSONLEventEncoder.line(e)
         #expect(line == Self.reference(e), "\(name) t=\(e.t)")

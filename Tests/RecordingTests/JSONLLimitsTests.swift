@@ -14,7 +14,7 @@ struct JSONLLimitsTests {
   static func readError(_ lines: [String], eventsMax: Int? = nil) -> RecordingError? {
     let bytes = [UInt8]((lines.joined(separator: "\n") + "\n").utf8)
     do {
-      let r = try JSONLReader(bytes: bytes, path: "hostile.jsonl")
+      let r = try JSONLReader(bytes: bytes, path: "hostile.jsonl", definitions: JustPhotoEvents.self)
       if let eventsMax { r.eventsMax = eventsMax }
       while try r.next() != nil {}
       return nil

@@ -58,7 +58,7 @@ struct JSONLLineLimitTests {
     var n = 0
     var reader: JSONLReader?
     do {
-      let r = try JSONLReader(path: url.path)
+      let r = try JSONLReader(path: url.path, definitions: JustPhotoEvents.self)
       reader = r
       while try r.next() != nil { n += 1 }
       return (n, nil, r.bytesSearched)

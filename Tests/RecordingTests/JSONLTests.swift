@@ -61,7 +61,7 @@ final class JSONLTests: XCTestCase {
   }
 
   func readAll(_ path: String) throws -> (JSONObject, [InputEvent]) {
-    let r = try JSONLReader(path: path)
+    let r = try JSONLReader(path: path, definitions: JustPhotoEvents.self)
     var events: [InputEvent] = []
     while let e = try r.next() { events.append(e) }
     return (r.header, events)

@@ -1,3 +1,4 @@
+import EngineIO
 import Foundation
 import GRDB
 import Mutants
@@ -19,7 +20,7 @@ import Testing
 
   /// Opens `path` and reads every event and the statistics, as `replay` and `info` do.
   static func read(_ path: String) throws -> Int {
-    let reader = try RecordingReader(path: path)
+    let reader = try RecordingReader(path: path, definitions: JustPhotoEvents.self)
     var n = 0
     while try reader.next() != nil { n += 1 }
     _ = try reader.stats()

@@ -19,7 +19,7 @@ import Testing
 
   /// Reads every event of a JSONL text, as `jpreplay replay` does.
   static func readJSONL(_ bytes: [UInt8], path: String) throws -> Int {
-    let reader = try JSONLReader(bytes: bytes, path: path)
+    let reader = try JSONLReader(bytes: bytes, path: path, definitions: JustPhotoEvents.self)
     var n = 0
     while try reader.next() != nil { n += 1 }
     return n
@@ -27,7 +27,7 @@ import Testing
 
   /// The JSONL seed: the first events of the seed recording, then one line of every kind.
   static func jsonlSeed() throws -> [UInt8] {
-    let reader = try RecordingReader(path: seedRecording)
+    let reader = try RecordingReader(path: seedRecording, definitions: JustPhotoEvents.self)
     var header = reader.header
     header["duration_ms"] = nil
     var lines = [JSONLEventEncoder.headerLine(header)]

@@ -58,7 +58,7 @@ struct MinimalEngineTests {
   @Test func aRecordingReplaysThroughTheDefaults() throws {
     let dir = try TemporaryDirectory()
     let path = dir.url.appendingPathComponent("beep.jprec").path
-    let r = try Recorder(path: path, header: ["format": "jp-replay/1", "engine": "beep", "duration_ms": 400])
+    let r = try Recorder(path: path, header: ["format": "jp-replay/1", "engine": "beep", "duration_ms": 400], definitions: JustPhotoEvents.self)
     for k in BeepVocabulary.kinds { r.namedChannels[k.name] = k.channel }
     for (t, kind) in [(Millis(100), "press"), (200, "label"), (300, "press"), (350, "press")] {
       try r.append(InputEvent(t: t, payload: .named(NamedEvent(kind: kind, fields: kind == "press" ? ["n": 1] : [:]))))

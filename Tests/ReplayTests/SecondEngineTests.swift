@@ -34,7 +34,7 @@ struct SecondEngineTests {
   }
 
   static func record(_ path: String, header: JSONObject = header, _ events: [(Millis, String, JSONObject)] = events) throws {
-    let r = try Recorder(path: path, header: header)
+    let r = try Recorder(path: path, header: header, definitions: TallyVocabulary.eventDefinitions)
     for k in TallyVocabulary.kinds { r.namedChannels[k.name] = k.channel }
     for e in events { try r.append(named(e)) }
     try r.finish()
@@ -45,7 +45,7 @@ struct SecondEngineTests {
     options.strictEffects = strict
     return ReplayDriver(
       options: options, sessionStore: .temporary,
-      open: { url in try RecordingFiles.open(url.path) },
+      open: { url in try RecordingFiles.open(url.path, definitions: TallyVocabulary.eventDefinitions) },
       makeEngine: { _ in TallyEngine(bug: bug, requestsBeside: beside) })
   }
 
@@ -63,13 +63,13 @@ struct SecondEngineTests {
     let dir = try TemporaryDirectory()
     let path = dir.url.appendingPathComponent("tally.jprec").path
     try Self.record(path)
-    let reader = try RecordingFiles.open(path)
+    let reader = try RecordingFiles.open(path, definitions: TallyVocabulary.eventDefinitions)
     #expect(EngineName.of(header: reader.header) == "tally")
     var back: [InputEvent] = []
     while let e = try reader.nextEvent() { back.append(e) }
     #expect(back == Self.events.map(Self.named))
     // The kind table holds Tally's names after Just Photo's; `label` keeps its one entry.
-    #expect(Doctor.check(path: path).status == .ok)
+    #expect(Doctor.check(path: path, definitions: TallyVocabulary.eventDefinitions).status == .ok)
   }
 
   @Test func replayRunsTimersEffectsTheStoreAndRelaunch() throws {
@@ -94,7 +94,7 @@ struct SecondEngineTests {
     let jsonl = dir.url.appendingPathComponent("tally.jsonl")
     try Self.jsonl().write(to: jsonl, atomically: true, encoding: .utf8)
     let imported = dir.url.appendingPathComponent("imported.jprec")
-    try RecordingImport.run(from: jsonl.path, to: imported.path, kinds: TallyVocabulary.kinds)
+    try RecordingImport.run(from: jsonl.path, to: imported.path, definitions: TallyVocabulary.eventDefinitions, kinds: TallyVocabulary.kinds)
     let recorded = dir.url.appendingPathComponent("recorded.jprec")
     try Self.record(recorded.path)
     let a = try Self.driver().canonicalProducts(jsonl).trace
@@ -108,13 +108,13 @@ struct SecondEngineTests {
     try Self.jsonl([(0, "launch", [:]), (100, "push", ["count": 1])]).write(to: jsonl, atomically: true, encoding: .utf8)
     let out = dir.url.appendingPathComponent("bad.jprec").path
     let e = #expect(throws: RecordingError.self) {
-      try RecordingImport.run(from: jsonl.path, to: out, kinds: TallyVocabulary.kinds)
+      try RecordingImport.run(from: jsonl.path, to: out, definitions: TallyVocabulary.eventDefinitions, kinds: TallyVocabulary.kinds)
     }
     #expect(e?.description.contains("bad.jsonl:3") == true)
     #expect(e?.field == "n")
     try Self.jsonl([(0, "jump", [:])]).write(to: jsonl, atomically: true, encoding: .utf8)
     let k = #expect(throws: RecordingError.self) {
-      try RecordingImport.run(from: jsonl.path, to: out, kinds: TallyVocabulary.kinds)
+      try RecordingImport.run(from: jsonl.path, to: out, definitions: TallyVocabulary.eventDefinitions, kinds: TallyVocabulary.kinds)
     }
     #expect(k?.description.contains("unknown tally event kind \"jump\"") == true)
     #expect(!FileManager.default.fileExists(atPath: out))
@@ -190,7 +190,7 @@ struct SecondEngineTests {
     let dir = try TemporaryDirectory()
     let url = dir.url.appendingPathComponent("tally.jsonl")
     try Self.jsonl().write(to: url, atomically: true, encoding: .utf8)
-    let jp = ReplayDriver<ScriptedEngine>(open: { try RecordingFiles.open($0.path) }, makeEngine: { _ in ScriptedEngine() })
+    let jp = ReplayDriver<ScriptedEngine>(open: { try RecordingFiles.open($0.path, definitions: JustPhotoEvents.self) }, makeEngine: { _ in ScriptedEngine() })
     do {
       _ = try jp.canonicalProducts(url)
       Issue.record("expected bad input")
@@ -200,7 +200,7 @@ struct SecondEngineTests {
     }
     // …and a Just Photo recording cannot carry a named event.
     let path = dir.url.appendingPathComponent("jp.jprec").path
-    let r = try Recorder(path: path, header: ["format": "jp-replay/1"])
+    let r = try Recorder(path: path, header: ["format": "jp-replay/1"], definitions: JustPhotoEvents.self)
     #expect(throws: RecordingError.self) { try r.append(Self.named((0, "push", ["n": 1]))) }
   }
 
@@ -208,7 +208,7 @@ struct SecondEngineTests {
     let dir = try TemporaryDirectory()
     let url = dir.url.appendingPathComponent("bad.jsonl")
     try #"{"format":"jp-replay/1","engine":7}"#.appending("\n").write(to: url, atomically: true, encoding: .utf8)
-    let e = #expect(throws: RecordingError.self) { _ = try RecordingFiles.open(url.path) }
+    let e = #expect(throws: RecordingError.self) { _ = try RecordingFiles.open(url.path, definitions: JustPhotoEvents.self) }
     #expect(e?.description.contains("bad.jsonl:1") == true)
     #expect(e?.description.contains("\"engine\": expected an engine name") == true)
   }

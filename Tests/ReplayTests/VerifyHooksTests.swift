@@ -1,3 +1,4 @@
+import EngineIO
 import CanonicalJSON
 import Foundation
 import Replay
@@ -61,7 +62,7 @@ struct VerifyHooksTests {
       seen.append("\(name):\(trace.split(separator: "\n").count):\(header?["wall_start_ms"] != nil)")
       return BudgetJudgement(line: "budgets \(name)", passed: name != "b")
     }
-    let within = try VerifyBudgets.check(report, store: c.store, say: { said.append($0) }, judges: ["justphoto": judge])
+    let within = try VerifyBudgets.check(report, store: c.store, say: { said.append($0) }, judges: ["justphoto": judge], definitions: JustPhotoEvents.self)
     #expect(!within)
     // c has no golden trace: it did not pass. The test corpus keeps JSONL text under .jprec
     // names, which RecordingFiles cannot open: the judge gets no header (and no error).
@@ -69,13 +70,13 @@ struct VerifyHooksTests {
     #expect(said == ["budgets a", "budgets b", "budgets: 1 recording(s) over budget"])
     // An engine without a judge has no budgets: said, and within.
     var other: [String] = []
-    #expect(try VerifyBudgets.check(report, store: c.store, say: { other.append($0) }, judges: ["pixscan": judge]))
+    #expect(try VerifyBudgets.check(report, store: c.store, say: { other.append($0) }, judges: ["pixscan": judge], definitions: JustPhotoEvents.self))
     #expect(other.first == "budgets a: none (no budgets for justphoto recordings)")
     #expect(throws: BadInputError(message: "a: header budgets: bad")) {
       let failing: VerifyBudgets.Judge = { (name: String, _: String, _: JSONObject?) throws(BadInputError) -> BudgetJudgement in
         throw BadInputError(message: "\(name): header budgets: bad")
       }
-      return try VerifyBudgets.check(report, store: c.store, say: { _ in }, judges: ["justphoto": failing])
+      return try VerifyBudgets.check(report, store: c.store, say: { _ in }, judges: ["justphoto": failing], definitions: JustPhotoEvents.self)
     }
   }
 }

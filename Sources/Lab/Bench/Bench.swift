@@ -70,7 +70,7 @@ package enum Bench {
     ]
     for (k, v) in session.headerFields { header.members.append(JSONMember(k, .string(v))) }
     do {
-      let rec = try Recorder(path: path, header: header)
+      let rec = try Recorder(path: path, header: header, definitions: JustPhotoVocabulary.eventDefinitions)
       for e in session { try rec.append(e) }
       try rec.finish()
     } catch { throw .badInput(error.description) }
@@ -91,7 +91,7 @@ package enum Bench {
     var lumaFrames = 0
     var events = 0
     do {
-      let r = try RecordingReader(path: recording)
+      let r = try RecordingReader(path: recording, definitions: JustPhotoVocabulary.eventDefinitions)
       jsonl.append(contentsOf: JSONLEventEncoder.headerLine(r.header).utf8)
       jsonl.append(0x0A)
       while let e = try r.next() {
@@ -132,7 +132,7 @@ package enum Bench {
 
   static func decodeJprec(_ path: String) throws(HarnessFailure) -> Int {
     do {
-      let r = try RecordingReader(path: path)
+      let r = try RecordingReader(path: path, definitions: JustPhotoVocabulary.eventDefinitions)
       var n = 0
       while let e = try r.next() { if case .landmarks = e.payload { n += 1 } }
       return n

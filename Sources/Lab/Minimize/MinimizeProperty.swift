@@ -186,9 +186,11 @@ package enum MinimizeFiles {
   /// leaves nothing behind and an old file untouched). The header says where it came from; generator keys go,
   /// since the result is no longer what the scenario makes.
   /// `channels`: the `.jprec` channel of each named event kind (another engine's kinds, as
-  /// `record` stores them).
+  /// `record` stores them). `definitions`: the recording's engine's event definitions (Just
+  /// Photo's by default; another engine's events are named events, stored by `channels`).
   package static func write(
-    _ c: Minimizer.Candidate, from name: String, to path: String, force: Bool, channels: [String: String] = [:]
+    _ c: Minimizer.Candidate, from name: String, to path: String, force: Bool, channels: [String: String] = [:],
+    definitions: any EventDefinitions.Type = JustPhotoVocabulary.eventDefinitions
   ) throws {
     let fm = FileManager.default
     if fm.fileExists(atPath: path), !force {
@@ -197,7 +199,7 @@ package enum MinimizeFiles {
     let header = writtenHeader(c.header, from: name)
     do {
       try SafeFile.produce(path, keepOpen: false, sqlite: true) { t in
-        let recorder = try Recorder(path: t.path, header: header)
+        let recorder = try Recorder(path: t.path, header: header, definitions: definitions)
         recorder.namedChannels = channels
         for e in c.events { try recorder.append(e) }
         try recorder.finish()

@@ -4,8 +4,3 @@ import EngineIO
 package enum Channel: String, CaseIterable, Sendable {
   case landmarks, pixels, sensors, device, ui, effects, label
 }
-
-extension EventKind {
-  /// The `.jprec` channel that stores this kind (DESIGN §3), as its vocabulary states it.
-  package var channel: Channel { KindTable.channels[KindTable.index[self]!] }
-}

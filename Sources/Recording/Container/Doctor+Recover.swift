@@ -11,12 +11,13 @@ extension Doctor {
   /// once complete, so it is always one `replay` reads: meta values that are not valid JSON are
   /// dropped (and listed as lost), the event counts are recomputed, the meta CRC is rewritten,
   /// and `jprec.seq_contiguous = false` records that sequence numbers have gaps when chunks were lost.
-  public static func recover(from: String, to: String) throws(RecordingError) -> RecoverReport {
+  /// The typed kinds are decoded with `definitions` (the recording's engine's).
+  public static func recover(from: String, to: String, definitions: any EventDefinitions.Type) throws(RecordingError) -> RecoverReport {
     if FileManager.default.fileExists(atPath: to) { throw RecordingError(file: to, "already exists; choose another name") }
     let truncation = try JPRec.checkHeader(from, allowTruncated: true)
     let src = try JPRec.openReadOnly(from, allowTruncated: true)
     defer { try? src.close() }
-    let scan = scan(src, path: from)
+    let scan = scan(src, path: from, definitions: definitions)
     if scan.good.isEmpty && !scan.problems.isEmpty {
       throw RecordingError(file: from, "nothing can be recovered: \(scan.problems.joined(separator: "; "))")
     }
@@ -55,7 +56,7 @@ extension Doctor {
       if let e = error as? SafeFileError { throw RecordingError(file: to, "cannot write the recovered recording: \(e.description)") }
       throw RecordingError(file: to, "cannot write the recovered recording: \(JPRec.sqliteMessage(error))")
     }
-    let verify = check(path: to)
+    let verify = check(path: to, definitions: definitions)
     return RecoverReport(kept: scan.good.count, lostChunks: lost, verify: verify)
   }
 

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineIO
 import Foundation
 import GRDB
 
@@ -77,7 +78,7 @@ public enum Doctor {
   }
 
   /// Verifies every chunk of every channel: CRC, zstd, full decode, count, time range, order.
-  static func scan(_ db: DatabaseQueue, path: String) -> Scan {
+  static func scan(_ db: DatabaseQueue, path: String, definitions: any EventDefinitions.Type) -> Scan {
     var scan = Scan()
     let tables: Tables
     do { tables = try readTables(db) } catch {
@@ -87,7 +88,7 @@ public enum Doctor {
     scan.tableDamage = tables.damage
     if let d = tables.damage { scan.problems.append(d) }
     if tables.kinds.isEmpty { scan.problems.append("meta \"\(JPRec.metaKinds)\" is missing or malformed; no chunk can be decoded") }
-    let decoders = decoders(tables, problems: &scan.problems)
+    let decoders = decoders(tables, problems: &scan.problems, definitions: definitions)
     var last: [Int64: (t: Int64, seq: Int64)] = [:]
     for c in tables.chunks {
       guard let (decoder, name) = decoders[c.channelID] else {
@@ -158,7 +159,7 @@ public enum Doctor {
 
   /// A decoder per known channel id (with the channel's name); each unknown or mismatched
   /// channel row is a problem.
-  static func decoders(_ t: Tables, problems: inout [String]) -> [Int64: (EventDecoder, String)] {
+  static func decoders(_ t: Tables, problems: inout [String], definitions: any EventDefinitions.Type) -> [Int64: (EventDecoder, String)] {
     var decoders: [Int64: (EventDecoder, String)] = [:]
     for (id, name, encoding) in t.channels {
       guard let ch = Channel(rawValue: name) else {
@@ -173,7 +174,7 @@ public enum Doctor {
         problems.append("channel \(name): has id \(id), expected \(JPRec.channelID(ch))")
         continue
       }
-      decoders[id] = (EventDecoder(kindNames: t.kinds, channel: ch, namedKinds: t.namedKinds), name)
+      decoders[id] = (EventDecoder(kindNames: t.kinds, channel: ch, namedKinds: t.namedKinds, definitions: definitions), name)
     }
     return decoders
   }
@@ -209,7 +210,8 @@ public enum Doctor {
   /// does it, CRC included), every chunk (CRC, bounds, zstd, full decode, order), the event
   /// counts of meta against the chunks, and — when all that passed — a complete read through
   /// `RecordingReader`, the code path `replay` uses. So `ok` means `replay` can read every event.
-  public static func check(path: String) -> DoctorReport {
+  /// The typed kinds are decoded with `definitions` (the recording's engine's).
+  public static func check(path: String, definitions: any EventDefinitions.Type) -> DoctorReport {
     var lines = ["checking \(path)"]
     let db: DatabaseQueue
     let truncation: String?
@@ -232,7 +234,7 @@ public enum Doctor {
       problems.append("meta: cannot read: \(JPRec.sqliteMessage(error))")
       meta = nil
     }
-    let scan = scan(db, path: path)
+    let scan = scan(db, path: path, definitions: definitions)
     problems += scan.problems
     for (c, name, message) in scan.bad { problems.append("\(c.place(name)): \(message)") }
     if let declared = meta?.eventCounts {
@@ -251,7 +253,7 @@ public enum Doctor {
       problems.append(
         "incomplete: recording was not finished (writer stopped after \(scan.events) events, last t=\(lastT.map { "\($0) ms" } ?? "-")); events in its open chunks are lost")
     }
-    if problems.isEmpty, let p = readAsReplayDoes(path) { problems.append(p) }
+    if problems.isEmpty, let p = readAsReplayDoes(path, definitions: definitions) { problems.append(p) }
     lines.append("format version \(JPRec.formatVersion), \(complete ? "complete" : "not complete")")
     lines.append("\(chunksChecked) chunk(s) checked, \(scan.good.count) good, \(scan.bad.count) bad; \(scan.events) events readable")
     for p in problems { lines.append("PROBLEM: \(p)") }
@@ -276,9 +278,9 @@ public enum Doctor {
   }
 
   /// Reads every event with `RecordingReader` (what `replay` does); the error, if any.
-  static func readAsReplayDoes(_ path: String) -> String? {
+  static func readAsReplayDoes(_ path: String, definitions: any EventDefinitions.Type) -> String? {
     do {
-      let r = try RecordingReader(path: path)
+      let r = try RecordingReader(path: path, definitions: definitions)
       while try r.next() != nil {}
       return nil
     } catch {

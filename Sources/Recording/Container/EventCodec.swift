@@ -13,9 +13,11 @@ enum KindTable {
     for (i, k) in EventKind.allCases.enumerated() { d[k] = i }
     return d
   }()
-  /// The channel of each kind of ``names``, as the vocabulary states it (a kind without one
-  /// would be a defect of the vocabulary: it traps here, at first use, in every test run).
-  static let channels: [Channel] = names.map { Channel(rawValue: justPhotoEvents.channel(of: $0) ?? "")! }
+  /// The channel of each kind of `names`, as `definitions` states it (nil for a kind they do
+  /// not declare, or declare with a channel `.jprec` does not have).
+  static func channels(of names: [String], _ definitions: any EventDefinitions.Type) -> [Channel?] {
+    names.map { definitions.channel(of: $0).flatMap(Channel.init(rawValue:)) }
+  }
 }
 
 /// Face field slots (docs/FORMAT-jprec.md §5.3): slot → the presence bit it needs (-1 = always).
@@ -163,12 +165,15 @@ final class EventDecoder {
   /// Kinds that are not Just Photo's decode as named events (JSON fields) of another engine;
   /// false (a Just Photo recording) refuses them.
   let namedKinds: Bool
+  /// The vocabulary the typed kinds are decoded with (the recording's engine's, from the caller).
+  let definitions: any EventDefinitions.Type
 
-  init(kindNames: [String], channel: Channel, namedKinds: Bool = false) {
+  init(kindNames: [String], channel: Channel, namedKinds: Bool = false, definitions: any EventDefinitions.Type) {
     self.kindNames = kindNames
     self.namedKinds = namedKinds
+    self.definitions = definitions
     kinds = kindNames.map { EventKind(rawValue: $0) }
-    kindChannels = kinds.map { $0?.channel }
+    kindChannels = zip(kinds, KindTable.channels(of: kindNames, definitions)).map { $0 == nil ? nil : $1 }
     self.channel = channel
     joints = .allocate(capacity: 57)
     joints.initialize(repeating: 0, count: 57)
@@ -247,7 +252,7 @@ final class EventDecoder {
       let data = try r.bytes(n)
       return (InputEvent(t: t, payload: .luma(LumaFrame(frame: prevLumaFrame, w: w, h: h, data: data))), seq)
     default:
-      return (InputEvent(t: t, payload: .typed(TypedEvent(justPhotoEvents, kind: kind.rawValue, fields: try decodeFields(&r, kind.rawValue)))), seq)
+      return (InputEvent(t: t, payload: .typed(TypedEvent(definitions, kind: kind.rawValue, fields: try decodeFields(&r, kind.rawValue)))), seq)
     }
   }
 

@@ -41,6 +41,8 @@ public final class Recorder {
   public var namedChannels: [String: String] = [:]
   /// The engine the header names (`engine`; Just Photo when absent).
   public let engine: String
+  /// The channel of each kind of `KindTable.names`, as the caller's definitions state it.
+  let kindChannels: [Channel?]
 
   struct OpenChunk {
     var startT: Int64
@@ -59,9 +61,13 @@ public final class Recorder {
   /// zstd level used for chunks (see docs/FORMAT-jprec.md §3 for the measurement).
   public static let defaultLevel: Int32 = 19
 
-  /// Creates a NEW recording at `path` (refuses an existing file) and writes `header` to `meta`.
-  public init(path: String, header: JSONObject, chunkRawLimit: Int = Recorder.defaultChunkRawLimit) throws(RecordingError) {
+  /// Creates a NEW recording at `path` (refuses an existing file) and writes `header` to `meta`;
+  /// each typed kind goes to the channel `definitions` (the recording's engine's) states.
+  public init(
+    path: String, header: JSONObject, chunkRawLimit: Int = Recorder.defaultChunkRawLimit, definitions: any EventDefinitions.Type
+  ) throws(RecordingError) {
     self.path = path
+    kindChannels = KindTable.channels(of: KindTable.names, definitions)
     self.chunkRawLimit = min(max(64, chunkRawLimit), ContainerLimits.chunkRawBytesMax)
     level = Recorder.defaultLevel
     let fm = FileManager.default
@@ -141,7 +147,12 @@ public final class Recorder {
           "a \"\(kindName)\" event is not a Just Photo kind; a recording of another engine names it in the header key \"engine\"")
       }
       kindIndex = KindTable.index[kind]!
-      ci = Channel.allCases.firstIndex(of: KindTable.channels[kindIndex])!
+      guard let channel = kindChannels[kindIndex] else {
+        throw RecordingError(
+          file: path, place: "event \(eventCount + 1)",
+          "a \"\(kindName)\" event has no .jprec channel in the event definitions the recorder was given")
+      }
+      ci = Channel.allCases.firstIndex(of: channel)!
     } else {
       guard case .named = event.payload else {
         throw RecordingError(

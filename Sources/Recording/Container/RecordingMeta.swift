@@ -119,8 +119,9 @@ struct RecordingMeta {
     return m
   }
 
-  /// Events per channel name that `jprec.event_counts` declares (nil before `finish()`).
-  func eventsPerChannel() throws(MetaError) -> [String: Int64]? {
+  /// Events per channel name that `jprec.event_counts` declares (nil before `finish()`); a
+  /// kind without a named channel goes to the channel `definitions` state for it.
+  func eventsPerChannel(_ definitions: any EventDefinitions.Type) throws(MetaError) -> [String: Int64]? {
     guard let eventCounts else { return nil }
     var d: [String: Int64] = [:]
     for (kind, n) in eventCounts {
@@ -128,10 +129,10 @@ struct RecordingMeta {
         d[channel, default: 0] += n
         continue
       }
-      guard let k = EventKind(rawValue: kind) else {
+      guard EventKind(rawValue: kind) != nil, let channel = definitions.channel(of: kind) else {
         throw MetaError(place: "meta \"\(JPRec.metaEventCounts)\"", "unknown event kind \"\(kind)\" (written by a newer jpreplay?)")
       }
-      d[k.channel.rawValue, default: 0] += n
+      d[channel, default: 0] += n
     }
     return d
   }

@@ -37,7 +37,8 @@ public final class RecordingReader {
 
   /// Opens `path` read-only and validates the container (SQLite, application id, format
   /// version, tables, meta CRC); no chunk is decoded yet. Throws a `RecordingError` naming the file.
-  public init(path: String) throws(RecordingError) {
+  /// Its typed kinds are decoded with `definitions` (the recording's engine's, from the caller).
+  public init(path: String, definitions: any EventDefinitions.Type) throws(RecordingError) {
     self.path = path
     db = try JPRec.openReadOnly(path)
     do {
@@ -58,7 +59,7 @@ public final class RecordingReader {
       let namedKinds = engineName != justPhotoEngineName
       let layout = try db.inDatabase { try ChunkIndex.read($0, path: path) }
       var declared: [String: Int64]
-      do throws(MetaError) { declared = try meta.eventsPerChannel() ?? [:] } catch { throw error.recordingError(path) }
+      do throws(MetaError) { declared = try meta.eventsPerChannel(definitions) ?? [:] } catch { throw error.recordingError(path) }
       let checkCounts = meta.eventCounts != nil
       for (ch, chunks) in layout.channels {
         var total: Int64 = 0
@@ -70,7 +71,7 @@ public final class RecordingReader {
             "its chunks hold \(total) events but meta \"\(JPRec.metaEventCounts)\" declares \(declared[ch.rawValue] ?? 0): chunks are missing or the chunk index is damaged (run `jpreplay doctor`)")
         }
         declared[ch.rawValue] = nil
-        cursors.append(ChannelCursor(channel: ch, name: ch.rawValue, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch, namedKinds: namedKinds), db: db))
+        cursors.append(ChannelCursor(channel: ch, name: ch.rawValue, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch, namedKinds: namedKinds, definitions: definitions), db: db))
       }
       // Every command reads a recording through here: one more than a recording may hold
       // (its chunk index says so) is refused before a chunk is decompressed.

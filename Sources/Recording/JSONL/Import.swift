@@ -15,17 +15,19 @@ public enum RecordingImport {
     public var events: Int
   }
 
-  /// Reads `source` (.jsonl / .jsonl.zst) and writes `destination`, which must not exist.
+  /// Reads `source` (.jsonl / .jsonl.zst) and writes `destination`, which must not exist; the
+  /// typed kinds are read with `definitions` (the recording's engine's).
   /// On bad input the partial destination is removed and the error names the source line.
   /// (A crash or `kill -9` leaves the committed chunks, readable, marked incomplete.)
   @discardableResult
   public static func run(
     from source: String, to destination: String, chunkRawLimit: Int = Recorder.defaultChunkRawLimit,
+    definitions: any EventDefinitions.Type,
     kinds: [EventKindInfo] = [], refusal: ((InputEvent) -> EventRefusal?)? = nil,
     headerProblem: ((JSONObject) -> String?)? = nil, progress: ((Progress) -> Void)? = nil
   ) throws(RecordingError) -> Int {
     try run(
-      reader: JSONLReader(path: source), to: destination, chunkRawLimit: chunkRawLimit, kinds: kinds, refusal: refusal,
+      reader: JSONLReader(path: source, definitions: definitions), to: destination, chunkRawLimit: chunkRawLimit, kinds: kinds, refusal: refusal,
       headerProblem: headerProblem, progress: progress)
   }
 
@@ -45,7 +47,8 @@ public enum RecordingImport {
     headerProblem: ((JSONObject) -> String?)? = nil, progress: ((Progress) -> Void)? = nil
   ) throws(RecordingError) -> Int {
     if let problem = headerProblem?(reader.header) { throw RecordingError(file: "\(reader.path):1", problem) }
-    let recorder = try Recorder(path: destination, header: reader.header, chunkRawLimit: chunkRawLimit)
+    let recorder = try Recorder(
+      path: destination, header: reader.header, chunkRawLimit: chunkRawLimit, definitions: reader.definitions)
     for k in kinds { recorder.namedChannels[k.name] = k.channel }
     let check = recorder.engine != justPhotoEngineName
     do throws(RecordingError) {
@@ -129,9 +132,15 @@ extension RecordingReader: RecordingEventReader {
 /// Recording files by path, whatever their form.
 public enum RecordingFiles {
   /// Opens `path` by its suffix: `.jsonl` / `.jsonl.zst` as JSONL, anything else as `.jprec`.
-  public static func open(_ path: String) throws(RecordingError) -> any RecordingEventReader {
-    if JSONLReader.isJSONL(path) { return try JSONLReader(path: path) }
-    return try RecordingReader(path: path)
+  ///
+  /// - Parameters:
+  ///   - path: the recording file.
+  ///   - definitions: the recording's engine's event definitions (its typed kinds are decoded
+  ///     with them; ``NoEventDefinitions`` when only the header is read).
+  /// - Returns: a reader at its first event.
+  public static func open(_ path: String, definitions: any EventDefinitions.Type) throws(RecordingError) -> any RecordingEventReader {
+    if JSONLReader.isJSONL(path) { return try JSONLReader(path: path, definitions: definitions) }
+    return try RecordingReader(path: path, definitions: definitions)
   }
 
   /// How the recording at `path` differs from `header` and `events` (events first, then the
@@ -139,12 +148,12 @@ public enum RecordingFiles {
   /// (the scenario's event first, then the recording's). A scenario engine's record and
   /// staleness checks use it to tell a recording that is its scenario's from one that is not.
   public static func difference(
-    _ path: String, header: JSONObject, events: [InputEvent],
+    _ path: String, header: JSONObject, events: [InputEvent], definitions: any EventDefinitions.Type,
     contrast: (_ scenario: InputEvent, _ recording: InputEvent) -> String
   ) -> String? {
     guard FileManager.default.fileExists(atPath: path) else { return "\(path) does not exist" }
     var source: any RecordingEventReader
-    do { source = try open(path) } catch { return "cannot read it (\(error.description))" }
+    do { source = try open(path, definitions: definitions) } catch { return "cannot read it (\(error.description))" }
     var n = 0
     for e in events {
       n += 1

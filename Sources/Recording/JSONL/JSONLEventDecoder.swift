@@ -16,11 +16,21 @@ public struct JSONLEventDecoder {
   /// Decode every kind as a named event of another engine (the header's `engine` is not Just
   /// Photo): the kind must be a name, the fields stay JSON; that engine's vocabulary checks them.
   public var namedKinds = false
+  /// The recording's engine's vocabulary: the fields each typed kind must have and its typed
+  /// value (handed by the caller: the engine's plug-in or vocabulary).
+  public var definitions: any EventDefinitions.Type
 
-  /// A decoder for the event on line `line` of `file`.
-  public init(file: String, line: Int) {
+  /// A decoder for the event on line `line` of `file`, its typed kinds checked and decoded by
+  /// `definitions`.
+  ///
+  /// - Parameters:
+  ///   - file: the file, as messages name it.
+  ///   - line: the event's 1-based line number.
+  ///   - definitions: the recording's engine's event definitions.
+  public init(file: String, line: Int, definitions: any EventDefinitions.Type) {
     self.file = file
     self.line = line
+    self.definitions = definitions
   }
 
   /// The error for this line; `field` is the event field at fault (top level), if one is.
@@ -64,7 +74,7 @@ public struct JSONLEventDecoder {
       if kind == .ref_analysis { try checkReference(fields) }
       try checkSchema(kind, fields)
       // Decoded once, here: the engine handles this typed form at replay (what imports, replays).
-      let g = TypedEvent(justPhotoEvents, kind: kind.rawValue, fields: fields)
+      let g = TypedEvent(definitions, kind: kind.rawValue, fields: fields)
       if let error = g.decodingError { throw fail(error.description, field: error.field) }
       return InputEvent(t: t, payload: .typed(g))
     }
@@ -104,7 +114,7 @@ public struct JSONLEventDecoder {
   }
 
   func checkSchema(_ kind: EventKind, _ fields: JSONObject) throws(RecordingError) {
-    let schema = kind.schema
+    let schema = definitions.fields(of: kind.rawValue) ?? []
     for spec in schema {
       guard let v = fields[spec.name], !v.isNull || !spec.required else {
         if spec.required {

@@ -53,7 +53,7 @@ public enum JSONLEventEncoder {
       o.members.append(JSONMember("data", .string(Data(l.data).base64EncodedString())))
     case .typed(let g):
       var done = Set<String>()
-      for spec in g.eventKind?.schema ?? [] {
+      for spec in g.definitions?.fields(of: g.kind) ?? [] {
         if let v = g.fields[spec.name] {
           o.members.append(JSONMember(spec.name, v))
           done.insert(spec.name)

@@ -40,6 +40,8 @@ public final class JSONLReader {
   private var durationMs: Millis?
   /// The header names another engine: its events are named events.
   private var namedKinds = false
+  /// The recording's engine's event definitions (its typed kinds' fields and decoding).
+  public let definitions: any EventDefinitions.Type
 
   /// Whether `path` names a JSONL recording by its suffix (`.jsonl` or `.jsonl.zst`); anything else is taken for `.jprec`.
   public static func isJSONL(_ path: String) -> Bool {
@@ -48,8 +50,10 @@ public final class JSONLReader {
 
   /// Opens `path` (a regular file; `.zst` is decompressed as it streams) and reads and checks
   /// its header line. Throws a `RecordingError` naming `path:1` when the header is missing or wrong.
-  public init(path: String) throws(RecordingError) {
+  /// Its typed kinds are checked and decoded with `definitions` (the recording's engine's).
+  public init(path: String, definitions: any EventDefinitions.Type) throws(RecordingError) {
     self.path = path
+    self.definitions = definitions
     try InputFile.checkRegular(path, what: "recording")
     guard let h = FileHandle(forReadingAtPath: path) else {
       throw RecordingError(file: path, FileManager.default.fileExists(atPath: path) ? "cannot open for reading" : "no such file")
@@ -68,8 +72,9 @@ public final class JSONLReader {
 
   /// Reads JSONL text held in memory (e.g. what a scenario generator produced) with the same
   /// checks as a file; `path` names it in messages.
-  public init(bytes: [UInt8], path: String) throws(RecordingError) {
+  public init(bytes: [UInt8], path: String, definitions: any EventDefinitions.Type) throws(RecordingError) {
     self.path = path
+    self.definitions = definitions
     handle = nil
     zstd = nil
     totalBytes = Int64(bytes.count)
@@ -165,7 +170,7 @@ public final class JSONLReader {
       }
       let event = try Self.checkedEvent(
         value, file: path, line: lineNumber, lastT: lastT, durationMs: durationMs, eventCount: eventCount,
-        eventsMax: eventsMax, namedKinds: namedKinds)
+        eventsMax: eventsMax, namedKinds: namedKinds, definitions: definitions)
       lastT = event.t
       eventCount += 1
       return event
@@ -178,9 +183,10 @@ public final class JSONLReader {
   /// of JSONL lines, imported or generated).
   package static func checkedEvent(
     _ value: JSONValue, file path: String, line lineNumber: Int, lastT: Millis, durationMs: Millis?,
-    eventCount: Int, eventsMax: Int = RecordingLimits.eventsMax, namedKinds: Bool = false
+    eventCount: Int, eventsMax: Int = RecordingLimits.eventsMax, namedKinds: Bool = false,
+    definitions: any EventDefinitions.Type
   ) throws(RecordingError) -> InputEvent {
-    var decoder = JSONLEventDecoder(file: path, line: lineNumber)
+    var decoder = JSONLEventDecoder(file: path, line: lineNumber, definitions: definitions)
     decoder.namedKinds = namedKinds
     let event = try decoder.decode(value)
     if event.t < lastT {

@@ -47,7 +47,8 @@ extension JPReplay {
         if FileManager.default.fileExists(atPath: output) {
           throw CLIError.badInput("\(output) exists; choose another name")
         }
-        let r = try Recording.Doctor.recover(from: recording, to: output)
+        let r = try Recording.Doctor.recover(
+          from: recording, to: output, definitions: EngineRegistry.definitions(ofRecording: recording))
         print("recovered \(r.kept) chunk(s) from \(ConsoleText.line(recording)) into \(ConsoleText.line(output))")
         if r.lostChunks.isEmpty {
           print("lost: nothing")
@@ -62,7 +63,7 @@ extension JPReplay {
       }
       // The exit code comes from the report's status: a file that is no recording at all is
       // bad input (exit 2); damage inside one is exit 1.
-      let report = Recording.Doctor.check(path: recording)
+      let report = Recording.Doctor.check(path: recording, definitions: EngineRegistry.definitions(ofRecording: recording))
       // Sound as a container, another engine's recording must also hold only events its
       // engine takes; its refusals replace the final "ok".
       let refusals = report.status == .ok ? try engineRefusals() : []

@@ -110,7 +110,7 @@ extension JPReplay {
       let plugin = try EngineRegistry.route(recording)
       if let plugin { try EngineRegistry.refuseJustPhotoOptions(nil, cues: cues, for: plugin, path: recording) }
       let events: any RecordingEventReader
-      do { events = try RecordingFiles.open(recording) } catch { throw CLIError.badInput(error.description) }
+      do { events = try RecordingFiles.open(recording, definitions: EngineRegistry.definitions(of: plugin)) } catch { throw CLIError.badInput(error.description) }
       var options = MCAPExport.Options(engine: plugin?.name ?? justPhotoEngineName)
       options.cues = cues
       options.wallStartMs = events.header["wall_start_ms"]?.int64Value ?? 0
@@ -168,11 +168,11 @@ extension JPReplay {
       if let plugin {
         return plugin.kinds.map { ($0.name, (Channel(rawValue: $0.name == "label" ? "label" : $0.channel) ?? .ui).rawValue) }
       }
-      return EventKind.allCases.map { ($0.rawValue, $0.channel.rawValue) }
+      return EventKind.allCases.map { ($0.rawValue, $0.eventChannel.rawValue) }
     }
 
     static func channel(of e: InputEvent, kinds: [(name: String, channel: String)]) -> String {
-      if let k = e.kind { return k.channel.rawValue }
+      if let k = e.kind { return k.eventChannel.rawValue }
       let name = e.kindName
       return kinds.first(where: { $0.name == name })?.channel ?? "ui"
     }

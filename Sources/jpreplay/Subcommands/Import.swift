@@ -56,7 +56,7 @@ extension JPReplay {
       let progress = ProgressLine(label: "import")
       func importEvents(to target: String) throws -> Int {
         try RecordingImport.run(
-          from: source, to: target, kinds: kinds, refusal: plugin?.refusal, headerProblem: headerProblem
+          from: source, to: target, definitions: EngineRegistry.definitions(of: plugin), kinds: kinds, refusal: plugin?.refusal, headerProblem: headerProblem
         ) { p in
           progress.update(Int(p.bytesRead >> 20), of: Int(p.totalBytes >> 20), "MiB, \(p.events) events")
         }

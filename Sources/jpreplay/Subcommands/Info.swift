@@ -27,7 +27,7 @@ extension JPReplay {
       guard !JSONLReader.isJSONL(recording) else {
         throw CLIError.badInput("\(recording): `info` reads .jprec files; import it first (jpreplay import \(recording))")
       }
-      let reader = try RecordingReader(path: recording)
+      let reader = try RecordingReader(path: recording, definitions: EngineRegistry.definitions(ofRecording: recording))
       let s = try reader.stats()
       if json {
         printJSON(JSONWriter.write(s.json(file: recording)))

@@ -116,6 +116,7 @@ extension JPReplay {
       let replay: CandidateReplay
       let grammar: TraceMatcher.Grammar
       var channels: [String: String] = [:]
+      let definitions = EngineRegistry.definitions(of: plugin)
       if let plugin {
         replay = CandidateReplay { c, selection in
           try plugin.records(c.header, c.events, selection, PluginSettings(), "minimize candidate")
@@ -139,7 +140,7 @@ extension JPReplay {
         property = MinimizeProperty.expects(replay: replay, matcher)
         what = "a trace line matching '\(expect)'"
       } else if let test {
-        property = { c in try Self.runTest(test, on: c, name: name, channels: channels) }
+        property = { c in try Self.runTest(test, on: c, name: name, channels: channels, definitions: definitions) }
         what = "`\(test)` exits 0"
       } else {
         let goldenPath = Paths.join(goldenDir, name + ".trace.jsonl")
@@ -159,7 +160,8 @@ extension JPReplay {
       let outcome = try minimizer.run(original)
       progress.finish()
       let out = output ?? "\(name)-min.jprec"
-      try MinimizeFiles.write(outcome.minimized, from: name, to: out, force: force, channels: channels)
+      try MinimizeFiles.write(
+        outcome.minimized, from: name, to: out, force: force, channels: channels, definitions: definitions)
       let before = outcome.original
       let after = outcome.minimized
       print("minimize \(recording): keeping \(what)")
@@ -230,11 +232,14 @@ extension JPReplay {
     }
 
     /// Writes the candidate to a temporary recording and runs the user's command on it.
-    static func runTest(_ command: String, on c: Minimizer.Candidate, name: String, channels: [String: String] = [:]) throws -> Bool {
+    static func runTest(
+      _ command: String, on c: Minimizer.Candidate, name: String, channels: [String: String] = [:],
+      definitions: any EventDefinitions.Type = EngineRegistry.definitions(of: nil)
+    ) throws -> Bool {
       let dir = try SafeFile.temporaryDirectory("minimize")
       defer { try? FileManager.default.removeItem(at: dir) }
       let path = dir.joined("\(name)-candidate.jprec").path
-      try MinimizeFiles.write(c, from: name, to: path, force: true, channels: channels)
+      try MinimizeFiles.write(c, from: name, to: path, force: true, channels: channels, definitions: definitions)
       // The candidate's path never enters the command text: `{}` becomes "$1" and the path is
       // the shell's first positional argument (and $JPREPLAY_CANDIDATE), so no character of a
       // recording's name can be read as shell syntax.

@@ -33,7 +33,7 @@ enum EngineScenarioRecord {
     }
     do {
       try SafeFile.produce(out, keepOpen: false, sqlite: true) { f in
-        let r = try Recorder(path: f.path, header: generated.header)
+        let r = try Recorder(path: f.path, header: generated.header, definitions: engine.plugin.definitions)
         for k in engine.plugin.kinds { r.namedChannels[k.name] = k.channel }
         for e in events { try r.append(e) }
         try r.finish()

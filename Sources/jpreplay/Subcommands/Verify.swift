@@ -293,7 +293,8 @@ extension JPReplay {
         }
       }
       // Budgets are Just Photo's (prompt budgets); another engine's recordings have none.
-      do { return try VerifyBudgets.check(report, store: corpus.store, say: say, judges: [JustPhotoVocabulary.engineName: limits.judge]) } catch {
+      do { return try VerifyBudgets.check(report, store: corpus.store, say: say, judges: [JustPhotoVocabulary.engineName: limits.judge],
+          definitions: JustPhotoVocabulary.eventDefinitions) } catch {
         printErr("jpreplay: \(error.message)")
         throw ExitCode(2)
       }

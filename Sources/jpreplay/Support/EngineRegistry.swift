@@ -1,4 +1,5 @@
 import CameraCoachPlugin
+import EngineIO
 import EngineSeam
 import JustPhotoPlugin
 import Lab
@@ -59,6 +60,19 @@ enum EngineRegistry {
   }
 
   /// The engine `plugin` replays as messages name it (Just Photo when nil).
+  /// The event definitions a recording of `plugin`'s engine is read with (Just Photo's
+  /// vocabulary's when nil: a Just Photo recording).
+  static func definitions(of plugin: EnginePlugin?) -> any EventDefinitions.Type {
+    plugin?.definitions ?? JustPhotoVocabulary.eventDefinitions
+  }
+
+  /// The event definitions of the engine `path`'s header names, for a command that reads any
+  /// recording (`info`, `doctor`): an unreadable header or an unknown engine is left to the
+  /// reader, which reports it (Just Photo's definitions then).
+  static func definitions(ofRecording path: String) -> any EventDefinitions.Type {
+    definitions(of: (try? route(path)) ?? nil)
+  }
+
   static func title(of plugin: EnginePlugin?) -> String {
     guard let plugin else { return "Just Photo" }
     return engines.first { $0.name == plugin.name }?.title ?? plugin.name
@@ -89,7 +103,7 @@ enum EngineRegistry {
   /// `--plant-fault` passes an engine's with planted faults, `PlantFaultOption`).
   static func route(_ path: String, plugins: [String: EnginePlugin] = EngineRegistry.plugins) throws(CLIError) -> EnginePlugin? {
     let name: String?
-    do { name = try RecordingEngine.name(ofRecording: path) } catch { throw .badInput(error.description) }
+    do { name = try RecordingEngine.name(ofRecording: path, definitions: JustPhotoVocabulary.eventDefinitions) } catch { throw .badInput(error.description) }
     guard let name, name != justPhotoEngineName else { return nil }
     guard let plugin = plugins[name] else {
       throw .badInput(RecordingEngine.unknown(name, path: path, known: known).description)

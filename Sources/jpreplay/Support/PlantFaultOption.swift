@@ -72,7 +72,7 @@ struct PlantFaultOption: ParsableArguments {
   func requireEngineRecording(_ plugin: EnginePlugin?, path: String) throws {
     guard let first = names.first, plugin == nil else { return }
     // A file that cannot be opened is left to the command, which reports it with its place.
-    guard (try? RecordingEngine.name(ofRecording: path)) != nil else { return }
+    guard (try? RecordingEngine.name(ofRecording: path, definitions: EngineRegistry.definitions(of: nil))) != nil else { return }
     let title = Self.engine(planting: first)?.title ?? "?"
     throw CLIError.badInput("\(path): --plant-fault plants a \(title) engine fault; this is a Just Photo recording (Just Photo's planted faults: jpreplay faults --list)")
   }
