@@ -156,14 +156,9 @@ extension ScenarioCorpus {
       knownMisses: knownMissCheck { files.rules(of: $0) })
   }
 
-  /// The `known:` misses of recording NAME's scenario on the committed draw (draw 0): the
-  /// rules whose marker names draw 0 and that miss as it says, one line each. Only a scenario
-  /// with such a marker is judged again.
-  public static func knownMissCheck(recordingsDir: String) -> @Sendable (String, ReplayProducts) -> [String] {
-    knownMissCheck { name in (try? expectations(of: name, recordingsDir: recordingsDir)) ?? [] }
-  }
-
-  /// The same check with each recording's rules from `rules`.
+  /// The `known:` misses of recording NAME's scenario on the committed draw (draw 0), its rules
+  /// from `rules`: the rules whose marker names draw 0 and that miss as it says, one line each.
+  /// Only a scenario with such a marker is judged again.
   static func knownMissCheck(
     _ rules: @escaping @Sendable (String) -> [ScenarioExpectation]
   ) -> @Sendable (String, ReplayProducts) -> [String] {

@@ -59,6 +59,9 @@ enum EngineRegistry {
     (plugin?.kinds ?? JustPhotoVocabulary.kinds).map(\.name)
   }
 
+  /// Just Photo as messages and listings name it.
+  static let justPhotoTitle = "Just Photo"
+
   /// The engine `plugin` replays as messages name it (Just Photo when nil).
   /// The event definitions a recording of `plugin`'s engine is read with (Just Photo's
   /// vocabulary's when nil: a Just Photo recording).
@@ -74,7 +77,7 @@ enum EngineRegistry {
   }
 
   static func title(of plugin: EnginePlugin?) -> String {
-    guard let plugin else { return "Just Photo" }
+    guard let plugin else { return justPhotoTitle }
     return engines.first { $0.name == plugin.name }?.title ?? plugin.name
   }
 
