@@ -37,7 +37,7 @@ extension JPReplay {
       // applies (Just Photo's options catalogue, as `import` applies it). A recording of an
       // engine this jpreplay does not know is still printed, its kinds unchecked.
       let routed: EnginePlugin??
-      do { routed = .some(try EngineRegistry.route(recording)) } catch { routed = .none }
+      do { routed = .some(try EngineRegistry.legacyRoute(recording)) } catch { routed = .none }
       let reader = try Harness.openReader(recording)
       if case .some(.none) = routed, let problem = EngineOptions.headerProblem(reader.header) {
         throw CLIError.badInput("\(recording)\(recording.hasSuffix(".jprec") ? "" : ":1"): \(problem)")

@@ -77,7 +77,7 @@ extension JPReplay {
       var pluginSide: (plugin: EnginePlugin, path: String)? = nil
       var justPhotoSide = false
       for p in [a, b] where Harness.isRecording(p) {
-        if let plugin = try EngineRegistry.route(p) { pluginSide = pluginSide ?? (plugin, p) } else { justPhotoSide = true }
+        if let plugin = try EngineRegistry.legacyRoute(p) { pluginSide = pluginSide ?? (plugin, p) } else { justPhotoSide = true }
       }
       if let pluginSide, !justPhotoSide {
         try EngineRegistry.refuseJustPhotoOptions(engine, for: pluginSide.plugin, path: pluginSide.path)
@@ -135,7 +135,7 @@ extension JPReplay {
     static func traceText(
       of path: String, specPath: String?, overrides: [(name: String, value: String)]
     ) throws -> (text: String, isA13: Bool, records: [TraceRecord]?) {
-      if Harness.isRecording(path), let plugin = try EngineRegistry.route(path) {
+      if Harness.isRecording(path), let plugin = try EngineRegistry.legacyRoute(path) {
         do {
           let p = try plugin.products(URL(fileURLWithPath: path))
           return (p.trace, false, p.records)

@@ -83,7 +83,7 @@ extension JPReplay {
     /// what it rejects at replay) as report lines (at most `refusedShownMax` listed); empty
     /// when it takes them all.
     func engineRefusals() throws -> [String] {
-      guard let plugin = try EngineRegistry.route(recording) else { return [] }
+      guard let plugin = try EngineRegistry.legacyRoute(recording) else { return [] }
       let reader = try Harness.openReader(recording)
       var lines: [String] = []
       var refused = 0

@@ -49,7 +49,7 @@ extension JPReplay {
       // Another engine's events are checked against its kinds (Just Photo's by the decoder).
       // Its own check too: an event the engine would refuse at replay is bad input here.
       // Just Photo's header options are checked against its catalogue.
-      let plugin = try EngineRegistry.route(source)
+      let plugin = try EngineRegistry.legacyRoute(source)
       let kinds = plugin?.kinds ?? []
       var headerProblem: ((JSONObject) -> String?)? = nil
       if plugin == nil { headerProblem = { EngineOptions.headerProblem($0) } }

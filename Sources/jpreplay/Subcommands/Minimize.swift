@@ -96,7 +96,7 @@ extension JPReplay {
     func run() throws {
       // Another engine's recording replays through its plug-in (the registry's, by the header's
       // `engine`); --against builds and runs a Just Photo engine with a PoseSpec.
-      let plugin = try EngineRegistry.route(recording)
+      let plugin = try EngineRegistry.legacyRoute(recording)
       if let plugin { try EngineRegistry.refuseJustPhotoOptions(engine, for: plugin, path: recording) }
       if against != nil {
         try EngineRegistry.requireJustPhoto(recording, command: "minimize --against", why: "it runs another jpreplay with a PoseSpec")

@@ -164,7 +164,7 @@ extension JPReplay {
       let plugins = planted.plugins()
       var verifier = Verifier(store: corpus.store, options: options) { (url: URL) throws(ReplayError) -> ReplayProducts in
         let plugin: EnginePlugin?
-        do { plugin = try EngineRegistry.route(url.path, plugins: plugins) } catch let e as CLIError { throw .badInput(BadInputError(message: e.message)) } catch { throw .badInput(BadInputError(message: "\(error)")) }
+        do { plugin = try EngineRegistry.legacyRoute(url.path, plugins: plugins) } catch let e as CLIError { throw .badInput(BadInputError(message: e.message)) } catch { throw .badInput(BadInputError(message: "\(error)")) }
         if let plugin { return try plugin.products(url) }
         guard let driver = justPhotoDriver else {
           throw .badInput(
@@ -209,7 +209,7 @@ extension JPReplay {
       for name in names {
         let path = corpus.store.recordingURL(name).path
         let routed: EnginePlugin?
-        do { routed = try EngineRegistry.route(path) } catch { continue }  // reported by its replay
+        do { routed = try EngineRegistry.legacyRoute(path) } catch { continue }  // reported by its replay
         guard let plugin = routed else { return }  // a Just Photo recording: they apply
         other = other ?? (plugin, path)
       }

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// Issue 36 item 1, "one route per command": Just Photo is a registration in the CLI's registry
+/// like every other engine, and a command converted to one route has no Just Photo branch
+/// beside its plug-in branch (no `legacyRoute`, no `plugin == nil`, no `Harness.driver`).
+@Suite("One route per command (EngineRouting)")
+struct OneRouteTests {
+  static let root = SourceRulesTests.repoRoot
+
+  static func text(_ path: String) throws -> String {
+    try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+  }
+
+  /// The commands replaying through the registry only; the others still use
+  /// `EngineRegistry.legacyRoute` (nil for a Just Photo recording).
+  static let oneRoute = ["Replay.swift"]
+
+  @Test func justPhotoIsTheRegistrysFirstEngine() throws {
+    let registry = try Self.text("Sources/jpreplay/Support/EngineRegistry.swift")
+    guard let list = registry.range(of: "static let engines: [EngineRegistration] = [") else {
+      Issue.record("EngineRegistry.engines not found")
+      return
+    }
+    let entries = registry[list.upperBound...].split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      .prefix { $0 != "]" }.filter { !$0.isEmpty && !$0.hasPrefix("//") }
+    #expect(entries.first?.hasPrefix("Harness.registration,") == true, "\(entries)")
+    #expect(entries.count >= 3, "\(entries)")
+  }
+
+  @Test func convertedCommandsHaveOneRoute() throws {
+    let needles = ["legacyRoute", "plugin == nil", "Harness.driver", "refuseJustPhotoOptions", "CanonicalOutput"]
+    for name in Self.oneRoute {
+      let lines = SourceRulesTests.codeLines(try Self.text("Sources/jpreplay/Subcommands/\(name)"), containing: needles)
+      #expect(lines.isEmpty, "\(name) still has a Just Photo branch: \(lines)")
+    }
+  }
+}
