@@ -14,7 +14,7 @@ struct OneRouteTests {
 
   /// The commands replaying through the registry only; the others still use
   /// `EngineRegistry.legacyRoute` (nil for a Just Photo recording).
-  static let oneRoute = ["Replay.swift", "Verify.swift"]
+  static let oneRoute = ["Replay.swift", "Verify.swift", "Diff.swift"]
 
   @Test func justPhotoIsTheRegistrysFirstEngine() throws {
     let registry = try Self.text("Sources/jpreplay/Support/EngineRegistry.swift")
