@@ -39,6 +39,10 @@ public struct EnginePlugin: Sendable {
   public var timeline: TraceTimeline
   /// Why the engine refuses an event (``EngineVocabulary/refusal(of:)``): `import` and `doctor`.
   public var refusal: @Sendable (InputEvent) -> EventRefusal?
+  /// What is wrong with a recording header for this engine (its `options`, read through the
+  /// engine's catalogue), in words; nil when nothing is (the default): `import` refuses such a
+  /// header.
+  public var headerProblem: @Sendable (_ header: JSONObject) -> String?
   /// Replays `url` into the canonical trace and A.13 texts (``products(_:_:)``).
   public var canonical: @Sendable (_ url: URL, _ settings: PluginSettings) throws(ReplayError) -> ReplayProducts
   /// How the engine applies engine options (``configured(_:)``); nil = it takes none
@@ -82,6 +86,7 @@ public struct EnginePlugin: Sendable {
         a13: E.Vocabulary.writesDiagnostics ? out.a13.text : nil, summary: summary)
     }
     configurer = nil
+    headerProblem = { _ in nil }
   }
 
   /// The canonical trace and A.13 texts of `url` (what `verify` compares).

@@ -1,4 +1,5 @@
 import JustPhotoEngine
+import JustPhotoIO
 import JustPhotoPlugin
 import Replay
 import Verify
@@ -17,6 +18,7 @@ extension Harness {
   public static let plugin: EnginePlugin = {
     var p = EnginePlugin(Engine.self, make: { _ in throw HarnessFailure.badInput("Just Photo's plug-in is not configured") })
     p.configurer = { (_, options) throws(EngineOptionError) -> EnginePlugin in try configured(options) }
+    p.headerProblem = { EngineOptions.headerProblem($0) }
     p.replay = { (url, settings, trace, a13) throws(ReplayError) -> ReplaySummary in
       try defaults().replay(url, settings, &trace, &a13)
     }
@@ -69,8 +71,9 @@ extension Harness {
       make = try engineMaker(spec: spec, explicitSpec: options.spec != nil, overrides: overrides, traceMetrics: metrics)
       strict = overrides.last(where: { $0.name == "strictEffects" }).map { $0.value == "true" }
     } catch { throw .badInput(error.message, code: error.code) }
-    var p = EnginePlugin(Engine.self, make: make)
-    p.configurer = plugin.configurer
+    let fresh = EnginePlugin(Engine.self, make: make)
+    var p = plugin
+    (p.replay, p.records, p.canonical) = (fresh.replay, fresh.records, fresh.canonical)
     return p.narrowed(traceKinds: kinds, cues: Set(options.cues), strictEffects: strict)
   }
 }

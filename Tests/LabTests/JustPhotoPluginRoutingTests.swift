@@ -1,3 +1,4 @@
+import CanonicalJSON
 import Foundation
 import Replay
 import ReplayHarness
@@ -40,6 +41,18 @@ struct JustPhotoPluginRoutingTests {
     let metrics = try Harness.plugin.configured(EngineOptionValues(spec: Self.spec, trace: "metrics", cues: ["FRAME_MOVE_LEFT"]))
     let evals = try metrics.products(Self.recording).records.filter { $0.out == "cue_eval" }
     #expect(!evals.isEmpty)
+  }
+
+  /// `import` checks a header through the plug-in: Just Photo's options against its
+  /// catalogue, kept by a configured plug-in.
+  @Test func itJudgesAHeadersOptions() throws {
+    let good: JSONObject = ["options": .object(["angleFix": "on"])]
+    let bad: JSONObject = ["options": .object(["nosuch": 1])]
+    let configured = try Harness.plugin.configured(EngineOptionValues(spec: Self.spec))
+    for plugin in [Harness.plugin, configured] {
+      #expect(plugin.headerProblem(good) == nil)
+      #expect(plugin.headerProblem(bad)?.contains("nosuch") == true, "\(plugin.headerProblem(bad) ?? "nil")")
+    }
   }
 
   @Test func badOptionsAreItsOwnComplaints() {

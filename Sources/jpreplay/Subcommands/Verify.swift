@@ -199,22 +199,22 @@ extension JPReplay {
       var refused: [String: EngineOptionError] = [:]
       var failure: CLIError? = nil
       for registration in EngineRegistry.engines {
-        guard let plugin = plugins[registration.name] else { continue }
-        do { configured[plugin.name] = try plugin.configured(options) } catch {
+        guard let engine = plugins[registration.name] else { continue }
+        do { configured[engine.name] = try engine.configured(options) } catch {
           switch error {
           case .notAccepted:
-            configured[plugin.name] = plugin
-            refused[plugin.name] = error
+            configured[engine.name] = engine
+            refused[engine.name] = error
           case .unavailable(_, let reason, let remedy):
-            var failing = plugin
+            var failing = engine
             failing.canonical = { (url, _) throws(ReplayError) -> ReplayProducts in
               throw .badInput(
                 BadInputError(
                   recording: url.path, message: "a \(registration.title) recording: \(reason) to replay it with; \(remedy)"))
             }
-            configured[plugin.name] = failing
+            configured[engine.name] = failing
           case .badInput, .unknownTraceKind:
-            failure = failure ?? EngineRegistry.refusal(error, plugin: plugin, path: "")
+            failure = failure ?? EngineRegistry.refusal(error, plugin: engine, path: "")
           }
         }
       }
