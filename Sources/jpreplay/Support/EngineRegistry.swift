@@ -63,7 +63,7 @@ enum EngineRegistry {
   }
 
   /// Just Photo as messages and listings name it.
-  static let justPhotoTitle = "Just Photo"
+  static let justPhotoTitle = Harness.registration.title
 
   /// The engine `plugin` replays as messages name it (Just Photo when nil).
   /// The event definitions a recording of `plugin`'s engine is read with (Just Photo's
@@ -76,7 +76,7 @@ enum EngineRegistry {
   /// recording (`info`, `doctor`): an unreadable header or an unknown engine is left to the
   /// reader, which reports it (Just Photo's definitions then).
   static func definitions(ofRecording path: String) -> any EventDefinitions.Type {
-    definitions(of: (try? legacyRoute(path)) ?? nil)
+    (try? route(path))?.definitions ?? JustPhotoVocabulary.eventDefinitions
   }
 
   static func title(of plugin: EnginePlugin?) -> String {
