@@ -37,8 +37,10 @@ public struct EnginePlugin: Sendable {
   public var outputKinds: [String]
   /// What `plot` draws of its replays (``EngineVocabulary/timeline``).
   public var timeline: TraceTimeline
-  /// Why the engine refuses an event (``EngineVocabulary/refusal(of:)``): `import` and `doctor`.
-  public var refusal: @Sendable (InputEvent) -> EventRefusal?
+  /// Why the engine refuses an event (``EngineVocabulary/refusal(of:)``): `import` and `doctor`;
+  /// nil for an engine that checks its events elsewhere (Just Photo: its decoder and its
+  /// step's rejection), whose recordings `doctor` then does not read again.
+  public var refusal: (@Sendable (InputEvent) -> EventRefusal?)?
   /// What is wrong with a recording header for this engine (its `options`, read through the
   /// engine's catalogue), in words; nil when nothing is (the default): `import` refuses such a
   /// header.

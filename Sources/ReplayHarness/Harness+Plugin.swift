@@ -19,6 +19,8 @@ extension Harness {
     var p = EnginePlugin(Engine.self, make: { _ in throw HarnessFailure.badInput("Just Photo's plug-in is not configured") })
     p.configurer = { (_, options) throws(EngineOptionError) -> EnginePlugin in try configured(options) }
     p.headerProblem = { EngineOptions.headerProblem($0) }
+    // Its events are checked by its decoder and, at replay, by its step (`Effects.refused`).
+    p.refusal = nil
     p.replay = { (url, settings, trace, a13) throws(ReplayError) -> ReplaySummary in
       try defaults().replay(url, settings, &trace, &a13)
     }

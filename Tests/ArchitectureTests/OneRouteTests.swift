@@ -14,7 +14,7 @@ struct OneRouteTests {
 
   /// The commands replaying through the registry only; the others still use
   /// `EngineRegistry.legacyRoute` (nil for a Just Photo recording).
-  static let oneRoute = ["Replay.swift", "Verify.swift", "Diff.swift", "Minimize.swift", "Import.swift", "Cat.swift"]
+  static let oneRoute = ["Replay.swift", "Verify.swift", "Diff.swift", "Minimize.swift", "Import.swift", "Cat.swift", "Doctor.swift"]
 
   /// What a converted command may still name, and why: `minimize --against` is Just Photo's
   /// only (`requireJustPhoto`), its in-process side a PoseSpec driver.

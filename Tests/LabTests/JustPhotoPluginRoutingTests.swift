@@ -25,6 +25,8 @@ struct JustPhotoPluginRoutingTests {
     #expect(r.corpus == CorpusFolders(recordings: "Recordings", golden: "Golden"))
     #expect(r.plantableFaults.isEmpty && r.scenarios == nil)
     #expect(r.plugin.writesDiagnostics && r.plugin.outputKinds.contains("cue_display"))
+    // Its events are checked by its decoder and its step: `doctor` does not read them again.
+    #expect(r.plugin.refusal == nil && (try? Harness.plugin.configured(EngineOptionValues(spec: Self.spec)))?.refusal == nil)
   }
 
   @Test func configuredWithASpecItReplaysToTheGoldens() throws {
