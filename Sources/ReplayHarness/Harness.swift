@@ -21,12 +21,19 @@ public enum Harness {
   /// spec's message and the place in the file.
   public static func loadSpec(path: String) throws(HarnessFailure) -> PoseSpecDocument {
     let bytes: [UInt8]
-    if path == defaultSpecPath && !FileManager.default.fileExists(atPath: path) {
-      throw .badInput(
-        "\(path): no PoseSpec.json in the current directory (\(FileManager.default.currentDirectoryPath)); run from the repository root or pass --spec FILE")
-    }
+    if path == defaultSpecPath, let missing = missingDefaultSpec() { throw .badInput(missing.message) }
     bytes = try readSpecBytes(path: path)
     return try validateSpec(bytes: bytes, path: path)
+  }
+
+  /// Why ./PoseSpec.json cannot be the spec (there is none in the current directory), in the
+  /// words of a command that needs it now (`message`) and in parts (`reason`, `remedy`); nil
+  /// when it is there.
+  static func missingDefaultSpec() -> (message: String, reason: String, remedy: String)? {
+    guard !FileManager.default.fileExists(atPath: defaultSpecPath) else { return nil }
+    let reason = "no PoseSpec.json in the current directory (\(FileManager.default.currentDirectoryPath))"
+    let remedy = "run from the repository root or pass --spec FILE"
+    return ("\(defaultSpecPath): \(reason); \(remedy)", reason, remedy)
   }
 
   /// The bytes of the PoseSpec file at `path`: a regular file of at most
@@ -47,6 +54,17 @@ public enum Harness {
     specPath: String?, overrides: [(name: String, value: String)] = [], traceMetrics: Bool = false,
     strictEffects: Bool? = nil, sessionStore: SessionStorePolicy = .temporary
   ) throws(HarnessFailure) -> ReplayDriver<Engine> {
+    let (spec, all) = try specAndOptions(specPath: specPath, overrides: overrides)
+    return try driver(
+      spec: spec, explicitSpec: specPath != nil, overrides: all, traceMetrics: traceMetrics,
+      strictEffects: strictEffects, sessionStore: sessionStore)
+  }
+
+  /// The spec at `specPath` (default ./PoseSpec.json) and the engine options to replay with:
+  /// the spec's options file (`SpecOptionsFile`), checked, then `overrides`.
+  static func specAndOptions(
+    specPath: String?, overrides: [(name: String, value: String)]
+  ) throws(HarnessFailure) -> (PoseSpecDocument, [(name: String, value: String)]) {
     let spec = try loadSpec(path: specPath ?? defaultSpecPath)
     let fileOptions = try SpecOptionsFile.options(forSpec: specPath ?? defaultSpecPath)
     var probe = EngineOptions()
@@ -55,9 +73,7 @@ public enum Harness {
         throw .badInput("\(SpecOptionsFile.path(forSpec: specPath ?? defaultSpecPath)): \(error.description)")
       }
     }
-    return try driver(
-      spec: spec, explicitSpec: specPath != nil, overrides: fileOptions + overrides, traceMetrics: traceMetrics,
-      strictEffects: strictEffects, sessionStore: sessionStore)
+    return (spec, fileOptions + overrides)
   }
 
   /// A driver that replays recordings with an already loaded `spec` (bisect and tune replay
@@ -68,29 +84,40 @@ public enum Harness {
     traceMetrics: Bool = false, strictEffects: Bool? = nil, sessionStore: SessionStorePolicy = .temporary,
     plantedFaults: PlantedFaults = PlantedFaults()
   ) throws(HarnessFailure) -> ReplayDriver<Engine> {
-    // Check overrides once up front so a typo fails before any replay.
-    var probe = EngineOptions()
-    for o in overrides {
-      do { try probe.set(o.name, o.value) } catch { throw .badInput("--set: \(error.description)") }
-    }
+    let make = try engineMaker(
+      spec: spec, explicitSpec: explicitSpec, overrides: overrides, traceMetrics: traceMetrics, plantedFaults: plantedFaults)
     var options = ReplayOptions()
     options.strictEffects = strictEffects ?? overrides.last(where: { $0.name == "strictEffects" }).map { $0.value == "true" }
-    let sha = spec.sha256
-    let compiled = CompiledSpecCache(spec)
     return ReplayDriver(
       options: options,
       sessionStore: sessionStore,
       open: { url in try openSource(url) },
-      makeEngine: { header in
-        if !explicitSpec, let recorded = header.posespecSHA256, recorded != sha {
-          // ENGINE §1.4 pins the spec; we note the mismatch instead of refusing (see docs).
-          SpecMismatchNotice.shared.note(recorded: recorded, used: sha)
-        }
-        var config = try EngineConfiguration(
-          spec: spec, header: header, overrides: overrides, traceMetrics: traceMetrics)
-        config.plantedFaults = plantedFaults
-        return Engine(configuration: config, compiled: compiled.get(formulaFirst: config.options.errorSourceFormulaFirst))
-      })
+      makeEngine: make)
+  }
+
+  /// What makes each replay's engine from its recording's header: `spec` (compiled once, on
+  /// first need), the header's options, then `overrides` (checked here, so a typo fails
+  /// before any replay).
+  static func engineMaker(
+    spec: PoseSpecDocument, explicitSpec: Bool, overrides: [(name: String, value: String)], traceMetrics: Bool,
+    plantedFaults: PlantedFaults = PlantedFaults()
+  ) throws(HarnessFailure) -> @Sendable (RecordingHeader) throws -> Engine {
+    var probe = EngineOptions()
+    for o in overrides {
+      do { try probe.set(o.name, o.value) } catch { throw .badInput("--set: \(error.description)") }
+    }
+    let sha = spec.sha256
+    let compiled = CompiledSpecCache(spec)
+    return { header in
+      if !explicitSpec, let recorded = header.posespecSHA256, recorded != sha {
+        // ENGINE §1.4 pins the spec; we note the mismatch instead of refusing (see docs).
+        SpecMismatchNotice.shared.note(recorded: recorded, used: sha)
+      }
+      var config = try EngineConfiguration(
+        spec: spec, header: header, overrides: overrides, traceMetrics: traceMetrics)
+      config.plantedFaults = plantedFaults
+      return Engine(configuration: config, compiled: compiled.get(formulaFirst: config.options.errorSourceFormulaFirst))
+    }
   }
 
   /// The driver's spec compiled once per `errorSource` option in use, on first need, and

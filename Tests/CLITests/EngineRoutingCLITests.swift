@@ -267,4 +267,23 @@ extension EngineRoutingCLITests {
     let mixed = try CLI.run(["plot", rec, "Recordings/drift-left-and-back.jprec", "-o", out.appendingPathComponent("mixed").path, "--spec", "PoseSpec.json"])
     #expect(mixed.code == 0, "\(mixed.stderr)")
   }
+
+  /// `replay` has one route (issue 36 item 1): an output it may not write is refused in the
+  /// same words whatever the recording's engine (`PATH: cannot write (why)`, exit 2, nothing
+  /// written); another engine's replay said `PATH: why` before.
+  @Test func replaysRefuseAnUnwritableOutputInOneWayForEveryEngine() throws {
+    let dir = try CLI.tempDir()
+    let target = dir.appendingPathComponent("target.jsonl")
+    try "keep\n".write(to: target, atomically: true, encoding: .utf8)
+    let link = dir.appendingPathComponent("link.jsonl")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+    for rec in ["Recordings/drift-left-and-back.jprec", "Recordings/pixscan/completion.jprec", "Recordings/cameracoach/consent.jprec"] {
+      for flag in ["-o", "--a13"] {
+        let r = try CLI.run(["replay", rec, flag, link.path] + (flag == "--a13" ? ["-o", dir.appendingPathComponent("t.jsonl").path] : []))
+        #expect(r.code == 2, "\(rec) \(flag): exit \(r.code) \(r.stderr)")
+        #expect(r.stderr.hasPrefix("jpreplay: \(link.path): cannot write (is a symbolic link"), "\(rec) \(flag): \(r.stderr)")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "keep\n")
+      }
+    }
+  }
 }

@@ -93,6 +93,12 @@ package struct TraceMatcher: Sendable, Equatable, CustomStringConvertible {
       kinds: TraceKinds.all, example: "cue_display FRAME_MOVE_LEFT/hard",
       shorthand: { kind in (kind == OutputKind.prompt.rawValue ? "key" : "cue_id", "level") })
 
+    /// The grammar of `plugin`'s traces: Just Photo's (``justPhoto``) for its plug-in, else
+    /// ``fields(kinds:)`` of the engine's `out` names.
+    package static func of(_ plugin: EnginePlugin) -> Grammar {
+      plugin.name == JustPhotoVocabulary.engineName ? justPhoto : fields(kinds: plugin.outputKinds)
+    }
+
     /// Another engine's: its `out` names, `key=value` fields only.
     package static func fields(kinds: [String]) -> Grammar {
       Grammar(kinds: kinds, example: "\(kinds.first ?? "KIND") key=value")

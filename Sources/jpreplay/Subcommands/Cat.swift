@@ -1,7 +1,6 @@
 import ArgumentParser
 import EngineIO
 import Foundation
-import JustPhotoIO
 import Lab
 import Recording
 import Replay
@@ -36,20 +35,24 @@ extension JPReplay {
       // The recording's engine decides which kinds `--kind` may name and which header check
       // applies (Just Photo's options catalogue, as `import` applies it). A recording of an
       // engine this jpreplay does not know is still printed, its kinds unchecked.
-      let routed: EnginePlugin??
-      do { routed = .some(try EngineRegistry.route(recording)) } catch { routed = .none }
+      let routed: EnginePlugin?
+      do { routed = try EngineRegistry.route(recording) } catch { routed = nil }
       let reader = try Harness.openReader(recording)
-      if case .some(.none) = routed, let problem = EngineOptions.headerProblem(reader.header) {
+      guard let engine = routed else { return try write(reader) }
+      if let problem = engine.headerProblem(reader.header) {
         throw CLIError.badInput("\(recording)\(recording.hasSuffix(".jprec") ? "" : ":1"): \(problem)")
       }
-      if case .some(let plugin) = routed {
-        let known = EngineRegistry.kindNames(of: plugin)
-        for k in kind where !known.contains(k) {
-          throw CLIError.badInput(
-            "--kind '\(k)': not an event kind of \(recording)'s engine, \(EngineRegistry.title(of: plugin)) "
-              + "(expected one of \(known.joined(separator: ", ")); see docs/FORMAT.md)")
-        }
+      let known = EngineRegistry.kindNames(of: engine)
+      for k in kind where !known.contains(k) {
+        throw CLIError.badInput(
+          "--kind '\(k)': not an event kind of \(recording)'s engine, \(EngineRegistry.title(of: engine)) "
+            + "(expected one of \(known.joined(separator: ", ")); see docs/FORMAT.md)")
       }
+      try write(reader)
+    }
+
+    /// Writes `reader`'s header and events to `-o` or standard output.
+    func write(_ reader: any RecordingEventReader) throws {
       // An existing file is never replaced; a device or FIFO is written through (the output rule).
       if let output, case .replace(let real)? = try? OutputTarget(output), FileManager.default.fileExists(atPath: real) {
         throw CLIError.badInput("\(output) exists; choose another name")

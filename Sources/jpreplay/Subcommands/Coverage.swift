@@ -61,7 +61,7 @@ extension JPReplay {
       var justPhoto: [URL] = []
       var others: [String: (plugin: EnginePlugin, files: [URL])] = [:]
       for url in files {
-        if let plugin = try EngineRegistry.route(url.path) {
+        if let plugin = try EngineRegistry.legacyRoute(url.path) {
           others[plugin.name, default: (plugin, [])].files.append(url)
         } else {
           justPhoto.append(url)

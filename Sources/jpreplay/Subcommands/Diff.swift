@@ -72,18 +72,27 @@ extension JPReplay {
         options.numericTolerance[String(parts[0])] = eps
       }
       let overrides = try engine.parsedOverrides()
-      // --spec and --set apply to a Just Photo recording's replay; with another engine's
-      // recording and no Just Photo one, they would be ignored.
-      var pluginSide: (plugin: EnginePlugin, path: String)? = nil
-      var justPhotoSide = false
+      // Each recording side replays with its engine's plug-in configured with --spec/--set;
+      // an engine that takes none replays as it is, unless no side's engine takes them (they
+      // would be ignored: exit 2).
+      let engineOptions = EngineOptionValues(spec: engine.spec, overrides: overrides)
+      var sides: [String: (plugin: EnginePlugin, configured: Result<EnginePlugin, EngineOptionError>)] = [:]
+      var refused: (error: EngineOptionError, plugin: EnginePlugin, path: String)? = nil
+      var accepted = false
       for p in [a, b] where Harness.isRecording(p) {
-        if let plugin = try EngineRegistry.route(p) { pluginSide = pluginSide ?? (plugin, p) } else { justPhotoSide = true }
+        let plugin = try EngineRegistry.route(p)
+        let configured = Result { () throws(EngineOptionError) -> EnginePlugin in try plugin.configured(engineOptions) }
+        if case .failure(let e) = configured, case .notAccepted = e {
+          refused = refused ?? (e, plugin, p)
+          sides[p] = (plugin, .success(plugin))
+        } else {
+          accepted = true
+          sides[p] = (plugin, configured)
+        }
       }
-      if let pluginSide, !justPhotoSide {
-        try EngineRegistry.refuseJustPhotoOptions(engine, for: pluginSide.plugin, path: pluginSide.path)
-      }
-      let left = try Self.traceText(of: a, specPath: engine.spec, overrides: overrides)
-      let right = try Self.traceText(of: b, specPath: engine.spec, overrides: overrides)
+      if let refused, !accepted { throw EngineRegistry.refusal(refused.error, plugin: refused.plugin, path: refused.path) }
+      let left = try Self.traceText(of: a, plugin: sides[a])
+      let right = try Self.traceText(of: b, plugin: sides[b])
       let differ = TraceDiffer(options: options)
       let result: DiffResult
       do {
@@ -130,20 +139,20 @@ extension JPReplay {
       return try StructuredLine.parseTrace(side.text, file: file)
     }
 
-    /// A side's trace: a recording of another engine is replayed by its plug-in (the header's
-    /// `engine`), any other side as before (a Just Photo recording or a trace file).
+    /// A side's trace: a recording replayed by its engine's plug-in (`plugin`, configured, or
+    /// why it could not be), a trace or A.13 file as it is.
     static func traceText(
-      of path: String, specPath: String?, overrides: [(name: String, value: String)]
+      of path: String, plugin side: (plugin: EnginePlugin, configured: Result<EnginePlugin, EngineOptionError>)?
     ) throws -> (text: String, isA13: Bool, records: [TraceRecord]?) {
-      if Harness.isRecording(path), let plugin = try EngineRegistry.route(path) {
-        do {
-          let p = try plugin.products(URL(fileURLWithPath: path))
-          return (p.trace, false, p.records)
-        } catch {
-          throw CLIError(code: error.exitCode.rawValue, message: error.description)
-        }
+      guard let side else { return try Harness.traceText(of: path, specPath: nil, overrides: []) }
+      let configured: EnginePlugin
+      do { configured = try side.configured.get() } catch { throw EngineRegistry.refusal(error, plugin: side.plugin, path: path) }
+      do {
+        let p = try configured.products(URL(fileURLWithPath: path))
+        return (p.trace, false, p.records)
+      } catch {
+        throw CLIError(code: error.exitCode.rawValue, message: error.description)
       }
-      return try Harness.traceText(of: path, specPath: specPath, overrides: overrides)
     }
   }
 }

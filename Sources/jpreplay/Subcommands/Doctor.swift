@@ -79,18 +79,19 @@ extension JPReplay {
       }
     }
 
-    /// Events of another engine's recording that its engine refuses (`EnginePlugin.refusal`:
-    /// what it rejects at replay) as report lines (at most `refusedShownMax` listed); empty
-    /// when it takes them all.
+    /// Events of the recording that its engine refuses (`EnginePlugin.refusal`: what it
+    /// rejects at replay) as report lines (at most `refusedShownMax` listed); empty when it
+    /// takes them all or checks none this way (Just Photo's).
     func engineRefusals() throws -> [String] {
-      guard let plugin = try EngineRegistry.route(recording) else { return [] }
+      let plugin = try EngineRegistry.route(recording)
+      guard let refusal = plugin.refusal else { return [] }
       let reader = try Harness.openReader(recording)
       var lines: [String] = []
       var refused = 0
       var index = 0
       while let e = try reader.nextEvent() {
         index += 1
-        guard let r = plugin.refusal(e) else { continue }
+        guard let r = refusal(e) else { continue }
         refused += 1
         if refused <= Self.refusedShownMax {
           let field = e.kindName + (r.field.map { ".\($0)" } ?? "")

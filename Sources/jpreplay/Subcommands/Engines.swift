@@ -22,8 +22,7 @@ extension JPReplay {
 
     /// The lines printed: name, title, recordings folder, goldens folder.
     static var rows: [[String]] {
-      [[justPhotoEngineName, EngineRegistry.justPhotoTitle, "Recordings", "Golden"]]
-        + EngineRegistry.engines.map { [$0.name, $0.title, $0.corpus.recordings, $0.corpus.golden] }
+      EngineRegistry.engines.map { [$0.name, $0.title, $0.corpus.recordings, $0.corpus.golden] }
     }
 
     func run() throws {

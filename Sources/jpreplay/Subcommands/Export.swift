@@ -93,8 +93,8 @@ extension JPReplay {
         }
       }
       // --spec and --set apply to the Just Photo recordings exported; with none, they would be ignored.
-      if let first = paths.first, let plugin = try EngineRegistry.route(first),
-        try paths.allSatisfy({ p throws(CLIError) in try EngineRegistry.route(p) != nil })
+      if let first = paths.first, let plugin = try EngineRegistry.legacyRoute(first),
+        try paths.allSatisfy({ p throws(CLIError) in try EngineRegistry.legacyRoute(p) != nil })
       {
         try EngineRegistry.refuseJustPhotoOptions(engine, for: plugin, path: first)
       }
@@ -107,7 +107,7 @@ extension JPReplay {
     /// Exports `recording` to `mcap`; prints its message and channel counts (and, with
     /// `listTopics`, each channel's).
     func export(_ recording: String, to mcap: String, cues: Set<String>, listTopics: Bool) throws {
-      let plugin = try EngineRegistry.route(recording)
+      let plugin = try EngineRegistry.legacyRoute(recording)
       if let plugin { try EngineRegistry.refuseJustPhotoOptions(nil, cues: cues, for: plugin, path: recording) }
       let events: any RecordingEventReader
       do { events = try RecordingFiles.open(recording, definitions: EngineRegistry.definitions(of: plugin)) } catch { throw CLIError.badInput(error.description) }

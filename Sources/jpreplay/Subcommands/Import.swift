@@ -2,7 +2,6 @@ import ArgumentParser
 import CanonicalJSON
 import Foundation
 import EngineIO
-import JustPhotoIO
 import Lab
 import Recording
 
@@ -46,17 +45,15 @@ extension JPReplay {
       // a replacement goes to a `SafeFile` temporary renamed over OUT at the end, and so does
       // a new file whose name leaves no room for SQLite's `-journal` beside it (put in place
       // with link(2), so a file that appeared meanwhile is not replaced).
-      // Another engine's events are checked against its kinds (Just Photo's by the decoder).
-      // Its own check too: an event the engine would refuse at replay is bad input here.
-      // Just Photo's header options are checked against its catalogue.
+      // The events are checked against the recording's engine's kinds (Just Photo's by its
+      // decoder) and by its own check: an event the engine would refuse at replay is bad input
+      // here. The header by the engine's check too (Just Photo's options, its catalogue).
       let plugin = try EngineRegistry.route(source)
-      let kinds = plugin?.kinds ?? []
-      var headerProblem: ((JSONObject) -> String?)? = nil
-      if plugin == nil { headerProblem = { EngineOptions.headerProblem($0) } }
       let progress = ProgressLine(label: "import")
       func importEvents(to target: String) throws -> Int {
         try RecordingImport.run(
-          from: source, to: target, definitions: EngineRegistry.definitions(of: plugin), kinds: kinds, refusal: plugin?.refusal, headerProblem: headerProblem
+          from: source, to: target, definitions: plugin.definitions, kinds: plugin.kinds, refusal: plugin.refusal,
+          headerProblem: plugin.headerProblem
         ) { p in
           progress.update(Int(p.bytesRead >> 20), of: Int(p.totalBytes >> 20), "MiB, \(p.events) events")
         }

@@ -94,45 +94,44 @@ extension JPReplay {
     }
 
     func run() throws {
-      // Another engine's recording replays through its plug-in (the registry's, by the header's
-      // `engine`); --against builds and runs a Just Photo engine with a PoseSpec.
+      // The recording replays through its engine's plug-in (the registry's, by the header's
+      // `engine`), configured with --spec/--set (an engine that takes none refuses them);
+      // --against builds and runs a Just Photo engine with a PoseSpec.
       let plugin = try EngineRegistry.route(recording)
-      if let plugin { try EngineRegistry.refuseJustPhotoOptions(engine, for: plugin, path: recording) }
+      let options = EngineOptionValues(spec: engine.spec, overrides: try engine.parsedOverrides())
+      let configured = Result { () throws(EngineOptionError) -> EnginePlugin in try plugin.configured(options) }
+      if case .failure(let e) = configured, case .notAccepted = e { throw EngineRegistry.refusal(e, plugin: plugin, path: recording) }
       if against != nil {
         try EngineRegistry.requireJustPhoto(recording, command: "minimize --against", why: "it runs another jpreplay with a PoseSpec")
       }
       // Bad input is exit 2 here too (issue 23.6): an unreadable, missing or special file.
-      do { try minimize(plugin) } catch let e as MinimizeError { throw CLIError.badInput("\(recording): \(e)") } catch let e as BadInputError {
+      do { try minimize(plugin, configured) } catch let e as MinimizeError { throw CLIError.badInput("\(recording): \(e)") } catch let e as BadInputError {
         throw CLIError.badInput(e.description)
       } catch let e as RecordingError { throw CLIError.badInput(e.description) }
     }
 
-    /// Minimizes with the engine's in-process replays: Just Photo's (`plugin` nil; --spec and
-    /// --set apply) or the plug-in's (the engine the header names).
-    func minimize(_ plugin: EnginePlugin?) throws {
+    /// Minimizes with the engine's in-process replays: `plugin`'s, `configured` with the
+    /// command's engine options (or why it could not be).
+    func minimize(_ plugin: EnginePlugin, _ configured: Result<EnginePlugin, EngineOptionError>) throws {
       let url = URL(fileURLWithPath: recording)
       let name = url.fileStem
       let original = try MinimizeFiles.read(url)
-      let replay: CandidateReplay
-      let grammar: TraceMatcher.Grammar
-      var channels: [String: String] = [:]
-      let definitions = EngineRegistry.definitions(of: plugin)
-      if let plugin {
-        replay = CandidateReplay { c, selection in
-          try plugin.records(c.header, c.events, selection, PluginSettings(), "minimize candidate")
-        }
-        grammar = .fields(kinds: plugin.outputKinds)
-        for k in plugin.kinds { channels[k.name] = k.channel }
-      } else {
+      if let against {
+        // Just Photo's only (`run` refused another engine's recording).
         let driver = try Harness.driver(specPath: engine.spec, overrides: try engine.parsedOverrides(), sessionStore: .temporary)
-        if let against {
-          let spec = engine.spec ?? Harness.defaultSpecPath
-          try regression(against: against, original: original, name: name, tested: RegressionProperty.inProcess(driver, label: "this jpreplay with \(spec)", name: name))
-          return
-        }
-        replay = CandidateReplay(driver: driver)
-        grammar = .justPhoto
+        let spec = engine.spec ?? Harness.defaultSpecPath
+        try regression(against: against, original: original, name: name, tested: RegressionProperty.inProcess(driver, label: "this jpreplay with \(spec)", name: name))
+        return
       }
+      let engine: EnginePlugin
+      do { engine = try configured.get() } catch { throw EngineRegistry.refusal(error, plugin: plugin, path: recording) }
+      let replay = CandidateReplay { c, selection in
+        try engine.records(c.header, c.events, selection, PluginSettings(), "minimize candidate")
+      }
+      let grammar = TraceMatcher.Grammar.of(plugin)
+      var channels: [String: String] = [:]
+      for k in plugin.kinds { channels[k.name] = k.channel }
+      let definitions = plugin.definitions
       let property: (Minimizer.Candidate) throws -> Bool
       let what: String
       if let expect {
@@ -153,7 +152,7 @@ extension JPReplay {
         what = "the divergence from the golden at t=\(keep.at)"
       }
       let progress = ProgressLine(label: "minimize:")
-      let launchKinds = Set((plugin?.kinds ?? JustPhotoVocabulary.kinds).filter(\.launches).map(\.name))
+      let launchKinds = Set(plugin.kinds.filter(\.launches).map(\.name))
       let minimizer = Minimizer(
         windowMs: windowMs, launches: { launchKinds.contains($0.kindName) }, progress: Self.progressLine(progress, of: original),
         property: property)

@@ -73,7 +73,7 @@ extension JPReplay {
       // read from the trace), replayed by its plug-in; Just Photo's from its cue evaluations.
       var plugins: [String: EnginePlugin] = [:]
       for p in paths {
-        guard let plugin = try EngineRegistry.route(p) else { continue }
+        guard let plugin = try EngineRegistry.legacyRoute(p) else { continue }
         guard !plugin.timeline.isEmpty else {
           throw CLIError.badInput("\(p): header: \"engine\": a \(plugin.name) recording; its engine declares nothing for `jpreplay plot` to draw")
         }

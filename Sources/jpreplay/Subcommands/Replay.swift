@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import JustPhotoPlugin
 import Lab
 import Recording
 import Replay
@@ -71,21 +70,12 @@ extension JPReplay {
       planted.warn()
       let routed = try EngineRegistry.route(recording, plugins: planted.plugins())
       try planted.requireEngineRecording(routed, path: recording)
-      if let plugin = routed { return try replay(with: plugin) }
-      var overrides = try engine.parsedOverrides()
-      if lenient { overrides.append(("strictEffects", "false")) }
-      let metrics = trace == "metrics"
-      var kinds: TraceKinds.Selection? = nil
-      if let trace, !metrics {
-        switch TraceKinds.parse(trace) {
-        case .success(let k): kinds = k
-        case .failure(let e): throw CLIError.badInput("--trace: \(e)")
-        }
-      }
-      if !cue.isEmpty && !metrics { throw CLIError.badInput("--cue narrows cue_eval lines: use it with --trace metrics") }
+      // The engine's options (Just Photo's `--spec`, `--set`, `--trace metrics`, `--cue`; an
+      // engine that takes none refuses them, and its `--trace` names its own `out` kinds).
+      let options = EngineOptionValues(spec: engine.spec, overrides: try engine.parsedOverrides(), trace: trace, cues: cue)
+      let plugin = try EngineRegistry.configured(routed, options, path: recording)
       let kept = try keptStore()
-      let driver = try Harness.driver(
-        specPath: engine.spec, overrides: overrides, traceMetrics: metrics, sessionStore: kept?.policy ?? .temporary)
+      let settings = PluginSettings(strictEffects: lenient ? false : nil, sessionStore: kept?.policy ?? .temporary)
       let url = URL(fileURLWithPath: recording)
       // Outputs go to `SafeFile` temporaries (created exclusively, never through a symlink),
       // renamed over OUT only when the replay succeeded.
@@ -94,16 +84,11 @@ extension JPReplay {
         do {
           try Self.producing(output) { traceFile in
             try Self.producing(a13) { a13File in
-              let traceSink = traceFile ?? standardOutput
-              if let a13File {
-                var out = CanonicalOutput(trace: traceSink, a13: a13File, traceKinds: kinds, cues: Set(cue))
-                _ = try driver.replay(url, into: &out)
-                try a13File.finish()
-              } else {
-                var out = CanonicalOutput(trace: traceSink, a13: DiscardLineSink(), traceKinds: kinds, cues: Set(cue))
-                _ = try driver.replay(url, into: &out)
-              }
-              try traceSink.finish()
+              var traceSink: any LineSink = traceFile ?? standardOutput
+              var a13Sink: any LineSink = a13File ?? DiscardLineSink()
+              _ = try plugin.replay(url, settings, &traceSink, &a13Sink)
+              try a13File?.finish()
+              try (traceFile ?? standardOutput).finish()
             }
           }
         } catch let e as ReplayError {
@@ -115,43 +100,6 @@ extension JPReplay {
         } catch {
           if StandardOutput.isBrokenPipe(error) { KeptStore.exitPutting(kept) }
           throw CLIError.badInput("cannot write the output (\(StandardOutput.reason(error)))")
-        }
-      }
-    }
-
-    /// Another engine's recording: its plug-in replays it (`--spec`, `--set`, `--cue` and
-    /// `--trace metrics` are Just Photo's; `--trace` takes that engine's `out` names).
-    func replay(with plugin: EnginePlugin) throws {
-      try EngineRegistry.refuseJustPhotoOptions(engine, cues: cue, for: plugin, path: recording)
-      let kept = try keptStore()
-      var settings = PluginSettings(strictEffects: lenient ? false : nil, sessionStore: kept?.policy ?? .temporary)
-      if let trace {
-        // Names of this engine's outputs only: a name it never writes would keep nothing.
-        let known = plugin.outputKinds
-        let names = trace.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        for name in names where !known.contains(name) {
-          let hint = name == "metrics" ? " ('metrics' adds Just Photo's cue_eval lines)" : ""
-          throw CLIError.badInput(
-            "--trace: unknown trace kind '\(name)' for \(recording), a \(plugin.name) recording\(hint); known kinds: \(known.sorted().joined(separator: ", "))")
-        }
-        settings.traceKinds = Set(names)
-      }
-      let url = URL(fileURLWithPath: recording)
-      let standardOutput = FileLineSink(handle: .standardOutput, console: true)
-      try KeptStore.putting(kept) {
-        do {
-          try Self.producing(output) { traceFile in
-            try Self.producing(a13) { a13File in
-              var traceSink: any LineSink = traceFile ?? standardOutput
-              var a13Sink: any LineSink = a13File ?? DiscardLineSink()
-              _ = try plugin.replay(url, settings, &traceSink, &a13Sink)
-              try a13File?.finish()
-              try (traceSink as? FileLineSink)?.finish()
-            }
-          }
-        } catch let e as ReplayError {
-          if standardOutput.readerClosed { KeptStore.exitPutting(kept) }
-          throw CLIError(code: e.exitCode.rawValue, message: e.description)
         }
       }
     }

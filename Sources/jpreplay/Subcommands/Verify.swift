@@ -142,12 +142,10 @@ extension JPReplay {
     }
 
     func verify() throws {
-      // Just Photo's PoseSpec is loaded only where it can be: a corpus of another engine's
-      // recordings verifies without one; a Just Photo recording then says what it lacks.
-      let overrides = try engine.parsedOverrides()
-      try refuseJustPhotoOptionsWithoutJustPhotoRecordings()
-      let noSpec = engine.spec == nil && !FileManager.default.fileExists(atPath: Harness.defaultSpecPath)
-      let justPhotoDriver = noSpec ? nil : try Harness.driver(specPath: engine.spec, overrides: overrides)
+      // Each engine takes the engine options it accepts (Just Photo: --spec/--set); an engine
+      // whose default configuration is missing here (no ./PoseSpec.json) fails only its own
+      // recordings, so a corpus of another engine's recordings verifies without one.
+      let plugins = try configuredPlugins(EngineOptionValues(spec: engine.spec, overrides: try engine.parsedOverrides()))
       let mode: UpdateMode
       do {
         mode = try UpdateMode.resolve(
@@ -159,20 +157,12 @@ extension JPReplay {
         names: try selectedNames(), jobs: jobs ?? VerifyOptions.defaultJobs,
         update: planted.isEmpty ? mode : .no, unreferenced: unreferenced, shard: shard.flatMap(Shard.init), diff: diff)
       if bisect { options = BisectVerdict.stepOptions(options) }
-      // Each recording goes to the engine its header names (Just Photo: the PoseSpec driver).
+      // Each recording goes to the engine its header names.
       planted.warn()
-      let plugins = planted.plugins()
       var verifier = Verifier(store: corpus.store, options: options) { (url: URL) throws(ReplayError) -> ReplayProducts in
-        let plugin: EnginePlugin?
+        let plugin: EnginePlugin
         do { plugin = try EngineRegistry.route(url.path, plugins: plugins) } catch let e as CLIError { throw .badInput(BadInputError(message: e.message)) } catch { throw .badInput(BadInputError(message: "\(error)")) }
-        if let plugin { return try plugin.products(url) }
-        guard let driver = justPhotoDriver else {
-          throw .badInput(
-            BadInputError(
-              recording: url.path,
-              message: "a Just Photo recording: no \(Harness.defaultSpecPath) in the current directory (\(FileManager.default.currentDirectoryPath)) to replay it with; run from the repository root or pass --spec FILE"))
-        }
-        return try driver.canonicalProducts(url)
+        return try plugin.products(url)
       }
       try addScenarioCheck(to: &verifier)
       let progress = ProgressLine(label: "verify")
@@ -198,24 +188,58 @@ extension JPReplay {
       if code != .ok { throw ExitCode(code.rawValue) }
     }
 
-    /// The recordings named on the command line (nil: the whole corpus). In bisect mode a
-    /// recording that does not exist at this commit is skipped, not failed.
-    /// `--spec` and `--set` apply to Just Photo's recordings: exit 2 when they are given and
-    /// every recording selected is another engine's (they would be ignored).
-    func refuseJustPhotoOptionsWithoutJustPhotoRecordings() throws {
-      guard engine.spec != nil || !engine.overrides.isEmpty else { return }
-      let names = recordings.isEmpty ? ((try? corpus.store.recordingNames()) ?? []) : recordings
-      var other: (plugin: EnginePlugin, path: String)? = nil
-      for name in names {
-        let path = corpus.store.recordingURL(name).path
-        let routed: EnginePlugin?
-        do { routed = try EngineRegistry.route(path) } catch { continue }  // reported by its replay
-        guard let plugin = routed else { return }  // a Just Photo recording: they apply
-        other = other ?? (plugin, path)
+    /// Every engine's plug-in (with `--plant-fault`'s faults) configured with `options`: one
+    /// that takes none of them replays as it is; one whose default configuration is missing
+    /// here fails each of its recordings saying so. Exit 2 when the options are given and
+    /// every recording selected is of an engine that takes none (they would be ignored), then
+    /// for a bad value.
+    func configuredPlugins(_ options: EngineOptionValues) throws -> [String: EnginePlugin] {
+      let plugins = planted.plugins()
+      var configured: [String: EnginePlugin] = [:]
+      var refused: [String: EngineOptionError] = [:]
+      var failure: CLIError? = nil
+      for registration in EngineRegistry.engines {
+        guard let engine = plugins[registration.name] else { continue }
+        do { configured[engine.name] = try engine.configured(options) } catch {
+          switch error {
+          case .notAccepted:
+            configured[engine.name] = engine
+            refused[engine.name] = error
+          case .unavailable(_, let reason, let remedy):
+            var failing = engine
+            failing.canonical = { (url, _) throws(ReplayError) -> ReplayProducts in
+              throw .badInput(
+                BadInputError(
+                  recording: url.path, message: "a \(registration.title) recording: \(reason) to replay it with; \(remedy)"))
+            }
+            configured[engine.name] = failing
+          case .badInput, .unknownTraceKind:
+            failure = failure ?? EngineRegistry.refusal(error, plugin: engine, path: "")
+          }
+        }
       }
-      if let other { try EngineRegistry.refuseJustPhotoOptions(engine, for: other.plugin, path: other.path) }
+      if !refused.isEmpty { try refuseOptionsNoRecordingTakes(refused, plugins: plugins) }
+      if let failure { throw failure }
+      return configured
     }
 
+    /// Exit 2 when every recording selected is of an engine in `refused` (the engine options
+    /// given would be ignored), naming the first.
+    func refuseOptionsNoRecordingTakes(_ refused: [String: EngineOptionError], plugins: [String: EnginePlugin]) throws {
+      let names = recordings.isEmpty ? ((try? corpus.store.recordingNames()) ?? []) : recordings
+      var other: (error: EngineOptionError, plugin: EnginePlugin, path: String)? = nil
+      for name in names {
+        let path = corpus.store.recordingURL(name).path
+        let routed: EnginePlugin
+        do { routed = try EngineRegistry.route(path, plugins: plugins) } catch { continue }  // reported by its replay
+        guard let error = refused[routed.name] else { return }  // an engine that takes them
+        other = other ?? (error, routed, path)
+      }
+      if let other { throw EngineRegistry.refusal(other.error, plugin: other.plugin, path: other.path) }
+    }
+
+    /// The recordings named on the command line (nil: the whole corpus). In bisect mode a
+    /// recording that does not exist at this commit is skipped, not failed.
     func selectedNames() throws -> [String]? {
       guard let requested = recordings.isEmpty ? nil : recordings else { return nil }
       guard bisect else { return requested }

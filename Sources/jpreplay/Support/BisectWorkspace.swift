@@ -227,7 +227,7 @@ struct BisectWorkspace {
   /// Whether the tree's recording `name` is a Just Photo one (the metric tables and
   /// `--minimize` are Just Photo's); true for a file this jpreplay cannot route.
   func isJustPhoto(_ name: String) -> Bool {
-    (try? EngineRegistry.route(tree + "/Recordings/\(name).jprec")) == nil
+    (try? EngineRegistry.legacyRoute(tree + "/Recordings/\(name).jprec")) == nil
   }
 
   /// What one commit's replays showed against the reference.

@@ -5,17 +5,20 @@ import JustPhotoPlugin
 import Lab
 import PixScanPlugin
 import Replay
+import ReplayHarness
 import Verify
 
 /// The engines this jpreplay replays, by the name a recording header gives in `engine`
-/// (absent = Just Photo). Just Photo's commands build their drivers from a PoseSpec
-/// (`ReplayHarness`); every other engine comes as an `EngineRegistration` its plug-in module
-/// builds, one line each in ``engines`` (docs/ARCHITECTURE.md, "Add an engine"). Every command
-/// reaches those engines through this list: replays (``route(_:plugins:)``), scenario files
-/// (`record`, `verify`, `faults`), planted faults (`PlantFaultOption`) and `jpreplay engines`.
+/// (absent = Just Photo). Every engine comes as an `EngineRegistration` its plug-in module
+/// builds (Just Photo's: `Harness.registration`, its replays made from a PoseSpec), one line
+/// each in ``engines`` (docs/ARCHITECTURE.md, "Add an engine"). Every command reaches those
+/// engines through this list: replays (``route(_:plugins:)``, then the plug-in configured
+/// with the command's engine options, ``configured(_:_:path:)``), scenario files (`record`,
+/// `verify`, `faults`), planted faults (`PlantFaultOption`) and `jpreplay engines`.
 enum EngineRegistry {
-  /// Every engine other than Just Photo, in the order listings print them.
+  /// Every engine, Just Photo first, in the order listings print them.
   static let engines: [EngineRegistration] = [
+    Harness.registration,  // Just Photo (docs/ENGINE.md)
     PixScanSeamEngine.registration,  // PixScan (issue 26, docs/PIXSCAN.md)
     CameraCoachSeamEngine.registration,  // Camera Coach (issue 36, docs/CAMERACOACH.md)
   ]
@@ -60,7 +63,7 @@ enum EngineRegistry {
   }
 
   /// Just Photo as messages and listings name it.
-  static let justPhotoTitle = "Just Photo"
+  static let justPhotoTitle = Harness.registration.title
 
   /// The engine `plugin` replays as messages name it (Just Photo when nil).
   /// The event definitions a recording of `plugin`'s engine is read with (Just Photo's
@@ -73,7 +76,7 @@ enum EngineRegistry {
   /// recording (`info`, `doctor`): an unreadable header or an unknown engine is left to the
   /// reader, which reports it (Just Photo's definitions then).
   static func definitions(ofRecording path: String) -> any EventDefinitions.Type {
-    definitions(of: (try? route(path)) ?? nil)
+    (try? route(path))?.definitions ?? JustPhotoVocabulary.eventDefinitions
   }
 
   static func title(of plugin: EnginePlugin?) -> String {
@@ -87,37 +90,68 @@ enum EngineRegistry {
   static func refuseJustPhotoOptions(
     _ engine: EngineArguments?, cues: some Collection<String> = [String](), for plugin: EnginePlugin, path: String
   ) throws(CLIError) {
-    let given: [(flag: String, what: String)] = [
-      (engine?.spec != nil, ("--spec", "names a Just Photo PoseSpec")),
-      (engine?.overrides.isEmpty == false, ("--set", "overrides a Just Photo engine option")),
-      (!cues.isEmpty, ("--cue", "names Just Photo cues")),
-    ].filter(\.0).map(\.1)
-    guard let (flag, what) = given.first else { return }
-    throw .badInput("\(path): \(flag) \(what); a \(plugin.name) recording has none (leave \(flag) out)")
+    let given = [(engine?.spec != nil, "--spec"), (engine?.overrides.isEmpty == false, "--set"), (!cues.isEmpty, "--cue")]
+    guard let flag = given.first(where: \.0)?.1 else { return }
+    throw refusal(.notAccepted(flag: flag), plugin: plugin, path: path)
   }
 
   /// Every engine name this jpreplay knows.
-  static var known: [String] { [justPhotoEngineName] + plugins.keys.sorted() }
+  static var known: [String] { engines.map(\.name) }
 
-  /// Where a command sends the recording at `path`: nil = Just Photo (the command's own path),
-  /// else the plug-in of the engine its header names. Exit 2 for a malformed or unknown
-  /// `engine`, naming the file and the header. A file that cannot be opened is left to the
-  /// command, which reports it with its place. `plugins`: the registry's (the hidden
-  /// `--plant-fault` passes an engine's with planted faults, `PlantFaultOption`).
-  static func route(_ path: String, plugins: [String: EnginePlugin] = EngineRegistry.plugins) throws(CLIError) -> EnginePlugin? {
+  /// The plug-in of the engine the recording at `path` names in its header `engine` (Just
+  /// Photo's when it names none). Exit 2 for a malformed or unknown `engine`, naming the file
+  /// and the header. A file that cannot be opened goes to Just Photo's, whose replay reports
+  /// it with its place. `plugins`: the registry's (the hidden `--plant-fault` passes an
+  /// engine's with planted faults, `PlantFaultOption`).
+  static func route(_ path: String, plugins: [String: EnginePlugin] = EngineRegistry.plugins) throws(CLIError) -> EnginePlugin {
     let name: String?
     do { name = try RecordingEngine.name(ofRecording: path, definitions: JustPhotoVocabulary.eventDefinitions) } catch { throw .badInput(error.description) }
-    guard let name, name != justPhotoEngineName else { return nil }
-    guard let plugin = plugins[name] else {
-      throw .badInput(RecordingEngine.unknown(name, path: path, known: known).description)
+    let engine = name ?? justPhotoEngineName
+    guard let plugin = plugins[engine] else {
+      throw .badInput(RecordingEngine.unknown(engine, path: path, known: known).description)
     }
     return plugin
   }
 
+  /// ``route(_:plugins:)`` for the commands that still replay Just Photo's recordings their
+  /// own way (issue 36 item 1, one route per command: not done for them yet): nil for a Just
+  /// Photo recording.
+  static func legacyRoute(_ path: String, plugins: [String: EnginePlugin] = EngineRegistry.plugins) throws(CLIError) -> EnginePlugin? {
+    let plugin = try route(path, plugins: plugins)
+    return plugin.name == justPhotoEngineName ? nil : plugin
+  }
+
+  /// `plugin` configured with a command's engine options (`EnginePlugin.configured`): exit 2
+  /// naming `path` (the recording it is for) when the engine takes no such option, a
+  /// `--trace` kind it never writes, or a bad value.
+  static func configured(_ plugin: EnginePlugin, _ options: EngineOptionValues, path: String) throws(CLIError) -> EnginePlugin {
+    do { return try plugin.configured(options) } catch { throw refusal(error, plugin: plugin, path: path) }
+  }
+
+  /// The message of `error`, `plugin`'s refusal of the engine options given for `path`.
+  static func refusal(_ error: EngineOptionError, plugin: EnginePlugin, path: String) -> CLIError {
+    switch error {
+    case .notAccepted(let flag):
+      let what = optionMeanings[flag] ?? "is an engine option"
+      return .badInput("\(path): \(flag) \(what); a \(plugin.name) recording has none (leave \(flag) out)")
+    case .unknownTraceKind(let name, let known):
+      let hint = name == "metrics" ? " ('metrics' adds Just Photo's cue_eval lines)" : ""
+      return .badInput(
+        "--trace: unknown trace kind '\(name)' for \(path), a \(plugin.name) recording\(hint); known kinds: \(known.sorted().joined(separator: ", "))")
+    case .unavailable(let message, _, _): return .badInput(message)
+    case .badInput(let message, let code): return CLIError(code: code, message: message)
+    }
+  }
+
+  /// What the engine options mean, as a refusal names them.
+  static let optionMeanings = [
+    "--spec": "names a Just Photo PoseSpec", "--set": "overrides a Just Photo engine option", "--cue": "names Just Photo cues",
+  ]
+
   /// For commands that judge Just Photo recordings only (a PoseSpec, its cues and prompts):
   /// exit 2 for another engine's recording, naming the engine and the command.
   static func requireJustPhoto(_ path: String, command: String, why: String) throws(CLIError) {
-    guard let plugin = try route(path) else { return }
+    guard let plugin = try legacyRoute(path) else { return }
     throw .badInput(
       "\(path): header: \"engine\": a \(plugin.name) recording; `jpreplay \(command)` works on Just Photo recordings only (\(why))")
   }

@@ -68,12 +68,14 @@ struct PlantFaultOption: ParsableArguments {
     if unreferenced == .delete { throw ValidationError("--plant-fault with --unreferenced delete: a run with a planted fault changes no golden") }
   }
 
-  /// `replay`: the fault is a registered engine's; a Just Photo recording is refused.
-  func requireEngineRecording(_ plugin: EnginePlugin?, path: String) throws {
-    guard let first = names.first, plugin == nil else { return }
+  /// `replay`: the recording is of an engine that plants faults this way; another engine's
+  /// (Just Photo's: its planted faults are `jpreplay faults`') is refused.
+  func requireEngineRecording(_ plugin: EnginePlugin, path: String) throws {
+    guard let first = names.first, !Self.engines.contains(where: { $0.name == plugin.name }) else { return }
     // A file that cannot be opened is left to the command, which reports it with its place.
-    guard (try? RecordingEngine.name(ofRecording: path, definitions: EngineRegistry.definitions(of: nil))) != nil else { return }
+    guard (try? RecordingEngine.name(ofRecording: path, definitions: plugin.definitions)) != nil else { return }
     let title = Self.engine(planting: first)?.title ?? "?"
-    throw CLIError.badInput("\(path): --plant-fault plants a \(title) engine fault; this is a Just Photo recording (Just Photo's planted faults: jpreplay faults --list)")
+    let own = EngineRegistry.title(of: plugin)
+    throw CLIError.badInput("\(path): --plant-fault plants a \(title) engine fault; this is a \(own) recording (\(own)'s planted faults: jpreplay faults --list)")
   }
 }

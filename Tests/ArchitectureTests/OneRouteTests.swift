@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// Issue 36 item 1, "one route per command": Just Photo is a registration in the CLI's registry
+/// like every other engine, and a command converted to one route has no Just Photo branch
+/// beside its plug-in branch (no `legacyRoute`, no `plugin == nil`, no `Harness.driver`).
+@Suite("One route per command (EngineRouting)")
+struct OneRouteTests {
+  static let root = SourceRulesTests.repoRoot
+
+  static func text(_ path: String) throws -> String {
+    try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+  }
+
+  /// The commands replaying through the registry only; the others still use
+  /// `EngineRegistry.legacyRoute` (nil for a Just Photo recording).
+  static let oneRoute = ["Replay.swift", "Verify.swift", "Diff.swift", "Minimize.swift", "Import.swift", "Cat.swift", "Doctor.swift"]
+
+  /// What a converted command may still name, and why: `minimize --against` is Just Photo's
+  /// only (`requireJustPhoto`), its in-process side a PoseSpec driver.
+  static let allowed: [String: [String]] = ["Minimize.swift": ["Harness.driver"]]
+
+  @Test func justPhotoIsTheRegistrysFirstEngine() throws {
+    let registry = try Self.text("Sources/jpreplay/Support/EngineRegistry.swift")
+    guard let list = registry.range(of: "static let engines: [EngineRegistration] = [") else {
+      Issue.record("EngineRegistry.engines not found")
+      return
+    }
+    let entries = registry[list.upperBound...].split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      .prefix { $0 != "]" }.filter { !$0.isEmpty && !$0.hasPrefix("//") }
+    #expect(entries.first?.hasPrefix("Harness.registration,") == true, "\(entries)")
+    #expect(entries.count >= 3, "\(entries)")
+  }
+
+  @Test func convertedCommandsHaveOneRoute() throws {
+    let needles = [
+      "legacyRoute", "plugin == nil", "if let plugin", "guard let plugin", "Harness.driver", "refuseJustPhotoOptions",
+      "CanonicalOutput",
+    ]
+    for name in Self.oneRoute {
+      let needles = needles.filter { !(Self.allowed[name] ?? []).contains($0) }
+      let lines = SourceRulesTests.codeLines(try Self.text("Sources/jpreplay/Subcommands/\(name)"), containing: needles)
+      #expect(lines.isEmpty, "\(name) still has a Just Photo branch: \(lines)")
+    }
+  }
+}
