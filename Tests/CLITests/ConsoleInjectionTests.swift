@@ -184,6 +184,7 @@ import Testing
   @Test("every command over a hostile corpus prints no raw control, bidi or zero-width character and forges no CI line")
   func everyCommand() throws {
     let dir = try CLI.tempDir("hostile-console")
+    defer { try? FileManager.default.removeItem(at: dir) }
     let files = try Self.corpus(in: dir)
     let commands = try Self.leafCommands()
     #expect(commands.count >= 20, "\(commands)")

@@ -16,6 +16,7 @@ struct EngineRoutingCLITests {
 
   @Test func anUnknownEngineIsExitTwoNamingItAndTheKnownOnes() throws {
     let dir = try CLI.tempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let rec = dir.appendingPathComponent("tally.jsonl")
     try Self.jsonl.write(to: rec, atomically: true, encoding: .utf8)
     for args in [["replay", rec.path], ["import", rec.path, "-o", dir.appendingPathComponent("t.jprec").path]] {
@@ -60,6 +61,7 @@ struct EngineRoutingCLITests {
 
   @Test func aMalformedEngineIsExitTwoNamingTheHeader() throws {
     let dir = try CLI.tempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let rec = dir.appendingPathComponent("bad.jsonl")
     try #"{"format":"jp-replay/1","engine":"Pix Scan"}"#.appending("\n").write(to: rec, atomically: true, encoding: .utf8)
     let r = try CLI.run(["replay", rec.path])
@@ -74,6 +76,7 @@ extension EngineRoutingCLITests {
   /// route it to the plug-in (the corpus in Recordings/pixscan has its goldens in Golden/pixscan).
   @Test func pixscanRecordReplayVerify() throws {
     let dir = try CLI.tempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let yaml = dir.appendingPathComponent("tiny.yaml")
     try """
       engine: pixscan
@@ -219,6 +222,7 @@ extension EngineRoutingCLITests {
     #expect(jp.code == 2 && jp.stderr.contains("engine, Just Photo (expected one of app_launch, "), "\(jp.stderr)")
 
     let dir = try CLI.tempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let bad = dir.appendingPathComponent("bad-option.jsonl")
     try """
       {"format":"jp-replay/1","name":"x","options":{"strictEffects":"yes"}}
@@ -241,6 +245,7 @@ extension EngineRoutingCLITests {
     let rec = "Recordings/cameracoach/budget-per-minute.jprec"
     let golden = "Golden/cameracoach/budget-per-minute.trace.jsonl"
     let out = try CLI.tempDir()
+    defer { try? FileManager.default.removeItem(at: out) }
     let cases: [(args: [String], expect: String)] = [
       (["replay", rec, "--spec", "PoseSpec.json"], "\(rec): --spec names a Just Photo PoseSpec; a cameracoach recording has none (leave --spec out)"),
       (["replay", rec, "--set", "angleFix=on"], "\(rec): --set overrides a Just Photo engine option; a cameracoach recording has none (leave --set out)"),
@@ -273,6 +278,7 @@ extension EngineRoutingCLITests {
   /// written); another engine's replay said `PATH: why` before.
   @Test func replaysRefuseAnUnwritableOutputInOneWayForEveryEngine() throws {
     let dir = try CLI.tempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let target = dir.appendingPathComponent("target.jsonl")
     try "keep\n".write(to: target, atomically: true, encoding: .utf8)
     let link = dir.appendingPathComponent("link.jsonl")
