@@ -200,7 +200,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
       }
       guard let item = queue.pop() else { break }
       advance(to: time)
-      switch item {
+      switch consume item {  // the event moves out of the item (no copy of its payload)
       case .timer(let id, _):
         firingsNow += 1
         if firingsNow > options.maxFiringsPerInstant {

@@ -101,6 +101,7 @@ final class CuePlan: Sendable {
     noRefRule = LevelRule(cue.trigger.noRef)
     withRefRule = LevelRule(cue.trigger.withRef)
     tier = cue.metric.computeTier
+    isT1 = cue.metric.computeTier == "T1"
     updateHz = cue.metric.updateHz
     isSystemFallback = program.isSystemFallback
     let minPoints = program.bodyBoxMinPoints
@@ -176,7 +177,8 @@ final class CuePlan: Sendable {
   /// Whether the cue is evaluated in noRef mode (on T0 results, or T1 ticks for T1 cues).
   var isEvaluated: Bool { notEvaluated == nil }
   /// A T1 cue: evaluated on T1 ticks only (§3.11), a candidate on T0 results by its state.
-  var isT1: Bool { tier == "T1" }
+  /// `tier == "T1"`, resolved once: every cue asks on every T0 result.
+  let isT1: Bool
 
   /// Whether a T1 cue runs on T1 tick `k` (k ≥ 1): `updateHz` capped at `t1MaxHz`, every
   /// `ceil(t1MaxHz / updateHz)`-th tick (§3.11; u = 1 → every 2nd tick at 2 Hz).

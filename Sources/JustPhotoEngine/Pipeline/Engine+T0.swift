@@ -71,11 +71,13 @@ extension Engine {
     // The kept context of the last evaluation holds its frame: let go of it, so the arrays of
     // `latestFrame` are canonicalized in place (only when no other engine copy holds it).
     if isKnownUniquelyReferenced(&t0Context) { t0Context?.releaseFrame() }
+    // The last frame is moved out of `latestFrame` (`take`: no copy, so it is the only holder
+    // and is canonicalized in place) and moved back at the end: the engine copies the frame
+    // once per evaluation (into the context), not three times.
     var frame: CanonicalFrame
-    if var previous = latestFrame {
-      latestFrame = nil  // `previous` is now the only holder: canonicalized in place
+    if var previous = latestFrame.take() {
       Canonicalizer.canonicalize(event, minLandmarkConfidence: minConfidence, into: &previous)
-      frame = previous
+      frame = consume previous
     } else {
       frame = Canonicalizer.canonicalize(event, minLandmarkConfidence: minConfidence)
     }
@@ -84,7 +86,6 @@ extension Engine {
     subjectTracked = frame.isTracked
     let trackingLost = tracking.observe(tracked: subjectTracked, at: t)
     if subjectTracked { app.subjectSeenAt = t }
-    latestFrame = frame
     // §3.5: a switch between noRef and withRef makes every cue inactive.
     let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
     if withRefSession != withRef.lastModeWithRef {
@@ -114,6 +115,7 @@ extension Engine {
         registers: registers)
       t0Context = ctx
     }
+    latestFrame = consume frame
     return T0Input(
       withRefSession: withRefSession, trackingLost: trackingLost, targetUnstable: targetUnstable, ctx: ctx,
       mirrorCtx: mirrorCtx)
