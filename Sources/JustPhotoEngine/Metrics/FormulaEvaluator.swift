@@ -44,6 +44,12 @@ struct FormulaEvaluation {
   let count: Int
   /// Why the value is unavailable (set when a value is nil).
   var failure: String?
+  #if DEBUG
+    /// Test builds: `step` calls made (the work the loop in `run` saves), and `run` made to
+    /// take every node through `step` (what the loop is compared with).
+    var steps = 0
+    var stepOnly = false
+  #endif
 
   @inline(__always) init(plan: CuePlan) {
     self.plan = plan
@@ -101,19 +107,90 @@ struct FormulaEvaluation {
   }
 
   /// Computes the nodes of `node`'s subtree in order into `regs`; false at the first failure.
+  ///
+  /// The nodes that read only registers (constants, arithmetic, fields, calls, the angle-fix
+  /// wrappers), a kept joint
+  /// and a `local` without `frame_scalars` overrides are computed here, in the loop; every
+  /// other node, and a joint that is not kept, goes through `step` (a call per node: most nodes
+  /// are the simple ones, and the call and its register saves cost more than the node's work).
+  /// Both compute the same values in the same order, so the result and the first failure are
+  /// the same.
   mutating func run(_ node: Int, _ ctx: MetricContext, _ regs: UnsafeMutablePointer<MetricValue>) -> Bool {
     var n = starts[node]
+    #if DEBUG
+      if stepOnly {
+        while n <= node {
+          guard step(n, ctx, regs) else { return false }
+          n += 1
+        }
+        return true
+      }
+    #endif
     while n <= node {
-      guard step(n, ctx, regs) else { return false }
+      switch ops[n] {
+      case .constant(let d): regs[n] = .scalar(d)
+      case .negate(let x): regs[n] = .scalar(-regs[x].a)
+      case .binary(let op, let l, let r): regs[n] = .scalar(Self.binary(op, regs[l].a, regs[r].a))
+      case .field(let x, let f): regs[n] = .scalar(Self.field(regs[x], f))
+      case .joint(let j):
+        if ctx.frame.hasBody, let p = ctx.frame[j] {
+          regs[n] = .point(p)
+        } else {
+          guard step(n, ctx, regs) else { return false }
+        }
+      case .call(let f, let first, let count):
+        guard call(f, first, count, into: n, regs) else { return false }
+      case .verticalDifference(let x):
+        let v = regs[x].a
+        regs[n] = .scalar(ctx.options.angleFix ? -v : v)
+      case .directionAngle(let x):
+        let v = regs[x].a
+        regs[n] = .scalar(ctx.options.angleFix ? AngleMath.foldLine(v) : v)
+      case .angleDifference(let x):
+        let v = regs[x].a
+        regs[n] = .scalar(ctx.options.angleFix ? AngleMath.wrap(v) : v)
+      case .local(let i) where !ctx.overrides:
+        let root = roots[i]
+        guard run(root, ctx, regs) else { return false }
+        regs[n] = regs[root]
+      default:
+        guard step(n, ctx, regs) else { return false }
+      }
       n += 1
     }
     return true
+  }
+
+  /// `x op y` (shared by `run` and `step`).
+  @inline(__always) static func binary(_ op: FormulaOperator, _ x: Double, _ y: Double) -> Double {
+    switch op {
+    case .add: x + y
+    case .subtract: x - y
+    case .multiply: x * y
+    case .divide: x / y
+    }
+  }
+
+  /// Field `f` of `v` (shared by `run` and `step`): on a point a,b are x,y; on a box a,b,c,d
+  /// are minX,minY,maxX,maxY.
+  @inline(__always) static func field(_ v: MetricValue, _ f: FormulaField) -> Double {
+    switch f {
+    case .x, .minX: v.a
+    case .y, .minY: v.b
+    case .w: v.c - v.a
+    case .h: v.d - v.b
+    case .maxX: v.c
+    case .maxY: v.d
+    }
   }
 
   /// Node `n` into `regs[n]` from its children's registers (already computed); false when it
   /// fails. (Writing the register here, not returning an optional value, spares a 33-byte
   /// aggregate through memory per node.)
   mutating func step(_ n: Int, _ ctx: MetricContext, _ regs: UnsafeMutablePointer<MetricValue>) -> Bool {
+    #if DEBUG
+      steps += 1
+    #endif
     @inline(__always) func put(_ v: MetricValue) -> Bool {
       regs[n] = v
       return true
@@ -171,26 +248,11 @@ struct FormulaEvaluation {
     case .negate(let x):
       return put(.scalar(-regs[x].a))
     case .binary(let op, let l, let r):
-      let (x, y) = (regs[l].a, regs[r].a)
-      switch op {
-      case .add: return put(.scalar(x + y))
-      case .subtract: return put(.scalar(x - y))
-      case .multiply: return put(.scalar(x * y))
-      case .divide: return put(.scalar(x / y))
-      }
+      return put(.scalar(Self.binary(op, regs[l].a, regs[r].a)))
     case .call(let f, let first, let count):
       return call(f, first, count, into: n, regs)
     case .field(let x, let f):
-      let v = regs[x]
-      switch f {
-      // On a point a,b are x,y; on a box a,b,c,d are minX,minY,maxX,maxY.
-      case .x, .minX: return put(.scalar(v.a))
-      case .y, .minY: return put(.scalar(v.b))
-      case .w: return put(.scalar(v.c - v.a))
-      case .h: return put(.scalar(v.d - v.b))
-      case .maxX: return put(.scalar(v.c))
-      case .maxY: return put(.scalar(v.d))
-      }
+      return put(.scalar(Self.field(regs[x], f)))
     case .verticalDifference(let x):
       let v = regs[x].a
       return put(.scalar(ctx.options.angleFix ? -v : v))
