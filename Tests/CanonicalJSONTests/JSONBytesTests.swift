@@ -78,4 +78,42 @@ struct JSONBytesTests {
     #expect(JSONBytes.withKeyOrder(JSONObject([JSONMember("a", 1), JSONMember("a", 2)]).members) { $0 == nil })
     #expect(JSONBytes.keyPrecedes("out", "outx") && !JSONBytes.keyPrecedes("t", "t") && JSONBytes.keyPrecedes("Z", "a"))
   }
+
+  /// Keys drawn to defeat the 8-byte prefixes the ordering compares first: long shared
+  /// prefixes, prefixes of one another, NUL bytes (which pad like the end of a key), bytes
+  /// above 0x7F, and equal keys.
+  @Test("key order by 8-byte prefixes: UTF-8 byte order on 3,000 drawn objects, nil exactly when two keys are equal")
+  func keyOrderByPrefixes() {
+    var state: UInt64 = 38
+    func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    let stems = ["", "a", "abcdefg", "abcdefgh", "abcdefghi", "timestamp", "timestamps", "t", "out", "é", "中"]
+    let tails = ["", "\u{0}", "\u{0}\u{0}", "a", "b", "\u{7F}", "é", "🙂", "x\u{0}y"]
+    var equalSeen = 0
+    var orderedSeen = 0
+    for _ in 0..<3_000 {
+      let count = Int(next() % 9)
+      let keys = (0..<count).map { _ in stems[Int(next() % UInt64(stems.count))] + tails[Int(next() % UInt64(tails.count))] }
+      let members = keys.enumerated().map { JSONMember($0.element, .number(Double($0.offset))) }
+      let order = JSONBytes.withKeyOrder(members) { $0.map { Array($0) } }
+      if Set(keys).count < keys.count {
+        #expect(order == nil, "\(keys)")
+        equalSeen += 1
+      } else {
+        let expected = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+        #expect(order == expected, "\(keys)")
+        orderedSeen += 1
+      }
+    }
+    // Not vacuous: both outcomes, many times.
+    #expect(equalSeen > 100 && orderedSeen > 1_000)
+    #expect(JSONBytes.keyPrefix("abcdefgh") == JSONBytes.keyPrefix("abcdefghi"))
+    #expect(JSONBytes.keyPrefix("a") == JSONBytes.keyPrefix("a\u{0}"))
+    #expect(JSONBytes.keyPrefix("a") < JSONBytes.keyPrefix("a\u{1}"))
+  }
 }
