@@ -37,8 +37,8 @@ extension EventKind {
     }
     #expect(JustPhotoEvents.channel(of: "swipe") == nil)
     #expect(JustPhotoEvents.fields(of: "swipe") == nil)
-    #expect(KindTable.channels(of: KindTable.names, JustPhotoEvents.self).allSatisfy { $0 != nil })
-    #expect(KindTable.channels(of: KindTable.names, NoEventDefinitions.self).allSatisfy { $0 == nil })
+    #expect(KindTable.channels(of: JustPhotoEvents.kindTable, JustPhotoEvents.self).allSatisfy { $0 != nil })
+    #expect(KindTable.channels(of: NoEventDefinitions.kindTable, NoEventDefinitions.self).allSatisfy { $0 == nil })
   }
 
   @Test func aRowIsWhatImportChecks() {

@@ -19,6 +19,16 @@ package enum JustPhotoEvents: EventDefinitions {
   }
 
   package static func channel(of kind: String) -> String? { EventKind(rawValue: kind)?.eventChannel.rawValue }
+
+  /// Just Photo's recordings (header `engine` absent or `justphoto`) hold these typed kinds.
+  package static let typedEngine: String? = "justphoto"
+
+  /// Every ``EventKind`` in declaration order: the order is the `.jprec` kind codes of Just
+  /// Photo's recordings (a new kind goes at the end).
+  package static let kindTable: [String] = EventKind.allCases.map(\.rawValue)
+
+  /// `ref_analysis` carries the reference photo's landmarks, luma plane and frame scalars.
+  package static func carriesFrame(_ kind: String) -> Bool { kind == EventKind.ref_analysis.rawValue }
 }
 
 /// A Just Photo event of a non-hot kind: a ``TypedEvent`` whose typed value is a `CoachEvent`.
