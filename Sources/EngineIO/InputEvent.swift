@@ -15,18 +15,6 @@ public struct InputEvent: Equatable, Sendable {
     self.t = t
     self.payload = payload
   }
-  /// The Just Photo event kind: `landmarks` and `luma` from their typed payloads, any other
-  /// from the typed event's kind name; nil for a kind Just Photo does not declare (another
-  /// engine's ``InputPayload/named(_:)`` event).
-  public var kind: EventKind? {
-    switch payload {
-    case .landmarks: .landmarks
-    case .luma: .luma
-    case .typed(let g): EventKind(rawValue: g.kind)
-    case .named: nil
-    }
-  }
-
   /// The kind as files spell it, for every engine: a typed event's or a named event's kind
   /// name (`landmarks` and `luma` for the hot payloads).
   public var kindName: String {
@@ -76,8 +64,9 @@ public enum InputPayload: Equatable, Sendable {
   case named(NamedEvent)
 }
 
-/// An input event of an engine other than Just Photo: its kind is a name the engine's
-/// vocabulary declares (not an ``EventKind``), its fields an ordered JSON object.
+/// An input event of an engine whose recordings hold named events: its kind is a name the
+/// engine's vocabulary declares (not a typed kind of the definitions a reader was handed), its
+/// fields an ordered JSON object.
 public struct NamedEvent: Equatable, Sendable {
   /// The kind name as the JSONL `kind` field spells it.
   public var kind: String

@@ -133,7 +133,7 @@ struct KindDispatchTests {
       }
     }
     #expect(generic == [])
-    #expect(decoders == ["Sources/EngineIO/Events/JustPhotoEvent.swift"])
+    #expect(decoders == ["Sources/JustPhotoIO/Events/JustPhotoEvent.swift"])
     #expect(engineReads == [])
   }
 

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineIO
 
 /// Just Photo's event vocabulary as the readers and writers use it: every kind but the hot
 /// `landmarks` and `luma` decodes into its ``CoachEvent`` case through the kind's
@@ -47,6 +48,20 @@ extension TypedEvent {
   /// The typed form, or why the fields do not match the kind's definition (the engine refuses
   /// such an event; `import` refuses it before it is recorded).
   package var decoded: Result<CoachEvent, EventDecodingError> { decoded(as: CoachEvent.self) }
+}
+
+extension InputEvent {
+  /// The Just Photo event kind: `landmarks` and `luma` from their typed payloads, any other
+  /// from the typed event's kind name; nil for a kind Just Photo does not declare (another
+  /// engine's ``InputPayload/named(_:)`` event).
+  public var kind: EventKind? {
+    switch payload {
+    case .landmarks: .landmarks
+    case .luma: .luma
+    case .typed(let g): EventKind(rawValue: g.kind)
+    case .named: nil
+    }
+  }
 }
 
 extension InputPayload {
