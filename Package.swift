@@ -7,7 +7,7 @@ import PackageDescription
 //   CanonicalJSON → —           (floor: JSON parser, ordered values, canonical writer, SHA-256)
 //   EngineIO → CanonicalJSON    (floor: the event vocabulary: InputEvent, timers, options, …)
 //   EngineSeam → CanonicalJSON, EngineIO   (floor: the engine protocol and vocabulary a replay drives)
-//   JustPhotoIO → CanonicalJSON   (Just Photo's vocabulary beside its events: options, effect requests, initial keys, trace vocabulary)
+//   JustPhotoIO → CanonicalJSON, EngineIO   (Just Photo's vocabulary: its event kinds and typed events, session store, options, effect requests, initial keys, trace vocabulary)
 //   PoseSpec → CanonicalJSON
 //   JustPhotoEngine → CanonicalJSON, EngineIO, JustPhotoIO, PoseSpec
 //   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
@@ -65,7 +65,7 @@ let package = Package(
     .target(name: "EngineSeam", dependencies: ["CanonicalJSON", "EngineIO"]),
     .target(name: "PoseSpec", dependencies: ["CanonicalJSON"]),
     // Just Photo's vocabulary that is not an input event: options, effect requests, initial keys, trace lines.
-    .target(name: "JustPhotoIO", dependencies: ["CanonicalJSON"]),
+    .target(name: "JustPhotoIO", dependencies: ["CanonicalJSON", "EngineIO"]),
     .target(name: "JustPhotoEngine", dependencies: ["CanonicalJSON", "EngineIO", "JustPhotoIO", "PoseSpec"]),
     .target(name: "PixScanEngine", dependencies: ["CanonicalJSON"]),
     .target(
@@ -159,7 +159,7 @@ let package = Package(
     .testTarget(
       name: "RecordingTests",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "Mutants", "Recording",
+        "CanonicalJSON", "EngineIO", "JustPhotoIO", "Mutants", "Recording",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .testTarget(
@@ -168,7 +168,8 @@ let package = Package(
         "CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "JustPhotoIO", "JustPhotoPlugin", "Recording", "Replay", "Verify",
       ]),
     .testTarget(
-      name: "JustPhotoScenariosTests", dependencies: ["CanonicalJSON", "EngineIO", "Mutants", "Recording", "ScenarioYAML", "JustPhotoScenarios"]),
+      name: "JustPhotoScenariosTests",
+      dependencies: ["CanonicalJSON", "EngineIO", "JustPhotoIO", "Mutants", "Recording", "ScenarioYAML", "JustPhotoScenarios"]),
     .testTarget(name: "PixScanEngineTests", dependencies: ["CanonicalJSON", "PixScanEngine", "PixScanScenarios"]),
     .testTarget(
       name: "PixScanPluginTests",
@@ -180,7 +181,7 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "JustPhotoPlugin", "Lab", "Recording", "Replay", "JustPhotoScenarios",
+        "CanonicalJSON", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "Lab", "Recording", "Replay", "JustPhotoScenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .testTarget(

@@ -15,24 +15,12 @@ public struct InputEvent: Equatable, Sendable {
     self.t = t
     self.payload = payload
   }
-  /// The Just Photo event kind: `landmarks` and `luma` from their typed payloads, any other
-  /// from the typed event's kind name; nil for a kind Just Photo does not declare (another
-  /// engine's ``InputPayload/named(_:)`` event).
-  public var kind: EventKind? {
-    switch payload {
-    case .landmarks: .landmarks
-    case .luma: .luma
-    case .typed(let g): EventKind(rawValue: g.kind)
-    case .named: nil
-    }
-  }
-
   /// The kind as files spell it, for every engine: a typed event's or a named event's kind
   /// name (`landmarks` and `luma` for the hot payloads).
   public var kindName: String {
     switch payload {
-    case .landmarks: EventKind.landmarks.rawValue
-    case .luma: EventKind.luma.rawValue
+    case .landmarks: InputPayload.landmarksKind
+    case .luma: InputPayload.lumaKind
     case .typed(let g): g.kind
     case .named(let n): n.kind
     }
@@ -59,6 +47,11 @@ public struct InputEvent: Equatable, Sendable {
 /// The payload of an input event. The hot kinds are typed; every other kind keeps its fields
 /// as an ordered JSON object, beside the typed value its engine's vocabulary decoded them into.
 public enum InputPayload: Equatable, Sendable {
+  /// The kind name of a ``landmarks(_:)`` event as files spell it (its kind-table entry).
+  public static let landmarksKind = "landmarks"
+  /// The kind name of a ``luma(_:)`` event as files spell it (its kind-table entry).
+  public static let lumaKind = "luma"
+
   /// One Vision result (T0 input).
   case landmarks(LandmarkFrame)
   /// One luma thumbnail (T1 input).
@@ -71,8 +64,9 @@ public enum InputPayload: Equatable, Sendable {
   case named(NamedEvent)
 }
 
-/// An input event of an engine other than Just Photo: its kind is a name the engine's
-/// vocabulary declares (not an ``EventKind``), its fields an ordered JSON object.
+/// An input event of an engine whose recordings hold named events: its kind is a name the
+/// engine's vocabulary declares (not a typed kind of the definitions a reader was handed), its
+/// fields an ordered JSON object.
 public struct NamedEvent: Equatable, Sendable {
   /// The kind name as the JSONL `kind` field spells it.
   public var kind: String
@@ -416,72 +410,5 @@ public struct LumaFrame: Equatable, Sendable {
     self.w = w
     self.h = h
     self.data = data
-  }
-}
-
-/// What the readers and writers need of an engine's event kinds beside decoding them: each
-/// kind's `.jprec` channel and the fields `import` checks, in the order the JSONL writer puts
-/// them. The readers and codecs read a recording's kinds through it, never through the
-/// engine's own definition types.
-///
-/// Example: Just Photo's `JustPhotoEvents` gives `thermal` the channel `device` and one field,
-/// `state`, a required string, one of `nominal`, `fair`, `serious`, `critical`.
-public protocol EventDefinitions: EventDecoding, SendableMetatype {
-  /// The fields of an event kind.
-  ///
-  /// - Parameter kind: the kind name.
-  /// - Returns: its fields besides `t` and `kind`, in the order the JSONL writer puts them (a
-  ///   field not listed is refused as unknown); nil for a kind the vocabulary does not declare.
-  static func fields(of kind: String) -> [EventFieldInfo]?
-
-  /// The `.jprec` channel of an event kind.
-  ///
-  /// - Parameter kind: the kind name.
-  /// - Returns: the channel's name (`landmarks`, `pixels`, `sensors`, `device`, `ui`,
-  ///   `effects`, `label`); nil for a kind the vocabulary does not declare.
-  static func channel(of kind: String) -> String?
-}
-
-/// One field of an event kind as `import` checks it: its name, JSON type, whether it must be
-/// present (and not null), and the strings it allows when it is an enumeration.
-public struct EventFieldInfo: Sendable, Equatable {
-  /// The JSON type of a field's value.
-  public enum ValueType: String, Sendable, Equatable {
-    /// A number without fraction.
-    case integer
-    /// Any number.
-    case number
-    /// A string.
-    case string
-    /// `true` or `false`.
-    case bool = "boolean"
-    /// An object.
-    case object
-    /// An array.
-    case array
-    /// Any value.
-    case any
-  }
-  /// The field's name.
-  public var name: String
-  /// Its JSON type.
-  public var type: ValueType
-  /// Whether every event of the kind carries it (not null).
-  public var required: Bool
-  /// The allowed strings, when the field is an enumeration.
-  public var oneOf: [String]?
-
-  /// A field.
-  ///
-  /// - Parameters:
-  ///   - name: its name.
-  ///   - type: its JSON type.
-  ///   - required: whether it must be present (default true).
-  ///   - oneOf: the allowed strings of an enumeration.
-  public init(_ name: String, _ type: ValueType, required: Bool = true, oneOf: [String]? = nil) {
-    self.name = name
-    self.type = type
-    self.required = required
-    self.oneOf = oneOf
   }
 }

@@ -2,6 +2,7 @@ import CanonicalJSON
 import EngineIO
 import Foundation
 import GRDB
+import JustPhotoIO
 import Replay
 
 /// The GRDB adapter: the app's session schema (ENGINE §5.1; [C]

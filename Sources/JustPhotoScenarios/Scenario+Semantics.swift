@@ -2,6 +2,7 @@ import ScenarioYAML
 import Foundation
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import Yams
 
 /// What a scenario means, apart from how it is written (DESIGN §8, issue 15): the SHA-256 the

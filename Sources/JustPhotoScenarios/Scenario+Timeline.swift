@@ -1,6 +1,7 @@
 import ScenarioYAML
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import Recording
 
 extension Scenario {

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import EngineIO
 import Foundation
+import JustPhotoIO
 import Recording
 
 /// A scenario's recording, generated on demand (never held whole): read it with `reader()`,

@@ -1,4 +1,5 @@
 import EngineIO
+import JustPhotoIO
 
 extension InputEvent {
   /// A `label {cue_id, holds, since?}` event's fields (docs/FORMAT.md): the cue, whether it

@@ -133,7 +133,7 @@ struct KindDispatchTests {
       }
     }
     #expect(generic == [])
-    #expect(decoders == ["Sources/EngineIO/Events/JustPhotoEvent.swift"])
+    #expect(decoders == ["Sources/JustPhotoIO/Events/JustPhotoEvent.swift"])
     #expect(engineReads == [])
   }
 
@@ -143,7 +143,12 @@ struct KindDispatchTests {
   /// vocabulary itself: not even as a default.
   @Test("Recording names no engine's event vocabulary, not even as a default; its readers are handed one")
   func recordingReadsKindsThroughEventDefinitions() throws {
-    let words = ["EventDefinition", "EventFieldSpec", "EventChannel", "EventReader", "CoachEvent", "JustPhotoEvent", "JustPhotoEvents"]
+    // Its kind table, its hot kinds and whether events are named come from the definitions too:
+    // no `EventKind`, no engine name (`justPhotoEngineName`, nor `"justphoto"` as a literal).
+    let words = [
+      "EventDefinition", "EventFieldSpec", "EventChannel", "EventReader", "CoachEvent", "JustPhotoEvent", "JustPhotoEvents",
+      "EventKind", "justPhotoEngineName",
+    ]
     var found: [String] = []
     for f in SourceRulesTests.swiftFiles(under: "Sources/Recording") {
       let text = try String(contentsOf: SourceRulesTests.repoRoot.appendingPathComponent(f), encoding: .utf8)
@@ -153,6 +158,7 @@ struct KindDispatchTests {
         for w in words where tokens.contains(w) { found.append("\(f):\(n + 1): \(w)") }
         // `.definition` is Just Photo's kind definition; `.definitions` the handed ones.
         if c.replacingOccurrences(of: ".definitions", with: "").contains(".definition") || c.contains("eventChannel") { found.append("\(f):\(n + 1): definition") }
+        if c.contains(#""justphoto""#) { found.append("\(f):\(n + 1): \"justphoto\"") }
       }
     }
     #expect(found == [])

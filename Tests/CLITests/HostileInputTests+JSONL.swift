@@ -1,6 +1,7 @@
 import CanonicalJSON
 import EngineIO
 import Foundation
+import JustPhotoIO
 import Recording
 import Testing
 

@@ -1,6 +1,7 @@
 import EngineIO
 import CanonicalJSON
 import Foundation
+import JustPhotoIO
 import Recording
 import JustPhotoScenarios
 import Testing

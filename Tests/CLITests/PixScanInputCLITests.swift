@@ -52,9 +52,9 @@ import Testing
     defer { try? FileManager.default.removeItem(at: dir) }
     let jsonl = try Self.sidewaysJSONL(in: dir)
     // Written without the engine's check, as an import before issue 34 did.
-    let reader = try JSONLReader(path: jsonl.path, definitions: JustPhotoEvents.self)
+    let reader = try JSONLReader(path: jsonl.path, definitions: NoEventDefinitions.self)
     let path = dir.appendingPathComponent("d.jprec").path
-    let recorder = try Recorder(path: path, header: reader.header, definitions: JustPhotoEvents.self)
+    let recorder = try Recorder(path: path, header: reader.header, definitions: NoEventDefinitions.self)
     while let e = try reader.next() { try recorder.append(e) }
     try recorder.finish()
     let r = try CLI.run(["doctor", "d.jprec"], cwd: dir)

@@ -1,6 +1,7 @@
 import CanonicalJSON
 @testable import JustPhotoEngine
 import EngineIO
+import JustPhotoIO
 import Replay
 import Testing
 

@@ -1,6 +1,7 @@
 import CanonicalJSON
 @testable import JustPhotoEngine
 import EngineIO
+import JustPhotoIO
 import Testing
 
 /// Auto-retry, album retries, thumbnails, phantoms, clear_unliked, recovery, favourites.

@@ -1,10 +1,11 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import Testing
 
 @testable import JustPhotoEngine
 
-/// The typed events (EngineIO/Events): every kind's payload is read through its definition, so
+/// The typed events (JustPhotoIO/Events): every kind's payload is read through its definition, so
 /// a sample built from the definition decodes, and each way of breaking it is refused naming the
 /// field (docs/FORMAT.md is the list of fields, types and optionality).
 @Suite("Typed events: definitions and decoding (ENGINE §1.5–1.6)") struct CoachEventTests {

@@ -1,5 +1,6 @@
 @testable import JustPhotoEngine
 import EngineIO
+import JustPhotoIO
 import Testing
 
 

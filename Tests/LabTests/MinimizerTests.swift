@@ -1,4 +1,5 @@
 import EngineIO
+import JustPhotoIO
 import Lab
 import Testing
 

@@ -1,5 +1,6 @@
 import EngineIO
 import Foundation
+import JustPhotoIO
 @testable import Recording
 import XCTest
 
@@ -76,9 +77,9 @@ final class CodecTests: XCTestCase {
     var b = BodyPose()
     for j in Joint.allCases { b[j] = JointPoint(x: 0.5, y: 0.5, conf: 0.9) }
     let f = LandmarkFrame(frame: 1, body: b)
-    enc.encode(InputEvent(t: 0, payload: .landmarks(f)), seq: 0, kindIndex: KindTable.index[.landmarks]!, into: &w)
+    enc.encode(InputEvent(t: 0, payload: .landmarks(f)), seq: 0, kindIndex: KindTable.index(of: JustPhotoEvents.kindTable)[InputPayload.landmarksKind]!, into: &w)
     let first = w.count
-    enc.encode(InputEvent(t: 33, payload: .landmarks(LandmarkFrame(frame: 2, body: b))), seq: 1, kindIndex: KindTable.index[.landmarks]!, into: &w)
+    enc.encode(InputEvent(t: 33, payload: .landmarks(LandmarkFrame(frame: 2, body: b))), seq: 1, kindIndex: KindTable.index(of: JustPhotoEvents.kindTable)[InputPayload.landmarksKind]!, into: &w)
     // The second, identical frame costs one byte per joint value plus a few header bytes.
     XCTAssertLessThanOrEqual(w.count - first, 57 + 10)
   }

@@ -1,6 +1,7 @@
 import EngineIO
 import Foundation
 import GRDB
+import JustPhotoIO
 @testable import Recording
 import Testing
 

@@ -2,6 +2,7 @@ import CanonicalJSON
 import EngineIO
 import Foundation
 import GRDB
+import JustPhotoIO
 @testable import Recording
 import XCTest
 

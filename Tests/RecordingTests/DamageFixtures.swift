@@ -2,6 +2,7 @@ import CanonicalJSON
 import EngineIO
 import Foundation
 import GRDB
+import JustPhotoIO
 @testable import Recording
 
 
@@ -100,7 +101,7 @@ enum Damage {
   static func lumaPayload(_ luma: LumaFrame, chunk c: ChunkInfo) -> [UInt8] {
     var enc = EventEncoder(startT: c.startMs, firstSeq: c.firstSeq)
     var w = ByteWriter()
-    enc.encode(InputEvent(t: c.startMs, payload: .luma(luma)), seq: c.firstSeq, kindIndex: KindTable.index[.luma]!, into: &w)
+    enc.encode(InputEvent(t: c.startMs, payload: .luma(luma)), seq: c.firstSeq, kindIndex: KindTable.index(of: JustPhotoEvents.kindTable)[InputPayload.lumaKind]!, into: &w)
     return w.payload()
   }
 

@@ -1,5 +1,6 @@
 import EngineIO
 import CanonicalJSON
+import JustPhotoIO
 import Recording
 import Testing
 

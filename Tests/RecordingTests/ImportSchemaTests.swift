@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import Testing
 
 @testable import Recording
@@ -11,7 +12,7 @@ extension EventKind {
   var channel: Channel { Channel(rawValue: JustPhotoEvents.channel(of: rawValue) ?? "")! }
 }
 
-/// The import schema and the channels are the event definitions (EngineIO/Events): one per kind,
+/// The import schema and the channels are the event definitions (JustPhotoIO/Events): one per kind,
 /// exhaustive by construction (a kind without one does not compile).
 @Suite struct ImportSchemaTests {
   @Test func everyDefinitionIsItsOwnKindsWithDistinctFields() {
@@ -37,8 +38,8 @@ extension EventKind {
     }
     #expect(JustPhotoEvents.channel(of: "swipe") == nil)
     #expect(JustPhotoEvents.fields(of: "swipe") == nil)
-    #expect(KindTable.channels(of: KindTable.names, JustPhotoEvents.self).allSatisfy { $0 != nil })
-    #expect(KindTable.channels(of: KindTable.names, NoEventDefinitions.self).allSatisfy { $0 == nil })
+    #expect(KindTable.channels(of: JustPhotoEvents.kindTable, JustPhotoEvents.self).allSatisfy { $0 != nil })
+    #expect(KindTable.channels(of: NoEventDefinitions.kindTable, NoEventDefinitions.self).allSatisfy { $0 == nil })
   }
 
   @Test func aRowIsWhatImportChecks() {

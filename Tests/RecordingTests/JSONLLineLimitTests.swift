@@ -1,5 +1,6 @@
 import EngineIO
 import Foundation
+import JustPhotoIO
 @testable import Recording
 import Testing
 

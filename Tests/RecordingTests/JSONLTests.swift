@@ -1,6 +1,7 @@
 import CanonicalJSON
 import EngineIO
 import Foundation
+import JustPhotoIO
 @testable import Recording
 import XCTest
 

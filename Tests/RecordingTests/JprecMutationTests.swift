@@ -1,6 +1,7 @@
 import EngineIO
 import Foundation
 import GRDB
+import JustPhotoIO
 import Mutants
 @testable import Recording
 import Testing

@@ -2,6 +2,7 @@ import CanonicalJSON
 import EngineIO
 import Foundation
 import GRDB
+import JustPhotoIO
 import Mutants
 @testable import Recording
 import Testing

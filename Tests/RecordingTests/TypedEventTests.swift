@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import Testing
 
 /// Issue 36: an event of a non-hot kind is engine-agnostic in EngineIO (`InputPayload.typed`):

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import JustPhotoEngine
 import EngineIO
+import JustPhotoIO
 import JustPhotoPlugin
 import Replay
 import Testing

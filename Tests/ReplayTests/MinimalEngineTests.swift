@@ -2,6 +2,7 @@ import CanonicalJSON
 import Foundation
 import EngineIO
 import EngineSeam
+import JustPhotoIO
 import Recording
 import Replay
 import Testing

@@ -4,6 +4,7 @@ import EngineIO
 import EngineSeam
 import JustPhotoPlugin
 import Foundation
+import JustPhotoIO
 import Replay
 import Testing
 

@@ -1,6 +1,7 @@
 import EngineIO
 import CanonicalJSON
 import Foundation
+import JustPhotoIO
 import Replay
 import Testing
 import Verify

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import PoseSpec
 
 /// Between the capture pipeline and the rest of the app (ENGINE §5.2–5.11, §5.13): turns

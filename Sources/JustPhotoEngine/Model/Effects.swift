@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 
 /// What one call into the engine produced, in generation order. Every output and A.13 line
 /// belongs to the time of the call.

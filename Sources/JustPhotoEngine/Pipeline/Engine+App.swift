@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import PoseSpec
 
 // The app side of the engine (ENGINE §4–6) as a router: each app event goes to the state

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import PoseSpec
 
 /// Timer firings by typed id, and the inputs of the tier scheduler and the card machine

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import PoseSpec
 
 // Session lifecycle and recovery (ENGINE §5.1) as performed on the engine: `SessionLifecycle`

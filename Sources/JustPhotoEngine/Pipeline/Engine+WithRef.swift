@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 import PoseSpec
 
 /// withRef in the engine (ENGINE §3.13–3.14): references, targets, the MatchDecider and its

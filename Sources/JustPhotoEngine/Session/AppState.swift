@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 
 /// Camera warm-up phase (ENGINE §5.12 `WarmupTracker`).
 public enum WarmupPhase: String, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import EngineIO
+import JustPhotoIO
 
 // Prompt actions (ENGINE §4.7 as far as they touch items: §5.4, §5.5, §5.9) and cold-start
 // recovery (§5.1).

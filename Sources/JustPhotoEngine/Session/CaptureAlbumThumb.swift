@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 
 // Album add and retries (ENGINE §5.9), phantom assets (§5.11), thumbnails (§5.10).
 

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 
 /// The per-item capture pipeline of ENGINE §5.2–§5.11 as a pure, deterministic value.
 ///

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import JustPhotoIO
 
 // Write pipeline (ENGINE §5.5, §5.6), post-write verification (§5.7), capture_failed (§5.8).
 

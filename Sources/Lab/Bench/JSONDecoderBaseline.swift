@@ -1,5 +1,6 @@
 import EngineIO
 import Foundation
+import JustPhotoIO
 
 /// The bench baseline: landmark frames decoded from JSONL with Foundation's `JSONDecoder`
 /// into `Decodable` structs and converted to engine inputs — what a straightforward tool would

@@ -2,6 +2,7 @@ import CanonicalJSON
 import JustPhotoEngine
 import EngineIO
 import Foundation
+import JustPhotoIO
 import JustPhotoPlugin
 import PoseSpec
 import Replay

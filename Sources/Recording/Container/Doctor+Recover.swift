@@ -32,7 +32,7 @@ extension Doctor {
         var meta = recoveredMeta(metaRows, lost: &lost)
         meta.append((JPRec.metaComplete, "true"))
         if !meta.contains(where: { $0.0 == JPRec.metaKinds }) {
-          meta.append((JPRec.metaKinds, JSONWriter.write(.array(KindTable.names.map { .string($0) }))))
+          meta.append((JPRec.metaKinds, JSONWriter.write(.array(definitions.kindTable.map { .string($0) }))))
         }
         var co = JSONObject()
         for (k, n) in scan.counts.sorted(by: { $0.key < $1.key }) { co.members.append(JSONMember(k, .number(Double(n)))) }

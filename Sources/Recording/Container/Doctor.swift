@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import EngineSeam
 import Foundation
 import GRDB
 
@@ -118,8 +119,8 @@ public enum Doctor {
     var chunks: [ChunkInfo]
     /// Why chunk rows after the readable ones were not read (a damaged or oversized table).
     var damage: String?
-    /// The header names another engine than Just Photo: every kind is a named event.
-    var namedKinds = false
+    /// The engine the header names (``EngineName/of(header:)``; nil when malformed).
+    var engine: String?
   }
 
   /// Reads the tables; chunk rows in rowid order, keeping those read before any damage (a
@@ -129,7 +130,7 @@ public enum Doctor {
       let k = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [JPRec.metaKinds])
       let names = k.flatMap { try? JSONParser.parse($0) }?.arrayValue?.compactMap(\.stringValue) ?? []
       // Another engine's recording (header `engine`) holds named events.
-      let e = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: ["engine"])
+      let e = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [EngineName.headerKey])
       let engine = e.flatMap { try? JSONParser.parse($0) }?.stringValue
       let ch = try Row.fetchAll(db, sql: "SELECT id, name, encoding FROM channels ORDER BY id").map {
         (id: try $0.decode(Int64.self, atIndex: 0), name: try $0.decode(String.self, atIndex: 1), encoding: try $0.decode(String.self, atIndex: 2))
@@ -153,7 +154,7 @@ public enum Doctor {
         damage = "the chunk table is damaged after \(cs.count) readable row(s) (\(JPRec.sqliteMessage(error))); later chunks are lost"
       }
       cs.sort { ($0.channelID, $0.startMs, $0.id) < ($1.channelID, $1.startMs, $1.id) }
-      return Tables(kinds: names, channels: ch, chunks: cs, damage: damage, namedKinds: engine != nil && engine != "justphoto")
+      return Tables(kinds: names, channels: ch, chunks: cs, damage: damage, engine: EngineName.of(header: engine.map { [EngineName.headerKey: .string($0)] } ?? JSONObject()))
     }
   }
 
@@ -174,7 +175,7 @@ public enum Doctor {
         problems.append("channel \(name): has id \(id), expected \(JPRec.channelID(ch))")
         continue
       }
-      decoders[id] = (EventDecoder(kindNames: t.kinds, channel: ch, namedKinds: t.namedKinds, definitions: definitions), name)
+      decoders[id] = (EventDecoder(kindNames: t.kinds, channel: ch, namedKinds: definitions.namedEvents(in: t.engine), definitions: definitions), name)
     }
     return decoders
   }

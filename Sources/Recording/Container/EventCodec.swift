@@ -4,15 +4,16 @@ import EngineIO
 /// The encoding named in `channels.encoding` for every channel this version writes.
 let eventEncodingName = "jprec-events/1"
 
-/// The kind table of the event encoding: a kind is stored as its index in this list, and the
-/// list itself is stored in meta `jprec.kinds`, so a file is read with its own table.
+/// The kind table of the event encoding: a kind is stored as its index in a list of kind
+/// names, and the list itself is stored in meta `jprec.kinds`, so a file is read with its own
+/// table. A new recording starts with its engine's (``EventDefinitions/kindTable``).
 enum KindTable {
-  static let names: [String] = EventKind.allCases.map(\.rawValue)
-  static let index: [EventKind: Int] = {
-    var d: [EventKind: Int] = [:]
-    for (i, k) in EventKind.allCases.enumerated() { d[k] = i }
+  /// The index of each name of `names` (the first, should a name repeat).
+  static func index(of names: [String]) -> [String: Int] {
+    var d: [String: Int] = [:]
+    for (i, k) in names.enumerated() where d[k] == nil { d[k] = i }
     return d
-  }()
+  }
   /// The channel of each kind of `names`, as `definitions` states it (nil for a kind they do
   /// not declare, or declare with a channel `.jprec` does not have).
   static func channels(of names: [String], _ definitions: any EventDefinitions.Type) -> [Channel?] {
@@ -136,8 +137,20 @@ struct EventEncoder {
 /// Decodes the events of one chunk, checking bounds, order and time range as it goes.
 /// Reused across chunks (`reset`); holds the delta state in unmanaged memory for speed.
 final class EventDecoder {
-  let kinds: [EventKind?]
-  /// The channel of each kind of the file's table (nil for a kind that is not Just Photo's).
+  /// How an event of each kind of the file's table is decoded.
+  enum Slot {
+    /// A kind the definitions do not declare.
+    case unknown
+    /// The hot landmarks payload.
+    case landmarks
+    /// The hot luma payload.
+    case luma
+    /// A typed event decoded by the definitions.
+    case typed
+  }
+  /// The slot of each kind of the file's table, by index.
+  let kinds: [Slot]
+  /// The channel of each kind of the file's table (nil for a kind the definitions do not declare).
   let kindChannels: [Channel?]
   let kindNames: [String]
   let channel: Channel
@@ -162,8 +175,8 @@ final class EventDecoder {
   @exclusivity(unchecked) var facePool: [[FaceObservation]] = Array(repeating: [], count: EventDecoder.poolSize)
   @exclusivity(unchecked) var poolIndex = 0
 
-  /// Kinds that are not Just Photo's decode as named events (JSON fields) of another engine;
-  /// false (a Just Photo recording) refuses them.
+  /// Every kind decodes as a named event (JSON fields): another engine's recording than the
+  /// definitions' (``EventDefinitions/namedEvents(in:)``); false refuses a kind they do not declare.
   let namedKinds: Bool
   /// The vocabulary the typed kinds are decoded with (the recording's engine's, from the caller).
   let definitions: any EventDefinitions.Type
@@ -172,8 +185,13 @@ final class EventDecoder {
     self.kindNames = kindNames
     self.namedKinds = namedKinds
     self.definitions = definitions
-    kinds = kindNames.map { EventKind(rawValue: $0) }
-    kindChannels = zip(kinds, KindTable.channels(of: kindNames, definitions)).map { $0 == nil ? nil : $1 }
+    kindChannels = KindTable.channels(of: kindNames, definitions)
+    // The hot payloads by their EngineIO names; any other kind the definitions give a channel.
+    kinds = zip(kindNames, kindChannels).map { name, channel in
+      if name == InputPayload.landmarksKind { return .landmarks }
+      if name == InputPayload.lumaKind { return .luma }
+      return channel == nil ? .unknown : .typed
+    }
     self.channel = channel
     joints = .allocate(capacity: 57)
     joints.initialize(repeating: 0, count: 57)
@@ -230,11 +248,12 @@ final class EventDecoder {
       }
       return (InputEvent(t: t, payload: .named(NamedEvent(kind: name, fields: try decodeFields(&r, name)))), seq)
     }
-    guard let kind = kinds[Int(ki)] else {
+    let kind = kinds[Int(ki)]
+    if case .unknown = kind {
       throw CodecError("unknown event kind \"\(kindNames[Int(ki)])\" (written by a newer jpreplay?)")
     }
     guard kindChannels[Int(ki)] == channel else {
-      throw CodecError("a \(kind.rawValue) event in channel \(channel.rawValue)")
+      throw CodecError("a \(kindNames[Int(ki)]) event in channel \(channel.rawValue)")
     }
     switch kind {
     case .landmarks: return (InputEvent(t: t, payload: .landmarks(try decodeLandmarks(&r, t: t))), seq)
@@ -251,8 +270,9 @@ final class EventDecoder {
       guard n == pixels else { throw CodecError("luma: \(n) bytes of data for \(w)×\(h) pixels; expected w·h = \(pixels)") }
       let data = try r.bytes(n)
       return (InputEvent(t: t, payload: .luma(LumaFrame(frame: prevLumaFrame, w: w, h: h, data: data))), seq)
-    default:
-      return (InputEvent(t: t, payload: .typed(TypedEvent(definitions, kind: kind.rawValue, fields: try decodeFields(&r, kind.rawValue)))), seq)
+    case .typed, .unknown:
+      let name = kindNames[Int(ki)]
+      return (InputEvent(t: t, payload: .typed(TypedEvent(definitions, kind: name, fields: try decodeFields(&r, name)))), seq)
     }
   }
 

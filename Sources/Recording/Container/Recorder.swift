@@ -25,11 +25,19 @@ public final class Recorder {
   var channelCreated = [Bool](repeating: false, count: Channel.allCases.count)
   var nextSeq: Int64 = 0
   var lastT: Millis?
-  var kindCounts = [Int](repeating: 0, count: KindTable.names.count)
+  var kindCounts: [Int]
   var chunksWritten = 0
-  /// The kind table written to meta `jprec.kinds`: Just Photo's kinds, then the named kinds of
-  /// another engine in order of first appearance (indexes never change).
-  var kindNames = KindTable.names
+  /// The kind table written to meta `jprec.kinds`: the definitions' ``EventDefinitions/kindTable``,
+  /// then (a recording of named events) the kinds it lacks in order of first appearance
+  /// (indexes never change).
+  var kindNames: [String]
+  /// The index of each name of the definitions' kind table.
+  let tableIndex: [String: Int]
+  /// The indexes of the hot payloads' kinds in the table (nil when it has none).
+  let landmarksIndex: Int?, lumaIndex: Int?
+  /// The events are named events (``EventDefinitions/namedEvents(in:)`` of the header's engine),
+  /// not the definitions' typed kinds.
+  public let namedEvents: Bool
   var namedIndex: [String: Int] = [:]
   /// The channel each named kind went to (meta `jprec.kind_channels`).
   var namedChannelOf = JSONObject()
@@ -39,9 +47,9 @@ public final class Recorder {
   /// it from `EventKindInfo.channel`). A kind not listed, or listed with `landmarks`/`pixels`
   /// or an unknown channel, goes to `ui` (`label` to `label`).
   public var namedChannels: [String: String] = [:]
-  /// The engine the header names (`engine`; Just Photo when absent).
+  /// The engine the header names (`engine`; ``EngineName/of(header:)``'s default when absent).
   public let engine: String
-  /// The channel of each kind of `KindTable.names`, as the caller's definitions state it.
+  /// The channel of each kind of the definitions' kind table, as they state it.
   let kindChannels: [Channel?]
 
   struct OpenChunk {
@@ -67,7 +75,12 @@ public final class Recorder {
     path: String, header: JSONObject, chunkRawLimit: Int = Recorder.defaultChunkRawLimit, definitions: any EventDefinitions.Type
   ) throws(RecordingError) {
     self.path = path
-    kindChannels = KindTable.channels(of: KindTable.names, definitions)
+    kindNames = definitions.kindTable
+    kindCounts = [Int](repeating: 0, count: kindNames.count)
+    tableIndex = KindTable.index(of: kindNames)
+    landmarksIndex = tableIndex[InputPayload.landmarksKind]
+    lumaIndex = tableIndex[InputPayload.lumaKind]
+    kindChannels = KindTable.channels(of: kindNames, definitions)
     self.chunkRawLimit = min(max(64, chunkRawLimit), ContainerLimits.chunkRawBytesMax)
     level = Recorder.defaultLevel
     let fm = FileManager.default
@@ -80,10 +93,11 @@ public final class Recorder {
       throw RecordingError(file: path, "already exists; a recording is never overwritten (choose another name or delete it first)")
     }
     var seen = Set<String>()
-    if let problem = EngineName.problem(in: header) {
-      throw RecordingError(file: path, place: "header", problem)
+    guard let engine = EngineName.of(header: header) else {
+      throw RecordingError(file: path, place: "header", EngineName.problem(in: header) ?? "bad engine")
     }
-    engine = EngineName.of(header: header) ?? justPhotoEngineName
+    self.engine = engine
+    namedEvents = definitions.namedEvents(in: engine)
     for m in header.members {
       if m.key.hasPrefix(JPRec.internalPrefix) {
         throw RecordingError(file: path, place: "header", "key \"\(m.key)\": the prefix \"jprec.\" is reserved for the container")
@@ -109,7 +123,7 @@ public final class Recorder {
           }
           try put(JPRec.metaWriter, .string(JPRec.writerName))
           try put(JPRec.metaComplete, .bool(false))
-          try put(JPRec.metaKinds, .array(KindTable.names.map { .string($0) }))
+          try put(JPRec.metaKinds, .array(kindNames.map { .string($0) }))
           for m in header.members { try put(m.key, m.value) }
           try Recorder.putMetaCRC(db)
           return .commit
@@ -133,20 +147,27 @@ public final class Recorder {
         file: path, place: "event \(eventCount + 1)",
         "events must come in time order: t=\(event.t) after t=\(lastT)")
     }
-    if case .typed(let g) = event.payload, g.eventKind == .landmarks || g.eventKind == .luma {
+    if case .typed(let g) = event.payload, g.kind == InputPayload.landmarksKind || g.kind == InputPayload.lumaKind {
       throw RecordingError(file: path, place: "event \(eventCount + 1)", "a \(g.kind) event must use its typed payload")
     }
     try checkBounds(event)
     let kindName = event.kindName
     let ci: Int
     let kindIndex: Int
-    if engine == justPhotoEngineName {
-      guard let kind = event.kind else {
+    if !namedEvents {
+      let index: Int?
+      switch event.payload {
+      case .landmarks: index = landmarksIndex
+      case .luma: index = lumaIndex
+      case .typed(let g): index = tableIndex[g.kind]
+      case .named: index = nil
+      }
+      guard let index else {
         throw RecordingError(
           file: path, place: "event \(eventCount + 1)",
-          "a \"\(kindName)\" event is not a Just Photo kind; a recording of another engine names it in the header key \"engine\"")
+          "a \"\(kindName)\" event is not a kind of the recording's event definitions; a recording of another engine names it in the header key \"engine\"")
       }
-      kindIndex = KindTable.index[kind]!
+      kindIndex = index
       guard let channel = kindChannels[kindIndex] else {
         throw RecordingError(
           file: path, place: "event \(eventCount + 1)",
@@ -157,7 +178,7 @@ public final class Recorder {
       guard case .named = event.payload else {
         throw RecordingError(
           file: path, place: "event \(eventCount + 1)",
-          "a Just Photo \(kindName) event in a recording of engine \"\(engine)\" (its events are named events)")
+          "a typed \(kindName) event in a recording of engine \"\(engine)\" (its events are named events)")
       }
       (ci, kindIndex) = try namedSlot(kindName)
     }
@@ -211,10 +232,10 @@ public final class Recorder {
     if let k = namedIndex[name] { return (ci, k) }
     namedChannelOf[name] = .string(channel.rawValue)
     kindsDirty = true
-    // A name Just Photo also uses keeps its entry: the table holds names, not meanings.
-    if let jp = EventKind(rawValue: name) {
-      namedIndex[name] = KindTable.index[jp]!
-      return (ci, KindTable.index[jp]!)
+    // A name the starting table holds keeps its entry: the table holds names, not meanings.
+    if let k = tableIndex[name] {
+      namedIndex[name] = k
+      return (ci, k)
     }
     guard kindNames.count < ContainerLimits.kindsMax else {
       throw RecordingError(

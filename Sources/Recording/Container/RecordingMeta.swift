@@ -129,7 +129,7 @@ struct RecordingMeta {
         d[channel, default: 0] += n
         continue
       }
-      guard EventKind(rawValue: kind) != nil, let channel = definitions.channel(of: kind) else {
+      guard let channel = definitions.channel(of: kind) else {
         throw MetaError(place: "meta \"\(JPRec.metaEventCounts)\"", "unknown event kind \"\(kind)\" (written by a newer jpreplay?)")
       }
       d[channel, default: 0] += n

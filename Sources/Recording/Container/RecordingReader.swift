@@ -52,11 +52,11 @@ public final class RecordingReader {
       kindNames = meta.kinds
       seqContiguous = meta.seqContiguous
       let kinds = meta.kinds
-      // Kinds that are not Just Photo's are another engine's named events (header `engine`).
       guard let engineName = EngineName.of(header: meta.header) else {
         throw RecordingError(file: path, place: "header", EngineName.problem(in: meta.header) ?? "bad engine")
       }
-      let namedKinds = engineName != justPhotoEngineName
+      // The definitions' typed kinds, or (another engine's recording) named events.
+      let namedKinds = definitions.namedEvents(in: engineName)
       let layout = try db.inDatabase { try ChunkIndex.read($0, path: path) }
       var declared: [String: Int64]
       do throws(MetaError) { declared = try meta.eventsPerChannel(definitions) ?? [:] } catch { throw error.recordingError(path) }

@@ -34,9 +34,10 @@ public enum RecordingImport {
   /// The same, from an open reader (a file, or JSONL text in memory: `jpreplay record`).
   @discardableResult
   ///
-  /// `kinds` is the vocabulary of the engine the header names when it is not Just Photo (whose
-  /// kinds the decoder checks itself): every event's kind must be one of them and carry its
-  /// required fields, and each kind is stored in its declared channel. `refusal` is that
+  /// `kinds` is the vocabulary of the engine when its events are named events (its definitions
+  /// say so, ``EventDefinitions/namedEvents(in:)``; typed kinds the decoder checks itself): every
+  /// event's kind must be one of them and carry its required fields, and each kind is stored in
+  /// its declared channel. `refusal` is that
   /// engine's own check (``EngineVocabulary/refusal(of:)``): an event it refuses is bad input
   /// naming the line and the field, never written. `headerProblem` is that engine's check of
   /// the header (Just Photo's `EngineOptions.headerProblem`: its `options`): a problem it names
@@ -50,7 +51,7 @@ public enum RecordingImport {
     let recorder = try Recorder(
       path: destination, header: reader.header, chunkRawLimit: chunkRawLimit, definitions: reader.definitions)
     for k in kinds { recorder.namedChannels[k.name] = k.channel }
-    let check = recorder.engine != justPhotoEngineName
+    let check = recorder.namedEvents
     do throws(RecordingError) {
       var n = 0
       while let e = try reader.next() {

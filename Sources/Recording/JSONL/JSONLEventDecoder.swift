@@ -13,8 +13,9 @@ public struct JSONLEventDecoder {
   /// The 1-based line number of the event, for messages (`file:line: …`).
   public var line: Int
 
-  /// Decode every kind as a named event of another engine (the header's `engine` is not Just
-  /// Photo): the kind must be a name, the fields stay JSON; that engine's vocabulary checks them.
+  /// Decode every kind as a named event (the recording's engine's events are named with these
+  /// definitions, ``EventDefinitions/namedEvents(in:)``: the readers set it from the header):
+  /// the kind must be a name, the fields stay JSON; the engine's vocabulary checks them.
   public var namedKinds = false
   /// The recording's engine's vocabulary: the fields each typed kind must have and its typed
   /// value (handed by the caller: the engine's plug-in or vocabulary).
@@ -61,42 +62,44 @@ public struct JSONLEventDecoder {
       for m in obj.members where m.key != "t" && m.key != "kind" { fields.members.append(m) }
       return InputEvent(t: t, payload: .named(NamedEvent(kind: kindName, fields: fields)))
     }
-    guard let kind = EventKind(rawValue: kindName) else {
+    // The hot payloads by their EngineIO names; every other kind as the definitions declare it.
+    let hotLandmarks = kindName == InputPayload.landmarksKind
+    let hotLuma = !hotLandmarks && kindName == InputPayload.lumaKind
+    let schema = hotLandmarks || hotLuma ? [] : definitions.fields(of: kindName)
+    guard let schema else {
       throw fail("field \"kind\": unknown event kind \"\(kindName)\" (expected one of ENGINE §1.5, e.g. landmarks, luma, ui_scene, shutter_tap; see docs/FORMAT.md)", field: "kind")
     }
     var fields = JSONObject()
     fields.members.reserveCapacity(obj.count)
     for m in obj.members where m.key != "t" && m.key != "kind" { fields.members.append(m) }
-    switch kind {
-    case .landmarks: return InputEvent(t: t, payload: .landmarks(try landmarks(fields)))
-    case .luma: return InputEvent(t: t, payload: .luma(try luma(fields)))
-    default:
-      if kind == .ref_analysis { try checkReference(fields) }
-      try checkSchema(kind, fields)
-      // Decoded once, here: the engine handles this typed form at replay (what imports, replays).
-      let g = TypedEvent(definitions, kind: kind.rawValue, fields: fields)
-      if let error = g.decodingError { throw fail(error.description, field: error.field) }
-      return InputEvent(t: t, payload: .typed(g))
-    }
+    if hotLandmarks { return InputEvent(t: t, payload: .landmarks(try landmarks(fields))) }
+    if hotLuma { return InputEvent(t: t, payload: .luma(try luma(fields))) }
+    if definitions.carriesFrame(kindName) { try checkReference(fields, kind: kindName) }
+    try checkSchema(kindName, schema, fields)
+    // Decoded once, here: the engine handles this typed form at replay (what imports, replays).
+    let g = TypedEvent(definitions, kind: kindName, fields: fields)
+    if let error = g.decodingError { throw fail(error.description, field: error.field) }
+    return InputEvent(t: t, payload: .typed(g))
   }
 
   // MARK: Generic kinds
 
-  /// `ref_analysis` carries a landmarks-like payload (ENGINE §1.5): its `body`, `faces`,
+  /// A kind that carries a frame (``EventDefinitions/carriesFrame(_:)``, Just Photo's
+  /// `ref_analysis`) has a landmarks-like payload (ENGINE §1.5): its `body`, `faces`,
   /// `people` and `coords` are checked like a `landmarks` event's, `frame_scalars` must be an
   /// object of numbers (or `{"values": {…}}`).
-  func checkReference(_ f: JSONObject) throws(RecordingError) {
+  func checkReference(_ f: JSONObject, kind: String) throws(RecordingError) {
     var landmarkPart = JSONObject()
     landmarkPart["frame"] = .number(0)
     for m in f.members where ["body", "faces", "people", "coords"].contains(m.key) { landmarkPart[m.key] = m.value }
-    _ = try landmarks(landmarkPart, label: "ref_analysis")
+    _ = try landmarks(landmarkPart, label: kind)
     if let v = f["luma"], !v.isNull {
       guard var plane = v.objectValue else {
-        throw fail("ref_analysis: field \"luma\": expected an object {w, h, enc, data}, found \(describe(v))", field: "luma")
+        throw fail("\(kind): field \"luma\": expected an object {w, h, enc, data}, found \(describe(v))", field: "luma")
       }
       if plane["frame"] == nil { plane["frame"] = .number(0) }
       // The plane's problems name no top-level field (as before: the event's `luma` holds them).
-      do { _ = try luma(plane, label: "ref_analysis: luma") } catch {
+      do { _ = try luma(plane, label: "\(kind): luma") } catch {
         var e = error
         e.field = nil
         throw e
@@ -105,20 +108,19 @@ public struct JSONLEventDecoder {
     if let v = f["frame_scalars"], !v.isNull {
       let values = v["values"]?.objectValue ?? v.objectValue
       guard let values, values.members.allSatisfy({ $0.value.doubleValue != nil }) else {
-        throw fail("ref_analysis: field \"frame_scalars\": expected an object {metric: number}, found \(describe(v))", field: "frame_scalars")
+        throw fail("\(kind): field \"frame_scalars\": expected an object {metric: number}, found \(describe(v))", field: "frame_scalars")
       }
     }
     for m in f.members where !["ref_id", "body", "faces", "people", "coords", "frame_scalars", "luma"].contains(m.key) {
-      throw fail("ref_analysis: unknown field \"\(m.key)\" (expected ref_id, body, faces, people, coords, frame_scalars, luma)", field: m.key)
+      throw fail("\(kind): unknown field \"\(m.key)\" (expected ref_id, body, faces, people, coords, frame_scalars, luma)", field: m.key)
     }
   }
 
-  func checkSchema(_ kind: EventKind, _ fields: JSONObject) throws(RecordingError) {
-    let schema = definitions.fields(of: kind.rawValue) ?? []
+  func checkSchema(_ kind: String, _ schema: [EventFieldInfo], _ fields: JSONObject) throws(RecordingError) {
     for spec in schema {
       guard let v = fields[spec.name], !v.isNull || !spec.required else {
         if spec.required {
-          throw fail("\(kind.rawValue): missing field \"\(spec.name)\" (\(expected(spec)))", field: spec.name)
+          throw fail("\(kind): missing field \"\(spec.name)\" (\(expected(spec)))", field: spec.name)
         }
         continue
       }
@@ -134,15 +136,15 @@ public struct JSONLEventDecoder {
       case .any: ok = true
       }
       guard ok else {
-        throw fail("\(kind.rawValue): field \"\(spec.name)\": expected \(expected(spec)), found \(describe(v))", field: spec.name)
+        throw fail("\(kind): field \"\(spec.name)\": expected \(expected(spec)), found \(describe(v))", field: spec.name)
       }
       if let allowed = spec.oneOf, let s = v.stringValue, !allowed.contains(s) {
-        throw fail("\(kind.rawValue): field \"\(spec.name)\": expected \(expected(spec)), found \"\(s)\"", field: spec.name)
+        throw fail("\(kind): field \"\(spec.name)\": expected \(expected(spec)), found \"\(s)\"", field: spec.name)
       }
     }
     for m in fields.members where !schema.contains(where: { $0.name == m.key }) {
       let expected = schema.isEmpty ? "no fields besides t and kind" : schema.map(\.name).joined(separator: ", ")
-      throw fail("\(kind.rawValue): unknown field \"\(m.key)\" (expected \(expected))", field: m.key)
+      throw fail("\(kind): unknown field \"\(m.key)\" (expected \(expected))", field: m.key)
     }
   }
 

@@ -38,7 +38,8 @@ public final class JSONLReader {
   /// `RecordingLimits.eventsMax`; tests lower it to reach the bound cheaply.
   var eventsMax = RecordingLimits.eventsMax
   private var durationMs: Millis?
-  /// The header names another engine: its events are named events.
+  /// The header names an engine whose events are named events with these definitions
+  /// (``EventDefinitions/namedEvents(in:)``).
   private var namedKinds = false
   /// The recording's engine's event definitions (its typed kinds' fields and decoding).
   public let definitions: any EventDefinitions.Type
@@ -97,7 +98,7 @@ public final class JSONLReader {
     let h1 = try Self.checkHeader(value, file: "\(path):1")
     header = h1
     durationMs = h1["duration_ms"]?.int64Value
-    namedKinds = EngineName.of(header: h1) != justPhotoEngineName
+    namedKinds = definitions.namedEvents(in: EngineName.of(header: h1))
   }
 
   /// The header bounds of ``RecordingLimits``: `duration_ms` and `wall_start_ms`.
@@ -183,11 +184,11 @@ public final class JSONLReader {
   /// of JSONL lines, imported or generated).
   package static func checkedEvent(
     _ value: JSONValue, file path: String, line lineNumber: Int, lastT: Millis, durationMs: Millis?,
-    eventCount: Int, eventsMax: Int = RecordingLimits.eventsMax, namedKinds: Bool = false,
+    eventCount: Int, eventsMax: Int = RecordingLimits.eventsMax, namedKinds: Bool? = nil,
     definitions: any EventDefinitions.Type
   ) throws(RecordingError) -> InputEvent {
     var decoder = JSONLEventDecoder(file: path, line: lineNumber, definitions: definitions)
-    decoder.namedKinds = namedKinds
+    if let namedKinds { decoder.namedKinds = namedKinds }
     let event = try decoder.decode(value)
     if event.t < lastT {
       throw RecordingError(file: "\(path):\(lineNumber)", "t \(event.t) is before the previous event's t \(lastT) (events must be in time order)")

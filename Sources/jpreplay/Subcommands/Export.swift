@@ -3,6 +3,7 @@ import CanonicalJSON
 import EngineIO
 import EngineSeam
 import Foundation
+import JustPhotoIO
 import JustPhotoPlugin
 import Lab
 import MCAP

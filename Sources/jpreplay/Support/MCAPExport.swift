@@ -1,6 +1,7 @@
 import CanonicalJSON
 import EngineIO
 import Foundation
+import JustPhotoIO
 import JustPhotoPlugin
 import Lab
 import MCAP

@@ -1,6 +1,7 @@
 import CanonicalJSON
 @testable import JustPhotoEngine
 import EngineIO
+import JustPhotoIO
 import Testing
 
 /// Drives a `CapturePipeline` like the engine does: a virtual clock, timers collected from the

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineIO
 
 // The event vocabulary (docs/FORMAT.md, "Events"): for every kind one definition — its fields
 // with their types and optionality, and its `.jprec` channel. Everything else follows from it:

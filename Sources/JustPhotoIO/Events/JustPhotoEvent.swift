@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineIO
 
 /// Just Photo's event vocabulary as the readers and writers use it: every kind but the hot
 /// `landmarks` and `luma` decodes into its ``CoachEvent`` case through the kind's
@@ -19,6 +20,16 @@ package enum JustPhotoEvents: EventDefinitions {
   }
 
   package static func channel(of kind: String) -> String? { EventKind(rawValue: kind)?.eventChannel.rawValue }
+
+  /// Just Photo's recordings (header `engine` absent or `justphoto`) hold these typed kinds.
+  package static let typedEngine: String? = "justphoto"
+
+  /// Every ``EventKind`` in declaration order: the order is the `.jprec` kind codes of Just
+  /// Photo's recordings (a new kind goes at the end).
+  package static let kindTable: [String] = EventKind.allCases.map(\.rawValue)
+
+  /// `ref_analysis` carries the reference photo's landmarks, luma plane and frame scalars.
+  package static func carriesFrame(_ kind: String) -> Bool { kind == EventKind.ref_analysis.rawValue }
 }
 
 /// A Just Photo event of a non-hot kind: a ``TypedEvent`` whose typed value is a `CoachEvent`.
@@ -37,6 +48,20 @@ extension TypedEvent {
   /// The typed form, or why the fields do not match the kind's definition (the engine refuses
   /// such an event; `import` refuses it before it is recorded).
   package var decoded: Result<CoachEvent, EventDecodingError> { decoded(as: CoachEvent.self) }
+}
+
+extension InputEvent {
+  /// The Just Photo event kind: `landmarks` and `luma` from their typed payloads, any other
+  /// from the typed event's kind name; nil for a kind Just Photo does not declare (another
+  /// engine's ``InputPayload/named(_:)`` event).
+  public var kind: EventKind? {
+    switch payload {
+    case .landmarks: .landmarks
+    case .luma: .luma
+    case .typed(let g): EventKind(rawValue: g.kind)
+    case .named: nil
+    }
+  }
 }
 
 extension InputPayload {

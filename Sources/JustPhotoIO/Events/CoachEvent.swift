@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineIO
 
 /// An input event as the coaching engine receives it: one case per ``EventKind``, each carrying
 /// its typed fields (ENGINE §1.5–1.6). Decoded once from an ``InputEvent`` (`init(decoding:)`);

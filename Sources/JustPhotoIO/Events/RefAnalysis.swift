@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineIO
 
 extension CoachEvent {
   /// `ref_analysis`: the analysis of a picked reference photo — a landmarks-like payload

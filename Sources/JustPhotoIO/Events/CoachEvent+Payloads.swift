@@ -1,4 +1,5 @@
 import CanonicalJSON
+import EngineIO
 
 // MARK: Payloads, one per kind with fields (docs/FORMAT.md "All other kinds")
 
