@@ -19,7 +19,7 @@ public func initialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRa
   FuzzSeeds.writeIfAsked {
     var seeds: [(name: String, bytes: [UInt8])] = []
     for name in FuzzSeeds.recordings {
-      let reader = try RecordingReader(path: FuzzSeeds.recordingPath(name))
+      let reader = try RecordingReader(path: FuzzSeeds.recordingPath(name), definitions: FuzzReplay.definitions)
       for cursor in reader.cursors {
         for info in cursor.chunks.prefix(2) {
           let raw = try reader.loadChunk(info)
@@ -38,7 +38,7 @@ public func fuzzChunk(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   guard size >= 2 else { return 0 }
   let channel = Channel.allCases[Int(data[0]) % Channel.allCases.count]
   let count = Int(data[1])
-  let decoder = EventDecoder(kindNames: EventKind.allCases.map(\.rawValue), channel: channel)
+  let decoder = EventDecoder(kindNames: FuzzReplay.definitions.kindTable, channel: channel, definitions: FuzzReplay.definitions)
   decoder.reset(startT: 0, endT: 1 << 40, firstSeq: 0)
   var events: [InputEvent] = []
   // The loop of ChunkLoader.decodeAll / ChannelCursor.advance: `count` events, then the end.

@@ -15,7 +15,7 @@ public func initialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRa
   FuzzSeeds.writeIfAsked {
     // Without s02: its header inlines a whole PoseSpec (a 120 KB line), too slow to mutate.
     try FuzzSeeds.recordings.filter { $0 != "s02-posespec-alias" }.map { name in
-      let reader = try RecordingReader(path: FuzzSeeds.recordingPath(name))
+      let reader = try RecordingReader(path: FuzzSeeds.recordingPath(name), definitions: FuzzReplay.definitions)
       var lines = [JSONLEventEncoder.headerLine(reader.header)]
       while lines.count < 30, let e = try reader.next() { lines.append(JSONLEventEncoder.line(e)) }
       return ("\(name).jsonl", Array((lines.joined(separator: "\n") + "\n").utf8))
@@ -27,7 +27,7 @@ public func initialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRa
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))
-  guard let reader = try? JSONLReader(bytes: bytes, path: "fuzz.jsonl") else { return 0 }
+  guard let reader = try? JSONLReader(bytes: bytes, path: "fuzz.jsonl", definitions: FuzzReplay.definitions) else { return 0 }
   var events: [InputEvent] = []
   while events.count < FuzzReplay.eventsMax {
     guard let e = try? reader.next() else { break }
@@ -39,7 +39,7 @@ public func fuzzJSONL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       fatalError("fuzz: event \(i) prints as invalid JSON: \(line)")
     }
     do {
-      let back = try JSONLEventDecoder(file: "roundtrip", line: i).decode(value)
+      let back = try JSONLEventDecoder(file: "roundtrip", line: i, definitions: FuzzReplay.definitions).decode(value)
       if back != e { fatalError("fuzz: event \(i) does not survive print + decode: \(line)") }
     } catch {
       fatalError("fuzz: event \(i) prints as a line the decoder refuses (\(error)): \(line)")

@@ -32,7 +32,7 @@ public func fuzzJprec(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var events: [InputEvent] = []
   var header: JSONObject? = nil
   do {
-    let reader = try RecordingReader(path: path)
+    let reader = try RecordingReader(path: path, definitions: FuzzReplay.definitions)
     header = reader.header
     _ = try? reader.stats()
     while events.count < FuzzReplay.eventsMax, let e = try reader.next() { events.append(e) }

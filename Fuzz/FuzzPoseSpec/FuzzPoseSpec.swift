@@ -17,7 +17,7 @@ enum CannedRecording {
   /// A short committed recording with landmark frames, read once.
   static let events: (header: JSONObject, events: [InputEvent]) = {
     let path = FuzzReplay.repositoryRoot.appendingPathComponent("Recordings/s05-head-level-flicker.jprec").path
-    guard let reader = try? RecordingReader(path: path) else { fatalError("fuzz: cannot read \(path)") }
+    guard let reader = try? RecordingReader(path: path, definitions: FuzzReplay.definitions) else { fatalError("fuzz: cannot read \(path)") }
     var out: [InputEvent] = []
     while out.count < eventsMax, let e = try? reader.next() { out.append(e) }
     return (reader.header, out)

@@ -50,6 +50,10 @@ public enum FuzzReplay {
     _ = try? replayer.run(&source, into: &output, recording: "fuzz-input")
   }
 
+  /// The event definitions every driver reads recordings with: Just Photo's (the seeds are
+  /// its recordings).
+  public static let definitions: any EventDefinitions.Type = JustPhotoVocabulary.eventDefinitions
+
   /// A scratch directory of this process (tmpfs when there is one), created once.
   public static let scratch: URL = {
     let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()

@@ -49,7 +49,8 @@ public func fuzzTuneSpace(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let sampler = TuneSampler(
       kind: kind, domains: space.parameters.map(\.domain), seed: space.seed ?? 1, objective: space.objective ?? "flicker_per_min")
     for i in 0..<SpaceBounds.trialsPerSampler {
-      let values = sampler.values(for: i, history: [])
+      // nil: the space is exhausted (every point proposed), as `tune run` then says.
+      guard let values = sampler.values(for: i, history: []) else { break }
       guard values.count == space.parameters.count else { fatalError("trial \(i): \(values.count) values for \(space.parameters.count) parameters") }
       var spec = specJSON
       for (p, v) in zip(space.parameters, values) {
