@@ -14,7 +14,13 @@ struct OneRouteTests {
 
   /// The commands replaying through the registry only; the others still use
   /// `EngineRegistry.legacyRoute` (nil for a Just Photo recording).
-  static let oneRoute = ["Replay.swift", "Verify.swift", "Diff.swift", "Minimize.swift", "Import.swift", "Cat.swift", "Doctor.swift"]
+  static let oneRoute = [
+    "Replay.swift", "Verify.swift", "Diff.swift", "Minimize.swift", "Import.swift", "Cat.swift", "Doctor.swift", "Coverage.swift",
+  ]
+
+  /// The CLI's support files converted too (their commands' engine-specific parts come from
+  /// the routed engine's `EngineLab`).
+  static let oneRouteSupport: [String] = []
 
   /// What a converted command may still name, and why: `minimize --against` is Just Photo's
   /// only (`requireJustPhoto`), its in-process side a PoseSpec driver.
@@ -37,9 +43,10 @@ struct OneRouteTests {
       "legacyRoute", "plugin == nil", "if let plugin", "guard let plugin", "Harness.driver", "refuseJustPhotoOptions",
       "CanonicalOutput",
     ]
-    for name in Self.oneRoute {
+    let files = Self.oneRoute.map { ($0, "Subcommands/\($0)") } + Self.oneRouteSupport.map { ($0, "Support/\($0)") }
+    for (name, path) in files {
       let needles = needles.filter { !(Self.allowed[name] ?? []).contains($0) }
-      let lines = SourceRulesTests.codeLines(try Self.text("Sources/jpreplay/Subcommands/\(name)"), containing: needles)
+      let lines = SourceRulesTests.codeLines(try Self.text("Sources/jpreplay/\(path)"), containing: needles)
       #expect(lines.isEmpty, "\(name) still has a Just Photo branch: \(lines)")
     }
   }

@@ -113,6 +113,18 @@ enum EngineRegistry {
     return plugin
   }
 
+  /// The engines with lab tools of their own (``EngineLab``), by name: Just Photo's PoseSpec
+  /// tools. Lab sits above the plug-ins, so these are listed here, not on a registration.
+  static let labs: [String: EngineLab] = [justPhotoEngineName: .justPhoto]
+
+  /// What the lab's commands make of `plugin`'s recordings (``EngineLab/vocabulary`` for an
+  /// engine without tools of its own).
+  static func lab(of plugin: EnginePlugin) -> EngineLab { labs[plugin.name] ?? .vocabulary }
+
+  /// The engine a recording without a header `engine` is for (Just Photo): the first of
+  /// ``engines``.
+  static var defaultEngine: EngineRegistration { engines[0] }
+
   /// ``route(_:plugins:)`` for the commands that still replay Just Photo's recordings their
   /// own way (issue 36 item 1, one route per command: not done for them yet): nil for a Just
   /// Photo recording.

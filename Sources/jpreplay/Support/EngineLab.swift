@@ -1,0 +1,61 @@
+import Foundation
+import Lab
+import Recording
+import Replay
+
+/// What the lab's commands make of one engine's recordings beyond replaying them (issue 36
+/// item 1, one route per command): a command routes every recording through
+/// ``EngineRegistry/route(_:plugins:)`` and asks the routed engine's lab
+/// (``EngineRegistry/lab(of:)``). Lab sits above the plug-ins, so an engine's own lab tools
+/// cannot be on its registration; they are here, one entry per engine that has its own (Just
+/// Photo's, built on its PoseSpec: ``justPhoto``). Every other engine gets what its vocabulary
+/// declares (``vocabulary``).
+struct EngineLab: Sendable {
+  /// The engine's `coverage` section over its recordings `files` (`spec`: `coverage --spec`).
+  var coverage: @Sendable (_ plugin: EnginePlugin, _ files: [URL], _ spec: String?) throws -> CoverageSection
+  /// Whether `bisect commits` prints a cue metric table (`replay --trace metrics --cue`) for a
+  /// divergence of the engine's recording and can minimize a repro of it between two builds
+  /// (`minimize --against`).
+  var cueMetrics: Bool
+
+  /// An engine's lab read through its vocabulary: `SeamCoverage` (its kinds, trace lines and
+  /// declared values); no cue metric tables.
+  static let vocabulary = EngineLab(
+    coverage: { plugin, files, _ in
+      let report = try SeamCoverage.run(plugin: plugin, recordings: files)
+      return CoverageSection(
+        summary: [report.summary] + report.missing.map { "  missing: \($0)" }, markdown: report.markdown,
+        missing: report.missing.count, countsKindsAndValues: true)
+    }, cueMetrics: false)
+
+  /// Just Photo's lab: the cue and ENGINE §7 coverage report (`Coverage`), cue metric tables.
+  static let justPhoto = EngineLab(
+    coverage: { _, files, spec in
+      let report = try Coverage.run(recordings: files, specPath: spec)
+      let cues = report.cues
+      let ruled = cues.filter(\.hasNoRef).count + cues.filter(\.hasWithRef).count
+      let hit = cues.filter { $0.hasNoRef && !$0.noRef.isEmpty }.count + cues.filter { $0.hasWithRef && !$0.withRef.isEmpty }.count
+      let scen = report.scenarios.filter { !$0.recordings.isEmpty }.count
+      var summary = [
+        "coverage: \(files.count) recordings; ENGINE §7 scenarios \(scen)/\(report.scenarios.count); cue rules exercised \(hit)/\(ruled) (noRef + withRef); cues shown \(cues.filter { !$0.shown.isEmpty }.count)/\(cues.count)"
+      ]
+      summary += report.missing.map { "  missing: \($0)" }
+      // Name the cues no recording shows (the count alone does not say which).
+      let unshown = cues.filter { $0.shown.isEmpty }.map(\.id)
+      if !unshown.isEmpty { summary.append("  not shown by any recording: " + ConsoleText.safe(unshown.joined(separator: ", "))) }
+      return CoverageSection(summary: summary, markdown: report.markdown, missing: report.missing.count, countsKindsAndValues: false)
+    }, cueMetrics: true)
+}
+
+/// One engine's part of `jpreplay coverage`.
+struct CoverageSection {
+  /// The lines printed without `--markdown`.
+  var summary: [String]
+  /// The table `--markdown` prints.
+  var markdown: String
+  /// How many things are not exercised (`--strict`).
+  var missing: Int
+  /// Whether `missing` counts event kinds and values (an engine's vocabulary), not only cue
+  /// rules and scenarios: what `--strict`'s message names.
+  var countsKindsAndValues: Bool
+}
