@@ -16,11 +16,12 @@ struct OneRouteTests {
   /// `EngineRegistry.legacyRoute` (nil for a Just Photo recording).
   static let oneRoute = [
     "Replay.swift", "Verify.swift", "Diff.swift", "Minimize.swift", "Import.swift", "Cat.swift", "Doctor.swift", "Coverage.swift",
+    "Bisect+Commits.swift",
   ]
 
   /// The CLI's support files converted too (their commands' engine-specific parts come from
-  /// the routed engine's `EngineLab`).
-  static let oneRouteSupport: [String] = []
+  /// the routed engine's `EngineLab`): `bisect commits`'s workspace.
+  static let oneRouteSupport = ["BisectWorkspace.swift"]
 
   /// What a converted command may still name, and why: `minimize --against` is Just Photo's
   /// only (`requireJustPhoto`), its in-process side a PoseSpec driver.
