@@ -19,9 +19,11 @@ struct OneRouteTests {
     "Bisect+Commits.swift",
   ]
 
-  /// The CLI's support files converted too (their commands' engine-specific parts come from
-  /// the routed engine's `EngineLab`): `bisect commits`'s workspace.
-  static let oneRouteSupport = ["BisectWorkspace.swift"]
+  /// The other files converted too, under Sources (their engine-specific parts come from the
+  /// routed engine's `EngineLab`): `bisect commits`'s workspace, the HTML report.
+  static let oneRouteFiles = [
+    "jpreplay/Support/BisectWorkspace.swift", "jpreplay/Support/HTMLReportFile.swift", "Lab/Report/HTMLReportBuilder.swift",
+  ]
 
   /// What a converted command may still name, and why: `minimize --against` is Just Photo's
   /// only (`requireJustPhoto`), its in-process side a PoseSpec driver.
@@ -44,10 +46,10 @@ struct OneRouteTests {
       "legacyRoute", "plugin == nil", "if let plugin", "guard let plugin", "Harness.driver", "refuseJustPhotoOptions",
       "CanonicalOutput",
     ]
-    let files = Self.oneRoute.map { ($0, "Subcommands/\($0)") } + Self.oneRouteSupport.map { ($0, "Support/\($0)") }
+    let files = Self.oneRoute.map { ($0, "jpreplay/Subcommands/\($0)") } + Self.oneRouteFiles.map { ($0, $0) }
     for (name, path) in files {
       let needles = needles.filter { !(Self.allowed[name] ?? []).contains($0) }
-      let lines = SourceRulesTests.codeLines(try Self.text("Sources/jpreplay/\(path)"), containing: needles)
+      let lines = SourceRulesTests.codeLines(try Self.text("Sources/\(path)"), containing: needles)
       #expect(lines.isEmpty, "\(name) still has a Just Photo branch: \(lines)")
     }
   }

@@ -121,6 +121,14 @@ enum EngineRegistry {
   /// engine without tools of its own).
   static func lab(of plugin: EnginePlugin) -> EngineLab { labs[plugin.name] ?? .vocabulary }
 
+  /// How the HTML report draws the timeline of the recording at `path`: its routed engine's
+  /// lab's (`plugins`: verify's, `--plant-fault`'s included); a recording that cannot be routed
+  /// is drawn under the report's PoseSpec, whose replay then reports why it has no timeline.
+  static func timelineSource(_ path: String, plugins: [String: EnginePlugin] = EngineRegistry.plugins) -> HTMLReportTimelineSource {
+    let routed = try? route(path, plugins: plugins)
+    return routed.map { lab(of: $0).htmlTimeline($0) } ?? .spec
+  }
+
   /// The engine a recording without a header `engine` is for (Just Photo): the first of
   /// ``engines``.
   static var defaultEngine: EngineRegistration { engines[0] }
