@@ -17,8 +17,9 @@ struct EngineLab: Sendable {
   /// divergence of the engine's recording and can minimize a repro of it between two builds
   /// (`minimize --against`).
   var cueMetrics: Bool
-  /// How the HTML report draws the timeline of the engine's (configured) plug-in's recording.
-  var htmlTimeline: @Sendable (_ plugin: EnginePlugin) -> HTMLReportTimelineSource
+  /// How the HTML report and `plot` draw the timeline of the engine's (configured) plug-in's
+  /// recording: under the PoseSpec from its cue evaluations, or its vocabulary's lanes.
+  var timeline: @Sendable (_ plugin: EnginePlugin) -> HTMLReportTimelineSource
 
   /// An engine's lab read through its vocabulary: `SeamCoverage` (its kinds, trace lines and
   /// declared values); no cue metric tables; the HTML report's lanes of its `TraceTimeline`.
@@ -28,7 +29,7 @@ struct EngineLab: Sendable {
       return CoverageSection(
         summary: [report.summary] + report.missing.map { "  missing: \($0)" }, markdown: report.markdown,
         missing: report.missing.count, countsKindsAndValues: true)
-    }, cueMetrics: false, htmlTimeline: { .lanes($0) })
+    }, cueMetrics: false, timeline: { .lanes($0) })
 
   /// Just Photo's lab: the cue and ENGINE §7 coverage report (`Coverage`), cue metric tables,
   /// the HTML report's displays, metric and gate drawn under the report's PoseSpec.
@@ -47,7 +48,7 @@ struct EngineLab: Sendable {
       let unshown = cues.filter { $0.shown.isEmpty }.map(\.id)
       if !unshown.isEmpty { summary.append("  not shown by any recording: " + ConsoleText.safe(unshown.joined(separator: ", "))) }
       return CoverageSection(summary: summary, markdown: report.markdown, missing: report.missing.count, countsKindsAndValues: false)
-    }, cueMetrics: true, htmlTimeline: { _ in .spec })
+    }, cueMetrics: true, timeline: { _ in .spec })
 }
 
 /// One engine's part of `jpreplay coverage`.

@@ -126,7 +126,7 @@ enum EngineRegistry {
   /// is drawn under the report's PoseSpec, whose replay then reports why it has no timeline.
   static func timelineSource(_ path: String, plugins: [String: EnginePlugin] = EngineRegistry.plugins) -> HTMLReportTimelineSource {
     let routed = try? route(path, plugins: plugins)
-    return routed.map { lab(of: $0).htmlTimeline($0) } ?? .spec
+    return routed.map { lab(of: $0).timeline($0) } ?? .spec
   }
 
   /// The engine a recording without a header `engine` is for (Just Photo): the first of
