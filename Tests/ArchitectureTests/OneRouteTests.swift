@@ -16,7 +16,7 @@ struct OneRouteTests {
   /// `EngineRegistry.legacyRoute` (nil for a Just Photo recording).
   static let oneRoute = [
     "Replay.swift", "Verify.swift", "Diff.swift", "Minimize.swift", "Import.swift", "Cat.swift", "Doctor.swift", "Coverage.swift",
-    "Bisect+Commits.swift", "Plot.swift",
+    "Bisect+Commits.swift", "Plot.swift", "Export.swift",
   ]
 
   /// The other files converted too, under Sources (their engine-specific parts come from the
