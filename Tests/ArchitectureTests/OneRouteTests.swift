@@ -12,8 +12,8 @@ struct OneRouteTests {
     try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
   }
 
-  /// The commands replaying through the registry only; the others still use
-  /// `EngineRegistry.legacyRoute` (nil for a Just Photo recording).
+  /// The commands replaying through the registry only (their engine-specific parts from the
+  /// routed engine's plug-in or its `EngineLab`).
   static let oneRoute = [
     "Replay.swift", "Verify.swift", "Diff.swift", "Minimize.swift", "Import.swift", "Cat.swift", "Doctor.swift", "Coverage.swift",
     "Bisect+Commits.swift", "Plot.swift", "Export.swift",
@@ -39,6 +39,15 @@ struct OneRouteTests {
       .prefix { $0 != "]" }.filter { !$0.isEmpty && !$0.hasPrefix("//") }
     #expect(entries.first?.hasPrefix("Harness.registration,") == true, "\(entries)")
     #expect(entries.count >= 3, "\(entries)")
+  }
+
+  /// No command has a way to route a Just Photo recording apart from the others: the registry
+  /// has no `legacyRoute` (nil for Just Photo) and no `refuseJustPhotoOptions` (the options a
+  /// plug-in refuses are its `configured(…)`'s).
+  @Test func theRegistryHasNoJustPhotoRoute() throws {
+    let registry = try Self.text("Sources/jpreplay/Support/EngineRegistry.swift")
+    let lines = SourceRulesTests.codeLines(registry, containing: ["legacyRoute", "refuseJustPhotoOptions"])
+    #expect(lines.isEmpty, "EngineRegistry still routes Just Photo apart: \(lines)")
   }
 
   @Test func convertedCommandsHaveOneRoute() throws {

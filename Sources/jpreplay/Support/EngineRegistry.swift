@@ -84,17 +84,6 @@ enum EngineRegistry {
     return engines.first { $0.name == plugin.name }?.title ?? plugin.name
   }
 
-  /// Exit 2 when Just Photo's options are given for `path`, a recording of the engine
-  /// `plugin` replays (not Just Photo): `--spec` and `--set` (`engine`) and `--cue` (`cues`)
-  /// would be ignored there, a silent success.
-  static func refuseJustPhotoOptions(
-    _ engine: EngineArguments?, cues: some Collection<String> = [String](), for plugin: EnginePlugin, path: String
-  ) throws(CLIError) {
-    let given = [(engine?.spec != nil, "--spec"), (engine?.overrides.isEmpty == false, "--set"), (!cues.isEmpty, "--cue")]
-    guard let flag = given.first(where: \.0)?.1 else { return }
-    throw refusal(.notAccepted(flag: flag), plugin: plugin, path: path)
-  }
-
   /// Every engine name this jpreplay knows.
   static var known: [String] { engines.map(\.name) }
 
@@ -133,14 +122,6 @@ enum EngineRegistry {
   /// ``engines``.
   static var defaultEngine: EngineRegistration { engines[0] }
 
-  /// ``route(_:plugins:)`` for the commands that still replay Just Photo's recordings their
-  /// own way (issue 36 item 1, one route per command: not done for them yet): nil for a Just
-  /// Photo recording.
-  static func legacyRoute(_ path: String, plugins: [String: EnginePlugin] = EngineRegistry.plugins) throws(CLIError) -> EnginePlugin? {
-    let plugin = try route(path, plugins: plugins)
-    return plugin.name == justPhotoEngineName ? nil : plugin
-  }
-
   /// `plugin` configured with a command's engine options (`EnginePlugin.configured`): exit 2
   /// naming `path` (the recording it is for) when the engine takes no such option, a
   /// `--trace` kind it never writes, or a bad value.
@@ -171,7 +152,8 @@ enum EngineRegistry {
   /// For commands that judge Just Photo recordings only (a PoseSpec, its cues and prompts):
   /// exit 2 for another engine's recording, naming the engine and the command.
   static func requireJustPhoto(_ path: String, command: String, why: String) throws(CLIError) {
-    guard let plugin = try legacyRoute(path) else { return }
+    let plugin = try route(path)
+    guard plugin.name != justPhotoEngineName else { return }
     throw .badInput(
       "\(path): header: \"engine\": a \(plugin.name) recording; `jpreplay \(command)` works on Just Photo recordings only (\(why))")
   }
