@@ -1,5 +1,6 @@
 import EngineIO
 import Foundation
+import JustPhotoIO
 import JustPhotoPlugin
 import Lab
 import MCAP
