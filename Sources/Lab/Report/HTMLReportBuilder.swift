@@ -26,10 +26,11 @@ package struct HTMLReportBuilder: Sendable {
     HTMLReportGoldenSpec(spec: nil, note: "golden side: the spec the golden was made with was not given; its series are not drawn")
   }
 
-  /// The plug-in of the engine a recording (by path) belongs to; nil for Just Photo (replayed
-  /// under ``spec`` with metric tracing). Another engine's timeline is its vocabulary's
-  /// ``TraceTimeline/pageLanes`` of the golden's trace and of a replay. By default none.
-  package var plugin: @Sendable (String) -> EnginePlugin? = { _ in nil }
+  /// How a recording's (by path) timeline is drawn, as its routed engine says (the CLI's
+  /// `EngineLab`): under ``spec`` with metric tracing (``HTMLReportTimelineSource/spec``, the
+  /// default), or an engine's vocabulary's ``TraceTimeline/pageLanes`` of the golden's trace
+  /// and of a replay (``HTMLReportTimelineSource/lanes(_:)``).
+  package var timelineSource: @Sendable (String) -> HTMLReportTimelineSource = { _ in .spec }
   /// Recordings whose timelines are built at once (`verify --jobs`): each its own replays.
   package var jobs = 1
 
@@ -86,9 +87,10 @@ package struct HTMLReportBuilder: Sendable {
       let at = ds.map(\.divergence.t)
       var timeline: HTMLReportTimeline
       var causes: [TraceRecord] = []
-      if let plugin = plugin(path) {
-        timeline = try engineTimeline(plugin, recording: path, name: c.name, golden: golden.map(HTMLReportTrace.file), new: nil, at: at)
-      } else {
+      switch timelineSource(path) {
+      case .lanes(let engine):
+        timeline = try engineTimeline(engine, recording: path, name: c.name, golden: golden.map(HTMLReportTrace.file), new: nil, at: at)
+      case .spec:
         let built = try self.timeline(
           recording: path, name: c.name, golden: golden.map(HTMLReportTrace.file), new: nil, at: at,
           cues: ds.flatMap { DivergenceWhy($0.divergence).cues })
@@ -114,10 +116,10 @@ package struct HTMLReportBuilder: Sendable {
     doc.counts = [(result.isMatch ? "equivalent" : "divergent hunks", result.isMatch ? 1 : result.hunkCount)]
     var timeline = HTMLReportTimeline(name: name, durationMs: 0)
     var causes: [TraceRecord] = []
-    if let path = replayRecording, let plugin = plugin(path) {
+    if let path = replayRecording, case .lanes(let engine) = timelineSource(path) {
       do {
         timeline = try engineTimeline(
-          plugin, recording: path, name: name, golden: isA13 ? nil : golden, new: isA13 ? nil : replay,
+          engine, recording: path, name: name, golden: isA13 ? nil : golden, new: isA13 ? nil : replay,
           at: result.divergences.map(\.t))
       } catch {
         doc.withoutTimeline.append((name, error.message))
@@ -329,4 +331,12 @@ package enum HTMLReportTrace: Sendable {
     case .records(let r): StructuredLine.lines(of: r)
     }
   }
+}
+
+/// How the HTML report draws a recording's timeline (``HTMLReportBuilder/timelineSource``).
+package enum HTMLReportTimelineSource: Sendable {
+  /// Replayed under the builder's PoseSpec with metric tracing: displays, metric and gate.
+  case spec
+  /// The engine's vocabulary's ``TraceTimeline/pageLanes``: golden marks above a replay's.
+  case lanes(EnginePlugin)
 }

@@ -184,11 +184,11 @@ extension JPReplay.Bisect {
       guard let first = j.first else { return j.differing }
       let badBin = try ws.binaryForTree(log: { _ in })  // judged just above: already reported
       // The recording as the culprit has it, read before the tree moves to the parent.
-      if minimize, !ws.isJustPhoto(first.recording) {
+      if minimize, !ws.hasCueMetrics(first.recording) {
         print("\nbisect commits --minimize: \(first.recording) is not a Just Photo recording; a repro between two builds (minimize --against) is Just Photo's only (nothing minimized; `jpreplay minimize RECORDING --expect …` shrinks it against a trace line)")
       }
-      let original = minimize && ws.isJustPhoto(first.recording) ? try MinimizeFiles.read(URL(fileURLWithPath: ws.tree + "/Recordings/\(first.recording).jprec")) : nil
-      if let badBin, ws.isJustPhoto(first.recording) {
+      let original = minimize && ws.hasCueMetrics(first.recording) ? try MinimizeFiles.read(URL(fileURLWithPath: ws.tree + "/Recordings/\(first.recording).jprec")) : nil
+      if let badBin, ws.hasCueMetrics(first.recording) {
         print("")
         for l in try ws.why(binary: badBin, recording: first.recording, divergence: first.divergence, side: "at the culprit \(culprit.prefix(10))") { print(l) }
       }
@@ -196,7 +196,7 @@ extension JPReplay.Bisect {
       if let parent {
         _ = try Git.run(["checkout", "--detach", "--quiet", parent], in: ws.tree)
         goodBin = try ws.binaryForTree(log: log)
-        if let goodBin, FileManager.default.fileExists(atPath: ws.tree + "/Recordings/\(first.recording).jprec"), ws.isJustPhoto(first.recording) {
+        if let goodBin, FileManager.default.fileExists(atPath: ws.tree + "/Recordings/\(first.recording).jprec"), ws.hasCueMetrics(first.recording) {
           print("")
           for l in try ws.why(binary: goodBin, recording: first.recording, divergence: first.divergence, side: "at its parent \(parent.prefix(10))") { print(l) }
         }

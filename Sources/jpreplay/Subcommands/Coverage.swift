@@ -57,60 +57,36 @@ extension JPReplay {
       } catch {
         throw CLIError.badInput("\(recordings): cannot list recordings (\(SystemReason.of(error)))")
       }
-      // Just Photo's recordings get the cue and §7 report; every other engine's its vocabulary's.
-      var justPhoto: [URL] = []
-      var others: [String: (plugin: EnginePlugin, files: [URL])] = [:]
+      // One section per engine (its lab's report, EngineLab): the default engine's first (a
+      // header without `engine`; an empty folder gets its report), then the others by name.
+      var groups: [String: (plugin: EnginePlugin, files: [URL])] = [:]
       for url in files {
-        if let plugin = try EngineRegistry.legacyRoute(url.path) {
-          others[plugin.name, default: (plugin, [])].files.append(url)
-        } else {
-          justPhoto.append(url)
-        }
+        let plugin = try EngineRegistry.route(url.path)
+        groups[plugin.name, default: (plugin, [])].files.append(url)
       }
+      let first = EngineRegistry.defaultEngine
+      if groups.isEmpty { groups[first.name] = (first.plugin, []) }
+      let names = groups.keys.sorted { a, b in a != b && (a == first.name || (b != first.name && a < b)) }
       var missing = 0
-      var sections = 0
-      if !justPhoto.isEmpty || others.isEmpty {
-        missing += try justPhotoReport(justPhoto)
-        sections += 1
-      }
-      for name in others.keys.sorted() {
-        let group = others[name]!
-        let report = try SeamCoverage.run(plugin: group.plugin, recordings: group.files)
-        sections += 1
+      var kindsAndValues = false
+      for (i, name) in names.enumerated() {
+        let group = groups[name]!
+        let section = try EngineRegistry.lab(of: group.plugin).coverage(group.plugin, group.files, spec)
         if markdown {
-          if sections > 1 { print("") }
-          print(report.markdown, terminator: "")
+          if i > 0 { print("") }
+          print(section.markdown, terminator: "")
         } else {
-          print(report.summary)
-          for m in report.missing { print("  missing: \(m)") }
+          for line in section.summary { print(line) }
         }
-        missing += report.missing.count
+        missing += section.missing
+        kindsAndValues = kindsAndValues || section.countsKindsAndValues
       }
       if strict && missing > 0 {
         throw CLIError.failed(
-          others.isEmpty
-            ? "coverage: \(missing) rule(s) or scenario(s) not exercised"
-            : "coverage: \(missing) rule(s), scenario(s), kind(s) or value(s) not exercised")
+          kindsAndValues
+            ? "coverage: \(missing) rule(s), scenario(s), kind(s) or value(s) not exercised"
+            : "coverage: \(missing) rule(s) or scenario(s) not exercised")
       }
-    }
-
-    /// The cue and §7 report of Just Photo's recordings; returns how many things are missing.
-    func justPhotoReport(_ files: [URL]) throws -> Int {
-      let report = try Coverage.run(recordings: files, specPath: spec)
-      if markdown {
-        print(report.markdown, terminator: "")
-      } else {
-        let cues = report.cues
-        let ruled = cues.filter(\.hasNoRef).count + cues.filter(\.hasWithRef).count
-        let hit = cues.filter { $0.hasNoRef && !$0.noRef.isEmpty }.count + cues.filter { $0.hasWithRef && !$0.withRef.isEmpty }.count
-        let scen = report.scenarios.filter { !$0.recordings.isEmpty }.count
-        print("coverage: \(files.count) recordings; ENGINE §7 scenarios \(scen)/\(report.scenarios.count); cue rules exercised \(hit)/\(ruled) (noRef + withRef); cues shown \(cues.filter { !$0.shown.isEmpty }.count)/\(cues.count)")
-        for m in report.missing { print("  missing: \(m)") }
-        // Name the cues no recording shows (the count alone does not say which).
-        let unshown = cues.filter { $0.shown.isEmpty }.map(\.id)
-        if !unshown.isEmpty { print("  not shown by any recording: " + ConsoleText.safe(unshown.joined(separator: ", "))) }
-      }
-      return report.missing.count
     }
   }
 }

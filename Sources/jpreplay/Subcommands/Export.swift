@@ -93,11 +93,15 @@ extension JPReplay {
           throw CLIError.badInput("\(mcap): cannot create the folder (\(SystemReason.of(error)))")
         }
       }
-      // --spec and --set apply to the Just Photo recordings exported; with none, they would be ignored.
-      if let first = paths.first, let plugin = try EngineRegistry.legacyRoute(first),
-        try paths.allSatisfy({ p throws(CLIError) in try EngineRegistry.legacyRoute(p) != nil })
-      {
-        try EngineRegistry.refuseJustPhotoOptions(engine, for: plugin, path: first)
+      // --spec and --set apply to the recordings exported with their cue metrics (EngineLab:
+      // under the PoseSpec); with none, they would be ignored.
+      if let first = paths.first {
+        let routed = try EngineRegistry.route(first)
+        if !EngineRegistry.lab(of: routed).cueMetrics,
+          try paths.allSatisfy({ p throws(CLIError) in !EngineRegistry.lab(of: try EngineRegistry.route(p)).cueMetrics })
+        {
+          _ = try EngineRegistry.configured(routed, EngineOptionValues(spec: engine.spec, overrides: try engine.parsedOverrides()), path: first)
+        }
       }
       for path in paths {
         let out = many ? Paths.join(mcap, "\(CorpusScorer.recordingName(path)).mcap") : mcap
@@ -108,18 +112,19 @@ extension JPReplay {
     /// Exports `recording` to `mcap`; prints its message and channel counts (and, with
     /// `listTopics`, each channel's).
     func export(_ recording: String, to mcap: String, cues: Set<String>, listTopics: Bool) throws {
-      let plugin = try EngineRegistry.legacyRoute(recording)
-      if let plugin { try EngineRegistry.refuseJustPhotoOptions(nil, cues: cues, for: plugin, path: recording) }
+      // How the routed engine's recording is replayed into the export (EngineLab.export).
+      let routed = try EngineRegistry.route(recording)
+      let route = EngineRegistry.lab(of: routed).export(routed)
+      try route.checkCues(cues, recording)
       let events: any RecordingEventReader
-      do { events = try RecordingFiles.open(recording, definitions: EngineRegistry.definitions(of: plugin)) } catch { throw CLIError.badInput(error.description) }
-      var options = MCAPExport.Options(engine: plugin?.name ?? justPhotoEngineName)
+      do { events = try RecordingFiles.open(recording, definitions: routed.definitions) } catch { throw CLIError.badInput(error.description) }
+      var options = MCAPExport.Options(engine: routed.name)
       options.cues = cues
       options.wallStartMs = events.header["wall_start_ms"]?.int64Value ?? 0
       if from != nil || to != nil { options.window = (from ?? 0)...(to ?? .max) }
       let goldenLines = try golden ? GoldenLines.read(dir: goldenDir, recording: recording, wallStartMs: options.wallStartMs) : nil
-      let driver = try plugin == nil ? Harness.driver(specPath: engine.spec, overrides: engine.parsedOverrides(), traceMetrics: !noMetrics) : nil
-      if driver != nil, !cues.isEmpty { try Self.checkCues(cues, spec: engine.spec) }
-      let kinds = Self.kinds(plugin)
+      let replay = try route.prepare(engine, cues, !noMetrics)
+      let kinds = route.kinds
       let counts: [String: Int]
       let messages: UInt64
       do {
@@ -132,15 +137,7 @@ extension JPReplay {
             writer: writer, options: options, events: events, channelOf: { Self.channel(of: $0, kinds: kinds) },
             kindsOf: { channel in kinds.filter { $0.channel == channel }.map(\.name) })
           if let goldenLines { export.addGolden(trace: goldenLines.trace, a13: goldenLines.a13) }
-          let url = URL(fileURLWithPath: recording)
-          if let plugin {
-            var trace: any LineSink = ExportLineSink(export: export, a13: false)
-            var a13: any LineSink = ExportLineSink(export: export, a13: true)
-            _ = try plugin.replay(url, PluginSettings(), &trace, &a13)
-          } else {
-            var out = ExportOutput(export: export, cues: cues)
-            _ = try driver!.replay(url, into: &out)
-          }
+          try replay(URL(fileURLWithPath: recording), export)
           try export.finish()
           return (export.counts, writer.messages)
         }
@@ -160,16 +157,6 @@ extension JPReplay {
       for (topic, n) in counts.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
         print("  \(ConsoleText.line(topic)): \(n)")
       }
-    }
-
-    /// Every event kind of the recording's engine with the `.jprec` channel that stores it (a
-    /// plug-in's own channel name, such as Camera Coach's `camera`, is stored in `ui`, as the
-    /// recorder does).
-    static func kinds(_ plugin: EnginePlugin?) -> [(name: String, channel: String)] {
-      if let plugin {
-        return plugin.kinds.map { ($0.name, (Channel(rawValue: $0.name == "label" ? "label" : $0.channel) ?? .ui).rawValue) }
-      }
-      return EventKind.allCases.map { ($0.rawValue, $0.eventChannel.rawValue) }
     }
 
     static func channel(of e: InputEvent, kinds: [(name: String, channel: String)]) -> String {

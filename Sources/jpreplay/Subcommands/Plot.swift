@@ -69,24 +69,26 @@ extension JPReplay {
     func run() throws {
       let cues = cue.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
       let paths = try CorpusScorer.recordingPaths(recordings)
-      // Another engine's recording is drawn from its vocabulary's timeline (series and marks
-      // read from the trace), replayed by its plug-in; Just Photo's from its cue evaluations.
+      // Each recording is drawn as its routed engine's lab says (EngineLab.timeline): from its
+      // cue evaluations under the PoseSpec (Just Photo's), or from its vocabulary's timeline
+      // (series and marks read from the trace), replayed by its plug-in.
       var plugins: [String: EnginePlugin] = [:]
       for p in paths {
-        guard let plugin = try EngineRegistry.legacyRoute(p) else { continue }
-        guard !plugin.timeline.isEmpty else {
-          throw CLIError.badInput("\(p): header: \"engine\": a \(plugin.name) recording; its engine declares nothing for `jpreplay plot` to draw")
+        let routed = try EngineRegistry.route(p)
+        guard case .lanes(let drawn) = EngineRegistry.lab(of: routed).timeline(routed) else { continue }
+        guard !drawn.timeline.isEmpty else {
+          throw CLIError.badInput("\(p): header: \"engine\": a \(drawn.name) recording; its engine declares nothing for `jpreplay plot` to draw")
         }
-        try EngineRegistry.refuseJustPhotoOptions(nil, cues: cues, for: plugin, path: p)
-        plugins[p] = plugin
+        _ = try EngineRegistry.configured(drawn, EngineOptionValues(cues: cues), path: p)
+        plugins[p] = drawn
       }
-      // --spec and --set apply to the Just Photo recordings drawn; with none, they would be ignored.
-      if let first = paths.first, let plugin = plugins[first], plugins.count == paths.count {
-        try EngineRegistry.refuseJustPhotoOptions(engine, for: plugin, path: first)
-      }
-      // The PoseSpec only when a Just Photo recording is drawn.
-      let spec = try plugins.count < paths.count ? Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath) : nil
       let overrides = try engine.parsedOverrides()
+      // --spec and --set apply to the recordings drawn under the PoseSpec; with none, they would be ignored.
+      if let first = paths.first, let drawn = plugins[first], plugins.count == paths.count {
+        _ = try EngineRegistry.configured(drawn, EngineOptionValues(spec: engine.spec, overrides: overrides), path: first)
+      }
+      // The PoseSpec only when a recording is drawn under it.
+      let spec = try plugins.count < paths.count ? Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath) : nil
       // A folder when several recordings are drawn, or when -o names an existing folder or ends
       // in "/" (one <name>.timeline.svg inside, as for several).
       let many = paths.count > 1 || output.map(Self.namesFolder) == true
@@ -100,15 +102,15 @@ extension JPReplay {
       for rec in scorer.recordings {
         let svg: String
         let summary: String
-        if let plugin = plugins[rec.path] {
+        if let drawn = plugins[rec.path] {
           let records: [TraceRecord]
           do {
-            records = try plugin.records(
-              rec.header, rec.events, TraceSelection(window: 0...rec.durationMs, kinds: Set(plugin.timeline.kinds)), PluginSettings(),
+            records = try drawn.records(
+              rec.header, rec.events, TraceSelection(window: 0...rec.durationMs, kinds: Set(drawn.timeline.kinds)), PluginSettings(),
               rec.path)
           } catch { throw CLIError(code: error.exitCode.rawValue, message: error.description) }
           let data = try SeriesTimelineData.collect(
-            name: rec.name, engine: plugin.name, records: records, timeline: plugin.timeline, durationMs: rec.durationMs, from: from,
+            name: rec.name, engine: drawn.name, records: records, timeline: drawn.timeline, durationMs: rec.durationMs, from: from,
             to: to)
           svg = SVGSeriesTimeline.render(data)
           summary = "\(data.panels.count) panel(s), \(data.lanes.count) lane(s), t \(data.from)…\(data.to) ms"

@@ -224,10 +224,12 @@ struct BisectWorkspace {
     return names.sorted()
   }
 
-  /// Whether the tree's recording `name` is a Just Photo one (the metric tables and
-  /// `--minimize` are Just Photo's); true for a file this jpreplay cannot route.
-  func isJustPhoto(_ name: String) -> Bool {
-    (try? EngineRegistry.legacyRoute(tree + "/Recordings/\(name).jprec")) == nil
+  /// Whether the tree's recording `name` is of an engine with cue metric tables and a repro
+  /// between two builds (`EngineLab.cueMetrics`: Just Photo's); false for a recording this
+  /// jpreplay cannot route (an unknown `engine`: its replays report it).
+  func hasCueMetrics(_ name: String) -> Bool {
+    let routed = try? EngineRegistry.route(tree + "/Recordings/\(name).jprec")
+    return routed.map { EngineRegistry.lab(of: $0).cueMetrics } ?? false
   }
 
   /// What one commit's replays showed against the reference.
@@ -325,7 +327,7 @@ struct BisectWorkspace {
   /// recording `name` with `--trace metrics` for the cues that explain it.
   func why(binary: String, recording name: String, divergence d: Divergence, side: String) throws -> [String] {
     let why = DivergenceWhy(d)
-    guard isJustPhoto(name) else { return [] }  // cue metric tables are Just Photo's
+    guard hasCueMetrics(name) else { return [] }  // cue metric tables are Just Photo's
     var lines = [why.heading(side)]
     guard !why.cues.isEmpty else { return lines }
     let out = state + "/why.trace.jsonl"

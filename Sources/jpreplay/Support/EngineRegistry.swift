@@ -84,17 +84,6 @@ enum EngineRegistry {
     return engines.first { $0.name == plugin.name }?.title ?? plugin.name
   }
 
-  /// Exit 2 when Just Photo's options are given for `path`, a recording of the engine
-  /// `plugin` replays (not Just Photo): `--spec` and `--set` (`engine`) and `--cue` (`cues`)
-  /// would be ignored there, a silent success.
-  static func refuseJustPhotoOptions(
-    _ engine: EngineArguments?, cues: some Collection<String> = [String](), for plugin: EnginePlugin, path: String
-  ) throws(CLIError) {
-    let given = [(engine?.spec != nil, "--spec"), (engine?.overrides.isEmpty == false, "--set"), (!cues.isEmpty, "--cue")]
-    guard let flag = given.first(where: \.0)?.1 else { return }
-    throw refusal(.notAccepted(flag: flag), plugin: plugin, path: path)
-  }
-
   /// Every engine name this jpreplay knows.
   static var known: [String] { engines.map(\.name) }
 
@@ -113,13 +102,25 @@ enum EngineRegistry {
     return plugin
   }
 
-  /// ``route(_:plugins:)`` for the commands that still replay Just Photo's recordings their
-  /// own way (issue 36 item 1, one route per command: not done for them yet): nil for a Just
-  /// Photo recording.
-  static func legacyRoute(_ path: String, plugins: [String: EnginePlugin] = EngineRegistry.plugins) throws(CLIError) -> EnginePlugin? {
-    let plugin = try route(path, plugins: plugins)
-    return plugin.name == justPhotoEngineName ? nil : plugin
+  /// The engines with lab tools of their own (``EngineLab``), by name: Just Photo's PoseSpec
+  /// tools. Lab sits above the plug-ins, so these are listed here, not on a registration.
+  static let labs: [String: EngineLab] = [justPhotoEngineName: .justPhoto]
+
+  /// What the lab's commands make of `plugin`'s recordings (``EngineLab/vocabulary`` for an
+  /// engine without tools of its own).
+  static func lab(of plugin: EnginePlugin) -> EngineLab { labs[plugin.name] ?? .vocabulary }
+
+  /// How the HTML report draws the timeline of the recording at `path`: its routed engine's
+  /// lab's (`plugins`: verify's, `--plant-fault`'s included); a recording that cannot be routed
+  /// is drawn under the report's PoseSpec, whose replay then reports why it has no timeline.
+  static func timelineSource(_ path: String, plugins: [String: EnginePlugin] = EngineRegistry.plugins) -> HTMLReportTimelineSource {
+    let routed = try? route(path, plugins: plugins)
+    return routed.map { lab(of: $0).timeline($0) } ?? .spec
   }
+
+  /// The engine a recording without a header `engine` is for (Just Photo): the first of
+  /// ``engines``.
+  static var defaultEngine: EngineRegistration { engines[0] }
 
   /// `plugin` configured with a command's engine options (`EnginePlugin.configured`): exit 2
   /// naming `path` (the recording it is for) when the engine takes no such option, a
@@ -151,7 +152,8 @@ enum EngineRegistry {
   /// For commands that judge Just Photo recordings only (a PoseSpec, its cues and prompts):
   /// exit 2 for another engine's recording, naming the engine and the command.
   static func requireJustPhoto(_ path: String, command: String, why: String) throws(CLIError) {
-    guard let plugin = try legacyRoute(path) else { return }
+    let plugin = try route(path)
+    guard plugin.name != justPhotoEngineName else { return }
     throw .badInput(
       "\(path): header: \"engine\": a \(plugin.name) recording; `jpreplay \(command)` works on Just Photo recordings only (\(why))")
   }

@@ -17,7 +17,7 @@ enum HTMLReportFile {
     let specPath = engine.spec ?? Harness.defaultSpecPath
     var builder = HTMLReportBuilder(spec: try Harness.loadSpec(path: specPath), overrides: try engine.parsedOverrides())
     builder.jobs = jobs
-    builder.plugin = { path in (try? EngineRegistry.legacyRoute(path, plugins: plugins)) ?? nil }
+    builder.timelineSource = { path in EngineRegistry.timelineSource(path, plugins: plugins) }
     builder.goldenSpec = { name in
       SpecHistory.reportGoldenSpec(golden: store.goldenURL(name, .trace).path, currentSpec: specPath)
     }
@@ -30,7 +30,7 @@ enum HTMLReportFile {
   ) throws {
     let specPath = engine.spec ?? Harness.defaultSpecPath
     var builder = HTMLReportBuilder(spec: try Harness.loadSpec(path: specPath), overrides: try engine.parsedOverrides())
-    builder.plugin = { path in (try? EngineRegistry.legacyRoute(path)) ?? nil }
+    builder.timelineSource = { path in EngineRegistry.timelineSource(path) }
     let goldenSide = sides.a
     builder.goldenSpec = { _ in
       Harness.isRecording(goldenSide)
