@@ -106,4 +106,30 @@ public struct EventFieldInfo: Sendable, Equatable {
     self.required = required
     self.oneOf = oneOf
   }
+
+  /// What this field's value must be, in the words import messages use.
+  ///
+  /// Example: `EventFieldInfo("state", .string, oneOf: ["nominal", "fair"]).expectation` is
+  /// `one of "nominal", "fair"`.
+  public var expectation: String { Self.expectation(type, oneOf: oneOf) }
+
+  /// What a value of `type` (or, for an enumeration, of `oneOf`) must be, in the words import
+  /// messages use: "an integer", "a number", "true or false", "one of "a", "b"", ….
+  ///
+  /// - Parameters:
+  ///   - type: the JSON type.
+  ///   - oneOf: the allowed strings of an enumeration, nil otherwise.
+  /// - Returns: the phrase.
+  public static func expectation(_ type: ValueType, oneOf: [String]?) -> String {
+    if let allowed = oneOf { return "one of " + allowed.map { "\"\($0)\"" }.joined(separator: ", ") }
+    switch type {
+    case .integer: return "an integer"
+    case .number: return "a number"
+    case .string: return "a string"
+    case .bool: return "true or false"
+    case .object: return "an object"
+    case .array: return "an array"
+    case .any: return "any value"
+    }
+  }
 }

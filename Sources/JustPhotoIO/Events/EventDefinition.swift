@@ -32,9 +32,7 @@ package enum EventChannel: String, CaseIterable, Sendable {
 }
 
 /// The JSON type of a field's value.
-package enum EventValueType: String, Sendable {
-  case integer, number, string, bool = "boolean", object, array, any
-}
+package typealias EventValueType = EventFieldInfo.ValueType
 
 /// One field of a kind: its name, type, whether it must be present (and not null), the strings
 /// it allows when it is an enumeration, and the value that stands for it when it is absent.
@@ -313,18 +311,9 @@ package struct EventReader {
     }
   }
 
-  /// "an integer", "one of "a", "b"", … (the import messages' wording).
+  /// "an integer", "one of "a", "b"", … (the import messages' wording, EngineIO's).
   package static func expected(_ spec: EventFieldSpec) -> String {
-    if let allowed = spec.oneOf { return "one of " + allowed.map { "\"\($0)\"" }.joined(separator: ", ") }
-    switch spec.type {
-    case .integer: return "an integer"
-    case .number: return "a number"
-    case .string: return "a string"
-    case .bool: return "true or false"
-    case .object: return "an object"
-    case .array: return "an array"
-    case .any: return "any value"
-    }
+    EventFieldInfo.expectation(spec.type, oneOf: spec.oneOf)
   }
 
   /// A value as messages quote it (strings cut at 40 characters).

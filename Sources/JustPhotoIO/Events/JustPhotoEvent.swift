@@ -15,7 +15,7 @@ package enum JustPhotoEvents: EventDefinitions {
 
   package static func fields(of kind: String) -> [EventFieldInfo]? {
     EventKind(rawValue: kind)?.definition.fields.map {
-      EventFieldInfo($0.name, EventFieldInfo.ValueType(rawValue: $0.type.rawValue)!, required: $0.required, oneOf: $0.oneOf)
+      EventFieldInfo($0.name, $0.type, required: $0.required, oneOf: $0.oneOf)
     }
   }
 

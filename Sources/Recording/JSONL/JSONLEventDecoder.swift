@@ -148,18 +148,7 @@ public struct JSONLEventDecoder {
     }
   }
 
-  func expected(_ spec: FieldSpec) -> String {
-    if let allowed = spec.oneOf { return "one of " + allowed.map { "\"\($0)\"" }.joined(separator: ", ") }
-    switch spec.type {
-    case .integer: return "an integer"
-    case .number: return "a number"
-    case .string: return "a string"
-    case .bool: return "true or false"
-    case .object: return "an object"
-    case .array: return "an array"
-    case .any: return "any value"
-    }
-  }
+  func expected(_ spec: FieldSpec) -> String { spec.expectation }
 
   // MARK: landmarks
 
