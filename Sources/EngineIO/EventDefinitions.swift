@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// What the readers and writers need of an engine's event kinds beside decoding them: each
 /// kind's `.jprec` channel and the fields `import` checks, in the order the JSONL writer puts
 /// them. The readers and codecs read a recording's kinds through it, never through the
@@ -112,6 +114,21 @@ public struct EventFieldInfo: Sendable, Equatable {
   /// Example: `EventFieldInfo("state", .string, oneOf: ["nominal", "fair"]).expectation` is
   /// `one of "nominal", "fair"`.
   public var expectation: String { Self.expectation(type, oneOf: oneOf) }
+
+  /// A value as import messages quote what they found: a string in quotes (cut at 40
+  /// characters), a number in its shortest form, `true`/`false`, `null`, else its type.
+  ///
+  /// - Parameter v: the value found.
+  /// - Returns: the phrase, e.g. `"serious"` or `an object`.
+  public static func found(_ v: JSONValue) -> String {
+    switch v {
+    case .string(let s): return "\"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
+    case .number(let d): return "\(JSONWriter.shortest(d))"
+    case .bool(let b): return "\(b)"
+    case .null: return "null"
+    default: return v.typeName
+    }
+  }
 
   /// What a value of `type` (or, for an enumeration, of `oneOf`) must be, in the words import
   /// messages use: "an integer", "a number", "true or false", "one of "a", "b"", ….

@@ -317,13 +317,5 @@ package struct EventReader {
   }
 
   /// A value as messages quote it (strings cut at 40 characters).
-  package static func describe(_ v: JSONValue) -> String {
-    switch v {
-    case .string(let s): return "\"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
-    case .number(let d): return "\(JSONWriter.shortest(d))"
-    case .bool(let b): return "\(b)"
-    case .null: return "null"
-    default: return v.typeName
-    }
-  }
+  package static func describe(_ v: JSONValue) -> String { EventFieldInfo.found(v) }
 }

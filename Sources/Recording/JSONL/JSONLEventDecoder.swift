@@ -299,13 +299,5 @@ public struct JSONLEventDecoder {
     return i
   }
 
-  func describe(_ v: JSONValue) -> String {
-    switch v {
-    case .string(let s): return "\"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
-    case .number(let d): return "\(JSONWriter.shortest(d))"
-    case .bool(let b): return "\(b)"
-    case .null: return "null"
-    default: return v.typeName
-    }
-  }
+  func describe(_ v: JSONValue) -> String { EventFieldInfo.found(v) }
 }
