@@ -11,7 +11,7 @@ import PackageDescription
 //   PoseSpec → CanonicalJSON
 //   JustPhotoEngine → CanonicalJSON, EngineIO, JustPhotoIO, PoseSpec
 //   PixScanEngine → CanonicalJSON  (the second engine: PixScan, docs/PIXSCAN.md)
-//   ScenarioYAML → CanonicalJSON, Yams   (the scenario files' YAML reader and guard, shared by both engines' scenarios)
+//   ScenarioYAML → CanonicalJSON, Yams   (what every engine's scenarios share: the YAML reader and guard, the seeded generator)
 //   PixScanScenarios → CanonicalJSON, PixScanEngine, ScenarioYAML, Yams
 //   PixScanPlugin → CanonicalJSON, EngineIO, EngineSeam, PixScanEngine, PixScanScenarios, Recording, Replay, Verify   (PixScan on the seam)
 //   CameraCoachEngine → CanonicalJSON  (the third engine: Camera Coach, docs/CAMERACOACH.md)
@@ -21,13 +21,12 @@ import PackageDescription
 //   JustPhotoScenarios → CanonicalJSON, EngineIO, JustPhotoIO, PoseSpec, Recording, ScenarioYAML, Yams
 //   Replay → CanonicalJSON, EngineIO, EngineSeam, Recording, GRDB, HeapModule   (never an engine)
 //   Verify → CanonicalJSON, EngineIO, EngineSeam, Recording, Replay   (goldens, diffs, verify's verdicts, reports; never an engine)
-//   JustPhotoPlugin → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, JustPhotoIO, PoseSpec, Recording, Replay, GRDB   (GRDB: its session store's schema)
-//   ReplayHarness → CanonicalJSON, JustPhotoEngine, EngineIO, JustPhotoIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ScenarioYAML, JustPhotoScenarios, Verify
-//   Lab → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, JustPhotoIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ReplayHarness, JustPhotoScenarios, Verify, GRDB, Yams
-//   JPReplayTesting → JustPhotoEngine, JustPhotoPlugin, Recording, Replay, ReplayHarness, Verify
-//   Mutants → JustPhotoScenarios
+//   JustPhotoPlugin → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, JustPhotoIO, PoseSpec, Recording, Replay, ScenarioYAML, JustPhotoScenarios, Verify, GRDB   (Just Photo on the seam; GRDB: its session store's schema)
+//   Lab → CanonicalJSON, JustPhotoEngine, EngineIO, EngineSeam, JustPhotoIO, JustPhotoPlugin, PoseSpec, Recording, Replay, ScenarioYAML, JustPhotoScenarios, Verify, GRDB, Yams
+//   JPReplayTesting → JustPhotoEngine, JustPhotoPlugin, Recording, Replay, Verify
+//   Mutants → ScenarioYAML
 //   MCAP → CZstd   (the MCAP writer of `export --mcap`: any engine, no Foundation)
-//   jpreplay → CameraCoachPlugin, CanonicalJSON, EngineIO, EngineSeam, JustPhotoIO, JustPhotoPlugin, Lab, MCAP, PixScanPlugin, Recording, Replay, ReplayHarness, JustPhotoScenarios, Verify, ArgumentParser
+//   jpreplay → CameraCoachPlugin, CanonicalJSON, EngineIO, EngineSeam, JustPhotoIO, JustPhotoPlugin, Lab, MCAP, PixScanPlugin, Recording, Replay, JustPhotoScenarios, Verify, ArgumentParser
 // Test targets depend on what their files import (ArchitectureTests on nothing); the libFuzzer
 // targets at the end (JPREPLAY_FUZZ=1) on FuzzSupport and the modules they feed.
 // CanonicalJSON, EngineIO, JustPhotoIO, PoseSpec, JustPhotoEngine, PixScanEngine and CameraCoachEngine use nothing but the standard library
@@ -106,11 +105,14 @@ let package = Package(
       ]),
     // What verify judges with: goldens, the differ, verify's verdicts and reports (any engine).
     .target(name: "Verify", dependencies: ["CanonicalJSON", "EngineIO", "EngineSeam", "Recording", "Replay"]),
-    // Just Photo on the engine seam: its vocabulary, trace rendering, effect table, outputs.
+    // Just Photo on the engine seam: its registration, vocabulary, trace rendering, effect table,
+    // outputs, and what a replay of it needs (spec loading, drivers, the corpus's scenario
+    // checks), shared by the lab, the CLI and JPReplayTesting.
     .target(
       name: "JustPhotoPlugin",
       dependencies: [
         "CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "JustPhotoIO", "PoseSpec", "Recording", "Replay",
+        "ScenarioYAML", "JustPhotoScenarios", "Verify",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .target(
@@ -123,29 +125,20 @@ let package = Package(
       name: "Lab",
       dependencies: [
         "CanonicalJSON", "JustPhotoEngine", "EngineIO", "EngineSeam", "JustPhotoIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay",
-        "ReplayHarness",
-        "JustPhotoScenarios", "Verify",
+        "ScenarioYAML", "JustPhotoScenarios", "Verify",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Yams", package: "Yams"),
       ]),
-    // What a replay needs (spec loading, drivers, the corpus's scenario checks): shared by the
-    // lab, the CLI and JPReplayTesting, which an app's test target links without the lab.
-    .target(
-      name: "ReplayHarness",
-      dependencies: [
-        "CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "PoseSpec", "Recording", "Replay",
-        "ScenarioYAML", "JustPhotoScenarios", "Verify",
-      ]),
-    .target(name: "JPReplayTesting", dependencies: ["JustPhotoEngine", "JustPhotoPlugin", "Recording", "Replay", "ReplayHarness", "Verify"]),
+    .target(name: "JPReplayTesting", dependencies: ["JustPhotoEngine", "JustPhotoPlugin", "Recording", "Replay", "Verify"]),
     // Seeded input mutants for the decoders' robustness tests (Tests/*/MutationTests.swift).
-    .target(name: "Mutants", dependencies: ["JustPhotoScenarios"]),
+    .target(name: "Mutants", dependencies: ["ScenarioYAML"]),
     // The MCAP writer (https://mcap.dev/spec) behind `jpreplay export --mcap`: chunks, indexes, summary, CRCs.
     .target(name: "MCAP", dependencies: ["CZstd"]),
     .executableTarget(
       name: "jpreplay",
       dependencies: [
         "CameraCoachPlugin", "CanonicalJSON", "EngineIO", "EngineSeam", "JustPhotoIO", "JustPhotoPlugin", "Lab", "MCAP",
-        "PixScanPlugin", "Recording", "Replay", "ReplayHarness", "JustPhotoScenarios", "Verify",
+        "PixScanPlugin", "Recording", "Replay", "JustPhotoScenarios", "Verify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // `jpreplay --version` names the commit the binary was built from (git at build time).
@@ -170,7 +163,7 @@ let package = Package(
     .testTarget(
       name: "JustPhotoScenariosTests",
       dependencies: ["CanonicalJSON", "EngineIO", "JustPhotoIO", "Mutants", "Recording", "ScenarioYAML", "JustPhotoScenarios"]),
-    .testTarget(name: "PixScanEngineTests", dependencies: ["CanonicalJSON", "PixScanEngine", "PixScanScenarios"]),
+    .testTarget(name: "PixScanEngineTests", dependencies: ["CanonicalJSON", "PixScanEngine", "PixScanScenarios", "ScenarioYAML"]),
     .testTarget(
       name: "PixScanPluginTests",
       dependencies: ["CanonicalJSON", "EngineIO", "PixScanEngine", "PixScanPlugin", "PixScanScenarios", "Replay"]),
@@ -181,13 +174,13 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "Lab", "Recording", "Replay", "JustPhotoScenarios",
+        "CanonicalJSON", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "Lab", "Recording", "Replay", "ScenarioYAML", "JustPhotoScenarios",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .testTarget(
       name: "LabTests",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Recording", "Replay", "ReplayHarness",
+        "CanonicalJSON", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Recording", "Replay",
         "JustPhotoScenarios", "Verify",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
@@ -211,7 +204,7 @@ if Context.environment["JPREPLAY_FUZZ"] == "1" {
     ("FuzzChunk", ["CanonicalJSON", "EngineIO", "FuzzSupport", "Recording"]),
     ("FuzzScenario", ["EngineIO", "FuzzSupport", "Recording", "JustPhotoScenarios"]),
     ("FuzzPoseSpec", ["CanonicalJSON", "EngineIO", "FuzzSupport", "PoseSpec", "Recording"]),
-    ("FuzzTuneSpace", ["CanonicalJSON", "FuzzSupport", "Lab"]),
+    ("FuzzTuneSpace", ["CanonicalJSON", "FuzzSupport", "JustPhotoPlugin", "Lab"]),
   ]
   for t in fuzzTargets {
     package.targets.append(

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import Foundation
 import FuzzSupport
+import JustPhotoPlugin
 @testable import Lab
 
 /// libFuzzer target: one input is a `tune` search space (docs/TUNING.md).

@@ -2,7 +2,6 @@ import JustPhotoEngine
 import Foundation
 import JustPhotoPlugin
 import Recording
-import ReplayHarness
 import Replay
 import Verify
 

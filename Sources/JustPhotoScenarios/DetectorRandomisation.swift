@@ -1,3 +1,4 @@
+import ScenarioYAML
 /// Detector-model randomisation (issue 35 item 6): `detector: {profile: NAME, randomise: true}`
 /// draws the session's figures around the named profile, within the ranges below, from the
 /// scenario's seed alone — so a recording is still a pure function of its scenario file, and a

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import EngineIO
+import ScenarioYAML
 
 /// A `DetectorProfile` walked forward detector frame by detector frame (`DetectorModel`): the
 /// AR(1) jitter and confidence states, this frame's outliers and swap, and the luma noise.

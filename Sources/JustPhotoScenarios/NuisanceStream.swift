@@ -1,4 +1,5 @@
 import EngineIO
+import ScenarioYAML
 
 /// A scenario's `Nuisance` walked forward frame by frame (times must not decrease): flat
 /// memory whatever the duration — one pending episode per kind, two drift values, one phase.

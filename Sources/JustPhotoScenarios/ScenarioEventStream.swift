@@ -1,5 +1,6 @@
 import CanonicalJSON
 import Foundation
+import ScenarioYAML
 
 /// The events of a scenario's recording, one at a time in recording order, without holding
 /// the recording: a frame's luma plane and landmarks are made when the stream reaches it.

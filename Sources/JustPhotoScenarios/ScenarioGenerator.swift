@@ -3,6 +3,7 @@ import EngineIO
 import Foundation
 import JustPhotoIO
 import Recording
+import ScenarioYAML
 
 /// A scenario's recording, generated on demand (never held whole): read it with `reader()`,
 /// write it as a `.jprec` with `writeRecording(to:)`, or compare it with a recording on disk

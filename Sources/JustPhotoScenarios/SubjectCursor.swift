@@ -1,3 +1,4 @@
+import ScenarioYAML
 /// The subject state walked forward in time (times must not decrease): keyframes, ramps, then
 /// oscillations. Cost per call is the number of parameters plus the oscillations running,
 /// whatever the length of the timeline, and the numbers are those of evaluating every step

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import EngineIO
 import Foundation
+import ScenarioYAML
 
 /// The geometry of the parametric subject: a port of body_and_face(), face_rect() and
 /// luma_event() of scripts/corpus_jsonl.py, operation for operation, so a noise-free

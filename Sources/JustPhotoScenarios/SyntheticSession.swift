@@ -1,4 +1,5 @@
 import EngineIO
+import ScenarioYAML
 
 /// A generated one-person session: a camera-facing subject that wanders around the frame with
 /// landmark noise, at a fixed frame rate. Used by `jpreplay bench` as its default recording.

@@ -1,5 +1,6 @@
 import Foundation
 import CanonicalJSON
+import JustPhotoPlugin
 import Recording
 import Verify
 

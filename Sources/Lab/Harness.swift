@@ -7,16 +7,11 @@ import JustPhotoPlugin
 import PoseSpec
 import Recording
 import Replay
-import ReplayHarness
 import Verify
 
-/// The replay glue lives in ReplayHarness (which an app's test target links through
-/// JPReplayTesting without the lab); these names keep the lab's and the CLI's code unchanged.
-package typealias Harness = ReplayHarness.Harness
-package typealias HarnessFailure = ReplayHarness.HarnessFailure
-package typealias ScenarioCorpus = ReplayHarness.ScenarioCorpus
-
-/// The lab's and the CLI's part of the glue: recordings as diff sides, explanations.
+/// The lab's and the CLI's part of Just Photo's replay glue (`Harness`, in JustPhotoPlugin,
+/// which an app's test target links through JPReplayTesting without the lab): recordings as
+/// diff sides, explanations.
 extension Harness {
 
 

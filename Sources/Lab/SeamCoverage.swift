@@ -2,6 +2,7 @@ import CanonicalJSON
 import EngineIO
 import EngineSeam
 import Foundation
+import JustPhotoPlugin
 import Recording
 import Replay
 

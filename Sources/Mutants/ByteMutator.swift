@@ -1,4 +1,4 @@
-import JustPhotoScenarios
+import ScenarioYAML
 
 /// Deterministic mutants of an input file, for the decoders' robustness tests (issue 12).
 ///

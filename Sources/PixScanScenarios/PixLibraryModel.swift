@@ -1,24 +1,5 @@
 import PixScanEngine
-
-/// A small seeded PRNG (SplitMix64, as in Sources/JustPhotoScenarios/SplitMix64.swift): a seed fixes a
-/// generated library on every machine.
-public struct PixSplitMix64: Sendable {
-  private var state: UInt64
-  /// A generator seeded with `seed`.
-  public init(seed: UInt64) { state = seed }
-  /// The next 64 random bits.
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  /// A uniform double in [0, 1) from the top 53 bits.
-  public mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-  /// A uniform integer in 0..<n (n > 0).
-  public mutating func below(_ n: UInt64) -> UInt64 { next() % n }
-}
+import ScenarioYAML
 
 /// A scenario's library description: generated photos (count, screenshot share, creation
 /// dates in [from, to], seed, id prefix) plus explicitly listed assets.
@@ -64,7 +45,7 @@ public struct PixLibrarySpec: Equatable, Sendable {
 public struct PixLibraryModel: Sendable {
   /// The current assets, in id order of creation.
   public private(set) var assets: [PixAsset]
-  var rng: PixSplitMix64
+  var rng: SplitMix64
   var next: Int
   let spec: PixLibrarySpec
   var snapshots = 0
@@ -72,7 +53,7 @@ public struct PixLibraryModel: Sendable {
   /// Generates the library of `spec`.
   public init(_ spec: PixLibrarySpec) {
     self.spec = spec
-    rng = PixSplitMix64(seed: spec.seed)
+    rng = SplitMix64(seed: spec.seed)
     var drawn: [(created: Int64, screenshot: Bool, bytes: Int64)] = []
     drawn.reserveCapacity(spec.count)
     let spanSeconds = UInt64(max(0, (spec.toMs - spec.fromMs) / 1000)) + 1
@@ -124,7 +105,7 @@ public struct PixLibraryModel: Sendable {
   /// The assets as one fetch returns them: a seeded shuffle (the engine sorts them itself).
   public mutating func snapshot() -> [PixAsset] {
     snapshots += 1
-    var r = PixSplitMix64(seed: spec.seed ^ (0xA5A5_0000 &+ UInt64(snapshots)))
+    var r = SplitMix64(seed: spec.seed ^ (0xA5A5_0000 &+ UInt64(snapshots)))
     var out = assets
     if out.count > 1 {
       for i in stride(from: out.count - 1, to: 0, by: -1) {

@@ -1,7 +1,7 @@
 import Replay
 
 /// One engine's scenario files in a recordings folder, as `verify` judges them: the hook an
-/// engine gives (Just Photo's in `ReplayHarness.ScenarioCorpus`, PixScan's in `PixScanPlugin`),
+/// engine gives (Just Photo's in `JustPhotoPlugin`'s `ScenarioCorpus`, PixScan's in `PixScanPlugin`),
 /// so `Verifier` judges every engine's recordings by one rule — a recording that is not what
 /// its scenario generates is stale (nothing is written for it), and a replay that breaks the
 /// scenario's `expect:` rules is unmet, apart from the goldens.

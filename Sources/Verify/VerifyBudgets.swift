@@ -20,7 +20,7 @@ public struct BudgetJudgement: Equatable, Sendable {
 
 /// `verify --budgets`: the budgets judged on the golden trace of every recording that passed.
 /// What a budget is belongs to the engine (Just Photo's prompt budgets: `BudgetLimits.judge`
-/// in ReplayHarness); this is the walk, the choice of judge by the header's `engine`, the
+/// in JustPhotoPlugin); this is the walk, the choice of judge by the header's `engine`, the
 /// summary line and the verdict.
 public enum VerifyBudgets {
   /// One engine's budgets on one recording: its name, golden trace text and header (nil when

@@ -80,7 +80,7 @@ struct TraceReaderTests {
     "Sources/Verify/TraceDiffer.swift": "the golden side of every diff; diffTraceFiles: two files",
     "Sources/Verify/Verifier.swift": "Verifier.compare: a golden against a .new (review, pending groups)",
     "Sources/Verify/ScenarioChecks.swift": "unmetRules: a pending .new (or its golden) judged by the scenario's rules",
-    "Sources/ReplayHarness/BudgetLimits+Verify.swift": "verify --budgets: the golden trace",
+    "Sources/JustPhotoPlugin/BudgetLimits+Verify.swift": "verify --budgets: the golden trace",
     "Sources/jpreplay/Subcommands/Diff.swift": "jpreplay diff: a trace file given on the command line",
     "Sources/jpreplay/Support/MCAPExport.swift": "export --golden: the golden trace",
     "Sources/jpreplay/Support/BisectWorkspace.swift": "bisect: the trace files another commit's jpreplay wrote",

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import Foundation
+import JustPhotoPlugin
 import Lab
 import JustPhotoScenarios
 import Replay

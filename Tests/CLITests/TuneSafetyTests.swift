@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import JustPhotoScenarios
+import ScenarioYAML
 import Testing
 
 /// Issue 23 item 5: tune spaces and study databases that would crash, mislead or be cut

@@ -1,3 +1,4 @@
+import ScenarioYAML
 import Testing
 
 @testable import JustPhotoScenarios

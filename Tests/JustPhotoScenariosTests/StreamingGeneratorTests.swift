@@ -2,6 +2,7 @@ import CanonicalJSON
 import Foundation
 import Recording
 @testable import JustPhotoScenarios
+import ScenarioYAML
 import Testing
 
 

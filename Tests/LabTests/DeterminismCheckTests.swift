@@ -1,4 +1,5 @@
 import Foundation
+import JustPhotoPlugin
 import Lab
 import Replay
 import Testing

@@ -1,7 +1,7 @@
 import CanonicalJSON
 import Foundation
 import Replay
-import ReplayHarness
+import JustPhotoPlugin
 import Testing
 import Verify
 

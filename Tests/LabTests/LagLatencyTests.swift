@@ -1,6 +1,7 @@
 import CanonicalJSON
 import EngineIO
 import Foundation
+import JustPhotoPlugin
 import Lab
 import PoseSpec
 import Recording

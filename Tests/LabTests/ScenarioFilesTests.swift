@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReplayHarness
+@testable import JustPhotoPlugin
 
 /// verify's Just Photo scenario checks (staleness, the cue-id check, the `expect:` rules, the
 /// known misses) share one `ScenarioFiles`: each scenario file is read and parsed once.

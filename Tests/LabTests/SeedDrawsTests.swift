@@ -2,6 +2,7 @@ import CanonicalJSON
 import EngineIO
 import JustPhotoIO
 import Foundation
+import JustPhotoPlugin
 import PoseSpec
 import Recording
 import JustPhotoScenarios

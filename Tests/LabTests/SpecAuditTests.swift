@@ -1,5 +1,6 @@
 import CanonicalJSON
 import Foundation
+import JustPhotoPlugin
 import Lab
 import PoseSpec
 import JustPhotoScenarios

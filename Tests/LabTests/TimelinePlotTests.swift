@@ -1,5 +1,6 @@
 import EngineIO
 import Foundation
+import JustPhotoPlugin
 import Lab
 import PoseSpec
 import Testing

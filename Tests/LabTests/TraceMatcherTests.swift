@@ -1,4 +1,5 @@
 import CanonicalJSON
+import JustPhotoPlugin
 import Lab
 import Replay
 import Testing

@@ -2,6 +2,7 @@ import CanonicalJSON
 import Foundation
 import PixScanEngine
 import PixScanScenarios
+import ScenarioYAML
 import Testing
 
 /// Seeded robustness: mutated scenario files are refused with a `PixScenarioError` or parse
@@ -13,7 +14,7 @@ struct PixRobustnessTests {
 
   /// `text` with one seeded edit: a deleted span, an inserted character, a changed digit, a
   /// duplicated or dropped line.
-  static func mutate(_ text: String, _ rng: inout PixSplitMix64) -> String {
+  static func mutate(_ text: String, _ rng: inout SplitMix64) -> String {
     var chars = Array(text)
     guard !chars.isEmpty else { return text }
     let at = Int(rng.below(UInt64(chars.count)))
@@ -34,7 +35,7 @@ struct PixRobustnessTests {
   @Test("mutated scenarios are refused or run; never a crash", arguments: PixScenarioCorpusTests.files())
   func mutatedScenarios(_ name: String) throws {
     let text = try String(contentsOf: PixScenarioCorpusTests.dir.appendingPathComponent(name), encoding: .utf8)
-    var rng = PixSplitMix64(seed: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
+    var rng = SplitMix64(seed: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
     var refused = 0
     for _ in 0..<(name.contains("5000") ? 8 : 40) {
       let mutant = Self.mutate(text, &rng)
@@ -50,7 +51,7 @@ struct PixRobustnessTests {
   }
 
   /// One random input: a kind the engine knows, with fields drawn from a small world.
-  static func randomInput(_ rng: inout PixSplitMix64, library: [PixAsset]) -> PixInput {
+  static func randomInput(_ rng: inout SplitMix64, library: [PixAsset]) -> PixInput {
     func photo() -> String { rng.below(8) == 0 ? "ghost" : library[Int(rng.below(UInt64(library.count)))].id }
     let perms: [PixPermission] = [.notDetermined, .denied, .limited, .authorized]
     switch rng.below(60) {
@@ -73,7 +74,7 @@ struct PixRobustnessTests {
   }
 
   static func session(seed: UInt64) -> (lines: [String], violations: [String]) {
-    var rng = PixSplitMix64(seed: seed)
+    var rng = SplitMix64(seed: seed)
     let library = PixHarness.photos(12, screenshots: [2, 5, 6, 11])
     var h = PixHarness()
     var violations: [String] = []

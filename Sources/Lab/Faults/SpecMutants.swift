@@ -1,5 +1,6 @@
 import CanonicalJSON
 import Foundation
+import JustPhotoPlugin
 import PoseSpec
 
 /// Spec mutants for `jpreplay faults --mutants` (issue 24): one small edit of one cue of the

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import EngineIO
 import EngineSeam
+import JustPhotoPlugin
 import Replay
 
 /// What `jpreplay plot` draws for an engine whose vocabulary declares a ``TraceTimeline``

@@ -1,7 +1,7 @@
 import Foundation
 import Recording
 import Replay
-import ReplayHarness
+import JustPhotoPlugin
 import JustPhotoScenarios
 
 // The scorer's view of the corpus's expect: rules (score's `expect` column, tune's hard

@@ -4,8 +4,9 @@ import JustPhotoIO
 import Foundation
 import PoseSpec
 import Recording
-import ReplayHarness
+import JustPhotoPlugin
 import JustPhotoScenarios
+import ScenarioYAML
 
 /// Seeds as a dimension (issue 35 item 2): a corpus drawn K times, each recording's scenario
 /// generated in memory (no file written) with a derived detector/noise seed per draw.

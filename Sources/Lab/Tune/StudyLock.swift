@@ -1,4 +1,5 @@
 import Foundation
+import JustPhotoPlugin
 import Recording
 
 #if canImport(Glibc)

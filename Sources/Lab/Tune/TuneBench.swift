@@ -1,4 +1,5 @@
 import Foundation
+import JustPhotoPlugin
 import Recording
 
 /// `jpreplay bench --tune-trials N`: trials/s of a tune study over the corpus (random sampler,

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import Foundation
+import JustPhotoPlugin
 
 /// `tune export --optuna`: a study as Optuna's JournalStorage file (the JSON-lines operation log
 /// `optuna.storages.JournalStorage(JournalFileBackend(path))` and `optuna-dashboard` read; op

@@ -1,5 +1,6 @@
 import Foundation
 import JustPhotoScenarios
+import ScenarioYAML
 
 /// NSGA-II (Deb et al. 2002) with constraint domination, as Optuna's `NSGAIISampler`: trials run
 /// in generations of `tpeBatch`; generation 0 is random; the parent population of generation g

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import Foundation
+import JustPhotoPlugin
 import PoseSpec
 
 /// `tune promote`: a trial's values written into the PoseSpec text in place — only the tuned

@@ -1,7 +1,7 @@
 import CanonicalJSON
 import Foundation
 import Recording
-import ReplayHarness
+import JustPhotoPlugin
 import Verify
 import Yams
 

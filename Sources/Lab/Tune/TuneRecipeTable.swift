@@ -2,7 +2,7 @@ import CanonicalJSON
 import Foundation
 import PoseSpec
 import Recording
-import ReplayHarness
+import JustPhotoPlugin
 
 /// `tune rebuild RECIPE --table` (issue 35 item 9): the recipe's ablation read on the test set,
 /// each objective's mean and 95% interval over the recipe's `seeds:` draws — the table of

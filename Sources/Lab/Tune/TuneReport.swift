@@ -1,5 +1,6 @@
 import CanonicalJSON
 import Foundation
+import JustPhotoPlugin
 import PoseSpec
 
 /// `tune report`: the trials of a study, the Pareto front over chosen objectives, each beside

@@ -1,5 +1,6 @@
 import Foundation
 import JustPhotoScenarios
+import ScenarioYAML
 
 package enum TuneSamplerKind: String, Sendable, CaseIterable {
   case grid, random, tpe, nsga2

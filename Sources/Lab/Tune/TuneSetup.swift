@@ -1,6 +1,7 @@
 import CanonicalJSON
 import EngineIO
 import Foundation
+import JustPhotoPlugin
 import PoseSpec
 import Recording
 import Verify

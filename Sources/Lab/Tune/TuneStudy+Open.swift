@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JustPhotoPlugin
 import Recording
 
 #if canImport(Glibc)

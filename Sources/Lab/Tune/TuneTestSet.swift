@@ -2,7 +2,7 @@ import CanonicalJSON
 import Foundation
 import PoseSpec
 import Recording
-import ReplayHarness
+import JustPhotoPlugin
 import Verify
 
 /// The test set (issue 35 item 3): `test-*` recordings no study fits or validates on

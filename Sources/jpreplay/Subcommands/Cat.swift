@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngineIO
 import Foundation
+import JustPhotoPlugin
 import Lab
 import Recording
 import Replay

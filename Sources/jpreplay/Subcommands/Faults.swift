@@ -1,6 +1,7 @@
 import ArgumentParser
 import CanonicalJSON
 import Foundation
+import JustPhotoPlugin
 import Lab
 import Recording
 import Verify

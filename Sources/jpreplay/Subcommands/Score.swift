@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JustPhotoPlugin
 import Lab
 import Replay
 

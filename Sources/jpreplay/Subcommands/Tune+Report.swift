@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Lab
 import Recording
-import ReplayHarness
+import JustPhotoPlugin
 import Verify
 
 extension JPReplay.Tune {

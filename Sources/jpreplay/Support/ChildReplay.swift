@@ -1,4 +1,5 @@
 import Foundation
+import JustPhotoPlugin
 import Recording
 import Lab
 

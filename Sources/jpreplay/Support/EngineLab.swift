@@ -6,7 +6,6 @@ import Lab
 import MCAP
 import Recording
 import Replay
-import ReplayHarness
 
 /// What the lab's commands make of one engine's recordings beyond replaying them (issue 36
 /// item 1, one route per command): a command routes every recording through

@@ -5,7 +5,6 @@ import JustPhotoPlugin
 import Lab
 import PixScanPlugin
 import Replay
-import ReplayHarness
 import Verify
 
 /// The engines this jpreplay replays, by the name a recording header gives in `engine`

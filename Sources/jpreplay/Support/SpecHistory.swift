@@ -1,5 +1,6 @@
 import CanonicalJSON
 import Foundation
+import JustPhotoPlugin
 import Lab
 
 /// "Which spec edits are in play": the golden was blessed at the last commit that changed

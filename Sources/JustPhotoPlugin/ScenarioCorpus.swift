@@ -1,5 +1,4 @@
 import Foundation
-import JustPhotoPlugin
 import Recording
 import Replay
 import ScenarioYAML

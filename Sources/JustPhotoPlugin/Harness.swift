@@ -3,7 +3,6 @@ import JustPhotoEngine
 import EngineIO
 import JustPhotoIO
 import Foundation
-import JustPhotoPlugin
 import PoseSpec
 import Recording
 import Replay

@@ -1,5 +1,4 @@
 import CanonicalJSON
-import JustPhotoPlugin
 import Replay
 import Verify
 

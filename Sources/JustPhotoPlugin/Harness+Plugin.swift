@@ -1,6 +1,5 @@
 import JustPhotoEngine
 import JustPhotoIO
-import JustPhotoPlugin
 import Replay
 import Verify
 
