@@ -1,4 +1,5 @@
 import EngineIO
+import PoseSpec
 
 /// A half-open pixel rectangle `[x, xEnd) × [y, yEnd)` of a luma plane (ENGINE §2.11).
 struct PixelRect: Equatable, Sendable {
@@ -181,6 +182,20 @@ enum PixelMetrics {
     let gx = (c + 2 * f + i) - (a + 2 * d + g)
     let gy = (g + 2 * h + i) - (a + 2 * b + c)
     return gx * gx + gy * gy
+  }
+
+  /// What reading `function` over `rois` directly costs, in weighted pixels: the pooled pixels
+  /// of a mean or clip share, 4 per interior pixel of a Sobel density (its loop costs about
+  /// four times as much per pixel; callgrind, release). The engine builds a plane's tables
+  /// once its direct reads have cost enough (`Engine.lumaTablesWorkFactor`).
+  static func directWork(_ function: FormulaFunction, _ frame: LumaFrame, _ rois: [Rect]) -> Int {
+    var work = 0
+    if function == .sobelEdgeDensity {
+      for r in pixelRects(rois, in: frame) where r.w > 2 && r.h > 2 { work += 4 * (r.w - 2) * (r.h - 2) }
+    } else {
+      for r in pixelRects(rois, in: frame) { work += r.count }
+    }
+    return work
   }
 
   // MARK: Helpers
