@@ -50,10 +50,26 @@ enum PixelMetrics {
   }
 
   /// The pixel rects of `rois` in `frame`, in the given order, unmappable ones skipped; empty
-  /// when the plane is malformed.
-  static func pixelRects(_ rois: [Rect], in frame: LumaFrame) -> [PixelRect] {
-    guard isWellFormed(frame) else { return [] }
-    return rois.compactMap { pixelRect($0, width: frame.w, height: frame.h) }
+  /// when the plane is malformed. Mapped as they are iterated: no array is allocated per read.
+  static func pixelRects(_ rois: [Rect], in frame: LumaFrame) -> PixelRects {
+    PixelRects(rois: isWellFormed(frame) ? rois : [], width: frame.w, height: frame.h)
+  }
+
+  /// ``pixelRects(_:in:)``'s sequence.
+  struct PixelRects: Sequence, IteratorProtocol {
+    let rois: [Rect]
+    let width: Int
+    let height: Int
+    var index = 0
+
+    mutating func next() -> PixelRect? {
+      while index < rois.count {
+        let roi = rois[index]
+        index += 1
+        if let r = pixelRect(roi, width: width, height: height) { return r }
+      }
+      return nil
+    }
   }
 
   /// meanLuma(R) = Σv / (N·255) over the pooled pixels.
