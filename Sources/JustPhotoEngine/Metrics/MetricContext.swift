@@ -35,7 +35,7 @@ final class MetricContext: @unchecked Sendable {
   private(set) var registerCapacity: Int
   private(set) var registerFile: RegisterFile?
   /// Pixel metrics read from `luma` on this context so far (not `frame_scalars` overrides):
-  /// the engine builds a plane's tables only once a tick has read it (`prepareLumaTables`).
+  /// with `pixelWork`, what the engine's choice to build a plane's tables counts (`prepareLumaTables`).
   var pixelReads = 0
   /// The weighted pixels those reads summed from `luma` without tables (`PixelMetrics.directWork`).
   var pixelWork = 0
