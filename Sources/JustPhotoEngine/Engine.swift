@@ -118,21 +118,21 @@ public struct Engine: Sendable {
       if latestLuma?.w != oldValue?.w || latestLuma?.h != oldValue?.h || latestLuma?.data != oldValue?.data {
         latestLumaTables = nil
         lumaReadTicks = 0
+        lumaDirectWork = 0
       }
     }
   }
-  /// Summed-area tables of `latestLuma`, built at the second T1 tick that reads it (the first
-  /// sums its ROIs' pixels, `PixelMetrics`: the same bits; planes usually come as often as
-  /// ticks, issue 38 item 1) and kept while it stays the latest plane.
+  /// `latestLuma`'s summed-area tables once direct reads have cost as much (`prepareLumaTables`).
   var latestLumaTables: LumaTables?
   var lumaReadTicks = 0  // T1 ticks that read a pixel metric of `latestLuma`
+  var lumaDirectWork = 0  // weighted pixels they summed without tables (`PixelMetrics.directWork`)
+  var lumaTablesWorkFactor = 32  // tables once `lumaDirectWork` ≥ this × the plane's pixels
   /// The storage the next plane's tables are written into (`LumaTables.build(_:reusing:)`):
   /// a replay's planes share one size, so after the first plane no table is allocated.
   var lumaScratch: LumaTables.Storage?
-  /// Table storage allocations so far (1 when a replay's planes share a size; a test holds it).
-  var lumaTableAllocations = 0
+  var lumaTableAllocations = 0  // table storage allocations (1 when the planes share a size)
   /// Planes whose tables this engine built (not from `lumaTableCache`); pixel metrics read
-  /// from the plane itself, without tables (a plane's first tick).
+  /// from the plane itself, without tables.
   var lumaTableBuilds = 0
   var lumaDirectReads = 0
   /// Tables of planes known before the replay, and pixel reads remembered across replays (`init`).

@@ -3,6 +3,7 @@ import CanonicalJSON
 import EngineIO
 import JustPhotoIO
 import JustPhotoScenarios
+import PoseSpec
 import XCTest
 
 /// Issue 38 item 1: the reference spec's per-frame path allocates nothing. `jpreplay bench`'s
@@ -61,6 +62,49 @@ final class AllocationTests: XCTestCase {
     XCTAssertGreaterThan(emitting, 0)
     let allocating = quiet.filter { $0 > 0 }
     XCTAssertEqual(allocating.count, 0, "\(allocating.count) of \(quiet.count) quiet frames allocated, \(allocating.reduce(0, +)) allocations")
+  }
+
+  /// The luma path: a `luma` event handed to the engine, and a direct read of each pixel metric
+  /// with its cost (`PixelMetrics.directWork`), allocate nothing (each read mapped its ROI to an
+  /// array of pixel rects before: one allocation per read, two with the cost).
+  func testLumaEventsAndDirectPixelReadsAllocateNothing() throws {
+    let events = LumaTableCacheTests.events(planeEvery: 400)
+    let planes = events.compactMap { e -> LumaFrame? in
+      if case .luma(let l) = e.payload { return l }
+      return nil
+    }
+    let rois = [Rect(x: 0.1, y: 0.05, w: 0.5, h: 0.4), Rect(x: 0.3, y: 0.5, w: 0.6, h: 0.45)]
+    var engine = F.engine(scene: "cafe", traceMetrics: false)
+    _ = engine.start()
+    var sum = 0.0
+    var work = 0
+    let functions: [FormulaFunction] = [.meanLuma, .highlightClipPct, .shadowClipPct, .sobelEdgeDensity]
+    let counted = AllocationCounter.counting { allocations -> [Int] in
+      var made: [Int] = []
+      made.reserveCapacity(2 * planes.count)
+      for (ev, plane) in zip(events.filter { if case .luma = $0.payload { true } else { false } }, planes) {
+        var before = allocations()
+        let fx = engine.handle(ev)
+        made.append(allocations() - before)
+        before = allocations()
+        for f in functions {
+          work += PixelMetrics.directWork(f, plane, rois)
+        }
+        sum += PixelMetrics.meanLuma(plane, rois) ?? 0
+        sum += PixelMetrics.highlightClipPct(plane, rois) ?? 0
+        sum += PixelMetrics.shadowClipPct(plane, rois) ?? 0
+        sum += PixelMetrics.sobelEdgeDensity(plane, rois) ?? 0
+        made.append(allocations() - before)
+        _ = fx
+      }
+      return made
+    }
+    guard let counted else { throw XCTSkip("this Swift runtime has no allocation hook to count with") }
+    // Not vacuous: 15 planes handled and read, the reads pooled pixels.
+    XCTAssertEqual(counted.count, 2 * 15)
+    XCTAssertGreaterThan(work, 15 * 4 * 1_000)
+    XCTAssertGreaterThan(sum, 0)
+    XCTAssertEqual(counted.filter { $0 > 0 }.count, 0, "allocations per luma event, per plane's reads: \(counted)")
   }
 
   /// The counter counts: a frame's worth of deliberate allocations is seen.

@@ -1,6 +1,7 @@
 import CanonicalJSON
 @testable import JustPhotoEngine
 import EngineIO
+import PoseSpec
 import Testing
 
 
@@ -225,11 +226,19 @@ struct LumaTableReuseTests {
     #expect(e.lumaTableAllocations == 0)
   }
 
-  @Test("a plane read at several ticks gets its tables at the second, into one storage for the replay; its trace is that of tables at every tick")
+  /// A cafe engine that builds a plane's tables at the second tick that reads it
+  /// (`lumaTablesWorkFactor` 0), as every engine did before the direct reads were weighed.
+  static var eagerTables: Engine {
+    var e = F.engine(scene: "cafe", traceMetrics: true)
+    e.lumaTablesWorkFactor = 0
+    return e
+  }
+
+  @Test("a plane read at several ticks gets its tables at the second (factor 0), into one storage for the replay; its trace is that of tables at every tick")
   func aPlaneReadTwiceGetsTables() throws {
     // A new plane every 2 s (0, 2, 4 s), ticks every 500 ms: each plane is read at up to four ticks.
     let events = LumaTableCacheTests.events(planeEvery: 2_000)
-    let e = Self.replay(events)
+    let e = Self.replay(events, on: Self.eagerTables)
     #expect(e.lumaTableBuilds == 3, "\(e.lumaTableBuilds)")
     #expect(e.lumaTableAllocations == 1)
     #expect(e.lumaDirectReads >= 3, "\(e.lumaDirectReads)")
@@ -246,5 +255,75 @@ struct LumaTableReuseTests {
     let t1 = a.filter { $0.fields["tier"] == "T1" }
     #expect(t1.count >= 10)
     #expect(b.map { JSONWriter.write(.object($0.fields)) } == a.map { JSONWriter.write(.object($0.fields)) })
+  }
+
+  @Test("planes read at two ticks each (1 Hz planes, 2 Hz ticks, as val-outdoor-walkabout) are read directly: no tables, the same trace")
+  func planesReadAtTwoTicksGetNoTables() throws {
+    let events = LumaTableCacheTests.events(planeEvery: 1_000)
+    let e = Self.replay(events)
+    // Not vacuous: six planes, each read at up to two ticks; second ticks happened.
+    #expect(e.lumaDirectReads >= 10, "\(e.lumaDirectReads)")
+    #expect(e.lumaReadTicks == 2)
+    // Before the reads were weighed each plane got tables at its second tick (5 or 6 builds of
+    // 14,400 pixels each, ~98 instructions a pixel, for two ticks of a few thousand pixels).
+    #expect(Self.replay(events, on: Self.eagerTables).lumaTableBuilds >= 5)
+    #expect(e.lumaTableBuilds == 0)
+    #expect(e.lumaTableAllocations == 0)
+    // The direct reads at every tick give the bits of tables at every tick.
+    let planes = events.compactMap { e -> LumaFrame? in
+      if case .luma(let l) = e.payload { return l }
+      return nil
+    }
+    let plain = F.engine(scene: "cafe", traceMetrics: true)
+    let cached = Engine(configuration: plain.configuration, compiled: nil, lumaTables: LumaTableCache(planes: planes, bytesMax: 1 << 30))
+    let a = F.runWithTimers(plain, events, until: 6_000)
+    let b = F.runWithTimers(cached, events, until: 6_000)
+    #expect(b.map { JSONWriter.write(.object($0.fields)) } == a.map { JSONWriter.write(.object($0.fields)) })
+  }
+
+  @Test("a plane held for many ticks gets its tables once its direct reads have summed lumaTablesWorkFactor times its pixels, once")
+  func aPlaneHeldLongGetsTablesOnceTheReadsPaidForThem() throws {
+    // One plane (90 × 160) for the whole 6 s: twelve ticks read it.
+    let events = LumaTableCacheTests.events(planeEvery: 6_000)
+    let pixels = 90 * 160
+    // One tick's direct work, from a replay that never builds (factor past reach).
+    var never = F.engine(scene: "cafe", traceMetrics: true)
+    never.lumaTablesWorkFactor = 1_000_000
+    let direct = Self.replay(events, on: never)
+    #expect(direct.lumaTableBuilds == 0)
+    let ticks = direct.lumaReadTicks
+    #expect(ticks >= 10, "\(ticks)")
+    #expect(direct.lumaDirectWork % ticks == 0)  // every tick reads the same ROIs of the same plane
+    let perTick = direct.lumaDirectWork / ticks
+    #expect(perTick > pixels / 4, "\(perTick)")
+    // A factor the reads reach after 3 ticks: tables from the 4th tick on, built once.
+    var engine = F.engine(scene: "cafe", traceMetrics: true)
+    engine.lumaTablesWorkFactor = (3 * perTick) / pixels
+    let e = Self.replay(events, on: engine)
+    let readsBeforeTables = (0...).first { $0 * perTick >= engine.lumaTablesWorkFactor * pixels }!
+    #expect(readsBeforeTables == 3 || readsBeforeTables == 2, "\(readsBeforeTables)")
+    #expect(e.lumaTableBuilds == 1)
+    #expect(e.lumaDirectWork == readsBeforeTables * perTick)
+    #expect(e.lumaDirectReads == readsBeforeTables * (direct.lumaDirectReads / ticks))
+    // The same trace as reading directly at every tick.
+    var a = F.engine(scene: "cafe", traceMetrics: true)
+    a.lumaTablesWorkFactor = 1_000_000
+    var b = F.engine(scene: "cafe", traceMetrics: true)
+    b.lumaTablesWorkFactor = engine.lumaTablesWorkFactor
+    let la = F.runWithTimers(a, events, until: 6_000)
+    let lb = F.runWithTimers(b, events, until: 6_000)
+    #expect(lb.map { JSONWriter.write(.object($0.fields)) } == la.map { JSONWriter.write(.object($0.fields)) })
+  }
+
+  @Test("directWork: a mean or clip share costs its pooled pixels, a Sobel density 4 per interior pixel")
+  func directWorkCountsPooledPixels() {
+    let plane = LumaFrame(frame: 0, w: 10, h: 20, data: [UInt8](repeating: 9, count: 200))
+    // [0, 5) × [0, 10) and the whole plane, pooled (not de-duplicated).
+    let rois = [Rect(x: 0, y: 0, w: 0.5, h: 0.5), Rect(x: 0, y: 0, w: 1, h: 1)]
+    #expect(PixelMetrics.directWork(.meanLuma, plane, rois) == 50 + 200)
+    #expect(PixelMetrics.directWork(.shadowClipPct, plane, rois) == 250)
+    #expect(PixelMetrics.directWork(.sobelEdgeDensity, plane, rois) == 4 * (3 * 8 + 8 * 18))
+    // A malformed plane is read as nothing: no work.
+    #expect(PixelMetrics.directWork(.meanLuma, LumaFrame(frame: 0, w: 10, h: 20, data: [1]), rois) == 0)
   }
 }

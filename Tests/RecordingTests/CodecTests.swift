@@ -23,6 +23,37 @@ final class CodecTests: XCTestCase {
     }
   }
 
+  /// Slicing-by-16: every length around its 16-byte stride, every start alignment, and a CRC
+  /// fed in parts split anywhere, agree with a bitwise reference on pseudo-random bytes.
+  func testCRC32SlicingBy16AgreesWithBitwiseReference() {
+    func bitwise(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+      var c: UInt32 = 0xFFFF_FFFF
+      for b in bytes {
+        c ^= UInt32(b)
+        for _ in 0..<8 { c = c & 1 != 0 ? (c >> 1) ^ 0xEDB8_8320 : c >> 1 }
+      }
+      return c ^ 0xFFFF_FFFF
+    }
+    var state: UInt64 = 38
+    let bytes = (0..<4_200).map { _ -> UInt8 in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: state >> 33)
+    }
+    bytes.withUnsafeBytes { all in
+      for start in 0..<16 {
+        for n in Array(1..<100) + [255, 256, 257, 4_099 - start] {
+          let part = UnsafeRawBufferPointer(rebasing: all[start..<(start + n)])
+          XCTAssertEqual(CRC32.checksum(part), bitwise(bytes[start..<(start + n)]), "start \(start), length \(n)")
+        }
+      }
+      let whole = bitwise(bytes[...])
+      for cut in [0, 1, 15, 16, 17, 100, 2_048, 4_199, 4_200] {
+        let parts = [UnsafeRawBufferPointer(rebasing: all[0..<cut]), UnsafeRawBufferPointer(rebasing: all[cut...])]
+        XCTAssertEqual(CRC32.checksum(parts: parts), whole, "cut at \(cut)")
+      }
+    }
+  }
+
   func testQuantization() {
     XCTAssertEqual(Quantization.quantize(1), 65536)
     XCTAssertEqual(Quantization.quantize(-0.5), -32768)

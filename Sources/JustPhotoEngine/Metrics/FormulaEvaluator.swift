@@ -296,6 +296,7 @@ struct FormulaEvaluation {
           return .scalar(v)
         }
       }
+      if ctx.lumaTables == nil { ctx.pixelWork += PixelMetrics.directWork(f, luma, rs) }
       let v: Double? =
         if let t = ctx.lumaTables {
           switch f {

@@ -35,8 +35,10 @@ final class MetricContext: @unchecked Sendable {
   private(set) var registerCapacity: Int
   private(set) var registerFile: RegisterFile?
   /// Pixel metrics read from `luma` on this context so far (not `frame_scalars` overrides):
-  /// the engine builds a plane's tables only once a tick has read it (`prepareLumaTables`).
+  /// with `pixelWork`, what the engine's choice to build a plane's tables counts (`prepareLumaTables`).
   var pixelReads = 0
+  /// The weighted pixels those reads summed from `luma` without tables (`PixelMetrics.directWork`).
+  var pixelWork = 0
 
   /// The parts of `face` the formulas and the confidence gate read, taken out once here:
   /// reading them through `face` copied the whole observation per node. Read its fields in
@@ -89,6 +91,7 @@ final class MetricContext: @unchecked Sendable {
     self.targets = targets
     overrides = false
     pixelReads = 0
+    pixelWork = 0
   }
 
   /// Lets go of the frame (an empty one stands in), so the engine can canonicalize the next

@@ -1,4 +1,5 @@
 import EngineIO
+import PoseSpec
 
 /// A half-open pixel rectangle `[x, xEnd) × [y, yEnd)` of a luma plane (ENGINE §2.11).
 struct PixelRect: Equatable, Sendable {
@@ -49,10 +50,26 @@ enum PixelMetrics {
   }
 
   /// The pixel rects of `rois` in `frame`, in the given order, unmappable ones skipped; empty
-  /// when the plane is malformed.
-  static func pixelRects(_ rois: [Rect], in frame: LumaFrame) -> [PixelRect] {
-    guard isWellFormed(frame) else { return [] }
-    return rois.compactMap { pixelRect($0, width: frame.w, height: frame.h) }
+  /// when the plane is malformed. Mapped as they are iterated: no array is allocated per read.
+  static func pixelRects(_ rois: [Rect], in frame: LumaFrame) -> PixelRects {
+    PixelRects(rois: isWellFormed(frame) ? rois : [], width: frame.w, height: frame.h)
+  }
+
+  /// ``pixelRects(_:in:)``'s sequence.
+  struct PixelRects: Sequence, IteratorProtocol {
+    let rois: [Rect]
+    let width: Int
+    let height: Int
+    var index = 0
+
+    mutating func next() -> PixelRect? {
+      while index < rois.count {
+        let roi = rois[index]
+        index += 1
+        if let r = pixelRect(roi, width: width, height: height) { return r }
+      }
+      return nil
+    }
   }
 
   /// meanLuma(R) = Σv / (N·255) over the pooled pixels.
@@ -181,6 +198,20 @@ enum PixelMetrics {
     let gx = (c + 2 * f + i) - (a + 2 * d + g)
     let gy = (g + 2 * h + i) - (a + 2 * b + c)
     return gx * gx + gy * gy
+  }
+
+  /// What reading `function` over `rois` directly costs, in weighted pixels: the pooled pixels
+  /// of a mean or clip share, 4 per interior pixel of a Sobel density (its loop costs about
+  /// four times as much per pixel; callgrind, release). The engine builds a plane's tables
+  /// once its direct reads have cost enough (`Engine.lumaTablesWorkFactor`).
+  static func directWork(_ function: FormulaFunction, _ frame: LumaFrame, _ rois: [Rect]) -> Int {
+    var work = 0
+    if function == .sobelEdgeDensity {
+      for r in pixelRects(rois, in: frame) where r.w > 2 && r.h > 2 { work += 4 * (r.w - 2) * (r.h - 2) }
+    } else {
+      for r in pixelRects(rois, in: frame) { work += r.count }
+    }
+    return work
   }
 
   // MARK: Helpers

@@ -22,6 +22,7 @@ extension Engine {
         fresh.app.session.ordinal = 0
         // The T1 tick is the device's clock, not app memory: its period carries on (§1.3 rule 2).
         fresh.t1Tick = t1Tick
+        fresh.lumaTablesWorkFactor = lumaTablesWorkFactor  // how it reads planes, not app memory
         fresh.app.lifecycle = app.lifecycle
         self = fresh
       case .coldStart:

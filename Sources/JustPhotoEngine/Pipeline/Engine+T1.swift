@@ -78,15 +78,23 @@ extension Engine {
     if ctx.pixelReads > 0 {
       lumaReadTicks += 1
       if ctx.lumaTables == nil { lumaDirectReads += ctx.pixelReads }
+      lumaDirectWork += ctx.pixelWork
     }
     return effects
   }
 
   /// Makes `latestLumaTables` for the latest `luma` plane once per plane: from the cache when
-  /// it has them, else — once an earlier tick has read the plane, and without a memo
-  /// (`LumaReadMemo`) — built into the scratch
-  /// storage (reused when the size matches). Before that the tick reads the pixels directly:
-  /// a plane read at one tick only (the usual case) never gets tables.
+  /// it has them, else — once earlier ticks have summed `lumaTablesWorkFactor` times the
+  /// plane's pixels directly (`lumaDirectWork`), and without a memo (`LumaReadMemo`) — built
+  /// into the scratch storage (reused when the size matches). Before that the tick reads the
+  /// pixels directly (`PixelMetrics`: the same bits), so a plane read at a few ticks (the usual
+  /// case: planes at 1–2 Hz, ticks at 2 Hz) never gets tables (issue 38 item 1).
+  ///
+  /// Why 32: a build costs ~98 instructions per plane pixel (callgrind, release), a direct read
+  /// ~2.6 per pooled pixel of a mean or clip share and about 4 × that per interior pixel of a
+  /// Sobel density (`directWork` weighs it so); 32 buys the tables about when the direct reads
+  /// have paid for them (the ski-rental rule: never much more than twice the cheaper choice).
+  /// Factor 0 builds at the second tick that reads the plane (tests set it).
   mutating func prepareLumaTables() {
     guard latestLumaTables == nil, let plane = latestLuma else { return }
     if let cached = lumaTableCache?.tables(for: plane) {
@@ -95,6 +103,11 @@ extension Engine {
     }
     // With a memo, a plane's later reads come from it (or, past its bounds, from the pixels).
     guard lumaReadTicks > 0, lumaMemo == nil else { return }
+    // Tables only for planes they can be built for (`LumaTables.build`'s bound), so the product
+    // below cannot overflow.
+    guard plane.w > 0, plane.h > 0, plane.w <= LumaFrame.pixelsMax, plane.h <= LumaFrame.pixelsMax,
+      plane.w * plane.h <= LumaFrame.pixelsMax, lumaDirectWork >= lumaTablesWorkFactor * plane.w * plane.h
+    else { return }
     // `latestLumaTables` is nil here, so the scratch storage is free to be rewritten.
     let built = LumaTables.build(plane, reusing: &lumaScratch)
     latestLumaTables = built.tables
