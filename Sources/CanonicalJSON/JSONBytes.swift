@@ -43,37 +43,45 @@ public struct JSONBytes: Sendable {
 
   /// `s` as a JSON string literal, escaped as `JSONWriter.appendString` escapes it.
   public mutating func string(_ s: String) {
-    bytes.append(0x22)
+    // The string's own UTF-8 (a small string's on the stack), without a mutable copy of it.
+    if s.utf8.withContiguousStorageIfAvailable({ string(utf8: $0) }) != nil { return }
     var s = s
-    s.withUTF8 { u in
-      var clean = true
-      for b in u where b < 0x20 || b == 0x22 || b == 0x5C {
-        clean = false
-        break
-      }
-      if clean {
-        bytes.append(contentsOf: u)
-        return
-      }
-      // Only ASCII bytes are escaped; every byte of a multi-byte UTF-8 sequence is ≥ 0x80.
-      for b in u {
-        switch b {
-        case 0x22: raw("\\\"")
-        case 0x5C: raw("\\\\")
-        case 0x0A: raw("\\n")
-        case 0x0D: raw("\\r")
-        case 0x09: raw("\\t")
-        case 0x08: raw("\\b")
-        case 0x0C: raw("\\f")
-        case ..<0x20:
-          let hex: StaticString = "0123456789abcdef"
-          raw("\\u00")
-          hex.withUTF8Buffer { h in
-            bytes.append(h[Int(b >> 4)])
-            bytes.append(h[Int(b & 0xF)])
-          }
-        default: bytes.append(b)
+    s.withUTF8 { string(utf8: $0) }
+  }
+
+  /// The string literal of UTF-8 bytes `u`: a scan by index for a byte to escape, and when there
+  /// is none (the usual case), the bytes in one append between the quotes.
+  @inline(__always) mutating func string(utf8 u: UnsafeBufferPointer<UInt8>) {
+    var i = 0
+    while i < u.count {
+      let b = u[i]
+      if b < 0x20 || b == 0x22 || b == 0x5C { break }
+      i += 1
+    }
+    bytes.append(0x22)
+    if i == u.count {
+      bytes.append(contentsOf: u)
+      bytes.append(0x22)
+      return
+    }
+    // Only ASCII bytes are escaped; every byte of a multi-byte UTF-8 sequence is ≥ 0x80.
+    for b in u {
+      switch b {
+      case 0x22: raw("\\\"")
+      case 0x5C: raw("\\\\")
+      case 0x0A: raw("\\n")
+      case 0x0D: raw("\\r")
+      case 0x09: raw("\\t")
+      case 0x08: raw("\\b")
+      case 0x0C: raw("\\f")
+      case ..<0x20:
+        let hex: StaticString = "0123456789abcdef"
+        raw("\\u00")
+        hex.withUTF8Buffer { h in
+          bytes.append(h[Int(b >> 4)])
+          bytes.append(h[Int(b & 0xF)])
         }
+      default: bytes.append(b)
       }
     }
     bytes.append(0x22)
@@ -115,23 +123,24 @@ public struct JSONBytes: Sendable {
     digits(frac, width: width)
   }
 
-  /// The decimal digits of `n`, zero-padded on the left to `width`.
+  /// The decimal digits of `n`, zero-padded on the left to `width`: appended lowest first,
+  /// then that stretch reversed in place (no temporary collection).
   mutating func digits(_ n: UInt64, width: Int) {
-    var count = 1
-    var rest = n / 10
-    while rest > 0 {
-      count += 1
-      rest /= 10
-    }
-    count = Swift.max(count, width)
     let start = bytes.count
-    bytes.append(contentsOf: repeatElement(0x30, count: count))
     var v = n
-    var i = start + count - 1
-    while v > 0 {
-      bytes[i] = 0x30 + UInt8(v % 10)
+    repeat {
+      bytes.append(0x30 + UInt8(truncatingIfNeeded: v % 10))
       v /= 10
-      i -= 1
+    } while v > 0
+    while bytes.count - start < width { bytes.append(0x30) }
+    bytes.withUnsafeMutableBufferPointer { p in
+      var i = start
+      var j = p.count - 1
+      while i < j {
+        p.swapAt(i, j)
+        i += 1
+        j -= 1
+      }
     }
   }
 
@@ -200,9 +209,20 @@ public struct JSONBytes: Sendable {
   /// prefix reads and integer comparisons, not ~k²/4 string comparisons.
   @inlinable
   public static func withKeyOrder<R>(_ members: [JSONMember], _ body: (UnsafeBufferPointer<Int>?) throws -> R) rethrows -> R {
+    try withKeyOrderAndPrefixes(members) { order, _ in try body(order) }
+  }
+
+  /// ``withKeyOrder(_:_:)`` that also hands `body` each member's ``keyPrefix(_:)`` (by member
+  /// position, not by order), read once for the sort: a caller that merges keys of its own
+  /// into the order compares with the prefixes first (``keyPrecedes(_:_:_:_:)``).
+  @inlinable
+  public static func withKeyOrderAndPrefixes<R>(
+    _ members: [JSONMember], _ body: (UnsafeBufferPointer<Int>?, UnsafeBufferPointer<UInt64>) throws -> R
+  ) rethrows -> R {
     try withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
       try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: members.count) { prefix in
         for i in members.indices { prefix[i] = keyPrefix(members[i].key) }
+        let prefixes = UnsafeBufferPointer(rebasing: prefix[0..<members.count])
         var n = 0
         for i in members.indices {
           let p = prefix[i]
@@ -216,15 +236,22 @@ public struct JSONBytes: Sendable {
             } else if p > q || keyPrecedes(members[o].key, members[i].key) {
               break
             } else {
-              return try body(nil)
+              return try body(nil, prefixes)
             }
           }
           order[j] = i
           n += 1
         }
-        return try body(UnsafeBufferPointer(rebasing: order[0..<n]))
+        return try body(UnsafeBufferPointer(rebasing: order[0..<n]), prefixes)
       }
     }
+  }
+
+  /// Whether `a` (whose ``keyPrefix(_:)`` is `pa`) precedes `b` (prefix `pb`) in UTF-8 byte
+  /// order: the prefixes decide when they differ, else the keys in full (``keyPrecedes(_:_:)``).
+  @inlinable
+  public static func keyPrecedes(_ a: String, _ pa: UInt64, _ b: String, _ pb: UInt64) -> Bool {
+    pa != pb ? pa < pb : keyPrecedes(a, b)
   }
 
   /// The first 8 UTF-8 bytes of `key`, big-endian, zero-padded: for two keys whose prefixes

@@ -55,17 +55,33 @@ public enum PixEffectRequest: Equatable, Sendable {
 
   /// The trace line's fields after `out`: `kind`, then the request's own fields.
   public func fields() -> JSONObject {
-    var f: JSONObject = ["kind": .string(kind)]
+    var members: [JSONMember] = []
+    members.reserveCapacity(4)
+    appendFields(to: &members)
+    return JSONObject(members)
+  }
+
+  /// The request's own fields: ``fields()`` without `kind` (an effect ledger's call).
+  public func ownFields() -> JSONObject {
+    var members: [JSONMember] = []
+    members.reserveCapacity(3)
+    appendFields(to: &members, kind: false)
+    return JSONObject(members)
+  }
+
+  /// Appends ``fields()``' members to `f`, in that order (an `effect` trace line's fields);
+  /// without `kind` when `kind` is false.
+  func appendFields(to f: inout [JSONMember], kind withKind: Bool = true) {
+    if withKind { f.append(JSONMember("kind", .string(kind))) }
     switch self {
-    case .ocr(let photo): f["photo"] = .string(photo)
-    case .prefetch(let ids): f["ids"] = .array(ids.map { .string($0) })
+    case .ocr(let photo): f.append(JSONMember("photo", .string(photo)))
+    case .prefetch(let ids): f.append(JSONMember("ids", .array(ids.map { .string($0) })))
     case .deleteBatch(let batch, let ids, let bytes):
-      f["batch"] = .number(Double(batch))
-      f["ids"] = .array(ids.map { .string($0) })
-      f["bytes"] = .number(Double(bytes))
+      f.append(JSONMember("batch", .number(Double(batch))))
+      f.append(JSONMember("ids", .array(ids.map { .string($0) })))
+      f.append(JSONMember("bytes", .number(Double(bytes))))
     case .requestPermission: break
     }
-    return f
   }
 }
 

@@ -10,14 +10,16 @@ struct PixFieldReader {
   init(kind: String, fields: JSONObject, allowed: [String]) throws(PixDecodeError) {
     self.kind = kind
     self.fields = fields
-    var seen: [String] = []
-    for m in fields.members {
+    // A field given twice is found among the members before it (no list of the keys seen).
+    let members = fields.members
+    for (i, m) in members.enumerated() {
       guard allowed.contains(m.key) else {
         let expected = allowed.isEmpty ? "this kind has no fields" : "expected one of \(allowed.joined(separator: ", "))"
         throw PixDecodeError(kind: kind, field: m.key, "unknown field; \(expected)")
       }
-      guard !seen.contains(m.key) else { throw PixDecodeError(kind: kind, field: m.key, "field given twice") }
-      seen.append(m.key)
+      guard !members[..<i].contains(where: { $0.key == m.key }) else {
+        throw PixDecodeError(kind: kind, field: m.key, "field given twice")
+      }
     }
   }
 
@@ -117,7 +119,7 @@ struct PixFieldReader {
     out.reserveCapacity(list.count)
     var ids = Set<String>(minimumCapacity: list.count)
     for (i, v) in list.enumerated() {
-      let path = "\(field)[\(i)]"
+      var path: String { "\(field)[\(i)]" }  // for an error only
       guard case .object(let o) = v else { throw error(path, "expected an asset object {id, created, screenshot, bytes}, found \(v.typeName)") }
       let asset: PixAsset
       do {

@@ -146,70 +146,114 @@ public enum PixOutput: Equatable, Sendable {
   /// The line's members: `out` (the kind) first, then the fields in `PixOutputKind.fields`
   /// order; absent optionals are left out. The harness adds `t`.
   public func render() -> JSONObject {
-    var f = JSONObject([JSONMember("out", .string(kind.rawValue))])
+    var members: [JSONMember] = []
+    members.reserveCapacity(Self.maxMembers + 1)
+    members.append(JSONMember("out", .string(kind.rawValue)))
+    appendFields(to: &members)
+    return JSONObject(members)
+  }
+
+  /// The line's fields: ``render()`` without `out`, in the same order (what a trace record
+  /// holds). Built in one array of reserved capacity: no lookup per member, no regrowth.
+  public func fields() -> JSONObject {
+    var members: [JSONMember] = []
+    members.reserveCapacity(Self.maxMembers)
+    appendFields(to: &members)
+    return JSONObject(members)
+  }
+
+  /// The most fields a line carries (`PixOutputKind.fields`' longest list).
+  static let maxMembers = PixOutputKind.allCases.lazy.map(\.fields.count).max() ?? 0
+
+  /// Appends the line's fields (after `out`) to `f`, in `PixOutputKind.fields` order; absent
+  /// optionals are left out.
+  func appendFields(to f: inout [JSONMember]) {
     func n(_ i: Int) -> JSONValue { .number(Double(i)) }
     func n64(_ i: Int64) -> JSONValue { .number(Double(i)) }
+    func add(_ key: String, _ value: JSONValue) { f.append(JSONMember(key, value)) }
     switch self {
     case .app(let state, let permission, let onboarded, let restored):
-      f["state"] = .string(state)
-      if let permission { f["permission"] = .string(permission.rawValue) }
-      if let onboarded { f["onboarded"] = .bool(onboarded) }
-      if let restored { f["restored"] = .bool(restored) }
+      add("state", .string(state))
+      if let permission { add("permission", .string(permission.rawValue)) }
+      if let onboarded { add("onboarded", .bool(onboarded)) }
+      if let restored { add("restored", .bool(restored)) }
     case .screen(let name, let limited):
-      f["name"] = .string(name.rawValue)
-      f["limited"] = .bool(limited)
+      add("name", .string(name.rawValue))
+      add("limited", .bool(limited))
     case .onboarding(let step, let cards, let icon):
-      f["step"] = .string(step)
-      if let cards { f["cards_left"] = n(cards) }
-      if let icon { f["icon"] = .string(icon.rawValue) }
+      add("step", .string(step))
+      if let cards { add("cards_left", n(cards)) }
+      if let icon { add("icon", .string(icon.rawValue)) }
     case .library(let count, let shots, let pp, let pq):
-      f.members += [.init("count", n(count)), .init("screenshots", n(shots)), .init("pruned_processed", n(pp)), .init("pruned_queued", n(pq))]
-    case .filter(let m): f["mode"] = .string(m.rawValue)
+      add("count", n(count))
+      add("screenshots", n(shots))
+      add("pruned_processed", n(pp))
+      add("pruned_queued", n(pq))
+    case .filter(let m): add("mode", .string(m.rawValue))
     case .action(let photo, let index, let d):
-      f.members += [.init("photo", .string(photo)), .init("index", n(index)), .init("direction", .string(d.rawValue)), .init("action", .string(d.action))]
+      add("photo", .string(photo))
+      add("index", n(index))
+      add("direction", .string(d.rawValue))
+      add("action", .string(d.action))
     case .undo(let photo, let index, let q, let t, let o):
-      f["photo"] = .string(photo)
-      f["index"] = index.map(n) ?? .null
-      f.members += [.init("queue_removed", .bool(q)), .init("text_removed", .bool(t)), .init("ocr_dropped", .bool(o))]
+      add("photo", .string(photo))
+      add("index", index.map(n) ?? .null)
+      add("queue_removed", .bool(q))
+      add("text_removed", .bool(t))
+      add("ocr_dropped", .bool(o))
     case .photo(let id, let index, let canUndo):
-      f["id"] = id.map { .string($0) } ?? .null
-      f["index"] = index.map(n) ?? .null
-      f["can_undo"] = .bool(canUndo)
+      add("id", id.map { .string($0) } ?? .null)
+      add("index", index.map(n) ?? .null)
+      add("can_undo", .bool(canUndo))
     case .progress(let p):
-      f.members += [
-        .init("processed", n(p.processed)), .init("total", n(p.total)), .init("fraction", .number(p.fraction)),
-        .init("kept", n(p.kept)), .init("deleted", n(p.deleted)), .init("ocr", n(p.ocr)),
-      ]
+      add("processed", n(p.processed))
+      add("total", n(p.total))
+      add("fraction", .number(p.fraction))
+      add("kept", n(p.kept))
+      add("deleted", n(p.deleted))
+      add("ocr", n(p.ocr))
     case .queue(let op, let photo, let changed, let count):
-      f["op"] = .string(op.rawValue)
-      if let photo { f["photo"] = .string(photo) }
-      f["changed"] = n(changed)
-      f["count"] = n(count)
+      add("op", .string(op.rawValue))
+      if let photo { add("photo", .string(photo)) }
+      add("changed", n(changed))
+      add("count", n(count))
     case .text(let count, let e):
-      f.members += [.init("count", n(count)), .init("photo", .string(e.photo)), .init("text", .string(e.text)), .init("at", n64(e.t))]
+      add("count", n(count))
+      add("photo", .string(e.photo))
+      add("text", .string(e.text))
+      add("at", n64(e.t))
     case .sheet(let state, let items, let bytes, let selected, let selectedBytes):
-      f.members += [
-        .init("state", .string(state)), .init("items", n(items)), .init("bytes", n64(bytes)),
-        .init("selected", n(selected)), .init("selected_bytes", n64(selectedBytes)),
-      ]
+      add("state", .string(state))
+      add("items", n(items))
+      add("bytes", n64(bytes))
+      add("selected", n(selected))
+      add("selected_bytes", n64(selectedBytes))
     case .message(let key, let photo, let batch, let count, let error):
-      f["key"] = .string(key.rawValue)
-      if let photo { f["photo"] = .string(photo) }
-      if let batch { f["batch"] = n64(batch) }
-      if let count { f["count"] = n(count) }
-      if let error { f["error"] = .string(error) }
-      f["en"] = .string(Self.english(key, count: count))
-    case .effect(let request): f.members += request.fields().members
+      Self.appendMessage(key, photo: photo, batch: batch, count: count, error: error, to: &f)
+    case .effect(let request): request.appendFields(to: &f)
     case .ignored(let input, let reason):
-      f["input"] = .string(input)
-      f["reason"] = .string(reason.rawValue)
+      add("input", .string(input))
+      add("reason", .string(reason.rawValue))
     case .store(let s):
-      f.members += [
-        .init("processed", n(s.processed)), .init("queue", n(s.queue)), .init("texts", n(s.texts)),
-        .init("filter", .string(s.filter.rawValue)), .init("onboarded", .bool(s.onboarded)), .init("next_batch", n64(s.nextBatch)),
-      ]
+      add("processed", n(s.processed))
+      add("queue", n(s.queue))
+      add("texts", n(s.texts))
+      add("filter", .string(s.filter.rawValue))
+      add("onboarded", .bool(s.onboarded))
+      add("next_batch", n64(s.nextBatch))
     }
-    return f
+  }
+
+  /// A `message` line's fields (``appendFields(to:)``).
+  static func appendMessage(
+    _ key: PixMessageKey, photo: String?, batch: Int64?, count: Int?, error: String?, to f: inout [JSONMember]
+  ) {
+    f.append(JSONMember("key", .string(key.rawValue)))
+    if let photo { f.append(JSONMember("photo", .string(photo))) }
+    if let batch { f.append(JSONMember("batch", .number(Double(batch)))) }
+    if let count { f.append(JSONMember("count", .number(Double(count)))) }
+    if let error { f.append(JSONMember("error", .string(error))) }
+    f.append(JSONMember("en", .string(english(key, count: count))))
   }
 
   /// The English text of message `key`.

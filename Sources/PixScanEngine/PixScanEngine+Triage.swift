@@ -69,6 +69,7 @@ extension PixScanEngine {
     var out: [Int] = []
     let n = sequence.count
     guard n > 0 else { return out }
+    out.reserveCapacity(Swift.min(limit, n))
     let start = position.map { $0 + 1 } ?? 0
     var i = start
     var steps = 0

@@ -190,9 +190,15 @@ struct PixUndoEntry: Sendable {
 
 /// Collects one call's outputs.
 struct PixEmitter {
-  var outputs: [PixOutput] = []
+  var outputs: [PixOutput]
   var effects: [PixEffectRequest] = []
   var dirty = false
+
+  /// Room for a step's usual lines (a swipe writes 5–6), so they are not copied as they come.
+  init() {
+    outputs = []
+    outputs.reserveCapacity(8)
+  }
 
   mutating func emit(_ o: PixOutput) { outputs.append(o) }
   mutating func request(_ r: PixEffectRequest) {

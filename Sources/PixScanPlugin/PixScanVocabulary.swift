@@ -16,6 +16,18 @@ public enum PixScanVocabulary: EngineVocabulary {
 
   @Sendable static func always(_: JSONObject) -> Bool { true }
 
+  /// The kinds that launch and the label kinds, from ``kinds``: the seam asks of every event
+  /// whether it launches and whether it is an engine input, and a search of these short lists
+  /// answers as the default's search of ``kinds`` does, without copying a kind's description.
+  static let launchKinds: [String] = kinds.filter(\.launches).map(\.name)
+  static let labelKinds: [String] = kinds.filter { $0.role == .label }.map(\.name)
+
+  /// Whether `event`'s kind launches (``kinds``' `launches`).
+  public static func launches(_ event: InputEvent) -> Bool { launchKinds.contains(event.kindName) }
+
+  /// Whether `event`'s kind is not a label kind (an unknown kind is an input, as by default).
+  public static func isEngineInput(_ event: InputEvent) -> Bool { !labelKinds.contains(event.kindName) }
+
   static func kindInfo(_ k: PixInputKind) -> EventKindInfo {
     var required: [(name: String, type: EventKindInfo.FieldType)] = []
     for r in k.required { required.append((r.name, EventKindInfo.FieldType(rawValue: r.type) ?? .string)) }
@@ -64,16 +76,13 @@ public enum PixScanVocabulary: EngineVocabulary {
   /// The request an `effect` output makes (its kind and fields, key fields among them).
   public static func effectCall(_ output: PixOutput) -> EffectCall? {
     guard case .effect(let r) = output else { return nil }
-    var fields = r.fields()
-    fields["kind"] = nil
-    return EffectCall(kind: r.kind, fields: fields)
+    return EffectCall(kind: r.kind, fields: r.ownFields())
   }
 
-  /// `out` and the fields of `render()`.
+  /// `out` and the fields of `render()` after it (`PixOutput.fields()`: no `out` member to
+  /// remove).
   public static func traceRecord(_ output: PixOutput) -> (out: String, fields: JSONObject) {
-    var f = output.render()
-    f.members.removeFirst()
-    return (output.kind.rawValue, f)
+    (output.kind.rawValue, output.fields())
   }
 
   /// The `out` name.

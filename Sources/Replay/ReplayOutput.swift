@@ -35,13 +35,22 @@ public struct TraceOutput<Trace: LineSink, A13: LineSink, V: EngineVocabulary>: 
 
   public mutating func emit(_ output: V.Output, at t: Millis) throws {
     if let traceKinds, !traceKinds.contains(V.outputKind(output)) { return }
-    let kept: V.Output
-    if cues.isEmpty { kept = output } else {
-      guard let k = V.narrow(output, toCues: cues) else { return }
-      kept = k
+    // Without cues the output is written as it is: no `V.Output?` on this path (this code is
+    // not specialized for the engine, so an optional of it costs a metadata look-up per line).
+    let r: (out: String, fields: JSONObject)
+    if cues.isEmpty {
+      r = V.traceRecord(output)
+    } else {
+      guard let narrowed = Self.narrowedRecord(output, cues) else { return }
+      r = narrowed
     }
-    let r = V.traceRecord(kept)
     try trace.write(record: TraceRecord(t: t, out: r.out, fields: r.fields))
+  }
+
+  /// The record of `output` narrowed to `cues`, nil when nothing of it is left.
+  static func narrowedRecord(_ output: V.Output, _ cues: Set<String>) -> (out: String, fields: JSONObject)? {
+    guard let kept = V.narrow(output, toCues: cues) else { return nil }
+    return V.traceRecord(kept)
   }
 
   public mutating func emit(_ line: DiagnosticLine) throws {

@@ -24,20 +24,20 @@ public enum TraceFormat {
   public static func append(_ record: TraceRecord, to bytes: inout JSONBytes) {
     let members = record.fields.members
     let written =
-      !members.contains { $0.key == "t" || $0.key == "out" }
-      && JSONBytes.withKeyOrder(members) { order in
+      !members.contains { isReserved($0.key) }
+      && JSONBytes.withKeyOrderAndPrefixes(members) { order, prefixes in
         guard let order else { return false }
         bytes.byte(0x7B)
         var next = 0  // 0: `out` not written yet, 1: `t` not written yet, 2: both written
         var first = true
         for i in order {
           let m = members[i]
-          if next == 0, JSONBytes.keyPrecedes("out", m.key) {
+          if next == 0, JSONBytes.keyPrecedes("out", outPrefix, m.key, prefixes[i]) {
             writeOut(record, first: first, &bytes)
             first = false
             next = 1
           }
-          if next == 1, JSONBytes.keyPrecedes("t", m.key) {
+          if next == 1, JSONBytes.keyPrecedes("t", tPrefix, m.key, prefixes[i]) {
             writeT(record, first: first, &bytes)
             next = 2
           }
@@ -61,6 +61,20 @@ public enum TraceFormat {
     object["t"] = .number(Double(record.t))
     object["out"] = .string(record.out)
     bytes.value(.object(object), sortKeys: true, numbers: .fixed6)
+  }
+
+  /// The ``JSONBytes/keyPrefix(_:)`` of `out` and of `t`, the keys merged into each line.
+  static let outPrefix = JSONBytes.keyPrefix("out")
+  static let tPrefix = JSONBytes.keyPrefix("t")
+
+  /// Whether `key` is `t` or `out` (the record's own members): the UTF-8 length first, so
+  /// most keys are told apart without a string comparison.
+  @inline(__always) static func isReserved(_ key: String) -> Bool {
+    switch key.utf8.count {
+    case 1: key == "t"
+    case 3: key == "out"
+    default: false
+    }
   }
 
   static func writeOut(_ record: TraceRecord, first: Bool, _ bytes: inout JSONBytes) {

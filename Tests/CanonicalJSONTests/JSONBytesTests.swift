@@ -109,6 +109,14 @@ struct JSONBytesTests {
         #expect(order == expected, "\(keys)")
         orderedSeen += 1
       }
+      // The variant with prefixes: the same order, each member's prefix, and the comparison by
+      // prefix first (what TraceFormat merges `out` and `t` with) is UTF-8 byte order.
+      let (order2, prefixes) = JSONBytes.withKeyOrderAndPrefixes(members) { ($0.map { Array($0) }, Array($1)) }
+      #expect(order2 == order && prefixes == keys.map(JSONBytes.keyPrefix), "\(keys)")
+      for (a, b) in zip(keys, keys.dropFirst()) + [("out", keys.first ?? ""), (keys.last ?? "", "t")] {
+        let precedes = JSONBytes.keyPrecedes(a, JSONBytes.keyPrefix(a), b, JSONBytes.keyPrefix(b))
+        #expect(precedes == a.utf8.lexicographicallyPrecedes(b.utf8), "\(a.debugDescription) \(b.debugDescription)")
+      }
     }
     // Not vacuous: both outcomes, many times.
     #expect(equalSeen > 100 && orderedSeen > 1_000)

@@ -56,3 +56,25 @@ struct JSONTests {
         == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
   }
 }
+
+extension JSONTests {
+  /// Issue 38 item 4: a string without escapes whose bytes are all ASCII is taken as it is
+  /// (`String(decoding:)`); one with a byte above 0x7F is still validated, so bad UTF-8 is
+  /// refused at the string's opening quote whether or not ASCII comes first.
+  @Test("strings: ASCII taken as is, other bytes validated as UTF-8, bad UTF-8 refused")
+  func stringsAsciiAndUTF8() throws {
+    func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue { try JSONParser.parse(bytes: bytes) }
+    #expect(try parse(Array(#"["", "a", "photo-00042", "~\u007f"]"#.utf8)) == ["", "a", "photo-00042", "~\u{7F}"])
+    #expect(try parse(Array(#"{"é": "中文 🙂", "k": "x é"}"#.utf8)) == .object(["é": "中文 🙂", "k": "x é"]))
+    // A key and a value long enough not to be small strings.
+    let long = String(repeating: "abcdefghij", count: 5)
+    #expect(try parse(Array("{\"\(long)\": \"\(long)é\"}".utf8)) == .object([long: .string(long + "é")]))
+    for bad: [UInt8] in [[0xFF], [0x61, 0xC3], [0x61, 0x62, 0x80, 0x63], [0xED, 0xA0, 0x80], [0xC0, 0xAF]] {
+      let text: [UInt8] = Array(#"{"k": ""#.utf8) + bad + Array(#""}"#.utf8)
+      #expect(throws: JSONParseError.self, "\(bad)") { try parse(text) }
+      do { _ = try parse(text) } catch {
+        #expect(error.message == "string is not valid UTF-8" && error.offset == 6, "\(bad): \(error)")
+      }
+    }
+  }
+}

@@ -35,6 +35,17 @@ struct PixDecodeTests {
     #expect(e.field == "batch" && e.message.contains("PixLimits.batchMax"))
     e = try #require(Self.decodeError("permission_result", ["status": "not_determined"]))
     #expect(e.field == "status")
+    // A field given twice (an object built in memory: the parser refuses it in text), before
+    // or after another field; an asset's field given twice is named with its place.
+    e = try #require(Self.decodeError("swipe", JSONObject([JSONMember("direction", "left"), JSONMember("direction", "up")])))
+    #expect(e.field == "direction" && e.message == "field given twice")
+    let twice = JSONObject([JSONMember("batch", 1), JSONMember("outcome", "ok"), JSONMember("batch", 1)])
+    e = try #require(Self.decodeError("delete_result", twice))
+    #expect(e.field == "batch" && e.message == "field given twice")
+    let asset: JSONValue = .object(
+      JSONObject([JSONMember("id", "a"), JSONMember("created", 1), JSONMember("screenshot", false), JSONMember("bytes", 1), JSONMember("id", "b")]))
+    e = try #require(Self.decodeError("library_snapshot", ["assets": [asset]]))
+    #expect(e.field == "assets[0].id" && e.message == "field given twice", "\(e)")
   }
 
   @Test func fieldsThatDoNotGoTogether() throws {
@@ -144,7 +155,7 @@ struct PixDecodeTests {
     #expect(launch.field == "store" && launch.message.contains("filter_mode"))
   }
 
-  @Test("render writes out first, then fields in PixOutputKind.fields order")
+  @Test("render writes out first, then fields in PixOutputKind.fields order; fields() is the same without out")
   func renderOrder() {
     let outputs: [PixOutput] = [
       .app(state: "launched", permission: .authorized, onboarded: true, restored: false), .screen(name: .main, limited: false),
@@ -163,6 +174,21 @@ struct PixDecodeTests {
       let keys = o.render().keys
       #expect(keys.first == "out")
       #expect(Array(keys.dropFirst()) == o.kind.fields.filter(keys.contains), "\(o.kind): \(keys)")
+    }
+    // `fields()` (a trace record's fields) is `render()` without `out`, member for member,
+    // absent optionals and every effect request included.
+    let more: [PixOutput] = [
+      .app(state: "killed", permission: nil, onboarded: nil, restored: nil), .onboarding(step: "done", cardsLeft: nil, icon: .ocr),
+      .undo(photo: "p", index: nil, queueRemoved: false, textRemoved: true, ocrDropped: true), .photo(id: nil, index: nil, canUndo: false),
+      .queue(op: .pruned, photo: nil, changed: 2, count: 0), .message(key: .queuePruned, count: 1), .message(key: .ocrNoText),
+      .effect(.ocr(photo: "p")), .effect(.prefetch(["a", "b"])), .effect(.requestPermission),
+    ]
+    for o in outputs + more {
+      #expect(o.fields().members == Array(o.render().members.dropFirst()), "\(o.kind)")
+      if case .effect(let r) = o {
+        #expect(o.fields() == r.fields())
+        #expect(r.ownFields().members == Array(r.fields().members.dropFirst()) && r.fields().keys.first == "kind")
+      }
     }
     #expect(PixOutput.progress(PixProgress(processed: 1, total: 3, kept: 1, deleted: 0, ocr: 0)).render()["fraction"] == .number(1.0 / 3.0))
     #expect(PixOutput.progress(PixProgress(processed: 0, total: 0, kept: 0, deleted: 0, ocr: 0)).render()["fraction"] == 0)

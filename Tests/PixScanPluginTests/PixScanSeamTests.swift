@@ -83,3 +83,24 @@ struct PixScanSeamTests {
     #expect(throws: (any Error).self) { try PixScanVocabulary.snapshot(json: ["bogus": 1]) }
   }
 }
+
+extension PixScanSeamTests {
+  /// Issue 38 item 4: PixScan answers `launches` and `isEngineInput` from short lists made of
+  /// its `kinds` (asked of every replayed event) instead of the default search of `kinds`; the
+  /// answers are the default's for every kind, an unknown one and a non-named event.
+  @Test("launches and isEngineInput: the default's answers from the kinds' lists")
+  func launchAndInputLists() {
+    typealias V = PixScanVocabulary
+    var names = V.kinds.map(\.name)
+    names.append("no_such_kind")
+    for name in names {
+      let event = InputEvent(t: 0, payload: .named(NamedEvent(kind: name, fields: [:])))
+      let info = V.kind(named: name)
+      #expect(V.launches(event) == (info?.launches ?? false), "\(name)")
+      #expect(V.isEngineInput(event) == (info?.role != .label), "\(name)")
+    }
+    // Not vacuous: the launch kind launches, and the other kinds do not.
+    #expect(V.launches(InputEvent(t: 0, payload: .named(NamedEvent(kind: "app_launch", fields: [:])))))
+    #expect(V.kinds.filter(\.launches).count == 1 && V.kinds.count > 10)
+  }
+}

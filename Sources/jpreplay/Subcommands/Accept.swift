@@ -7,6 +7,7 @@ import Verify
 extension JPReplay {
   struct Accept: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "accept",
       abstract: "Accept pending golden changes: Golden/<name>.*.jsonl.new replaces the golden.",
       discussion: """
         The replacement is atomic (write to a temporary file, then rename). Naming a recording \
@@ -126,6 +127,7 @@ extension JPReplay {
 
   struct Reject: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "reject",
       abstract: "Reject pending golden changes: delete Golden/<name>.*.jsonl.new.",
       discussion: """
         Examples:

@@ -7,6 +7,7 @@ import Recording
 extension JPReplay {
   struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "bench",
       abstract: "Measure decode and replay speed and recording size, as ratios to a JSONL baseline.",
       discussion: """
         In one run, on the same frames: decode-only frames/s of the .jprec, end-to-end replay \

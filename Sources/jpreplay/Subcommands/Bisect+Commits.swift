@@ -7,6 +7,7 @@ import Verify
 extension JPReplay.Bisect {
   struct Commits: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "commits",
       abstract: "Find the first commit whose replays differ from the behaviour at GOOD.",
       discussion: """
         Wraps `git bisect run` in a separate worktree (.build/bisect/tree; your working tree \
@@ -294,6 +295,7 @@ extension JPReplay.Bisect {
   /// One `git bisect run` step (run by `bisect commits`, in its worktree).
   struct Step: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "step",
       abstract: "One bisection step: 0 same as the reference, 1 differs, 125 skip.", shouldDisplay: false)
 
     @Option var state: String

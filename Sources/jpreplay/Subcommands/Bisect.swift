@@ -9,6 +9,7 @@ extension JPReplay {
   /// `jpreplay bisect`: find the change that altered behaviour.
   struct Bisect: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "bisect",
       abstract: "Find what changed behaviour: the commit, or the PoseSpec edits.",
       discussion: """
         `bisect commits --good REV` finds the first commit whose replays differ from the \

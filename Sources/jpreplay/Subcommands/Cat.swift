@@ -9,6 +9,7 @@ import Replay
 extension JPReplay {
   struct Cat: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "cat",
       abstract: "Print a recording as JSONL (header line, then one event per line).",
       discussion: """
         The inverse of `import`: `jpreplay import x.jsonl -o x.jprec && jpreplay cat x.jprec` \

@@ -8,6 +8,7 @@ import Verify
 extension JPReplay {
   struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "diff",
       abstract: "Structural diff of two traces (or recordings): first divergence and why.",
       discussion: """
         Each side is a trace file (.trace.jsonl, or any trace JSONL), an A.13 file \

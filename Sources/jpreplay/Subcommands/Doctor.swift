@@ -7,6 +7,7 @@ import Recording
 extension JPReplay {
   struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "doctor",
       abstract: "Check every chunk of a recording; optionally salvage a damaged one.",
       discussion: """
         Runs SQLite's integrity check, parses every header (meta) value and checks the meta \

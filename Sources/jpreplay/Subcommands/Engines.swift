@@ -8,6 +8,7 @@ extension JPReplay {
   /// editing the script).
   struct Engines: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "engines",
       abstract: "List the engines this jpreplay replays, with their corpus folders.",
       discussion: """
         One line per engine, Just Photo first, then the registered plug-ins in registry order: \

@@ -13,6 +13,7 @@ import Replay
 extension JPReplay {
   struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "export",
       abstract: "Export a recording and its replay as an MCAP file (Foxglove, Rerun, the mcap CLI read it).",
       discussion: """
         Writes one MCAP file (https://mcap.dev/spec; zstd chunks, message and chunk indexes, \

@@ -10,6 +10,7 @@ extension JPReplay {
   /// `jpreplay faults`: do the `expect:` rules catch a wrong engine? (issue 24)
   struct Faults: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "faults",
       abstract: "Replay the recordings with expect: rules under planted engine faults and spec mutants; report which rules catch each.",
       discussion: """
         Every recording whose scenario has expect: rules is replayed as it is, then once per \

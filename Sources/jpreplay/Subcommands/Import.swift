@@ -8,6 +8,7 @@ import Recording
 extension JPReplay {
   struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "import",
       abstract: "Convert a JSONL recording (.jsonl or .jsonl.zst) into a .jprec.",
       discussion: """
         Reads the header line and one event per line (docs/FORMAT.md), checks every event \

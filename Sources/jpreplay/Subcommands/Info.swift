@@ -7,6 +7,7 @@ import Recording
 extension JPReplay {
   struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "info",
       abstract: "Show a recording's meta, channels, event counts, duration and sizes.",
       discussion: """
         Reads only the tables' metadata (no chunk is decompressed), so it is instant even on \

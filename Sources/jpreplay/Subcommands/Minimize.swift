@@ -9,6 +9,7 @@ import Replay
 extension JPReplay {
   struct Minimize: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "minimize",
       abstract: "Shrink a recording to a small repro that still shows a behaviour.",
       discussion: """
         Shrinks the recording while a property still holds: drops label events; cuts the end \

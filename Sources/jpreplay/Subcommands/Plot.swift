@@ -8,6 +8,7 @@ import Replay
 extension JPReplay {
   struct Plot: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "plot",
       abstract: "Draw a recording's timeline as SVG: metrics against thresholds, labels, displays, praise, prompts (PixScan: index, queue, counts).",
       discussion: """
         Replays the recording with per-evaluation tracing and writes one SVG (any browser \

@@ -9,6 +9,7 @@ import JustPhotoScenarios
 extension JPReplay {
   struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "record",
       abstract: "Generate recordings from scenario files (Recordings/<name>.scenario.yaml).",
       discussion: """
         A scenario file is YAML: a parametric subject animated over a timeline of keyframes, \

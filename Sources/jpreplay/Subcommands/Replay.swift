@@ -7,6 +7,7 @@ import Replay
 extension JPReplay {
   struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "replay",
       abstract: "Replay a recording through the engine and print its canonical trace.",
       discussion: """
         Runs the recording on a virtual clock (never paced by the wall clock) and writes the \

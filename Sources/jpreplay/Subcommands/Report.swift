@@ -4,6 +4,7 @@ import Foundation
 extension JPReplay {
   struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "report",
       abstract: "Verify, then write the run as one self-contained HTML page to review by looking.",
       discussion: """
         Runs `verify` with the arguments given (recordings, --spec, --set, --time-tolerance, \

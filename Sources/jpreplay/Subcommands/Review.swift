@@ -7,6 +7,7 @@ import Verify
 extension JPReplay {
   struct Review: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "review",
       abstract: "Walk pending golden changes (.new files) and accept, reject or skip each.",
       discussion: """
         Shows each pending Golden/<name>.<kind>.jsonl.new as a diff against its golden and \

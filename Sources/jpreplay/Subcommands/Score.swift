@@ -7,6 +7,7 @@ import Replay
 extension JPReplay {
   struct Score: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "score",
       abstract: "Score recordings against their ground-truth labels: flicker, latency, misses, false alarms.",
       discussion: """
         Replays each recording in process with the current spec (or --spec, --set) and \

@@ -7,11 +7,13 @@ import Recording
 extension JPReplay {
   struct Spec: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "spec",
       abstract: "Work with PoseSpec files.",
       subcommands: [Validate.self, Audit.self])
 
     struct Validate: ParsableCommand {
       static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Load and validate a PoseSpec exactly as the app does (ENGINE §2.3).",
         discussion: """
           Prints the spec's identity, cue count and the cues evaluated per UI scene. On a \

@@ -8,6 +8,7 @@ extension JPReplay.Spec {
   /// `jpreplay spec audit`: find PoseSpec hazards by replaying a designed grid (issue 16).
   struct Audit: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "audit",
       abstract: "Find PoseSpec hazards by systematic replay of the parametric subject.",
       discussion: """
         Replays a designed grid of short generated scenarios (position, scale, head/feet \

@@ -6,6 +6,7 @@ import Recording
 extension JPReplay.Tune {
   struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "export",
       abstract: "Write a study in Optuna's journal format (for optuna-dashboard and the optuna package).",
       discussion: """
         --optuna FILE writes STUDY as the JSON-lines operation log of Optuna's JournalStorage: \

@@ -9,6 +9,7 @@ extension JPReplay.Tune {
   /// promote TRIAL --to` the recipe's folder through the same gates as every promote.
   struct Rebuild: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "rebuild",
       abstract: "Rebuild a tuned configuration (PoseSpec.json, options.txt) from its study recipe, byte for byte.",
       discussion: """
         RECIPE (YAML, e.g. docs/tuned/recipe.yaml) names the space, the spec, the fit and \

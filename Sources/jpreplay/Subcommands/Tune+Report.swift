@@ -8,6 +8,7 @@ import Verify
 extension JPReplay.Tune {
   struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "report",
       abstract: "Show a study's trials and the Pareto front over chosen objectives.",
       discussion: """
         Prints a summary, the Pareto front (feasible trials no other feasible trial beats in \
@@ -107,6 +108,7 @@ extension JPReplay.Tune {
 
   struct Promote: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "promote",
       abstract: "Write a trial's values into PoseSpec.json, then verify (changed goldens land as .new files).",
       discussion: """
         Only the tuned numbers change, edited in place in the text (key order, indentation \

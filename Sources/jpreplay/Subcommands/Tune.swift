@@ -7,6 +7,7 @@ extension JPReplay {
   /// `jpreplay tune`: a resumable, shardable study of PoseSpec thresholds and engine options.
   struct Tune: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "tune",
       abstract: "Tune PoseSpec thresholds and engine options over a corpus (a resumable, shardable study).",
       discussion: """
         tune run SPACE (the default) replays the corpus in process for each trial and stores \
@@ -30,6 +31,7 @@ extension JPReplay {
 extension JPReplay.Tune {
   struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "run",
       abstract: "Run (or continue) a study over a search space file.",
       discussion: """
         SPACE is YAML: PoseSpec paths (cues[*].antiJitter.persistFrames, \
@@ -196,6 +198,7 @@ extension JPReplay.Tune {
 
   struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "merge",
       abstract: "Merge shard studies of one study into a new study file.",
       discussion: """
         Each input must have been made with the same space, sampler, seed, trial count, spec, \

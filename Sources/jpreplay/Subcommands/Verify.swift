@@ -10,6 +10,7 @@ import Verify
 extension JPReplay {
   struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "verify",
       abstract: "Replay recordings and compare them with their goldens.",
       discussion: """
         Replays every Recordings/<name>.jprec (or the ones named; quoted globs such as \
