@@ -176,6 +176,36 @@ struct HTMLReportStreamingTests {
     #expect(HTMLReportEncoder.series(HTMLReportColumns(s), strides: strides) == Self.rawSeries(s, strides: strides))
   }
 
+  /// A block's text in parts is the whole text as it was written before (`JSONWriter` then
+  /// the block's escapes, the reference below), every part within a megabyte or so: escapes,
+  /// controls, separators, non-ASCII, numbers, and a long base64 string cut in slices.
+  @Test func scriptDataInPartsIsTheWholeText() {
+    let hostile = "a\"b\\c\n\r\t\u{08}\u{0C}\u{01}\u{1F}</script><!--&\u{2028}\u{2029}é😀\u{7F}"
+    let long = String(repeating: "QUJD+/9=", count: 400_000)
+    let value: JSONValue = .object([
+      "series": .object(["landmarks": .string(long), "t": .string(long + hostile), "n": .number(-0.25)]),
+      hostile: .array([.string(hostile), .null, .bool(true), .number(1e300), .array([]), .object([:])]),
+      "tail": .string(String(repeating: "é<", count: 300_000)),
+    ])
+    var parts: [String] = []
+    HTMLText.scriptData(value) { parts.append($0) }
+    var reference = ""
+    for u in JSONWriter.write(value).unicodeScalars {
+      switch u.value {
+      case 0x3C: reference += "\\u003c"
+      case 0x3E: reference += "\\u003e"
+      case 0x26: reference += "\\u0026"
+      case 0x2028: reference += "\\u2028"
+      case 0x2029: reference += "\\u2029"
+      default: reference.unicodeScalars.append(u)
+      }
+    }
+    #expect(parts.joined() == reference)
+    #expect(HTMLText.scriptData(value) == reference)
+    #expect(parts.count >= 8, "\(parts.count) parts")
+    #expect(parts.allSatisfy { $0.utf8.count <= HTMLText.scriptDataPartBytes + 64 }, "\(parts.map(\.utf8.count))")
+  }
+
   // MARK: the encoder of the raw series before issue 38 item 5 (the reference)
 
   static func rawSeries(_ s: HTMLReportSeries, strides: (eval: Int, landmark: Int)) -> JSONValue {
