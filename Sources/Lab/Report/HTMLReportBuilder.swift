@@ -275,7 +275,8 @@ package struct HTMLReportBuilder: Sendable {
     var source = try HTMLReportEventSource(path: path, keepLandmarks: keepLandmarks)
     let output: HTMLReportOutput
     do throws(HarnessFailure) {
-      output = try replay(&source, path: path, spec: spec, overrides: overrides, focus: focus, windows: windows)
+      output = try replay(
+        &source, path: path, spec: spec, overrides: overrides, focus: focus, windows: windows, reserve: source.declaredEvents ?? 0)
     } catch {
       throw source.failure ?? error
     }
@@ -284,16 +285,17 @@ package struct HTMLReportBuilder: Sendable {
   }
 
   /// One replay of `source` (the recording at `path`) under `spec` with metric tracing,
-  /// keeping the `focus` cues' series.
+  /// keeping the `focus` cues' series (room for `reserve` evaluations).
   static func replay<S: EventSource>(
     _ source: inout S, path: String, spec: PoseSpecDocument, overrides: [(name: String, value: String)], focus: [String],
-    windows: [ClosedRange<Millis>]
+    windows: [ClosedRange<Millis>], reserve: Int = 0
   ) throws(HarnessFailure) -> HTMLReportOutput {
     let config: EngineConfiguration
     do {
       config = try EngineConfiguration(spec: spec, header: RecordingHeader(source.header), overrides: overrides, traceMetrics: true)
     } catch { throw .badInput("\(path): \(error.description)") }
     var output = HTMLReportOutput(windows: windows, focus: focus)
+    output.series.reserve(evaluations: reserve, frames: 0)
     var replayer = Replayer(engine: Engine(configuration: config), options: ReplayOptions(), sessionStore: MemorySessionStore())
     do { _ = try replayer.run(&source, into: &output, recording: path) } catch {
       throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)

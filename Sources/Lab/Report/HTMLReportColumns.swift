@@ -72,6 +72,30 @@ package struct HTMLReportColumns: Sendable {
     }
   }
 
+  /// Room for `evaluations` evaluations and `frames` landmark frames (the recording's declared
+  /// events, within ``HTMLReportLimits/timelineEventsMax``): no array grows by copying.
+  package mutating func reserve(evaluations: Int, frames: Int) {
+    let n = max(0, min(evaluations, HTMLReportLimits.timelineEventsMax))
+    let f = max(0, min(frames, HTMLReportLimits.timelineEventsMax))
+    if n > 0 {
+      evalT.reserveCapacity(n)
+      for c in cues.indices {
+        values[c].reserveCapacity(n)
+        levels[c].reserveCapacity(n)
+        states[c].reserveCapacity(n)
+      }
+      gateShown.reserveCapacity(n)
+      gateStable.reserveCapacity(n)
+      gatePersist.reserveCapacity(n)
+      gateHeld.reserveCapacity(n)
+      gateCooling.reserveCapacity(n)
+    }
+    if f > 0 {
+      landmarkT.reserveCapacity(f)
+      landmarks.reserveCapacity(f * Self.landmarkBytes)
+    }
+  }
+
   /// Sets the focus cues (before any evaluation is collected).
   package mutating func setCues(_ cues: [String]) {
     self.cues = cues

@@ -247,6 +247,13 @@ package enum HTMLReportEncoder {
     mutating func u32(_ x: UInt32) {
       for k in 0..<4 { data.append(UInt8(truncatingIfNeeded: x >> (8 * UInt32(k)))) }
     }
-    var base64: String { Data(data).base64EncodedString() }
+    /// The base64 text, read in place (no copy of the bytes: a long recording's landmarks are
+    /// megabytes).
+    var base64: String {
+      data.withUnsafeBytes { raw in
+        guard let base = raw.baseAddress else { return "" }
+        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none).base64EncodedString()
+      }
+    }
   }
 }

@@ -22,6 +22,9 @@ struct HTMLReportEventSource: EventSource {
   /// Events read so far (labels included), and the last one's time.
   private(set) var events = 0
   private(set) var lastT: Millis = 0
+  /// The events the recording's chunk index declares (a `.jprec`; nil for JSONL): room
+  /// reserved for the series (``HTMLReportColumns/reserve(evaluations:frames:)``).
+  let declaredEvents: Int?
   /// The landmark frames read, in page form (nil: not kept).
   var landmarks: HTMLReportColumns?
   /// Opens `path` (its chunk index checked against the bound before any event is read).
@@ -34,8 +37,13 @@ struct HTMLReportEventSource: EventSource {
     }
     header = reader.header
     self.path = path
+    declaredEvents = (reader as? RecordingReader).map { Int($0.declaredEvents) }
     source = PrefetchingSource(reader)
-    landmarks = keepLandmarks ? HTMLReportColumns() : nil
+    if keepLandmarks {
+      var kept = HTMLReportColumns()
+      kept.reserve(evaluations: 0, frames: declaredEvents ?? 0)
+      landmarks = kept
+    }
   }
 
   /// The end of the recording once read: the header's `duration_ms`, else the last event's t.
