@@ -198,36 +198,37 @@ package struct HTMLReportBuilder: Sendable {
 
   /// Replays `recording` once with metric tracing: the new lanes (unless `new` gives
   /// them), the focus cues' series, the gate's counters, the landmarks, and the `cue_eval`
-  /// records within ``causeWindowMs`` of the times in `at`.
+  /// records within ``causeWindowMs`` of the times in `at`. Each replay streams the file
+  /// (``HTMLReportEventSource``) and the series are kept in page form
+  /// (``HTMLReportColumns``): a long recording is never held (issue 38 item 5).
   func timeline(
     recording path: String, name: String, golden goldenTrace: HTMLReportTrace?, new newTrace: HTMLReportTrace?, at times: [Millis],
     cues: [String]
   ) throws(HarnessFailure) -> (timeline: HTMLReportTimeline, causes: [TraceRecord])
   {
-    let rec = try CorpusScorer.load(path, eventsBudget: ScoreLimits.corpusEventsMax, eventsMax: ScoreLimits.corpusEventsMax)
-    var timeline = HTMLReportTimeline(name: name, durationMs: rec.durationMs)
+    var timeline = HTMLReportTimeline(name: name, durationMs: 0)
     if let goldenTrace { timeline.golden = Self.lanes(of: goldenTrace.records) }
     // The focus cues are known before the replay (the divergences' cues, then the golden's
     // displayed ones), so one replay per side keeps their series alone.
     let focus = Self.focusCues(cues, golden: timeline.golden, known: Set(spec.cues.map(\.id)))
     let windows = times.map { ($0 - Self.causeWindowMs)...($0 + Self.causeWindowMs) }
-    let output = try Self.replay(rec, path: path, spec: spec, overrides: overrides, focus: focus, windows: windows)
+    // The new side's replay also keeps the landmark frames as they pass.
+    let (output, source) = try Self.replay(path, spec: spec, overrides: overrides, focus: focus, windows: windows, keepLandmarks: true)
+    timeline.durationMs = source.durationMs
     timeline.new = newTrace.map { Self.lanes(of: $0.records) } ?? output.lanes
-    timeline.series = output.series
-    timeline.series.cues = focus
+    var series = output.series
+    if var landmarks = source.landmarks { series.takeLandmarks(from: &landmarks) }
     // The golden side under the golden's spec (no overrides: a golden is blessed without).
     let golden = goldenSpec(name)
     timeline.goldenNote = golden.note
     if let g = golden.spec {
       if g.sha256 == spec.sha256 && overrides.isEmpty {
-        timeline.goldenSeries = timeline.series
+        timeline.goldenColumns = output.series
       } else {
-        var other = try Self.replay(rec, path: path, spec: g, overrides: [], focus: focus, windows: []).series
-        other.cues = focus
-        timeline.goldenSeries = other
+        timeline.goldenColumns = try Self.replay(path, spec: g, overrides: [], focus: focus, windows: [], keepLandmarks: false).output.series
       }
     }
-    Self.addLandmarks(rec.events, to: &timeline.series)
+    timeline.columns = series
     return (timeline, output.causes)
   }
 
@@ -264,18 +265,37 @@ package struct HTMLReportBuilder: Sendable {
     return timeline
   }
 
-  /// One replay of `rec` under `spec` with metric tracing, keeping the `focus` cues' series.
+  /// One replay of the recording at `path`, streamed, under `spec` with metric tracing,
+  /// keeping the `focus` cues' series (and the landmark frames: `keepLandmarks`). A recording
+  /// the source stops fails with the source's reason (``HTMLReportEventSource/failure``).
   static func replay(
-    _ rec: LoadedRecording, path: String, spec: PoseSpecDocument, overrides: [(name: String, value: String)], focus: [String],
-    windows: [ClosedRange<Millis>]
+    _ path: String, spec: PoseSpecDocument, overrides: [(name: String, value: String)], focus: [String],
+    windows: [ClosedRange<Millis>], keepLandmarks: Bool
+  ) throws(HarnessFailure) -> (output: HTMLReportOutput, source: HTMLReportEventSource) {
+    var source = try HTMLReportEventSource(path: path, keepLandmarks: keepLandmarks)
+    let output: HTMLReportOutput
+    do throws(HarnessFailure) {
+      output = try replay(
+        &source, path: path, spec: spec, overrides: overrides, focus: focus, windows: windows, reserve: source.declaredEvents ?? 0)
+    } catch {
+      throw source.failure ?? error
+    }
+    if let failure = source.failure { throw failure }
+    return (output, source)
+  }
+
+  /// One replay of `source` (the recording at `path`) under `spec` with metric tracing,
+  /// keeping the `focus` cues' series (room for `reserve` evaluations).
+  static func replay<S: EventSource>(
+    _ source: inout S, path: String, spec: PoseSpecDocument, overrides: [(name: String, value: String)], focus: [String],
+    windows: [ClosedRange<Millis>], reserve: Int = 0
   ) throws(HarnessFailure) -> HTMLReportOutput {
     let config: EngineConfiguration
     do {
-      config = try EngineConfiguration(spec: spec, header: RecordingHeader(rec.header), overrides: overrides, traceMetrics: true)
+      config = try EngineConfiguration(spec: spec, header: RecordingHeader(source.header), overrides: overrides, traceMetrics: true)
     } catch { throw .badInput("\(path): \(error.description)") }
-    var output = HTMLReportOutput(windows: windows)
-    output.focus = focus
-    var source = InMemoryEventSource(header: rec.header, events: rec.events)
+    var output = HTMLReportOutput(windows: windows, focus: focus)
+    output.series.reserve(evaluations: reserve, frames: 0)
     var replayer = Replayer(engine: Engine(configuration: config), options: ReplayOptions(), sessionStore: MemorySessionStore())
     do { _ = try replayer.run(&source, into: &output, recording: path) } catch {
       throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
@@ -291,19 +311,6 @@ package struct HTMLReportBuilder: Sendable {
       if out.count < HTMLReportLimits.focusCuesMax { out.append(c) }
     }
     return out
-  }
-
-  /// Body joints per landmark frame, canonical (y down), dropped below confidence 0.5.
-  static func addLandmarks(_ events: [InputEvent], to series: inout HTMLReportSeries) {
-    for e in events {
-      guard case .landmarks(let f) = e.payload else { continue }
-      series.landmarkT.append(e.t)
-      let points: [(x: Double, y: Double)?] = (0..<Joint.allCases.count).map { i in
-        guard let body = f.body, let p = body.points[i], p.conf >= 0.5, p.x.isFinite, p.y.isFinite else { return nil }
-        return (p.x, f.coords == .vision ? 1 - p.y : p.y)
-      }
-      series.landmarks.append(points)
-    }
   }
 }
 

@@ -75,12 +75,14 @@ package enum HTMLReportEncoder {
     }
   }
 
-  /// A timeline's series and golden series as the page writes them (thinned by ``strides``).
+  /// A timeline's series and golden series as the page writes them (thinned by ``strides``):
+  /// from the columns the builder collected, else from the raw series.
   package static func seriesValues(_ t: HTMLReportTimeline) -> (series: JSONValue, golden: JSONValue) {
-    let s = t.series
-    let sides = t.goldenSeries == nil ? 1 : 2
-    let st = strides(evals: s.evalT.count * sides, cues: s.cues.count, frames: s.landmarkT.count, durationMs: t.durationMs)
-    return (series(s, strides: st), t.goldenSeries.map { series($0, strides: (st.eval, 0)) } ?? .null)
+    let s = t.columns ?? HTMLReportColumns(t.series)
+    let golden = t.columns != nil ? t.goldenColumns : t.goldenSeries.map(HTMLReportColumns.init)
+    let sides = golden == nil ? 1 : 2
+    let st = strides(evals: s.evaluations * sides, cues: s.cues.count, frames: s.frames, durationMs: t.durationMs)
+    return (series(s, strides: st), golden.map { series($0, strides: (st.eval, 0)) } ?? .null)
   }
 
   static func timeline(_ t: HTMLReportTimeline, block: String? = nil) -> JSONValue {
@@ -121,44 +123,65 @@ package enum HTMLReportEncoder {
     return (e, l)
   }
 
-  /// The series `s` thinned by `strides` (landmark stride 0: no landmarks).
-  static func series(_ s: HTMLReportSeries, strides: (eval: Int, landmark: Int)) -> JSONValue {
+  /// The series `s` thinned by `strides` (landmark stride 0: no landmarks). The names of the
+  /// shown cues and of the states are numbered as the kept evaluations first show them (at
+  /// most 254 and 255; a later one shows as the last code and the first state).
+  static func series(_ s: HTMLReportColumns, strides: (eval: Int, landmark: Int)) -> JSONValue {
     let (es, ls) = strides
-    let ei = Array(stride(from: 0, to: s.evalT.count, by: es))
-    let li = ls > 0 ? Array(stride(from: 0, to: s.landmarkT.count, by: ls)) : []
+    let ei = stride(from: 0, to: s.evaluations, by: es)
+    let li = ls > 0 ? stride(from: 0, to: s.frames, by: ls) : stride(from: 0, to: 0, by: 1)
+    let kept = (s.evaluations + es - 1) / es
+    let keptFrames = ls > 0 ? (s.frames + ls - 1) / ls : 0
     var gateCues: [String] = []
-    var shown = Bytes()
+    var gateCode: [UInt16: Int] = [:]
+    var shown = Bytes(capacity: kept)
     for i in ei {
-      guard let c = s.gateShown[i] else {
+      let g = s.gateShown[i]
+      guard g != 0 else {
         shown.u8(0)
         continue
       }
+      if let code = gateCode[g] {
+        shown.u8(code)
+        continue
+      }
+      let c = s.names[Int(g) - 1]
       if !gateCues.contains(c) && gateCues.count < 254 { gateCues.append(c) }
-      shown.u8((gateCues.firstIndex(of: c) ?? 253) + 1)
+      let code = (gateCues.firstIndex(of: c) ?? 253) + 1
+      gateCode[g] = code
+      shown.u8(code)
     }
-    var t = Bytes()
+    var t = Bytes(capacity: 4 * kept)
     for i in ei { t.i32(s.evalT[i]) }
-    var stable = Bytes()
-    var persist = Bytes()
-    var held = Bytes()
-    var cooling = Bytes()
+    var stable = Bytes(capacity: kept)
+    var persist = Bytes(capacity: kept)
+    var held = Bytes(capacity: 2 * kept)
+    var cooling = Bytes(capacity: kept)
     for i in ei {
-      stable.u8(min(s.gateStable[i], 255))
-      persist.u8(min(i < s.gatePersist.count ? s.gatePersist[i] : s.persistFrames, 255))
-      held.u16(Int(min(max(s.gateHeldMs[i], 0), 65_535)))
-      cooling.u8(s.gateCooling[i] ? 1 : 0)
+      stable.byte(s.gateStable[i])
+      persist.byte(s.gatePersist[i])
+      held.u16(Int(s.gateHeld[i]))
+      cooling.byte(s.gateCooling[i])
     }
     var states: [String] = []
+    var stateCode: [UInt16: Int] = [:]
     let metrics: [JSONValue] = s.cues.indices.map { c in
-      var v = Bytes()
-      var lv = Bytes()
-      var sv = Bytes()
+      var v = Bytes(capacity: 4 * kept)
+      var lv = Bytes(capacity: kept)
+      var sv = Bytes(capacity: kept)
       for i in ei {
-        v.f32(s.values[c][i])
-        lv.u8(levelCode(s.levels[c][i]))
-        let state = c < s.states.count && i < s.states[c].count ? s.states[c][i] : ""
+        v.u32(s.values[c][i])
+        lv.byte(s.levels[c][i])
+        let k = s.states[c][i]
+        if let code = stateCode[k] {
+          sv.u8(code)
+          continue
+        }
+        let state = s.names[Int(k)]
         if !states.contains(state) && states.count < 255 { states.append(state) }
-        sv.u8(states.firstIndex(of: state) ?? 0)
+        let code = states.firstIndex(of: state) ?? 0
+        stateCode[k] = code
+        sv.u8(code)
       }
       return .object([
         "cue": .string(HTMLText.shown(s.cues[c])), "value": .string(v.base64), "level": .string(lv.base64),
@@ -166,14 +189,12 @@ package enum HTMLReportEncoder {
         "thresholds": s.thresholds[c].map(thresholds) ?? .null,
       ])
     }
-    var lt = Bytes()
-    var xy = Bytes()
+    var lt = Bytes(capacity: 4 * keptFrames)
+    var xy = Bytes(capacity: HTMLReportColumns.landmarkBytes * keptFrames)
+    let n = HTMLReportColumns.landmarkBytes
     for i in li {
       lt.i32(s.landmarkT[i])
-      for p in s.landmarks[i] {
-        xy.u8(p.map { quantize($0.x) } ?? 255)
-        xy.u8(p.map { quantize($0.y) } ?? 255)
-      }
+      xy.data.append(contentsOf: s.landmarks[(i * n)..<((i + 1) * n)])
     }
     return .object([
       "evalStride": .number(Double(es)), "landmarkStride": .number(Double(ls)), "t": .string(t.base64),
@@ -215,19 +236,24 @@ package enum HTMLReportEncoder {
   /// Little-endian bytes of a typed array.
   struct Bytes {
     var data: [UInt8] = []
+    init(capacity: Int = 0) { data.reserveCapacity(capacity) }
+    mutating func byte(_ v: UInt8) { data.append(v) }
     mutating func u8(_ v: Int) { data.append(UInt8(truncatingIfNeeded: v)) }
     mutating func u16(_ v: Int) {
       data.append(UInt8(truncatingIfNeeded: v))
       data.append(UInt8(truncatingIfNeeded: v >> 8))
     }
-    mutating func i32(_ v: Int64) {
-      let x = UInt32(bitPattern: Int32(clamping: v))
+    mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
+    mutating func u32(_ x: UInt32) {
       for k in 0..<4 { data.append(UInt8(truncatingIfNeeded: x >> (8 * UInt32(k)))) }
     }
-    mutating func f32(_ v: Double?) {
-      let x = Float(v ?? .nan).bitPattern
-      for k in 0..<4 { data.append(UInt8(truncatingIfNeeded: x >> (8 * UInt32(k)))) }
+    /// The base64 text, read in place (no copy of the bytes: a long recording's landmarks are
+    /// megabytes).
+    var base64: String {
+      data.withUnsafeBytes { raw in
+        guard let base = raw.baseAddress else { return "" }
+        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none).base64EncodedString()
+      }
     }
-    var base64: String { Data(data).base64EncodedString() }
   }
 }

@@ -29,6 +29,15 @@ package enum HTMLReportLimits {
   /// recording's series go in a data block of their own, parsed when the reader opens that
   /// recording, and the page is written block by block (a 5 MB page or more).
   package static let lazySeriesCharacters = 5_000_000
+  /// Distinct names (cue states, shown cues) one recording's collected series number
+  /// (``HTMLReportColumns``; a `u16` index each): the engine's states are four and the shown
+  /// cues the spec's, so a later name reading as the empty one never happens in practice.
+  package static let seriesNamesMax = 65_535
+  /// Events (labels included) of the recording a timeline replays, checked as each is read:
+  /// its series grow by some 80 bytes a frame (``HTMLReportColumns``), so about 80 MB at most.
+  /// The bound `CorpusScorer.load` held the recording's events to before (issue 38 item 5),
+  /// with the same message.
+  package static let timelineEventsMax = ScoreLimits.corpusEventsMax
 }
 
 /// One divergence of the run as an event: which recording, which file, when, which cue, what
@@ -222,6 +231,10 @@ package struct HTMLReportTimeline: Sendable {
   /// ``HTMLReportEncoder`` writes them), made by ``pack()`` once the timeline is built; the
   /// raw series are emptied then, so a report holds one recording's raw series per job.
   package private(set) var packedSeries: (series: JSONValue, golden: JSONValue)?
+  /// The series as the builder collects them, in page form (issue 38 item 5): when set, the
+  /// page is made from these and ``series`` / ``goldenSeries`` are not read.
+  package var columns: HTMLReportColumns?
+  package var goldenColumns: HTMLReportColumns?
   package init(name: String, durationMs: Millis) {
     self.name = name
     self.durationMs = durationMs
@@ -233,6 +246,8 @@ package struct HTMLReportTimeline: Sendable {
     packedSeries = HTMLReportEncoder.seriesValues(self)
     series = HTMLReportSeries()
     goldenSeries = nil
+    columns = nil
+    goldenColumns = nil
   }
 }
 

@@ -9,21 +9,17 @@ import Replay
 /// shows (`cue_display`, `script_card`, `praise`, `prompt`), per T0 evaluation the focus cues'
 /// error and level and the gate's counters, and the whole `cue_eval` records inside `windows`
 /// (the causes of the rows, as `diff` explains them).
+/// The series are collected in page form (``HTMLReportColumns``), at full rate.
 struct HTMLReportOutput: ReplayOutput {
   let windows: [ClosedRange<Millis>]
-  var focus: [String] = [] {
-    didSet {
-      series.values = focus.map { _ in [] }
-      series.levels = focus.map { _ in [] }
-      series.states = focus.map { _ in [] }
-      series.thresholds = focus.map { _ in nil }
-    }
-  }
   var lanes = HTMLReportLanes()
-  var series = HTMLReportSeries()
+  var series: HTMLReportColumns
   var causes: [TraceRecord] = []
 
-  init(windows: [ClosedRange<Millis>]) { self.windows = windows }
+  init(windows: [ClosedRange<Millis>], focus: [String]) {
+    self.windows = windows
+    series = HTMLReportColumns(cues: focus)
+  }
 
   mutating func emit(_ output: EngineOutput, at t: Millis) {
     if case .cueEval(let e) = output {
@@ -38,20 +34,13 @@ struct HTMLReportOutput: ReplayOutput {
   mutating func emit(_ line: DiagnosticLine) {}
 
   mutating func add(_ e: CueEvalT0, at t: Millis) {
-    series.evalT.append(t)
-    for (i, cue) in focus.enumerated() {
-      let entry = e.entries.first { $0.id == cue }
-      series.values[i].append(entry?.error)
-      series.levels[i].append(entry?.level ?? .none)
-      series.states[i].append(entry?.state ?? "")
-      if series.thresholds[i] == nil, let th = entry?.thresholds { series.thresholds[i] = th }
-    }
+    let focus = series.cues
     let g = e.gate
-    series.gateShown.append(g.cueId)
-    series.gateStable.append(g.stableFrames)
-    series.gatePersist.append(g.persistFrames)
-    series.gateHeldMs.append(g.heldMs)
-    series.gateCooling.append(g.cooldownUntil != nil)
+    series.appendEvaluation(
+      t: t,
+      cue: { i in
+        e.entries.first { $0.id == focus[i] }.map { ($0.error, $0.level, $0.state, $0.thresholds) }
+      }, shown: g.cueId, stable: g.stableFrames, persist: g.persistFrames, heldMs: g.heldMs, cooling: g.cooldownUntil != nil)
     series.persistFrames = g.persistFrames
     series.minHoldMs = g.minHoldMs
   }

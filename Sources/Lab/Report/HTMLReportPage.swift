@@ -19,8 +19,10 @@ package enum HTMLReportPage {
 
   /// The page of ``render(_:preamble:preambleScript:)`` handed to `emit` part by part, in
   /// order: the head and table markup, the data block, on a lazy page each recording's series
-  /// block (``HTMLReportLimits/lazySeriesCharacters``: one block's text is held at a time),
-  /// and the script. A small page is one data block, as it always was.
+  /// block (``HTMLReportLimits/lazySeriesCharacters``), and the script; a block's text goes in
+  /// parts of about ``HTMLText/scriptDataPartBytes`` (``HTMLText/scriptData(_:emit:)``), so
+  /// no more than one part of it is held at a time. A small page is one data block, as it
+  /// always was.
   package static func write<E: Error>(
     _ doc: HTMLReportDocument, preamble: String = "", preambleScript: String? = nil, emit: (String) throws(E) -> Void
   ) throws(E) {
@@ -28,13 +30,13 @@ package enum HTMLReportPage {
     let main = "\n" + HTMLReportScript.source + "\n"
     let extra = preambleScript.map { "\n" + $0 + "\n" }
     try emit(head(title: doc.title, scripts: [main] + (extra.map { [$0] } ?? [])) + body(preamble: preamble, extra: extra))
-    try emit(HTMLText.scriptData(HTMLReportEncoder.json(doc, lazy: lazy)))
+    try HTMLText.scriptData(HTMLReportEncoder.json(doc, lazy: lazy), emit: emit)
     try emit("</script>\n")
     if lazy {
       for (k, t) in doc.timelines.enumerated() {
-        try emit(
-          "<script type=\"application/json\" id=\"\(HTMLReportEncoder.seriesBlockID(k))\">"
-            + HTMLText.scriptData(HTMLReportEncoder.seriesBlock(t)) + "</script>\n")
+        try emit("<script type=\"application/json\" id=\"\(HTMLReportEncoder.seriesBlockID(k))\">")
+        try HTMLText.scriptData(HTMLReportEncoder.seriesBlock(t), emit: emit)
+        try emit("</script>\n")
       }
     }
     try emit(scriptElement(main) + "\n</body>\n</html>\n")
