@@ -85,47 +85,40 @@ package enum HTMLText {
 
   /// A JSON string literal as `JSONWriter.appendString` writes it, with the block's escapes,
   /// cut where a part is full; an ASCII string needing neither (base64 series) is copied in
-  /// slices.
+  /// slices, never whole.
   static func appendScriptString<E: Error>(_ s: String, to out: inout String, emit: (String) throws(E) -> Void) throws(E) {
-    out += "\""
     let plain = !s.utf8.contains { $0 >= 0x80 || $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x3C || $0 == 0x3E || $0 == 0x26 }
-    if plain {
-      let bytes = s.utf8
-      var start = bytes.startIndex
-      while start != bytes.endIndex {
-        let room = max(1, scriptDataPartBytes - out.utf8.count)
-        let end = bytes.index(start, offsetBy: room, limitedBy: bytes.endIndex) ?? bytes.endIndex
-        out += String(Substring(bytes[start..<end]))
-        start = end
-        if out.utf8.count >= scriptDataPartBytes {
-          try emit(out)
-          out = ""
-        }
-      }
-    } else {
-      for u in s.unicodeScalars {
+    guard plain else {
+      // JSON's escapes are JSONWriter's; the block's are added scalar by scalar.
+      var literal = ""
+      JSONWriter.appendString(s, to: &literal)
+      for u in literal.unicodeScalars {
         switch u.value {
-        case 0x22: out += "\\\""
-        case 0x5C: out += "\\\\"
-        case 0x0A: out += "\\n"
-        case 0x0D: out += "\\r"
-        case 0x09: out += "\\t"
-        case 0x08: out += "\\b"
-        case 0x0C: out += "\\f"
         case 0x3C: out += "\\u003c"
         case 0x3E: out += "\\u003e"
         case 0x26: out += "\\u0026"
         case 0x2028: out += "\\u2028"
         case 0x2029: out += "\\u2029"
-        case ..<0x20:
-          let hex = String(u.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         default: out.unicodeScalars.append(u)
         }
         if out.utf8.count >= scriptDataPartBytes {
           try emit(out)
           out = ""
         }
+      }
+      return
+    }
+    out += "\""
+    let bytes = s.utf8
+    var start = bytes.startIndex
+    while start != bytes.endIndex {
+      let room = max(1, scriptDataPartBytes - out.utf8.count)
+      let end = bytes.index(start, offsetBy: room, limitedBy: bytes.endIndex) ?? bytes.endIndex
+      out += String(Substring(bytes[start..<end]))
+      start = end
+      if out.utf8.count >= scriptDataPartBytes {
+        try emit(out)
+        out = ""
       }
     }
     out += "\""
