@@ -103,10 +103,10 @@ extension Engine {
     }
     // With a memo, a plane's later reads come from it (or, past its bounds, from the pixels).
     guard lumaReadTicks > 0, lumaMemo == nil else { return }
-    // Tables only for planes they can be built for (`LumaTables.build`'s bound), so the product
-    // below cannot overflow.
-    guard plane.w > 0, plane.h > 0, plane.w <= LumaFrame.pixelsMax, plane.h <= LumaFrame.pixelsMax,
-      plane.w * plane.h <= LumaFrame.pixelsMax, lumaDirectWork >= lumaTablesWorkFactor * plane.w * plane.h
+    // Tables only for planes within `LumaFrame.pixelsMax` (`LumaTables.build`'s bound), so the
+    // product below cannot overflow.
+    guard let pixels = LumaFrame.pixelCount(w: Int64(plane.w), h: Int64(plane.h)),
+      lumaDirectWork >= lumaTablesWorkFactor * pixels
     else { return }
     // `latestLumaTables` is nil here, so the scratch storage is free to be rewritten.
     let built = LumaTables.build(plane, reusing: &lumaScratch)
