@@ -6,7 +6,7 @@ public enum EngineOption: String, CaseIterable, Sendable {
   case bodyPointsScope, matchEvalCadence, mirrorMode, missingTargetPolicy, angleFix, useStabilityLayer, t1MaxHz
   case retractPraiseOnInstability, promptGlobalWindowScope, errorSource, strictEffects, bboxRequiresAllListed
   case writeFailReasonStrings, captureFailedText, traceEvaluations, landmarkFilter, oneEuroMinCutoff, oneEuroBeta
-  case oneEuroDCutoff
+  case oneEuroDCutoff, activateFrames
 
   /// The allowed values, default first (a numeric option lists only its default).
   public var values: [String] {
@@ -30,6 +30,7 @@ public enum EngineOption: String, CaseIterable, Sendable {
     case .oneEuroMinCutoff: ["1"]
     case .oneEuroBeta: ["0"]
     case .oneEuroDCutoff: ["1"]
+    case .activateFrames: ["1"]
     }
   }
 }

@@ -15,6 +15,16 @@ public struct EngineOptions: Equatable, Sendable {
     "oneEuroDCutoff": .oneEuroCutoffHz,
   ]
 
+  /// The integer options with their allowed ranges; their catalogue entry lists only the default.
+  public static let integers: [String: ClosedRange<Int>] = [
+    "t1MaxHz": 1...30,
+    "activateFrames": 1...EngineOptions.activateFramesMax,
+  ]
+
+  /// The most consecutive activating evaluations `activateFrames` may ask for (a cue evaluated at
+  /// 15 Hz then waits two thirds of a second before it can be shown at all).
+  public static let activateFramesMax = 10
+
   /// Current values by name (always complete: every catalogue option has a value).
   public private(set) var values: [String: String]
 
@@ -58,10 +68,13 @@ public struct EngineOptions: Equatable, Sendable {
         option: name,
         message: "unknown engine option; known options: \(Self.catalogue.map(\.name).joined(separator: ", "))")
     }
-    if name == "t1MaxHz" {
-      guard let hz = Int(value), hz >= 1, hz <= 30 else {
-        throw EngineOptionsError(option: name, message: "expected an integer 1…30, found '\(value)'")
+    if let range = Self.integers[name] {
+      guard let n = Int(value), range.contains(n) else {
+        throw EngineOptionsError(
+          option: name, message: "expected an integer \(range.lowerBound)…\(range.upperBound), found '\(value)'")
       }
+      values[name] = String(n)
+      return
     } else if let range = Self.numeric[name] {
       guard let d = NumericRange.decimal(value), range.contains(d) else {
         throw EngineOptionsError(
@@ -86,7 +99,9 @@ public struct EngineOptions: Equatable, Sendable {
       if let range = numeric[entry.name] {
         return "\(entry.name)=\(entry.values[0]) (\(range.name) in \(range.description))"
       }
-      if entry.name == "t1MaxHz" { return "t1MaxHz=\(entry.values[0]) (an integer 1…30)" }
+      if let range = integers[entry.name] {
+        return "\(entry.name)=\(entry.values[0]) (an integer \(range.lowerBound)…\(range.upperBound))"
+      }
       return "\(entry.name)=\(entry.values.joined(separator: "|"))"
     }.joined(separator: ", ")
   }
@@ -124,6 +139,10 @@ public struct EngineOptions: Equatable, Sendable {
   public var strictEffects: Bool { self[.strictEffects] == "true" }
   /// The T1 (pixel/sensor) evaluation rate cap in Hz, an integer 1…30 (default 2: one tick per 500 ms).
   public var t1MaxHz: Int { Int(self[.t1MaxHz]) ?? 2 }
+  /// `activateFrames=N`: an inactive cue turns active only after N consecutive evaluations at
+  /// warn, hard or enter (default 1: the first one activates it, as the app does). A proposed
+  /// app change against the one-frame outlier (ENGINE §3.5, G-56).
+  public var activateFrames: Int { Int(self[.activateFrames]) ?? 1 }
   /// `traceEvaluations=true`: every T0 evaluation and T1 tick leaves a compact `eval` line, so
   /// a golden can show *when* the engine evaluated (ENGINE §3.11: no T1 tick while degraded,
   /// landmarks accepted ≥ 121 ms apart at 8 Hz) — evidence that `tier` lines alone cannot give.

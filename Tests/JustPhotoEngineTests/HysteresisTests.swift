@@ -49,6 +49,37 @@ struct HysteresisTests {
     #expect(e.exitCount == 3)
   }
 
+  @Test("§3.5, G-56: activateFrames N turns a cue active on the N-th consecutive activating observation, at its level")
+  func activateFrames() {
+    func run(_ levels: [CueLevel], activate: Int, into h: inout CueHysteresis) -> [String] {
+      levels.map { h.step(.observe($0, persistFrames: 4, activateFrames: activate))?.rawValue ?? "-" }
+    }
+    // One outlier observation: the app's behaviour (1) shows it; 2 does not.
+    var app = CueHysteresis()
+    #expect(run([.none, .hard, .none, .none], activate: 1, into: &app) == ["-", "entered", "-", "-"])
+    var two = CueHysteresis()
+    #expect(run([.none, .hard, .none, .none], activate: 2, into: &two) == ["-", "-", "-", "-"])
+    #expect(!two.isActive)
+    // Two in a row: active on the second, with the second's level.
+    #expect(run([.hard, .warn], activate: 2, into: &two) == ["-", "entered"])
+    #expect(two.stickyLevel == .warn)
+    // enter counts as activating; exit, none, unavailable and a reset start the count again.
+    var three = CueHysteresis()
+    #expect(run([.warn, .enter, .exit, .warn, .hard], activate: 3, into: &three) == ["-", "-", "-", "-", "-"])
+    #expect(three.activating == 2)
+    _ = three.step(.unavailable)
+    #expect(three.activating == 0)
+    #expect(run([.warn, .warn], activate: 3, into: &three) == ["-", "-"])
+    _ = three.step(.reset)
+    #expect(run([.warn, .warn, .hard], activate: 3, into: &three) == ["-", "-", "entered"])
+    #expect(three.activating == 0)
+    // Once active, the count plays no part: the exit rule is §3.5's.
+    #expect(run([.exit, .exit, .exit, .exit], activate: 3, into: &three) == ["-", "-", "-", "exit_crossed"])
+    // activateFrames below 1 is 1.
+    var zero = CueHysteresis()
+    #expect(run([.hard], activate: 0, into: &zero) == ["entered"])
+  }
+
   @Test("§3.4.3: unavailability deactivates without exit_crossed (deactivated only when it was active)")
   func unavailable() {
     var h = CueHysteresis()

@@ -11,6 +11,10 @@ import PoseSpec
 /// | active | none, enter | exitCount = 0 |
 /// | active | exit | exitCount += 1; ≥ persistFrames → inactive + exit_crossed |
 /// | any | unavailable | inactive (no exit_crossed); fallback if it was active |
+///
+/// With `activateFrames` N > 1 (engine option, G-56; default 1, the app) an inactive cue
+/// counts consecutive activating observations (warn, hard, enter) and turns active on the N-th,
+/// at that observation's level; none, exit, unavailable or a reset start the count again.
 struct CueHysteresis: Equatable, Sendable {
   enum State: Equatable, Sendable {
     case inactive
@@ -27,6 +31,9 @@ struct CueHysteresis: Equatable, Sendable {
   }
 
   private(set) var state: State = .inactive
+  /// Consecutive activating observations seen while inactive (0 when active; below
+  /// `activateFrames`).
+  private(set) var activating = 0
 
   var isActive: Bool { if case .active = state { true } else { false } }
   var stickyLevel: CueLevel? { if case .active(let l, _) = state { l } else { nil } }
@@ -34,8 +41,8 @@ struct CueHysteresis: Equatable, Sendable {
 
   /// The inputs of one cue's hysteresis.
   enum Action: Equatable, Sendable {
-    /// One level observation; `persistFrames` is clamped to ≥ 1.
-    case observe(CueLevel, persistFrames: Int)
+    /// One level observation; `persistFrames` and `activateFrames` are clamped to ≥ 1.
+    case observe(CueLevel, persistFrames: Int, activateFrames: Int = 1)
     /// The cue's inputs are unavailable this evaluation.
     case unavailable
     /// Mode switch, scene change, session reset, PoseSpec reload: back to inactive, silently.
@@ -49,12 +56,13 @@ struct CueHysteresis: Equatable, Sendable {
   @inline(__always)
   mutating func step(_ action: Action) -> Event? {
     switch action {
-    case .observe(let level, let persistFrames): return observe(level, persistFrames: persistFrames)
+    case .observe(let level, let persistFrames, let activateFrames):
+      return observe(level, persistFrames: persistFrames, activateFrames: activateFrames)
     case .unavailable:
-      defer { state = .inactive }
+      defer { (state, activating) = (.inactive, 0) }
       return isActive ? .deactivated : nil
     case .reset:
-      state = .inactive
+      (state, activating) = (.inactive, 0)
       return nil
     }
   }
@@ -64,12 +72,15 @@ struct CueHysteresis: Equatable, Sendable {
   init() {}
 
   @inline(__always)
-  private mutating func observe(_ level: CueLevel, persistFrames: Int) -> Event? {
+  private mutating func observe(_ level: CueLevel, persistFrames: Int, activateFrames: Int) -> Event? {
     switch (state, level) {
     case (.inactive, .warn), (.inactive, .hard), (.inactive, .enter):
-      state = .active(sticky: level, exitCount: 0)
+      activating += 1
+      guard activating >= activateFrames else { return nil }
+      (state, activating) = (.active(sticky: level, exitCount: 0), 0)
       return .entered
     case (.inactive, _):
+      activating = 0
       return nil
     case (.active, .warn), (.active, .hard):
       state = .active(sticky: level, exitCount: 0)

@@ -21,6 +21,8 @@ public struct EngineSettings: Equatable, Sendable {
   /// `traceEvaluations=true`: `eval` lines.
   public var traceEvaluations: Bool
   public var t1MaxHz: Int
+  /// `activateFrames` (§3.5, G-56): consecutive activating evaluations before a cue turns active.
+  public var activateFrames: Int
   /// `errorSource=formulaFirst` (default) vs `outputsFirst` (§2.9).
   public var errorSourceFormulaFirst: Bool
   public var captureFailedText: CaptureFailedText
@@ -38,6 +40,7 @@ public struct EngineSettings: Equatable, Sendable {
     useStabilityLayer = options.useStabilityLayer
     traceEvaluations = options.traceEvaluations
     t1MaxHz = options.t1MaxHz
+    activateFrames = options.activateFrames
     errorSourceFormulaFirst = options.errorSourceFormulaFirst
     captureFailedText = CaptureFailedText(rawValue: options[.captureFailedText]) ?? .prd
     metric = MetricOptions(options)

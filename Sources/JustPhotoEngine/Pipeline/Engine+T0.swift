@@ -218,7 +218,7 @@ extension Engine {
     let modeWithRef = observed.withRef
     let faults = configuration.plantedFaults
     let level = Self.faultedLevel(plan.level(of: error, withRef: modeWithRef), faults)
-    let event = hysteresis[i].step(.observe(level, persistFrames: Self.exitPersist(plan, faults)))
+    let event = hysteresis[i].step(.observe(level, persistFrames: Self.exitPersist(plan, faults), activateFrames: settings.activateFrames))
     if event == .exitCrossed { requests.exited.append(plan.id) }
     // Severity only where it is read: a candidate's ranking, or the trace.
     if let sticky = hysteresis[i].stickyLevel {

@@ -48,7 +48,7 @@ extension Engine {
         t1Errors[i] = error
         let faults = configuration.plantedFaults
         let level = Self.faultedLevel(plan.level(of: error, withRef: observed.withRef), faults)
-        let event = hysteresis[i].step(.observe(level, persistFrames: Self.exitPersist(plan, faults)))
+        let event = hysteresis[i].step(.observe(level, persistFrames: Self.exitPersist(plan, faults), activateFrames: settings.activateFrames))
         if event == .exitCrossed { pendingT1Exits.append(plan.id) }
         if tracing {
           entries.append(
