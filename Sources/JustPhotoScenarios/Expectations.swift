@@ -126,6 +126,16 @@ public struct ExpectationVerdict: Sendable, Equatable {
   }
 }
 
+/// Which configuration a replay judged by `Expectations.judge` ran: the one the `known:`
+/// markers were recorded with, or another.
+public enum MarkerScope: Sendable, Equatable {
+  /// The committed configuration (the repository's spec, the recording's own options): every
+  /// marker is a strict expected failure, draw by draw.
+  case recorded
+  /// Any other configuration: a marked rule's miss on any draw is a known miss, a hold is fine.
+  case other
+}
+
 /// Checks `expect:` rules against a replay (issue 15): `verify` reports the failures in their
 /// own category, `tune` counts them as hard constraints.
 public enum Expectations {
@@ -144,10 +154,23 @@ public enum Expectations {
   /// not name, fails when it misses. On a draw the marker names, a miss is a known miss
   /// (reported, not a failure) and a hold is a failure: "known miss no longer misses" — the
   /// engine changed, so the marker (or that draw of it) must go.
-  public static func judge(_ expectations: [ScenarioExpectation], trace: ExpectationTrace, draw: Int = 0) -> ExpectationVerdict {
+  ///
+  /// A marker records the misses of the configuration the corpus is committed with (the
+  /// repository's spec, each recording's own options): `scope` `.recorded`. Judging another
+  /// configuration (`.other`: a tune trial, `score --spec/--set`, a tuned folder) a marked
+  /// rule's miss on any draw is its known miss and a hold is no failure — the marker names a
+  /// mechanism of the literal engine, and which draws it hits moves with any change of
+  /// configuration; an unmarked rule must hold on every draw either way.
+  public static func judge(
+    _ expectations: [ScenarioExpectation], trace: ExpectationTrace, draw: Int = 0, scope: MarkerScope = .recorded
+  ) -> ExpectationVerdict {
     var out = ExpectationVerdict()
     for e in expectations {
       let seen = observed(breaking: e.rule, in: trace)
+      if scope == .other, e.knownMiss != nil {
+        if let seen { out.knownMisses.append(ExpectationFailure(expectation: e, observed: seen)) }
+        continue
+      }
       guard let known = e.knownMiss, known.draws.contains(draw) else {
         if let seen { out.failures.append(ExpectationFailure(expectation: e, observed: seen)) }
         continue

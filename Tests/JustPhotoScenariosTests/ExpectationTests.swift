@@ -332,6 +332,23 @@ extension ExpectationTrace {
     #expect(try Self.judge(Self.holds + Self.marker, draw: 0) == ExpectationVerdict())
   }
 
+  /// Another configuration than the committed one (scope `.other`): a marked rule's miss on
+  /// any draw is a known miss, a hold anywhere is no failure; an unmarked rule is judged as ever.
+  @Test func anotherConfigurationMayMissAMarkedRuleOnAnyDrawOrClearIt() throws {
+    func judge(_ rule: String, draw: Int) throws -> ExpectationVerdict {
+      Expectations.judge(
+        try ExpectationCheckTests.rules("  - " + rule + "\n"), trace: ExpectationCheckTests.trace, draw: draw, scope: .other)
+    }
+    for draw in 0..<5 {
+      let missed = try judge(Self.misses + Self.marker, draw: draw)
+      #expect(missed.failures.isEmpty && missed.knownMisses.count == 1, "draw \(draw)")
+      #expect(try judge(Self.holds + Self.marker, draw: draw) == ExpectationVerdict(), "draw \(draw)")
+      #expect(try judge(Self.misses + "}", draw: draw).failures.count == 1, "draw \(draw)")
+    }
+    // The committed configuration (the default scope) keeps the strict judgement above.
+    #expect(try Self.judge(Self.holds + Self.marker, draw: 1).failures.count == 1)
+  }
+
   @Test func theMarkerIsParsedAndIsNotPartOfTheRuleOrTheHash() throws {
     let r = try ExpectationCheckTests.rules("  - " + Self.misses + Self.marker + "\n")
     #expect(r.first?.knownMiss == ScenarioExpectation.KnownMiss(draws: [1, 3], why: "G-52: a line cue after a one-frame outlier"))

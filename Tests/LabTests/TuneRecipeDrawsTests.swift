@@ -1,4 +1,5 @@
 import Foundation
+import JustPhotoScenarios
 import Lab
 import Testing
 
@@ -86,6 +87,31 @@ import Testing
     #expect(v.broken.count == 1, "\(v)")
     #expect(v.broken.first.map { $0.contains("[known miss no longer misses") && $0.hasSuffix("not met on draw 0 of 2") } == true, "\(v)")
     #expect(v.known.count == 1 && v.known.first?.hasSuffix("misses on draw 1 of 2") == true, "\(v)")
+  }
+
+  /// A tuned folder that is not the committed configuration (options.txt `activateFrames=2`,
+  /// which clears the draw-1 DIST_STEP_CLOSER of `closer`): its own replays judge the marked
+  /// rule as `.other` (a hold where the marker names a miss is no failure), and the markers are
+  /// still held to the committed configuration, strictly, on every draw.
+  @Test func aTunedConfigurationMayClearAKnownMissButTheMarkerStaysTrue() throws {
+    for (draws, broken) in [("[1]", 0), ("[0, 1]", 1)] {
+      let (dir, recipe) = try Self.corpus(rule: Self.closer + ", known: {draws: \(draws), why: \"G-49: shoulders-only box\"}}")
+      defer { try? FileManager.default.removeItem(at: dir) }
+      try "activateFrames=2\n".write(to: dir.appendingPathComponent("options.txt"), atomically: true, encoding: .utf8)
+      let v = try TuneRecipeRules.judge(recipe: recipe, folder: dir.path, jobs: 2)
+      #expect(v.known.isEmpty, "\(draws): \(v)")
+      #expect(v.broken.count == broken, "\(draws): \(v)")
+      if broken == 1 {
+        #expect(
+          v.broken.first.map {
+            $0.contains("[known miss no longer misses") && $0.hasSuffix("not met by the committed configuration (PoseSpec.json, default options) on draw 0 of 2")
+          } == true, "\(v)")
+      }
+    }
+    #expect(
+      TuneSetup.markerScope(specText: "a", committedText: "a", options: [("landmarkFilter", "off"), ("activateFrames", "1")]) == .recorded)
+    #expect(TuneSetup.markerScope(specText: "a", committedText: "a", options: [("activateFrames", "2")]) == .other)
+    #expect(TuneSetup.markerScope(specText: "a", committedText: "b", options: []) == .other)
   }
 
   @Test func seedsIsReadAndPassedToTheStudy() throws {

@@ -2,6 +2,7 @@ import CanonicalJSON
 import Foundation
 import Recording
 import JustPhotoPlugin
+import JustPhotoScenarios
 import Verify
 import Yams
 
@@ -245,13 +246,30 @@ package enum TuneRecipeRules {
     let options = try SpecOptionsFile.options(forSpec: specPath)
     let names = try recordings(recipe)
     let spec = try Harness.validateSpec(bytes: Array(text.utf8), path: specPath)
+    let committedText = String(decoding: try Harness.readSpecBytes(path: recipe.spec), as: UTF8.self)
+    let scope = TuneSetup.markerScope(specText: text, committedText: committedText, options: options)
+    // A tuned configuration other than the committed one is judged as `.other`; the markers'
+    // own draws are then checked on the committed configuration too (strictly), so a marker
+    // cannot go stale because docs/tuned moved away from it.
+    let committed = scope == .recorded ? nil : try Harness.validateSpec(bytes: Array(committedText.utf8), path: recipe.spec)
     var scores: [CorpusScore] = []
+    var committedScores: [CorpusScore] = []
     for k in 0..<recipe.seeds {
-      var scorer = try TuneSetup.scorer(names, recordingsDir: recipe.recordingsDir, draw: k, memoizeLuma: false)
+      var scorer = try TuneSetup.scorer(names, recordingsDir: recipe.recordingsDir, draw: k, memoizeLuma: false, scope: scope)
       scorer.jobs = max(1, jobs)
       scores.append(try scorer.score(spec: spec, overrides: options))
+      if let committed {
+        do {
+          scorer.expectations = try ScenarioCorpus.preloadedExpectations(
+            recordingsDir: recipe.recordingsDir, names: names, scope: .recorded)
+        } catch { throw .badInput(error.description) }
+        committedScores.append(try scorer.score(spec: committed, overrides: []))
+      }
     }
     let all = DrawsScore(draws: scores)
+    let markers = DrawsScore(draws: committedScores).ruleFailures.map {
+      "\($0.recording): \($0.rule): not met by the committed configuration (\(recipe.spec), default options)\(draws($0.draws))"
+    }
     func draws(_ d: [Int]) -> String {
       guard recipe.seeds > 1 else { return "" }
       return " on draw\(d.count == 1 ? "" : "s") \(d.map(String.init).joined(separator: ", ")) of \(recipe.seeds)"
@@ -260,10 +278,10 @@ package enum TuneRecipeRules {
       // One draw: the failures as the scorer words them (what was seen instead), as before.
       var failures: [String] = []
       for r in scores[0].recordings { failures += r.objectives.expectationFailures.map { "\(r.name): \($0)" } }
-      return (failures, all.knownMisses.map { "\($0.recording): \($0.rule): misses\(draws($0.draws))" })
+      return (failures + markers, all.knownMisses.map { "\($0.recording): \($0.rule): misses\(draws($0.draws))" })
     }
     return (
-      all.ruleFailures.map { "\($0.recording): \($0.rule): not met\(draws($0.draws))" },
+      all.ruleFailures.map { "\($0.recording): \($0.rule): not met\(draws($0.draws))" } + markers,
       all.knownMisses.map { "\($0.recording): \($0.rule): misses\(draws($0.draws))" }
     )
   }

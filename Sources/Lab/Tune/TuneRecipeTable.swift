@@ -3,6 +3,7 @@ import Foundation
 import PoseSpec
 import Recording
 import JustPhotoPlugin
+import JustPhotoScenarios
 
 /// `tune rebuild RECIPE --table` (issue 35 item 9): the recipe's ablation read on the test set,
 /// each objective's mean and 95% interval over the recipe's `seeds:` draws — the table of
@@ -69,18 +70,31 @@ package enum TuneRecipeTable {
     let names = try TuneTestSet.names(recordingsDir: recipe.recordingsDir)
     guard !names.isEmpty else { throw .badInput("\(recipe.recordingsDir): no test-* recordings; --table reads the test set") }
     let plan = recipe.ablation.isEmpty ? [(label: "trial #\(recipe.trial)", trial: recipe.trial)] : recipe.ablation
-    var configurations: [(PoseSpecDocument, [(name: String, value: String)])] = []
+    let committed = String(decoding: try Harness.readSpecBytes(path: recipe.spec), as: UTF8.self)
+    var configurations: [(spec: PoseSpecDocument, options: [(name: String, value: String)], scope: MarkerScope)] = []
     for p in plan {
       let c = try configuration(recipe: recipe, trial: p.trial)
-      configurations.append((try Harness.validateSpec(bytes: Array(c.text.utf8), path: recipe.spec), c.options))
+      configurations.append(
+        (
+          try Harness.validateSpec(bytes: Array(c.text.utf8), path: recipe.spec), c.options,
+          TuneSetup.markerScope(specText: c.text, committedText: committed, options: c.options)
+        ))
     }
+    let checkers: [MarkerScope: ExpectationChecker?]
+    do {
+      checkers = [
+        .recorded: try ScenarioCorpus.preloadedExpectations(recordingsDir: recipe.recordingsDir, names: names, scope: .recorded),
+        .other: try ScenarioCorpus.preloadedExpectations(recordingsDir: recipe.recordingsDir, names: names, scope: .other),
+      ]
+    } catch { throw .badInput(error.description) }
     var rows = plan.map { Row(label: $0.label, trial: $0.trial, draws: []) }
     for k in 0..<recipe.seeds {
       // Each draw is generated once and replayed for every row.
       var scorer = try TuneSetup.scorer(names, recordingsDir: recipe.recordingsDir, draw: k)
       scorer.jobs = max(1, jobs)
       for (i, c) in configurations.enumerated() {
-        rows[i].draws.append(try scorer.score(spec: c.0, overrides: c.1).totals.dictionary)
+        scorer.expectations = checkers[c.scope] ?? nil
+        rows[i].draws.append(try scorer.score(spec: c.spec, overrides: c.options).totals.dictionary)
       }
     }
     return (names, rows)

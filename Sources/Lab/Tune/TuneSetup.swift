@@ -1,7 +1,9 @@
 import CanonicalJSON
 import EngineIO
 import Foundation
+import JustPhotoIO
 import JustPhotoPlugin
+import JustPhotoScenarios
 import PoseSpec
 import Recording
 import Verify
@@ -120,14 +122,18 @@ package struct TuneSetup: Sendable {
 
   /// A scorer of `names` (draw `draw` of each, ``SeedDraws``), decoded once, for one thread per trial.
   /// `memoizeLuma`: remember pixel reads across scores (false for a corpus scored once).
-  static func scorer(_ names: [String], recordingsDir: String, draw: Int = 0, memoizeLuma: Bool = true) throws(HarnessFailure) -> CorpusScorer {
+  /// `scope`: whether the trials replay the committed configuration (`Expectations.judge`;
+  /// a study's trials are judged as `.other`, whatever their values).
+  static func scorer(
+    _ names: [String], recordingsDir: String, draw: Int = 0, memoizeLuma: Bool = true, scope: MarkerScope = .other
+  ) throws(HarnessFailure) -> CorpusScorer {
     // Trials run in parallel (--jobs); each one replays its recordings on one thread.
     // Every trial replays the same events: their pixel reads are remembered (LumaReadMemo).
     var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" }, draw: draw)
     if memoizeLuma { scorer = scorer.memoizingLumaReads() }
     scorer.jobs = 1
     // The scenarios' expect: rules are hard constraints (objective expectation_failures).
-    do { scorer.expectations = try ScenarioCorpus.preloadedExpectations(recordingsDir: recordingsDir, names: names) } catch {
+    do { scorer.expectations = try ScenarioCorpus.preloadedExpectations(recordingsDir: recordingsDir, names: names, scope: scope) } catch {
       throw .badInput(error.description)
     }
     return scorer
@@ -206,5 +212,26 @@ package struct TuneSetup: Sendable {
       for h in hits where !out.contains(h) { out.append(h) }
     }
     return out.sorted()
+  }
+}
+
+extension TuneSetup {
+  /// Whether `specText` with engine `options` is the configuration the corpus is committed with
+  /// — the `known:` markers' own (`.recorded`: the committed spec's bytes, every option at its
+  /// default) — or another (`.other`), for `Expectations.judge`.
+  package static func markerScope(specText: String, committedText: String, options: [(name: String, value: String)]) -> MarkerScope {
+    guard specText == committedText else { return .other }
+    var set = EngineOptions()
+    for o in options {
+      do { try set.set(o.name, o.value) } catch { return .other }
+    }
+    return set == EngineOptions() ? .recorded : .other
+  }
+
+  /// `markerScope` against the repository's spec (`Harness.defaultSpecPath` in the folder the
+  /// command runs in); `.other` when there is none to read.
+  package static func markerScope(specText: String, options: [(name: String, value: String)]) -> MarkerScope {
+    guard let bytes = try? Harness.readSpecBytes(path: Harness.defaultSpecPath) else { return .other }
+    return markerScope(specText: specText, committedText: String(decoding: bytes, as: UTF8.self), options: options)
   }
 }

@@ -3,6 +3,7 @@ import Foundation
 import PoseSpec
 import Recording
 import JustPhotoPlugin
+import JustPhotoScenarios
 import Verify
 
 /// The test set (issue 35 item 3): `test-*` recordings no study fits or validates on
@@ -29,11 +30,13 @@ package enum TuneTestSet {
     package var failures: [String]
   }
 
-  /// Scores `specText` with engine `options` on `names` (decoded once).
+  /// Scores `specText` with engine `options` on `names` (decoded once); `scope`: whether that
+  /// is the committed configuration (`TuneSetup.markerScope`).
   package static func read(
-    names: [String], recordingsDir: String, specText: String, specFile: String, options: [(name: String, value: String)]
+    names: [String], recordingsDir: String, specText: String, specFile: String, options: [(name: String, value: String)],
+    scope: MarkerScope
   ) throws(HarnessFailure) -> Reading {
-    let scorer = try TuneSetup.scorer(names, recordingsDir: recordingsDir)
+    let scorer = try TuneSetup.scorer(names, recordingsDir: recordingsDir, scope: scope)
     let spec = try Harness.validateSpec(bytes: Array(specText.utf8), path: specFile)
     let score = try scorer.score(spec: spec, overrides: options)
     var failures: [String] = []

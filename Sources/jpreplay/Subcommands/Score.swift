@@ -108,19 +108,23 @@ extension JPReplay {
           p, command: "score", why: "it scores Just Photo's displayed cues against the labels its scenarios declare; a PixScan scenario's intent is its expect: rules")
       }
       let spec = try Harness.loadSpec(path: engine.spec ?? Harness.defaultSpecPath)
+      let overrides = try engine.parsedOverrides()
+      // known: markers are strict for the committed configuration, lenient for another one.
+      let scope = TuneSetup.markerScope(
+        specText: String(decoding: try Harness.readSpecBytes(path: engine.spec ?? Harness.defaultSpecPath), as: UTF8.self),
+        options: overrides)
       var scorer = try CorpusScorer(paths: paths)
       scorer.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-      scorer.expectations = ScenarioCorpus.scoreExpectations
+      scorer.expectations = ScenarioCorpus.scoreExpectations(scope)
       for b in budgetSettings {
         do { try scorer.budgets.set(b) } catch { throw CLIError.badInput(error.message) }
       }
-      let overrides = try engine.parsedOverrides()
       if seeds != 1 {
         guard !json, `repeat` == 1 else { throw CLIError.badInput("--seeds: prints its own summary; leave out --json and --repeat") }
         let budgets = scorer.budgets
         let draws = try DrawsScore.score(paths: paths, count: seeds, spec: spec, overrides: overrides) { s in
           s.jobs = scorer.jobs
-          s.expectations = ScenarioCorpus.scoreExpectations
+          s.expectations = ScenarioCorpus.scoreExpectations(scope)
           s.budgets = budgets
         }
         print(draws.text(), terminator: "")

@@ -21,8 +21,12 @@ extension JPReplay.Tune.Promote {
       return
     }
     do {
-      let shipped = try TuneTestSet.read(names: names, recordingsDir: recordingsDir, specText: shippedText, specFile: spec, options: [])
-      let tuned = try TuneTestSet.read(names: names, recordingsDir: recordingsDir, specText: result.text, specFile: spec, options: result.options)
+      let shipped = try TuneTestSet.read(
+        names: names, recordingsDir: recordingsDir, specText: shippedText, specFile: spec, options: [],
+        scope: TuneSetup.markerScope(specText: shippedText, options: []))
+      let tuned = try TuneTestSet.read(
+        names: names, recordingsDir: recordingsDir, specText: result.text, specFile: spec, options: result.options,
+        scope: TuneSetup.markerScope(specText: result.text, options: result.options))
       print(TuneTestSet.table(names: names, shipped: shipped, trial: tuned, trialName: "trial #\(trial)"))
     } catch { throw CLIError.badInput(error.message) }
   }
