@@ -38,7 +38,10 @@ extension JPReplay {
         some draw, with the draws: a rule that holds on draw 0 only is a rule about one draw. \
         A rule marked known: {draws: […], why: …} (docs/SCENARIOS.md) that misses on a draw it \
         names is listed apart as a known miss, not a failure; one that holds on such a draw \
-        fails ("known miss no longer misses"). \
+        fails ("known miss no longer misses"). That strictness is for the committed \
+        configuration the markers record (PoseSpec.json, each recording's own options); with \
+        --spec naming another spec or any --set that changes an option, a marked rule's miss on \
+        any draw is a known miss and a hold is met. \
         With --details it then lists, per failing rule, what each failing draw saw instead.
 
         Recordings without labels (imported sessions) get praise, budgets and expectations \
