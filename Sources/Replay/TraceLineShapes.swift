@@ -33,6 +33,8 @@ public struct TraceLineShapes: Sendable {
     var text: [UInt8]
     /// Where each fragment but the last ends in `text` (`slots.count` of them).
     var ends: [Int]
+    /// Whether `out` and every key are ASCII (`matches` compares them by length and `==`).
+    var ascii: Bool
   }
 
   var shapes: [Shape] = []
@@ -64,14 +66,40 @@ public struct TraceLineShapes: Sendable {
     Self.write(record, members, &shapes[found], to: &bytes)
   }
 
-  /// Whether `out` and the keys of `members` are those of `shape`, in its order. (`inout`,
-  /// here and in `write`: the shape is read in place, its arrays not retained.)
+  /// Whether `out` and the keys of `members` are those of `shape`, in its order, byte for
+  /// byte. (`inout`, here and in `write`: the shape is read in place, its arrays not retained.)
   @inline(__always)
   static func matches(_ shape: inout Shape, _ out: String, _ members: [JSONMember]) -> Bool {
-    guard shape.keys.count == members.count, shape.out == out else { return false }
-    for i in members.indices where shape.keys[i] != members[i].key { return false }
+    guard shape.keys.count == members.count else { return false }
+    if shape.ascii {
+      guard sameAsASCII(shape.out, out) else { return false }
+      for i in members.indices where !sameAsASCII(shape.keys[i], members[i].key) { return false }
+    } else {
+      guard sameBytes(shape.out, out) else { return false }
+      for i in members.indices where !sameBytes(shape.keys[i], members[i].key) { return false }
+    }
     return true
   }
+
+  /// Whether `b` has the bytes of `a`, whose bytes are all ASCII: the same UTF-8 length and
+  /// equal strings. Swift's `==` is canonical equivalence ("é" as one scalar equals "e" and a
+  /// combining accent), and a string equivalent to an ASCII one may have other bytes ("K" and
+  /// the Kelvin sign U+212A), but only more of them: a scalar whose canonical decomposition
+  /// is ASCII decomposes to one ASCII scalar and takes two or more bytes itself.
+  @inline(__always)
+  static func sameAsASCII(_ a: String, _ b: String) -> Bool {
+    a.utf8.count == b.utf8.count && a == b
+  }
+
+  /// Whether `a` and `b` have the same UTF-8 bytes (any text).
+  static func sameBytes(_ a: String, _ b: String) -> Bool {
+    var a = a
+    var b = b
+    return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) } }
+  }
+
+  /// Whether every UTF-8 byte of `s` is ASCII.
+  static func isASCII(_ s: String) -> Bool { s.utf8.allSatisfy { $0 < 0x80 } }
 
   /// The line of `record` (whose shape is `shape`): each fragment, then its slot's value.
   static func write(_ record: TraceRecord, _ members: [JSONMember], _ shape: inout Shape, to bytes: inout JSONBytes) {
@@ -136,7 +164,10 @@ public struct TraceLineShapes: Sendable {
         cut(-1)
       }
       text.byte(0x7D)
-      return Shape(outPrefix: outPrefix, out: record.out, keys: members.map(\.key), slots: slots, text: text.bytes, ends: ends)
+      let keys = members.map(\.key)
+      return Shape(
+        outPrefix: outPrefix, out: record.out, keys: keys, slots: slots, text: text.bytes, ends: ends,
+        ascii: isASCII(record.out) && keys.allSatisfy(isASCII))
     }
   }
 }

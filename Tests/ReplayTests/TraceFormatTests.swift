@@ -196,8 +196,9 @@ struct A13CanonicalizerTests {
   /// `out` and keys given twice (no shape), and more layouts than the shapes kept.
   @Test func shapedLinesAreTheWritersBytes() throws {
     var g = SplitMix(seed: 38)
-    let keys = ["a", "ids", "kind", "out_of", "outx", "o", "pruned_processed", "s", "t0", "ta", "u", "z", "é", "", "count"]
-    let outs = ["progress", "store", "effect", "a", "o", "ou", "outz", "tz", "quote \" out", "é"]
+    // "\u{E9}" and "e\u{301}" are equal Swift strings with different bytes: different layouts.
+    let keys = ["a", "ids", "kind", "out_of", "outx", "o", "pruned_processed", "s", "t0", "ta", "u", "z", "\u{E9}", "e\u{301}", "", "count"]
+    let outs = ["progress", "store", "effect", "a", "o", "ou", "outz", "tz", "quote \" out", "\u{E9}", "e\u{301}"]
     func value(_ depth: Int) -> JSONValue {
       switch g.next() % (depth > 1 ? 6 : 8) {
       case 0: return .number(Double(Int64(g.next() % 2_000_001) - 1_000_000))
@@ -246,5 +247,23 @@ struct A13CanonicalizerTests {
     for r in records { try sink.write(record: r) }
     try sink.finish()
     #expect(try Array(Data(contentsOf: url)) == expected)
+
+    // An `out` or a key as one scalar or as a letter and a combining accent, or "K" and the
+    // Kelvin sign (U+212A, whose canonical decomposition is "K"): equal strings, other bytes,
+    // other lines.
+    let twins = [
+      TraceRecord(t: 1, out: "\u{E9}", fields: ["\u{E9}": 1]),
+      TraceRecord(t: 2, out: "e\u{301}", fields: ["e\u{301}": 2]),
+      TraceRecord(t: 3, out: "\u{E9}", fields: ["e\u{301}": 3]),
+      TraceRecord(t: 4, out: "K", fields: ["K": 4]),
+      TraceRecord(t: 5, out: "\u{212A}", fields: ["K": 5]),
+      TraceRecord(t: 6, out: "K", fields: ["\u{212A}": 6]),
+    ]
+    #expect("K" == "\u{212A}" && "\u{E9}" == "e\u{301}")
+    var twinShapes = TraceLineShapes()
+    var twinBytes = JSONBytes()
+    for r in twins + twins { twinShapes.append(r, to: &twinBytes) }
+    #expect(twinBytes.bytes == (twins + twins).flatMap { Array(TraceFormat.line($0).utf8) })
+    #expect(twinShapes.count == twins.count)
   }
 }
