@@ -41,6 +41,9 @@ public struct JSONBytes: Sendable {
   /// Bytes appended as they are (text another `JSONBytes` wrote).
   public mutating func raw(_ b: [UInt8]) { bytes.append(contentsOf: b) }
 
+  /// Bytes appended as they are, from a buffer (a stretch of text kept as bytes).
+  public mutating func raw(_ b: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: b) }
+
   /// `s` as a JSON string literal, escaped as `JSONWriter.appendString` escapes it.
   public mutating func string(_ s: String) {
     // The string's own UTF-8 (a small string's on the stack), without a mutable copy of it.

@@ -43,13 +43,16 @@ extension PixScanEngine {
   mutating func rebuildSequence(keeping keep: String?) {
     guard let library else { return }
     sequence = []
+    sequenceProcessed = []
     sequenceIndex = [:]
     seqProcessed = 0
     seqDeleted = 0
     for (i, a) in library.enumerated() where store.filter == .all || a.screenshot {
       sequenceIndex[a.id] = sequence.count
       sequence.append(i)
-      if processedSet.contains(a.id) {
+      let processed = processedSet.contains(a.id)
+      sequenceProcessed.append(processed)
+      if processed {
         seqProcessed += 1
         if queueSet.contains(a.id) { seqDeleted += 1 }
       }
@@ -61,7 +64,12 @@ extension PixScanEngine {
     }
   }
 
-  func isProcessed(_ position: Int) -> Bool { processedSet.contains(library![sequence[position]].id) }
+  /// Whether the photo at `position` of the sequence is processed (`sequenceProcessed`, kept
+  /// with `processedSet` by `rebuildSequence`, `swipe` and `undo`; debug builds check it).
+  func isProcessed(_ position: Int) -> Bool {
+    assert(sequenceProcessed[position] == processedSet.contains(library![sequence[position]].id))
+    return sequenceProcessed[position]
+  }
 
   /// Up to `limit` unprocessed positions after `position` in sequence order, wrapping to the
   /// start (D7); from the start when `position` is nil. `position` itself is never listed.
@@ -98,6 +106,7 @@ extension PixScanEngine {
     let photo = library![sequence[c]].id
     e.emit(.action(photo: photo, index: c, direction: d))
     processedSet.insert(photo)
+    sequenceProcessed[c] = true
     store.processed.append(photo)
     seqProcessed += 1
     var queued = false
@@ -125,7 +134,8 @@ extension PixScanEngine {
     processedSet.remove(u.photo)
     if let i = store.processed.lastIndex(of: u.photo) { store.processed.remove(at: i) }
     let inSequence = sequenceIndex[u.photo]
-    if inSequence != nil {
+    if let p = inSequence {
+      sequenceProcessed[p] = false
       seqProcessed -= 1
       if queueSet.contains(u.photo) { seqDeleted -= 1 }
     }

@@ -34,6 +34,9 @@ public struct PixScanEngine: Sendable {
   var libraryIndex: [String: Int] = [:]
   /// Library indices of the photos the filter lets through, in order.
   var sequence: [Int] = []
+  /// Whether each photo of `sequence` is processed (its id in `processedSet`), by position:
+  /// `upcoming` reads this instead of hashing each id it passes.
+  var sequenceProcessed: [Bool] = []
   var sequenceIndex: [String: Int] = [:]
   /// Position in `sequence` of the current photo.
   var current: Int?

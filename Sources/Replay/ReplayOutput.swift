@@ -119,6 +119,8 @@ public final class FileLineSink: LineSink {
   private let ownsHandle: Bool
   private var buffer = JSONBytes(capacity: FileLineSink.limit + 4096)
   private static let limit = 1 << 16
+  /// The layouts of the lines written so far (a line of a known layout is written from it).
+  private var shapes = TraceLineShapes()
 
   /// Lines printed on a console are written through `ConsoleText.json` (characters a terminal
   /// acts on or hides as JSON escapes: the same JSON value); a file gets them as they are.
@@ -148,11 +150,12 @@ public final class FileLineSink: LineSink {
     if buffer.count >= Self.limit { try flush() }
   }
 
-  /// Writes the record's canonical line (``TraceFormat/append(_:to:)``) straight into the
-  /// buffer; on a console through ``write(line:)``.
+  /// Writes the record's canonical line (``TraceFormat/append(_:to:)``'s bytes, through the
+  /// line's ``TraceLineShapes`` shape) straight into the buffer; on a console through
+  /// ``write(line:)``.
   public func write(record: TraceRecord) throws {
     if console { return try write(line: TraceFormat.line(record)) }
-    TraceFormat.append(record, to: &buffer)
+    shapes.append(record, to: &buffer)
     buffer.byte(0x0A)
     if buffer.count >= Self.limit { try flush() }
   }

@@ -4,6 +4,7 @@ import EngineIO
 import JustPhotoIO
 import JustPhotoScenarios
 import PoseSpec
+import Replay
 import XCTest
 
 /// Issue 38 item 1: the reference spec's per-frame path allocates nothing. `jpreplay bench`'s
@@ -105,6 +106,46 @@ final class AllocationTests: XCTestCase {
     XCTAssertGreaterThan(work, 15 * 4 * 1_000)
     XCTAssertGreaterThan(sum, 0)
     XCTAssertEqual(counted.filter { $0 > 0 }.count, 0, "allocations per luma event, per plane's reads: \(counted)")
+  }
+
+  /// The trace writer (issue 38 item 4): a line whose layout a sink has written before is
+  /// written from that layout's shape (`TraceLineShapes`, what `FileLineSink` writes through)
+  /// without an allocation; only a line of a new layout makes its shape. Three layouts of
+  /// PixScan's lines (numbers, strings, a bool, an array), 300 lines into a buffer with room.
+  func testTraceLinesOfAKnownLayoutAllocateNothing() throws {
+    let records: [TraceRecord] = (0..<300).map { i in
+      let t = Int64(i) * 250
+      switch i % 3 {
+      case 0:
+        return TraceRecord(
+          t: t, out: "progress",
+          fields: ["processed": .number(Double(i)), "total": 5000, "fraction": .number(Double(i) / 5000), "deleted": 0])
+      case 1:
+        return TraceRecord(t: t, out: "photo", fields: ["id": .string("IMG_\(i)"), "index": .number(Double(i)), "can_undo": true])
+      default:
+        return TraceRecord(t: t, out: "effect", fields: ["kind": "prefetch", "ids": .array([.string("IMG_\(i + 1)"), .string("IMG_\(i + 2)")])])
+      }
+    }
+    var shapes = TraceLineShapes()
+    var bytes = JSONBytes(capacity: 1 << 16)
+    let counted = AllocationCounter.counting { allocations -> [Int] in
+      var made: [Int] = []
+      made.reserveCapacity(records.count)
+      for r in records {
+        let before = allocations()
+        shapes.append(r, to: &bytes)
+        bytes.byte(0x0A)
+        made.append(allocations() - before)
+      }
+      return made
+    }
+    guard let counted else { throw XCTSkip("this Swift runtime has no allocation hook to count with") }
+    XCTAssertEqual(shapes.count, 3)
+    // Not vacuous: each new layout's line made its shape (allocations seen), and the lines are the writer's.
+    XCTAssertEqual(counted.prefix(3).filter { $0 > 0 }.count, 3)
+    let later = counted.dropFirst(3)
+    XCTAssertEqual(later.filter { $0 > 0 }.count, 0, "\(later.filter { $0 > 0 }.count) of \(later.count) lines allocated")
+    XCTAssertEqual(bytes.text, records.map { TraceFormat.line($0) + "\n" }.joined())
   }
 
   /// The counter counts: a frame's worth of deliberate allocations is seen.

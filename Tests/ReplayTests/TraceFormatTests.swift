@@ -187,4 +187,83 @@ struct A13CanonicalizerTests {
     try sink.finish()
     #expect(try String(contentsOf: url, encoding: .utf8) == samples.map { reference($0) + "\n" }.joined())
   }
+
+  /// Issue 38 item 4: a sink writes a line of a layout it has seen from that layout's shape
+  /// (`TraceLineShapes`: the keys' text kept, only the values written); the bytes are
+  /// `TraceFormat.line`'s for every record — shapes of one `out` with other keys or another
+  /// key order, the same keys under another `out`, values of other types under one shape
+  /// (nested objects, arrays, strings to escape, numbers of every range), fields named `t` or
+  /// `out` and keys given twice (no shape), and more layouts than the shapes kept.
+  @Test func shapedLinesAreTheWritersBytes() throws {
+    var g = SplitMix(seed: 38)
+    // "\u{E9}" and "e\u{301}" are equal Swift strings with different bytes: different layouts.
+    let keys = ["a", "ids", "kind", "out_of", "outx", "o", "pruned_processed", "s", "t0", "ta", "u", "z", "\u{E9}", "e\u{301}", "", "count"]
+    let outs = ["progress", "store", "effect", "a", "o", "ou", "outz", "tz", "quote \" out", "\u{E9}", "e\u{301}"]
+    func value(_ depth: Int) -> JSONValue {
+      switch g.next() % (depth > 1 ? 6 : 8) {
+      case 0: return .number(Double(Int64(g.next() % 2_000_001) - 1_000_000))
+      case 1: return .number(Double(Int64(g.next() % 2_000_001) - 1_000_000) / 1_024)
+      case 2: return [.number(1e-7), .number(-0.0), .number(1.5e16), .number(.nan), .number(123456789.1234567)][Int(g.next() % 5)]
+      case 3: return [.string("IMG_0001"), .string("tab\t \" \\ / é 🙂"), .string("")][Int(g.next() % 3)]
+      case 4: return g.next() % 2 == 0 ? .bool(true) : .null
+      case 5: return .array((0..<Int(g.next() % 4)).map { _ in .string("IMG_\(g.next() % 10_000)") })
+      case 6: return .object(JSONObject([JSONMember("z", value(depth + 1)), JSONMember("b", value(depth + 1))]))
+      default: return .array([value(depth + 1), value(depth + 1)])
+      }
+    }
+    // 80 layouts (more than the shapes kept), each an `out` and its keys in order (now and
+    // then a key named `t` or `out`, or a key twice); the first 20 take most lines.
+    var layouts: [(out: String, keys: [String])] = []
+    for _ in 0..<80 {
+      var ks: [String] = []
+      for _ in 0..<g.below(7) {
+        let key = g.below(40) == 0 ? ["t", "out"][g.below(2)] : keys[g.below(keys.count)]
+        if ks.contains(key) && g.below(4) != 0 { continue }
+        ks.append(key)
+      }
+      layouts.append((outs[g.below(outs.count)], ks))
+    }
+    var records: [TraceRecord] = []
+    for _ in 0..<4_000 {
+      let layout = layouts[g.below(5) == 0 ? g.below(layouts.count) : g.below(20)]
+      let fields = JSONObject(layout.keys.map { JSONMember($0, value(0)) })
+      records.append(TraceRecord(t: Int64(g.below(10_000_000)) - 1_000, out: layout.out, fields: fields))
+    }
+    var shapes = TraceLineShapes()
+    var bytes = JSONBytes()
+    var expected: [UInt8] = []
+    for r in records {
+      shapes.append(r, to: &bytes)
+      bytes.byte(0x0A)
+      expected += Array(TraceFormat.line(r).utf8) + [0x0A]
+    }
+    #expect(bytes.bytes == expected)
+    #expect(shapes.count == TraceLineShapes.limit)  // more layouts than kept: the rest by the writer
+
+    // The same through a file sink.
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("trace-shapes-\(getpid()).jsonl")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let sink = try FileLineSink(creating: url)
+    for r in records { try sink.write(record: r) }
+    try sink.finish()
+    #expect(try Array(Data(contentsOf: url)) == expected)
+
+    // An `out` or a key as one scalar or as a letter and a combining accent, or "K" and the
+    // Kelvin sign (U+212A, whose canonical decomposition is "K"): equal strings, other bytes,
+    // other lines.
+    let twins = [
+      TraceRecord(t: 1, out: "\u{E9}", fields: ["\u{E9}": 1]),
+      TraceRecord(t: 2, out: "e\u{301}", fields: ["e\u{301}": 2]),
+      TraceRecord(t: 3, out: "\u{E9}", fields: ["e\u{301}": 3]),
+      TraceRecord(t: 4, out: "K", fields: ["K": 4]),
+      TraceRecord(t: 5, out: "\u{212A}", fields: ["K": 5]),
+      TraceRecord(t: 6, out: "K", fields: ["\u{212A}": 6]),
+    ]
+    #expect("K" == "\u{212A}" && "\u{E9}" == "e\u{301}")
+    var twinShapes = TraceLineShapes()
+    var twinBytes = JSONBytes()
+    for r in twins + twins { twinShapes.append(r, to: &twinBytes) }
+    #expect(twinBytes.bytes == (twins + twins).flatMap { Array(TraceFormat.line($0).utf8) })
+    #expect(twinShapes.count == twins.count)
+  }
 }
