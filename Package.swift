@@ -141,6 +141,12 @@ let package = Package(
         "PixScanPlugin", "Recording", "Replay", "JustPhotoScenarios", "Verify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
+      // The command-line layer (argument parsing, subcommands, console output) is not optimized
+      // in release builds: every replay, decode, score, tune trial and report runs in the
+      // optimized modules below it (only `export --mcap` builds its messages here, +19 % CPU),
+      // and optimizing this last module of the build's chain took 35 of its 465 CPU s
+      // (docs/PERFORMANCE.md, "Release build time").
+      swiftSettings: [.unsafeFlags(["-Onone"], .when(configuration: .release))],
       // `jpreplay --version` names the commit the binary was built from (git at build time).
       plugins: [.plugin(name: "BuildStamp")]),
     .plugin(name: "BuildStamp", capability: .buildTool()),
