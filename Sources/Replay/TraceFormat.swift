@@ -23,37 +23,7 @@ public enum TraceFormat {
   /// no `String`), `out` and `t` merged in at their places.
   public static func append(_ record: TraceRecord, to bytes: inout JSONBytes) {
     let members = record.fields.members
-    let written =
-      !members.contains { isReserved($0.key) }
-      && JSONBytes.withKeyOrderAndPrefixes(members) { order, prefixes in
-        guard let order else { return false }
-        bytes.byte(0x7B)
-        var next = 0  // 0: `out` not written yet, 1: `t` not written yet, 2: both written
-        var first = true
-        for i in order {
-          let m = members[i]
-          if next == 0, JSONBytes.keyPrecedes("out", outPrefix, m.key, prefixes[i]) {
-            writeOut(record, first: first, &bytes)
-            first = false
-            next = 1
-          }
-          if next == 1, JSONBytes.keyPrecedes("t", tPrefix, m.key, prefixes[i]) {
-            writeT(record, first: first, &bytes)
-            next = 2
-          }
-          if !first { bytes.byte(0x2C) }
-          first = false
-          bytes.key(m.key)
-          bytes.value(m.value, sortKeys: true, numbers: .fixed6)
-        }
-        if next == 0 {
-          writeOut(record, first: first, &bytes)
-          first = false
-        }
-        if next < 2 { writeT(record, first: first, &bytes) }
-        bytes.byte(0x7D)
-        return true
-      }
+    let written = layOut(record, members, into: &bytes) { slot, bytes in writeValue(slot, record, members, &bytes) }
     if written { return }
     // A field named `t` or `out`, or a key twice: the record's `t` and `out` replace them and
     // the members are sorted as `JSONWriter` sorts them.
@@ -61,6 +31,62 @@ public enum TraceFormat {
     object["t"] = .number(Double(record.t))
     object["out"] = .string(record.out)
     bytes.value(.object(object), sortKeys: true, numbers: .fixed6)
+  }
+
+  /// The one walk of a line's layout, for ``append(_:to:)`` and ``TraceLineShapes``: `{`, the
+  /// members of `members` in key order with `out` and `t` merged in at their places, `}`;
+  /// `value(slot, &bytes)` writes each value where it goes (slot −1: `t`; else the member's
+  /// index). False, with nothing written, for a line with a field named `t` or `out` or a key
+  /// twice (``append(_:to:)``'s slow path).
+  @inline(__always)
+  static func layOut(
+    _ record: TraceRecord, _ members: [JSONMember], into bytes: inout JSONBytes, value: (Int, inout JSONBytes) -> Void
+  ) -> Bool {
+    guard !members.contains(where: { isReserved($0.key) }) else { return false }
+    return JSONBytes.withKeyOrderAndPrefixes(members) { order, prefixes in
+      guard let order else { return false }
+      bytes.byte(0x7B)
+      var next = 0  // 0: `out` not written yet, 1: `t` not written yet, 2: both written
+      var first = true
+      for i in order {
+        let key = members[i].key
+        if next == 0, JSONBytes.keyPrecedes("out", outPrefix, key, prefixes[i]) {
+          writeOut(record, first: first, &bytes)
+          first = false
+          next = 1
+        }
+        if next == 1, JSONBytes.keyPrecedes("t", tPrefix, key, prefixes[i]) {
+          bytes.raw(first ? "\"t\":" : ",\"t\":")
+          value(-1, &bytes)
+          next = 2
+        }
+        if !first { bytes.byte(0x2C) }
+        first = false
+        bytes.key(key)
+        value(i, &bytes)
+      }
+      if next == 0 {
+        writeOut(record, first: first, &bytes)
+        first = false
+      }
+      if next < 2 {
+        bytes.raw(first ? "\"t\":" : ",\"t\":")
+        value(-1, &bytes)
+      }
+      bytes.byte(0x7D)
+      return true
+    }
+  }
+
+  /// The value of `slot` of ``layOut(_:_:into:value:)`` (−1: the record's `t`; else the
+  /// member's value), as the canonical line writes it.
+  @inline(__always)
+  static func writeValue(_ slot: Int, _ record: TraceRecord, _ members: [JSONMember], _ bytes: inout JSONBytes) {
+    if slot < 0 {
+      bytes.number(Double(record.t), .fixed6)
+    } else {
+      bytes.value(members[slot].value, sortKeys: true, numbers: .fixed6)
+    }
   }
 
   /// The ``JSONBytes/keyPrefix(_:)`` of `out` and of `t`, the keys merged into each line.
@@ -82,10 +108,6 @@ public enum TraceFormat {
     bytes.string(record.out)
   }
 
-  static func writeT(_ record: TraceRecord, first: Bool, _ bytes: inout JSONBytes) {
-    bytes.raw(first ? "\"t\":" : ",\"t\":")
-    bytes.number(Double(record.t), .fixed6)
-  }
 
   /// `record` as its canonical line reads back (``GoldenTrace/read(_:)`` of ``line(_:)``),
   /// computed without text: every object's members sorted by key (UTF-8 order), every number

@@ -8,9 +8,9 @@ import CanonicalJSON
 /// (a field's value or `t`) and one closing the line, so a line of a known shape is its
 /// fragments and its values, the values written as ``TraceFormat/append(_:to:)`` writes them.
 ///
-/// A shape is made from the first line of its layout by the same steps as
-/// ``TraceFormat/append(_:to:)`` (the same key order, the same writers), so the bytes are
-/// those of that writer (`TraceFormatTests`). A line with a field named `t` or `out` or a key
+/// A shape is made from the first line of its layout by the walk ``TraceFormat/append(_:to:)``
+/// itself uses (``TraceFormat/layOut(_:_:into:value:)``), so the bytes are those of that
+/// writer (`TraceFormatTests`). A line with a field named `t` or `out` or a key
 /// twice gets no shape (the writer's slow path). At most ``limit`` shapes are kept; a line
 /// of another layout once they are taken is written by ``TraceFormat/append(_:to:)``. Only a
 /// new shape allocates: a line of a known shape allocates nothing.
@@ -109,65 +109,28 @@ public struct TraceLineShapes: Sendable {
         let to = shape.ends[k]
         bytes.raw(UnsafeBufferPointer(rebasing: text[from..<to]))
         from = to
-        let slot = shape.slots[k]
-        if slot < 0 {
-          bytes.number(Double(record.t), .fixed6)
-        } else {
-          bytes.value(members[slot].value, sortKeys: true, numbers: .fixed6)
-        }
+        TraceFormat.writeValue(shape.slots[k], record, members, &bytes)
       }
       bytes.raw(UnsafeBufferPointer(rebasing: text[from...]))
     }
   }
 
-  /// The shape of `record`'s layout, by ``TraceFormat/append(_:to:)``'s steps with each value
-  /// left out (a fragment ends where a value would be written); nil for a line that writer
-  /// writes by its slow path (a field named `t` or `out`, or a key twice).
+  /// The shape of `record`'s layout: ``TraceFormat/layOut(_:_:into:value:)``'s text with
+  /// each value left out (a fragment ends where a value would be written); nil for a line
+  /// that walk does not lay out (a field named `t` or `out`, or a key twice).
   static func shape(of record: TraceRecord, outPrefix: UInt64) -> Shape? {
     let members = record.fields.members
-    guard !members.contains(where: { TraceFormat.isReserved($0.key) }) else { return nil }
-    return JSONBytes.withKeyOrderAndPrefixes(members) { order, prefixes -> Shape? in
-      guard let order else { return nil }
-      var text = JSONBytes()
-      var slots: [Int] = []
-      var ends: [Int] = []
-      func cut(_ slot: Int) {
-        ends.append(text.count)
-        slots.append(slot)
-      }
-      text.byte(0x7B)
-      var next = 0  // as TraceFormat.append: 0 `out` not written yet, 1 `t` not written yet, 2 both
-      var first = true
-      for i in order {
-        let key = members[i].key
-        if next == 0, JSONBytes.keyPrecedes("out", TraceFormat.outPrefix, key, prefixes[i]) {
-          TraceFormat.writeOut(record, first: first, &text)
-          first = false
-          next = 1
-        }
-        if next == 1, JSONBytes.keyPrecedes("t", TraceFormat.tPrefix, key, prefixes[i]) {
-          text.raw(first ? "\"t\":" : ",\"t\":")
-          cut(-1)
-          next = 2
-        }
-        if !first { text.byte(0x2C) }
-        first = false
-        text.key(key)
-        cut(i)
-      }
-      if next == 0 {
-        TraceFormat.writeOut(record, first: first, &text)
-        first = false
-      }
-      if next < 2 {
-        text.raw(first ? "\"t\":" : ",\"t\":")
-        cut(-1)
-      }
-      text.byte(0x7D)
-      let keys = members.map(\.key)
-      return Shape(
-        outPrefix: outPrefix, out: record.out, keys: keys, slots: slots, text: text.bytes, ends: ends,
-        ascii: isASCII(record.out) && keys.allSatisfy(isASCII))
+    var text = JSONBytes()
+    var slots: [Int] = []
+    var ends: [Int] = []
+    let laidOut = TraceFormat.layOut(record, members, into: &text) { slot, text in
+      ends.append(text.count)
+      slots.append(slot)
     }
+    guard laidOut else { return nil }
+    let keys = members.map(\.key)
+    return Shape(
+      outPrefix: outPrefix, out: record.out, keys: keys, slots: slots, text: text.bytes, ends: ends,
+      ascii: isASCII(record.out) && keys.allSatisfy(isASCII))
   }
 }
