@@ -252,6 +252,12 @@ package enum TuneRecipeRules {
     // own draws are then checked on the committed configuration too (strictly), so a marker
     // cannot go stale because docs/tuned moved away from it.
     let committed = scope == .recorded ? nil : try Harness.validateSpec(bytes: Array(committedText.utf8), path: recipe.spec)
+    var strict: ExpectationChecker?
+    if committed != nil {
+      do { strict = try ScenarioCorpus.preloadedExpectations(recordingsDir: recipe.recordingsDir, names: names, scope: .recorded) } catch {
+        throw .badInput(error.description)
+      }
+    }
     var scores: [CorpusScore] = []
     var committedScores: [CorpusScore] = []
     for k in 0..<recipe.seeds {
@@ -259,10 +265,7 @@ package enum TuneRecipeRules {
       scorer.jobs = max(1, jobs)
       scores.append(try scorer.score(spec: spec, overrides: options))
       if let committed {
-        do {
-          scorer.expectations = try ScenarioCorpus.preloadedExpectations(
-            recordingsDir: recipe.recordingsDir, names: names, scope: .recorded)
-        } catch { throw .badInput(error.description) }
+        scorer.expectations = strict
         committedScores.append(try scorer.score(spec: committed, overrides: []))
       }
     }

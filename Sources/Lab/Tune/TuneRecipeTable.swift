@@ -80,20 +80,19 @@ package enum TuneRecipeTable {
           TuneSetup.markerScope(specText: c.text, committedText: committed, options: c.options)
         ))
     }
-    let checkers: [MarkerScope: ExpectationChecker?]
-    do {
-      checkers = [
-        .recorded: try ScenarioCorpus.preloadedExpectations(recordingsDir: recipe.recordingsDir, names: names, scope: .recorded),
-        .other: try ScenarioCorpus.preloadedExpectations(recordingsDir: recipe.recordingsDir, names: names, scope: .other),
-      ]
-    } catch { throw .badInput(error.description) }
+    // The scorer judges as `.other`; a row of the committed configuration takes the strict checker.
+    let strict: ExpectationChecker?
+    do { strict = try ScenarioCorpus.preloadedExpectations(recordingsDir: recipe.recordingsDir, names: names, scope: .recorded) } catch {
+      throw .badInput(error.description)
+    }
     var rows = plan.map { Row(label: $0.label, trial: $0.trial, draws: []) }
     for k in 0..<recipe.seeds {
       // Each draw is generated once and replayed for every row.
       var scorer = try TuneSetup.scorer(names, recordingsDir: recipe.recordingsDir, draw: k)
       scorer.jobs = max(1, jobs)
+      let lenient = scorer.expectations
       for (i, c) in configurations.enumerated() {
-        scorer.expectations = checkers[c.scope] ?? nil
+        scorer.expectations = c.scope == .recorded ? strict : lenient
         rows[i].draws.append(try scorer.score(spec: c.spec, overrides: c.options).totals.dictionary)
       }
     }
