@@ -75,6 +75,8 @@ public struct Engine: Sendable {
   var tracking = TrackingMonitor()
   /// Per cue, indexed like `plans`.
   var hysteresis: [CueHysteresis]
+  /// `noiseGate` (§3.4.7): each T0 cue's recent frame-to-frame changes; off by default.
+  var noiseGate: NoiseGate
   /// The display slot: stability layer and anti-jitter gate (§3.8–3.9; `Cues/CueDisplay.swift`).
   var display: CueDisplayMachine
   /// Praise and the director card (§3.10, §3.12; `Cues/CueCard.swift`).
@@ -179,6 +181,7 @@ public struct Engine: Sendable {
     registers = RegisterFile(for: shared.plans)
     roiCoefficients = shared.roiCoefficients
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
+    noiseGate = NoiseGate(window: s.noiseGate, ratio: s.noiseGateRatio, cues: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
     t1WithRef = Array(repeating: false, count: plans.count)
     display = CueDisplayMachine(
@@ -246,6 +249,7 @@ public struct Engine: Sendable {
     _ = cueCard.step(.replan(.init(plans: plans, planIndex: planIndex, settings: settings, faults: faults)), at: t)
     roiCoefficients = ROICoefficients(doc)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
+    noiseGate = NoiseGate(window: settings.noiseGate, ratio: settings.noiseGateRatio, cues: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
     t1WithRef = Array(repeating: false, count: plans.count)
     scenePlans = plansInScene(scene)
@@ -493,6 +497,7 @@ public struct Engine: Sendable {
     scene = next
     scenePlans = plansInScene(next)
     for i in hysteresis.indices { _ = hysteresis[i].step(.reset) }
+    noiseGate.clearAll()
     // §3.13d: deciders are cached per `<scene>|<fingerprint>`; a new key is a new decider.
     let key = MatchDecider.cacheKey(spec: configuration.spec, scene: next)
     if key != withRef.decider.cacheKey { withRef.decider = MatchDecider(spec: configuration.spec, scene: next) }

@@ -6,7 +6,7 @@ public enum EngineOption: String, CaseIterable, Sendable {
   case bodyPointsScope, matchEvalCadence, mirrorMode, missingTargetPolicy, angleFix, useStabilityLayer, t1MaxHz
   case retractPraiseOnInstability, promptGlobalWindowScope, errorSource, strictEffects, bboxRequiresAllListed
   case writeFailReasonStrings, captureFailedText, traceEvaluations, landmarkFilter, oneEuroMinCutoff, oneEuroBeta
-  case oneEuroDCutoff, activateFrames
+  case oneEuroDCutoff, activateFrames, noiseGate, noiseGateRatio
 
   /// The allowed values, default first (a numeric option lists only its default).
   public var values: [String] {
@@ -31,6 +31,8 @@ public enum EngineOption: String, CaseIterable, Sendable {
     case .oneEuroBeta: ["0"]
     case .oneEuroDCutoff: ["1"]
     case .activateFrames: ["1"]
+    case .noiseGate: ["0"]
+    case .noiseGateRatio: ["1"]
     }
   }
 }

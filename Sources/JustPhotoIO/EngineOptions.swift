@@ -13,17 +13,23 @@ public struct EngineOptions: Equatable, Sendable {
     "oneEuroMinCutoff": .oneEuroCutoffHz,
     "oneEuroBeta": .oneEuroBeta,
     "oneEuroDCutoff": .oneEuroCutoffHz,
+    "noiseGateRatio": .noiseGateRatio,
   ]
 
   /// The integer options with their allowed ranges; their catalogue entry lists only the default.
   public static let integers: [String: ClosedRange<Int>] = [
     "t1MaxHz": 1...30,
     "activateFrames": 1...EngineOptions.activateFramesMax,
+    "noiseGate": 0...EngineOptions.noiseGateMax,
   ]
 
   /// The most consecutive activating evaluations `activateFrames` may ask for (a cue evaluated at
   /// 15 Hz then waits two thirds of a second before it can be shown at all).
   public static let activateFramesMax = 10
+
+  /// The most frame-to-frame changes `noiseGate` may weigh (two seconds at 15 Hz); the engine
+  /// keeps that many per cue, allocated once.
+  public static let noiseGateMax = 30
 
   /// Current values by name (always complete: every catalogue option has a value).
   public private(set) var values: [String: String]
@@ -143,6 +149,14 @@ public struct EngineOptions: Equatable, Sendable {
   /// warn, hard or enter (default 1: the first one activates it, as the app does). A proposed
   /// app change against the one-frame outlier (ENGINE §3.5, G-56).
   public var activateFrames: Int { Int(self[.activateFrames]) ?? 1 }
+  /// `noiseGate=N` (N ≥ 1): a T0 cue whose error moved, in the median of its last N
+  /// frame-to-frame changes, by more than `noiseGateRatio` times its hysteresis band (the
+  /// distance from its activating threshold to its exit threshold) is unavailable (`noisy`):
+  /// a measurement that noisy cannot tell a pose from the detector's noise. 0 (default) is off,
+  /// the app's behaviour. A proposed app change against a noisy detector (ENGINE §3.4.7, G-57).
+  public var noiseGate: Int { Int(self[.noiseGate]) ?? 0 }
+  /// `noiseGateRatio`: the multiple of a cue's hysteresis band that ``noiseGate`` allows.
+  public var noiseGateRatio: Double { number(.noiseGateRatio) }
   /// `traceEvaluations=true`: every T0 evaluation and T1 tick leaves a compact `eval` line, so
   /// a golden can show *when* the engine evaluated (ENGINE §3.11: no T1 tick while degraded,
   /// landmarks accepted ≥ 121 ms apart at 8 Hz) — evidence that `tier` lines alone cannot give.
@@ -174,6 +188,10 @@ public struct NumericRange: Equatable, Sendable {
   /// The One Euro speed coefficient (`oneEuroBeta`): [0, 1000], per canonical unit per second.
   public static let oneEuroBeta = NumericRange(
     name: "a speed coefficient (per canonical unit/s)", min: 0, minInclusive: true, max: 1000, maxInclusive: true)
+
+  /// The noise gate's allowance (`noiseGateRatio`): (0, 10], times a cue's hysteresis band.
+  public static let noiseGateRatio = NumericRange(
+    name: "a multiple of the cue's hysteresis band", min: 0, minInclusive: false, max: 10, maxInclusive: true)
 
   /// Whether `d` lies in the interval; NaN and the infinities never do.
   public func contains(_ d: Double) -> Bool {

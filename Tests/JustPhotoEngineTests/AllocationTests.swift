@@ -17,10 +17,12 @@ final class AllocationTests: XCTestCase {
 
   /// Replays `seconds` of the bench session; returns the allocations of each landmark frame
   /// after `warmUp` frames whose `handle` emitted nothing, and how many frames emitted.
-  static func quietFrameAllocations(seconds: Int64, warmUp: Int = 60) throws -> (quiet: [Int], emitting: Int) {
+  static func quietFrameAllocations(
+    seconds: Int64, warmUp: Int = 60, options: EngineOptions = EngineOptions()
+  ) throws -> (quiet: [Int], emitting: Int) {
     var e = Engine(
       configuration: EngineConfiguration(
-        spec: F.project, options: EngineOptions(), initial: ["scene": "outdoor"], traceMetrics: false))
+        spec: F.project, options: options, initial: ["scene": "outdoor"], traceMetrics: false))
     let events = Array(SyntheticSession(durationMs: seconds * 1000, fps: 30, seed: 1))
     var due: [TimerID: Millis] = [:]
     func apply(_ fx: Effects) {
@@ -59,6 +61,19 @@ final class AllocationTests: XCTestCase {
   func testQuietFramesAllocateNothing() throws {
     let (quiet, emitting) = try Self.quietFrameAllocations(seconds: 60)
     // Not vacuous: most frames are quiet, and the cues moved on some (displays, timers).
+    XCTAssertGreaterThan(quiet.count, 1_000)
+    XCTAssertGreaterThan(emitting, 0)
+    let allocating = quiet.filter { $0 > 0 }
+    XCTAssertEqual(allocating.count, 0, "\(allocating.count) of \(quiet.count) quiet frames allocated, \(allocating.reduce(0, +)) allocations")
+  }
+
+  /// The proposed options on the same path: the noise gate (§3.4.7: each cue's changes in a ring
+  /// allocated at `init`, the median sorted in a scratch array) and two activating evaluations.
+  func testQuietFramesAllocateNothingWithTheNoiseGateAndActivation() throws {
+    var options = EngineOptions()
+    try options.set("noiseGate", "15")
+    try options.set("activateFrames", "2")
+    let (quiet, emitting) = try Self.quietFrameAllocations(seconds: 60, options: options)
     XCTAssertGreaterThan(quiet.count, 1_000)
     XCTAssertGreaterThan(emitting, 0)
     let allocating = quiet.filter { $0 > 0 }

@@ -198,6 +198,11 @@ final class CuePlan: Sendable {
     return noRefRule.single ? noRefRule.level(of: error) : noRef?.level(of: error) ?? .none
   }
 
+  /// The noise gate's band in the mode an error was computed in (§3.4.7).
+  func noiseBand(withRef: Bool) -> Double? {
+    withRef ? withRefRule.noiseBand : noRefRule.noiseBand
+  }
+
   /// The severity of `error` against the hard threshold of its mode (§3.7).
   func severity(of error: Double, withRef: Bool = false) -> Double? {
     withRef ? withRefRule.severity(of: error) : noRefRule.severity(of: error)
@@ -224,6 +229,11 @@ struct LevelRule: Sendable {
   var exit: Threshold?
   var hardMagnitude: Double?
   var single: Bool
+  /// The hysteresis band the noise gate weighs a cue's changes against (§3.4.7): the distance
+  /// from its activating threshold (warn, else enter, else hard) to the nearest bound of its
+  /// exit threshold, in the error's units (HEAD_LEVEL noRef: abs> 7 to abs<= 4 is 3; CHIN_DOWN:
+  /// < 0.34 to between [0.36, 0.42] is 0.02). nil without either threshold or for a zero band.
+  var noiseBand: Double?
 
   init(_ set: ThresholdSet?) {
     hard = set?.hard.first
@@ -232,6 +242,15 @@ struct LevelRule: Sendable {
     exit = set?.exit.first
     hardMagnitude = set?.hardMagnitude
     single = set.map { s in [s.hard, s.warn, s.enter, s.exit].allSatisfy { $0.count <= 1 } } ?? true
+    noiseBand = Self.band(activating: warn ?? enter ?? hard, exit: exit)
+  }
+
+  /// ``noiseBand`` of an activating and an exit threshold.
+  static func band(activating: Threshold?, exit: Threshold?) -> Double? {
+    guard let activating, let exit else { return nil }
+    let bounds = exit.op == .between ? [exit.a, exit.b ?? exit.a] : [exit.a]
+    let band = bounds.map { abs(activating.a - $0) }.min() ?? 0
+    return band > 0 && band.isFinite ? band : nil
   }
 
   /// ``ThresholdSet/level(of:)`` for a set with at most one threshold per level (none: `.none`).

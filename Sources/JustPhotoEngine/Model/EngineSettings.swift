@@ -23,6 +23,10 @@ public struct EngineSettings: Equatable, Sendable {
   public var t1MaxHz: Int
   /// `activateFrames` (§3.5, G-56): consecutive activating evaluations before a cue turns active.
   public var activateFrames: Int
+  /// `noiseGate` and `noiseGateRatio` (§3.4.7, G-57): frame-to-frame changes weighed (0 = off)
+  /// and the multiple of a cue's hysteresis band they may reach.
+  public var noiseGate: Int
+  public var noiseGateRatio: Double
   /// `errorSource=formulaFirst` (default) vs `outputsFirst` (§2.9).
   public var errorSourceFormulaFirst: Bool
   public var captureFailedText: CaptureFailedText
@@ -41,6 +45,8 @@ public struct EngineSettings: Equatable, Sendable {
     traceEvaluations = options.traceEvaluations
     t1MaxHz = options.t1MaxHz
     activateFrames = options.activateFrames
+    noiseGate = options.noiseGate
+    noiseGateRatio = options.noiseGateRatio
     errorSourceFormulaFirst = options.errorSourceFormulaFirst
     captureFailedText = CaptureFailedText(rawValue: options[.captureFailedText]) ?? .prd
     metric = MetricOptions(options)

@@ -90,6 +90,7 @@ extension Engine {
     let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
     if withRefSession != withRef.lastModeWithRef {
       for i in hysteresis.indices { _ = hysteresis[i].step(.reset) }
+      noiseGate.clearAll()
       withRef.lastModeWithRef = withRefSession
     }
     let (subjectIndex, targetUnstable) = subject.subject(frame.faces, at: t)
@@ -183,8 +184,16 @@ extension Engine {
       observationStamp[slot] = evaluationCount
     }
     switch observed.observation {
-    case .unavailable(let why): cueUnavailable(i, plan, why: why, &requests, &collector)
-    case .value(let error): cueObserved(i, plan, error: error, observed, input, &requests, &collector)
+    case .unavailable(let why):
+      noiseGate.clear(i)
+      cueUnavailable(i, plan, why: why, &requests, &collector)
+    case .value(let error):
+      // `noiseGate` (§3.4.7): one `isOn` check when off (the default).
+      if noiseGate.isOn && noiseGate.observe(i, error: error, withRef: observed.withRef, band: plan.noiseBand(withRef: observed.withRef)) {
+        cueUnavailable(i, plan, why: "noisy", &requests, &collector)
+      } else {
+        cueObserved(i, plan, error: error, observed, input, &requests, &collector)
+      }
     }
   }
 
