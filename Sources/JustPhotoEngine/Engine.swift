@@ -181,7 +181,7 @@ public struct Engine: Sendable {
     registers = RegisterFile(for: shared.plans)
     roiCoefficients = shared.roiCoefficients
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
-    noiseGate = NoiseGate(window: s.noiseGate, ratio: s.noiseGateRatio, cues: plans.count)
+    noiseGate = NoiseGate(window: s.noiseGate, ratio: s.noiseGateRatio, margin: s.noiseGateMargin, cues: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
     t1WithRef = Array(repeating: false, count: plans.count)
     display = CueDisplayMachine(
@@ -249,7 +249,7 @@ public struct Engine: Sendable {
     _ = cueCard.step(.replan(.init(plans: plans, planIndex: planIndex, settings: settings, faults: faults)), at: t)
     roiCoefficients = ROICoefficients(doc)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
-    noiseGate = NoiseGate(window: settings.noiseGate, ratio: settings.noiseGateRatio, cues: plans.count)
+    noiseGate = NoiseGate(window: settings.noiseGate, ratio: settings.noiseGateRatio, margin: settings.noiseGateMargin, cues: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
     t1WithRef = Array(repeating: false, count: plans.count)
     scenePlans = plansInScene(scene)

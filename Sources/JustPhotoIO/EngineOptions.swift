@@ -14,6 +14,7 @@ public struct EngineOptions: Equatable, Sendable {
     "oneEuroBeta": .oneEuroBeta,
     "oneEuroDCutoff": .oneEuroCutoffHz,
     "noiseGateRatio": .noiseGateRatio,
+    "noiseGateMargin": .noiseGateMargin,
   ]
 
   /// The integer options with their allowed ranges; their catalogue entry lists only the default.
@@ -157,6 +158,10 @@ public struct EngineOptions: Equatable, Sendable {
   public var noiseGate: Int { Int(self[.noiseGate]) ?? 0 }
   /// `noiseGateRatio`: the multiple of a cue's hysteresis band that ``noiseGate`` allows.
   public var noiseGateRatio: Double { number(.noiseGateRatio) }
+  /// `noiseGateMargin` k: with ``noiseGate`` on, an inactive cue's warn, hard or enter counts
+  /// only when its error is past the activating threshold by more than k median changes (0,
+  /// the default: any amount, as the spec).
+  public var noiseGateMargin: Double { number(.noiseGateMargin) }
   /// `traceEvaluations=true`: every T0 evaluation and T1 tick leaves a compact `eval` line, so
   /// a golden can show *when* the engine evaluated (ENGINE §3.11: no T1 tick while degraded,
   /// landmarks accepted ≥ 121 ms apart at 8 Hz) — evidence that `tier` lines alone cannot give.
@@ -192,6 +197,10 @@ public struct NumericRange: Equatable, Sendable {
   /// The noise gate's allowance (`noiseGateRatio`): (0, 10], times a cue's hysteresis band.
   public static let noiseGateRatio = NumericRange(
     name: "a multiple of the cue's hysteresis band", min: 0, minInclusive: false, max: 10, maxInclusive: true)
+
+  /// The noise gate's activation margin (`noiseGateMargin`): [0, 10] median changes.
+  public static let noiseGateMargin = NumericRange(
+    name: "a number of median changes", min: 0, minInclusive: true, max: 10, maxInclusive: true)
 
   /// Whether `d` lies in the interval; NaN and the infinities never do.
   public func contains(_ d: Double) -> Bool {

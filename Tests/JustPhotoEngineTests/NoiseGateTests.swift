@@ -32,7 +32,7 @@ struct NoiseGateTests {
 
   /// Feeds `errors` to cue 0 and returns, for each, whether the gate held the cue.
   static func run(_ gate: inout NoiseGate, _ errors: [Double], withRef: Bool = false, band: Double? = 3) -> [Bool] {
-    errors.map { gate.observe(0, error: $0, withRef: withRef, band: band) }
+    errors.map { gate.judge(0, error: $0, withRef: withRef, band: band) == .noisy }
   }
 
   @Test("off (0, the default): never gated, whatever the error does")
@@ -85,17 +85,55 @@ struct NoiseGateTests {
     #expect(Self.run(&gate, [.nan]) == [false])
     #expect(Self.run(&gate, [1, 1]) == [true, true])
     // Cues are separate; a cue without a band is never held, even while settling.
-    #expect(gate.observe(1, error: 5, withRef: false, band: nil) == false)
-    #expect(gate.observe(2, error: 5, withRef: false, band: 3) == true)
+    #expect(gate.judge(1, error: 5, withRef: false, band: nil) == .pass)
+    #expect(gate.judge(2, error: 5, withRef: false, band: 3) == .noisy)
     // A window of one: the last change alone, settled after one change.
     var one = NoiseGate(window: 1, ratio: 1, cues: 1)
     #expect(Self.run(&one, [0, 1, 5, 6]) == [true, false, true, false])
   }
 
-  @Test("the options: noiseGate an integer 0…30, noiseGateRatio a number in (0, 10], defaults off and 1")
+  @Test("noiseGateMargin k: an inactive cue's crossing counts only past k median changes; an active cue is judged as the spec says")
+  func margin() {
+    // Changes of 1 (a median of 1) against a band of 3: never noisy.
+    var gate = NoiseGate(window: 4, ratio: 1, margin: 2, cues: 1)
+    for e in [0.0, 1, 0, 1, 0] { _ = gate.judge(0, error: e, withRef: false, band: 3, pastThreshold: -7) }
+    // 1.5 past the threshold is within 2 median changes: demoted while inactive …
+    #expect(gate.judge(0, error: 1, withRef: false, band: 3, pastThreshold: 1.5) == .demoted)
+    // … judged as the spec says once active, or without a margin.
+    #expect(gate.judge(0, error: 0, withRef: false, band: 3, pastThreshold: 1.5, active: true) == .pass)
+    // 2.5 past it is more than 2 median changes: it counts.
+    #expect(gate.judge(0, error: 1, withRef: false, band: 3, pastThreshold: 2.5) == .pass)
+    // No margin (0, the default), or no measure of the distance (a between threshold): never demoted.
+    var plain = NoiseGate(window: 4, ratio: 1, cues: 1)
+    for e in [0.0, 1, 0, 1, 0] { _ = plain.judge(0, error: e, withRef: false, band: 3, pastThreshold: 0.1) }
+    #expect(plain.judge(0, error: 1, withRef: false, band: 3, pastThreshold: 0.1) == .pass)
+    #expect(gate.judge(0, error: 0, withRef: false, band: 3, pastThreshold: nil) == .pass)
+    // Settling without a band: nothing is known of the noise, so an inactive cue is demoted.
+    var unbanded = NoiseGate(window: 4, ratio: 1, margin: 1, cues: 1)
+    #expect(unbanded.judge(0, error: 9, withRef: false, band: nil, pastThreshold: 5) == .demoted)
+  }
+
+  @Test("how far an error is past a cue's activating threshold, for each operator")
+  func pastActivating() {
+    func past(_ t: Threshold, _ v: Double) -> Double? {
+      LevelRule(ThresholdSet(warn: [t], exit: [Threshold(.absLessOrEqual, 0)])).pastActivating(v)
+    }
+    #expect(past(Threshold(.absGreater, 7), -9) == 2)
+    #expect(past(Threshold(.absGreater, 7), 6) == -1)
+    #expect(past(Threshold(.less, 0.34), 0.30).map { abs($0 - 0.04) < 1e-12 } == true)
+    #expect(past(Threshold(.greaterOrEqual, 0.1), 0.25).map { abs($0 - 0.15) < 1e-12 } == true)
+    #expect(past(Threshold(.absLess, 2), 0.5) == 1.5)
+    #expect(past(Threshold(.between, 1, 2), 1.5) == nil)
+    #expect(past(Threshold(.less, 1), .nan) == nil)
+  }
+
+  @Test("the options: noiseGate an integer 0…30, noiseGateRatio in (0, 10], noiseGateMargin in [0, 10]; defaults off, 1, 0")
   func options() throws {
     var o = EngineOptions()
-    #expect(o.noiseGate == 0 && o.noiseGateRatio == 1)
+    #expect(o.noiseGate == 0 && o.noiseGateRatio == 1 && o.noiseGateMargin == 0)
+    try o.set("noiseGateMargin", "2")
+    #expect(o.noiseGateMargin == 2)
+    #expect(throws: EngineOptionsError.self) { try o.set("noiseGateMargin", "-0.5") }
     try o.set("noiseGate", "15")
     try o.set("noiseGateRatio", "0.50")
     #expect(o.noiseGate == 15 && o["noiseGateRatio"] == "0.5")

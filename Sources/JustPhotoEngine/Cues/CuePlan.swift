@@ -203,6 +203,11 @@ final class CuePlan: Sendable {
     withRef ? withRefRule.noiseBand : noRefRule.noiseBand
   }
 
+  /// How far `error` is past the activating threshold of its mode (§3.4.7).
+  func pastActivating(_ error: Double, withRef: Bool) -> Double? {
+    withRef ? withRefRule.pastActivating(error) : noRefRule.pastActivating(error)
+  }
+
   /// The severity of `error` against the hard threshold of its mode (§3.7).
   func severity(of error: Double, withRef: Bool = false) -> Double? {
     withRef ? withRefRule.severity(of: error) : noRefRule.severity(of: error)
@@ -234,6 +239,8 @@ struct LevelRule: Sendable {
   /// exit threshold, in the error's units (HEAD_LEVEL noRef: abs> 7 to abs<= 4 is 3; CHIN_DOWN:
   /// < 0.34 to between [0.36, 0.42] is 0.02). nil without either threshold or for a zero band.
   var noiseBand: Double?
+  /// The activating threshold the noise gate measures from (warn, else enter, else hard).
+  var activating: Threshold?
 
   init(_ set: ThresholdSet?) {
     hard = set?.hard.first
@@ -242,7 +249,21 @@ struct LevelRule: Sendable {
     exit = set?.exit.first
     hardMagnitude = set?.hardMagnitude
     single = set.map { s in [s.hard, s.warn, s.enter, s.exit].allSatisfy { $0.count <= 1 } } ?? true
-    noiseBand = Self.band(activating: warn ?? enter ?? hard, exit: exit)
+    activating = warn ?? enter ?? hard
+    noiseBand = Self.band(activating: activating, exit: exit)
+  }
+
+  /// How far `value` is past the activating threshold, in the error's units (positive past it,
+  /// negative short of it); nil without one, for a `between` threshold, or a non-finite value.
+  func pastActivating(_ value: Double) -> Double? {
+    guard let t = activating, value.isFinite else { return nil }
+    switch t.op {
+    case .less, .lessOrEqual: return t.a - value
+    case .greater, .greaterOrEqual: return value - t.a
+    case .absGreater, .absGreaterOrEqual: return abs(value) - t.a
+    case .absLess, .absLessOrEqual: return t.a - abs(value)
+    case .between: return nil
+    }
   }
 
   /// ``noiseBand`` of an activating and an exit threshold.

@@ -6,12 +6,17 @@
 /// Per cue it keeps the last `window` frame-to-frame changes of the error (in one mode, noRef
 /// or withRef) and compares their median with `ratio` × the cue's band
 /// (``LevelRule/noiseBand``). The median, not the mean: one outlier frame (two large changes)
-/// does not gate a cue whose error is otherwise steady. Nothing is allocated after `init`.
+/// does not gate a cue whose error is otherwise steady. With `noiseGateMargin` k > 0 an inactive
+/// cue also needs its error past the activating threshold by more than k median changes: a
+/// crossing within the noise is no evidence. Nothing is allocated after `init`.
 struct NoiseGate: Sendable {
   /// Frame-to-frame changes weighed (N of `noiseGate=N`); 0 is off.
   let window: Int
   /// The multiple of the band allowed (`noiseGateRatio`).
   let ratio: Double
+  /// How many median changes an inactive cue's error must be past its activating threshold
+  /// (`noiseGateMargin`; 0: any amount, as the spec).
+  let marginFactor: Double
   /// Cue `i`'s changes live in `changes[i * window ..< (i + 1) * window]`, a ring.
   private var changes: [Double]
   /// Per cue: changes held (≤ window), the ring's next slot, the last error and its mode.
@@ -24,10 +29,11 @@ struct NoiseGate: Sendable {
   /// The median's working copy of one cue's changes.
   private var scratch: [Double]
 
-  /// A gate for `cues` cues; `window` 0 makes ``observe(_:error:withRef:band:)`` always false.
-  init(window: Int, ratio: Double, cues: Int) {
+  /// A gate for `cues` cues; `window` 0 makes every ``judge(_:error:withRef:band:pastThreshold:active:)`` a pass.
+  init(window: Int, ratio: Double, margin: Double = 0, cues: Int) {
     self.window = max(0, window)
     self.ratio = ratio
+    self.marginFactor = margin
     let n = self.window > 0 ? cues : 0
     changes = Array(repeating: 0, count: n * self.window)
     held = Array(repeating: 0, count: n)
@@ -41,15 +47,32 @@ struct NoiseGate: Sendable {
   /// Whether the gate is on (`noiseGate` ≥ 1).
   var isOn: Bool { window > 0 }
 
-  /// Records cue `i`'s error of this evaluation and says whether the cue is too noisy to be
-  /// judged: the median of its last changes (up to `window`, in one mode) is above
-  /// `ratio × band`, or fewer than ``settling`` changes are held yet. A cue without a band (no
-  /// activating or no exit threshold) is never gated.
-  mutating func observe(_ i: Int, error: Double, withRef: Bool, band: Double?) -> Bool {
-    guard isOn, i < held.count else { return false }
+  /// What the gate makes of one evaluation of a cue.
+  enum Verdict: Equatable, Sendable {
+    /// Judged as the spec says.
+    case pass
+    /// Unavailable (`noisy`): the median change is past `ratio × band`, or too few changes are
+    /// held yet to tell.
+    case noisy
+    /// An inactive cue's activating level counts as none: its error is past the activating
+    /// threshold by no more than `margin × median change` (`noiseGateMargin`).
+    case demoted
+  }
+
+  /// Records cue `i`'s error of this evaluation and judges it (§3.4.7): ``Verdict/noisy`` when
+  /// the median of its last changes (up to `window`, in one mode) is above `ratio × band`, or
+  /// fewer than ``settling`` changes are held yet; else ``Verdict/demoted`` when the cue is
+  /// inactive, `marginFactor` > 0 and `pastThreshold` (how far the error is past its activating
+  /// threshold) is at most `marginFactor ×` that median; else ``Verdict/pass``. A cue without a
+  /// band (no activating or no exit threshold) is never `noisy`; one without a `pastThreshold`
+  /// (a `between` activating threshold) is never demoted.
+  mutating func judge(
+    _ i: Int, error: Double, withRef: Bool, band: Double?, pastThreshold: Double? = nil, active: Bool = false
+  ) -> Verdict {
+    guard isOn, i < held.count else { return .pass }
     guard error.isFinite else {
       clear(i)
-      return false
+      return .pass
     }
     if hasLast[i] && lastWithRef[i] == withRef {
       changes[i * window + next[i]] = abs(error - last[i])
@@ -59,12 +82,13 @@ struct NoiseGate: Sendable {
       (held[i], next[i]) = (0, 0)
     }
     (last[i], lastWithRef[i], hasLast[i]) = (error, withRef, true)
-    guard let band else { return false }
     // Too little seen to tell the noise: after a start, a reset, an unavailable evaluation or
     // a mode change the cue waits for `settling` changes (a detector dropout would otherwise
     // open the gate to the frames right after it).
-    guard held[i] >= settling else { return true }
-    return median(i, of: held[i]) > ratio * band
+    let median = held[i] >= settling ? median(i, of: held[i]) : .infinity
+    if let band, median > ratio * band { return .noisy }
+    if marginFactor > 0, !active, let pastThreshold, pastThreshold <= marginFactor * median { return .demoted }
+    return .pass
   }
 
   /// Changes needed before a cue can be judged: 2 (one change is one outlier), or the window.

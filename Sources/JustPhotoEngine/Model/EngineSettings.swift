@@ -27,6 +27,8 @@ public struct EngineSettings: Equatable, Sendable {
   /// and the multiple of a cue's hysteresis band they may reach.
   public var noiseGate: Int
   public var noiseGateRatio: Double
+  /// `noiseGateMargin`: median changes an inactive cue's error must be past its activating threshold.
+  public var noiseGateMargin: Double
   /// `errorSource=formulaFirst` (default) vs `outputsFirst` (§2.9).
   public var errorSourceFormulaFirst: Bool
   public var captureFailedText: CaptureFailedText
@@ -47,6 +49,7 @@ public struct EngineSettings: Equatable, Sendable {
     activateFrames = options.activateFrames
     noiseGate = options.noiseGate
     noiseGateRatio = options.noiseGateRatio
+    noiseGateMargin = options.noiseGateMargin
     errorSourceFormulaFirst = options.errorSourceFormulaFirst
     captureFailedText = CaptureFailedText(rawValue: options[.captureFailedText]) ?? .prd
     metric = MetricOptions(options)

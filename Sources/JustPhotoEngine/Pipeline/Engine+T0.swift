@@ -189,10 +189,18 @@ extension Engine {
       cueUnavailable(i, plan, why: why, &requests, &collector)
     case .value(let error):
       // `noiseGate` (§3.4.7): one `isOn` check when off (the default).
-      if noiseGate.isOn && noiseGate.observe(i, error: error, withRef: observed.withRef, band: plan.noiseBand(withRef: observed.withRef)) {
-        cueUnavailable(i, plan, why: "noisy", &requests, &collector)
-      } else {
+      guard noiseGate.isOn else {
         cueObserved(i, plan, error: error, observed, input, &requests, &collector)
+        return
+      }
+      let withRef = observed.withRef
+      switch noiseGate.judge(
+        i, error: error, withRef: withRef, band: plan.noiseBand(withRef: withRef),
+        pastThreshold: plan.pastActivating(error, withRef: withRef), active: hysteresis[i].isActive)
+      {
+      case .noisy: cueUnavailable(i, plan, why: "noisy", &requests, &collector)
+      case .demoted: cueObserved(i, plan, error: error, observed, input, demoted: true, &requests, &collector)
+      case .pass: cueObserved(i, plan, error: error, observed, input, &requests, &collector)
       }
     }
   }
@@ -221,12 +229,14 @@ extension Engine {
 
   /// An error: its level (§3.3) moves the hysteresis (§3.5); an active cue is a candidate.
   @inline(__always) mutating func cueObserved(
-    _ i: Int, _ plan: CuePlan, error: Double, _ observed: CueObservation, _ input: T0Input,
+    _ i: Int, _ plan: CuePlan, error: Double, _ observed: CueObservation, _ input: T0Input, demoted: Bool = false,
     _ requests: inout T0Requests, _ collector: inout CueEvalCollector?
   ) {
     let modeWithRef = observed.withRef
     let faults = configuration.plantedFaults
-    let level = Self.faultedLevel(plan.level(of: error, withRef: modeWithRef), faults)
+    var level = Self.faultedLevel(plan.level(of: error, withRef: modeWithRef), faults)
+    // `noiseGateMargin` (§3.4.7): an inactive cue's crossing within the noise is no activation.
+    if demoted && (level == .warn || level == .hard || level == .enter) { level = .none }
     let event = hysteresis[i].step(.observe(level, persistFrames: Self.exitPersist(plan, faults), activateFrames: settings.activateFrames))
     if event == .exitCrossed { requests.exited.append(plan.id) }
     // Severity only where it is read: a candidate's ranking, or the trace.
