@@ -105,9 +105,9 @@ struct SeedDrawsTests {
     #expect(SeedDraws.pairedDifference("x", trial: ["x@0": 1], shipped: ["x@0": 1, "x@1": 2], draws: 2) == nil)
   }
 
-  static func study(_ name: String, noise: [Double], latencyShift: Double = 0, draws: Int) throws -> TuneStudy {
+  static func study(_ name: String, noise: [Double], latencyShift: Double = 0, draws: Int, settings: String = "") throws -> TuneStudy {
     let path = TuneTests.tempStudy(name)
-    let space = try TuneTests.space("cues[*].antiJitter.persistFrames: [3..5]\n")
+    let space = try TuneTests.space(settings + "cues[*].antiJitter.persistFrames: [3..5]\n")
     let sampler = TuneSampler(kind: .grid, domains: space.parameters.map(\.domain), seed: 1, objective: "flicker_per_min")
     var r = TuneRunner(
       space: space, sampler: sampler, trials: 3, jobs: 1, baseSpec: TuneTests.spec,
@@ -154,6 +154,28 @@ struct SeedDrawsTests {
     #expect(worse == ["validation flicker_per_min +1 [+1, +1] vs shipped on 3 draws"], "\(worse)")
     let g = try #require(report.generalisation(t2))
     #expect(g.reasons.contains { $0.hasPrefix("validation latency_p90_ms 0 [-") && $0.hasSuffix(": may be worse") }, "\(g.reasons)")
+  }
+
+  @Test("tolerate: a declared non-inferiority margin: worse by no more than it is no worse, past it the gate refuses and says so")
+  func tolerance() throws {
+    // Trial #2 is +100 ms of validation latency p90 on every draw, and +1 flicker.
+    let within = try TuneReport(
+      study: try Self.study("t1.sqlite", noise: [0, 0.5, 1], draws: 3, settings: "tolerate: {latency_p90_ms: 150}\n"),
+      objectives: ["flicker_per_min"])
+    let t2 = try #require(within.trials.first { $0.index == 2 })
+    #expect(within.tolerance("latency_p90_ms") == 150 && within.tolerance("flicker_per_min") == 0)
+    #expect(within.worseThanShipped(t2) == ["validation flicker_per_min +1 [+1, +1] vs shipped on 3 draws"], "\(within.worseThanShipped(t2))")
+    #expect(!(within.generalisation(t2)?.reasons.contains { $0.contains("latency_p90_ms") } ?? true))
+    #expect(within.text(limit: 0).contains("latency_p90_ms +150 counts as no worse"))
+    #expect(within.json.contains("\"tolerate\":{\"latency_p90_ms\":150}"))
+    let past = try TuneReport(
+      study: try Self.study("t2.sqlite", noise: [0, 0.5, 1], draws: 3, settings: "tolerate: {latency_p90_ms: 50}\n"),
+      objectives: ["flicker_per_min"])
+    let p2 = try #require(past.trials.first { $0.index == 2 })
+    #expect(past.worseThanShipped(p2).contains("validation latency_p90_ms +100 [+100, +100] vs shipped on 3 draws, past the tolerated +50"), "\(past.worseThanShipped(p2))")
+    // A negative margin is refused at its place.
+    #expect(throws: HarnessFailure.self) { try TuneTests.space("tolerate: {latency_p90_ms: -1}\ncues[*].antiJitter.persistFrames: [3..5]\n") }
+    #expect(throws: HarnessFailure.self) { try TuneTests.space("tolerate: {nonsense: 1}\ncues[*].antiJitter.persistFrames: [3..5]\n") }
   }
 
   @Test("a study records its draws and seed derivation: a rerun, --extend or merge with another count is refused naming it")

@@ -159,6 +159,11 @@ package struct DrawInterval: Sendable, Equatable {
   package var worse: Bool { low > 0 }
   /// The interval excludes worse (its upper end ≤ 0), for a difference.
   package var excludesWorse: Bool { high <= 0 }
+  /// Worse beyond noise by more than a non-inferiority `margin` (≥ 0): the whole interval lies
+  /// above it. ``worse`` is `worse(by: 0)`.
+  package func worse(by margin: Double) -> Bool { low > margin }
+  /// The interval excludes worse by more than `margin`: its upper end is at most the margin.
+  package func excludesWorse(by margin: Double) -> Bool { high <= margin }
 
   /// `2.86 [2.1, 3.6]`, or the value alone for one draw.
   package var text: String {

@@ -18,6 +18,9 @@ package struct TuneReport: Sendable {
   package var validation: [String]
   /// The space's `generalise:` budgets on validation objectives.
   package var budgets: [(name: String, max: Double)]
+  /// The space's `tolerate:` margins: how much worse than shipped an objective may be (its
+  /// paired difference) and still count as no worse; 0 for an objective not listed.
+  package var tolerances: [String: Double]
   /// The shipped spec's objectives (fit, and `val.KEY`), when the study stored them.
   package var shipped: [String: Double]?
   /// Trials asked for by number (`--trial`), shown beside the front.
@@ -40,6 +43,7 @@ package struct TuneReport: Sendable {
     objective = meta["objective"] ?? "flicker_per_min"
     validation = (meta["validation"] ?? "").split(separator: "\n").map(String.init)
     budgets = Self.bounds(meta["generalise"] ?? "")
+    tolerances = Dictionary(Self.bounds(meta["tolerate"] ?? ""), uniquingKeysWith: { a, _ in a })
     shipped = try study.shipped()
     draws = Int(meta["draws"] ?? "1") ?? 1
     let known = Set(trials.map(\.index))
@@ -98,8 +102,10 @@ package struct TuneReport: Sendable {
     }
     var reasons: [String] = []
     for k in comparedKeys {
-      guard let d = difference(t, v + k), !d.excludesWorse else { continue }
-      reasons.append(comparison(t, k, d, validation: true) + (draws > 1 ? (d.worse ? ": worse beyond noise" : ": may be worse") : ""))
+      let margin = tolerance(k)
+      guard let d = difference(t, v + k), !d.excludesWorse(by: margin) else { continue }
+      let beyond = d.worse(by: margin) ? ": worse beyond noise" : ": may be worse"
+      reasons.append(comparison(t, k, d, validation: true) + (draws > 1 ? beyond + toleranceNote(margin) : ""))
     }
     reasons += budgetReasons(t)
     return Generalisation(generalises: reasons.isEmpty, reasons: reasons)
@@ -118,10 +124,19 @@ package struct TuneReport: Sendable {
     }
     var reasons: [String] = []
     for k in comparedKeys {
-      guard let d = difference(t, (onValidation ? TuneRunner.validationPrefix : "") + k), d.worse else { continue }
-      reasons.append(comparison(t, k, d, validation: onValidation))
+      let margin = tolerance(k)
+      guard let d = difference(t, (onValidation ? TuneRunner.validationPrefix : "") + k), d.worse(by: margin) else { continue }
+      reasons.append(comparison(t, k, d, validation: onValidation) + toleranceNote(margin))
     }
     return reasons + budgetReasons(t)
+  }
+
+  /// The `tolerate:` margin of objective `key` (0 when the space declares none).
+  package func tolerance(_ key: String) -> Double { tolerances[key] ?? 0 }
+
+  /// ", past the tolerated +200" for a declared margin; empty for none.
+  func toleranceNote(_ margin: Double) -> String {
+    margin > 0 ? ", past the tolerated +\(Self.number(margin))" : ""
   }
 
   func budgetReasons(_ t: TrialResult) -> [String] {
@@ -161,6 +176,7 @@ package struct TuneReport: Sendable {
       out += "No validation corpus: the figures are those the trials were fitted on.\n"
     } else {
       let budgetText = budgets.map { ", or validation \($0.name) > \(Self.number($0.max))" }.joined()
+        + (tolerances.isEmpty ? "" : " (worse by no more than the tolerated " + tolerances.sorted { $0.key < $1.key }.map { "\($0.key) +\(Self.number($0.value))" }.joined(separator: ", ") + " counts as no worse)")
       out += "Validation corpus: \(validation.count) recording\(validation.count == 1 ? "" : "s") (\(validation.joined(separator: ", "))); val.* columns.\n"
       let paired = draws > 1 ? "the interval of its paired difference with shipped does not exclude worse" : "is worse than shipped"
       out += "A trial does not generalise when a validation objective (\(objective) or any other) \(paired)\(budgetText).\n"
@@ -325,6 +341,7 @@ package struct TuneReport: Sendable {
       "objective": .string(objective),
       "validation_corpus": .array(validation.map { .string($0) }),
       "generalise": .object(JSONObject(budgets.map { JSONMember($0.name, .number($0.max)) })),
+      "tolerate": .object(JSONObject(tolerances.sorted { $0.key < $1.key }.map { JSONMember($0.key, .number($0.value)) })),
     ]
     if let shipped {
       var o: JSONObject = ["objectives": Self.split(shipped, validation: false)]

@@ -64,6 +64,7 @@ package struct TuneRunner: Sendable {
       ("parameters", space.parameters.map(\.path).joined(separator: "\n")),
       ("validation", validation.joined(separator: "\n")),
       ("generalise", space.generalise.map { "\($0.name)<=\(JSONWriter.shortest($0.max))" }.joined(separator: ",")),
+      ("tolerate", space.tolerate.map { "\($0.name)<=\(JSONWriter.shortest($0.max))" }.joined(separator: ",")),
       ("draws", String(draws)), ("seed_derivation", SeedDraws.derivation),
     ]
   }

@@ -103,6 +103,7 @@ package enum TuneLimits {
 /// constraints: {budget_violations: 0, expectation_failures: 0}   # objective ≤ value, else infeasible
 /// validation: "val-*"          # recordings judged apart from the fit (default: val-* if any; none)
 /// generalise: {latency_p90_ms: 1000}   # validation budgets a promoted trial must keep
+/// tolerate: {latency_p50_ms: 200}       # non-inferiority margins: worse by at most this is no worse
 /// cues[*].antiJitter.persistFrames: [2..6]
 /// defaults.antiJitter.minHoldMs: {min: 1500, max: 4000, step: 250}
 /// cues[FRAME_MOVE_*].trigger.noRef.exit: {min: 0.02, max: 0.06}
@@ -110,7 +111,7 @@ package enum TuneLimits {
 /// options.oneEuroBeta: {min: 0, max: 30, when: "options.landmarkFilter == oneEuro"}
 /// ```
 package struct TuneSpace: Sendable {
-  package static let settingKeys = ["sampler", "seed", "trials", "objective", "objectives", "constraints", "validation", "generalise"]
+  package static let settingKeys = ["sampler", "seed", "trials", "objective", "objectives", "constraints", "validation", "generalise", "tolerate"]
   package static let defaultConstraints: [(String, Double)] = [("budget_violations", 0), ("expectation_failures", 0)]
 
   package var file: String
@@ -131,6 +132,11 @@ package struct TuneSpace: Sendable {
   /// Validation budgets (`generalise:`): a trial whose validation objective exceeds one does
   /// not generalise.
   package var generalise: [(name: String, max: Double)] = []
+  /// Non-inferiority margins (`tolerate:`, ≥ 0, in the objective's units): a trial's paired
+  /// difference with the shipped spec counts as worse only past its objective's margin (0 for
+  /// an objective not listed), in `tune promote`'s gate and in "generalises". A declared price:
+  /// an anti-jitter measure that waits one more evaluation costs 100 ms at 10 fps by design.
+  package var tolerate: [(name: String, max: Double)] = []
   /// Notes for the user (shadowed paths), in parameter order.
   package var warnings: [String] = []
 
@@ -247,6 +253,11 @@ package struct TuneSpace: Sendable {
       validationPlace = at
     case "generalise":
       generalise = try objectiveBounds(v, key: key, meaning: "the largest allowed validation value")
+    case "tolerate":
+      tolerate = try objectiveBounds(v, key: key, meaning: "the largest paired difference with the shipped spec taken as no worse")
+      if let negative = tolerate.first(where: { $0.max < 0 }) {
+        throw .badInput("\(at): tolerate.\(negative.name): expected a margin of 0 or more, found \(JSONWriter.shortest(negative.max))")
+      }
     default:
       constraints = try objectiveBounds(v, key: key, meaning: "the largest allowed value")
     }
