@@ -104,8 +104,11 @@ package struct TuneReport: Sendable {
     for k in comparedKeys {
       let margin = tolerance(k)
       guard let d = difference(t, v + k), !d.excludesWorse(by: margin) else { continue }
-      let beyond = d.worse(by: margin) ? ": worse beyond noise" : ": may be worse"
-      reasons.append(comparison(t, k, d, validation: true) + (draws > 1 ? beyond + toleranceNote(margin) : ""))
+      let beyond =
+        d.worse(by: margin)
+        ? ": worse beyond noise" + toleranceNote(margin)
+        : ": may be worse" + (margin > 0 ? " by more than the tolerated +\(Self.number(margin))" : "")
+      reasons.append(comparison(t, k, d, validation: true) + (draws > 1 ? beyond : ""))
     }
     reasons += budgetReasons(t)
     return Generalisation(generalises: reasons.isEmpty, reasons: reasons)
