@@ -83,11 +83,6 @@ public struct Engine: Sendable {
   var cueCard: CueCardMachine
   /// Subject lock and identity switches (§3.4.4c, §3.4.6).
   var subject = SubjectTracker()
-  /// The subject face of the last accepted T0 result (what T1 ticks use).
-  var latestSubjectFace: FaceObservation? {
-    guard let i = latestSubjectIndex, let faces = latestFrame?.faces, i < faces.count else { return nil }
-    return faces[i]
-  }
   /// The subject's index in `latestFrame.faces`.
   var latestSubjectIndex: Int?
   /// Whether the last accepted T0 result had a subject (a face or a kept joint): feeds the

@@ -9,6 +9,12 @@ import EngineIO
 /// sticky level and this error; fallback requests and exit crossings of the tick are carried
 /// to that evaluation ([D]: §3.15 selects once per accepted T0 result).
 extension Engine {
+  /// The subject face of the last accepted T0 result (what T1 ticks use).
+  var latestSubjectFace: FaceObservation? {
+    guard let i = latestSubjectIndex, let faces = latestFrame?.faces, i < faces.count else { return nil }
+    return faces[i]
+  }
+
   mutating func evaluateT1(tick k: Int, at t: Millis) -> Effects {
     let frame = latestFrame ?? CanonicalFrame.none
     var scalars = sensorScalars
