@@ -66,6 +66,43 @@ struct MatchDeciderResultTests {
     }
   }
 
+  @Test("samples by slot give the result the same samples by metric name give, over many evaluations")
+  func samplesBySlotEqualSamplesByName() {
+    let samples: [MetricSample?] = [
+      nil, .value(0.01), .value(-0.3), .value(2), .value(.nan), .unavailable(MatchMissingInfo(reason: "no_pose", missing: ["body.leftHip"])),
+    ]
+    var mix = Mix(state: 11)
+    for policy in MissingTargetPolicy.allCases {
+      for mode in MirrorMode.allCases {
+        let options = MatchOptions(mirrorMode: mode, missingTargetPolicy: policy)
+        for _ in 0..<300 {
+          let requirements = Self.requirements(&mix)
+          var bySlot = MatchDecider(requirements: requirements)
+          var byName = bySlot
+          // A run of evaluations, so the exit counters carry over.
+          for _ in 0..<8 {
+            var live = [MetricSample?](repeating: nil, count: requirements.count)
+            var mirrored = live
+            var liveByName: [String: MetricSample] = [:]
+            var mirroredByName: [String: MetricSample] = [:]
+            for (j, r) in requirements.enumerated() where bySlot.metricSlots[j] == j {
+              live[j] = samples[mix.below(samples.count)]
+              mirrored[j] = samples[mix.below(samples.count)]
+              liveByName[r.metric] = live[j]
+              mirroredByName[r.metric] = mirrored[j]
+            }
+            var targets: [String: Double] = [:]
+            for m in MatchDecider.strongMetrics where mix.below(4) != 0 { targets[m] = [0, 0.2, -1, .nan][mix.below(4)] }
+            let a = bySlot.evaluate(samples: live, mirroredSamples: mirrored, targets: targets, options: options)
+            let b = byName.evaluate(live: liveByName, targets: targets, options: options, mirroredLive: mirroredByName)
+            #expect(a == b)
+            #expect(bySlot == byName)
+          }
+        }
+      }
+    }
+  }
+
   @Test("each metric's mirrored value is the one MatchMirror.scalarMirrored holds")
   func scalarMirrorSourceEqualsTheMirroredMap() {
     let names = MatchDecider.strongMetrics + MatchMirror.negatedMetrics + ["colorTempLeftK", "colorTempRightK", "other"]

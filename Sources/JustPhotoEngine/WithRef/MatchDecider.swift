@@ -30,6 +30,17 @@ public struct MatchDecider: Equatable, Sendable {
   /// whose live sample it reads (its own, or its pair's in `MatchMirror.swappedMetrics`) and
   /// whether it is negated (`MatchMirror.negatedMetrics`), as `MatchMirror.scalarMirrored`.
   private let scalarMirrors: [(source: String, negated: Bool)]
+  /// Per requirement, the index of the first requirement with the same metric: the slot of its
+  /// live sample in ``evaluate(samples:mirroredSamples:targets:options:)``.
+  let metricSlots: [Int]
+  /// Per requirement, the slot of the metric its `scalar` mirror reads (`scalarMirrors`), nil
+  /// when no requirement has that metric (no sample of it is given).
+  private let scalarMirrorSlots: [Int?]
+  /// The engine's cache of where each requirement's live metric comes from (its cue's plan
+  /// and that plan's assignment of the metric; nil: none). Valid for the plans the decider was
+  /// built with: a PoseSpec reload builds new plans and a new decider, a scene change a new
+  /// decider for the same plans. Not part of the decider's value (`==`).
+  var planInputs: [(plan: Int, assignment: Int)?]?
 
   public init(spec: PoseSpecDocument, scene: String) {
     self.init(
@@ -43,7 +54,11 @@ public struct MatchDecider: Equatable, Sendable {
     self.requirements = requirements
     exitCounters = Array(repeating: 0, count: requirements.count)
     groups = Self.groups(requirements)
-    scalarMirrors = requirements.map { MatchMirror.scalarMirrorSource(of: $0.metric) }
+    let mirrors = requirements.map { MatchMirror.scalarMirrorSource(of: $0.metric) }
+    scalarMirrors = mirrors
+    let metrics = requirements.map(\.metric)
+    metricSlots = metrics.map { m in metrics.firstIndex(of: m)! }
+    scalarMirrorSlots = mirrors.map { metrics.firstIndex(of: $0.source) }
   }
 
   /// Two deciders are equal when their requirements, scene, key and exit counters are (the
@@ -116,17 +131,49 @@ extension MatchDecider {
     live: [String: MetricSample], targets: [String: Double], options: MatchOptions = MatchOptions(),
     mirroredLive: [String: MetricSample]? = nil
   ) -> MatchResult {
-    // The mirrored value of requirement i's metric: with `scalar`, read from `live` as
-    // `MatchMirror.scalarMirrored(live)` would hold it (no mirrored map is built).
-    func mirroredValue(_ i: Int) -> Double? {
-      switch options.mirrorMode {
-      case .scalar:
-        let m = scalarMirrors[i]
-        guard let v = live[m.source]?.finiteValue else { return nil }
-        return m.negated ? -v : v
-      case .points: return mirroredLive?[requirements[i].metric]?.finiteValue
-      }
-    }
+    let (requirements, mirrors) = (self.requirements, scalarMirrors)
+    return evaluate(
+      targets: targets, options: options, live: { live[requirements[$0].metric] },
+      // With `scalar`, read from `live` as `MatchMirror.scalarMirrored(live)` would hold it
+      // (no mirrored map is built).
+      mirrored: { i in
+        switch options.mirrorMode {
+        case .scalar:
+          guard let v = live[mirrors[i].source]?.finiteValue else { return nil }
+          return mirrors[i].negated ? -v : v
+        case .points: return mirroredLive?[requirements[i].metric]?.finiteValue
+        }
+      })
+  }
+
+  /// ``evaluate(live:targets:options:mirroredLive:)`` with the live samples by slot, not by
+  /// name (the engine's per-frame call: no dictionary of samples built or hashed):
+  /// `samples[metricSlots[i]]` is the sample of requirement i's metric, nil when there is
+  /// none, and `mirroredSamples` likewise for `mirrorMode=points`. The same result as the
+  /// maps `[metric of requirement j: samples[j]]` (first requirements of each metric) given by
+  /// name.
+  mutating func evaluate(
+    samples: [MetricSample?], mirroredSamples: [MetricSample?]?, targets: [String: Double], options: MatchOptions
+  ) -> MatchResult {
+    precondition(samples.count == requirements.count, "MatchDecider.evaluate: one sample slot per requirement")
+    let (slots, mirrorSlots, mirrors) = (metricSlots, scalarMirrorSlots, scalarMirrors)
+    return evaluate(
+      targets: targets, options: options, live: { samples[slots[$0]] },
+      mirrored: { i in
+        switch options.mirrorMode {
+        case .scalar:
+          guard let slot = mirrorSlots[i], let v = samples[slot]?.finiteValue else { return nil }
+          return mirrors[i].negated ? -v : v
+        case .points: return mirroredSamples?[slots[i]]?.finiteValue
+        }
+      })
+  }
+
+  /// Steps 1–3 for every requirement, then ``result(_:)``: `live(i)` is the live sample of
+  /// requirement i's metric, `mirrored(i)` its finite mirrored value (§3.13f) or nil.
+  private mutating func evaluate(
+    targets: [String: Double], options: MatchOptions, live: (Int) -> MetricSample?, mirrored mirroredValue: (Int) -> Double?
+  ) -> MatchResult {
     func target(_ r: MatchRequirement) -> Double? { targets[r.metric].flatMap { $0.isFinite ? $0 : nil } }
     // `exclude` never empties the required list: if no requirement has its target, they all
     // block (so that `blocked_by` stays non-empty whenever match is false, §3.13g) [D].
@@ -141,7 +188,7 @@ extension MatchDecider {
       guard let t = target(r) else {
         exitCounters[i] = 0
         var info = MatchMissingInfo.missingTarget(r.metric)
-        if !exclude, case .unavailable(let why)? = live[r.metric] {
+        if !exclude, case .unavailable(let why)? = live(i) {
           info = MatchMissingInfo(reason: info.reason, missing: info.missing + why.missing)
         }
         state.status = exclude ? .excluded : .missingData
@@ -149,7 +196,7 @@ extension MatchDecider {
         states.append(state)
         continue
       }
-      switch live[r.metric] {
+      switch live(i) {
       case nil:
         state.missing = MatchMissingInfo(reason: "metric_unavailable", missing: [r.metric])
       case .unavailable(let why)?:
