@@ -46,7 +46,9 @@ struct MatchDeciderResultTests {
       let status = statuses[mix.below(statuses.count)]
       let missing: MatchMissingInfo? =
         status == .evaluated || mix.below(4) == 0
-        ? nil : MatchMissingInfo(reason: reasons[mix.below(3)], missing: mix.below(2) == 0 ? [] : ["body.leftHip", "target.\(r.metric)"])
+        ? nil
+        : MatchMissingInfo(
+          reason: reasons[mix.below(3)], missing: mix.below(2) == 0 ? [] : ["body.leftHip", "target.\(r.metric)"])
       return MatchCueState(
         cueId: r.cueId, dimensionKey: r.dimensionKey, status: status,
         level: status == .evaluated ? CueLevel.allCases[mix.below(CueLevel.allCases.count)] : .none,
@@ -69,7 +71,8 @@ struct MatchDeciderResultTests {
   @Test("samples by slot give the result the same samples by metric name give, over many evaluations")
   func samplesBySlotEqualSamplesByName() {
     let samples: [MetricSample?] = [
-      nil, .value(0.01), .value(-0.3), .value(2), .value(.nan), .unavailable(MatchMissingInfo(reason: "no_pose", missing: ["body.leftHip"])),
+      nil, .value(0.01), .value(-0.3), .value(2), .value(.nan),
+      .unavailable(MatchMissingInfo(reason: "no_pose", missing: ["body.leftHip"])),
     ]
     var mix = Mix(state: 11)
     for policy in MissingTargetPolicy.allCases {
@@ -92,7 +95,9 @@ struct MatchDeciderResultTests {
               mirroredByName[r.metric] = mirrored[j]
             }
             var targets: [String: Double] = [:]
-            for m in MatchDecider.strongMetrics where mix.below(4) != 0 { targets[m] = [0, 0.2, -1, .nan][mix.below(4)] }
+            for m in MatchDecider.strongMetrics where mix.below(4) != 0 {
+              targets[m] = [0, 0.2, -1, .nan][mix.below(4)]
+            }
             let a = bySlot.evaluate(samples: live, mirroredSamples: mirrored, targets: targets, options: options)
             let b = byName.evaluate(live: liveByName, targets: targets, options: options, mirroredLive: mirroredByName)
             #expect(a == b)

@@ -172,7 +172,8 @@ extension MatchDecider {
   /// Steps 1–3 for every requirement, then ``result(_:)``: `live(i)` is the live sample of
   /// requirement i's metric, `mirrored(i)` its finite mirrored value (§3.13f) or nil.
   private mutating func evaluate(
-    targets: [String: Double], options: MatchOptions, live: (Int) -> MetricSample?, mirrored mirroredValue: (Int) -> Double?
+    targets: [String: Double], options: MatchOptions, live: (Int) -> MetricSample?,
+    mirrored mirroredValue: (Int) -> Double?
   ) -> MatchResult {
     func target(_ r: MatchRequirement) -> Double? { targets[r.metric].flatMap { $0.isFinite ? $0 : nil } }
     // `exclude` never empties the required list: if no requirement has its target, they all
@@ -284,7 +285,8 @@ extension MatchDecider {
     for i in group where states[i].status != .excluded && !states[i].persisted {
       if let b = best {
         let (x, y) = (states[i], states[b])
-        let less = x.stableFrames != y.stableFrames ? x.stableFrames < y.stableFrames : MatchOrder.less(x.cueId, y.cueId)
+        let less =
+          x.stableFrames != y.stableFrames ? x.stableFrames < y.stableFrames : MatchOrder.less(x.cueId, y.cueId)
         if !less { continue }
       }
       best = i
