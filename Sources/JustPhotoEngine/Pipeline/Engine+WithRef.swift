@@ -100,26 +100,41 @@ extension Engine {
   mutating func evaluateMatch(_ ctx: MetricContext, mirrorCtx: MetricContext?, quiet: Bool, at t: Millis)
     -> (outputs: [EngineOutput], diagnostics: [DiagnosticLine], praised: Bool)
   {
-    var live: [String: MetricSample] = [:]
-    var mirrored: [String: MetricSample]? = mirrorCtx == nil ? nil : [:]
-    for r in withRef.decider.requirements {
-      guard let p = planIndex[r.cueId], let i = plans[p].assignments.firstIndex(where: { $0.name == r.metric }) else {
-        continue
+    // Where each requirement's metric comes from (its cue's plan and assignment), found once
+    // per decider; the samples go by slot (`MatchDecider.metricSlots`), the first requirement
+    // of a metric computing it, as the maps by metric name did.
+    if withRef.decider.planInputs == nil {
+      withRef.decider.planInputs = withRef.decider.requirements.map { r in
+        guard let p = planIndex[r.cueId], let i = plans[p].assignments.firstIndex(where: { $0.name == r.metric }) else {
+          return nil
+        }
+        return (p, i)
       }
-      let landmarks = configuration.spec.cues[p].metric.landmarks
+    }
+    let inputs = withRef.decider.planInputs!
+    let slots = withRef.decider.metricSlots
+    var live = [MetricSample?](repeating: nil, count: inputs.count)
+    var mirrored: [MetricSample?]? = mirrorCtx == nil ? nil : [MetricSample?](repeating: nil, count: inputs.count)
+    for (k, input) in inputs.enumerated() {
+      guard let input else { continue }
+      let (p, i) = input
+      let slot = slots[k]
       func sample(_ o: MetricObservation) -> MetricSample {
         switch o {
         case .value(let v): .value(v)
-        case .unavailable(let why): .unavailable(detail: why, metric: r.metric, landmarks: landmarks)
+        case .unavailable(let why):
+          .unavailable(
+            detail: why, metric: withRef.decider.requirements[k].metric,
+            landmarks: configuration.spec.cues[p].metric.landmarks)
         }
       }
-      if live[r.metric] == nil { live[r.metric] = sample(plans[p].observeAssignment(i, ctx)) }
-      if let mirrorCtx, mirrored?[r.metric] == nil {
-        mirrored?[r.metric] = sample(plans[p].observeAssignment(i, mirrorCtx))
+      if live[slot] == nil { live[slot] = sample(plans[p].observeAssignment(i, ctx)) }
+      if let mirrorCtx, mirrored?[slot] == nil {
+        mirrored?[slot] = sample(plans[p].observeAssignment(i, mirrorCtx))
       }
     }
     let result = withRef.decider.evaluate(
-      live: live, targets: withRef.store.targets, options: settings.match, mirroredLive: mirrored)
+      samples: live, mirroredSamples: mirrored, targets: withRef.store.targets, options: settings.match)
     var outputs: [EngineOutput] = []
     var diagnostics: [DiagnosticLine] = []
     var praised = false

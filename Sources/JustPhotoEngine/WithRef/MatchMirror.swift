@@ -23,6 +23,18 @@ public enum MatchMirror {
     return out
   }
 
+  /// Where `scalarMirrored(live)[metric]` comes from: the live sample of `source` (the
+  /// metric's pair in `swappedMetrics`, else the metric itself), negated when `negated` (a
+  /// metric of `negatedMetrics`; the two lists share no metric). For the MatchDecider, which
+  /// reads one mirrored value per requirement without building the mirrored map.
+  static func scalarMirrorSource(of metric: String) -> (source: String, negated: Bool) {
+    for (a, b) in swappedMetrics {
+      if metric == a { return (b, false) }
+      if metric == b { return (a, false) }
+    }
+    return (metric, negatedMetrics.contains(metric))
+  }
+
   /// The chosen error: `mirrored` when it is finite and strictly smaller in absolute value,
   /// else `normal`. Returns the error and whether the mirrored one was chosen.
   public static func chooseError(normal: Double, mirrored: Double?) -> (error: Double, mirrored: Bool) {
