@@ -47,6 +47,22 @@ import Testing
     #expect(one.lanes.count == 1)
   }
 
+  /// A chunk filled to the writer's largest limit, stream lengths in front, is within the
+  /// reader's bound.
+  @Test func theLargestChunkLimitLeavesRoomForTheStreamLengths() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let rec = try Recorder(
+      path: dir.appendingPathComponent("big.jprec").path, header: ["format": "jp-replay/1"], chunkRawLimit: .max,
+      definitions: JustPhotoEvents.self)
+    #expect(rec.chunkRawLimit + ContainerLimits.streamLengthsBytesMax <= ContainerLimits.chunkRawBytesMax)
+    var w = ByteWriter()
+    for lane in [Lane.events, .jointXY, .jointConf, .faces] { w.varint(UInt64.max, lane) }
+    w.raw([UInt8](repeating: 1, count: 1 << 21))
+    #expect(w.payloadCount - w.count <= ContainerLimits.streamLengthsBytesMax)
+  }
+
   @Test func streamLengthsThatDoNotFitAreRefused() {
     let bad: [[UInt8]] = [
       [], [0, 0, 0], [9, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0x80],

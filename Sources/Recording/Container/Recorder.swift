@@ -81,7 +81,8 @@ public final class Recorder {
     landmarksIndex = tableIndex[InputPayload.landmarksKind]
     lumaIndex = tableIndex[InputPayload.lumaKind]
     kindChannels = KindTable.channels(of: kindNames, definitions)
-    self.chunkRawLimit = min(max(64, chunkRawLimit), ContainerLimits.chunkRawBytesMax)
+    // The limit counts the streams; their lengths go in front (≤ streamLengthsBytesMax).
+    self.chunkRawLimit = min(max(64, chunkRawLimit), ContainerLimits.chunkRawBytesMax - ContainerLimits.streamLengthsBytesMax)
     level = Recorder.defaultLevel
     let fm = FileManager.default
     // An empty `SafeFile.Temporary` (created exclusively by the caller) is filled; anything
