@@ -74,7 +74,7 @@ final class CodecTests: XCTestCase {
   func testSplitVarintsRoundTrip() throws {
     let values: [UInt64] = [0, 1, 127, 128, 255, 300, 16383, 16384, 1 << 21, 1 << 35, UInt64.max, UInt64.max - 1]
     let signed: [Int64] = [0, -1, 1, -64, 64, Int64.min, Int64.max, -123_456_789]
-    var w = ByteWriter()
+    var w = ByteWriter(encoding: .v1)
     for v in values { w.varint(v) }
     for v in signed { w.zigzag(v) }
     w.raw([9, 8, 7])

@@ -4,14 +4,42 @@ struct CodecError: Error {
   init(_ message: String) { self.message = message }
 }
 
-/// Writes a chunk payload as two streams (docs/FORMAT-jprec.md §5.1): the *head* stream gets
-/// the first byte of every varint, the *tail* stream the remaining bytes of varints and raw byte
-/// strings. Similar bytes end up together, which zstd's entropy coder rewards.
-struct ByteWriter {
+/// The payload layouts a channel's chunks may use (`channels.encoding`, docs/FORMAT-jprec.md §5).
+enum EventEncoding: String, CaseIterable, Sendable {
+  /// One head/tail stream pair for every value (§5.1). Read, no longer written.
+  case v1 = "jprec-events/1"
+  /// The same values in four lanes, each a head/tail stream pair (§5.6), each stream compressed
+  /// as its own zstd frame.
+  case v2 = "jprec-events/2"
+
+  /// The encoding `Recorder` writes.
+  static let written = EventEncoding.v2
+
+  /// The lanes of a payload: 1, or `Lane.count`.
+  var laneCount: Int { self == .v1 ? 1 : Lane.count }
+}
+
+/// Where a value goes in a `jprec-events/2` payload: values of one kind of distribution together,
+/// so each zstd frame holds one of them (§5.6). In `jprec-events/1` every lane is lane 0.
+enum Lane: Int {
+  /// Everything not below: event headers, flags, masks, luma planes, JSON fields.
+  case events = 0
+  /// Body joint x and y deltas.
+  case jointXY = 1
+  /// Body joint confidence deltas.
+  case jointConf = 2
+  /// Faces: their count, flags and slot deltas.
+  case faces = 3
+
+  static let count = 4
+}
+
+/// One head/tail stream pair: the *head* stream gets the first byte of every varint, the *tail*
+/// stream the remaining bytes of varints and raw byte strings. Similar bytes end up together,
+/// which zstd's entropy coder rewards.
+struct ByteStreams {
   var head: [UInt8] = []
   var tail: [UInt8] = []
-
-  var count: Int { head.count + tail.count }
 
   @inline(__always)
   mutating func varint(_ v: UInt64) {
@@ -27,30 +55,81 @@ struct ByteWriter {
     }
     tail.append(UInt8(truncatingIfNeeded: v))
   }
+}
 
-  @inline(__always)
-  mutating func zigzag(_ v: Int64) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
+/// Writes a chunk payload (docs/FORMAT-jprec.md §5.1, §5.6): one head/tail stream pair per lane
+/// of its encoding.
+struct ByteWriter {
+  let encoding: EventEncoding
+  var lanes: [ByteStreams]
 
-  mutating func raw<C: Collection>(_ b: C) where C.Element == UInt8 { tail.append(contentsOf: b) }
-
-  mutating func truncate(head h: Int, tail t: Int) {
-    head.removeSubrange(h...)
-    tail.removeSubrange(t...)
+  init(encoding: EventEncoding = .written) {
+    self.encoding = encoding
+    lanes = Array(repeating: ByteStreams(), count: encoding.laneCount)
   }
 
-  /// The chunk payload: varint(head length) ‖ head ‖ tail.
-  func payload() -> [UInt8] {
-    var out = [UInt8]()
-    out.reserveCapacity(count + 5)
-    var n = UInt64(head.count)
-    while n >= 0x80 {
-      out.append(UInt8(truncatingIfNeeded: n) | 0x80)
-      n >>= 7
+  /// Bytes of the streams (the payload less its stream lengths).
+  var count: Int { lanes.reduce(0) { $0 + $1.head.count + $1.tail.count } }
+
+  /// Bytes of the payload: the streams and their lengths.
+  var payloadCount: Int {
+    var lengths = lanes.flatMap { [$0.head.count, $0.tail.count] }
+    lengths.removeLast()
+    return lengths.reduce(count) { n, l in n + (Int.bitWidth - max(l, 1).leadingZeroBitCount + 6) / 7 }
+  }
+
+  @inline(__always)
+  mutating func varint(_ v: UInt64, _ lane: Lane = .events) {
+    lanes[encoding == .v1 ? 0 : lane.rawValue].varint(v)
+  }
+
+  @inline(__always)
+  mutating func zigzag(_ v: Int64, _ lane: Lane = .events) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63)), lane) }
+
+  /// Raw bytes, to the tail stream of lane 0.
+  mutating func raw<C: Collection>(_ b: C) where C.Element == UInt8 { lanes[0].tail.append(contentsOf: b) }
+
+  /// The stream sizes, to go back to with `truncate(to:)`.
+  var mark: [Int] { lanes.flatMap { [$0.head.count, $0.tail.count] } }
+
+  /// Drops what was written after `mark`.
+  mutating func truncate(to mark: [Int]) {
+    for i in lanes.indices {
+      lanes[i].head.removeSubrange(mark[2 * i]...)
+      lanes[i].tail.removeSubrange(mark[2 * i + 1]...)
     }
-    out.append(UInt8(truncatingIfNeeded: n))
-    out.append(contentsOf: head)
-    out.append(contentsOf: tail)
-    return out
+  }
+
+  /// Bytes written since `mark`.
+  func bytes(since mark: [Int]) -> Int { count - mark.reduce(0, +) }
+
+  /// The chunk payload: the lengths of every stream but the last (varints), then the streams
+  /// (lane 0 head, lane 0 tail, lane 1 head, …).
+  func payload() -> [UInt8] { segmentedPayload().bytes }
+
+  /// The payload and the end offset of each of its streams (the first stream's segment
+  /// includes the lengths): the writer compresses each segment as its own zstd frame.
+  func segmentedPayload() -> (bytes: [UInt8], ends: [Int]) {
+    var out = [UInt8]()
+    out.reserveCapacity(count + 10 * 2 * lanes.count)
+    var lengths = lanes.flatMap { [$0.head.count, $0.tail.count] }
+    lengths.removeLast()
+    for n in lengths {
+      var n = UInt64(n)
+      while n >= 0x80 {
+        out.append(UInt8(truncatingIfNeeded: n) | 0x80)
+        n >>= 7
+      }
+      out.append(UInt8(truncatingIfNeeded: n))
+    }
+    var ends: [Int] = []
+    for l in lanes {
+      out.append(contentsOf: l.head)
+      ends.append(out.count)
+      out.append(contentsOf: l.tail)
+      ends.append(out.count)
+    }
+    return (out, ends)
   }
 }
 
@@ -86,6 +165,54 @@ struct ByteReader {
     hEnd = p + Int(n)
     tPos = hEnd
     tEnd = buffer.count
+  }
+
+  /// The lanes of a `jprec-events/2` payload (§5.6): `lanes` head/tail stream pairs, each
+  /// stream's length but the last's stated up front.
+  static func lanes(_ buffer: UnsafeRawBufferPointer, count lanes: Int) throws(CodecError) -> [ByteReader] {
+    let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? ByteReader.emptyBase
+    var p = 0
+    var lengths: [Int] = []
+    var total = 0
+    for s in 0..<(2 * lanes - 1) {
+      var n: UInt64 = 0
+      var shift: UInt64 = 0
+      while true {
+        guard p < buffer.count else { throw CodecError("chunk payload ends inside the length of stream \(s)") }
+        let b = base[p]
+        p += 1
+        guard shift < 63 else { throw CodecError("length of stream \(s) longer than 64 bits") }
+        n |= UInt64(b & 0x7F) << shift
+        if b < 0x80 { break }
+        shift += 7
+      }
+      // The streams stated so far and the lengths read so far fit: no overflow.
+      let left = buffer.count - p - total
+      guard left >= 0, n <= UInt64(left) else {
+        throw CodecError("stream \(s) of \(n) bytes does not fit in the \(max(left, 0)) bytes left in the chunk")
+      }
+      lengths.append(Int(n))
+      total += Int(n)
+    }
+    lengths.append(buffer.count - p - total)
+    var readers: [ByteReader] = []
+    readers.reserveCapacity(lanes)
+    for l in 0..<lanes {
+      let h = p + lengths[2 * l]
+      let t = h + lengths[2 * l + 1]
+      readers.append(ByteReader(base: base, head: p, tail: h, end: t))
+      p = t
+    }
+    return readers
+  }
+
+  /// A reader of the head stream `base[head..<tail]` and the tail stream `base[tail..<end]`.
+  init(base: UnsafePointer<UInt8>, head: Int, tail: Int, end: Int) {
+    self.base = base
+    hPos = head
+    hEnd = tail
+    tPos = tail
+    tEnd = end
   }
 
   /// A reader with nothing to read.

@@ -9,8 +9,8 @@ import GRDB
 /// the `chunks_channel_start` index: a damaged index page must not hide chunks (an index that
 /// disagrees with its table is what `PRAGMA integrity_check` reports; `doctor` runs it).
 struct ChunkIndex {
-  /// Channels in id order, with their chunks.
-  var channels: [(Channel, [ChunkInfo])] = []
+  /// Channels in id order, with their encoding and their chunks.
+  var channels: [(Channel, EventEncoding, [ChunkInfo])] = []
 
   static func read(_ db: Database, path: String) throws -> ChunkIndex {
     let nChannels = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM channels") ?? 0
@@ -33,11 +33,13 @@ struct ChunkIndex {
       guard id == JPRec.channelID(ch) else {
         throw RecordingError(file: path, place: "channel \(name)", "has id \(id); expected \(JPRec.channelID(ch)) (ids are fixed by the format)")
       }
-      guard encoding == eventEncodingName else {
-        throw RecordingError(file: path, place: "channel \(name)", "unknown encoding \"\(encoding)\" (expected \(eventEncodingName))")
+      guard let enc = EventEncoding(rawValue: encoding) else {
+        throw RecordingError(
+          file: path, place: "channel \(name)",
+          "unknown encoding \"\(encoding)\" (expected one of \(EventEncoding.allCases.map(\.rawValue).joined(separator: ", ")); written by a newer jpreplay?)")
       }
       position[id] = index.channels.count
-      index.channels.append((ch, []))
+      index.channels.append((ch, enc, []))
     }
     let rows = try Row.fetchCursor(db, sql: "SELECT \(ChunkInfo.columns) FROM chunks NOT INDEXED ORDER BY id")
     var seen = 0
@@ -59,10 +61,10 @@ struct ChunkIndex {
       guard c.count > 0, c.endMs >= c.startMs else {
         throw RecordingError(file: path, place: c.place(index.channels[i].0.rawValue), "holds \(c.count) events from \(c.startMs) to \(c.endMs) ms; expected ≥ 1 event and end ≥ start")
       }
-      index.channels[i].1.append(c)
+      index.channels[i].2.append(c)
     }
     for i in index.channels.indices {
-      index.channels[i].1.sort { ($0.startMs, $0.id) < ($1.startMs, $1.id) }
+      index.channels[i].2.sort { ($0.startMs, $0.id) < ($1.startMs, $1.id) }
     }
     return index
   }

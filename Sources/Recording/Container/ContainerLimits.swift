@@ -6,6 +6,10 @@ package enum ContainerLimits {
   /// (`Recorder.defaultChunkRawLimit`; DESIGN §3 says ≤ ~1 MiB); 4 MiB leaves 16× headroom.
   /// Bounds the reader's memory: at most two chunk buffers per channel are alive.
   package static let chunkRawBytesMax = 1 << 22
+  /// Bytes of the stream lengths in front of a payload's streams (`jprec-events/2`: seven
+  /// varints of at most 10 bytes). The writer's chunk limit counts the streams alone, so it is
+  /// at most `chunkRawBytesMax` less this.
+  package static let streamLengthsBytesMax = 7 * 10
   /// Pixels (`w·h`) of one `luma` plane: the bound of the JSONL interchange and the engine
   /// (`RecordingLimits.lumaPixelsMax` = `LumaFrame.pixelsMax`, 2²¹).
   package static let lumaPixelsMax = RecordingLimits.lumaPixelsMax

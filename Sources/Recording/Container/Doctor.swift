@@ -167,7 +167,7 @@ public enum Doctor {
         problems.append("channel \(id): unknown channel \"\(name)\"")
         continue
       }
-      guard encoding == eventEncodingName else {
+      guard let enc = EventEncoding(rawValue: encoding) else {
         problems.append("channel \(name): unknown encoding \"\(encoding)\"")
         continue
       }
@@ -175,7 +175,7 @@ public enum Doctor {
         problems.append("channel \(name): has id \(id), expected \(JPRec.channelID(ch))")
         continue
       }
-      decoders[id] = (EventDecoder(kindNames: t.kinds, channel: ch, namedKinds: definitions.namedEvents(in: t.engine), definitions: definitions), name)
+      decoders[id] = (EventDecoder(kindNames: t.kinds, channel: ch, namedKinds: definitions.namedEvents(in: t.engine), definitions: definitions, encoding: enc), name)
     }
     return decoders
   }

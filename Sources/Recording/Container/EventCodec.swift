@@ -1,9 +1,6 @@
 import CanonicalJSON
 import EngineIO
 
-/// The encoding named in `channels.encoding` for every channel this version writes.
-let eventEncodingName = "jprec-events/1"
-
 /// The kind table of the event encoding: a kind is stored as its index in a list of kind
 /// names, and the list itself is stored in meta `jprec.kinds`, so a file is read with its own
 /// table. A new recording starts with its engine's (``EventDefinitions/kindTable``).
@@ -96,15 +93,15 @@ struct EventEncoder {
         guard let p = body.points[i] else { continue }
         let qx = Quantization.quantize(p.x), qy = Quantization.quantize(p.y)
         let qc = Quantization.quantize(p.conf)
-        w.zigzag(qx &- joints[3 * i])
-        w.zigzag(qy &- joints[3 * i + 1])
-        w.zigzag(qc &- joints[3 * i + 2])
+        w.zigzag(qx &- joints[3 * i], .jointXY)
+        w.zigzag(qy &- joints[3 * i + 1], .jointXY)
+        w.zigzag(qc &- joints[3 * i + 2], .jointConf)
         joints[3 * i] = qx
         joints[3 * i + 1] = qy
         joints[3 * i + 2] = qc
       }
     }
-    w.varint(UInt64(f.faces.count))
+    w.varint(UInt64(f.faces.count), .faces)
     for (fi, face) in f.faces.enumerated() {
       if faces.count < (fi + 1) * faceSlotCount {
         faces.append(contentsOf: repeatElement(0, count: (fi + 1) * faceSlotCount - faces.count))
@@ -120,12 +117,12 @@ struct EventEncoder {
       for s in 0..<faceSlotCount where faceSlotBit[s] >= 0 && values[s] != nil {
         ff |= 1 << UInt64(faceSlotBit[s])
       }
-      w.varint(ff)
+      w.varint(ff, .faces)
       let base = fi * faceSlotCount
       for s in 0..<faceSlotCount {
         guard let v = values[s] else { continue }
         let q = Quantization.quantize(v)
-        w.zigzag(q &- faces[base + s])
+        w.zigzag(q &- faces[base + s], .faces)
         faces[base + s] = q
       }
     }
@@ -161,6 +158,13 @@ final class EventDecoder {
   @exclusivity(unchecked) var endT: Int64 = 0
   @exclusivity(unchecked) var prevFrame: Int64 = 0
   @exclusivity(unchecked) var prevLumaFrame: Int64 = 0
+  /// The payload layout of the channel's chunks (`channels.encoding`).
+  let encoding: EventEncoding
+  /// `encoding` has lanes (§5.6): lanes 1–3 of the current chunk are read from these.
+  let laned: Bool
+  @exclusivity(unchecked) var xyLane = ByteReader()
+  @exclusivity(unchecked) var confLane = ByteReader()
+  @exclusivity(unchecked) var faceLane = ByteReader()
   let joints: UnsafeMutablePointer<Int64>
   @exclusivity(unchecked) var faces: UnsafeMutablePointer<Int64>
   @exclusivity(unchecked) var faceSlots: Int
@@ -181,7 +185,12 @@ final class EventDecoder {
   /// The vocabulary the typed kinds are decoded with (the recording's engine's, from the caller).
   let definitions: any EventDefinitions.Type
 
-  init(kindNames: [String], channel: Channel, namedKinds: Bool = false, definitions: any EventDefinitions.Type) {
+  init(
+    kindNames: [String], channel: Channel, namedKinds: Bool = false, definitions: any EventDefinitions.Type,
+    encoding: EventEncoding = .written
+  ) {
+    self.encoding = encoding
+    laned = encoding != .v1
     self.kindNames = kindNames
     self.namedKinds = namedKinds
     self.definitions = definitions
@@ -215,6 +224,26 @@ final class EventDecoder {
     prevLumaFrame = 0
     joints.update(repeating: 0, count: 57)
     faces.update(repeating: 0, count: faceSlots)
+  }
+
+  /// Splits a chunk payload into its streams: returns the reader of lane 0 (every event starts
+  /// there, `decode`'s argument) and keeps the other lanes.
+  func open(_ payload: UnsafeRawBufferPointer) throws(CodecError) -> ByteReader {
+    guard laned else { return try ByteReader(payload) }
+    let l = try ByteReader.lanes(payload, count: Lane.count)
+    xyLane = l[Lane.jointXY.rawValue]
+    confLane = l[Lane.jointConf.rawValue]
+    faceLane = l[Lane.faces.rawValue]
+    return l[Lane.events.rawValue]
+  }
+
+  /// Bytes of the chunk not read yet, in `r` (lane 0) and the other lanes.
+  func bytesLeft(_ r: ByteReader) -> Int {
+    var n = r.headRemaining + r.tailRemaining
+    if laned {
+      for l in [xyLane, confLane, faceLane] { n += l.headRemaining + l.tailRemaining }
+    }
+    return n
   }
 
   /// Decodes one event; returns it with its sequence number.
@@ -306,18 +335,42 @@ final class EventDecoder {
       swap(&points, &pointPool[poolIndex])
       if points.count != 19 { points = Array(repeating: nil, count: 19) }
       let failure: CodecError? = points.withUnsafeMutableBufferPointer { buf in
+        @inline(__always) func put(_ k: Int, _ dx: Int64, _ dy: Int64, _ dc: Int64) {
+          let x = j[3 * k] &+ dx
+          let y = j[3 * k + 1] &+ dy
+          let c = j[3 * k + 2] &+ dc
+          j[3 * k] = x
+          j[3 * k + 1] = y
+          j[3 * k + 2] = c
+          buf[k] = JointPoint(x: Quantization.value(x), y: Quantization.value(y), conf: Quantization.value(c))
+        }
         do throws(CodecError) {
-          for k in 0..<19 {
-            if mask & (1 << UInt64(k)) != 0 {
-              let x = j[3 * k] &+ (try r.zigzag())
-              let y = j[3 * k + 1] &+ (try r.zigzag())
-              let c = j[3 * k + 2] &+ (try r.zigzag())
-              j[3 * k] = x
-              j[3 * k + 1] = y
-              j[3 * k + 2] = c
-              buf[k] = JointPoint(x: Quantization.value(x), y: Quantization.value(y), conf: Quantization.value(c))
-            } else {
-              buf[k] = nil
+          if laned {
+            // x and y from their lane, confidences from theirs (§5.6).
+            var xr = xyLane
+            var cr = confLane
+            defer {
+              xyLane = xr
+              confLane = cr
+            }
+            for k in 0..<19 {
+              if mask & (1 << UInt64(k)) != 0 {
+                let dx = try xr.zigzag()
+                let dy = try xr.zigzag()
+                put(k, dx, dy, try cr.zigzag())
+              } else {
+                buf[k] = nil
+              }
+            }
+          } else {
+            for k in 0..<19 {
+              if mask & (1 << UInt64(k)) != 0 {
+                let dx = try r.zigzag()
+                let dy = try r.zigzag()
+                put(k, dx, dy, try r.zigzag())
+              } else {
+                buf[k] = nil
+              }
             }
           }
           return nil
@@ -330,6 +383,25 @@ final class EventDecoder {
       f.body = BodyPose(unchecked: points)
       swap(&points, &pointPool[poolIndex])
     }
+    // Faces come from their own lane (§5.6), or the events' stream (§5.3).
+    let list: [FaceObservation]?
+    if laned {
+      var fr = faceLane
+      list = try decodeFaces(&fr)
+      faceLane = fr
+    } else {
+      list = try decodeFaces(&r)
+    }
+    if let list { f.faces = list }
+    poolIndex = poolIndex == EventDecoder.poolSize - 1 ? 0 : poolIndex + 1
+    if flags & lmPeople != 0 { f.people = Int(truncatingIfNeeded: try r.zigzag()) }
+    if flags & lmVisionMs != 0 { f.visionMs = Quantization.value(try r.zigzag()) }
+    return f
+  }
+
+  /// The faces of a landmarks event (§5.3): nil for none.
+  @inline(__always)
+  private func decodeFaces(_ r: inout ByteReader) throws(CodecError) -> [FaceObservation]? {
     let faceCount = try r.count(max: min(r.headRemaining / 5, ContainerLimits.landmarkFacesMax), "landmarks: face count")
     if faceCount > 0 {
       if faceCount * faceSlotCount > faceSlots {
@@ -391,11 +463,8 @@ final class EventDecoder {
           list.append(face)
         }
       }
-      f.faces = list
+      return list
     }
-    poolIndex = poolIndex == EventDecoder.poolSize - 1 ? 0 : poolIndex + 1
-    if flags & lmPeople != 0 { f.people = Int(truncatingIfNeeded: try r.zigzag()) }
-    if flags & lmVisionMs != 0 { f.visionMs = Quantization.value(try r.zigzag()) }
-    return f
+    return nil
   }
 }

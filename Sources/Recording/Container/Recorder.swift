@@ -81,7 +81,8 @@ public final class Recorder {
     landmarksIndex = tableIndex[InputPayload.landmarksKind]
     lumaIndex = tableIndex[InputPayload.lumaKind]
     kindChannels = KindTable.channels(of: kindNames, definitions)
-    self.chunkRawLimit = min(max(64, chunkRawLimit), ContainerLimits.chunkRawBytesMax)
+    // The limit counts the streams; their lengths go in front (≤ streamLengthsBytesMax).
+    self.chunkRawLimit = min(max(64, chunkRawLimit), ContainerLimits.chunkRawBytesMax - ContainerLimits.streamLengthsBytesMax)
     level = Recorder.defaultLevel
     let fm = FileManager.default
     // An empty `SafeFile.Temporary` (created exclusively by the caller) is filled; anything
@@ -186,18 +187,19 @@ public final class Recorder {
     var c = open[ci] ?? OpenChunk(
       startT: event.t, endT: event.t, firstSeq: seq, count: 0, encoder: EventEncoder(startT: event.t, firstSeq: seq))
     open[ci] = nil
-    let markH = c.writer.head.count, markT = c.writer.tail.count
+    let mark = c.writer.mark
     c.encoder.encode(event, seq: seq, kindIndex: kindIndex, into: &c.writer)
     if c.writer.count > chunkRawLimit && c.count > 0 {
       // The event does not fit: commit the chunk without it and start a new one with it.
-      c.writer.truncate(head: markH, tail: markT)
+      c.writer.truncate(to: mark)
       open[ci] = c
       try flush(ci)
       c = OpenChunk(
         startT: event.t, endT: event.t, firstSeq: seq, count: 0, encoder: EventEncoder(startT: event.t, firstSeq: seq))
       c.encoder.encode(event, seq: seq, kindIndex: kindIndex, into: &c.writer)
     }
-    let eventBytes = (c.writer.head.count - (c.count > 0 ? markH : 0)) + (c.writer.tail.count - (c.count > 0 ? markT : 0))
+    // Alone in its chunk, the event makes the whole payload (its stream lengths included).
+    let eventBytes = c.count > 0 ? c.writer.bytes(since: mark) : c.writer.payloadCount
     if event.jsonFields != nil, eventBytes > ContainerLimits.singleEventChunkRawBytesMax {
       // The encoder state already holds this event: the open chunk is dropped, as in a crash.
       open[ci] = nil
@@ -254,8 +256,9 @@ public final class Recorder {
     guard let c = open[ci], c.count > 0, let db else { return }
     open[ci] = nil
     let channel = Channel.allCases[ci]
-    let payload = c.writer.payload()
-    let compressed = Zstd.compress(payload, level: level)
+    let (payload, ends) = c.writer.segmentedPayload()
+    // Each stream its own zstd frame, so each gets its own entropy tables (§5.6).
+    let compressed = Zstd.compressFrames(payload, level: level, ends: ends)
     let crc = compressed.withUnsafeBytes {
       JPRec.chunkCRC32(
         channelID: JPRec.channelID(channel), startMs: c.startT, endMs: c.endT, count: c.count, firstSeq: c.firstSeq,
@@ -276,7 +279,7 @@ public final class Recorder {
         if create {
           try db.execute(
             sql: "INSERT OR IGNORE INTO channels(id, name, encoding) VALUES (?, ?, ?)",
-            arguments: [JPRec.channelID(channel), channel.rawValue, eventEncodingName])
+            arguments: [JPRec.channelID(channel), channel.rawValue, EventEncoding.written.rawValue])
         }
         try db.execute(
           sql: """

@@ -61,7 +61,7 @@ public final class RecordingReader {
       var declared: [String: Int64]
       do throws(MetaError) { declared = try meta.eventsPerChannel(definitions) ?? [:] } catch { throw error.recordingError(path) }
       let checkCounts = meta.eventCounts != nil
-      for (ch, chunks) in layout.channels {
+      for (ch, encoding, chunks) in layout.channels {
         var total: Int64 = 0
         for c in chunks { total += c.count }  // each ≤ chunkEventsMax, at most chunksMax rows: no overflow
         declaredEvents += total
@@ -71,7 +71,7 @@ public final class RecordingReader {
             "its chunks hold \(total) events but meta \"\(JPRec.metaEventCounts)\" declares \(declared[ch.rawValue] ?? 0): chunks are missing or the chunk index is damaged (run `jpreplay doctor`)")
         }
         declared[ch.rawValue] = nil
-        cursors.append(ChannelCursor(channel: ch, name: ch.rawValue, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch, namedKinds: namedKinds, definitions: definitions), db: db))
+        cursors.append(ChannelCursor(channel: ch, name: ch.rawValue, chunks: chunks, decoder: EventDecoder(kindNames: kinds, channel: ch, namedKinds: namedKinds, definitions: definitions, encoding: encoding), db: db))
       }
       // Every command reads a recording through here: one more than a recording may hold
       // (its chunk index says so) is refused before a chunk is decompressed.
@@ -200,7 +200,7 @@ public final class RecordingReader {
         let id = JPRec.channelID(c.channel)
         s.channels.append(
           ChannelStats(
-            id: id, name: c.name, encoding: eventEncodingName, events: Int(c.chunks.reduce(0) { $0 + $1.count }),
+            id: id, name: c.name, encoding: c.decoder.encoding.rawValue, events: Int(c.chunks.reduce(0) { $0 + $1.count }),
             chunks: c.chunks.count, rawBytes: c.chunks.reduce(0) { $0 + $1.rawSize }, storedBytes: stored[id] ?? 0,
             firstT: c.chunks.map(\.startMs).min(), lastT: c.chunks.map(\.endMs).max()))
       }
@@ -281,7 +281,8 @@ final class ChannelCursor {
       let (e, s) = try decoder.decode(&reader_)
       left -= 1
       if left == 0 {
-        if !reader_.atEnd { throw CodecError("\(reader_.headRemaining + reader_.tailRemaining) bytes left after the chunk's \(current!.count) events") }
+        let unread = decoder.bytesLeft(reader_)
+        if unread != 0 { throw CodecError("\(unread) bytes left after the chunk's \(current!.count) events") }
         if decoder.prevT != current!.endMs { throw CodecError("last event at t=\(decoder.prevT) but the chunk ends at \(current!.endMs) ms") }
       }
       head = e
@@ -320,7 +321,7 @@ final class ChannelCursor {
         nextChunk = chunks.count
         throw reader.fail(c, name, error.message)
       }
-      do throws(CodecError) { reader_ = try ByteReader(buffer.bytes) } catch {
+      do throws(CodecError) { reader_ = try decoder.open(buffer.bytes) } catch {
         nextChunk = chunks.count
         throw reader.fail(c, name, error.message)
       }

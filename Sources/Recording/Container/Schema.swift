@@ -317,7 +317,7 @@ struct ChunkLoader {
     decoder.reset(startT: c.startMs, endT: c.endMs, firstSeq: c.firstSeq)
     let result: Result<Void, CodecError> = raw.withUnsafeBytes { b in
       do throws(CodecError) {
-        var r = try ByteReader(b)
+        var r = try decoder.open(b)
         var lastT = c.startMs
         for _ in 0..<c.count {
           let (e, s) = try decoder.decode(&r)
@@ -327,7 +327,8 @@ struct ChunkLoader {
         if c.count > 0, lastT != c.endMs {
           throw CodecError("last event at t=\(lastT) but the chunk ends at \(c.endMs) ms")
         }
-        if !r.atEnd { throw CodecError("\(r.headRemaining + r.tailRemaining) bytes left after the chunk's \(c.count) events") }
+        let unread = decoder.bytesLeft(r)
+        if unread != 0 { throw CodecError("\(unread) bytes left after the chunk's \(c.count) events") }
         return .success(())
       } catch { return .failure(error) }
     }

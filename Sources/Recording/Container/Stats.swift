@@ -36,7 +36,8 @@ public struct ChannelStats: Sendable, Equatable {
   public var id: Int64
   /// The channel name (`landmarks`, `pixels`, `sensors`, `device`, `ui`, `effects`, `label`).
   public var name: String
-  /// How its chunks encode events, `jprec-events/1` for every channel today.
+  /// How its chunks encode events: `jprec-events/2` (what the writer writes) or `jprec-events/1`
+  /// (files written before issue 38).
   public var encoding: String
   /// Events stored in its chunks.
   public var events: Int

@@ -26,6 +26,41 @@ package enum Zstd {
     input.withUnsafeBytes { compress($0, level: level) }
   }
 
+  /// Compresses each non-empty part of `input` between consecutive offsets of `ends`
+  /// (ascending, the last = `input.count`) into its own zstd frame (with content size), at
+  /// `level`, concatenated: zstd decompresses the concatenation as the whole input.
+  package static func compressFrames(_ input: [UInt8], level: Int32, ends: [Int]) -> [UInt8] {
+    var out: [UInt8] = []
+    var start = 0
+    input.withUnsafeBytes { all in
+      for end in ends where end > start {
+        out += compress(UnsafeRawBufferPointer(rebasing: all[start..<end]), level: level)
+        start = end
+      }
+    }
+    return out.isEmpty ? compress([], level: level) : out
+  }
+
+  /// The summed content sizes of the zstd frames that make up `input` (ZSTD_CONTENTSIZE_ERROR
+  /// when it is not a whole number of frames, ZSTD_CONTENTSIZE_UNKNOWN when a frame does not
+  /// state its size).
+  static func contentSize(_ input: UnsafeRawBufferPointer) -> UInt64 {
+    guard let base = input.baseAddress else { return ZSTD_CONTENTSIZE_ERROR }
+    var at = 0
+    var total: UInt64 = 0
+    repeat {
+      let size = ZSTD_getFrameContentSize(base + at, input.count - at)
+      if size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN { return size }
+      let n = ZSTD_findFrameCompressedSize(base + at, input.count - at)
+      if ZSTD_isError(n) != 0 || n == 0 { return ZSTD_CONTENTSIZE_ERROR }
+      let (sum, overflow) = total.addingReportingOverflow(size)
+      if overflow { return ZSTD_CONTENTSIZE_ERROR }
+      total = sum
+      at += n
+    } while at < input.count
+    return total
+  }
+
   /// Decompresses one zstd frame whose content size is `expectedSize` (from the chunk row).
   /// Throws when the frame is damaged or its size differs.
   package static func decompress(
@@ -34,7 +69,7 @@ package enum Zstd {
     guard expectedSize >= 0, expectedSize <= 1 << 30 else {
       throw Failure(description: "implausible raw size \(expectedSize)")
     }
-    let declared = ZSTD_getFrameContentSize(input.baseAddress, input.count)
+    let declared = contentSize(input)
     if declared == ZSTD_CONTENTSIZE_ERROR { throw Failure(description: "not a zstd frame") }
     if declared != ZSTD_CONTENTSIZE_UNKNOWN, declared != UInt64(expectedSize) {
       throw Failure(description: "zstd frame holds \(declared) bytes, expected \(expectedSize)")
@@ -69,7 +104,7 @@ package enum Zstd {
     guard expectedSize >= 0, expectedSize <= 1 << 30, expectedSize <= output.count else {
       throw Failure(description: "implausible raw size \(expectedSize)")
     }
-    let declared = ZSTD_getFrameContentSize(input.baseAddress, input.count)
+    let declared = contentSize(input)
     if declared == ZSTD_CONTENTSIZE_ERROR { throw Failure(description: "not a zstd frame") }
     if declared != ZSTD_CONTENTSIZE_UNKNOWN, declared != UInt64(expectedSize) {
       throw Failure(description: "zstd frame holds \(declared) bytes, expected \(expectedSize)")
