@@ -199,15 +199,23 @@ import Testing
     #expect(try Zstd.decompress(empty, expectedSize: 0) == [])
   }
 
-  /// The committed recordings are `jprec-events/1`: they read as before, and the same events
-  /// recorded now are `jprec-events/2` and read back equal.
+  /// A `jprec-events/1` file (`Tests/Fixtures/drift-left-and-back.events1.jprec`: the corpus
+  /// recording as committed before `Recordings/` was recorded again in `/2`) reads as before, it
+  /// holds the events the committed `/2` recording holds, and the same events recorded now are
+  /// `jprec-events/2` and read back equal.
   @Test func aCommittedRecordingReadsAndRecordsAgainAsTheNewEncoding() throws {
-    let source = Self.repoRoot.appendingPathComponent("Recordings/val-cafe-dim.jprec").path
+    let source = Self.repoRoot.appendingPathComponent("Tests/Fixtures/drift-left-and-back.events1.jprec").path
     let reader = try RecordingReader(path: source, definitions: JustPhotoEvents.self)
     #expect(try reader.stats().channels.allSatisfy { $0.encoding == "jprec-events/1" })
     var events: [InputEvent] = []
     while let e = try reader.next() { events.append(e) }
-    #expect(events.count > 1000)
+    #expect(events.count > 100)
+    let committed = try RecordingReader(
+      path: Self.repoRoot.appendingPathComponent("Recordings/drift-left-and-back.jprec").path, definitions: JustPhotoEvents.self)
+    #expect(try committed.stats().channels.allSatisfy { $0.encoding == "jprec-events/2" })
+    var now: [InputEvent] = []
+    while let e = try committed.next() { now.append(e) }
+    #expect(now == events)
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lanes-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
