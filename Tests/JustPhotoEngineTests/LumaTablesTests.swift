@@ -4,23 +4,12 @@ import EngineIO
 import PoseSpec
 import Testing
 
-
 /// The summed-area tables that make idle T1 ticks cheap (issue 12, H1) give exactly the
 /// §2.11 pixel metrics of `PixelMetrics`, bit for bit, on pseudo-random planes and ROIs.
 @Suite("Luma summed-area tables = PixelMetrics (ENGINE §2.11)")
 struct LumaTablesTests {
-  /// A small deterministic generator (SplitMix64), so failures reproduce.
-  struct Mix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-  }
+  /// The module's drawn-input generator (`Support/SplitMix.swift`).
+  typealias Mix = SplitMix
 
   @Test("every metric over 1–3 random rects equals PixelMetrics exactly", arguments: [(2, 2), (3, 3), (5, 4), (17, 31), (90, 160)])
   func tablesMatchDirectComputation(size: (Int, Int)) throws {

@@ -2,7 +2,6 @@
 import PoseSpec
 import Testing
 
-
 /// The MatchDecider's steps 4–5 walk the dimension groups it sorted at init and compare
 /// states in place (h/replay4); the definition (`MatchDecider.result(_:)`, static: filtered
 /// groups, keys sorted per evaluation) stays as the reference. Both must give the same
@@ -10,18 +9,8 @@ import Testing
 /// one `MatchMirror.scalarMirrored` holds.
 @Suite("MatchDecider steps 4–5 = their definition (ENGINE §3.13e)")
 struct MatchDeciderResultTests {
-  /// A small deterministic generator (SplitMix64), so failures reproduce.
-  struct Mix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-  }
+  /// The module's drawn-input generator (`Support/SplitMix.swift`).
+  typealias Mix = SplitMix
 
   /// Requirements with shared and distinct dimension keys (mutex groups, metrics), keys whose
   /// byte order differs from PoseSpec order, and repeated ids.

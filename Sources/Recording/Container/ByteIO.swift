@@ -146,18 +146,8 @@ struct ByteReader {
   init(_ buffer: UnsafeRawBufferPointer) throws(CodecError) {
     base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? ByteReader.emptyBase
     // The head length: a plain varint at the start of the payload.
-    var n: UInt64 = 0
-    var shift: UInt64 = 0
     var p = 0
-    while true {
-      guard p < buffer.count else { throw CodecError("chunk payload ends inside its head-stream length") }
-      let b = base[p]
-      p += 1
-      guard shift < 63 else { throw CodecError("head-stream length longer than 64 bits") }
-      n |= UInt64(b & 0x7F) << shift
-      if b < 0x80 { break }
-      shift += 7
-    }
+    let n = try Self.streamLength(base, count: buffer.count, at: &p, named: "its head-stream", "head-stream")
     guard n <= UInt64(buffer.count - p) else {
       throw CodecError("head stream of \(n) bytes does not fit in the \(buffer.count - p) bytes of the chunk")
     }
@@ -175,17 +165,7 @@ struct ByteReader {
     var lengths: [Int] = []
     var total = 0
     for s in 0..<(2 * lanes - 1) {
-      var n: UInt64 = 0
-      var shift: UInt64 = 0
-      while true {
-        guard p < buffer.count else { throw CodecError("chunk payload ends inside the length of stream \(s)") }
-        let b = base[p]
-        p += 1
-        guard shift < 63 else { throw CodecError("length of stream \(s) longer than 64 bits") }
-        n |= UInt64(b & 0x7F) << shift
-        if b < 0x80 { break }
-        shift += 7
-      }
+      let n = try Self.streamLength(base, count: buffer.count, at: &p, named: "the stream \(s)", "stream \(s)")
       // The streams stated so far and the lengths read so far fit: no overflow.
       let left = buffer.count - p - total
       guard left >= 0, n <= UInt64(left) else {
@@ -204,6 +184,25 @@ struct ByteReader {
       p = t
     }
     return readers
+  }
+
+  /// A stream length: a plain varint at `base[p]`, `p` moved past it. `inside` and `what` name
+  /// the stream in the messages ("chunk payload ends inside its head-stream length",
+  /// "head-stream length longer than 64 bits").
+  static func streamLength(
+    _ base: UnsafePointer<UInt8>, count: Int, at p: inout Int, named inside: String, _ what: String
+  ) throws(CodecError) -> UInt64 {
+    var n: UInt64 = 0
+    var shift: UInt64 = 0
+    while true {
+      guard p < count else { throw CodecError("chunk payload ends inside \(inside) length") }
+      let b = base[p]
+      p += 1
+      guard shift < 63 else { throw CodecError("\(what) length longer than 64 bits") }
+      n |= UInt64(b & 0x7F) << shift
+      if b < 0x80 { return n }
+      shift += 7
+    }
   }
 
   /// A reader of the head stream `base[head..<tail]` and the tail stream `base[tail..<end]`.
