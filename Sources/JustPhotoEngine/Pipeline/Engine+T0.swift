@@ -194,9 +194,11 @@ extension Engine {
         return
       }
       let withRef = observed.withRef
+      let active = hysteresis[i].isActive
+      // The distance past the threshold only where the margin reads it: an inactive cue.
+      let past = noiseGate.marginFactor > 0 && !active ? plan.pastActivating(error, withRef: withRef) : nil
       switch noiseGate.judge(
-        i, error: error, withRef: withRef, band: plan.noiseBand(withRef: withRef),
-        pastThreshold: plan.pastActivating(error, withRef: withRef), active: hysteresis[i].isActive)
+        i, error: error, withRef: withRef, band: plan.noiseBand(withRef: withRef), pastThreshold: past, active: active)
       {
       case .noisy: cueUnavailable(i, plan, why: "noisy", &requests, &collector)
       case .demoted: cueObserved(i, plan, error: error, observed, input, demoted: true, &requests, &collector)

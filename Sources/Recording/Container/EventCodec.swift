@@ -239,11 +239,8 @@ final class EventDecoder {
 
   /// Bytes of the chunk not read yet, in `r` (lane 0) and the other lanes.
   func bytesLeft(_ r: ByteReader) -> Int {
-    var n = r.headRemaining + r.tailRemaining
-    if laned {
-      for l in [xyLane, confLane, faceLane] { n += l.headRemaining + l.tailRemaining }
-    }
-    return n
+    func left(_ l: ByteReader) -> Int { l.headRemaining + l.tailRemaining }
+    return left(r) + (laned ? left(xyLane) + left(confLane) + left(faceLane) : 0)
   }
 
   /// Decodes one event; returns it with its sequence number.
