@@ -36,6 +36,15 @@ enum SubjectModel {
     .object(JSONObject([JSONMember("x", num(r6(x))), JSONMember("y", num(r6(y)))]))
   }
 
+  /// How far below `nose` (image y, down) the face's `nose_tip` is drawn, whatever the face's size.
+  static let noseTipBelowNose = 0.01
+
+  /// The noise-free face's noseToChinRatio (ENGINE §2.9): the chin's distance from the nose tip,
+  /// `chin_gap − 0.01`, over the face box's height `face_h` — 0.05 / 0.13 ≈ 0.385 at the defaults. The tip's
+  /// offset does not scale with the face, so a face drawn smaller (a far position) keeps its
+  /// ratio only if `chin_gap − 0.01` shrinks with `face_h` (docs/SCENARIOS.md, `chin_gap`).
+  static func noseToChinRatio(_ s: SubjectState) -> Double { (s[.chin_gap] - noseTipBelowNose) / s[.face_h] }
+
   /// face_rect(): [x, y, w, h] of the face box.
   static func faceRect(_ s: SubjectState) -> [Double] {
     [s[.x] - s[.face_w] / 2, s[.nose] - 0.06, s[.face_w], s[.face_h]]
@@ -89,7 +98,7 @@ enum SubjectModel {
       JSONMember("conf", num(s[.face_conf])),
       JSONMember("left_eye", .object(leftEye)),
       JSONMember("right_eye", .object(rightEye)),
-      JSONMember("nose_tip", point(px, nose + 0.01)),
+      JSONMember("nose_tip", point(px, nose + noseTipBelowNose)),
       JSONMember("chin", point(px, nose + s[.chin_gap])),
       JSONMember("mouth", point(px, nose + 0.035)),
     ])
