@@ -6,7 +6,7 @@ public enum EngineOption: String, CaseIterable, Sendable {
   case bodyPointsScope, matchEvalCadence, mirrorMode, missingTargetPolicy, angleFix, useStabilityLayer, t1MaxHz
   case retractPraiseOnInstability, promptGlobalWindowScope, errorSource, strictEffects, bboxRequiresAllListed
   case writeFailReasonStrings, captureFailedText, traceEvaluations, landmarkFilter, oneEuroMinCutoff, oneEuroBeta
-  case oneEuroDCutoff, activateFrames, noiseGate, noiseGateRatio, noiseGateMargin
+  case oneEuroDCutoff, activateFrames, noiseGate, noiseGateRatio, noiseGateMargin, gateReleaseOnExit, gatePersistByCue
 
   /// The allowed values, default first (a numeric option lists only its default).
   public var values: [String] {
@@ -34,6 +34,8 @@ public enum EngineOption: String, CaseIterable, Sendable {
     case .noiseGate: ["0"]
     case .noiseGateRatio: ["1"]
     case .noiseGateMargin: ["0"]
+    case .gateReleaseOnExit: ["false", "true"]
+    case .gatePersistByCue: ["false", "true"]
     }
   }
 }

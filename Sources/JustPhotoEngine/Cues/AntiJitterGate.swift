@@ -25,6 +25,11 @@ struct GateParameters: Equatable, Sendable {
   var cooldownMs: Int
   /// Planted fault `gate-hold-after-clear`: an empty display is held for minHoldMs too.
   var holdAfterClear = false
+  /// `gateReleaseOnExit` (G-58): the current cue has crossed its exit, so its hold is over.
+  var currentExited = false
+  /// `gatePersistByCue` (G-58): a switch to another cue counts the frames of that cue at any
+  /// level; a level change of the shown cue still counts frames at the new level.
+  var persistByCue = false
 }
 
 /// AntiJitterGate of ENGINE §3.9, exactly (`INF/PoseSpec/AntiJitterGate.swift`).
@@ -36,6 +41,8 @@ struct AntiJitterGate: Equatable, Sendable {
   /// Cue id → time before which it may not be shown again. Looked up only, never iterated.
   private(set) var cooldownUntil: [String: Millis] = [:]
   private(set) var lastInput = GateSignal.empty
+  /// Consecutive inputs naming the same cue (or nothing), whatever their level (`gatePersistByCue`).
+  private(set) var stableCueCount = 0
 
   struct Result: Equatable, Sendable {
     var output: GateSignal
@@ -73,12 +80,13 @@ struct AntiJitterGate: Equatable, Sendable {
       stableFrameCount = 1
       candidateSinceMs = t
     }
+    stableCueCount = input.id == lastInput.id ? stableCueCount + 1 : 1
     lastInput = input
 
     // 2. Already shown.
     if input == current { return Result(output: current, reason: .none, changed: false) }
     // 3. Minimum hold of the current cue.
-    let holdOK = (current.id == nil && !p.holdAfterClear) || t - lastOutputChangeMs >= minHold
+    let holdOK = (current.id == nil && !p.holdAfterClear) || t - lastOutputChangeMs >= minHold || p.currentExited
     if !holdOK { return Result(output: current, reason: .hold, changed: false) }
     // 4. Clearing to nothing.
     guard let id = input.id else {
@@ -90,8 +98,9 @@ struct AntiJitterGate: Equatable, Sendable {
     if let until = cooldownUntil[id], until > t, current.id != id {
       return Result(output: current, reason: .cooldown, changed: false)
     }
-    // 6. Persistence.
-    if stableFrameCount < persist { return Result(output: current, reason: .frames, changed: false) }
+    // 6. Persistence (with persistByCue, a different cue's frames at any level).
+    let stable = p.persistByCue && id != current.id ? stableCueCount : stableFrameCount
+    if stable < persist { return Result(output: current, reason: .frames, changed: false) }
     switchOutput(to: input, at: t, cooldownMs: cooldown)
     return Result(output: current, reason: .none, changed: true)
   }

@@ -13,7 +13,8 @@ struct CueDisplayMachine: Sendable {
   enum Action {
     /// The selector's best candidate of one T0 evaluation (`GateSignal.empty` when none) and
     /// its plan; `withRef` is the evaluation's mode (the `mode` of `cue_display`).
-    case offer(GateSignal, plan: Int?, withRef: Bool)
+    /// `shownExited`: the shown cue has crossed its exit (read only with `gateReleaseOnExit`).
+    case offer(GateSignal, plan: Int?, withRef: Bool, shownExited: Bool = false)
     /// New plans (a valid `posespec_reload`): the table is rebuilt, the shown cue stays.
     case replan(Table)
   }
@@ -27,6 +28,9 @@ struct CueDisplayMachine: Sendable {
     /// PoseSpec defaults, used when no cue is shown.
     var defaults: AntiJitterParameters
     var useStabilityLayer: Bool
+    /// `gateReleaseOnExit`, `gatePersistByCue` (§3.9, G-58).
+    var releaseOnExit: Bool
+    var persistByCue: Bool
     var faults: PlantedFaults
 
     init(plans: [CuePlan], planIndex: [String: Int], spec: PoseSpecDocument, settings: EngineSettings, faults: PlantedFaults) {
@@ -35,6 +39,8 @@ struct CueDisplayMachine: Sendable {
       self.planIndex = planIndex
       defaults = spec.defaults.antiJitter
       useStabilityLayer = settings.useStabilityLayer
+      releaseOnExit = settings.gateReleaseOnExit
+      persistByCue = settings.gatePersistByCue
       self.faults = faults
     }
   }
@@ -60,8 +66,8 @@ struct CueDisplayMachine: Sendable {
   @inline(__always)
   mutating func step(_ action: Action, at t: Millis) -> [MachineAction] {
     switch action {
-    case .offer(let best, let plan, let withRef):
-      offer(best, plan: plan, at: t)
+    case .offer(let best, let plan, let withRef, let shownExited):
+      offer(best, plan: plan, shownExited: shownExited, at: t)
       guard last.result.changed else { return [] }
       return [.output(Self.cueDisplayRecord(last.result, withRef: withRef, hardAsWarn: table.faults.contains(.hardShownAsWarn)))]
     case .replan(let next):
@@ -71,7 +77,7 @@ struct CueDisplayMachine: Sendable {
     }
   }
 
-  private mutating func offer(_ best: GateSignal, plan: Int?, at t: Millis) {
+  private mutating func offer(_ best: GateSignal, plan: Int?, shownExited: Bool, at t: Millis) {
     var input = best
     var inputPlan = plan
     // §3.8: the optional stability layer between the selector and the gate.
@@ -80,7 +86,9 @@ struct CueDisplayMachine: Sendable {
       inputPlan = input.id.flatMap { table.planIndex[$0] }
     }
     let before = gate.current
-    let parameters = gateParameters(current: shownPlan, incoming: inputPlan)
+    var parameters = gateParameters(current: shownPlan, incoming: inputPlan)
+    parameters.currentExited = table.releaseOnExit && shownExited
+    parameters.persistByCue = table.persistByCue
     let result = gate.filter(input, at: t, parameters)
     if result.changed {
       shownPlan = result.output.id == input.id ? inputPlan : result.output.id.flatMap { table.planIndex[$0] }

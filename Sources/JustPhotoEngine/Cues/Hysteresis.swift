@@ -34,6 +34,9 @@ struct CueHysteresis: Equatable, Sendable {
   /// Consecutive activating observations seen while inactive (0 when active; below
   /// `activateFrames`).
   private(set) var activating = 0
+  /// The last change of state was an exit crossing (`exit_crossed`): the cue was cleared by
+  /// the subject, not by unavailability or a reset. Read by `gateReleaseOnExit` (§3.9, G-58).
+  private(set) var exited = false
 
   var isActive: Bool { if case .active = state { true } else { false } }
   var stickyLevel: CueLevel? { if case .active(let l, _) = state { l } else { nil } }
@@ -59,10 +62,10 @@ struct CueHysteresis: Equatable, Sendable {
     case .observe(let level, let persistFrames, let activateFrames):
       return observe(level, persistFrames: persistFrames, activateFrames: activateFrames)
     case .unavailable:
-      defer { (state, activating) = (.inactive, 0) }
+      defer { (state, activating, exited) = (.inactive, 0, false) }
       return isActive ? .deactivated : nil
     case .reset:
-      (state, activating) = (.inactive, 0)
+      (state, activating, exited) = (.inactive, 0, false)
       return nil
     }
   }
@@ -77,7 +80,7 @@ struct CueHysteresis: Equatable, Sendable {
     case (.inactive, .warn), (.inactive, .hard), (.inactive, .enter):
       activating += 1
       guard activating >= activateFrames else { return nil }
-      (state, activating) = (.active(sticky: level, exitCount: 0), 0)
+      (state, activating, exited) = (.active(sticky: level, exitCount: 0), 0, false)
       return .entered
     case (.inactive, _):
       activating = 0
@@ -91,7 +94,7 @@ struct CueHysteresis: Equatable, Sendable {
       return nil
     case (.active(let sticky, let n), .exit):
       if n + 1 >= max(1, persistFrames) {
-        state = .inactive
+        (state, exited) = (.inactive, true)
         return .exitCrossed
       }
       Self.checkSticky(sticky)

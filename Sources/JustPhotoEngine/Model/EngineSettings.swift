@@ -29,6 +29,10 @@ public struct EngineSettings: Equatable, Sendable {
   public var noiseGateRatio: Double
   /// `noiseGateMargin`: median changes an inactive cue's error must be past its activating threshold.
   public var noiseGateMargin: Double
+  /// `gateReleaseOnExit=true` (§3.9, G-58): the shown cue's minimum hold ends when it crosses its exit.
+  public var gateReleaseOnExit: Bool
+  /// `gatePersistByCue=true` (§3.9, G-58): a switch to another cue counts its frames at any level.
+  public var gatePersistByCue: Bool
   /// `errorSource=formulaFirst` (default) vs `outputsFirst` (§2.9).
   public var errorSourceFormulaFirst: Bool
   public var captureFailedText: CaptureFailedText
@@ -50,6 +54,8 @@ public struct EngineSettings: Equatable, Sendable {
     noiseGate = options.noiseGate
     noiseGateRatio = options.noiseGateRatio
     noiseGateMargin = options.noiseGateMargin
+    gateReleaseOnExit = options[.gateReleaseOnExit] == "true"
+    gatePersistByCue = options[.gatePersistByCue] == "true"
     errorSourceFormulaFirst = options.errorSourceFormulaFirst
     captureFailedText = CaptureFailedText(rawValue: options[.captureFailedText]) ?? .prd
     metric = MetricOptions(options)

@@ -315,7 +315,9 @@ extension Engine {
       input = GateSignal(id: best.id, level: best.level)
       inputPlan = best.plan >= 0 ? best.plan : planIndex[best.id]
     }
-    return display.step(.offer(input, plan: inputPlan, withRef: withRef), at: t)
+    // gateReleaseOnExit (§3.9, G-58): the shown cue's hold ends once it has crossed its exit.
+    let shownExited = settings.gateReleaseOnExit && display.shownPlan.map { hysteresis[$0].exited } == true
+    return display.step(.offer(input, plan: inputPlan, withRef: withRef, shownExited: shownExited), at: t)
   }
 
   /// The level the hysteresis sees (`exit-threshold-ignored` turns exit into none).
