@@ -87,6 +87,13 @@ import Testing
       (r["expectation_failure_list"]?.arrayValue ?? []).map { "\(r["name"]?.stringValue ?? "?"): \($0.stringValue ?? "")" }
     }
     #expect(failures == 0, "docs/tuned breaks \(failures ?? -1) rules:\n\(broken.joined(separator: "\n"))")
+    // Nor does a known: marker excuse it (the recipe's known_misses: 0): a marker records the
+    // shipped engine's miss, not the answer's.
+    let known = (json["recordings"]?.arrayValue ?? []).flatMap { r in
+      (r["known_miss_list"]?.arrayValue ?? []).map { "\(r["name"]?.stringValue ?? "?"): \($0.stringValue ?? "")" }
+    }
+    #expect(known.isEmpty, "docs/tuned misses \(known.count) rules excused by known: markers:\n\(known.joined(separator: "\n"))")
+    #expect(try String(contentsOfFile: Self.repo("docs/tuned/recipe.yaml"), encoding: .utf8).contains("\nknown_misses: 0\n"))
   }
 
   /// docs/TUNING.md's test-set table is what `tune rebuild docs/tuned/recipe.yaml --table`
@@ -99,8 +106,8 @@ import Testing
     #expect(lines.first?.hasPrefix("<!-- jpreplay tune rebuild docs/tuned/recipe.yaml --table: the test set (") == true, "\(r.stdout)")
     #expect(lines.first?.contains("mean [95% interval] over 5 draws") == true, "\(r.stdout)")
     // One row per ablation row of the recipe (shipped, + activation, + filter, + noise gate,
-    // thresholds only, filter + thresholds, the promoted trial).
-    #expect(lines.filter { $0.hasPrefix("| ") && !$0.hasPrefix("| configuration") }.count == 7, "\(r.stdout)")
+    // + all-listed bbox, + gate options, thresholds only, filter + thresholds, the promoted trial).
+    #expect(lines.filter { $0.hasPrefix("| ") && !$0.hasPrefix("| configuration") }.count == 9, "\(r.stdout)")
     let doc = try String(contentsOfFile: Self.repo("docs/TUNING.md"), encoding: .utf8)
     let start = try #require(doc.range(of: lines[0]), "docs/TUNING.md has no table made by tune rebuild --table (its first line: \(lines[0]))")
     let block = Array(doc[start.lowerBound...].utf8.prefix(r.stdout.utf8.count))
@@ -122,6 +129,10 @@ import Testing
     (
       "space: a\ncorpus: [x]\nvalidation: none\nsampler: grid\nseed: 1\ntrials: 4\nseeds: 0\ntrial: 1\noutputs: {PoseSpec.json: a, options.txt: b}\n",
       "recipe.yaml:7:8: seeds: expected an integer 1…64"
+    ),
+    (
+      "space: a\ncorpus: [x]\nvalidation: none\nsampler: grid\nseed: 1\ntrials: 4\ntrial: 1\nknown_misses: -1\noutputs: {PoseSpec.json: a, options.txt: b}\n",
+      "recipe.yaml:8:15: known_misses: expected an integer 0…1000000"
     ),
     (
       "space: a\ncorpus: [x]\nvalidation: none\nsampler: grid\nseed: 1\ntrials: 4\ntrial: 1\nablation: {shipped: 1, other: 4}\noutputs: {PoseSpec.json: a, options.txt: b}\n",

@@ -79,6 +79,20 @@ import Testing
         "test-outdoor-noisy: \(dir.path)/test-outdoor-noisy.scenario.yaml:38: expect[0] (DIST_STEP_CLOSER not displayed in [0, 60000]): known miss (G-49: shoulders-only box): misses on draw 1 of 2"
       ], "\(v)")
   }
+  /// `known_misses: 0` (docs/tuned's recipe): a marker excuses the shipped engine, not the
+  /// rebuilt answer, so the same known miss is a problem; `known_misses: 1` allows it.
+  @Test func aKnownMissesBudgetTurnsKnownMissesIntoProblems() throws {
+    let (dir, recipe) = try Self.corpus(rule: Self.closer + ", known: {draws: [1], why: \"G-49: shoulders-only box\"}}")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let v = try TuneRecipeRules.judge(recipe: recipe, folder: dir.path, jobs: 2)
+    #expect(v.known.count == 1 && recipe.knownMissProblems(v.known).isEmpty)
+    var strict = recipe
+    strict.knownMisses = 0
+    #expect(strict.knownMissProblems(v.known).map { $0.hasPrefix("known miss past the recipe's known_misses: 0: test-outdoor-noisy: ") } == [true])
+    strict.knownMisses = 1
+    #expect(strict.knownMissProblems(v.known).isEmpty)
+  }
+
 
   @Test func aKnownMissThatHoldsOnADrawItNamesFails() throws {
     let (dir, recipe) = try Self.corpus(rule: Self.closer + ", known: {draws: [0, 1], why: \"G-49: shoulders-only box\"}}")

@@ -22,6 +22,7 @@ import Yams
 /// trials: 400                          # required
 /// tpe_batch: 32                        # default 32
 /// trial: 288                           # required: the trial promoted into the recipe's folder
+/// known_misses: 0                      # optional: the most known misses the rebuild may show
 /// outputs:                             # required: the SHA-256 of each file made
 ///   PoseSpec.json: 9f…
 ///   options.txt: 3a…
@@ -46,6 +47,10 @@ package struct TuneRecipe: Sendable, Equatable {
   /// rule about one draw).
   package var seeds = 1
   package var trial: Int
+  /// `known_misses: N`: the most rule misses excused by `known:` markers (docs/SCENARIOS.md) the
+  /// rebuilt configuration may show over every draw (nil: any). A marker records the shipped
+  /// engine's miss; `known_misses: 0` asks the answer to meet every rule itself.
+  package var knownMisses: Int?
   /// The configurations `tune rebuild --table` reads on the test set: a label and a trial of
   /// the study each, in the file's order (empty: the promoted trial alone).
   package var ablation: [(label: String, trial: Int)] = []
@@ -55,15 +60,25 @@ package struct TuneRecipe: Sendable, Equatable {
   package static func == (a: TuneRecipe, b: TuneRecipe) -> Bool {
     a.file == b.file && a.space == b.space && a.spec == b.spec && a.recordingsDir == b.recordingsDir && a.corpus == b.corpus
       && a.validation == b.validation && a.sampler == b.sampler && a.seed == b.seed && a.trials == b.trials
-      && a.tpeBatch == b.tpeBatch && a.seeds == b.seeds && a.trial == b.trial && a.ablation.map(\.label) == b.ablation.map(\.label)
+      && a.tpeBatch == b.tpeBatch && a.seeds == b.seeds && a.trial == b.trial && a.knownMisses == b.knownMisses && a.ablation.map(\.label) == b.ablation.map(\.label)
       && a.ablation.map(\.trial) == b.ablation.map(\.trial) && a.outputs.map(\.name) == b.outputs.map(\.name)
       && a.outputs.map(\.sha256) == b.outputs.map(\.sha256)
   }
 
+  /// The known misses of a rebuilt configuration that its `known_misses:` budget does not
+  /// allow, each a problem line (empty: within the budget, or no budget).
+  package func knownMissProblems(_ known: [String]) -> [String] {
+    guard let budget = knownMisses, known.count > budget else { return [] }
+    return known.map { "known miss past the recipe's known_misses: \(budget): \($0)" }
+  }
+
+  /// The largest `known_misses:` budget a recipe may name.
+  package static let knownMissesMax = 1_000_000
+
   /// The files a recipe makes (`tune promote --to`).
   package static let outputNames = ["PoseSpec.json", "options.txt"]
   package static let keys = [
-    "space", "spec", "recordings_dir", "corpus", "validation", "sampler", "seed", "trials", "tpe_batch", "seeds", "trial", "ablation", "outputs",
+    "space", "spec", "recordings_dir", "corpus", "validation", "sampler", "seed", "trials", "tpe_batch", "seeds", "trial", "known_misses", "ablation", "outputs",
   ]
   static let required = ["space", "corpus", "validation", "sampler", "seed", "trials", "trial", "outputs"]
   /// The largest recipe file.
@@ -147,6 +162,7 @@ package struct TuneRecipe: Sendable, Equatable {
     if let s = try string("recordings_dir") { r.recordingsDir = s }
     if let b = try int("tpe_batch", 1...10_000) { r.tpeBatch = b }
     if let k = try int("seeds", 1...SeedDraws.drawsMax) { r.seeds = k }
+    if let n = try int("known_misses", 0...TuneRecipe.knownMissesMax) { r.knownMisses = n }
     r.corpus = try globs("corpus")
     r.validation = try globs("validation")
     guard r.trial < r.trials, let trialNode = seen["trial"] else {
