@@ -52,6 +52,12 @@ public struct EnginePlugin: Sendable {
   public var configurer: (@Sendable (_ plugin: EnginePlugin, _ options: EngineOptionValues) throws(EngineOptionError) -> EnginePlugin)?
 
   /// A plug-in for the engine `E`, each replay's engine made by `make` from the header.
+  ///
+  /// Inlinable, so the plug-in module that names `E` builds these closures for it: the replay
+  /// loop behind ``replay`` is then specialized for the engine, the prefetching source and the
+  /// trace output (built here in the generic form, it went through the runtime for the
+  /// engine's associated types on every event).
+  @inlinable
   public init<E: SeamEngine & Sendable>(
     _ engine: E.Type, make: @escaping @Sendable (RecordingHeader) throws -> E
   ) {
@@ -157,6 +163,7 @@ public struct EnginePlugin: Sendable {
     return out
   }
 
+  @usableFromInline
   static func driver<E: SeamEngine & Sendable>(
     _: E.Type, make: @escaping @Sendable (RecordingHeader) throws -> E, _ settings: PluginSettings
   ) -> ReplayDriver<E> {

@@ -154,6 +154,9 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
   @usableFromInline var output: O
   @usableFromInline let options: ReplayOptions
   @usableFromInline let header: RecordingHeader
+  /// The header's `duration_ms`, read once (a look-up by name in the header per event was
+  /// ~300 instructions of each event's replay).
+  @usableFromInline let durationMs: Millis?
   @usableFromInline var ledger: EffectLedger<E.Vocabulary>
   @usableFromInline let recording: String?
   @usableFromInline var store: (any SessionStorePort<E.Step.Snapshot>)?
@@ -183,12 +186,13 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
     self.output = output
     self.options = options
     self.header = header
+    durationMs = header.durationMs
     self.ledger = ledger
     self.recording = recording
   }
 
   @inlinable mutating func go() throws(ReplayError) -> ReplaySummary {
-    if let d = header.durationMs, d < 0 { throw bad(nil, "duration_ms is negative (\(d))") }
+    if let d = durationMs, d < 0 { throw bad(nil, "duration_ms is negative (\(d))") }
     try checkHeaderLimits()
     try apply(engine.start())
     try pull()
@@ -252,7 +256,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
   }
 
   /// The end of the replay; meaningful once the source is exhausted.
-  @inlinable var end: Millis { header.durationMs ?? lastInputT ?? 0 }
+  @inlinable var end: Millis { durationMs ?? lastInputT ?? 0 }
 
   @inlinable mutating func advance(to t: Millis) {
     if t > now {
@@ -285,7 +289,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
         "event \(event.kindName) goes back in time (previous event at t=\(last)); events must be sorted by t"
       )
     }
-    if let d = header.durationMs, event.t > d {
+    if let d = durationMs, event.t > d {
       throw bad(event.t, "event \(event.kindName) is after the header's duration_ms=\(d)")
     }
     lastInputT = event.t

@@ -439,6 +439,13 @@ struct WithRefTests {
     #expect(s.selectedRefId == "B")
     #expect(s.targets == Self.metrics(6))
     #expect(s.refOrder == ["A", "B"])
+    // A skipped re-extraction of A while B is selected selects A with its kept snapshot.
+    let skippedA = s.store(refId: "A", metrics: Self.metrics(4))
+    #expect(skippedA == .skipped(reason: .lowMetricsKeepExisting, newCount: 4, existingCount: 10))
+    #expect(s.selectedRefId == "A")
+    #expect(s.targets == Self.metrics(10))
+    let selectedB = s.select(refId: "B")
+    #expect(selectedB && s.targets == Self.metrics(6))
     // Switching back restores A's snapshot; re-extraction of A with 11 values replaces it.
     let selectedA = s.select(refId: "A")
     #expect(selectedA)

@@ -98,24 +98,21 @@ extension Engine {
     let ctx: MetricContext
     var mirrorCtx: MetricContext? = nil
     let registers = uniqueRegisters()
-    if withRefSession {
-      let targets = withRef.store.targets
-      ctx = MetricContext(
-        frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients,
-        targets: targets, registers: registers)
-      mirrorCtx = mirrorContext(frame, targets: targets)
-    } else if isKnownUniquelyReferenced(&t0Context), let kept = t0Context {
+    // withRef reads the targets (§3.13); noRef has none.
+    let targets = withRefSession ? withRef.store.targets : [:]
+    if isKnownUniquelyReferenced(&t0Context), let kept = t0Context {
       // The last evaluation's context, which nothing else holds: rewritten, not allocated.
       kept.reset(
-        frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients, targets: [:],
+        frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients, targets: targets,
         registers: registers)
       ctx = kept
     } else {
       ctx = MetricContext(
         frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients,
-        registers: registers)
+        targets: targets, registers: registers)
       t0Context = ctx
     }
+    if withRefSession { mirrorCtx = mirrorContext(frame, targets: targets) }
     latestFrame = consume frame
     return T0Input(
       withRefSession: withRefSession, trackingLost: trackingLost, targetUnstable: targetUnstable, ctx: ctx,

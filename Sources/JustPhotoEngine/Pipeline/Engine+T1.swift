@@ -22,6 +22,9 @@ extension Engine {
     let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
     let targets = withRefSession ? withRef.store.targets : [:]
     prepareLumaTables()
+    // The kept T0 context lets go of the engine's registers (as at the next T0 evaluation):
+    // holding them, it made every tick allocate a register file of its own.
+    if isKnownUniquelyReferenced(&t0Context) { t0Context?.releaseFrame() }
     let ctx = MetricContext(
       frame: frame, face: latestSubjectFace, options: metricOptions, scalars: scalars,
       luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true,

@@ -175,51 +175,56 @@ extension MatchDecider {
     targets: [String: Double], options: MatchOptions, live: (Int) -> MetricSample?,
     mirrored mirroredValue: (Int) -> Double?
   ) -> MatchResult {
-    func target(_ r: MatchRequirement) -> Double? { targets[r.metric].flatMap { $0.isFinite ? $0 : nil } }
+    func target(_ metric: String) -> Double? { targets[metric].flatMap { $0.isFinite ? $0 : nil } }
     // `exclude` never empties the required list: if no requirement has its target, they all
     // block (so that `blocked_by` stays non-empty whenever match is false, §3.13g) [D].
-    let exclude = options.missingTargetPolicy == .exclude && requirements.contains { target($0) != nil }
+    let exclude = options.missingTargetPolicy == .exclude && requirements.contains { target($0.metric) != nil }
 
     var states: [MatchCueState] = []
     states.reserveCapacity(requirements.count)
-    for (i, r) in requirements.enumerated() {
-      var state = MatchCueState(
-        cueId: r.cueId, dimensionKey: r.dimensionKey, status: .missingData, level: .none, error: nil, mirrored: false,
-        stableFrames: 0, persisted: false, missing: nil)
-      guard let t = target(r) else {
-        exitCounters[i] = 0
-        var info = MatchMissingInfo.missingTarget(r.metric)
-        if !exclude, case .unavailable(let why)? = live(i) {
-          info = MatchMissingInfo(reason: info.reason, missing: info.missing + why.missing)
+    // Each requirement's fields are read in place (a copy of each requirement per evaluation
+    // retained and released its strings and thresholds).
+    let requirements = self.requirements
+    requirements.withUnsafeBufferPointer { r in
+      for i in r.indices {
+        var state = MatchCueState(
+          cueId: r[i].cueId, dimensionKey: r[i].dimensionKey, status: .missingData, level: .none, error: nil,
+          mirrored: false, stableFrames: 0, persisted: false, missing: nil)
+        guard let t = target(r[i].metric) else {
+          exitCounters[i] = 0
+          var info = MatchMissingInfo.missingTarget(r[i].metric)
+          if !exclude, case .unavailable(let why)? = live(i) {
+            info = MatchMissingInfo(reason: info.reason, missing: info.missing + why.missing)
+          }
+          state.status = exclude ? .excluded : .missingData
+          state.missing = info
+          states.append(state)
+          continue
         }
-        state.status = exclude ? .excluded : .missingData
-        state.missing = info
+        switch live(i) {
+        case nil:
+          state.missing = MatchMissingInfo(reason: "metric_unavailable", missing: [r[i].metric])
+        case .unavailable(let why)?:
+          state.missing = why
+        case .value(let x)? where !x.isFinite:
+          state.missing = MatchMissingInfo(reason: "non_finite", missing: [r[i].metric])
+        case .value(let v)?:
+          let chosen = MatchMirror.chooseError(normal: v - t, mirrored: mirroredValue(i).map { $0 - t })
+          let level = r[i].thresholds.level(of: chosen.error)
+          let isExit = level == .exit || (r[i].rawExitSource && r[i].thresholds.exit.contains { $0.matches(v) })
+          exitCounters[i] = isExit ? exitCounters[i] + 1 : 0
+          state.status = .evaluated
+          state.level = isExit ? .exit : level
+          state.error = chosen.error
+          state.mirrored = chosen.mirrored
+          state.stableFrames = exitCounters[i]
+          state.persisted = isExit && exitCounters[i] >= r[i].persistFrames
+          states.append(state)
+          continue
+        }
+        exitCounters[i] = 0
         states.append(state)
-        continue
       }
-      switch live(i) {
-      case nil:
-        state.missing = MatchMissingInfo(reason: "metric_unavailable", missing: [r.metric])
-      case .unavailable(let why)?:
-        state.missing = why
-      case .value(let x)? where !x.isFinite:
-        state.missing = MatchMissingInfo(reason: "non_finite", missing: [r.metric])
-      case .value(let v)?:
-        let chosen = MatchMirror.chooseError(normal: v - t, mirrored: mirroredValue(i).map { $0 - t })
-        let level = r.thresholds.level(of: chosen.error)
-        let isExit = level == .exit || (r.rawExitSource && r.thresholds.exit.contains { $0.matches(v) })
-        exitCounters[i] = isExit ? exitCounters[i] + 1 : 0
-        state.status = .evaluated
-        state.level = isExit ? .exit : level
-        state.error = chosen.error
-        state.mirrored = chosen.mirrored
-        state.stableFrames = exitCounters[i]
-        state.persisted = isExit && exitCounters[i] >= r.persistFrames
-        states.append(state)
-        continue
-      }
-      exitCounters[i] = 0
-      states.append(state)
     }
     return result(states)
   }

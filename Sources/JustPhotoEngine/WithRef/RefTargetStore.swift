@@ -18,11 +18,12 @@ public struct RefTargetStore: Equatable, Sendable {
   /// Reference copies made in this session.
   public private(set) var referenceCopies = 0
   private var snapshots: [String: [String: Double]] = [:]
+  /// The selected reference's targets by metric name (empty when none): its snapshot, kept
+  /// here whenever the selection or its snapshot changes (read several times per T0
+  /// evaluation; looking the snapshot up by reference id each time hashed the id).
+  public private(set) var targets: [String: Double] = [:]
 
   public init() {}
-
-  /// The selected reference's targets by metric name (empty when none).
-  public var targets: [String: Double] { selectedRefId.flatMap { snapshots[$0] } ?? [:] }
 
   /// The targets sorted by metric name (byte order), for logs and traces.
   public var sortedTargets: [(name: String, value: Double)] {
@@ -56,6 +57,7 @@ public struct RefTargetStore: Equatable, Sendable {
         }
       if let reason {
         selectedRefId = refId
+        targets = existing
         return .skipped(reason: reason, newCount: values.count, existingCount: existing.count)
       }
     }
@@ -63,6 +65,7 @@ public struct RefTargetStore: Equatable, Sendable {
     if snapshots[refId] == nil { refOrder.append(refId) }
     snapshots[refId] = values
     selectedRefId = refId
+    targets = values
     return .stored(refId: refId, count: values.count, replacedRefId: previous == refId ? nil : previous)
   }
 
@@ -75,8 +78,9 @@ public struct RefTargetStore: Equatable, Sendable {
   /// Selects an already stored reference (`ref_switch`); false when `refId` has no snapshot.
   @discardableResult
   public mutating func select(refId: String) -> Bool {
-    guard snapshots[refId] != nil else { return false }
+    guard let snapshot = snapshots[refId] else { return false }
     selectedRefId = refId
+    targets = snapshot
     return true
   }
 
