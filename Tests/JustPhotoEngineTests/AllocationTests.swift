@@ -68,11 +68,15 @@ final class AllocationTests: XCTestCase {
   }
 
   /// The proposed options on the same path: the noise gate (§3.4.7: each cue's changes in a ring
-  /// allocated at `init`, the median sorted in a scratch array) and two activating evaluations.
+  /// allocated at `init`, the median sorted in a scratch array), two activating evaluations and the
+  /// gate options of docs/tuned.
   func testQuietFramesAllocateNothingWithTheNoiseGateAndActivation() throws {
     var options = EngineOptions()
     try options.set("noiseGate", "15")
     try options.set("activateFrames", "2")
+    // docs/tuned's gate options too (ENGINE §3.9, G-58): two flags and one counter, no storage.
+    try options.set("gatePersistByCue", "true")
+    try options.set("gateReleaseOnExit", "true")
     let (quiet, emitting) = try Self.quietFrameAllocations(seconds: 60, options: options)
     XCTAssertGreaterThan(quiet.count, 1_000)
     XCTAssertGreaterThan(emitting, 0)
