@@ -32,15 +32,35 @@ public enum SHA256 {
 
     public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
       length &+= UInt64(bytes.count)
-      pending.append(contentsOf: bytes)
-      let whole = pending.count - pending.count % 64
-      guard whole > 0 else { return }
-      var chunk = 0
-      while chunk < whole {
-        SHA256.compress(&h, pending, at: chunk)
-        chunk += 64
+      // Whole blocks are compressed from the piece's own storage when it has one (an array,
+      // `Data`): no copy into `pending` (issue 38 item 2: a study hashes ~29 MB of recordings).
+      let direct: Void? = bytes.withContiguousStorageIfAvailable { absorb($0) }
+      if direct == nil { absorb(Array(bytes)) }
+    }
+
+    private mutating func absorb(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { absorb($0) } }
+
+    private mutating func absorb(_ bytes: UnsafeBufferPointer<UInt8>) {
+      var start = 0
+      if !pending.isEmpty {
+        let take = min(64 - pending.count, bytes.count)
+        pending.append(contentsOf: bytes[0..<take])
+        start = take
+        guard pending.count == 64 else { return }
+        pending.withUnsafeBufferPointer { p in h.withUnsafeMutableBufferPointer { SHA256.compress($0, p.baseAddress!) } }
+        pending.removeAll(keepingCapacity: true)
       }
-      pending.removeFirst(whole)
+      let whole = start + (bytes.count - start) / 64 * 64
+      if start < whole, let base = bytes.baseAddress {
+        h.withUnsafeMutableBufferPointer { state in
+          var at = start
+          while at < whole {
+            SHA256.compress(state, base + at)
+            at += 64
+          }
+        }
+      }
+      if whole < bytes.count { pending.append(contentsOf: bytes[whole...]) }
     }
 
     /// The 32-byte digest of everything given to `update`.
@@ -50,10 +70,14 @@ public enum SHA256 {
       tail.append(0x80)
       while tail.count % 64 != 56 { tail.append(0) }
       for i in (0..<8).reversed() { tail.append(UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8))) }
-      var chunk = 0
-      while chunk < tail.count {
-        SHA256.compress(&h, tail, at: chunk)
-        chunk += 64
+      tail.withUnsafeBufferPointer { t in
+        h.withUnsafeMutableBufferPointer { state in
+          var chunk = 0
+          while chunk < t.count {
+            SHA256.compress(state, t.baseAddress! + chunk)
+            chunk += 64
+          }
+        }
       }
       pending = []
       var out: [UInt8] = []
@@ -63,44 +87,52 @@ public enum SHA256 {
     }
   }
 
-  /// One 64-byte block of `message` at `chunk` into the state `h`.
-  static func compress(_ h: inout [UInt32], _ message: [UInt8], at chunk: Int) {
-    var w = [UInt32](repeating: 0, count: 64)
-    for i in 0..<16 {
-      let j = chunk + i * 4
-      w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8
-        | UInt32(message[j + 3])
+  /// One 64-byte block at `block` into the state `h` (8 words). The message schedule is a
+  /// rolling 16-word window on the stack: no allocation and no bounds check per block.
+  static func compress(_ h: UnsafeMutableBufferPointer<UInt32>, _ block: UnsafePointer<UInt8>) {
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { w in
+      for i in 0..<16 {
+        let p = block + i * 4
+        w[i] = UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3])
+      }
+      var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+      k.withUnsafeBufferPointer { k in
+        for i in 0..<64 {
+          let wi: UInt32
+          if i < 16 {
+            wi = w[i]
+          } else {
+            let w15 = w[(i - 15) & 15], w2 = w[(i - 2) & 15]
+            let s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >> 3)
+            let s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >> 10)
+            wi = w[i & 15] &+ s0 &+ w[(i - 7) & 15] &+ s1
+            w[i & 15] = wi
+          }
+          let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+          let ch = (e & f) ^ (~e & g)
+          let t1 = hh &+ s1 &+ ch &+ k[i] &+ wi
+          let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+          let maj = (a & b) ^ (a & c) ^ (b & c)
+          let t2 = s0 &+ maj
+          hh = g
+          g = f
+          f = e
+          e = d &+ t1
+          d = c
+          c = b
+          b = a
+          a = t1 &+ t2
+        }
+      }
+      h[0] = h[0] &+ a
+      h[1] = h[1] &+ b
+      h[2] = h[2] &+ c
+      h[3] = h[3] &+ d
+      h[4] = h[4] &+ e
+      h[5] = h[5] &+ f
+      h[6] = h[6] &+ g
+      h[7] = h[7] &+ hh
     }
-    for i in 16..<64 {
-      let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-      let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-      w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-    }
-    var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-    for i in 0..<64 {
-      let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-      let ch = (e & f) ^ (~e & g)
-      let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-      let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-      let maj = (a & b) ^ (a & c) ^ (b & c)
-      let t2 = s0 &+ maj
-      hh = g
-      g = f
-      f = e
-      e = d &+ t1
-      d = c
-      c = b
-      b = a
-      a = t1 &+ t2
-    }
-    h[0] = h[0] &+ a
-    h[1] = h[1] &+ b
-    h[2] = h[2] &+ c
-    h[3] = h[3] &+ d
-    h[4] = h[4] &+ e
-    h[5] = h[5] &+ f
-    h[6] = h[6] &+ g
-    h[7] = h[7] &+ hh
   }
 
   @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

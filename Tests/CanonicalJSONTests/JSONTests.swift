@@ -54,6 +54,27 @@ struct JSONTests {
     #expect(
       SHA256.hex([UInt8](repeating: 97, count: 1000))
         == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    // FIPS 180-4's two-block message.
+    #expect(
+      SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+        == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+  }
+
+  /// The incremental digest is the one-shot digest whatever the pieces: empty, shorter than a
+  /// block, straddling blocks, many blocks at once, from an array, a slice or a lazy sequence.
+  @Test func sha256IncrementalPieces() {
+    let message = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    let whole = SHA256.digest(message)
+    for sizes in [[0, 1000], [1, 63, 64, 65, 807], [63, 1, 936], [200, 0, 800], [7, 7, 7, 979]] {
+      var hasher = SHA256.Hasher()
+      var at = 0
+      for (i, n) in sizes.enumerated() {
+        let piece = message[at..<at + n]
+        if i % 3 == 0 { hasher.update(piece) } else if i % 3 == 1 { hasher.update(Array(piece)) } else { hasher.update(piece.lazy.map { $0 }) }
+        at += n
+      }
+      #expect(hasher.finalize() == whole, "pieces \(sizes)")
+    }
   }
 }
 

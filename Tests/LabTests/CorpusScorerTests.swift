@@ -61,6 +61,29 @@ struct CorpusScorerTests {
     #expect(throws: HarnessFailure.self) { try scorer.score(spec: spec, overrides: [("noSuchOption", "x")]) }
   }
 
+  /// Issue 38 item 2: `tune` validates and compiles a trial's spec once for its fit and
+  /// validation corpora (`PreparedTrial`); each corpus scores what it scored from the JSON.
+  @Test("a prepared trial shared by two corpora scores each as its own spec and options would; a refused spec, the same message each time")
+  func preparedTrialShared() throws {
+    let fit = try CorpusScorer(paths: Array(Self.paths.prefix(2)))
+    let validation = try CorpusScorer(paths: Array(Self.paths.suffix(1)))
+    let spec = try Self.spec()
+    for formulaFirst in [false, true] {
+      var options = EngineOptions()
+      if formulaFirst { try options.set("errorSource", "formulaFirst") }
+      let trial = PreparedTrial(specJSON: spec.raw, options: options)
+      #expect(try fit.objectives(trial: trial) == fit.objectives(specJSON: spec.raw, options: options))
+      #expect(try validation.objectives(trial: trial) == validation.objectives(specJSON: spec.raw, options: options))
+      #expect(try SeededScorer(draws: [fit, fit]).objectives(trial: trial).count > 0)
+    }
+    let refused = PreparedTrial(specJSON: .object(["prdVersion": "0"]), options: EngineOptions())
+    var messages: [String] = []
+    for scorer in [fit, validation] {
+      do { _ = try scorer.objectives(trial: refused) } catch let e as HarnessFailure { messages.append(e.message) }
+    }
+    #expect(messages.count == 2 && messages[0] == messages[1] && messages[0].hasPrefix("trial spec"))
+  }
+
   @Test("a spec edit reaches the replay: no cue fires when every trigger is null")
   func specEditChangesScore() throws {
     let scorer = try CorpusScorer(paths: [Self.paths[0]])

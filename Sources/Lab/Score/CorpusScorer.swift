@@ -193,6 +193,14 @@ extension CorpusScorer {
   package func score(spec: PoseSpecDocument, overrides: [(name: String, value: String)] = []) throws(HarnessFailure)
     -> CorpusScore
   {
+    try score(spec: spec, overrides: overrides, compile: { CompiledSpec(spec: spec, errorSourceFormulaFirst: $0) })
+  }
+
+  /// `score`, with the spec compiled by `compile` for each `errorSource` option in use (a
+  /// trial's ``PreparedTrial`` compiles it once for all its corpora).
+  func score(
+    spec: PoseSpecDocument, overrides: [(name: String, value: String)], compile: (Bool) -> CompiledSpec
+  ) throws(HarnessFailure) -> CorpusScore {
     var probe = EngineOptions()
     for o in overrides {
       do { try probe.set(o.name, o.value) } catch { throw .badInput("--set: \(error.description)") }
@@ -208,7 +216,7 @@ extension CorpusScorer {
     // The spec is compiled once per `errorSource` option in use, not once per recording, and the
     // immutable plans are shared by every replay (on every thread).
     let compiled = [false, true].filter { f in configs.contains { $0.options.errorSourceFormulaFirst == f } }
-      .map { CompiledSpec(spec: spec, errorSourceFormulaFirst: $0) }
+      .map(compile)
     let results = ParallelMap.run(Array(recordings.indices), jobs: jobs) { i in
       Result { () throws(HarnessFailure) in
         let config = configs[i]
@@ -274,10 +282,14 @@ extension CorpusScorer {
   /// options, whose non-default values override each recording's header options; returns
   /// `CorpusScore.objectiveKeys` for the whole corpus.
   package func objectives(specJSON: JSONValue, options: EngineOptions) throws -> [String: Double] {
-    let bytes = Array(JSONWriter.write(specJSON).utf8)
-    let spec = try Harness.validateSpec(bytes: bytes, path: "trial spec")
-    let overrides = options.nonDefault.members.map { ($0.key, $0.value.stringValue ?? "") }
-    return try score(spec: spec, overrides: overrides).totals.dictionary
+    try objectives(trial: PreparedTrial(specJSON: specJSON, options: options))
+  }
+
+  /// ``objectives(specJSON:options:)`` with the trial's spec validated and compiled once for
+  /// every corpus that scores it.
+  package func objectives(trial: PreparedTrial) throws -> [String: Double] {
+    let spec = try trial.spec()
+    return try score(spec: spec, overrides: trial.overrides, compile: { trial.compiledSpec(spec, formulaFirst: $0) }).totals.dictionary
   }
 }
 

@@ -106,11 +106,16 @@ package struct SeededScorer: TrialEvaluator, Sendable {
   package var replaysPerTrial: Int { draws.reduce(0) { $0 + $1.recordings.count } }
 
   package func objectives(specJSON: JSONValue, options: EngineOptions) throws -> [String: Double] {
-    guard draws.count > 1 else { return try draws.first?.objectives(specJSON: specJSON, options: options) ?? [:] }
+    try objectives(trial: PreparedTrial(specJSON: specJSON, options: options))
+  }
+
+  /// Every draw scores the trial's one validated, compiled spec.
+  package func objectives(trial: PreparedTrial) throws -> [String: Double] {
+    guard draws.count > 1 else { return try draws.first?.objectives(trial: trial) ?? [:] }
     var out: [String: Double] = [:]
     var sums: [String: Double] = [:]
     for (k, scorer) in draws.enumerated() {
-      for (key, v) in try scorer.objectives(specJSON: specJSON, options: options) {
+      for (key, v) in try scorer.objectives(trial: trial) {
         out[SeedDraws.key(key, draw: k)] = v
         sums[key, default: 0] += v
       }

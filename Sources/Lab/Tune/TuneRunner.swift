@@ -165,8 +165,10 @@ package struct TuneRunner: Sendable {
     // What the trial ran: the base spec's file and the space's values, so a failure names them.
     let assignments = zip(space.parameters, values).filter { $0.1 != .inactive }.map { "\($0.path)=\($1.description)" }.joined(separator: ", ")
     let what = "\(specName) with \(assignments) (\(spaceName))"
+    // The fit and validation corpora share one validation and compilation of the spec.
+    let trial = PreparedTrial(specJSON: spec, options: options)
     var objectives: [String: Double]
-    do { objectives = try evaluator.objectives(specJSON: spec, options: options) } catch let e as HarnessFailure where e.code == 2 {
+    do { objectives = try evaluator.objectives(trial: trial) } catch let e as HarnessFailure where e.code == 2 {
       return TrialResult(
         index: index, values: values, status: .infeasible, objectives: [:], reason: "invalid spec or options: \(what): \(e.message)")
     } catch {
@@ -176,7 +178,7 @@ package struct TuneRunner: Sendable {
     var notes: [String] = []
     if let validator {
       do {
-        for (k, v) in try validator.objectives(specJSON: spec, options: options) { objectives[Self.validationPrefix + k] = v }
+        for (k, v) in try validator.objectives(trial: trial) { objectives[Self.validationPrefix + k] = v }
       } catch { notes.append("validation failed: \(what): \((error as? HarnessFailure)?.message ?? "\(error)")") }
     }
     var broken: [String] = []
@@ -194,9 +196,10 @@ package struct TuneRunner: Sendable {
   package func shippedObjectives() throws(HarnessFailure) -> [String: Double] {
     var out: [String: Double]
     do {
-      out = try evaluator.objectives(specJSON: baseSpec, options: EngineOptions())
+      let shipped = PreparedTrial(specJSON: baseSpec, options: EngineOptions())
+      out = try evaluator.objectives(trial: shipped)
       if let validator {
-        for (k, v) in try validator.objectives(specJSON: baseSpec, options: EngineOptions()) { out[Self.validationPrefix + k] = v }
+        for (k, v) in try validator.objectives(trial: shipped) { out[Self.validationPrefix + k] = v }
       }
     } catch let e as HarnessFailure { throw e } catch {
       throw .badInput("the shipped spec: \(error)")
