@@ -383,7 +383,7 @@ final class EventDecoder {
       swap(&points, &pointPool[poolIndex])
     }
     // Faces come from their own lane (§5.6), or the events' stream (§5.3).
-    let list: [FaceObservation]?
+    let list: [FaceObservation]
     if laned {
       var fr = faceLane
       list = try decodeFaces(&fr)
@@ -396,12 +396,12 @@ final class EventDecoder {
     let visionMs: Double? = flags & lmVisionMs != 0 ? Quantization.value(try r.zigzag()) : nil
     return LandmarkFrame(
       frame: prevFrame, srcT: srcT, imageW: imageW, imageH: imageH, coords: flags & lmVision != 0 ? .vision : .canonical,
-      body: body, faces: list ?? [], people: people, visionMs: visionMs)
+      body: body, faces: list, people: people, visionMs: visionMs)
   }
 
-  /// The faces of a landmarks event (§5.3): nil for none.
+  /// The faces of a landmarks event (§5.3), in the recycled array of the pool's current slot.
   @inline(__always)
-  private func decodeFaces(_ reader: inout ByteReader) throws(CodecError) -> [FaceObservation]? {
+  private func decodeFaces(_ reader: inout ByteReader) throws(CodecError) -> [FaceObservation] {
     // Read through a local copy (kept in registers), stored back once the faces are read.
     var r = reader
     defer { reader = r }
@@ -477,6 +477,6 @@ final class EventDecoder {
       }
       return list
     }
-    return nil
+    return []
   }
 }
