@@ -11,7 +11,7 @@ public struct InputEvent: Equatable, Sendable {
   /// What happened; its case decides ``kind``.
   public var payload: InputPayload
   /// An event at `t` carrying `payload`.
-  public init(t: Millis, payload: InputPayload) {
+  @inlinable public init(t: Millis, payload: InputPayload) {
     self.t = t
     self.payload = payload
   }
@@ -223,7 +223,7 @@ public struct JointPoint: Equatable, Sendable {
   /// Vision's confidence in [0, 1], unfiltered: the engine drops points below 0.5 itself.
   public var conf: Double
   /// A point at (`x`, `y`) with Vision's confidence `conf`.
-  public init(x: Double, y: Double, conf: Double) {
+  @inlinable public init(x: Double, y: Double, conf: Double) {
     self.x = x
     self.y = y
     self.conf = conf
@@ -258,7 +258,7 @@ public struct Point2: Equatable, Sendable {
   /// y, down or up by the event's `coords`.
   public var y: Double
   /// The point (`x`, `y`).
-  public init(x: Double, y: Double) {
+  @inlinable public init(x: Double, y: Double) {
     self.x = x
     self.y = y
   }
@@ -275,7 +275,7 @@ public struct Rect: Equatable, Sendable {
   /// Height, normalized (≥ 0 in a valid observation).
   public var h: Double
   /// A rectangle with its corner at (`x`, `y`) and size `w` × `h`.
-  public init(x: Double, y: Double, w: Double, h: Double) {
+  @inlinable public init(x: Double, y: Double, w: Double, h: Double) {
     self.x = x
     self.y = y
     self.w = w
@@ -303,7 +303,7 @@ public struct EyePoint: Equatable, Sendable {
   /// below 0.20 (closed or squinting) and averages both eyes for `eyeAR` when the face has none.
   public var ear: Double?
   /// An eye centre with whichever quality fields were recorded.
-  public init(x: Double, y: Double, conf: Double? = nil, precMax: Double? = nil, ear: Double? = nil) {
+  @inlinable public init(x: Double, y: Double, conf: Double? = nil, precMax: Double? = nil, ear: Double? = nil) {
     self.x = x
     self.y = y
     self.conf = conf
@@ -338,7 +338,7 @@ public struct FaceObservation: Equatable, Sendable {
   /// so a missing value counts as 1 (full confidence).
   public var landmarkConfAvg: Double?
   /// A face with its box and whichever landmarks were recorded.
-  public init(
+  @inlinable public init(
     bbox: Rect, conf: Double? = nil, leftEye: EyePoint? = nil, rightEye: EyePoint? = nil,
     nose: Point2? = nil, noseTip: Point2? = nil, chin: Point2? = nil, mouth: Point2? = nil,
     eyeAR: Double? = nil, landmarkConfAvg: Double? = nil
@@ -377,7 +377,7 @@ public struct LandmarkFrame: Equatable, Sendable {
   /// How long Vision took on this frame, in ms; kept with the recording, unused by the engine.
   public var visionMs: Double?
   /// A Vision result for camera frame `frame`; every other field has the JSONL default.
-  public init(
+  @inlinable public init(
     frame: Int64, srcT: Millis? = nil, imageW: Int? = nil, imageH: Int? = nil,
     coords: CoordinateConvention = .canonical, body: BodyPose? = nil,
     faces: [FaceObservation] = [], people: Int? = nil, visionMs: Double? = nil

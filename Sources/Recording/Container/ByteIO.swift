@@ -235,7 +235,7 @@ struct ByteReader {
 
   @inline(__always)
   mutating func varint() throws(CodecError) -> UInt64 {
-    guard hPos < hEnd else { throw CodecError("the head stream ends early (at byte \(hPos))") }
+    guard hPos < hEnd else { throw Self.headEnded(hPos) }
     let b = UInt64(base[hPos])
     hPos &+= 1
     // Continuation bytes come from the tail stream. One- and two-byte varints (almost all of
@@ -251,24 +251,36 @@ struct ByteReader {
     } else if b < 0x80 {
       return b
     }
-    return try tailSlow(b & 0x7F)
+    // The slow path takes and returns the tail position by value: a reader whose address
+    // never escapes stays in registers in the decoding loops.
+    let (v, t) = try Self.tailSlow(base, b & 0x7F, at: tPos, end: tEnd)
+    tPos = t
+    return v
   }
 
+  /// The rest of a varint of three or more bytes (or one whose tail stream has ended), from
+  /// `base[t..<tEnd]`: its value and the tail position after it.
   @inline(never)
-  mutating func tailSlow(_ low: UInt64) throws(CodecError) -> UInt64 {
+  static func tailSlow(_ base: UnsafePointer<UInt8>, _ low: UInt64, at t: Int, end tEnd: Int) throws(CodecError) -> (UInt64, Int) {
     var result = low
     var shift: UInt64 = 7
+    var tPos = t
     while true {
       guard tPos < tEnd else { throw CodecError("a varint runs past the end of the tail stream") }
       let b = base[tPos]
       tPos += 1
       if shift == 63 && b > 1 { throw CodecError("varint longer than 64 bits in the tail stream at byte \(tPos - 1)") }
       result |= UInt64(b & 0x7F) << shift
-      if b < 0x80 { return result }
+      if b < 0x80 { return (result, tPos) }
       shift += 7
       if shift > 63 { throw CodecError("varint longer than 64 bits") }
     }
   }
+
+  /// The error of a read past the end of the head stream (out of line: the message is built
+  /// only when thrown).
+  @inline(never)
+  static func headEnded(_ hPos: Int) -> CodecError { CodecError("the head stream ends early (at byte \(hPos))") }
 
   @inline(__always)
   mutating func zigzag() throws(CodecError) -> Int64 {

@@ -318,11 +318,11 @@ final class EventDecoder {
     prevFrame = prevFrame &+ (try r.zigzag())
     let flags = try r.varint()
     guard flags & ~lmAllFlags == 0 else { throw CodecError("landmarks: unknown flag bits 0x\(String(flags, radix: 16))") }
-    var f = LandmarkFrame(frame: prevFrame)
-    if flags & lmSrcT != 0 { f.srcT = t &+ (try r.zigzag()) }
-    if flags & lmImageW != 0 { f.imageW = Int(truncatingIfNeeded: try r.zigzag()) }
-    if flags & lmImageH != 0 { f.imageH = Int(truncatingIfNeeded: try r.zigzag()) }
-    if flags & lmVision != 0 { f.coords = .vision }
+    // The fields in their order (§5.2); the frame is built once, at the end.
+    let srcT: Int64? = flags & lmSrcT != 0 ? t &+ (try r.zigzag()) : nil
+    let imageW: Int? = flags & lmImageW != 0 ? Int(truncatingIfNeeded: try r.zigzag()) : nil
+    let imageH: Int? = flags & lmImageH != 0 ? Int(truncatingIfNeeded: try r.zigzag()) : nil
+    var body: BodyPose? = nil
     if flags & lmBody != 0 {
       let mask = try r.varint()
       guard mask < 1 << 19 else { throw CodecError("landmarks: joint bitmap 0x\(String(mask, radix: 16)) has more than 19 bits") }
@@ -332,6 +332,8 @@ final class EventDecoder {
       swap(&points, &pointPool[poolIndex])
       if points.count != 19 { points = Array(repeating: nil, count: 19) }
       let failure: CodecError? = points.withUnsafeMutableBufferPointer { buf in
+        // 19 slots (checked above): written through the base pointer, held in a register.
+        let out = buf.baseAddress!
         @inline(__always) func put(_ k: Int, _ dx: Int64, _ dy: Int64, _ dc: Int64) {
           let x = j[3 * k] &+ dx
           let y = j[3 * k + 1] &+ dy
@@ -339,7 +341,7 @@ final class EventDecoder {
           j[3 * k] = x
           j[3 * k + 1] = y
           j[3 * k + 2] = c
-          buf[k] = JointPoint(x: Quantization.value(x), y: Quantization.value(y), conf: Quantization.value(c))
+          out[k] = JointPoint(x: Quantization.value(x), y: Quantization.value(y), conf: Quantization.value(c))
         }
         do throws(CodecError) {
           if laned {
@@ -356,7 +358,7 @@ final class EventDecoder {
                 let dy = try xr.zigzag()
                 put(k, dx, dy, try cr.zigzag())
               } else {
-                buf[k] = nil
+                out[k] = nil
               }
             }
           } else {
@@ -366,7 +368,7 @@ final class EventDecoder {
                 let dy = try r.zigzag()
                 put(k, dx, dy, try r.zigzag())
               } else {
-                buf[k] = nil
+                out[k] = nil
               }
             }
           }
@@ -377,11 +379,11 @@ final class EventDecoder {
         swap(&points, &pointPool[poolIndex])
         throw failure
       }
-      f.body = BodyPose(unchecked: points)
+      body = BodyPose(unchecked: points)
       swap(&points, &pointPool[poolIndex])
     }
     // Faces come from their own lane (§5.6), or the events' stream (§5.3).
-    let list: [FaceObservation]?
+    let list: [FaceObservation]
     if laned {
       var fr = faceLane
       list = try decodeFaces(&fr)
@@ -389,16 +391,20 @@ final class EventDecoder {
     } else {
       list = try decodeFaces(&r)
     }
-    if let list { f.faces = list }
     poolIndex = poolIndex == EventDecoder.poolSize - 1 ? 0 : poolIndex + 1
-    if flags & lmPeople != 0 { f.people = Int(truncatingIfNeeded: try r.zigzag()) }
-    if flags & lmVisionMs != 0 { f.visionMs = Quantization.value(try r.zigzag()) }
-    return f
+    let people: Int? = flags & lmPeople != 0 ? Int(truncatingIfNeeded: try r.zigzag()) : nil
+    let visionMs: Double? = flags & lmVisionMs != 0 ? Quantization.value(try r.zigzag()) : nil
+    return LandmarkFrame(
+      frame: prevFrame, srcT: srcT, imageW: imageW, imageH: imageH, coords: flags & lmVision != 0 ? .vision : .canonical,
+      body: body, faces: list, people: people, visionMs: visionMs)
   }
 
-  /// The faces of a landmarks event (§5.3): nil for none.
+  /// The faces of a landmarks event (§5.3), in the recycled array of the pool's current slot.
   @inline(__always)
-  private func decodeFaces(_ r: inout ByteReader) throws(CodecError) -> [FaceObservation]? {
+  private func decodeFaces(_ reader: inout ByteReader) throws(CodecError) -> [FaceObservation] {
+    // Read through a local copy (kept in registers), stored back once the faces are read.
+    var r = reader
+    defer { reader = r }
     let faceCount = try r.count(max: min(r.headRemaining / 5, ContainerLimits.landmarkFacesMax), "landmarks: face count")
     if faceCount > 0 {
       if faceCount * faceSlotCount > faceSlots {
@@ -426,34 +432,43 @@ final class EventDecoder {
           throw CodecError("landmarks: face \(fi): eye fields without the eye")
         }
         let s = faces + fi * faceSlotCount
-        @inline(__always) func next(_ k: Int) throws(CodecError) -> Double {
+        // `r` is passed, not captured: a captured local would be checked for exclusive
+        // access at run time on every read.
+        @inline(__always) func next(_ r: inout ByteReader, _ k: Int) throws(CodecError) -> Double {
           s[k] = s[k] &+ (try r.zigzag())
           return Quantization.value(s[k])
         }
-        var face = FaceObservation(bbox: Rect(x: try next(0), y: try next(1), w: try next(2), h: try next(3)))
-        if ff != 0 {
-          if ff & 1 != 0 { face.conf = try next(4) }
-          if ff & 2 != 0 {
-            var e = EyePoint(x: try next(5), y: try next(6))
-            if ff & 4 != 0 { e.conf = try next(7) }
-            if ff & 8 != 0 { e.precMax = try next(8) }
-            if ff & 16 != 0 { e.ear = try next(9) }
-            face.leftEye = e
-          }
-          if ff & 32 != 0 {
-            var e = EyePoint(x: try next(10), y: try next(11))
-            if ff & 64 != 0 { e.conf = try next(12) }
-            if ff & 128 != 0 { e.precMax = try next(13) }
-            if ff & 256 != 0 { e.ear = try next(14) }
-            face.rightEye = e
-          }
-          if ff & (1 << 9) != 0 { face.nose = Point2(x: try next(15), y: try next(16)) }
-          if ff & (1 << 10) != 0 { face.noseTip = Point2(x: try next(17), y: try next(18)) }
-          if ff & (1 << 11) != 0 { face.chin = Point2(x: try next(19), y: try next(20)) }
-          if ff & (1 << 12) != 0 { face.mouth = Point2(x: try next(21), y: try next(22)) }
-          if ff & (1 << 13) != 0 { face.eyeAR = try next(23) }
-          if ff & (1 << 14) != 0 { face.landmarkConfAvg = try next(24) }
+        /// Slot `k` when flag `bit` is set, else nil.
+        @inline(__always) func next(_ r: inout ByteReader, _ k: Int, if bit: UInt64) throws(CodecError) -> Double? {
+          ff & bit != 0 ? try next(&r, k) : nil
         }
+        @inline(__always) func point(_ r: inout ByteReader, _ k: Int, if bit: UInt64) throws(CodecError) -> Point2? {
+          ff & bit != 0 ? Point2(x: try next(&r, k), y: try next(&r, k + 1)) : nil
+        }
+        // The slots in their order (§5.3); arguments are evaluated left to right.
+        let bbox = Rect(x: try next(&r, 0), y: try next(&r, 1), w: try next(&r, 2), h: try next(&r, 3))
+        let conf = try next(&r, 4, if: 1)
+        let leftEye =
+          ff & 2 != 0
+          ? EyePoint(
+            x: try next(&r, 5), y: try next(&r, 6), conf: try next(&r, 7, if: 4), precMax: try next(&r, 8, if: 8),
+            ear: try next(&r, 9, if: 16))
+          : nil
+        let rightEye =
+          ff & 32 != 0
+          ? EyePoint(
+            x: try next(&r, 10), y: try next(&r, 11), conf: try next(&r, 12, if: 64), precMax: try next(&r, 13, if: 128),
+            ear: try next(&r, 14, if: 256))
+          : nil
+        let nose = try point(&r, 15, if: 1 << 9)
+        let noseTip = try point(&r, 17, if: 1 << 10)
+        let chin = try point(&r, 19, if: 1 << 11)
+        let mouth = try point(&r, 21, if: 1 << 12)
+        let eyeAR = try next(&r, 23, if: 1 << 13)
+        let landmarkConfAvg = try next(&r, 24, if: 1 << 14)
+        let face = FaceObservation(
+          bbox: bbox, conf: conf, leftEye: leftEye, rightEye: rightEye, nose: nose, noseTip: noseTip, chin: chin,
+          mouth: mouth, eyeAR: eyeAR, landmarkConfAvg: landmarkConfAvg)
         if inPlace {
           list.withUnsafeMutableBufferPointer { $0[fi] = face }
         } else {
@@ -462,6 +477,6 @@ final class EventDecoder {
       }
       return list
     }
-    return nil
+    return []
   }
 }
