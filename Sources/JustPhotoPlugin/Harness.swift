@@ -122,14 +122,14 @@ public enum Harness {
   /// The driver's spec compiled once per `errorSource` option in use, on first need, and
   /// shared by every engine it makes (compiling per replay was half the engine time of a
   /// one-minute replay).
-  final class CompiledSpecCache: @unchecked Sendable {
-    let spec: PoseSpecDocument
+  package final class CompiledSpecCache: @unchecked Sendable {
+    package let spec: PoseSpecDocument
     private let lock = NSLock()
     private var byOption: [Bool: CompiledSpec] = [:]
 
-    init(_ spec: PoseSpecDocument) { self.spec = spec }
+    package init(_ spec: PoseSpecDocument) { self.spec = spec }
 
-    func get(formulaFirst: Bool) -> CompiledSpec {
+    package func get(formulaFirst: Bool) -> CompiledSpec {
       lock.lock()
       defer { lock.unlock() }
       if let c = byOption[formulaFirst] { return c }

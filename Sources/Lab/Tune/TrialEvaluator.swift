@@ -40,7 +40,8 @@ package final class PreparedTrial: @unchecked Sendable {
   package let options: EngineOptions
   private let lock = NSLock()
   private var validated: Result<PoseSpecDocument, HarnessFailure>?
-  private var compiled: [Bool: CompiledSpec] = [:]
+  /// The harness's cache of compiled specs (one per `errorSource` option), made with the spec.
+  private var compiled: Harness.CompiledSpecCache?
 
   package init(specJSON: JSONValue, options: EngineOptions) {
     self.specJSON = specJSON
@@ -66,10 +67,9 @@ package final class PreparedTrial: @unchecked Sendable {
   /// `spec` compiled for `formulaFirst`, once per trial.
   func compiledSpec(_ spec: PoseSpecDocument, formulaFirst: Bool) -> CompiledSpec {
     lock.lock()
-    defer { lock.unlock() }
-    if let c = compiled[formulaFirst] { return c }
-    let c = CompiledSpec(spec: spec, errorSourceFormulaFirst: formulaFirst)
-    compiled[formulaFirst] = c
-    return c
+    if compiled == nil { compiled = Harness.CompiledSpecCache(spec) }
+    let cache = compiled!
+    lock.unlock()
+    return cache.get(formulaFirst: formulaFirst)
   }
 }
