@@ -154,7 +154,7 @@ let package = Package(
     .testTarget(name: "PoseSpecTests", dependencies: ["CanonicalJSON", "Mutants", "PoseSpec"]),
     .testTarget(
       name: "JustPhotoEngineTests",
-      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "JustPhotoScenarios", "PoseSpec", "Replay"]),
+      dependencies: ["CanonicalJSON", "JustPhotoEngine", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "JustPhotoScenarios", "PoseSpec", "Replay", "ScenarioYAML"]),
     .testTarget(
       name: "RecordingTests",
       dependencies: [

@@ -176,7 +176,7 @@ public struct Engine: Sendable {
     registers = RegisterFile(for: shared.plans)
     roiCoefficients = shared.roiCoefficients
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
-    noiseGate = NoiseGate(window: s.noiseGate, ratio: s.noiseGateRatio, margin: s.noiseGateMargin, cues: plans.count)
+    noiseGate = NoiseGate(s, cues: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
     t1WithRef = Array(repeating: false, count: plans.count)
     display = CueDisplayMachine(
@@ -244,7 +244,7 @@ public struct Engine: Sendable {
     _ = cueCard.step(.replan(.init(plans: plans, planIndex: planIndex, settings: settings, faults: faults)), at: t)
     roiCoefficients = ROICoefficients(doc)
     hysteresis = Array(repeating: CueHysteresis(), count: plans.count)
-    noiseGate = NoiseGate(window: settings.noiseGate, ratio: settings.noiseGateRatio, margin: settings.noiseGateMargin, cues: plans.count)
+    noiseGate = NoiseGate(settings, cues: plans.count)
     t1Errors = Array(repeating: nil, count: plans.count)
     t1WithRef = Array(repeating: false, count: plans.count)
     scenePlans = plansInScene(scene)
@@ -491,8 +491,7 @@ public struct Engine: Sendable {
     guard next != scene else { return }
     scene = next
     scenePlans = plansInScene(next)
-    for i in hysteresis.indices { _ = hysteresis[i].step(.reset) }
-    noiseGate.clearAll()
+    resetCueStates()
     // §3.13d: deciders are cached per `<scene>|<fingerprint>`; a new key is a new decider.
     let key = MatchDecider.cacheKey(spec: configuration.spec, scene: next)
     if key != withRef.decider.cacheKey { withRef.decider = MatchDecider(spec: configuration.spec, scene: next) }

@@ -13,7 +13,8 @@ struct CueDisplayMachine: Sendable {
   enum Action {
     /// The selector's best candidate of one T0 evaluation (`GateSignal.empty` when none) and
     /// its plan; `withRef` is the evaluation's mode (the `mode` of `cue_display`).
-    /// `shownExited`: the shown cue has crossed its exit (read only with `gateReleaseOnExit`).
+    /// `shownExited`: the shown cue has crossed its exit and its hold is over (the engine sets it
+    /// only with `gateReleaseOnExit`, §3.9, G-58).
     case offer(GateSignal, plan: Int?, withRef: Bool, shownExited: Bool = false)
     /// New plans (a valid `posespec_reload`): the table is rebuilt, the shown cue stays.
     case replan(Table)
@@ -28,8 +29,7 @@ struct CueDisplayMachine: Sendable {
     /// PoseSpec defaults, used when no cue is shown.
     var defaults: AntiJitterParameters
     var useStabilityLayer: Bool
-    /// `gateReleaseOnExit`, `gatePersistByCue` (§3.9, G-58).
-    var releaseOnExit: Bool
+    /// `gatePersistByCue` (§3.9, G-58). (`gateReleaseOnExit` comes with each offer.)
     var persistByCue: Bool
     var faults: PlantedFaults
 
@@ -39,7 +39,6 @@ struct CueDisplayMachine: Sendable {
       self.planIndex = planIndex
       defaults = spec.defaults.antiJitter
       useStabilityLayer = settings.useStabilityLayer
-      releaseOnExit = settings.gateReleaseOnExit
       persistByCue = settings.gatePersistByCue
       self.faults = faults
     }
@@ -87,7 +86,7 @@ struct CueDisplayMachine: Sendable {
     }
     let before = gate.current
     var parameters = gateParameters(current: shownPlan, incoming: inputPlan)
-    parameters.currentExited = table.releaseOnExit && shownExited
+    parameters.currentExited = shownExited
     parameters.persistByCue = table.persistByCue
     let result = gate.filter(input, at: t, parameters)
     if result.changed {

@@ -44,6 +44,11 @@ struct NoiseGate: Sendable {
     scratch = Array(repeating: 0, count: self.window)
   }
 
+  /// The gate the engine options ask for (`noiseGate`, `noiseGateRatio`, `noiseGateMargin`).
+  init(_ s: EngineSettings, cues: Int) {
+    self.init(window: s.noiseGate, ratio: s.noiseGateRatio, margin: s.noiseGateMargin, cues: cues)
+  }
+
   /// Whether the gate is on (`noiseGate` ≥ 1).
   var isOn: Bool { window > 0 }
 

@@ -89,8 +89,7 @@ extension Engine {
     // §3.5: a switch between noRef and withRef makes every cue inactive.
     let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
     if withRefSession != withRef.lastModeWithRef {
-      for i in hysteresis.indices { _ = hysteresis[i].step(.reset) }
-      noiseGate.clearAll()
+      resetCueStates()
       withRef.lastModeWithRef = withRefSession
     }
     let (subjectIndex, targetUnstable) = subject.subject(frame.faces, at: t)
@@ -224,6 +223,13 @@ extension Engine {
       CueEvalEntry(
         id: plan.id, level: .none, error: nil, severity: nil, state: "unavailable",
         reason: event == .deactivated ? "deactivated:\(why)" : why))
+  }
+
+  /// §3.5's reset of every cue (a mode switch, a scene change): each hysteresis back to
+  /// inactive, silently, and the noise gate (§3.4.7) forgets the changes it held.
+  mutating func resetCueStates() {
+    for i in hysteresis.indices { _ = hysteresis[i].step(.reset) }
+    noiseGate.clearAll()
   }
 
   /// An error: its level (§3.3) moves the hysteresis (§3.5); an active cue is a candidate.

@@ -161,9 +161,9 @@ package struct DrawInterval: Sendable, Equatable {
   }
 
   /// Lower is better: the whole interval lies above 0 (worse beyond noise), for a difference.
-  package var worse: Bool { low > 0 }
+  package var worse: Bool { worse(by: 0) }
   /// The interval excludes worse (its upper end ≤ 0), for a difference.
-  package var excludesWorse: Bool { high <= 0 }
+  package var excludesWorse: Bool { excludesWorse(by: 0) }
   /// Worse beyond noise by more than a non-inferiority `margin` (≥ 0): the whole interval lies
   /// above it. ``worse`` is `worse(by: 0)`.
   package func worse(by margin: Double) -> Bool { low > margin }

@@ -1,16 +1,11 @@
-/// A small deterministic generator (SplitMix64) for this module's drawn-input tests, so a
-/// failure reproduces from its seed.
-struct SplitMix {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  /// Uniform in [0, 1).
-  mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+import ScenarioYAML
+
+/// The project's seeded generator (`ScenarioYAML.SplitMix64`) for this module's drawn-input
+/// tests, so a failure reproduces from its seed; `below` here takes and gives an `Int` index.
+typealias SplitMix = SplitMix64
+
+extension SplitMix64 {
+  init(state: UInt64) { self.init(seed: state) }
   /// In 0..<n.
-  mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+  mutating func below(_ n: Int) -> Int { Int(below(UInt64(n))) }
 }
