@@ -186,8 +186,8 @@ let package = Package(
     .testTarget(
       name: "LabTests",
       dependencies: [
-        "CanonicalJSON", "EngineIO", "JustPhotoIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Recording", "Replay",
-        "JustPhotoScenarios", "Verify",
+        "CanonicalJSON", "EngineIO", "JustPhotoEngine", "JustPhotoIO", "JustPhotoPlugin", "Lab", "PoseSpec", "Recording",
+        "Replay", "JustPhotoScenarios", "Verify",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     // Runs scripts/check-imports (this manifest = the import graph; the floor rules).

@@ -60,7 +60,7 @@ public struct Engine: Sendable {
   var specValid = true
 
   /// The current UI scene (`cafe` / `outdoor`).
-  public private(set) var scene: String
+  public internal(set) var scene: String
   /// Indices into `plans` evaluated in `scene` (base ∪ scene), in spec order.
   var scenePlans: [Int] {
     didSet { partitionScenePlans() }
@@ -100,6 +100,8 @@ public struct Engine: Sendable {
   /// nothing is cleared per frame).
   var observationCache: [CueObservation] = []
   var observationStamp: [Int] = []
+  /// Observations of an earlier replay of the same events (``ObservationTape``); off when none.
+  var tape: TapeCursor
   /// Accepted T0 evaluations so far (numbers `cue_eval` lines).
   var evaluationCount = 0
   var tierScheduler = TierScheduler()
@@ -158,8 +160,13 @@ public struct Engine: Sendable {
   /// again. A `compiled` made for another `errorSource` option or cue count is not used.
   /// `lumaTables` holds tables of the planes the replay will see; `lumaMemo`, pixel reads of
   /// earlier replays of the same events (a plane's reads then build no tables).
-  public init(configuration: EngineConfiguration, compiled: CompiledSpec?, lumaTables: LumaTableCache? = nil, lumaMemo: LumaReadMemo? = nil) {
+  /// `observationTape`: T0 observations of such a replay, recorded or read (``ObservationTape``).
+  public init(
+    configuration: EngineConfiguration, compiled: CompiledSpec?, lumaTables: LumaTableCache? = nil,
+    lumaMemo: LumaReadMemo? = nil, observationTape: ObservationTape? = nil
+  ) {
     (self.configuration, lumaTableCache, self.lumaMemo) = (configuration, lumaTables, lumaMemo)
+    tape = TapeCursor(observationTape)
     let spec = configuration.spec
     var s = EngineSettings(configuration.options)
     s.metric.ignoreConfidenceGate = configuration.plantedFaults.contains(.confidenceGateIgnored)
@@ -238,6 +245,7 @@ public struct Engine: Sendable {
     }
     specValid = true
     configuration.spec = doc
+    tape.stop()  // new plans: observations the tape's spec did not make
     (plans, planIndex) = Self.plans(for: doc, formulaFirst: settings.errorSourceFormulaFirst)
     registers = RegisterFile(for: plans)
     _ = display.step(.replan(.init(plans: plans, planIndex: planIndex, spec: doc, settings: settings, faults: faults)), at: t)
@@ -298,6 +306,7 @@ public struct Engine: Sendable {
     switch event {
     // Frames (T0, T1)
     case .landmarks(let frame):
+      tape.landmarks += 1
       guard !paused, acceptance.accept(frame: frame.frame, at: t) else { return Effects() }
       var effects = evaluateT0(frame, at: t)
       if app.subjectLost || !subjectTracked { effects.append(subjectLostCheck(at: t)) }
@@ -463,7 +472,6 @@ public struct Engine: Sendable {
     if !actions.isEmpty { effects.append(perform(actions, at: t)) }
   }
 
-  /// Indices of the cues evaluated in `uiScene`, in spec order (§3.6).
   /// The register file, this engine's own: a copy of an engine value that evaluates gets a
   /// file of its own first (engines are values; two copies may run on two threads).
   mutating func uniqueRegisters() -> RegisterFile {
@@ -471,29 +479,7 @@ public struct Engine: Sendable {
     return registers
   }
 
-  mutating func partitionScenePlans() {
-    sceneT0Plans = scenePlans.filter { !plans[$0].isT1 && !plans[$0].isSystemFallback }
-    sceneT1Plans = scenePlans.filter { plans[$0].isT1 && !plans[$0].isSystemFallback }
-  }
-
   /// The T1 period (500 ms; the planted fault `t1-cadence-400ms` shortens it).
   var t1PeriodMs: Millis { faults.contains(.t1CadenceWrong) ? 400 : TierScheduler.t1PeriodMs }
   var faults: PlantedFaults { configuration.plantedFaults }
-
-  func plansInScene(_ uiScene: String) -> [Int] {
-    if faults.contains(.sceneFilterIgnored) { return plans.map(\.index) }
-    let shared = configuration.spec.sceneCatalog.internalSharedScene
-    return plans.filter { $0.scene == shared || $0.scene == uiScene }.map(\.index)
-  }
-
-  /// `ui_scene`: a different scene changes the cue set and resets every cue's hysteresis (§3.5).
-  mutating func switchScene(to next: String) {
-    guard next != scene else { return }
-    scene = next
-    scenePlans = plansInScene(next)
-    resetCueStates()
-    // §3.13d: deciders are cached per `<scene>|<fingerprint>`; a new key is a new decider.
-    let key = MatchDecider.cacheKey(spec: configuration.spec, scene: next)
-    if key != withRef.decider.cacheKey { withRef.decider = MatchDecider(spec: configuration.spec, scene: next) }
-  }
 }

@@ -20,6 +20,7 @@ extension Engine {
     evaluationCount += 1
     var collector: CueEvalCollector? = configuration.traceMetrics ? CueEvalCollector() : nil
     let input = beginT0(event, at: t)
+    if tape.on { tape.begin(event, subject: latestSubjectIndex, withRef: input.withRefSession, targets: input.ctx.targets) }
     // Requests and exits of T1 ticks since the last evaluation (§3.11).
     // Into the arrays of the last evaluation (kept in `t0`): no allocation per frame.
     var requests = t0.takeRequests()
@@ -175,7 +176,10 @@ extension Engine {
     if observationStamp[slot] == evaluationCount {
       observed = observationCache[slot]
     } else {
-      observed = plan.observe(input.ctx, withRefSession: input.withRefSession, mirrorCtx: input.mirrorCtx)
+      // From the tape of an earlier replay when there is one (`ObservationTape`).
+      observed = tape.observation(slot) {
+        plan.observe(input.ctx, withRefSession: input.withRefSession, mirrorCtx: input.mirrorCtx)
+      }
       observationCache[slot] = observed
       observationStamp[slot] = evaluationCount
     }

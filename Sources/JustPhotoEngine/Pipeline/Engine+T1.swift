@@ -29,6 +29,7 @@ extension Engine {
       frame: frame, face: latestSubjectFace, options: metricOptions, scalars: scalars,
       luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true,
       lumaTables: latestLumaTables, lumaSlot: latestLuma.flatMap { lumaMemo?.slot(for: $0) }, registers: uniqueRegisters())
+    if tape.on { tape.beginT1(tick: k, at: t, luma: latestLuma, scalars: scalars, withRef: withRefSession, targets: targets) }
     let tracing = configuration.traceMetrics
     var entries: [CueEvalEntry] = []
     var evaluatedCount = 0
@@ -39,7 +40,7 @@ extension Engine {
         continue
       }
       // Mirror for T1 withRef errors: `scalar` mode only (no x-mirrored luma plane).
-      let observed = plan.observe(ctx, withRefSession: withRefSession, mirrorCtx: nil)
+      let observed = tape.observation(plan.evaluationSlot) { plan.observe(ctx, withRefSession: withRefSession, mirrorCtx: nil) }
       evaluatedCount += 1
       t1WithRef[i] = observed.withRef
       switch observed.observation {

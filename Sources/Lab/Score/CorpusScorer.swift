@@ -19,6 +19,12 @@ package enum ScoreLimits {
   /// `LumaReadMemo`): some 100 bytes each, so at most ~20 MB per memo, one memo per recording
   /// and parallel replay. Reads past it are computed from the pixels each replay.
   package static let lumaReadsMax = 200_000
+  /// T0 observations the ``ObservationTape``s of one corpus hold together (16 bytes each, so
+  /// 64 MB), reserved per tape before it is made; replays past it compute their observations.
+  package static let observationsMax = 4_000_000
+  /// Observation keys (`ObservationKey`) with a tape, per recording: a study whose trials move
+  /// what the observations read (formulas, ROIs, options) shares nothing past the first few.
+  package static let observationTapesPerRecording = 4
 }
 
 /// One recording decoded once, kept in memory for any number of replays.
@@ -38,6 +44,9 @@ package struct LoadedRecording: Sendable {
   /// Pixel reads of the recording's luma planes remembered across its replays
   /// (`CorpusScorer.memoizingLumaReads`); nil: each replay reads every plane's pixels.
   package internal(set) var lumaMemos: LumaMemoPool? = nil
+  /// T0 observations of earlier replays of the recording, by observation key
+  /// (`CorpusScorer.memoizingObservations`); nil: each replay computes its own.
+  package internal(set) var observationTapes: ObservationTapes? = nil
   /// Which draw of its scenario this is (``SeedDraws``; 0: the committed recording), for the
   /// `known:` markers of its `expect:` rules.
   package internal(set) var draw: Int = 0
@@ -93,6 +102,22 @@ package struct CorpusScorer: Sendable {
     for i in out.recordings.indices {
       let hasLuma = out.recordings[i].events.contains { if case .luma = $0.payload { true } else { false } }
       out.recordings[i].lumaMemos = hasLuma ? LumaMemoPool(readsMax: readsMax) : nil
+    }
+    return out
+  }
+
+  /// The same scorer keeping each recording's T0 observations (``ObservationTape``) for the
+  /// replays of every later `score` whose trial shares their observation key
+  /// (``ObservationKey``: the spec and options without what is read after an observation). A
+  /// tune study whose trials move anti-jitter, thresholds or gate options evaluates each
+  /// frame's formulas in its first trial only. At most `observationsMax` observations in all.
+  package func memoizingObservations(observationsMax: Int = ScoreLimits.observationsMax) -> CorpusScorer {
+    var out = self
+    let budget = ObservationBudget(observationsMax)
+    for i in out.recordings.indices {
+      let frames = out.recordings[i].events.reduce(0) { n, e in if case .landmarks = e.payload { n + 1 } else { n } }
+      out.recordings[i].observationTapes = ObservationTapes(
+        landmarkEvents: frames, durationMs: out.recordings[i].durationMs, budget: budget)
     }
     return out
   }
@@ -198,8 +223,10 @@ extension CorpusScorer {
 
   /// `score`, with the spec compiled by `compile` for each `errorSource` option in use (a
   /// trial's ``PreparedTrial`` compiles it once for all its corpora).
+  /// `observationKey`: the trial's ``ObservationKey`` (nil: no tape is read or recorded).
   func score(
-    spec: PoseSpecDocument, overrides: [(name: String, value: String)], compile: (Bool) -> CompiledSpec
+    spec: PoseSpecDocument, overrides: [(name: String, value: String)], compile: (Bool) -> CompiledSpec,
+    observationKey: String? = nil
   ) throws(HarnessFailure) -> CorpusScore {
     var probe = EngineOptions()
     for o in overrides {
@@ -221,7 +248,8 @@ extension CorpusScorer {
       Result { () throws(HarnessFailure) in
         let config = configs[i]
         let shared = compiled.first { $0.formulaFirst == config.options.errorSourceFormulaFirst }
-        return try self.scoreOne(self.recordings[i], config: config, compiled: shared, priorities: priorities)
+        return try self.scoreOne(
+          self.recordings[i], config: config, compiled: shared, priorities: priorities, observationKey: observationKey)
       }
     }
     var per: [RecordingScore] = []
@@ -256,17 +284,22 @@ extension CorpusScorer {
   }
 
   func scoreOne(
-    _ rec: LoadedRecording, config: EngineConfiguration, compiled: CompiledSpec?, priorities: [String: Int]
+    _ rec: LoadedRecording, config: EngineConfiguration, compiled: CompiledSpec?, priorities: [String: Int],
+    observationKey: String? = nil
   ) throws(HarnessFailure) -> RecordingObjectives {
     var source = InMemoryEventSource(header: rec.header, events: rec.events)
     var output = ScoreOutput(keepRecords: expectations != nil)
     let memo = rec.lumaMemos?.take()
     defer { if let memo { rec.lumaMemos?.give(memo) } }
-    let engine = Engine(configuration: config, compiled: compiled, lumaMemo: memo)
+    let tape = observationKey.flatMap { rec.observationTapes?.lend(key: $0, slots: config.spec.cues.count) }
+    var completed = false
+    defer { if let tape, let observationKey { rec.observationTapes?.give(tape, key: observationKey, completed: completed) } }
+    let engine = Engine(configuration: config, compiled: compiled, lumaMemo: memo, observationTape: tape)
     var replayer = Replayer(engine: engine, sessionStore: MemorySessionStore())
     do { _ = try replayer.run(&source, into: &output, recording: rec.path) } catch {
       throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
     }
+    completed = true
     var displays = output.displays
     if plantedDisplayDelayMs > 0 { displays = Self.delayed(displays, by: plantedDisplayDelayMs, events: rec.events, end: rec.durationMs) }
     var o = ScoreRules.evaluate(
@@ -289,7 +322,10 @@ extension CorpusScorer {
   /// every corpus that scores it.
   package func objectives(trial: PreparedTrial) throws -> [String: Double] {
     let spec = try trial.spec()
-    return try score(spec: spec, overrides: trial.overrides, compile: { trial.compiledSpec(spec, formulaFirst: $0) }).totals.dictionary
+    return try score(
+      spec: spec, overrides: trial.overrides, compile: { trial.compiledSpec(spec, formulaFirst: $0) },
+      observationKey: trial.observationKey
+    ).totals.dictionary
   }
 }
 

@@ -42,6 +42,7 @@ package final class PreparedTrial: @unchecked Sendable {
   private var validated: Result<PoseSpecDocument, HarnessFailure>?
   /// The harness's cache of compiled specs (one per `errorSource` option), made with the spec.
   private var compiled: Harness.CompiledSpecCache?
+  private var key: String?
 
   package init(specJSON: JSONValue, options: EngineOptions) {
     self.specJSON = specJSON
@@ -62,6 +63,14 @@ package final class PreparedTrial: @unchecked Sendable {
       validated = Result { () throws(HarnessFailure) in try Harness.validateSpec(bytes: bytes, path: "trial spec") }
     }
     return try validated!.get()
+  }
+
+  /// Which replays' T0 observations this trial may share (``ObservationKey``), once per trial.
+  package var observationKey: String {
+    lock.lock()
+    defer { lock.unlock() }
+    if key == nil { key = ObservationKey.of(specJSON: specJSON, options: options) }
+    return key!
   }
 
   /// `spec` compiled for `formulaFirst`, once per trial.

@@ -121,16 +121,18 @@ package struct TuneSetup: Sendable {
   }
 
   /// A scorer of `names` (draw `draw` of each, ``SeedDraws``), decoded once, for one thread per trial.
-  /// `memoizeLuma`: remember pixel reads across scores (false for a corpus scored once).
+  /// `memoizeLuma`: remember pixel reads and T0 observations across scores (false for a corpus
+  /// scored once).
   /// `scope`: whether the trials replay the committed configuration (`Expectations.judge`;
   /// a study's trials are judged as `.other`, whatever their values).
   static func scorer(
     _ names: [String], recordingsDir: String, draw: Int = 0, memoizeLuma: Bool = true, scope: MarkerScope = .other
   ) throws(HarnessFailure) -> CorpusScorer {
     // Trials run in parallel (--jobs); each one replays its recordings on one thread.
-    // Every trial replays the same events: their pixel reads are remembered (LumaReadMemo).
+    // Every trial replays the same events: their pixel reads are remembered (LumaReadMemo), and
+    // their T0 observations for trials of the same observation key (ObservationTape).
     var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" }, draw: draw)
-    if memoizeLuma { scorer = scorer.memoizingLumaReads() }
+    if memoizeLuma { scorer = scorer.memoizingLumaReads().memoizingObservations() }
     scorer.jobs = 1
     // The scenarios' expect: rules are hard constraints (objective expectation_failures).
     do { scorer.expectations = try ScenarioCorpus.preloadedExpectations(recordingsDir: recordingsDir, names: names, scope: scope) } catch {

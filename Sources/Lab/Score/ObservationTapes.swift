@@ -1,0 +1,128 @@
+import CanonicalJSON
+import Foundation
+import JustPhotoEngine
+import JustPhotoIO
+
+/// The ``ObservationTape``s of one recording, by observation key (issue 38 item 2): the first
+/// replay under a key records one, every later replay under the same key reads it. At most
+/// ``ScoreLimits/observationTapesPerRecording`` keys per recording, and the observations of
+/// all tapes of a corpus come from one ``ObservationBudget``; past either a replay computes
+/// its observations as without tapes. Every tape gives the same outputs as none, so which
+/// replay records and which reads changes nothing but the work.
+package final class ObservationTapes: @unchecked Sendable {
+  private let lock = NSLock()
+  private var finished: [String: ObservationTape] = [:]
+  private var recording: Set<String> = []
+  private let budget: ObservationBudget
+  /// Landmark events of the recording and T1 ticks of its length: no replay evaluates more.
+  private let landmarkEvents: Int
+  private let ticks: Int
+
+  init(landmarkEvents: Int, durationMs: Int64, budget: ObservationBudget) {
+    self.landmarkEvents = landmarkEvents
+    ticks = Int(max(0, durationMs) / 400) + 1  // the T1 period, 500 ms (400 under a planted fault)
+    self.budget = budget
+  }
+
+  /// The tape for a replay under `key` with `slots` cues: a finished one to read, or a new one
+  /// to record (give it back with ``give(_:key:completed:)``); nil when another replay is
+  /// recording that key or a bound is reached.
+  func lend(key: String, slots: Int) -> ObservationTape? {
+    lock.lock()
+    defer { lock.unlock() }
+    if let t = finished[key] { return t }
+    guard !recording.contains(key), finished.count + recording.count < ScoreLimits.observationTapesPerRecording else {
+      return nil
+    }
+    // At most one observation per cue and evaluation (T0 evaluations and T1 ticks: at most one
+    // per landmark event and per T1 tick, two a second).
+    let evaluations = landmarkEvents + ticks
+    let observations = min(evaluations * max(slots, 1), ObservationTape.observationsMax)
+    guard budget.reserve(observations) else { return nil }
+    recording.insert(key)
+    return ObservationTape(evaluationsMax: evaluations)
+  }
+
+  /// Ends a replay that had `tape`: a recorded tape of a replay that ran to its end is kept
+  /// for reading; one whose replay failed is dropped (its budget stays spent).
+  func give(_ tape: ObservationTape, key: String, completed: Bool) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard tape.isRecording else { return }
+    recording.remove(key)
+    if completed {
+      tape.finish()
+      finished[key] = tape
+    }
+  }
+
+  /// Tapes kept, and their evaluations (tests: work done, not time).
+  package var counts: (tapes: Int, evaluations: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    return (finished.count, finished.values.reduce(0) { $0 + $1.evaluations })
+  }
+}
+
+/// The observations every tape of a corpus may hold together (``ScoreLimits/observationsMax``),
+/// reserved before a tape is made.
+final class ObservationBudget: @unchecked Sendable {
+  private let lock = NSLock()
+  private var left: Int
+
+  init(_ total: Int) { left = total }
+
+  func reserve(_ n: Int) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard n <= left else { return false }
+    left -= n
+    return true
+  }
+}
+
+/// Which replays may share an ``ObservationTape``: a T0 observation reads the spec's formulas,
+/// landmarks, confidence gates, ROIs and defaults and the engine options that shape a metric
+/// (``EngineOptions``), never a cue's anti-jitter parameters, its warn / hard / exit
+/// thresholds, or the options of the stages after it (`activateFrames`, the noise gate's, the
+/// display gate's). The key is the SHA-256 of the spec and options with exactly those taken
+/// out: anything else that differs gives another key (`ObservationTapeTests` holds a replay
+/// read from another configuration's tape to the bytes of one without).
+package enum ObservationKey {
+  /// Options read only after an observation (ENGINE §3.4.7, §3.5, §3.9).
+  static let laterOptions: Set<String> = [
+    "activateFrames", "noiseGate", "noiseGateRatio", "noiseGateMargin", "gatePersistByCue", "gateReleaseOnExit",
+  ]
+  /// A cue's trigger fields read only after an observation (§3.3).
+  static let thresholdKeys: Set<String> = ["warn", "hard", "exit"]
+
+  /// The key of a trial's spec (as JSON) and options.
+  package static func of(specJSON: JSONValue, options: EngineOptions) -> String {
+    var text = JSONWriter.write(stripped(specJSON))
+    text += "\n"
+    for m in options.json.members where !laterOptions.contains(m.key) {
+      text += m.key + "=" + (m.value.stringValue ?? "") + "\n"
+    }
+    return SHA256.hex(Array(text.utf8))
+  }
+
+  /// The spec without each cue's `antiJitter` and its triggers' thresholds.
+  static func stripped(_ spec: JSONValue) -> JSONValue {
+    guard var root = spec.objectValue, let cues = root["cues"]?.arrayValue else { return spec }
+    root["cues"] = .array(
+      cues.map { cue in
+        guard var c = cue.objectValue else { return cue }
+        c.members.removeAll { $0.key == "antiJitter" }
+        if var trigger = c["trigger"]?.objectValue {
+          for i in trigger.members.indices {
+            guard var mode = trigger.members[i].value.objectValue else { continue }
+            mode.members.removeAll { thresholdKeys.contains($0.key) }
+            trigger.members[i].value = .object(mode)
+          }
+          c["trigger"] = .object(trigger)
+        }
+        return .object(c)
+      })
+    return .object(root)
+  }
+}

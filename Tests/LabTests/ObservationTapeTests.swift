@@ -1,0 +1,249 @@
+import CanonicalJSON
+import EngineIO
+import Foundation
+import JustPhotoEngine
+import JustPhotoIO
+import JustPhotoPlugin
+import PoseSpec
+import Replay
+import Testing
+
+@testable import Lab
+
+/// T0 observations kept from one replay and read by the next (issue 38 item 2): a replay that
+/// reads another configuration's tape writes the bytes of one that computes everything itself
+/// (`--trace metrics` lines included: every cue's error and state on every evaluation), the
+/// tape is really read, and configurations that differ in anything an observation reads get
+/// different keys.
+@Suite("Observation tapes")
+struct ObservationTapeTests {
+  static let root = TuneTests.repoRoot
+  static let specPath = root.appendingPathComponent("PoseSpec.json").path
+
+  /// withRef, several people, luma planes, a spec reload (the tape stops there), a scene
+  /// switch, a labelled drift. (After a kill the relaunched engine is a new one, without a tape.)
+  static let names = [
+    "tune-cafe-withref", "tune-outdoor-crowd", "val-cafe-dim", "s18-stale-decider", "s12-scene-switch",
+    "drift-left-and-back",
+  ]
+
+  /// The shipped spec with every cue's anti-jitter and thresholds moved (what the key leaves out).
+  static func movedSpec(_ spec: JSONValue) -> JSONValue {
+    guard var root = spec.objectValue, let cues = root["cues"]?.arrayValue else { return spec }
+    root["cues"] = .array(
+      cues.map { cue in
+        guard var c = cue.objectValue else { return cue }
+        if var aj = c["antiJitter"]?.objectValue {
+          aj["persistFrames"] = 5
+          aj["minHoldMs"] = 1500
+          c["antiJitter"] = .object(aj)
+        }
+        if var trigger = c["trigger"]?.objectValue, var noRef = trigger["noRef"]?.objectValue,
+          var warn = noRef["warn"]?.objectValue, let m = warn.members.first, let d = m.value.doubleValue
+        {
+          warn[m.key] = .number(d * 0.8)
+          noRef["warn"] = .object(warn)
+          trigger["noRef"] = .object(noRef)
+          c["trigger"] = .object(trigger)
+        }
+        return .object(c)
+      })
+    return .object(root)
+  }
+
+  static let movedOptions: [(String, String)] = [
+    ("activateFrames", "2"), ("noiseGate", "15"), ("noiseGateMargin", "2"), ("gatePersistByCue", "true"),
+    ("gateReleaseOnExit", "true"),
+  ]
+
+  static func options(_ pairs: [(String, String)]) throws -> EngineOptions {
+    var o = EngineOptions()
+    for (k, v) in pairs { try o.set(k, v) }
+    return o
+  }
+
+  static func document(_ json: JSONValue) throws -> PoseSpecDocument {
+    try Harness.validateSpec(bytes: Array(JSONWriter.write(json).utf8), path: "test spec")
+  }
+
+  /// The trace and A.13 lines of one replay of `rec` (with `--trace metrics`), and the
+  /// observations it read from `tape`.
+  static func replay(
+    _ rec: LoadedRecording, spec: PoseSpecDocument, options: EngineOptions, tape: ObservationTape?
+  ) throws -> (text: String, hits: Int) {
+    let overrides = options.nonDefault.members.map { ($0.key, $0.value.stringValue ?? "") }
+    let config = try EngineConfiguration(
+      spec: spec, header: RecordingHeader(rec.header), overrides: overrides, traceMetrics: true)
+    var source = InMemoryEventSource(header: rec.header, events: rec.events)
+    var output = TraceOutput(trace: MemoryLineSink(), a13: MemoryLineSink(), vocabulary: JustPhotoVocabulary.self)
+    var replayer = Replayer(engine: Engine(configuration: config, compiled: nil, observationTape: tape), sessionStore: MemorySessionStore())
+    _ = try replayer.run(&source, into: &output, recording: rec.path)
+    return (output.trace.text + "\n--- a13\n" + output.a13.text, replayer.engine.observationTapeHits)
+  }
+
+  @Test("a replay reading another configuration's tape writes the bytes of one without (trace metrics, A.13)")
+  func sameBytes() throws {
+    let specJSON = try JSONParser.parse(String(contentsOfFile: Self.specPath, encoding: .utf8))
+    let moved = Self.movedSpec(specJSON)
+    let plainOptions = EngineOptions()
+    let movedOptions = try Self.options(Self.movedOptions)
+    // The two configurations share a key: what differs is read only after an observation.
+    #expect(ObservationKey.of(specJSON: specJSON, options: plainOptions) == ObservationKey.of(specJSON: moved, options: movedOptions))
+    #expect(JSONWriter.write(moved) != JSONWriter.write(specJSON))
+    let (a, b) = (try Self.document(specJSON), try Self.document(moved))
+    let scorer = try CorpusScorer(paths: Self.names.map { Self.root.appendingPathComponent("Recordings/\($0).jprec").path })
+    var totalHits = 0
+    for rec in scorer.recordings {
+      let tape = ObservationTape(evaluationsMax: 1_000_000)
+      let recorded = try Self.replay(rec, spec: a, options: plainOptions, tape: tape)
+      tape.finish()
+      #expect(recorded.hits == 0)
+      #expect(try Self.replay(rec, spec: a, options: plainOptions, tape: nil).text == recorded.text, "\(rec.name)")
+      let without = try Self.replay(rec, spec: b, options: movedOptions, tape: nil)
+      let with = try Self.replay(rec, spec: b, options: movedOptions, tape: tape)
+      #expect(with.text == without.text, "\(rec.name)")
+      #expect(without.text != recorded.text, "\(rec.name): the moved configuration changes nothing here")
+      // Not vacuous: the tape holds this recording's evaluations and the replay read them
+      // (s18-stale-decider reloads its spec at the start: a tape of the first evaluations).
+      #expect(tape.evaluations > (rec.name == "s18-stale-decider" ? 0 : 50), "\(rec.name)")
+      #expect(with.hits > 0, "\(rec.name)")
+      totalHits += with.hits
+      // The same configuration reads its own tape too, to the same bytes.
+      let again = try Self.replay(rec, spec: a, options: plainOptions, tape: tape)
+      #expect(again.text == recorded.text, "\(rec.name)")
+      #expect(again.hits == with.hits || rec.name == "s18-stale-decider", "\(rec.name)")
+    }
+    #expect(totalHits > 10_000)
+  }
+
+  @Test("a tape of another recording is left at the first evaluation that differs: the bytes of a replay without")
+  func otherRecording() throws {
+    let spec = try Harness.loadSpec(path: Self.specPath)
+    let scorer = try CorpusScorer(
+      paths: ["tune-outdoor-still", "tune-outdoor-noisy"].map { Self.root.appendingPathComponent("Recordings/\($0).jprec").path })
+    let tape = ObservationTape(evaluationsMax: 1_000_000)
+    _ = try Self.replay(scorer.recordings[0], spec: spec, options: EngineOptions(), tape: tape)
+    tape.finish()
+    let without = try Self.replay(scorer.recordings[1], spec: spec, options: EngineOptions(), tape: nil)
+    let with = try Self.replay(scorer.recordings[1], spec: spec, options: EngineOptions(), tape: tape)
+    #expect(with.text == without.text)
+    #expect(with.hits == 0)
+  }
+
+  @Test("anything an observation reads changes the key: a formula, a confidence gate, an ROI, a metric option")
+  func keys() throws {
+    let specJSON = try JSONParser.parse(String(contentsOfFile: Self.specPath, encoding: .utf8))
+    let base = ObservationKey.of(specJSON: specJSON, options: EngineOptions())
+    func edited(_ edit: (inout JSONObject) -> Void) -> JSONValue {
+      guard var root = specJSON.objectValue, var cues = root["cues"]?.arrayValue, var c = cues[0].objectValue else { return specJSON }
+      edit(&c)
+      cues[0] = .object(c)
+      root["cues"] = .array(cues)
+      return .object(root)
+    }
+    let minConfidence = edited { c in
+      var conf = c["confidence"]?.objectValue ?? JSONObject()
+      conf["minConfidence"] = 0.7
+      c["confidence"] = .object(conf)
+    }
+    let error = edited { c in
+      var trigger = c["trigger"]!.objectValue!
+      var noRef = trigger["noRef"]!.objectValue!
+      noRef["error"] = "centerXOffset * 2"
+      trigger["noRef"] = .object(noRef)
+      c["trigger"] = .object(trigger)
+    }
+    let landmarks = edited { c in
+      var metric = c["metric"]!.objectValue!
+      metric["landmarks"] = ["body.leftShoulder", "body.rightShoulder"]
+      c["metric"] = .object(metric)
+    }
+    for changed in [minConfidence, error, landmarks] {
+      #expect(JSONWriter.write(changed) != JSONWriter.write(specJSON))
+      #expect(ObservationKey.of(specJSON: changed, options: EngineOptions()) != base)
+    }
+    var roi = specJSON.objectValue!
+    roi["rois"] = .object(JSONObject())
+    #expect(ObservationKey.of(specJSON: .object(roi), options: EngineOptions()) != base)
+    for option in [("bboxRequiresAllListed", "true"), ("landmarkFilter", "oneEuro"), ("angleFix", "on"), ("errorSource", "outputsFirst")] {
+      #expect(ObservationKey.of(specJSON: specJSON, options: try Self.options([option])) != base, "\(option)")
+    }
+    for option in Self.movedOptions {
+      #expect(ObservationKey.of(specJSON: specJSON, options: try Self.options([option])) == base, "\(option)")
+    }
+  }
+
+  @Test("tune's scorer: the scores of a plain scorer; the second score of the same key reads the first one's tapes")
+  func scorerShares() throws {
+    let names = ["tune-cafe-withref", "drift-left-and-back"]
+    let plain = try CorpusScorer(paths: names.map { Self.root.appendingPathComponent("Recordings/\($0).jprec").path })
+    let taped = plain.memoizingObservations()
+    let specJSON = try JSONParser.parse(String(contentsOfFile: Self.specPath, encoding: .utf8))
+    let first = PreparedTrial(specJSON: specJSON, options: EngineOptions())
+    let second = PreparedTrial(specJSON: Self.movedSpec(specJSON), options: try Self.options(Self.movedOptions))
+    #expect(try taped.objectives(trial: first) == plain.objectives(trial: first))
+    let counts = taped.recordings.map { $0.observationTapes!.counts }
+    #expect(counts.allSatisfy { $0.tapes == 1 && $0.evaluations > 50 }, "\(counts)")
+    #expect(try taped.objectives(trial: second) == plain.objectives(trial: second))
+    #expect(taped.recordings.map { $0.observationTapes!.counts.tapes } == [1, 1])
+    // A bound of 0 observations: no tape, the same scores.
+    let none = plain.memoizingObservations(observationsMax: 0)
+    #expect(try none.objectives(trial: second) == plain.objectives(trial: second))
+    #expect(none.recordings.map { $0.observationTapes!.counts.tapes } == [0, 0])
+  }
+
+  @Test("an event's fingerprint moves with every field the engine reads; a new field fails here until it is mixed in")
+  func fingerprint() throws {
+    // Every stored field of the event's types is mixed into `LandmarkFrame.fingerprint`.
+    let fields: [(Any, Int)] = [
+      (LandmarkFrame(frame: 0), 9), (FaceObservation(bbox: Rect(x: 0, y: 0, w: 0, h: 0)), 10),
+      (EyePoint(x: 0, y: 0), 5), (JointPoint(x: 0, y: 0, conf: 0), 3), (Point2(x: 0, y: 0), 2),
+      (Rect(x: 0, y: 0, w: 0, h: 0), 4), (BodyPose(), 1),
+    ]
+    for (value, count) in fields {
+      #expect(Mirror(reflecting: value).children.count == count, "\(type(of: value)): mix the new field into the fingerprint")
+    }
+    var joints = [JointPoint?](repeating: nil, count: Joint.allCases.count)
+    joints[2] = JointPoint(x: 0.4, y: 0.3, conf: 0.9)
+    joints[3] = JointPoint(x: 0.6, y: 0.3, conf: 0.8)
+    let eye = EyePoint(x: 0.45, y: 0.2, conf: 0.9, precMax: 0.01, ear: 0.3)
+    let face = FaceObservation(
+      bbox: Rect(x: 0.4, y: 0.1, w: 0.2, h: 0.25), conf: 0.95, leftEye: eye, rightEye: eye,
+      nose: Point2(x: 0.5, y: 0.22), noseTip: Point2(x: 0.5, y: 0.23), chin: Point2(x: 0.5, y: 0.34),
+      mouth: Point2(x: 0.5, y: 0.3), eyeAR: 0.31, landmarkConfAvg: 0.88)
+    let base = LandmarkFrame(
+      frame: 7, srcT: 233, imageW: 1920, imageH: 1080, body: BodyPose(points: joints), faces: [face], people: 1,
+      visionMs: 12.5)
+    #expect(base.fingerprint == LandmarkFrame(
+      frame: 7, srcT: 233, imageW: 1920, imageH: 1080, body: BodyPose(points: joints), faces: [face], people: 1,
+      visionMs: 12.5).fingerprint)
+    func edited(_ edit: (inout LandmarkFrame) -> Void) -> LandmarkFrame {
+      var e = base
+      edit(&e)
+      return e
+    }
+    let edits: [(String, LandmarkFrame)] = [
+      ("frame", edited { $0.frame = 8 }), ("srcT", edited { $0.srcT = nil }), ("imageW", edited { $0.imageW = 1280 }),
+      ("imageH", edited { $0.imageH = nil }), ("coords", edited { $0.coords = .vision }), ("people", edited { $0.people = 2 }),
+      ("visionMs", edited { $0.visionMs = 12.6 }), ("body", edited { $0.body = nil }),
+      ("joint gone", edited { $0.body!.points[2] = nil }), ("joint x", edited { $0.body!.points[2]!.x = 0.41 }),
+      ("joint y", edited { $0.body!.points[3]!.y = 0.31 }), ("joint conf", edited { $0.body!.points[3]!.conf = 0.7 }),
+      ("joint moved", edited { $0.body!.points.swapAt(2, 4) }), ("no face", edited { $0.faces = [] }),
+      ("two faces", edited { $0.faces.append(face) }), ("bbox x", edited { $0.faces[0].bbox.x = 0.3 }),
+      ("bbox y", edited { $0.faces[0].bbox.y = 0.2 }), ("bbox w", edited { $0.faces[0].bbox.w = 0.3 }),
+      ("bbox h", edited { $0.faces[0].bbox.h = 0.2 }), ("face conf", edited { $0.faces[0].conf = nil }),
+      ("left eye", edited { $0.faces[0].leftEye = nil }), ("right eye x", edited { $0.faces[0].rightEye!.x = 0.5 }),
+      ("eye y", edited { $0.faces[0].leftEye!.y = 0.21 }), ("eye conf", edited { $0.faces[0].leftEye!.conf = nil }),
+      ("eye precMax", edited { $0.faces[0].rightEye!.precMax = 0.02 }), ("eye ear", edited { $0.faces[0].leftEye!.ear = 0.2 }),
+      ("nose", edited { $0.faces[0].nose = nil }), ("nose tip", edited { $0.faces[0].noseTip!.y = 0.24 }),
+      ("chin", edited { $0.faces[0].chin!.x = 0.51 }), ("mouth", edited { $0.faces[0].mouth = nil }),
+      ("eyeAR", edited { $0.faces[0].eyeAR = 0.3 }), ("landmarkConfAvg", edited { $0.faces[0].landmarkConfAvg = nil }),
+      ("-0", edited { $0.faces[0].bbox.x = 0; $0.body!.points[2]!.x = -0.0 }),
+    ]
+    var seen: Set<UInt64> = [base.fingerprint]
+    for (what, e) in edits {
+      #expect(e != base, "\(what)")
+      #expect(seen.insert(e.fingerprint).inserted, "\(what): the fingerprint did not move")
+    }
+  }
+}
