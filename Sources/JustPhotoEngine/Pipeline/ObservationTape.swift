@@ -9,10 +9,9 @@ import EngineIO
 /// Which configurations may share a tape is the caller's to decide (the lab keys tapes by the
 /// spec and options with those fields taken out, `ObservationKey`); the engine checks the rest
 /// as it goes. Each evaluation's entry records what its observations depend on besides the
-/// configuration — for a T0 evaluation the landmark event (its frame number and content
-/// fingerprint) and its ordinal among the replay's `landmarks` events, the subject, the mode
-/// and the withRef targets; for a T1 tick its number and time, the luma plane and scalars it
-/// reads — and a replay reads the tape only while every evaluation so far matched entry for
+/// configuration — for a T0 evaluation the landmark event (compared whole) and its ordinal
+/// among the replay's `landmarks` events, the subject, the mode and the withRef targets; for a
+/// T1 tick its number and time, the luma plane and scalars it reads — and a replay reads the tape only while every evaluation so far matched entry for
 /// entry: the landmark filter and the subject lock, whose state comes from the frames
 /// evaluated before, are then the same too. At the first difference (or a `posespec_reload`)
 /// the replay computes every later observation itself, so a tape changes no output, only the
@@ -24,14 +23,12 @@ import EngineIO
 /// each, no reference count): a later replay evaluates the same cues in the same order, so it
 /// reads a row front to back.
 public final class ObservationTape: @unchecked Sendable {
-  /// One evaluation's signature. A T0 evaluation: its event (frame number and content
-  /// fingerprint, `LandmarkFrame.fingerprint`), the event's ordinal, the subject, the mode. A
-  /// T1 tick: its number and time, the T0 entry whose frame it reads, its luma plane and
-  /// scalars (in `ticks`), the mode.
+  /// One evaluation's signature. A T0 evaluation: its event (in `events`), the event's
+  /// ordinal, the subject, the mode. A T1 tick: its number and time, the T0 entry whose frame
+  /// it reads, its luma plane and scalars (in `ticks`), the mode.
   struct Entry {
-    /// T0: the event's frame number and fingerprint; T1: the tick's index in `ticks`.
-    var frame: Int64
-    var fingerprint: UInt64
+    /// Index into `events` (T0) or `ticks` (T1).
+    var side: Int
     /// T0: the landmark ordinal; T1: the tick.
     var ordinal: Int
     /// T0: the subject (-1: none); T1: the entry of the last T0 evaluation (-1: none).
@@ -65,15 +62,23 @@ public final class ObservationTape: @unchecked Sendable {
   final class Frozen: Sendable {
     let entries: [Entry]
     let stored: [Stored]
+    /// T0 entries' events: copies that share the recording's arrays, so comparing one with the
+    /// same event is a pointer check per array (and holding them keeps those arrays, unchanged,
+    /// for the check).
+    let events: [LandmarkFrame]
     let ticks: [Tick]
     let reasons: [String]
     let targetSets: [[String: Double]]
 
     /// Copies of the recorded arrays at their exact size (a growing array holds up to twice its
     /// count).
-    init(entries: [Entry], stored: [Stored], ticks: [Tick], reasons: [String], targetSets: [[String: Double]]) {
+    init(
+      entries: [Entry], stored: [Stored], events: [LandmarkFrame], ticks: [Tick], reasons: [String],
+      targetSets: [[String: Double]]
+    ) {
       self.entries = entries.withUnsafeBufferPointer { Array($0) }
       self.stored = stored.withUnsafeBufferPointer { Array($0) }
+      self.events = events.withUnsafeBufferPointer { Array($0) }
       self.ticks = ticks.withUnsafeBufferPointer { Array($0) }
       (self.reasons, self.targetSets) = (reasons, targetSets)
     }
@@ -81,12 +86,13 @@ public final class ObservationTape: @unchecked Sendable {
     /// Whether entry `k` is this T0 evaluation. Compared in place: copying an entry retained
     /// its event's arrays, which every parallel replay of the recording shares.
     func matches(
-      _ k: Int, frame: Int64, fingerprint: UInt64, ordinal: Int, subject: Int, withRef: Bool, targets: [String: Double]
+      _ k: Int, event: LandmarkFrame, ordinal: Int, subject: Int, withRef: Bool, targets: [String: Double]
     ) -> Bool {
       entries.withUnsafeBufferPointer { p in
-        guard k < p.count, p[k].ordinal == ordinal, p[k].subject == subject, p[k].withRef == withRef, !p[k].isTick,
-          p[k].frame == frame, p[k].fingerprint == fingerprint
+        guard k < p.count, p[k].ordinal == ordinal, p[k].subject == subject, p[k].withRef == withRef, !p[k].isTick
         else { return false }
+        let i = p[k].side
+        guard events.withUnsafeBufferPointer({ $0[i] == event }) else { return false }
         return !withRef || targetSets[Int(p[k].targets)] == targets
       }
     }
@@ -100,7 +106,7 @@ public final class ObservationTape: @unchecked Sendable {
         guard k < p.count, p[k].ordinal == tick, p[k].t == t, p[k].subject == lastT0, p[k].withRef == withRef,
           p[k].isTick
         else { return false }
-        let i = Int(p[k].frame)
+        let i = p[k].side
         guard ticks.withUnsafeBufferPointer({ $0[i].luma == luma && $0[i].scalars == scalars }) else { return false }
         return !withRef || targetSets[Int(p[k].targets)] == targets
       }
@@ -128,6 +134,7 @@ public final class ObservationTape: @unchecked Sendable {
   private(set) var frozen: Frozen?
   private var entries: [Entry] = []
   private var stored: [Stored] = []
+  private var events: [LandmarkFrame] = []
   private var ticks: [Tick] = []
   private var reasons: [String] = []
   private var reasonIndex: [String: UInt32] = [:]
@@ -142,21 +149,26 @@ public final class ObservationTape: @unchecked Sendable {
   /// Ends the recording: from now on the tape is only read.
   public func finish() {
     guard frozen == nil else { return }
-    frozen = Frozen(entries: entries, stored: stored, ticks: ticks, reasons: reasons, targetSets: targetSets)
-    (entries, stored, ticks, reasons, reasonIndex, targetSets) = ([], [], [], [], [:], [])
+    frozen = Frozen(
+      entries: entries, stored: stored, events: events, ticks: ticks, reasons: reasons, targetSets: targetSets)
+    (entries, stored, events, ticks, reasons, reasonIndex, targetSets) = ([], [], [], [], [], [:], [])
   }
 
   /// Evaluations and observations kept (tests and bench: work done).
   public var evaluations: Int { frozen?.entries.count ?? entries.count }
   public var observationsKept: Int { frozen?.stored.count ?? stored.count }
 
-  /// Records an evaluation (`entry` with `targets` for a withRef one, and `tick` for a T1
-  /// tick); nil when the tape is full.
-  func append(_ entry: Entry, targets: [String: Double], tick: Tick? = nil) -> Int? {
+  /// Records an evaluation (`entry` with `targets` for a withRef one, and its `event` or `tick`);
+  /// nil when the tape is full.
+  func append(_ entry: Entry, targets: [String: Double], event: LandmarkFrame? = nil, tick: Tick? = nil) -> Int? {
     guard frozen == nil, entries.count < evaluationsMax, stored.count < Self.observationsMax else { return nil }
     var e = entry
+    if let event {
+      e.side = events.count
+      events.append(event)
+    }
     if let tick {
-      e.frame = Int64(ticks.count)
+      e.side = ticks.count
       ticks.append(tick)
     }
     if e.withRef {
@@ -223,14 +235,11 @@ struct TapeCursor {
     next += 1
     if let frozen {
       let ok = frozen.matches(
-        k, frame: event.frame, fingerprint: event.fingerprint, ordinal: landmarks, subject: subject ?? -1,
-        withRef: withRef, targets: targets)
+        k, event: event, ordinal: landmarks, subject: subject ?? -1, withRef: withRef, targets: targets)
       enter(ok ? k : -1, frozen)
     } else {
-      let entry = ObservationTape.Entry(
-        frame: event.frame, fingerprint: event.fingerprint, ordinal: landmarks, subject: subject ?? -1, withRef: withRef,
-        targets: -1)
-      current = tape.append(entry, targets: targets) ?? -1
+      let entry = ObservationTape.Entry(side: 0, ordinal: landmarks, subject: subject ?? -1, withRef: withRef, targets: -1)
+      current = tape.append(entry, targets: targets, event: event) ?? -1
     }
     if current < 0 { on = false }
     lastT0 = current
@@ -249,7 +258,7 @@ struct TapeCursor {
       enter(ok ? e : -1, frozen)
     } else {
       let entry = ObservationTape.Entry(
-        frame: 0, fingerprint: 0, ordinal: k, subject: lastT0, withRef: withRef, targets: -1, isTick: true, t: t)
+        side: 0, ordinal: k, subject: lastT0, withRef: withRef, targets: -1, isTick: true, t: t)
       current = tape.append(entry, targets: targets, tick: ObservationTape.Tick(luma: luma, scalars: scalars)) ?? -1
     }
     if current < 0 { on = false }
