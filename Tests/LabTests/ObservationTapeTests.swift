@@ -187,8 +187,16 @@ struct ObservationTapeTests {
     #expect(try taped.objectives(trial: second) == plain.objectives(trial: second))
     #expect(taped.recordings.map { $0.observationTapes!.counts.tapes } == [1, 1])
     // A bound of 0 observations: no tape, the same scores.
-    let none = plain.memoizingObservations(observationsMax: 0)
+    let none = plain.memoizingObservations(budget: ObservationBudget(0))
     #expect(try none.objectives(trial: second) == plain.objectives(trial: second))
     #expect(none.recordings.map { $0.observationTapes!.counts.tapes } == [0, 0])
+    // A budget of one step: the first recording's tape keeps that many observations and the
+    // second gets none; the scores are the same.
+    let partial = plain.memoizingObservations(budget: ObservationBudget(ObservationTape.reserveStep))
+    #expect(try partial.objectives(trial: first) == plain.objectives(trial: first))
+    #expect(try partial.objectives(trial: second) == plain.objectives(trial: second))
+    let kept = partial.recordings.map { $0.observationTapes!.counts }
+    #expect(kept.map(\.tapes) == [1, 0], "\(kept)")
+    #expect(kept[0].observations == ObservationTape.reserveStep, "\(kept)")
   }
 }

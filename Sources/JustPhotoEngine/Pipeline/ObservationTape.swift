@@ -140,10 +140,18 @@ public final class ObservationTape: @unchecked Sendable {
   private var reasonIndex: [String: UInt32] = [:]
   private var targetSets: [[String: Double]] = []
 
+  /// Observations granted by `reserve` so far (asked for ``reserveStep`` at a time).
+  private var granted = 0
+  private let reserve: (@Sendable (Int) -> Bool)?
+  /// Observations asked of `reserve` at a time.
+  public static let reserveStep = 4096
+
   /// A tape to record, keeping at most `evaluationsMax` evaluations and ``observationsMax``
-  /// observations.
-  public init(evaluationsMax: Int) {
+  /// observations; with `reserve`, also only as many observations as it grants, asked for
+  /// before they are kept (a caller's budget shared by many tapes).
+  public init(evaluationsMax: Int, reserve: (@Sendable (Int) -> Bool)? = nil) {
     self.evaluationsMax = max(0, evaluationsMax)
+    self.reserve = reserve
   }
 
   /// Ends the recording: from now on the tape is only read.
@@ -183,6 +191,10 @@ public final class ObservationTape: @unchecked Sendable {
   /// Keeps `o` as the observation of `slot` in the last entry (the one being recorded).
   func keep(_ slot: Int, _ o: CueObservation) {
     guard frozen == nil, slot <= Int(UInt16.max), stored.count < Self.observationsMax else { return }
+    if let reserve, stored.count >= granted {
+      guard reserve(Self.reserveStep) else { return }
+      granted += Self.reserveStep
+    }
     var s = Stored(slot: UInt16(slot))
     switch o.observation {
     case .value(let v): s.value = v

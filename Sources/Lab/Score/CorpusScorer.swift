@@ -19,9 +19,10 @@ package enum ScoreLimits {
   /// `LumaReadMemo`): some 100 bytes each, so at most ~20 MB per memo, one memo per recording
   /// and parallel replay. Reads past it are computed from the pixels each replay.
   package static let lumaReadsMax = 200_000
-  /// T0 observations the ``ObservationTape``s of one corpus hold together (16 bytes each, so
-  /// 64 MB), reserved per tape before it is made; replays past it compute their observations.
-  package static let observationsMax = 4_000_000
+  /// Observations the ``ObservationTape``s of one study hold together, every corpus and draw
+  /// (16 bytes each, so 256 MiB, and some 10 bytes an observation more for their entries),
+  /// taken by each tape as it grows; replays past it compute their observations.
+  package static let observationsMax = 16_000_000
   /// Observation keys (`ObservationKey`) with a tape, per recording: a study whose trials move
   /// what the observations read (formulas, ROIs, options) shares nothing past the first few.
   package static let observationTapesPerRecording = 4
@@ -110,10 +111,12 @@ package struct CorpusScorer: Sendable {
   /// replays of every later `score` whose trial shares their observation key
   /// (``ObservationKey``: the spec and options without what is read after an observation). A
   /// tune study whose trials move anti-jitter, thresholds or gate options evaluates each
-  /// frame's formulas in its first trial only. At most `observationsMax` observations in all.
-  package func memoizingObservations(observationsMax: Int = ScoreLimits.observationsMax) -> CorpusScorer {
+  /// frame's formulas in its first trial only. The tapes' observations come from `budget`,
+  /// which a study shares between its corpora and draws.
+  package func memoizingObservations(budget: ObservationBudget = ObservationBudget(ScoreLimits.observationsMax))
+    -> CorpusScorer
+  {
     var out = self
-    let budget = ObservationBudget(observationsMax)
     for i in out.recordings.indices {
       let frames = out.recordings[i].events.reduce(0) { n, e in if case .landmarks = e.payload { n + 1 } else { n } }
       out.recordings[i].observationTapes = ObservationTapes(
@@ -291,7 +294,7 @@ extension CorpusScorer {
     var output = ScoreOutput(keepRecords: expectations != nil)
     let memo = rec.lumaMemos?.take()
     defer { if let memo { rec.lumaMemos?.give(memo) } }
-    let tape = observationKey.flatMap { rec.observationTapes?.lend(key: $0, slots: config.spec.cues.count) }
+    let tape = observationKey.flatMap { rec.observationTapes?.lend(key: $0) }
     var completed = false
     defer { if let tape, let observationKey { rec.observationTapes?.give(tape, key: observationKey, completed: completed) } }
     let engine = Engine(configuration: config, compiled: compiled, lumaMemo: memo, observationTape: tape)

@@ -6,7 +6,7 @@ import JustPhotoIO
 /// The ``ObservationTape``s of one recording, by observation key (issue 38 item 2): the first
 /// replay under a key records one, every later replay under the same key reads it. At most
 /// ``ScoreLimits/observationTapesPerRecording`` keys per recording, and the observations of
-/// all tapes of a corpus come from one ``ObservationBudget``; past either a replay computes
+/// all tapes of a study come from one ``ObservationBudget``; past either a replay computes
 /// its observations as without tapes. Every tape gives the same outputs as none, so which
 /// replay records and which reads changes nothing but the work.
 package final class ObservationTapes: @unchecked Sendable {
@@ -24,23 +24,23 @@ package final class ObservationTapes: @unchecked Sendable {
     self.budget = budget
   }
 
-  /// The tape for a replay under `key` with `slots` cues: a finished one to read, or a new one
-  /// to record (give it back with ``give(_:key:completed:)``); nil when another replay is
-  /// recording that key or a bound is reached.
-  func lend(key: String, slots: Int) -> ObservationTape? {
+  /// The tape for a replay under `key`: a finished one to read, or a new one
+  /// to record (give it back with ``give(_:key:completed:)``), which asks the budget for its
+  /// observations as it grows; nil when another replay is recording that key or a bound is
+  /// reached.
+  func lend(key: String) -> ObservationTape? {
     lock.lock()
     defer { lock.unlock() }
     if let t = finished[key] { return t }
     guard !recording.contains(key), finished.count + recording.count < ScoreLimits.observationTapesPerRecording else {
       return nil
     }
-    // At most one observation per cue and evaluation (T0 evaluations and T1 ticks: at most one
-    // per landmark event and per T1 tick, two a second).
-    let evaluations = landmarkEvents + ticks
-    let observations = min(evaluations * max(slots, 1), ObservationTape.observationsMax)
-    guard budget.reserve(observations) else { return nil }
+    // At most one T0 evaluation per landmark event and one T1 tick per 400 ms; the observations
+    // come from the study's budget as the tape grows.
+    guard budget.reserve(0) else { return nil }
     recording.insert(key)
-    return ObservationTape(evaluationsMax: evaluations)
+    let budget = budget
+    return ObservationTape(evaluationsMax: landmarkEvents + ticks, reserve: { budget.reserve($0) })
   }
 
   /// Ends a replay that had `tape`: a recorded tape of a replay that ran to its end is kept
@@ -56,26 +56,31 @@ package final class ObservationTapes: @unchecked Sendable {
     }
   }
 
-  /// Tapes kept, and their evaluations (tests: work done, not time).
-  package var counts: (tapes: Int, evaluations: Int) {
+  /// Tapes kept, their evaluations and observations (tests: work done, not time).
+  package var counts: (tapes: Int, evaluations: Int, observations: Int) {
     lock.lock()
     defer { lock.unlock() }
-    return (finished.count, finished.values.reduce(0) { $0 + $1.evaluations })
+    return (
+      finished.count, finished.values.reduce(0) { $0 + $1.evaluations },
+      finished.values.reduce(0) { $0 + $1.observationsKept }
+    )
   }
 }
 
-/// The observations every tape of a corpus may hold together (``ScoreLimits/observationsMax``),
-/// reserved before a tape is made.
-final class ObservationBudget: @unchecked Sendable {
+/// The observations every tape of a study may hold together (``ScoreLimits/observationsMax``),
+/// taken by each tape as it grows, before it keeps them (`ObservationTape.reserveStep` at a time).
+package final class ObservationBudget: @unchecked Sendable {
   private let lock = NSLock()
   private var left: Int
 
-  init(_ total: Int) { left = total }
+  package init(_ total: Int) { left = total }
 
+  /// Takes `n` observations from what is left; false (and nothing taken) when fewer are left,
+  /// or none at all for `n` = 0.
   func reserve(_ n: Int) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    guard n <= left else { return false }
+    guard n <= left, left > 0 else { return false }
     left -= n
     return true
   }

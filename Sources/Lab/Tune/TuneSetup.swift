@@ -69,10 +69,12 @@ package struct TuneSetup: Sendable {
     if let both = names.first(where: valNames.contains) {
       throw .badInput("\(recordingsDir)/\(both).jprec is in both the fit corpus and the validation corpus: validation judges trials on recordings they were not fitted on (narrow --corpus or --validation)")
     }
+    // One bound on the observation tapes of every corpus and draw of the study.
+    let budget = ObservationBudget(ScoreLimits.observationsMax)
     var runner = TuneRunner(
       space: space, sampler: s, trials: count, shard: (index, of), jobs: max(1, jobs), baseSpec: specJSON,
-      evaluator: try evaluator(names, recordingsDir: recordingsDir, draws: draws),
-      validator: valNames.isEmpty ? nil : try evaluator(valNames, recordingsDir: recordingsDir, draws: draws))
+      evaluator: try evaluator(names, recordingsDir: recordingsDir, draws: draws, budget: budget),
+      validator: valNames.isEmpty ? nil : try evaluator(valNames, recordingsDir: recordingsDir, draws: draws, budget: budget))
     runner.draws = draws
     runner.specName = specFile
     runner.spaceName = spacePath
@@ -113,10 +115,12 @@ package struct TuneSetup: Sendable {
   /// A scorer of `names`, decoded once, for one thread per trial: with `draws` K > 1, the
   /// corpus drawn K times in memory (``SeedDraws``), a trial scored on all K (``SeededScorer``).
   /// Replays per trial: K × the recordings (and as many again on a validation corpus).
-  static func evaluator(_ names: [String], recordingsDir: String, draws: Int) throws(HarnessFailure) -> any TrialEvaluator & Sendable {
-    guard draws > 1 else { return try scorer(names, recordingsDir: recordingsDir) }
+  static func evaluator(
+    _ names: [String], recordingsDir: String, draws: Int, budget: ObservationBudget? = nil
+  ) throws(HarnessFailure) -> any TrialEvaluator & Sendable {
+    guard draws > 1 else { return try scorer(names, recordingsDir: recordingsDir, budget: budget) }
     var scorers: [CorpusScorer] = []
-    for k in 0..<draws { scorers.append(try scorer(names, recordingsDir: recordingsDir, draw: k)) }
+    for k in 0..<draws { scorers.append(try scorer(names, recordingsDir: recordingsDir, draw: k, budget: budget)) }
     return SeededScorer(draws: scorers)
   }
 
@@ -125,14 +129,18 @@ package struct TuneSetup: Sendable {
   /// scored once).
   /// `scope`: whether the trials replay the committed configuration (`Expectations.judge`;
   /// a study's trials are judged as `.other`, whatever their values).
+  /// `budget`: the study's bound on observation tapes (nil: this corpus's own).
   static func scorer(
-    _ names: [String], recordingsDir: String, draw: Int = 0, memoizeLuma: Bool = true, scope: MarkerScope = .other
+    _ names: [String], recordingsDir: String, draw: Int = 0, memoizeLuma: Bool = true, scope: MarkerScope = .other,
+    budget: ObservationBudget? = nil
   ) throws(HarnessFailure) -> CorpusScorer {
     // Trials run in parallel (--jobs); each one replays its recordings on one thread.
     // Every trial replays the same events: their pixel reads are remembered (LumaReadMemo), and
     // their T0 observations for trials of the same observation key (ObservationTape).
     var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" }, draw: draw)
-    if memoizeLuma { scorer = scorer.memoizingLumaReads().memoizingObservations() }
+    if memoizeLuma {
+      scorer = scorer.memoizingLumaReads().memoizingObservations(budget: budget ?? ObservationBudget(ScoreLimits.observationsMax))
+    }
     scorer.jobs = 1
     // The scenarios' expect: rules are hard constraints (objective expectation_failures).
     do { scorer.expectations = try ScenarioCorpus.preloadedExpectations(recordingsDir: recordingsDir, names: names, scope: scope) } catch {
