@@ -160,7 +160,7 @@ public struct Engine: Sendable {
   /// again. A `compiled` made for another `errorSource` option or cue count is not used.
   /// `lumaTables` holds tables of the planes the replay will see; `lumaMemo`, pixel reads of
   /// earlier replays of the same events (a plane's reads then build no tables).
-  /// `observationTape`: T0 observations of such a replay, recorded or read (``ObservationTape``).
+  /// `observationTape`: cue observations of such a replay, recorded or read (``ObservationTape``).
   public init(
     configuration: EngineConfiguration, compiled: CompiledSpec?, lumaTables: LumaTableCache? = nil,
     lumaMemo: LumaReadMemo? = nil, observationTape: ObservationTape? = nil

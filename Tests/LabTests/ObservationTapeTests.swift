@@ -10,7 +10,7 @@ import Testing
 
 @testable import Lab
 
-/// T0 observations kept from one replay and read by the next (issue 38 item 2): a replay that
+/// Cue observations (T0 and T1) kept from one replay and read by the next (issue 38 item 2): a replay that
 /// reads another configuration's tape writes the bytes of one that computes everything itself
 /// (`--trace metrics` lines included: every cue's error and state on every evaluation), the
 /// tape is really read, and configurations that differ in anything an observation reads get

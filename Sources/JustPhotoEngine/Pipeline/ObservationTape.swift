@@ -11,8 +11,8 @@ import EngineIO
 /// as it goes. Each evaluation's entry records what its observations depend on besides the
 /// configuration — for a T0 evaluation the landmark event (compared whole) and its ordinal
 /// among the replay's `landmarks` events, the subject, the mode and the withRef targets; for a
-/// T1 tick its number and time, the luma plane and scalars it reads — and a replay reads the tape only while every evaluation so far matched entry for
-/// entry: the landmark filter and the subject lock, whose state comes from the frames
+/// T1 tick its number and time, the luma plane and scalars it reads — and a replay reads the
+/// tape only while every evaluation so far matched entry for entry: the landmark filter and the subject lock, whose state comes from the frames
 /// evaluated before, are then the same too. At the first difference (or a `posespec_reload`)
 /// the replay computes every later observation itself, so a tape changes no output, only the
 /// work (`ObservationTapeTests`).

@@ -45,7 +45,7 @@ package struct LoadedRecording: Sendable {
   /// Pixel reads of the recording's luma planes remembered across its replays
   /// (`CorpusScorer.memoizingLumaReads`); nil: each replay reads every plane's pixels.
   package internal(set) var lumaMemos: LumaMemoPool? = nil
-  /// T0 observations of earlier replays of the recording, by observation key
+  /// Cue observations of earlier replays of the recording, by observation key
   /// (`CorpusScorer.memoizingObservations`); nil: each replay computes its own.
   package internal(set) var observationTapes: ObservationTapes? = nil
   /// Which draw of its scenario this is (``SeedDraws``; 0: the committed recording), for the
@@ -107,7 +107,7 @@ package struct CorpusScorer: Sendable {
     return out
   }
 
-  /// The same scorer keeping each recording's T0 observations (``ObservationTape``) for the
+  /// The same scorer keeping each recording's cue observations (``ObservationTape``) for the
   /// replays of every later `score` whose trial shares their observation key
   /// (``ObservationKey``: the spec and options without what is read after an observation). A
   /// tune study whose trials move anti-jitter, thresholds or gate options evaluates each

@@ -37,7 +37,7 @@ package final class ObservationTapes: @unchecked Sendable {
     }
     // At most one T0 evaluation per landmark event and one T1 tick per 400 ms; the observations
     // come from the study's budget as the tape grows.
-    guard budget.reserve(0) else { return nil }
+    guard !budget.isSpent else { return nil }
     recording.insert(key)
     let budget = budget
     return ObservationTape(evaluationsMax: landmarkEvents + ticks, reserve: { budget.reserve($0) })
@@ -75,18 +75,24 @@ package final class ObservationBudget: @unchecked Sendable {
 
   package init(_ total: Int) { left = total }
 
-  /// Takes `n` observations from what is left; false (and nothing taken) when fewer are left,
-  /// or none at all for `n` = 0.
+  /// Takes `n` observations from what is left; false (and nothing taken) when fewer are left.
   func reserve(_ n: Int) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    guard n <= left, left > 0 else { return false }
+    guard n <= left else { return false }
     left -= n
     return true
   }
+
+  /// Nothing left: no new tape is made.
+  var isSpent: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return left <= 0
+  }
 }
 
-/// Which replays may share an ``ObservationTape``: a T0 observation reads the spec's formulas,
+/// Which replays may share an ``ObservationTape``: a cue observation reads the spec's formulas,
 /// landmarks, confidence gates, ROIs and defaults and the engine options that shape a metric
 /// (``EngineOptions``), never a cue's anti-jitter parameters, its warn / hard / exit
 /// thresholds, or the options of the stages after it (`activateFrames`, the noise gate's, the

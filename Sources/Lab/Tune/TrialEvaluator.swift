@@ -65,7 +65,7 @@ package final class PreparedTrial: @unchecked Sendable {
     return try validated!.get()
   }
 
-  /// Which replays' T0 observations this trial may share (``ObservationKey``), once per trial.
+  /// Which replays' cue observations this trial may share (``ObservationKey``), once per trial.
   package var observationKey: String {
     lock.lock()
     defer { lock.unlock() }

@@ -277,7 +277,7 @@ package enum TuneRecipeRules {
     var scores: [CorpusScore] = []
     var committedScores: [CorpusScore] = []
     for k in 0..<recipe.seeds {
-      var scorer = try TuneSetup.scorer(names, recordingsDir: recipe.recordingsDir, draw: k, memoizeLuma: false, scope: scope)
+      var scorer = try TuneSetup.scorer(names, recordingsDir: recipe.recordingsDir, draw: k, memoize: false, scope: scope)
       scorer.jobs = max(1, jobs)
       scores.append(try scorer.score(spec: spec, overrides: options))
       if let committed {

@@ -125,20 +125,20 @@ package struct TuneSetup: Sendable {
   }
 
   /// A scorer of `names` (draw `draw` of each, ``SeedDraws``), decoded once, for one thread per trial.
-  /// `memoizeLuma`: remember pixel reads and T0 observations across scores (false for a corpus
+  /// `memoize`: remember pixel reads and cue observations across scores (false for a corpus
   /// scored once).
   /// `scope`: whether the trials replay the committed configuration (`Expectations.judge`;
   /// a study's trials are judged as `.other`, whatever their values).
   /// `budget`: the study's bound on observation tapes (nil: this corpus's own).
   static func scorer(
-    _ names: [String], recordingsDir: String, draw: Int = 0, memoizeLuma: Bool = true, scope: MarkerScope = .other,
+    _ names: [String], recordingsDir: String, draw: Int = 0, memoize: Bool = true, scope: MarkerScope = .other,
     budget: ObservationBudget? = nil
   ) throws(HarnessFailure) -> CorpusScorer {
     // Trials run in parallel (--jobs); each one replays its recordings on one thread.
     // Every trial replays the same events: their pixel reads are remembered (LumaReadMemo), and
-    // their T0 observations for trials of the same observation key (ObservationTape).
+    // their cue observations for trials of the same observation key (ObservationTape).
     var scorer = try CorpusScorer(paths: names.map { "\(recordingsDir)/\($0).jprec" }, draw: draw)
-    if memoizeLuma {
+    if memoize {
       scorer = scorer.memoizingLumaReads().memoizingObservations(budget: budget ?? ObservationBudget(ScoreLimits.observationsMax))
     }
     scorer.jobs = 1
