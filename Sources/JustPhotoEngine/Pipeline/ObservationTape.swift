@@ -86,21 +86,22 @@ public final class ObservationTape: @unchecked Sendable {
     /// Whether entry `k` is this T0 evaluation. Compared in place: copying an entry retained
     /// its event's arrays, which every parallel replay of the recording shares.
     func matches(
-      _ k: Int, event: LandmarkFrame, ordinal: Int, subject: Int, withRef: Bool, targets: [String: Double]
+      _ k: Int, event: LandmarkFrame, ordinal: Int, subject: Int, withRef: Bool, targets: [String: Double],
+      _ same: inout SameTargets
     ) -> Bool {
       entries.withUnsafeBufferPointer { p in
         guard k < p.count, p[k].ordinal == ordinal, p[k].subject == subject, p[k].withRef == withRef, !p[k].isTick
         else { return false }
         let i = p[k].side
         guard events.withUnsafeBufferPointer({ $0[i] == event }) else { return false }
-        return !withRef || targetSets[Int(p[k].targets)] == targets
+        return !withRef || same.targets(p[k].targets, targets, targetSets)
       }
     }
 
     /// Whether entry `k` is this T1 tick.
     func matches(
       _ k: Int, tick: Int, at t: Millis, lastT0: Int, luma: LumaFrame?, scalars: [String: Double], withRef: Bool,
-      targets: [String: Double]
+      targets: [String: Double], _ same: inout SameTargets
     ) -> Bool {
       entries.withUnsafeBufferPointer { p in
         guard k < p.count, p[k].ordinal == tick, p[k].t == t, p[k].subject == lastT0, p[k].withRef == withRef,
@@ -108,7 +109,7 @@ public final class ObservationTape: @unchecked Sendable {
         else { return false }
         let i = p[k].side
         guard ticks.withUnsafeBufferPointer({ $0[i].luma == luma && $0[i].scalars == scalars }) else { return false }
-        return !withRef || targetSets[Int(p[k].targets)] == targets
+        return !withRef || same.targets(p[k].targets, targets, targetSets)
       }
     }
 
@@ -215,6 +216,23 @@ public final class ObservationTape: @unchecked Sendable {
   }
 }
 
+/// The withRef targets an engine's last evaluation matched on the tape, and the tape's set
+/// they matched: while the engine's targets are that same dictionary (its storage unchanged,
+/// which `==` checks first), they match the same set again without comparing every metric (a
+/// full compare per evaluation was ~3 % of a tune trial in `perf`).
+struct SameTargets {
+  var index: Int32 = -1
+  var targets: [String: Double] = [:]
+
+  /// Whether `targets` equals the tape's set `index` of `sets`.
+  mutating func targets(_ index: Int32, _ targets: [String: Double], _ sets: [[String: Double]]) -> Bool {
+    if index == self.index, self.targets == targets { return true }
+    guard sets[Int(index)] == targets else { return false }
+    (self.index, self.targets) = (index, targets)
+    return true
+  }
+}
+
 /// An engine's place on its ``ObservationTape``: nil tape, or off after the replay left it.
 struct TapeCursor {
   let tape: ObservationTape?
@@ -233,6 +251,8 @@ struct TapeCursor {
   var end = 0
   /// Observations read from the tape (`observationTapeHits`).
   var hits = 0
+  /// The targets last matched (withRef evaluations).
+  var sameTargets = SameTargets()
 
   init(_ tape: ObservationTape?) {
     self.tape = tape
@@ -247,7 +267,7 @@ struct TapeCursor {
     next += 1
     if let frozen {
       let ok = frozen.matches(
-        k, event: event, ordinal: landmarks, subject: subject ?? -1, withRef: withRef, targets: targets)
+        k, event: event, ordinal: landmarks, subject: subject ?? -1, withRef: withRef, targets: targets, &sameTargets)
       enter(ok ? k : -1, frozen)
     } else {
       let entry = ObservationTape.Entry(side: 0, ordinal: landmarks, subject: subject ?? -1, withRef: withRef, targets: -1)
@@ -266,7 +286,8 @@ struct TapeCursor {
     next += 1
     if let frozen {
       let ok = frozen.matches(
-        e, tick: k, at: t, lastT0: lastT0, luma: luma, scalars: scalars, withRef: withRef, targets: targets)
+        e, tick: k, at: t, lastT0: lastT0, luma: luma, scalars: scalars, withRef: withRef, targets: targets,
+        &sameTargets)
       enter(ok ? e : -1, frozen)
     } else {
       let entry = ObservationTape.Entry(
