@@ -102,6 +102,8 @@ public struct Engine: Sendable {
   var observationStamp: [Int] = []
   /// Observations of an earlier replay of the same events (``ObservationTape``); off when none.
   var tape: TapeCursor
+  /// Steps 3–5's decisions of such a replay, read or recorded (``DecisionTape``); nil: none.
+  let decisions: DecisionRun?
   /// Accepted T0 evaluations so far (numbers `cue_eval` lines).
   var evaluationCount = 0
   var tierScheduler = TierScheduler()
@@ -160,13 +162,16 @@ public struct Engine: Sendable {
   /// again. A `compiled` made for another `errorSource` option or cue count is not used.
   /// `lumaTables` holds tables of the planes the replay will see; `lumaMemo`, pixel reads of
   /// earlier replays of the same events (a plane's reads then build no tables).
-  /// `observationTape`: cue observations of such a replay, recorded or read (``ObservationTape``).
+  /// `observationTape`: cue observations of such a replay, recorded or read (``ObservationTape``);
+  /// `decisions`, what its T0 evaluations decided (``DecisionRun``: read only with the tape).
   public init(
     configuration: EngineConfiguration, compiled: CompiledSpec?, lumaTables: LumaTableCache? = nil,
-    lumaMemo: LumaReadMemo? = nil, observationTape: ObservationTape? = nil
+    lumaMemo: LumaReadMemo? = nil, observationTape: ObservationTape? = nil, decisions: DecisionRun? = nil
   ) {
     (self.configuration, lumaTableCache, self.lumaMemo) = (configuration, lumaTables, lumaMemo)
     tape = TapeCursor(observationTape)
+    self.decisions = decisions
+    if observationTape == nil { decisions?.breakOff() }  // decisions are read and recorded on a tape
     let spec = configuration.spec
     var s = EngineSettings(configuration.options)
     s.metric.ignoreConfidenceGate = configuration.plantedFaults.contains(.confidenceGateIgnored)

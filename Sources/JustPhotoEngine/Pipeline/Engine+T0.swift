@@ -40,10 +40,16 @@ extension Engine {
       t0.fallbacks = requests.fallbacks
       t0.exited = requests.exited
     }
-    observeCues(input, &requests, &collector)
-    addFallbackCandidates(input, &requests, &collector)
-    applyMultiPersonFilter(input.ctx)
-    let shown = selectAndGate(withRef: input.withRefSession, at: t)
+    let shown: [MachineAction]
+    if let decisions, collector == nil {
+      shown = decidedOrSelected(decisions, input, &requests, at: t)
+    } else {
+      decisions?.breakOff()  // a traced evaluation (`cue_eval`) observes every cue
+      observeCues(input, &requests, &collector)
+      addFallbackCandidates(input, &requests, &collector)
+      applyMultiPersonFilter(input.ctx)
+      shown = selectAndGate(withRef: input.withRefSession, at: t)
+    }
     let display = self.display.last
     let wasFrozen = cueCard.praise.isFrozen
     let match = matchStep(input, display, at: t)
@@ -232,6 +238,7 @@ extension Engine {
   /// §3.5's reset of every cue (a mode switch, a scene change): each hysteresis back to
   /// inactive, silently, and the noise gate (§3.4.7) forgets the changes it held.
   mutating func resetCueStates() {
+    decisions?.resets += 1
     for i in hysteresis.indices { _ = hysteresis[i].step(.reset) }
     noiseGate.clearAll()
   }
@@ -310,6 +317,12 @@ extension Engine {
   /// Ranks `t0.candidates` in place (best first, §3.7) and offers the best to the display
   /// machine (§3.8–3.9); returns its actions (the `cue_display` line of a change).
   mutating func selectAndGate(withRef: Bool, at t: Millis) -> [MachineAction] {
+    let (input, inputPlan) = selectCandidate()
+    return gate(input, plan: inputPlan, withRef: withRef, exitedMask: nil, at: t)
+  }
+
+  /// Ranks `t0.candidates` and returns the best as the gate's input, with its plan.
+  mutating func selectCandidate() -> (GateSignal, Int?) {
     CueSelector.rank(
       &t0.candidates, policy: configuration.spec.defaults.selection,
       reverseTies: faults.contains(.tieBreakerReversed), boost: !faults.contains(.severityBoostIgnored))
@@ -322,8 +335,18 @@ extension Engine {
       input = GateSignal(id: best.id, level: best.level)
       inputPlan = best.plan >= 0 ? best.plan : planIndex[best.id]
     }
+    return (input, inputPlan)
+  }
+
+  /// Offers `input` to the display machine (§3.8–3.9). `exitedMask`: which plans had crossed
+  /// their exit, as a decision recorded it (nil: the hysteresis says).
+  mutating func gate(_ input: GateSignal, plan inputPlan: Int?, withRef: Bool, exitedMask: UInt64?, at t: Millis)
+    -> [MachineAction]
+  {
     // gateReleaseOnExit (§3.9, G-58): the shown cue's hold ends once it has crossed its exit.
-    let shownExited = settings.gateReleaseOnExit && display.shownPlan.map { hysteresis[$0].exited } == true
+    let shownExited =
+      settings.gateReleaseOnExit
+      && display.shownPlan.map { p in exitedMask.map { $0 >> UInt64(p) & 1 == 1 } ?? hysteresis[p].exited } == true
     return display.step(.offer(input, plan: inputPlan, withRef: withRef, shownExited: shownExited), at: t)
   }
 

@@ -26,6 +26,11 @@ package enum ScoreLimits {
   /// Observation keys (`ObservationKey`) with a tape, per recording: a study whose trials move
   /// what the observations read (formulas, ROIs, options) shares nothing past the first few.
   package static let observationTapesPerRecording = 4
+  /// Decision keys (`DecisionKey`) with a ``DecisionTape``, per observation tape: the built-in
+  /// space's `persistFrames` takes 7 values. A decision takes its place in the study's
+  /// `observationsMax` (40 bytes against a 16-byte observation, but one per evaluation, where
+  /// an evaluation keeps some 17 observations).
+  package static let decisionTapesPerTape = 8
 }
 
 /// One recording decoded once, kept in memory for any number of replays.
@@ -226,10 +231,11 @@ extension CorpusScorer {
 
   /// `score`, with the spec compiled by `compile` for each `errorSource` option in use (a
   /// trial's ``PreparedTrial`` compiles it once for all its corpora).
-  /// `observationKey`: the trial's ``ObservationKey`` (nil: no tape is read or recorded).
+  /// `observationKey`: the trial's ``ObservationKey`` (nil: no tape is read or recorded);
+  /// `decisionKey`, its ``DecisionKey`` (nil: no decisions).
   func score(
     spec: PoseSpecDocument, overrides: [(name: String, value: String)], compile: (Bool) -> CompiledSpec,
-    observationKey: String? = nil
+    observationKey: String? = nil, decisionKey: String? = nil
   ) throws(HarnessFailure) -> CorpusScore {
     var probe = EngineOptions()
     for o in overrides {
@@ -252,7 +258,8 @@ extension CorpusScorer {
         let config = configs[i]
         let shared = compiled.first { $0.formulaFirst == config.options.errorSourceFormulaFirst }
         return try self.scoreOne(
-          self.recordings[i], config: config, compiled: shared, priorities: priorities, observationKey: observationKey)
+          self.recordings[i], config: config, compiled: shared, priorities: priorities, observationKey: observationKey,
+          decisionKey: decisionKey)
       }
     }
     var per: [RecordingScore] = []
@@ -288,21 +295,20 @@ extension CorpusScorer {
 
   func scoreOne(
     _ rec: LoadedRecording, config: EngineConfiguration, compiled: CompiledSpec?, priorities: [String: Int],
-    observationKey: String? = nil
+    observationKey: String? = nil, decisionKey: String? = nil
   ) throws(HarnessFailure) -> RecordingObjectives {
-    var source = InMemoryEventSource(header: rec.header, events: rec.events)
-    var output = ScoreOutput(keepRecords: expectations != nil)
     let memo = rec.lumaMemos?.take()
     defer { if let memo { rec.lumaMemos?.give(memo) } }
-    let tape = observationKey.flatMap { rec.observationTapes?.lend(key: $0) }
+    let lent = observationKey.flatMap { rec.observationTapes?.lend(key: $0, decisionKey: decisionKey) }
     var completed = false
-    defer { if let tape, let observationKey { rec.observationTapes?.give(tape, key: observationKey, completed: completed) } }
-    let engine = Engine(configuration: config, compiled: compiled, lumaMemo: memo, observationTape: tape)
-    var replayer = Replayer(engine: engine, sessionStore: MemorySessionStore())
-    do { _ = try replayer.run(&source, into: &output, recording: rec.path) } catch {
-      throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
-    }
+    defer { if let lent, let observationKey { rec.observationTapes?.give(lent, key: observationKey, completed: completed) } }
+    var output = try replay(rec, config: config, compiled: compiled, memo: memo, tape: lent?.tape, decisions: lent?.decisions)
     completed = true
+    if lent?.decisions?.reading != nil, lent?.decisions?.broken == true {
+      // The replay left the decisions it read: its outputs are not the trial's. Again without.
+      rec.observationTapes?.countRerun()
+      output = try replay(rec, config: config, compiled: compiled, memo: memo, tape: nil, decisions: nil)
+    }
     var displays = output.displays
     if plantedDisplayDelayMs > 0 { displays = Self.delayed(displays, by: plantedDisplayDelayMs, events: rec.events, end: rec.durationMs) }
     var o = ScoreRules.evaluate(
@@ -312,6 +318,21 @@ extension CorpusScorer {
     o.budgetBreaches = BudgetCheck.check(name: rec.name, records: output.budgetRecords, limits: limits).breaches
     if let expectations { (o.expectationFailures, o.knownMisses) = expectations(rec, output.records) }
     return o
+  }
+
+  /// One replay of `rec` into a fresh score output.
+  func replay(
+    _ rec: LoadedRecording, config: EngineConfiguration, compiled: CompiledSpec?, memo: LumaReadMemo?,
+    tape: ObservationTape?, decisions: DecisionRun?
+  ) throws(HarnessFailure) -> ScoreOutput {
+    var source = InMemoryEventSource(header: rec.header, events: rec.events)
+    var output = ScoreOutput(keepRecords: expectations != nil)
+    let engine = Engine(configuration: config, compiled: compiled, lumaMemo: memo, observationTape: tape, decisions: decisions)
+    var replayer = Replayer(engine: engine, sessionStore: MemorySessionStore())
+    do { _ = try replayer.run(&source, into: &output, recording: rec.path) } catch {
+      throw HarnessFailure(code: error.exitCode.rawValue, message: error.description)
+    }
+    return output
   }
 
   /// The shared interface with `tune` (`TrialEvaluator`): the spec as a JSON value and engine
@@ -327,7 +348,7 @@ extension CorpusScorer {
     let spec = try trial.spec()
     return try score(
       spec: spec, overrides: trial.overrides, compile: { trial.compiledSpec(spec, formulaFirst: $0) },
-      observationKey: trial.observationKey
+      observationKey: trial.observationKey, decisionKey: trial.decisionKey
     ).totals.dictionary
   }
 }

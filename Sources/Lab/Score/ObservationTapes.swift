@@ -13,6 +13,13 @@ package final class ObservationTapes: @unchecked Sendable {
   private let lock = NSLock()
   private var finished: [String: ObservationTape] = [:]
   private var recording: Set<String> = []
+  /// Decisions by observation key, then decision key; and the pairs being recorded.
+  private var decisions: [String: [String: DecisionTape]] = [:]
+  private var recordingDecisions: Set<[String]> = []
+  /// Replays that left the decisions they read and ran again without, and evaluations read
+  /// from decisions (tests: work done).
+  private var reruns = 0
+  private var decisionHits = 0
   private let budget: ObservationBudget
   /// Landmark events of the recording and T1 ticks of its length: no replay evaluates more.
   private let landmarkEvents: Int
@@ -22,6 +29,54 @@ package final class ObservationTapes: @unchecked Sendable {
     self.landmarkEvents = landmarkEvents
     ticks = Int(max(0, durationMs) / 400) + 1  // the T1 period, 500 ms (400 under a planted fault)
     self.budget = budget
+  }
+
+  /// A replay's tape and decisions (``lend(key:decisionKey:)``).
+  struct Lent {
+    var tape: ObservationTape
+    var decisions: DecisionRun? = nil
+    var decisionKey: String? = nil
+  }
+
+  /// The tape for a replay under `key`, with decisions under `decisionKey` once the tape is
+  /// finished: decisions to read, or a run to record them (up to
+  /// ``ScoreLimits/decisionTapesPerTape`` per tape, from the budget); nil when there is no tape.
+  func lend(key: String, decisionKey: String?) -> Lent? {
+    guard let tape = lend(key: key) else { return nil }
+    guard let decisionKey, !tape.isRecording else { return Lent(tape: tape) }
+    lock.lock()
+    defer { lock.unlock() }
+    if let d = decisions[key]?[decisionKey] {
+      return Lent(tape: tape, decisions: DecisionRun(reading: d), decisionKey: decisionKey)
+    }
+    let kept = (decisions[key]?.count ?? 0) + recordingDecisions.filter { $0[0] == key }.count
+    guard !recordingDecisions.contains([key, decisionKey]), kept < ScoreLimits.decisionTapesPerTape, !budget.isSpent
+    else { return Lent(tape: tape) }
+    recordingDecisions.insert([key, decisionKey])
+    let budget = budget
+    // A decision weighs about what 3 observations do (40 bytes against 16).
+    let run = DecisionRun(recordingAtMost: landmarkEvents, reserve: { budget.reserve(3 * $0) })
+    return Lent(tape: tape, decisions: run, decisionKey: decisionKey)
+  }
+
+  /// Ends a replay that had `lent`: its tape as ``give(_:key:completed:)``, and the decisions
+  /// it recorded kept when the replay ran to its end without breaking them.
+  func give(_ lent: Lent, key: String, completed: Bool) {
+    give(lent.tape, key: key, completed: completed)
+    guard let run = lent.decisions, let decisionKey = lent.decisionKey else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    decisionHits += run.hits
+    guard run.reading == nil else { return }
+    recordingDecisions.remove([key, decisionKey])
+    if completed, let tape = run.finished() { decisions[key, default: [:]][decisionKey] = tape }
+  }
+
+  /// Counts a replay run again without its decisions.
+  func countRerun() {
+    lock.lock()
+    defer { lock.unlock() }
+    reruns += 1
   }
 
   /// The tape for a replay under `key`: a finished one to read, or a new one
@@ -54,6 +109,15 @@ package final class ObservationTapes: @unchecked Sendable {
       tape.finish()
       finished[key] = tape
     }
+  }
+
+  /// Decision tapes kept, their evaluations, and replays run again without decisions (tests:
+  /// work done, not time).
+  package var decisionCounts: (tapes: Int, evaluations: Int, hits: Int, reruns: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    let all = decisions.values.flatMap(\.values)
+    return (all.count, all.reduce(0) { $0 + $1.count }, decisionHits, reruns)
   }
 
   /// Tapes kept, their evaluations and observations (tests: work done, not time).
@@ -132,6 +196,43 @@ package enum ObservationKey {
           }
           c["trigger"] = .object(trigger)
         }
+        return .object(c)
+      })
+    return .object(root)
+  }
+}
+
+/// Which replays may share a ``DecisionTape``: steps 3–5 of a T0 evaluation (levels,
+/// hysteresis, fallbacks, selection) read everything an observation does and the thresholds,
+/// `activateFrames`, the noise gate's options and each cue's `persistFrames` (the hysteresis's
+/// exit count) — but not a cue's `minHoldMs` and `cooldownMs`, or the options `gatePersistByCue`
+/// and `gateReleaseOnExit`, which only the display gate reads (a decision keeps which cues had
+/// crossed their exit, for `gateReleaseOnExit`). The key is the SHA-256 of the spec and options
+/// with exactly those taken out (`defaults.antiJitter` stays in).
+package enum DecisionKey {
+  /// Options only the display gate reads (ENGINE §3.9).
+  static let gateOptions: Set<String> = ["gatePersistByCue", "gateReleaseOnExit"]
+  /// A cue's anti-jitter fields only the display gate reads.
+  static let gateFields: Set<String> = ["minHoldMs", "cooldownMs"]
+
+  /// The key of a trial's spec (as JSON) and options.
+  package static func of(specJSON: JSONValue, options: EngineOptions) -> String {
+    var text = JSONWriter.write(stripped(specJSON))
+    text += "\n"
+    for m in options.json.members where !gateOptions.contains(m.key) {
+      text += m.key + "=" + (m.value.stringValue ?? "") + "\n"
+    }
+    return SHA256.hex(Array(text.utf8))
+  }
+
+  /// The spec without each cue's `antiJitter.minHoldMs` and `antiJitter.cooldownMs`.
+  static func stripped(_ spec: JSONValue) -> JSONValue {
+    guard var root = spec.objectValue, let cues = root["cues"]?.arrayValue else { return spec }
+    root["cues"] = .array(
+      cues.map { cue in
+        guard var c = cue.objectValue, var aj = c["antiJitter"]?.objectValue else { return cue }
+        aj.members.removeAll { gateFields.contains($0.key) }
+        c["antiJitter"] = .object(aj)
         return .object(c)
       })
     return .object(root)

@@ -43,6 +43,7 @@ package final class PreparedTrial: @unchecked Sendable {
   /// The harness's cache of compiled specs (one per `errorSource` option), made with the spec.
   private var compiled: Harness.CompiledSpecCache?
   private var key: String?
+  private var decisions: String?
 
   package init(specJSON: JSONValue, options: EngineOptions) {
     self.specJSON = specJSON
@@ -71,6 +72,14 @@ package final class PreparedTrial: @unchecked Sendable {
     defer { lock.unlock() }
     if key == nil { key = ObservationKey.of(specJSON: specJSON, options: options) }
     return key!
+  }
+
+  /// Which replays' T0 decisions this trial may share (``DecisionKey``), once per trial.
+  package var decisionKey: String {
+    lock.lock()
+    defer { lock.unlock() }
+    if decisions == nil { decisions = DecisionKey.of(specJSON: specJSON, options: options) }
+    return decisions!
   }
 
   /// `spec` compiled for `formulaFirst`, once per trial.

@@ -1,0 +1,270 @@
+import EngineIO
+import PoseSpec
+
+/// What steps 3–5 of each T0 evaluation decided in one replay of a recording — the cue the
+/// selector offered the display gate, which cues had crossed their exit, the exit crossings
+/// the card hears of — kept for later replays of the same recording under a configuration
+/// that differs only in what the display gate reads (issue 38 item 2). The built-in tune space
+/// moves each cue's `minHoldMs` and `cooldownMs` (read by the gate alone) and `persistFrames`
+/// (read by the hysteresis too, so part of the key): with its observations on an
+/// ``ObservationTape``, a trial's T0 evaluation still ran every cue's level, hysteresis and
+/// candidate and ranked them, to the same result as every earlier trial with that key.
+///
+/// Which configurations may share decisions is the caller's to decide (the lab keys them by
+/// the spec and options less the gate's fields, `DecisionKey`); the engine checks the rest at
+/// every evaluation. A decision is used only while the replay reads its observation tape in
+/// step, and only when the evaluation's signature is the recorded one: the tape entry (event,
+/// subject, mode, targets), the cue resets so far, the scene, whether T1 is enabled, tracking
+/// lost and multi-person target unstable, and the T1 fallbacks and exits carried into the
+/// evaluation. Those and the configuration are everything steps 3–5 read up to the gate.
+///
+/// A replay that reads decisions does not step its cues' hysteresis, so it cannot take over
+/// at a difference as an observation tape's replay does: at the first one it marks the run
+/// ``DecisionRun/broken`` and its outputs are not to be used — the caller replays again
+/// without tapes (the lab does; `DecisionTapeTests` holds a replay read from another
+/// recording's decisions to exactly that).
+public final class DecisionTape: Sendable {
+  /// One evaluation: its signature, then what it decided.
+  struct Decision {
+    /// The observation tape's entry of the evaluation.
+    var entry: Int32
+    /// Cue resets (a mode switch, a scene change) before it.
+    var resets: Int32
+    /// The scene, an index into `strings`.
+    var scene: Int32
+    /// 1: T1 enabled; 2: tracking lost; 4: multi-person target unstable.
+    var flags: UInt8
+    /// The gate's input: its level, its cue id (into `strings`; -1: none) and plan (-1: none).
+    var level: CueLevel
+    var inputId: Int32
+    var inputPlan: Int32
+    /// Plans whose hysteresis had crossed its exit (bit i: plan i; at most 64 plans).
+    var exitedMask: UInt64
+    /// The lists, into `items` from `listStart`: the T1 fallback requests carried in (two
+    /// strings each: fallback, requested by), the T1 exits carried in, then the evaluation's
+    /// exit crossings.
+    var listStart: Int32
+    var fallbacks: UInt16
+    var exits: UInt16
+    var exited: UInt16
+  }
+
+  let decisions: [Decision]
+  /// Indices into `strings`, the lists of every decision.
+  let items: [Int32]
+  let strings: [String]
+  /// The observation tape the replay read, whose entries the decisions name: a replay reads
+  /// the decisions only with that tape.
+  let observations: ObservationTape.Frozen?
+
+  init(decisions: [Decision], items: [Int32], strings: [String], observations: ObservationTape.Frozen?) {
+    self.decisions = decisions.withUnsafeBufferPointer { Array($0) }
+    self.items = items.withUnsafeBufferPointer { Array($0) }
+    self.strings = strings
+    self.observations = observations
+  }
+
+  /// Evaluations kept (tests and bench: work done).
+  public var count: Int { decisions.count }
+
+  /// Plans a decision can name in its exit mask.
+  static let plansMax = 64
+}
+
+/// One replay's use of decisions: reading a ``DecisionTape``, or recording one. Held by the
+/// engine that replays (and the engines that replace it after a kill, which read and record
+/// nothing), so whether the run broke outlives them.
+public final class DecisionRun: @unchecked Sendable {
+  /// The tape read; nil: this run records.
+  public let reading: DecisionTape?
+  /// Reading: an evaluation differed from its decision (the outputs are not to be used).
+  /// Recording: the run cannot be a tape (an evaluation off its observation tape, too many
+  /// plans, the bound reached).
+  public private(set) var broken = false
+  /// Evaluations decided from the tape.
+  public private(set) var hits = 0
+  /// Cue resets so far (the engine counts them).
+  var resets: Int32 = 0
+  private var next = 0
+  private let decisionsMax: Int
+  private let reserve: (@Sendable (Int) -> Bool)?
+  private var granted = 0
+  private var recorded: [DecisionTape.Decision] = []
+  private var items: [Int32] = []
+  private var strings: [String] = []
+  private var stringIndex: [String: Int32] = [:]
+  /// Recording: the observation tape the replay reads.
+  private var observations: ObservationTape.Frozen?
+
+  /// A run reading `tape`.
+  public init(reading tape: DecisionTape) {
+    reading = tape
+    decisionsMax = 0
+    reserve = nil
+  }
+
+  /// A run recording at most `decisionsMax` evaluations; with `reserve`, only as many as it
+  /// grants, asked for ``ObservationTape/reserveStep`` at a time before they are kept.
+  public init(recordingAtMost decisionsMax: Int, reserve: (@Sendable (Int) -> Bool)? = nil) {
+    reading = nil
+    self.decisionsMax = max(0, decisionsMax)
+    self.reserve = reserve
+  }
+
+  /// The recorded tape: nil while reading, or when the run broke.
+  public func finished() -> DecisionTape? {
+    guard reading == nil, !broken else { return nil }
+    return DecisionTape(decisions: recorded, items: items, strings: strings, observations: observations)
+  }
+
+  /// Marks the run broken (an evaluation the engine could not match or record).
+  func breakOff() { broken = true }
+
+  /// An evaluation's signature (the lists are compared in place).
+  struct Signature {
+    /// The observation tape read and its entry.
+    var tape: ObservationTape.Frozen
+    var entry: Int
+    var scene: String
+    var flags: UInt8
+  }
+
+  /// Reading: the index of this evaluation's decision when its signature matches (counted as
+  /// a hit); else nil, and the run is broken.
+  func read(_ s: Signature, fallbacks: [(fallbackId: String, by: String)], exits: [String]) -> Int? {
+    guard !broken, let tape = reading else { return nil }
+    let k = next
+    next += 1
+    let ok = tape.observations === s.tape && tape.decisions.withUnsafeBufferPointer { d -> Bool in
+      guard k < d.count, Int(d[k].entry) == s.entry, d[k].resets == resets, d[k].flags == s.flags,
+        Int(d[k].fallbacks) == fallbacks.count, Int(d[k].exits) == exits.count, tape.strings[Int(d[k].scene)] == s.scene
+      else { return false }
+      var i = Int(d[k].listStart)
+      for f in fallbacks {
+        guard tape.strings[Int(tape.items[i])] == f.fallbackId, tape.strings[Int(tape.items[i + 1])] == f.by else {
+          return false
+        }
+        i += 2
+      }
+      for e in exits {
+        guard tape.strings[Int(tape.items[i])] == e else { return false }
+        i += 1
+      }
+      return true
+    }
+    guard ok else {
+      broken = true
+      return nil
+    }
+    hits += 1
+    return k
+  }
+
+  /// Decision `k`'s gate input, plan and exit mask.
+  func decided(_ k: Int) -> (input: GateSignal, plan: Int?, exitedMask: UInt64) {
+    let tape = reading!
+    return tape.decisions.withUnsafeBufferPointer { d in
+      let id = d[k].inputId < 0 ? nil : tape.strings[Int(d[k].inputId)]
+      return (GateSignal(id: id, level: d[k].level), d[k].inputPlan < 0 ? nil : Int(d[k].inputPlan), d[k].exitedMask)
+    }
+  }
+
+  /// Decision `k`'s exit crossings, appended to `exited` (emptied first).
+  func exited(_ k: Int, into exited: inout [String]) {
+    let tape = reading!
+    exited.removeAll(keepingCapacity: true)
+    tape.decisions.withUnsafeBufferPointer { d in
+      let start = Int(d[k].listStart) + 2 * Int(d[k].fallbacks) + Int(d[k].exits)
+      for i in start..<(start + Int(d[k].exited)) { exited.append(tape.strings[Int(tape.items[i])]) }
+    }
+  }
+
+  /// Recording: keeps an evaluation (its signature, the lists carried in, what it decided).
+  func record(
+    _ s: Signature, fallbacks: [(fallbackId: String, by: String)], exits: [String], input: GateSignal, plan: Int?,
+    exitedMask: UInt64, exited: [String]
+  ) {
+    guard reading == nil, !broken else { return }
+    if observations == nil { observations = s.tape }
+    guard observations === s.tape, recorded.count < decisionsMax, fallbacks.count <= Int(UInt16.max), exits.count <= Int(UInt16.max),
+      exited.count <= Int(UInt16.max), items.count < Int(Int32.max) - 2 * fallbacks.count - exits.count - exited.count
+    else {
+      broken = true
+      return
+    }
+    if let reserve, recorded.count >= granted {
+      guard reserve(ObservationTape.reserveStep) else {
+        broken = true
+        return
+      }
+      granted += ObservationTape.reserveStep
+    }
+    let start = Int32(items.count)
+    for f in fallbacks {
+      items.append(intern(f.fallbackId))
+      items.append(intern(f.by))
+    }
+    for e in exits { items.append(intern(e)) }
+    for e in exited { items.append(intern(e)) }
+    recorded.append(
+      DecisionTape.Decision(
+        entry: Int32(clamping: s.entry), resets: resets, scene: intern(s.scene), flags: s.flags, level: input.level,
+        inputId: input.id.map(intern) ?? -1, inputPlan: plan.map { Int32(clamping: $0) } ?? -1, exitedMask: exitedMask,
+        listStart: start, fallbacks: UInt16(fallbacks.count), exits: UInt16(exits.count),
+        exited: UInt16(exited.count)))
+  }
+
+  private func intern(_ s: String) -> Int32 {
+    if let i = stringIndex[s] { return i }
+    let i = Int32(strings.count)
+    strings.append(s)
+    stringIndex[s] = i
+    return i
+  }
+}
+
+extension Engine {
+  /// Evaluations this replay took from its ``DecisionTape`` instead of observing its cues.
+  public var decisionHits: Int { decisions?.hits ?? 0 }
+
+  /// Steps 3–5 of a T0 evaluation with `run`: read from its tape when the evaluation matches
+  /// its decision, else (recording, or broken) computed — and recorded when the run records.
+  /// Either way the display machine steps on the result.
+  mutating func decidedOrSelected(_ run: DecisionRun, _ input: T0Input, _ requests: inout T0Requests, at t: Millis)
+    -> [MachineAction]
+  {
+    // Decisions go with observations read from a tape, entry for entry.
+    let frozen = tape.on && tape.current >= 0 ? tape.frozen : nil
+    let flags: UInt8 = (tierScheduler.t1Enabled ? 1 : 0) | (input.trackingLost ? 2 : 0) | (input.targetUnstable ? 4 : 0)
+    let signature = frozen.map { DecisionRun.Signature(tape: $0, entry: tape.current, scene: scene, flags: flags) }
+    if run.reading != nil {
+      if let signature, let k = run.read(signature, fallbacks: requests.fallbacks, exits: requests.exited) {
+        let d = run.decided(k)
+        run.exited(k, into: &requests.exited)
+        return gate(d.input, plan: d.plan, withRef: input.withRefSession, exitedMask: d.exitedMask, at: t)
+      }
+      // The cues' states are behind from here: the caller replays again without decisions.
+      run.breakOff()
+    } else if signature == nil {
+      run.breakOff()
+    }
+    let carried = run.broken ? nil : (fallbacks: requests.fallbacks, exits: requests.exited)
+    var collector: CueEvalCollector? = nil
+    observeCues(input, &requests, &collector)
+    addFallbackCandidates(input, &requests, &collector)
+    applyMultiPersonFilter(input.ctx)
+    let (signal, plan) = selectCandidate()
+    if let carried, let signature {
+      if plans.count > DecisionTape.plansMax {
+        run.breakOff()
+      } else {
+        var mask: UInt64 = 0
+        for i in hysteresis.indices where hysteresis[i].exited { mask |= 1 << UInt64(i) }
+        run.record(
+          signature, fallbacks: carried.fallbacks, exits: carried.exits, input: signal, plan: plan, exitedMask: mask,
+          exited: requests.exited)
+      }
+    }
+    return gate(signal, plan: plan, withRef: input.withRefSession, exitedMask: nil, at: t)
+  }
+}
