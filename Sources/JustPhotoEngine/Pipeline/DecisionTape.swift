@@ -15,8 +15,10 @@ import PoseSpec
 /// every evaluation. A decision is used only while the replay reads its observation tape in
 /// step, and only when the evaluation's signature is the recorded one: the tape entry (event,
 /// subject, mode, targets), the cue resets so far, the scene, whether T1 is enabled, tracking
-/// lost and multi-person target unstable, and the T1 fallbacks and exits carried into the
-/// evaluation. Those and the configuration are everything steps 3–5 read up to the gate.
+/// lost and multi-person target unstable. Those and the configuration are everything steps
+/// 3–5 read up to the gate, but for the T1 cues' states and the fallbacks and exits T1 ticks
+/// carry in: those follow from the T1 ticks' tape entries (their luma plane and scalars), which
+/// the replay matched too, so a replay reading decisions skips its T1 ticks' cues as well.
 ///
 /// A replay that reads decisions does not step its cues' hysteresis, so it cannot take over
 /// at a difference as an observation tape's replay does: at the first one it marks the run
@@ -40,17 +42,13 @@ public final class DecisionTape: Sendable {
     var inputPlan: Int32
     /// Plans whose hysteresis had crossed its exit (bit i: plan i; at most 64 plans).
     var exitedMask: UInt64
-    /// The lists, into `items` from `listStart`: the T1 fallback requests carried in (two
-    /// strings each: fallback, requested by), the T1 exits carried in, then the evaluation's
-    /// exit crossings.
+    /// The evaluation's exit crossings (T1 ticks' carried in included), `items[listStart...]`.
     var listStart: Int32
-    var fallbacks: UInt16
-    var exits: UInt16
     var exited: UInt16
   }
 
   let decisions: [Decision]
-  /// Indices into `strings`, the lists of every decision.
+  /// Indices into `strings`, the exit lists of every decision.
   let items: [Int32]
   let strings: [String]
   /// The observation tape the replay read, whose entries the decisions name: a replay reads
@@ -120,7 +118,7 @@ public final class DecisionRun: @unchecked Sendable {
   /// Marks the run broken (an evaluation the engine could not match or record).
   func breakOff() { broken = true }
 
-  /// An evaluation's signature (the lists are compared in place).
+  /// An evaluation's signature.
   struct Signature {
     /// The observation tape read and its entry.
     var tape: ObservationTape.Frozen
@@ -131,26 +129,13 @@ public final class DecisionRun: @unchecked Sendable {
 
   /// Reading: the index of this evaluation's decision when its signature matches (counted as
   /// a hit); else nil, and the run is broken.
-  func read(_ s: Signature, fallbacks: [(fallbackId: String, by: String)], exits: [String]) -> Int? {
+  func read(_ s: Signature) -> Int? {
     guard !broken, let tape = reading else { return nil }
     let k = next
     next += 1
     let ok = tape.observations === s.tape && tape.decisions.withUnsafeBufferPointer { d -> Bool in
-      guard k < d.count, Int(d[k].entry) == s.entry, d[k].resets == resets, d[k].flags == s.flags,
-        Int(d[k].fallbacks) == fallbacks.count, Int(d[k].exits) == exits.count, tape.strings[Int(d[k].scene)] == s.scene
-      else { return false }
-      var i = Int(d[k].listStart)
-      for f in fallbacks {
-        guard tape.strings[Int(tape.items[i])] == f.fallbackId, tape.strings[Int(tape.items[i + 1])] == f.by else {
-          return false
-        }
-        i += 2
-      }
-      for e in exits {
-        guard tape.strings[Int(tape.items[i])] == e else { return false }
-        i += 1
-      }
-      return true
+      k < d.count && Int(d[k].entry) == s.entry && d[k].resets == resets && d[k].flags == s.flags
+        && tape.strings[Int(d[k].scene)] == s.scene
     }
     guard ok else {
       broken = true
@@ -174,20 +159,17 @@ public final class DecisionRun: @unchecked Sendable {
     let tape = reading!
     exited.removeAll(keepingCapacity: true)
     tape.decisions.withUnsafeBufferPointer { d in
-      let start = Int(d[k].listStart) + 2 * Int(d[k].fallbacks) + Int(d[k].exits)
+      let start = Int(d[k].listStart)
       for i in start..<(start + Int(d[k].exited)) { exited.append(tape.strings[Int(tape.items[i])]) }
     }
   }
 
-  /// Recording: keeps an evaluation (its signature, the lists carried in, what it decided).
-  func record(
-    _ s: Signature, fallbacks: [(fallbackId: String, by: String)], exits: [String], input: GateSignal, plan: Int?,
-    exitedMask: UInt64, exited: [String]
-  ) {
+  /// Recording: keeps an evaluation (its signature and what it decided).
+  func record(_ s: Signature, input: GateSignal, plan: Int?, exitedMask: UInt64, exited: [String]) {
     guard reading == nil, !broken else { return }
     if observations == nil { observations = s.tape }
-    guard observations === s.tape, recorded.count < decisionsMax, fallbacks.count <= Int(UInt16.max), exits.count <= Int(UInt16.max),
-      exited.count <= Int(UInt16.max), items.count < Int(Int32.max) - 2 * fallbacks.count - exits.count - exited.count
+    guard observations === s.tape, recorded.count < decisionsMax, exited.count <= Int(UInt16.max),
+      items.count < Int(Int32.max) - exited.count
     else {
       broken = true
       return
@@ -200,18 +182,12 @@ public final class DecisionRun: @unchecked Sendable {
       granted += ObservationTape.reserveStep
     }
     let start = Int32(items.count)
-    for f in fallbacks {
-      items.append(intern(f.fallbackId))
-      items.append(intern(f.by))
-    }
-    for e in exits { items.append(intern(e)) }
     for e in exited { items.append(intern(e)) }
     recorded.append(
       DecisionTape.Decision(
         entry: Int32(clamping: s.entry), resets: resets, scene: intern(s.scene), flags: s.flags, level: input.level,
         inputId: input.id.map(intern) ?? -1, inputPlan: plan.map { Int32(clamping: $0) } ?? -1, exitedMask: exitedMask,
-        listStart: start, fallbacks: UInt16(fallbacks.count), exits: UInt16(exits.count),
-        exited: UInt16(exited.count)))
+        listStart: start, exited: UInt16(exited.count)))
   }
 
   private func intern(_ s: String) -> Int32 {
@@ -224,6 +200,14 @@ public final class DecisionRun: @unchecked Sendable {
 }
 
 extension Engine {
+  /// Whether this replay reads decisions and is in step with them: its T1 ticks then only
+  /// match their tape entries (`evaluateT1`), since what their cues would carry to the next T0
+  /// evaluation is in its decision.
+  var readsDecisions: Bool {
+    guard let decisions, decisions.reading != nil, !decisions.broken, tape.on else { return false }
+    return settings.matchEvalCadence != .t1 && !settings.traceEvaluations && !configuration.traceMetrics
+  }
+
   /// Evaluations this replay took from its ``DecisionTape`` instead of observing its cues.
   public var decisionHits: Int { decisions?.hits ?? 0 }
 
@@ -238,7 +222,7 @@ extension Engine {
     let flags: UInt8 = (tierScheduler.t1Enabled ? 1 : 0) | (input.trackingLost ? 2 : 0) | (input.targetUnstable ? 4 : 0)
     let signature = frozen.map { DecisionRun.Signature(tape: $0, entry: tape.current, scene: scene, flags: flags) }
     if run.reading != nil {
-      if let signature, let k = run.read(signature, fallbacks: requests.fallbacks, exits: requests.exited) {
+      if let signature, let k = run.read(signature) {
         let d = run.decided(k)
         run.exited(k, into: &requests.exited)
         return gate(d.input, plan: d.plan, withRef: input.withRefSession, exitedMask: d.exitedMask, at: t)
@@ -248,21 +232,18 @@ extension Engine {
     } else if signature == nil {
       run.breakOff()
     }
-    let carried = run.broken ? nil : (fallbacks: requests.fallbacks, exits: requests.exited)
     var collector: CueEvalCollector? = nil
     observeCues(input, &requests, &collector)
     addFallbackCandidates(input, &requests, &collector)
     applyMultiPersonFilter(input.ctx)
     let (signal, plan) = selectCandidate()
-    if let carried, let signature {
+    if !run.broken, let signature {
       if plans.count > DecisionTape.plansMax {
         run.breakOff()
       } else {
         var mask: UInt64 = 0
         for i in hysteresis.indices where hysteresis[i].exited { mask |= 1 << UInt64(i) }
-        run.record(
-          signature, fallbacks: carried.fallbacks, exits: carried.exits, input: signal, plan: plan, exitedMask: mask,
-          exited: requests.exited)
+        run.record(signature, input: signal, plan: plan, exitedMask: mask, exited: requests.exited)
       }
     }
     return gate(signal, plan: plan, withRef: input.withRefSession, exitedMask: nil, at: t)

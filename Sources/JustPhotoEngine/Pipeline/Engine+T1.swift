@@ -17,10 +17,12 @@ extension Engine {
 
   mutating func evaluateT1(tick k: Int, at t: Millis) -> Effects {
     let frame = latestFrame ?? CanonicalFrame.none
-    var scalars = sensorScalars
-    for (k, v) in frameScalars { scalars[k] = v }  // a map merge: order does not matter
-    let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
-    let targets = withRefSession ? withRef.store.targets : [:]
+    let (scalars, withRefSession, targets) = t1Inputs()
+    if readsDecisions {
+      // The tick's inputs are matched with its tape entry; its cues' part is in the decisions.
+      tape.beginT1(tick: k, at: t, luma: latestLuma, scalars: scalars, withRef: withRefSession, targets: targets)
+      return Effects()
+    }
     prepareLumaTables()
     // The kept T0 context lets go of the engine's registers (as at the next T0 evaluation):
     // holding them, it made every tick allocate a register file of its own.
@@ -91,6 +93,14 @@ extension Engine {
       lumaDirectWork += ctx.pixelWork
     }
     return effects
+  }
+
+  /// A tick's scalars (`frame_scalars` over sensor values), mode and withRef targets.
+  func t1Inputs() -> (scalars: [String: Double], withRef: Bool, targets: [String: Double]) {
+    var scalars = sensorScalars
+    for (k, v) in frameScalars { scalars[k] = v }  // a map merge: order does not matter
+    let withRefSession = withRef.store.isActive  // not `withRefActive`: a getter on the engine copied it
+    return (scalars, withRefSession, withRefSession ? withRef.store.targets : [:])
   }
 
   /// Makes `latestLumaTables` for the latest `luma` plane once per plane: from the cache when
