@@ -20,11 +20,16 @@ import PoseSpec
 /// carry in: those follow from the T1 ticks' tape entries (their luma plane and scalars), which
 /// the replay matched too, so a replay reading decisions skips its T1 ticks' cues as well.
 ///
-/// A replay that reads decisions does not step its cues' hysteresis, so it cannot take over
-/// at a difference as an observation tape's replay does: at the first one it marks the run
-/// ``DecisionRun/broken`` and its outputs are not to be used — the caller replays again
-/// without tapes (the lab does; `DecisionTapeTests` holds a replay read from another
-/// recording's decisions to exactly that).
+/// With its decisions a replay also takes each withRef evaluation's Match result (the decider
+/// reads the same live metrics, targets and options; only what the engine does with it
+/// depends on the display), and reads no metric at all: the kept T0 context is not rewritten.
+///
+/// A replay that reads decisions does not step its cues' hysteresis or its decider, so it
+/// cannot take over at a difference as an observation tape's replay does: at the first one it
+/// marks the run ``DecisionRun/broken``, evaluates nothing more (T0 evaluations and T1 ticks
+/// do nothing, rather than run on states that are behind) and its outputs are not to be used
+/// — the caller replays again without tapes (the lab does; `DecisionTapeTests` holds a replay
+/// read from another recording's decisions to exactly that).
 public final class DecisionTape: Sendable {
   /// One evaluation: its signature, then what it decided.
   struct Decision {
@@ -45,6 +50,8 @@ public final class DecisionTape: Sendable {
     /// The evaluation's exit crossings (T1 ticks' carried in included), `items[listStart...]`.
     var listStart: Int32
     var exited: UInt16
+    /// The Match's result, into `matches` (-1: no Match ran).
+    var match: Int32 = -1
   }
 
   let decisions: [Decision]
@@ -54,12 +61,18 @@ public final class DecisionTape: Sendable {
   /// The observation tape the replay read, whose entries the decisions name: a replay reads
   /// the decisions only with that tape.
   let observations: ObservationTape.Frozen?
+  /// The Match results, each kept once in a row of equal ones.
+  let matches: [MatchResult]
 
-  init(decisions: [Decision], items: [Int32], strings: [String], observations: ObservationTape.Frozen?) {
+  init(
+    decisions: [Decision], items: [Int32], strings: [String], observations: ObservationTape.Frozen?,
+    matches: [MatchResult]
+  ) {
     self.decisions = decisions.withUnsafeBufferPointer { Array($0) }
     self.items = items.withUnsafeBufferPointer { Array($0) }
     self.strings = strings
     self.observations = observations
+    self.matches = matches
   }
 
   /// Evaluations kept (tests and bench: work done).
@@ -91,8 +104,47 @@ public final class DecisionRun: @unchecked Sendable {
   private var items: [Int32] = []
   private var strings: [String] = []
   private var stringIndex: [String: Int32] = [:]
-  /// Recording: the observation tape the replay reads.
+  /// Recording: the observation tape the replay reads, and the Match results kept.
   private var observations: ObservationTape.Frozen?
+  private var matches: [MatchResult] = []
+  /// Reading: the decision of the current evaluation (-1: none yet).
+  private var current = -1
+
+  /// A reading run that broke: its engine evaluates nothing more.
+  var isDead: Bool { broken && reading != nil }
+
+  /// Reading: the Match result of the current evaluation's decision; nil when recording or
+  /// broken. A decision without one (no Match ran then) breaks the run.
+  func currentMatch() -> MatchResult? {
+    guard !broken, let tape = reading, current >= 0 else { return nil }
+    let m = tape.decisions.withUnsafeBufferPointer { Int($0[current].match) }
+    guard m >= 0 else {
+      broken = true
+      return nil
+    }
+    return tape.matches[m]
+  }
+
+  /// Recording: keeps `result` as the last decision's Match result — what the engine reads of
+  /// it past the decider (the tuple and the fallback), not every requirement's state, so equal
+  /// results in a row are kept once. A new one takes ``matchWeight`` observations of the budget.
+  func keepMatch(_ result: MatchResult) {
+    guard reading == nil, !broken, !recorded.isEmpty else { return }
+    var kept = result
+    kept.cues = []
+    kept.excluded = []
+    if matches.last != kept {
+      if let reserve, !reserve(Self.matchWeight) {
+        broken = true
+        return
+      }
+      matches.append(kept)
+    }
+    recorded[recorded.count - 1].match = Int32(matches.count - 1)
+  }
+
+  /// Observations of the budget a kept Match result takes (its arrays of cue ids: ~128 bytes).
+  static let matchWeight = 8
 
   /// A run reading `tape`.
   public init(reading tape: DecisionTape) {
@@ -112,7 +164,8 @@ public final class DecisionRun: @unchecked Sendable {
   /// The recorded tape: nil while reading, or when the run broke.
   public func finished() -> DecisionTape? {
     guard reading == nil, !broken else { return nil }
-    return DecisionTape(decisions: recorded, items: items, strings: strings, observations: observations)
+    return DecisionTape(
+      decisions: recorded, items: items, strings: strings, observations: observations, matches: matches)
   }
 
   /// Marks the run broken (an evaluation the engine could not match or record).
@@ -142,6 +195,7 @@ public final class DecisionRun: @unchecked Sendable {
       return nil
     }
     hits += 1
+    current = k
     return k
   }
 
@@ -212,10 +266,10 @@ extension Engine {
   public var decisionHits: Int { decisions?.hits ?? 0 }
 
   /// Steps 3–5 of a T0 evaluation with `run`: read from its tape when the evaluation matches
-  /// its decision, else (recording, or broken) computed — and recorded when the run records.
-  /// Either way the display machine steps on the result.
+  /// its decision, else computed — and recorded when the run records. Either way the display
+  /// machine steps on the result; nil when a reading run breaks here (nothing more is done).
   mutating func decidedOrSelected(_ run: DecisionRun, _ input: T0Input, _ requests: inout T0Requests, at t: Millis)
-    -> [MachineAction]
+    -> [MachineAction]?
   {
     // Decisions go with observations read from a tape, entry for entry.
     let frozen = tape.on && tape.current >= 0 ? tape.frozen : nil
@@ -229,6 +283,7 @@ extension Engine {
       }
       // The cues' states are behind from here: the caller replays again without decisions.
       run.breakOff()
+      return nil
     } else if signature == nil {
       run.breakOff()
     }

@@ -18,9 +18,11 @@ import PoseSpec
 extension Engine {
   mutating func evaluateT0(_ event: LandmarkFrame, at t: Millis) -> Effects {
     evaluationCount += 1
+    // A replay that left the decisions it read computes nothing more (``DecisionRun``).
+    if decisions?.isDead == true { return Effects() }
     var collector: CueEvalCollector? = configuration.traceMetrics ? CueEvalCollector() : nil
     let input = beginT0(event, at: t)
-    if tape.on { tape.begin(event, subject: latestSubjectIndex, withRef: input.withRefSession, targets: input.ctx.targets) }
+    if tape.on { tape.begin(event, subject: latestSubjectIndex, withRef: input.withRefSession, targets: input.targets) }
     // Requests and exits of T1 ticks since the last evaluation (§3.11).
     // Into the arrays of the last evaluation (kept in `t0`): no allocation per frame.
     var requests = t0.takeRequests()
@@ -42,7 +44,9 @@ extension Engine {
     }
     let shown: [MachineAction]
     if let decisions, collector == nil {
-      shown = decidedOrSelected(decisions, input, &requests, at: t)
+      // nil: the replay just left its decisions.
+      guard let decided = decidedOrSelected(decisions, input, &requests, at: t) else { return Effects() }
+      shown = decided
     } else {
       decisions?.breakOff()  // a traced evaluation (`cue_eval`) observes every cue
       observeCues(input, &requests, &collector)
@@ -106,7 +110,12 @@ extension Engine {
     let registers = uniqueRegisters()
     // withRef reads the targets (§3.13); noRef has none.
     let targets = withRefSession ? withRef.store.targets : [:]
-    if isKnownUniquelyReferenced(&t0Context), let kept = t0Context {
+    // A replay in step with its decisions reads neither a metric nor the Match's samples: the
+    // kept context is not rewritten.
+    let decided = readsDecisions
+    if decided, let kept = t0Context {
+      ctx = kept
+    } else if isKnownUniquelyReferenced(&t0Context), let kept = t0Context {
       // The last evaluation's context, which nothing else holds: rewritten, not allocated.
       kept.reset(
         frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients, targets: targets,
@@ -118,11 +127,11 @@ extension Engine {
         targets: targets, registers: registers)
       t0Context = ctx
     }
-    if withRefSession { mirrorCtx = mirrorContext(frame, targets: targets) }
+    if withRefSession && !decided { mirrorCtx = mirrorContext(frame, targets: targets) }
     latestFrame = consume frame
     return T0Input(
       withRefSession: withRefSession, trackingLost: trackingLost, targetUnstable: targetUnstable, ctx: ctx,
-      mirrorCtx: mirrorCtx)
+      mirrorCtx: mirrorCtx, targets: targets)
   }
 
   /// The x-mirrored context for `mirrorMode=points` (§3.13f [P]); nil for `scalar`.
@@ -371,7 +380,11 @@ extension Engine {
   mutating func matchStep(_ input: T0Input, _ display: T0Display, at t: Millis) -> MatchOutcome {
     guard input.withRefSession, settings.matchEvalCadence != .t1 else { return MatchOutcome(outputs: [], diagnostics: [], praised: false) }
     let quiet = display.result.output.id == nil && !cueCard.praise.isFrozen
-    let m = evaluateMatch(input.ctx, mirrorCtx: input.mirrorCtx, quiet: quiet, at: t)
+    // With decisions: the Match's result read from the evaluation's decision, or kept with it.
+    let decided = decisions?.currentMatch()
+    if decisions?.isDead == true { return MatchOutcome(outputs: [], diagnostics: [], praised: false) }
+    let m = evaluateMatch(input.ctx, mirrorCtx: input.mirrorCtx, quiet: quiet, at: t, decided: decided)
+    if decided == nil { decisions?.keepMatch(m.result) }
     return MatchOutcome(outputs: m.outputs, diagnostics: m.diagnostics, praised: m.praised)
   }
 
@@ -404,6 +417,8 @@ struct T0Input {
   let targetUnstable: Bool
   let ctx: MetricContext
   let mirrorCtx: MetricContext?
+  /// The withRef targets (empty in noRef).
+  let targets: [String: Double]
 }
 
 /// Fallback requests (fallback cue id, requested by) and exit crossings of one evaluation,

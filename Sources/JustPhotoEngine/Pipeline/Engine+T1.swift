@@ -16,6 +16,7 @@ extension Engine {
   }
 
   mutating func evaluateT1(tick k: Int, at t: Millis) -> Effects {
+    if decisions?.isDead == true { return Effects() }  // left its decisions (``DecisionRun``)
     let frame = latestFrame ?? CanonicalFrame.none
     let (scalars, withRefSession, targets) = t1Inputs()
     if readsDecisions {

@@ -97,44 +97,11 @@ extension Engine {
 
   /// The MatchDecider on one T0 evaluation (§3.13e, step 8 of §3.15): live metrics of the
   /// required cues, `match` output on a tuple change, praise on false → true, A.13 lines.
-  mutating func evaluateMatch(_ ctx: MetricContext, mirrorCtx: MetricContext?, quiet: Bool, at t: Millis)
-    -> (outputs: [EngineOutput], diagnostics: [DiagnosticLine], praised: Bool)
-  {
-    // Where each requirement's metric comes from (its cue's plan and assignment), found once
-    // per decider; the samples go by slot (`MatchDecider.metricSlots`), the first requirement
-    // of a metric computing it, as the maps by metric name did.
-    if withRef.decider.planInputs == nil {
-      withRef.decider.planInputs = withRef.decider.requirements.map { r in
-        guard let p = planIndex[r.cueId], let i = plans[p].assignments.firstIndex(where: { $0.name == r.metric }) else {
-          return nil
-        }
-        return (p, i)
-      }
-    }
-    let inputs = withRef.decider.planInputs!
-    let slots = withRef.decider.metricSlots
-    var live = [MetricSample?](repeating: nil, count: inputs.count)
-    var mirrored: [MetricSample?]? = mirrorCtx == nil ? nil : [MetricSample?](repeating: nil, count: inputs.count)
-    for (k, input) in inputs.enumerated() {
-      guard let input else { continue }
-      let (p, i) = input
-      let slot = slots[k]
-      func sample(_ o: MetricObservation) -> MetricSample {
-        switch o {
-        case .value(let v): .value(v)
-        case .unavailable(let why):
-          .unavailable(
-            detail: why, metric: withRef.decider.requirements[k].metric,
-            landmarks: configuration.spec.cues[p].metric.landmarks)
-        }
-      }
-      if live[slot] == nil { live[slot] = sample(plans[p].observeAssignment(i, ctx)) }
-      if let mirrorCtx, mirrored?[slot] == nil {
-        mirrored?[slot] = sample(plans[p].observeAssignment(i, mirrorCtx))
-      }
-    }
-    let result = withRef.decider.evaluate(
-      samples: live, mirroredSamples: mirrored, targets: withRef.store.targets, options: settings.match)
+  /// `decided`: the decider's result as a ``DecisionTape`` kept it (the decider does not run).
+  mutating func evaluateMatch(
+    _ ctx: MetricContext, mirrorCtx: MetricContext?, quiet: Bool, at t: Millis, decided: MatchResult? = nil
+  ) -> (outputs: [EngineOutput], diagnostics: [DiagnosticLine], praised: Bool, result: MatchResult) {
+    let result = decided ?? matchResult(ctx, mirrorCtx: mirrorCtx)
     var outputs: [EngineOutput] = []
     var diagnostics: [DiagnosticLine] = []
     var praised = false
@@ -168,7 +135,46 @@ extension Engine {
     withRef.lastMatch = result.match
     withRef.lastTuple = tuple
     withRef.wasQuiet = quiet
-    return (outputs, diagnostics, praised)
+    return (outputs, diagnostics, praised, result)
+  }
+
+  /// The decider's result on `ctx`'s live metrics (and `mirrorCtx`'s, `mirrorMode=points`).
+  mutating func matchResult(_ ctx: MetricContext, mirrorCtx: MetricContext?) -> MatchResult {
+    // Where each requirement's metric comes from (its cue's plan and assignment), found once
+    // per decider; the samples go by slot (`MatchDecider.metricSlots`), the first requirement
+    // of a metric computing it, as the maps by metric name did.
+    if withRef.decider.planInputs == nil {
+      withRef.decider.planInputs = withRef.decider.requirements.map { r in
+        guard let p = planIndex[r.cueId], let i = plans[p].assignments.firstIndex(where: { $0.name == r.metric }) else {
+          return nil
+        }
+        return (p, i)
+      }
+    }
+    let inputs = withRef.decider.planInputs!
+    let slots = withRef.decider.metricSlots
+    var live = [MetricSample?](repeating: nil, count: inputs.count)
+    var mirrored: [MetricSample?]? = mirrorCtx == nil ? nil : [MetricSample?](repeating: nil, count: inputs.count)
+    for (k, input) in inputs.enumerated() {
+      guard let input else { continue }
+      let (p, i) = input
+      let slot = slots[k]
+      func sample(_ o: MetricObservation) -> MetricSample {
+        switch o {
+        case .value(let v): .value(v)
+        case .unavailable(let why):
+          .unavailable(
+            detail: why, metric: withRef.decider.requirements[k].metric,
+            landmarks: configuration.spec.cues[p].metric.landmarks)
+        }
+      }
+      if live[slot] == nil { live[slot] = sample(plans[p].observeAssignment(i, ctx)) }
+      if let mirrorCtx, mirrored?[slot] == nil {
+        mirrored?[slot] = sample(plans[p].observeAssignment(i, mirrorCtx))
+      }
+    }
+    return withRef.decider.evaluate(
+      samples: live, mirroredSamples: mirrored, targets: withRef.store.targets, options: settings.match)
   }
 
   /// An A.13 line of this engine (§6.1): wall time, session, UI scene, string payload.
