@@ -39,8 +39,10 @@ public final class DecisionTape: Sendable {
     var resets: Int32
     /// The scene, an index into `strings`.
     var scene: Int32
-    /// 1: T1 enabled; 2: tracking lost; 4: multi-person target unstable.
+    /// 1: T1 enabled; 2: tracking lost; 4: multi-person target unstable; 8: subject tracked.
     var flags: UInt8
+    /// The subject face (-1: none).
+    var subject: Int32
     /// The gate's input: its level, its cue id (into `strings`; -1: none) and plan (-1: none).
     var level: CueLevel
     var inputId: Int32
@@ -180,6 +182,25 @@ public final class DecisionRun: @unchecked Sendable {
     var flags: UInt8
   }
 
+  /// What an evaluation's frame gave steps 1–2, as its decision kept it.
+  struct Facts {
+    var tracked: Bool
+    var trackingLost: Bool
+    var targetUnstable: Bool
+    var subject: Int?
+  }
+
+  /// Reading, in step: the frame facts of the next evaluation's decision (nil past the last).
+  func nextFacts() -> Facts? {
+    guard !broken, let tape = reading, next < tape.decisions.count else { return nil }
+    return tape.decisions.withUnsafeBufferPointer { d in
+      let f = d[next].flags
+      return Facts(
+        tracked: f & 8 != 0, trackingLost: f & 2 != 0, targetUnstable: f & 4 != 0,
+        subject: d[next].subject < 0 ? nil : Int(d[next].subject))
+    }
+  }
+
   /// Reading: the index of this evaluation's decision when its signature matches (counted as
   /// a hit); else nil, and the run is broken.
   func read(_ s: Signature) -> Int? {
@@ -219,7 +240,7 @@ public final class DecisionRun: @unchecked Sendable {
   }
 
   /// Recording: keeps an evaluation (its signature and what it decided).
-  func record(_ s: Signature, input: GateSignal, plan: Int?, exitedMask: UInt64, exited: [String]) {
+  func record(_ s: Signature, subject: Int?, input: GateSignal, plan: Int?, exitedMask: UInt64, exited: [String]) {
     guard reading == nil, !broken else { return }
     if observations == nil { observations = s.tape }
     guard observations === s.tape, recorded.count < decisionsMax, exited.count <= Int(UInt16.max),
@@ -239,7 +260,8 @@ public final class DecisionRun: @unchecked Sendable {
     for e in exited { items.append(intern(e)) }
     recorded.append(
       DecisionTape.Decision(
-        entry: Int32(clamping: s.entry), resets: resets, scene: intern(s.scene), flags: s.flags, level: input.level,
+        entry: Int32(clamping: s.entry), resets: resets, scene: intern(s.scene), flags: s.flags,
+        subject: subject.map { Int32(clamping: $0) } ?? -1, level: input.level,
         inputId: input.id.map(intern) ?? -1, inputPlan: plan.map { Int32(clamping: $0) } ?? -1, exitedMask: exitedMask,
         listStart: start, exited: UInt16(exited.count)))
   }
@@ -262,6 +284,25 @@ extension Engine {
     return settings.matchEvalCadence != .t1 && !settings.traceEvaluations && !configuration.traceMetrics
   }
 
+  /// Steps 1–2 of a T0 evaluation in step with its decisions: the frame facts from the next
+  /// decision (whether the subject is tracked, tracking lost, the subject face and whether the
+  /// target is unstable), so the frame is not canonicalized, filtered or tracked, and the kept
+  /// context is not rewritten. The event is still matched with its tape entry after this.
+  mutating func decidedT0(_ facts: DecisionRun.Facts, context kept: MetricContext, at t: Millis) -> T0Input {
+    subjectTracked = facts.tracked
+    if subjectTracked { app.subjectSeenAt = t }
+    // §3.5: a switch between noRef and withRef makes every cue inactive (as `beginT0`).
+    let withRefSession = withRef.store.isActive
+    if withRefSession != withRef.lastModeWithRef {
+      resetCueStates()
+      withRef.lastModeWithRef = withRefSession
+    }
+    latestSubjectIndex = facts.subject
+    return T0Input(
+      withRefSession: withRefSession, trackingLost: facts.trackingLost, targetUnstable: facts.targetUnstable,
+      ctx: kept, mirrorCtx: nil, targets: withRefSession ? withRef.store.targets : [:])
+  }
+
   /// Evaluations this replay took from its ``DecisionTape`` instead of observing its cues.
   public var decisionHits: Int { decisions?.hits ?? 0 }
 
@@ -273,7 +314,9 @@ extension Engine {
   {
     // Decisions go with observations read from a tape, entry for entry.
     let frozen = tape.on && tape.current >= 0 ? tape.frozen : nil
-    let flags: UInt8 = (tierScheduler.t1Enabled ? 1 : 0) | (input.trackingLost ? 2 : 0) | (input.targetUnstable ? 4 : 0)
+    let flags: UInt8 =
+      (tierScheduler.t1Enabled ? 1 : 0) | (input.trackingLost ? 2 : 0) | (input.targetUnstable ? 4 : 0)
+      | (subjectTracked ? 8 : 0)
     let signature = frozen.map { DecisionRun.Signature(tape: $0, entry: tape.current, scene: scene, flags: flags) }
     if run.reading != nil {
       if let signature, let k = run.read(signature) {
@@ -298,7 +341,8 @@ extension Engine {
       } else {
         var mask: UInt64 = 0
         for i in hysteresis.indices where hysteresis[i].exited { mask |= 1 << UInt64(i) }
-        run.record(signature, input: signal, plan: plan, exitedMask: mask, exited: requests.exited)
+        run.record(
+          signature, subject: latestSubjectIndex, input: signal, plan: plan, exitedMask: mask, exited: requests.exited)
       }
     }
     return gate(signal, plan: plan, withRef: input.withRefSession, exitedMask: nil, at: t)

@@ -82,6 +82,10 @@ extension Engine {
     // The kept context of the last evaluation holds its frame: let go of it, so the arrays of
     // `latestFrame` are canonicalized in place (only when no other engine copy holds it).
     if isKnownUniquelyReferenced(&t0Context) { t0Context?.releaseFrame() }
+    // In step with its decisions: the frame facts are the next decision's (``DecisionRun``).
+    if readsDecisions, let facts = decisions?.nextFacts(), let kept = t0Context {
+      return decidedT0(facts, context: kept, at: t)
+    }
     // The last frame is moved out of `latestFrame` (`take`: no copy, so it is the only holder
     // and is canonicalized in place) and moved back at the end: the engine copies the frame
     // once per evaluation (into the context), not three times.
