@@ -197,7 +197,7 @@ public struct Engine: Sendable {
       table: .init(plans: shared.plans, planIndex: shared.planIndex, settings: s, faults: configuration.plantedFaults),
       policy: spec.praisePolicy, entitlementExpired: configuration.initial["entitlement"]?.stringValue == "expired")
     scene = configuration.initial["scene"]?.stringValue ?? "cafe"
-    withRef = WithRefState(spec: spec, scene: scene)
+    withRef = WithRefState(decider: shared.deciders[scene] ?? MatchDecider(spec: spec, scene: scene))
     scenePlans = []
     app = AppState(initial: configuration.initial, wallStartMs: configuration.wallStartMs)
     app.prompts.options = settings.prompts

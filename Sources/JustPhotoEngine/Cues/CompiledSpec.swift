@@ -11,11 +11,19 @@ public struct CompiledSpec: Sendable {
   let roiCoefficients: ROICoefficients
   /// The `errorSource=formulaFirst` option it was compiled for.
   public let formulaFirst: Bool
+  /// A fresh MatchDecider per UI scene of the catalogue (§3.13d): an engine starts from a copy
+  /// (building one per replay was ~3 % of a tune trial).
+  let deciders: [String: MatchDecider]
 
   public init(spec: PoseSpecDocument, errorSourceFormulaFirst: Bool) {
     (plans, planIndex) = Engine.plans(for: spec, formulaFirst: errorSourceFormulaFirst)
     roiCoefficients = ROICoefficients(spec)
     formulaFirst = errorSourceFormulaFirst
+    var deciders: [String: MatchDecider] = [:]
+    for scene in spec.sceneCatalog.uiScenes where deciders[scene] == nil {
+      deciders[scene] = MatchDecider(spec: spec, scene: scene)
+    }
+    self.deciders = deciders
   }
 }
 

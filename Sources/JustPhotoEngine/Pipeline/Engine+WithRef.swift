@@ -21,6 +21,11 @@ struct WithRefState: Sendable {
   init(spec: PoseSpecDocument, scene: String) {
     decider = MatchDecider(spec: spec, scene: scene)
   }
+
+  /// Starting from `decider` (a fresh one for the scene).
+  init(decider: MatchDecider) {
+    self.decider = decider
+  }
 }
 
 extension Engine {
