@@ -222,5 +222,11 @@ struct DecisionTapeTests {
     let counts = taped.recordings.map { $0.observationTapes!.decisionCounts }
     #expect(counts.allSatisfy { $0.evaluations > 50 && $0.hits == $0.evaluations }, "\(counts)")
     #expect(try trials.map { try plain.objectives(trial: $0) } != Array(repeating: plain.objectives(trial: trials[0]), count: 3))
+    // No room for decisions (their own bound): the observation tapes as before, no decisions,
+    // the same scores.
+    let undecided = plain.memoizingObservations(budget: ObservationBudget(ScoreLimits.observationsMax, decisions: 0))
+    for trial in trials { #expect(try undecided.objectives(trial: trial) == plain.objectives(trial: trial)) }
+    let left = undecided.recordings.map { ($0.observationTapes!.counts.tapes, $0.observationTapes!.decisionCounts.tapes) }
+    #expect(left.allSatisfy { $0 == (1, 0) }, "\(left)")
   }
 }

@@ -129,7 +129,7 @@ public final class DecisionRun: @unchecked Sendable {
 
   /// Recording: keeps `result` as the last decision's Match result — what the engine reads of
   /// it past the decider (the tuple and the fallback), not every requirement's state, so equal
-  /// results in a row are kept once. A new one takes ``matchWeight`` observations of the budget.
+  /// results in a row are kept once. A new one takes ``matchWeight`` decisions of the budget.
   func keepMatch(_ result: MatchResult) {
     guard reading == nil, !broken, !recorded.isEmpty else { return }
     var kept = result
@@ -145,8 +145,8 @@ public final class DecisionRun: @unchecked Sendable {
     recorded[recorded.count - 1].match = Int32(matches.count - 1)
   }
 
-  /// Observations of the budget a kept Match result takes (its arrays of cue ids: ~128 bytes).
-  static let matchWeight = 8
+  /// Decisions of the budget a kept Match result weighs (its arrays of cue ids: ~128 bytes).
+  static let matchWeight = 3
 
   /// A run reading `tape`.
   public init(reading tape: DecisionTape) {
@@ -156,7 +156,8 @@ public final class DecisionRun: @unchecked Sendable {
   }
 
   /// A run recording at most `decisionsMax` evaluations; with `reserve`, only as many as it
-  /// grants, asked for ``ObservationTape/reserveStep`` at a time before they are kept.
+  /// grants, asked for ``ObservationTape/reserveStep`` decisions at a time before they are
+  /// kept (and ``matchWeight`` for each new Match result).
   public init(recordingAtMost decisionsMax: Int, reserve: (@Sendable (Int) -> Bool)? = nil) {
     reading = nil
     self.decisionsMax = max(0, decisionsMax)

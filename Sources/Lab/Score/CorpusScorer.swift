@@ -27,10 +27,13 @@ package enum ScoreLimits {
   /// what the observations read (formulas, ROIs, options) shares nothing past the first few.
   package static let observationTapesPerRecording = 4
   /// Decision keys (`DecisionKey`) with a ``DecisionTape``, per observation tape: the built-in
-  /// space's `persistFrames` takes 7 values. A decision takes its place in the study's
-  /// `observationsMax` (40 bytes against a 16-byte observation, but one per evaluation, where
-  /// an evaluation keeps some 17 observations).
+  /// space's `persistFrames` takes 7 values.
   package static let decisionTapesPerTape = 8
+  /// Decisions the ``DecisionTape``s of one study hold together (~48 bytes each, a new Match
+  /// result weighing 3), apart from `observationsMax`: with one bound for both, a study whose
+  /// decision keys rarely repeat (`tune rebuild` of docs/tuned) spent the observations' room on
+  /// decisions and replayed slower.
+  package static let decisionsMax = 2_000_000
 }
 
 /// One recording decoded once, kept in memory for any number of replays.

@@ -40,7 +40,8 @@ package final class ObservationTapes: @unchecked Sendable {
 
   /// The tape for a replay under `key`, with decisions under `decisionKey` once the tape is
   /// finished: decisions to read, or a run to record them (up to
-  /// ``ScoreLimits/decisionTapesPerTape`` per tape, from the budget); nil when there is no tape.
+  /// ``ScoreLimits/decisionTapesPerTape`` per tape, from the budget's decisions); nil when there
+  /// is no tape.
   func lend(key: String, decisionKey: String?) -> Lent? {
     guard let tape = lend(key: key) else { return nil }
     guard let decisionKey, !tape.isRecording else { return Lent(tape: tape) }
@@ -50,12 +51,12 @@ package final class ObservationTapes: @unchecked Sendable {
       return Lent(tape: tape, decisions: DecisionRun(reading: d), decisionKey: decisionKey)
     }
     let kept = (decisions[key]?.count ?? 0) + recordingDecisions.filter { $0[0] == key }.count
-    guard !recordingDecisions.contains([key, decisionKey]), kept < ScoreLimits.decisionTapesPerTape, !budget.isSpent
+    guard !recordingDecisions.contains([key, decisionKey]), kept < ScoreLimits.decisionTapesPerTape,
+      !budget.decisionsSpent
     else { return Lent(tape: tape) }
     recordingDecisions.insert([key, decisionKey])
     let budget = budget
-    // A decision weighs about what 3 observations do (40 bytes against 16).
-    let run = DecisionRun(recordingAtMost: landmarkEvents, reserve: { budget.reserve(3 * $0) })
+    let run = DecisionRun(recordingAtMost: landmarkEvents, reserve: { budget.reserveDecisions($0) })
     return Lent(tape: tape, decisions: run, decisionKey: decisionKey)
   }
 
@@ -132,12 +133,18 @@ package final class ObservationTapes: @unchecked Sendable {
 }
 
 /// The observations every tape of a study may hold together (``ScoreLimits/observationsMax``),
-/// taken by each tape as it grows, before it keeps them (`ObservationTape.reserveStep` at a time).
+/// taken by each tape as it grows, before it keeps them (`ObservationTape.reserveStep` at a
+/// time); and, apart, the decisions every decision tape may hold (``ScoreLimits/decisionsMax``),
+/// so decisions never take the room of the observations they are read with.
 package final class ObservationBudget: @unchecked Sendable {
   private let lock = NSLock()
   private var left: Int
+  private var decisionsLeft: Int
 
-  package init(_ total: Int) { left = total }
+  package init(_ total: Int, decisions: Int = ScoreLimits.decisionsMax) {
+    left = total
+    decisionsLeft = decisions
+  }
 
   /// Takes `n` observations from what is left; false (and nothing taken) when fewer are left.
   func reserve(_ n: Int) -> Bool {
@@ -148,11 +155,27 @@ package final class ObservationBudget: @unchecked Sendable {
     return true
   }
 
+  /// Takes `n` decisions from what is left; false (and nothing taken) when fewer are left.
+  func reserveDecisions(_ n: Int) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard n <= decisionsLeft else { return false }
+    decisionsLeft -= n
+    return true
+  }
+
   /// Nothing left: no new tape is made.
   var isSpent: Bool {
     lock.lock()
     defer { lock.unlock() }
     return left <= 0
+  }
+
+  /// No decision left: no new decision tape is made.
+  var decisionsSpent: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return decisionsLeft <= 0
   }
 }
 
