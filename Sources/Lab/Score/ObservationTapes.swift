@@ -194,34 +194,45 @@ package enum ObservationKey {
   /// A cue's trigger fields read only after an observation (§3.3).
   static let thresholdKeys: Set<String> = ["warn", "hard", "exit"]
 
-  /// The key of a trial's spec (as JSON) and options.
+  /// The key of a trial's spec (as JSON) and options: each cue without its `antiJitter` and its
+  /// triggers' thresholds, the options without `laterOptions`.
   package static func of(specJSON: JSONValue, options: EngineOptions) -> String {
-    var text = JSONWriter.write(stripped(specJSON))
+    TapeKey.of(specJSON, options: options, leavingOut: laterOptions) { c in
+      c.members.removeAll { $0.key == "antiJitter" }
+      if var trigger = c["trigger"]?.objectValue {
+        for i in trigger.members.indices {
+          guard var mode = trigger.members[i].value.objectValue else { continue }
+          mode.members.removeAll { thresholdKeys.contains($0.key) }
+          trigger.members[i].value = .object(mode)
+        }
+        c["trigger"] = .object(trigger)
+      }
+    }
+  }
+}
+
+/// The SHA-256 of a spec whose cues `edit` changed and of the options but `leftOut`: what
+/// ``ObservationKey`` and ``DecisionKey`` are made of.
+enum TapeKey {
+  static func of(
+    _ spec: JSONValue, options: EngineOptions, leavingOut leftOut: Set<String>, cue edit: (inout JSONObject) -> Void
+  ) -> String {
+    var edited = spec
+    if var root = spec.objectValue, let cues = root["cues"]?.arrayValue {
+      root["cues"] = .array(
+        cues.map { cue in
+          guard var c = cue.objectValue else { return cue }
+          edit(&c)
+          return .object(c)
+        })
+      edited = .object(root)
+    }
+    var text = JSONWriter.write(edited)
     text += "\n"
-    for m in options.json.members where !laterOptions.contains(m.key) {
+    for m in options.json.members where !leftOut.contains(m.key) {
       text += m.key + "=" + (m.value.stringValue ?? "") + "\n"
     }
     return SHA256.hex(Array(text.utf8))
-  }
-
-  /// The spec without each cue's `antiJitter` and its triggers' thresholds.
-  static func stripped(_ spec: JSONValue) -> JSONValue {
-    guard var root = spec.objectValue, let cues = root["cues"]?.arrayValue else { return spec }
-    root["cues"] = .array(
-      cues.map { cue in
-        guard var c = cue.objectValue else { return cue }
-        c.members.removeAll { $0.key == "antiJitter" }
-        if var trigger = c["trigger"]?.objectValue {
-          for i in trigger.members.indices {
-            guard var mode = trigger.members[i].value.objectValue else { continue }
-            mode.members.removeAll { thresholdKeys.contains($0.key) }
-            trigger.members[i].value = .object(mode)
-          }
-          c["trigger"] = .object(trigger)
-        }
-        return .object(c)
-      })
-    return .object(root)
   }
 }
 
@@ -238,26 +249,13 @@ package enum DecisionKey {
   /// A cue's anti-jitter fields only the display gate reads.
   static let gateFields: Set<String> = ["minHoldMs", "cooldownMs"]
 
-  /// The key of a trial's spec (as JSON) and options.
+  /// The key of a trial's spec (as JSON) and options: each cue's `antiJitter` without
+  /// `gateFields`, the options without `gateOptions`.
   package static func of(specJSON: JSONValue, options: EngineOptions) -> String {
-    var text = JSONWriter.write(stripped(specJSON))
-    text += "\n"
-    for m in options.json.members where !gateOptions.contains(m.key) {
-      text += m.key + "=" + (m.value.stringValue ?? "") + "\n"
+    TapeKey.of(specJSON, options: options, leavingOut: gateOptions) { c in
+      guard var aj = c["antiJitter"]?.objectValue else { return }
+      aj.members.removeAll { gateFields.contains($0.key) }
+      c["antiJitter"] = .object(aj)
     }
-    return SHA256.hex(Array(text.utf8))
-  }
-
-  /// The spec without each cue's `antiJitter.minHoldMs` and `antiJitter.cooldownMs`.
-  static func stripped(_ spec: JSONValue) -> JSONValue {
-    guard var root = spec.objectValue, let cues = root["cues"]?.arrayValue else { return spec }
-    root["cues"] = .array(
-      cues.map { cue in
-        guard var c = cue.objectValue, var aj = c["antiJitter"]?.objectValue else { return cue }
-        aj.members.removeAll { gateFields.contains($0.key) }
-        c["antiJitter"] = .object(aj)
-        return .object(c)
-      })
-    return .object(root)
   }
 }
