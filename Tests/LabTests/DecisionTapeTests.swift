@@ -49,10 +49,6 @@ struct DecisionTapeTests {
     return .object(root)
   }
 
-  static func document(_ json: JSONValue) throws -> PoseSpecDocument {
-    try Harness.validateSpec(bytes: Array(JSONWriter.write(json).utf8), path: "test spec")
-  }
-
   /// The trace and A.13 lines of one replay of `rec` (the default trace: what the scorer
   /// reads), the decisions it read and whether it left them.
   static func replay(
@@ -69,12 +65,6 @@ struct DecisionTapeTests {
     return (output.trace.text + "\n--- a13\n" + output.a13.text, decisions?.hits ?? 0)
   }
 
-  static func options(_ pairs: [(String, String)]) throws -> EngineOptions {
-    var o = EngineOptions()
-    for (k, v) in pairs { try o.set(k, v) }
-    return o
-  }
-
   @Test("a replay reading another gate configuration's decisions writes the bytes of one without (trace, A.13)")
   func sameBytes() throws {
     let specJSON = try JSONParser.parse(String(contentsOfFile: Self.specPath, encoding: .utf8))
@@ -82,10 +72,10 @@ struct DecisionTapeTests {
     let bJSON = Self.gateSpec(specJSON, minHoldMs: 1250, cooldownMs: 300)
     let cJSON = Self.gateSpec(specJSON, minHoldMs: 3750, cooldownMs: 1500)
     // C's `gateReleaseOnExit` reads which cues had crossed their exit from the decisions.
-    let bOptions = try Self.options([("gatePersistByCue", "true")])
-    let cOptions = try Self.options([("gateReleaseOnExit", "true")])
+    let bOptions = try ObservationTapeTests.options([("gatePersistByCue", "true")])
+    let cOptions = try ObservationTapeTests.options([("gateReleaseOnExit", "true")])
     #expect(DecisionKey.of(specJSON: bJSON, options: bOptions) == DecisionKey.of(specJSON: cJSON, options: cOptions))
-    let (a, b, c) = (try Self.document(specJSON), try Self.document(bJSON), try Self.document(cJSON))
+    let (a, b, c) = (try ObservationTapeTests.document(specJSON), try ObservationTapeTests.document(bJSON), try ObservationTapeTests.document(cJSON))
     let scorer = try CorpusScorer(paths: Self.names.map { Self.root.appendingPathComponent("Recordings/\($0).jprec").path })
     var totalHits = 0
     var differs = 0
@@ -148,7 +138,7 @@ struct DecisionTapeTests {
     let (stillTapes, noisyTapes) = (taped.recordings[0].observationTapes!, taped.recordings[1].observationTapes!)
     let stolen = try #require(noisyTapes.lend(key: second.observationKey, decisionKey: second.decisionKey))
     let stillTape = try #require(stillTapes.lend(key: second.observationKey))
-    _ = try Self.replay(still, spec: Self.document(second.specJSON), options: EngineOptions(), tape: stillTape, decisions: stolen.decisions)
+    _ = try Self.replay(still, spec: ObservationTapeTests.document(second.specJSON), options: EngineOptions(), tape: stillTape, decisions: stolen.decisions)
     noisyTapes.give(stolen, key: second.observationKey, completed: true)
     #expect(noisyTapes.decisionCounts.tapes == 1)
     #expect(try taped.objectives(trial: second) == plain.objectives(trial: second))
@@ -190,10 +180,10 @@ struct DecisionTapeTests {
       #expect(DecisionKey.of(specJSON: changed, options: EngineOptions()) != base)
     }
     for option in [("activateFrames", "2"), ("noiseGate", "15"), ("noiseGateMargin", "2"), ("landmarkFilter", "oneEuro")] {
-      #expect(DecisionKey.of(specJSON: specJSON, options: try Self.options([option])) != base, "\(option)")
+      #expect(DecisionKey.of(specJSON: specJSON, options: try ObservationTapeTests.options([option])) != base, "\(option)")
     }
     for option in [("gatePersistByCue", "true"), ("gateReleaseOnExit", "true")] {
-      #expect(DecisionKey.of(specJSON: specJSON, options: try Self.options([option])) == base, "\(option)")
+      #expect(DecisionKey.of(specJSON: specJSON, options: try ObservationTapeTests.options([option])) == base, "\(option)")
     }
     #expect(DecisionKey.of(specJSON: Self.gateSpec(specJSON, minHoldMs: 1000, cooldownMs: 200), options: EngineOptions()) == base)
   }
@@ -209,7 +199,7 @@ struct DecisionTapeTests {
       PreparedTrial(specJSON: Self.gateSpec(specJSON, minHoldMs: 1250, cooldownMs: 300), options: EngineOptions()),
       PreparedTrial(
         specJSON: Self.gateSpec(specJSON, minHoldMs: 3750, cooldownMs: 1500),
-        options: try Self.options([("gateReleaseOnExit", "true")])),
+        options: try ObservationTapeTests.options([("gateReleaseOnExit", "true")])),
     ]
     // The first records observations, the second decisions (reading the observations), the
     // third reads both.
