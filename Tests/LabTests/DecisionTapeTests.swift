@@ -17,8 +17,8 @@ import Testing
 /// key changes with everything steps 3–5 read.
 @Suite("Decision tapes")
 struct DecisionTapeTests {
-  static let root = TuneTests.repoRoot
-  static let specPath = root.appendingPathComponent("PoseSpec.json").path
+  static let root = ObservationTapeTests.root
+  static let specPath = ObservationTapeTests.specPath
 
   /// withRef, several people, luma planes, a scene switch, a labelled drift, a spec reload (the
   /// observation tape stops there, so no decisions are kept). (No recording of the corpus has
@@ -50,19 +50,15 @@ struct DecisionTapeTests {
   }
 
   /// The trace and A.13 lines of one replay of `rec` (the default trace: what the scorer
-  /// reads), the decisions it read and whether it left them.
+  /// reads), and the decisions it read.
   static func replay(
     _ rec: LoadedRecording, spec: PoseSpecDocument, options: EngineOptions, tape: ObservationTape?,
     decisions: DecisionRun?
   ) throws -> (text: String, hits: Int) {
-    let overrides = options.nonDefault.members.map { ($0.key, $0.value.stringValue ?? "") }
-    let config = try EngineConfiguration(spec: spec, header: RecordingHeader(rec.header), overrides: overrides)
-    var source = InMemoryEventSource(header: rec.header, events: rec.events)
-    var output = TraceOutput(trace: MemoryLineSink(), a13: MemoryLineSink(), vocabulary: JustPhotoVocabulary.self)
-    let engine = Engine(configuration: config, compiled: nil, observationTape: tape, decisions: decisions)
-    var replayer = Replayer(engine: engine, sessionStore: MemorySessionStore())
-    _ = try replayer.run(&source, into: &output, recording: rec.path)
-    return (output.trace.text + "\n--- a13\n" + output.a13.text, decisions?.hits ?? 0)
+    let text = try ObservationTapeTests.replay(
+      rec, spec: spec, options: options, tape: tape, decisions: decisions, traceMetrics: false
+    ).text
+    return (text, decisions?.hits ?? 0)
   }
 
   @Test("a replay reading another gate configuration's decisions writes the bytes of one without (trace, A.13)")

@@ -66,17 +66,19 @@ struct ObservationTapeTests {
     try Harness.validateSpec(bytes: Array(JSONWriter.write(json).utf8), path: "test spec")
   }
 
-  /// The trace and A.13 lines of one replay of `rec` (with `--trace metrics`), and the
-  /// observations it read from `tape`.
+  /// The trace and A.13 lines of one replay of `rec` (with `--trace metrics` unless
+  /// `traceMetrics` is false), and the observations it read from `tape`.
   static func replay(
-    _ rec: LoadedRecording, spec: PoseSpecDocument, options: EngineOptions, tape: ObservationTape?
+    _ rec: LoadedRecording, spec: PoseSpecDocument, options: EngineOptions, tape: ObservationTape?,
+    decisions: DecisionRun? = nil, traceMetrics: Bool = true
   ) throws -> (text: String, hits: Int) {
     let overrides = options.nonDefault.members.map { ($0.key, $0.value.stringValue ?? "") }
     let config = try EngineConfiguration(
-      spec: spec, header: RecordingHeader(rec.header), overrides: overrides, traceMetrics: true)
+      spec: spec, header: RecordingHeader(rec.header), overrides: overrides, traceMetrics: traceMetrics)
     var source = InMemoryEventSource(header: rec.header, events: rec.events)
     var output = TraceOutput(trace: MemoryLineSink(), a13: MemoryLineSink(), vocabulary: JustPhotoVocabulary.self)
-    var replayer = Replayer(engine: Engine(configuration: config, compiled: nil, observationTape: tape), sessionStore: MemorySessionStore())
+    let engine = Engine(configuration: config, compiled: nil, observationTape: tape, decisions: decisions)
+    var replayer = Replayer(engine: engine, sessionStore: MemorySessionStore())
     _ = try replayer.run(&source, into: &output, recording: rec.path)
     return (output.trace.text + "\n--- a13\n" + output.a13.text, replayer.engine.observationTapeHits)
   }

@@ -304,9 +304,6 @@ extension Engine {
       ctx: kept, mirrorCtx: nil, targets: withRefSession ? withRef.store.targets : [:])
   }
 
-  /// Evaluations this replay took from its ``DecisionTape`` instead of observing its cues.
-  public var decisionHits: Int { decisions?.hits ?? 0 }
-
   /// Steps 3–5 of a T0 evaluation with `run`: read from its tape when the evaluation matches
   /// its decision, else computed — and recorded when the run records. Either way the display
   /// machine steps on the result; nil when a reading run breaks here (nothing more is done).

@@ -19,11 +19,11 @@ extension Engine {
     if decisions?.isDead == true { return Effects() }  // left its decisions (``DecisionRun``)
     let frame = latestFrame ?? CanonicalFrame.none
     let (scalars, withRefSession, targets) = t1Inputs()
-    if readsDecisions {
-      // The tick's inputs are matched with its tape entry; its cues' part is in the decisions.
-      tape.beginT1(tick: k, at: t, luma: latestLuma, scalars: scalars, withRef: withRefSession, targets: targets)
-      return Effects()
-    }
+    let decided = readsDecisions
+    if tape.on { tape.beginT1(tick: k, at: t, luma: latestLuma, scalars: scalars, withRef: withRefSession, targets: targets) }
+    // In step with decisions, the tick's inputs are matched with its tape entry (above) and its
+    // cues' part is in the decisions.
+    if decided { return Effects() }
     prepareLumaTables()
     // The kept T0 context lets go of the engine's registers (as at the next T0 evaluation):
     // holding them, it made every tick allocate a register file of its own.
@@ -32,7 +32,6 @@ extension Engine {
       frame: frame, face: latestSubjectFace, options: metricOptions, scalars: scalars,
       luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true,
       lumaTables: latestLumaTables, lumaSlot: latestLuma.flatMap { lumaMemo?.slot(for: $0) }, registers: uniqueRegisters())
-    if tape.on { tape.beginT1(tick: k, at: t, luma: latestLuma, scalars: scalars, withRef: withRefSession, targets: targets) }
     let tracing = configuration.traceMetrics
     var entries: [CueEvalEntry] = []
     var evaluatedCount = 0

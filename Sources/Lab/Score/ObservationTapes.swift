@@ -52,11 +52,11 @@ package final class ObservationTapes: @unchecked Sendable {
     }
     let kept = (decisions[key]?.count ?? 0) + recordingDecisions.filter { $0[0] == key }.count
     guard !recordingDecisions.contains([key, decisionKey]), kept < ScoreLimits.decisionTapesPerTape,
-      !budget.decisionsSpent
+      !budget.isSpent(.decisions)
     else { return Lent(tape: tape) }
     recordingDecisions.insert([key, decisionKey])
     let budget = budget
-    let run = DecisionRun(recordingAtMost: landmarkEvents, reserve: { budget.reserveDecisions($0) })
+    let run = DecisionRun(recordingAtMost: landmarkEvents, reserve: { budget.reserve($0, of: .decisions) })
     return Lent(tape: tape, decisions: run, decisionKey: decisionKey)
   }
 
@@ -93,7 +93,7 @@ package final class ObservationTapes: @unchecked Sendable {
     }
     // At most one T0 evaluation per landmark event and one T1 tick per 400 ms; the observations
     // come from the study's budget as the tape grows.
-    guard !budget.isSpent else { return nil }
+    guard !budget.isSpent() else { return nil }
     recording.insert(key)
     let budget = budget
     return ObservationTape(evaluationsMax: landmarkEvents + ticks, reserve: { budget.reserve($0) })
@@ -137,45 +137,31 @@ package final class ObservationTapes: @unchecked Sendable {
 /// time); and, apart, the decisions every decision tape may hold (``ScoreLimits/decisionsMax``),
 /// so decisions never take the room of the observations they are read with.
 package final class ObservationBudget: @unchecked Sendable {
+  /// The two pools.
+  enum Pool: Int {
+    case observations, decisions
+  }
+
   private let lock = NSLock()
-  private var left: Int
-  private var decisionsLeft: Int
+  /// What is left, by pool.
+  private var left: [Int]
 
-  package init(_ total: Int, decisions: Int = ScoreLimits.decisionsMax) {
-    left = total
-    decisionsLeft = decisions
-  }
+  package init(_ total: Int, decisions: Int = ScoreLimits.decisionsMax) { left = [total, decisions] }
 
-  /// Takes `n` observations from what is left; false (and nothing taken) when fewer are left.
-  func reserve(_ n: Int) -> Bool {
+  /// Takes `n` from what is left of `pool`; false (and nothing taken) when less is left.
+  func reserve(_ n: Int, of pool: Pool = .observations) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    guard n <= left else { return false }
-    left -= n
+    guard n <= left[pool.rawValue] else { return false }
+    left[pool.rawValue] -= n
     return true
   }
 
-  /// Takes `n` decisions from what is left; false (and nothing taken) when fewer are left.
-  func reserveDecisions(_ n: Int) -> Bool {
+  /// Nothing left in `pool`: no new tape of it is made.
+  func isSpent(_ pool: Pool = .observations) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    guard n <= decisionsLeft else { return false }
-    decisionsLeft -= n
-    return true
-  }
-
-  /// Nothing left: no new tape is made.
-  var isSpent: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return left <= 0
-  }
-
-  /// No decision left: no new decision tape is made.
-  var decisionsSpent: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return decisionsLeft <= 0
+    return left[pool.rawValue] <= 0
   }
 }
 
