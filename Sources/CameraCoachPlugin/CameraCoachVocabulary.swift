@@ -114,7 +114,7 @@ public struct CameraCoachSeamEngine: SeamEngine, Sendable {
 
   public mutating func start() -> CCSeamStep { CCSeamStep(engine.start()) }
 
-  public mutating func handle(_ event: InputEvent) -> CCSeamStep {
+  public mutating func handle(_ event: consuming InputEvent) -> CCSeamStep {
     switch Self.decode(event) {
     case .success(let input): CCSeamStep(engine.handle(input, at: event.t))
     case .failure(let e): CCSeamStep(rejecting: e.description)

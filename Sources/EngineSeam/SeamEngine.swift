@@ -86,7 +86,10 @@ public protocol SeamEngine {
   ///   does not decode (the replay stops with exit 2).
   ///
   /// Example: a `swipe {direction: left}` at t = 200 gives PixScan's `swipe` and `queue` lines.
-  mutating func handle(_ event: InputEvent) -> Step
+  ///
+  /// `consuming`: the replayer hands over the event it read and keeps no copy, so the engine
+  /// may move the payload out (a borrowed event was copied, its arrays retained, per frame).
+  mutating func handle(_ event: consuming InputEvent) -> Step
   /// Fires a timer the engine scheduled earlier.
   ///
   /// - Parameters:

@@ -297,10 +297,11 @@ public struct Engine: Sendable {
   /// Feeds one recorded input event at its time `event.t`. The event is decoded once into its
   /// typed form (``CoachEvent``); one whose fields do not match its kind's definition is not
   /// handled: the effects carry the refusal (``Effects/refused``) and nothing else.
-  public mutating func handle(_ event: InputEvent) -> Effects {
+  public mutating func handle(_ event: consuming InputEvent) -> Effects {
+    let t = event.t
     let typed: CoachEvent
     do { typed = try CoachEvent(decoding: event) } catch { return Effects(refused: error) }
-    return handle(typed, at: event.t)
+    return handle(typed, at: t)
   }
 
   /// Feeds one typed input event at time `t`. Every kind is routed here, by name: a new kind is

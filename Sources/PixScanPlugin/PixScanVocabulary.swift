@@ -200,7 +200,7 @@ public struct PixScanSeamEngine: SeamEngine, Sendable {
   public mutating func start() -> PixSeamStep { PixSeamStep(engine.start()) }
 
   /// Decodes and handles one recorded event.
-  public mutating func handle(_ event: InputEvent) -> PixSeamStep {
+  public mutating func handle(_ event: consuming InputEvent) -> PixSeamStep {
     switch Self.decode(event) {
     case .success(let input): PixSeamStep(engine.handle(input, at: event.t))
     case .failure(let e): PixSeamStep(rejecting: e.description)

@@ -123,8 +123,8 @@ public struct PrefetchingSource: EventSource {
         let last: Item?
         do throws(RecordingError) {
           if let e = try source.next() {
-            pending.append(e)
             bytes += e.bulkBytes
+            pending.append(consume e)  // moved, not copied (a copy retained its arrays)
             guard pending.count >= PrefetchingSource.batchEvents || bytes >= PrefetchingSource.batchBytes else {
               continue reading
             }

@@ -226,8 +226,11 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
         do { deliver = try ledger.recorded(event) } catch { throw .harness(error) }
         if deliver {
           summary.inputs += 1
-          let step = try handOver(event)
-          if let rejection = step.rejection { throw rejected(event, rejection) }
+          // The event moves into the engine (no copy of its payload); a rejection names it
+          // by its time and kind, taken first.
+          let (t, kind) = (event.t, event.kindName)
+          let step = try handOver(consume event)
+          if let rejection = step.rejection { throw rejected(t, kind, rejection) }
           try apply(step)
         }
         if kill {
@@ -238,7 +241,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
         if ledger.synthesized(event) {
           summary.synthesizedResults += 1
           let step = engine.handle(event)
-          if let rejection = step.rejection { throw rejected(event, rejection) }
+          if let rejection = step.rejection { throw rejected(event.t, event.kindName, rejection) }
           try apply(step)
         }
       }
@@ -299,7 +302,7 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
   /// Hands `event` to the engine; the `app_launch` after a kill (`app_lifecycle terminated`)
   /// goes through the typed relaunch entry with the session store's content. A first launch is
   /// the header's business (`session_restore`).
-  @inlinable mutating func handOver(_ event: InputEvent) throws(ReplayError) -> E.Step {
+  @inlinable mutating func handOver(_ event: consuming InputEvent) throws(ReplayError) -> E.Step {
     guard E.Vocabulary.launches(event) else { return engine.handle(event) }
     defer { killed = false }
     guard store != nil, killed else { return engine.handle(event) }
@@ -309,10 +312,11 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
     return engine.relaunch(event, restoring: stored)
   }
 
-  /// The engine could not take `event` (its plug-in failed to decode it): exit 2 naming it.
-  /// Engines that never reject (Just Photo: `rejection` is always nil) never get here.
-  @inlinable func rejected(_ event: InputEvent, _ rejection: String) -> ReplayError {
-    bad(event.t, "event \(event.kindName): \(rejection)")
+  /// The engine could not take the event of kind `kind` at `t` (its plug-in failed to decode
+  /// it): exit 2 naming it. Engines that never reject (Just Photo: `rejection` is always nil)
+  /// never get here.
+  @inlinable func rejected(_ t: Millis, _ kind: String, _ rejection: String) -> ReplayError {
+    bad(t, "event \(kind): \(rejection)")
   }
 
   @inlinable mutating func apply(_ effects: E.Step) throws(ReplayError) {

@@ -35,8 +35,10 @@ package enum CoachEvent: Sendable, Equatable {
   case label(Label)
 
   /// The typed form of `event`.
-  package init(decoding event: InputEvent) throws(EventDecodingError) {
-    switch event.payload {
+  /// `consuming`: the payload moves into the typed event (a frame's arrays are not retained).
+  package init(decoding event: consuming InputEvent) throws(EventDecodingError) {
+    let payload = (consume event).payload
+    switch consume payload {
     case .landmarks(let f): self = .landmarks(f)
     case .luma(let l): self = .luma(l)
     case .typed(let e):
