@@ -108,9 +108,11 @@ final class CuePlan: Sendable {
     assignments = program.assignments.map {
       Assignment(name: $0.name, overrideKeys: $0.overrideKeys, isScalar: $0.type == .scalar, isAngle: $0.isAngle)
     }
+    let (joints, unknown, gate) = Self.landmarks(cue.metric.landmarks)
     let formula = MetricProgram(
       assignments: program.assignments.map(\.expression),
-      expressions: [program.noRefError?.expression, program.withRefError?.expression], bodyBoxMinPoints: minPoints)
+      expressions: [program.noRefError?.expression, program.withRefError?.expression], bodyBoxMinPoints: minPoints,
+      bodyJoints: joints)
     self.formula = formula
     code = formula.code
     noRefError = program.noRefError == nil ? nil : formula.expressionRoots[0]
@@ -138,7 +140,6 @@ final class CuePlan: Sendable {
     }
     takesPartNoRef = notEvaluated == nil && cue.trigger.noRef != nil
     takesPartWithRef = notEvaluated == nil && (cue.trigger.noRef != nil || cue.trigger.withRef != nil)
-    let (joints, unknown, gate) = Self.landmarks(cue.metric.landmarks)
     bodyJoints = joints
     unknownBodyNames = unknown
     gatePoints = gate

@@ -45,11 +45,21 @@ enum BodyBBox {
   /// points and, when `minPoints ≥ 2`, `maxY > minY` (ENGINE §2.10: ≥ 2 points with a
   /// height; `bottomMargin` alone needs 1 point).
   static func perCue(_ joints: [Joint], in frame: CanonicalFrame, minPoints: Int) -> Result<BBox, Failure> {
+    perCue(joints, minPoints: minPoints) { frame[$0] }
+  }
+
+  /// ``perCue(_:in:minPoints:)`` with the kept points read through `point`: the formula
+  /// evaluator reads them in place from its context's frame (passing the frame copied its four
+  /// arrays, four retains and releases per box).
+  @inline(__always)
+  static func perCue<Joints: Sequence<Joint>>(
+    _ joints: Joints, minPoints: Int, point: (Joint) -> Point2?
+  ) -> Result<BBox, Failure> {
     // Accumulated in place: this runs for every bbox cue on every frame.
     var box = BBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
     var count = 0
     for j in joints {
-      guard let p = frame[j] else { continue }
+      guard let p = point(j) else { continue }
       box.minX = min(box.minX, p.x)
       box.minY = min(box.minY, p.y)
       box.maxX = max(box.maxX, p.x)

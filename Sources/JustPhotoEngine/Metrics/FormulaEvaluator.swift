@@ -42,6 +42,7 @@ struct FormulaEvaluation {
   let arguments: UnsafeMutablePointer<Int>
   let roots: UnsafeMutablePointer<Int>
   let count: Int
+  let bodyJoints: UnsafeBufferPointer<Joint>
   /// Why the value is unavailable (set when a value is nil).
   var failure: String?
   #if DEBUG
@@ -59,6 +60,7 @@ struct FormulaEvaluation {
     arguments = c.arguments
     roots = c.roots
     count = c.count
+    bodyJoints = c.bodyJoints
   }
 
   /// The value of node `node` of the plan's formula as a number.
@@ -212,9 +214,10 @@ struct FormulaEvaluation {
       return put(.rect(ctx.facePoints.bbox))
     case .bodyBox(let minPoints):
       guard ctx.frame.hasBody else { return failed("missing_input:no_pose") }
+      // The points read in place from the context's frame (no copy of it, no retain).
       let box =
         ctx.options.perCue
-        ? BodyBBox.perCue(plan.bodyJoints, in: ctx.frame, minPoints: minPoints) : BodyBBox.allJoints(in: ctx.frame)
+        ? BodyBBox.perCue(bodyJoints, minPoints: minPoints) { ctx.frame[$0] } : BodyBBox.allJoints(in: ctx.frame)
       switch box {
       case .failure(let f): return failed(f == .insufficientPoints ? Reasons.insufficientPoints : Reasons.degenerateBBox)
       case .success(let b): return put(.box(b))
@@ -223,7 +226,7 @@ struct FormulaEvaluation {
       // avgConfidence(bodyPoints): mean raw confidence of the kept listed joints.
       var sum = 0.0
       var count = 0
-      for j in plan.bodyJoints where ctx.frame[j] != nil {
+      for j in bodyJoints where ctx.frame[j] != nil {
         sum += ctx.frame.rawConfidence[j.rawValue] ?? 1
         count += 1
       }

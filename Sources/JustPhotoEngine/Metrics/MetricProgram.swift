@@ -52,8 +52,12 @@ final class MetricProgram: @unchecked Sendable {
   /// Root nodes of `expressions` passed to `init`, in order.
   let expressionRoots: [Int]
 
+  /// The cue's `bodyPoints` joints (`CuePlan.bodyJoints`), read by `bbox(bodyPoints)` and
+  /// `avgConfidence(bodyPoints)` without retaining the plan's array.
+  let bodyJoints: UnsafeMutableBufferPointer<Joint>
+
   /// Flattens `assignments` (by index) and the further `expressions` (nil: absent).
-  init(assignments: [FormulaExpr], expressions: [FormulaExpr?], bodyBoxMinPoints: Int) {
+  init(assignments: [FormulaExpr], expressions: [FormulaExpr?], bodyBoxMinPoints: Int, bodyJoints: [Joint] = []) {
     var builder = Builder(bodyBoxMinPoints: bodyBoxMinPoints)
     let assignmentRoots = assignments.map { builder.add($0) }
     expressionRoots = expressions.map { $0.map { builder.add($0) } ?? -1 }
@@ -69,6 +73,9 @@ final class MetricProgram: @unchecked Sendable {
     _ = arguments.initialize(from: builder.arguments)
     roots = .allocate(capacity: max(1, assignmentRoots.count))
     _ = roots.initialize(from: assignmentRoots)
+    let joints = UnsafeMutablePointer<Joint>.allocate(capacity: max(1, bodyJoints.count))
+    joints.initialize(from: bodyJoints, count: bodyJoints.count)
+    self.bodyJoints = UnsafeMutableBufferPointer(start: joints, count: bodyJoints.count)
   }
 
   /// The number of nodes (the buffers may be larger: never empty).
@@ -81,15 +88,17 @@ final class MetricProgram: @unchecked Sendable {
     let arguments: UnsafeMutablePointer<Int>
     let roots: UnsafeMutablePointer<Int>
     let count: Int
+    let bodyJoints: UnsafeBufferPointer<Joint>
   }
 
   var code: Code {
     Code(
       ops: ops.baseAddress!, starts: subtreeStart.baseAddress!, arguments: arguments.baseAddress!,
-      roots: roots.baseAddress!, count: nodeCount)
+      roots: roots.baseAddress!, count: nodeCount, bodyJoints: UnsafeBufferPointer(bodyJoints))
   }
 
   deinit {
+    bodyJoints.baseAddress!.deallocate()
     ops.deallocate()
     subtreeStart.deallocate()
     arguments.deallocate()
