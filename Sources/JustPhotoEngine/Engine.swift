@@ -109,8 +109,16 @@ public struct Engine: Sendable {
   var tierScheduler = TierScheduler()
   /// Index of the last T1 tick (k ≥ 1 at k·500 ms).
   var t1Tick = 0
-  /// The last accepted T0 result, canonical: what T1 ticks evaluate against (§3.11).
-  var latestFrame: CanonicalFrame?
+  /// The last accepted T0 result, canonical: what T1 ticks evaluate against (§3.11). Held by
+  /// the T0 context that evaluated it (`t0Context.holdsLatestFrame`), else kept here.
+  var latestFrame: CanonicalFrame? {
+    if let parkedFrame { return parkedFrame }
+    if let c = t0Context, c.holdsLatestFrame { return c.frame }
+    return nil
+  }
+  /// ``latestFrame`` while no T0 context holds it (never both: one holder, so the next result
+  /// is canonicalized into its arrays in place, and the context takes it without a copy).
+  var parkedFrame: CanonicalFrame?
   /// The latest `luma` plane (t ≤ now, no back-fill, §2.11).
   /// A new plane equal to the last (a still scene) keeps the tables and the count of ticks that
   /// read it (they depend on nothing else): one comparison, not a rebuild.

@@ -37,6 +37,11 @@ struct CanonicalFrame: Sendable {
     frame: -1, hasBody: false, kept: Array(repeating: nil, count: Canonicalizer.jointCount),
     dropReasons: Array(repeating: .missingInput, count: Canonicalizer.jointCount),
     rawConfidence: Array(repeating: nil, count: Canonicalizer.jointCount), faces: [], people: nil)
+
+  /// No joint slots at all (empty arrays, which cost no reference counting): what a metric
+  /// context holds for the instant its frame is moved out (`MetricContext.takeFrame`); never
+  /// read.
+  static let empty = CanonicalFrame(frame: -1, hasBody: false, kept: [], dropReasons: [], rawConfidence: [], faces: [], people: nil)
 }
 
 /// Canonicalization of ENGINE §2.4: `coords:"vision"` input is y-flipped (points

@@ -71,8 +71,10 @@ final class MetricContext: @unchecked Sendable {
 
   /// This context made equal to `MetricContext(frame:subject:options:roiCoefficients:targets:registers:)`
   /// (a T0 context), in place. Only through a reference nothing else holds.
+  ///
+  /// The frame moves in (`consuming`); the context holds it as the engine's latest frame.
   func reset(
-    frame: CanonicalFrame, subject: Int?, options: MetricOptions, roiCoefficients: ROICoefficients,
+    frame: consuming CanonicalFrame, subject: Int?, options: MetricOptions, roiCoefficients: ROICoefficients,
     targets: [String: Double], registers: RegisterFile?
   ) {
     registerFile = registers
@@ -80,10 +82,11 @@ final class MetricContext: @unchecked Sendable {
     registerCapacity = registers?.capacity ?? 0
     lumaTables = nil
     lumaSlot = nil
-    self.frame = frame
+    facePoints = Self.points(frame, face: nil, subject: subject, roiCoefficients)
+    self.frame = consume frame
+    holdsLatestFrame = true
     subjectIndex = subject
     givenFace = nil
-    facePoints = Self.points(frame, face: nil, subject: subject, roiCoefficients)
     self.options = options
     if !scalars.isEmpty { scalars = [:] }
     luma = nil
@@ -100,9 +103,27 @@ final class MetricContext: @unchecked Sendable {
   /// them (`uniqueRegisters`).
   func releaseFrame() {
     frame = CanonicalFrame.none
+    holdsLatestFrame = false
     registerFile = nil
     registers = nil
     registerCapacity = 0
+  }
+
+  /// Whether ``frame`` is the engine's latest frame, which this context then holds alone (set
+  /// by ``reset(frame:subject:options:roiCoefficients:targets:registers:)``, moved out by
+  /// ``takeFrame()``).
+  private(set) var holdsLatestFrame = false
+
+  /// The frame moved out (swapped with an empty one: no copy, no retain), the registers let go;
+  /// only a `reset` or `releaseFrame` may follow.
+  func takeFrame() -> CanonicalFrame {
+    var taken = CanonicalFrame.empty
+    swap(&taken, &frame)
+    holdsLatestFrame = false
+    registerFile = nil
+    registers = nil
+    registerCapacity = 0
+    return taken
   }
 
   private static func points(

@@ -79,18 +79,26 @@ extension Engine {
 
   mutating func beginT0(_ event: LandmarkFrame, at t: Millis) -> T0Input {
     let minConfidence = configuration.spec.defaults.minLandmarkConfidence - (faults.contains(.dropRuleLowered) ? 0.1 : 0)
-    // The kept context of the last evaluation holds its frame: let go of it, so the arrays of
-    // `latestFrame` are canonicalized in place (only when no other engine copy holds it).
-    if isKnownUniquelyReferenced(&t0Context) { t0Context?.releaseFrame() }
+    // A replay in step with its decisions reads neither a metric nor the Match's samples: the
+    // kept context is not rewritten.
+    let decided = readsDecisions
+    // The kept context of the last evaluation holds the latest frame: it is moved out (when no
+    // other engine copy shares the context), canonicalized in place and moved back in by
+    // `reset`, never copied (a copy retained and released its arrays twice per evaluation). A
+    // context that does not hold it, or that is not rewritten, lets go of its frame, so
+    // `parkedFrame`'s arrays are canonicalized in place.
+    let unique = isKnownUniquelyReferenced(&t0Context)
+    if unique, let kept = t0Context {
+      let holds = kept.holdsLatestFrame
+      if holds { parkedFrame = kept.takeFrame() }
+      if !holds || decided { kept.releaseFrame() }
+    }
     // In step with its decisions: the frame facts are the next decision's (``DecisionRun``).
-    if readsDecisions, let facts = decisions?.nextFacts(), let kept = t0Context {
+    if decided, let facts = decisions?.nextFacts(), let kept = t0Context {
       return decidedT0(facts, context: kept, at: t)
     }
-    // The last frame is moved out of `latestFrame` (`take`: no copy, so it is the only holder
-    // and is canonicalized in place) and moved back at the end: the engine copies the frame
-    // once per evaluation (into the context), not three times.
     var frame: CanonicalFrame
-    if var previous = latestFrame.take() {
+    if var previous = parkedFrame.take() {
       Canonicalizer.canonicalize(event, minLandmarkConfidence: minConfidence, into: &previous)
       frame = consume previous
     } else {
@@ -114,17 +122,19 @@ extension Engine {
     let registers = uniqueRegisters()
     // withRef reads the targets (§3.13); noRef has none.
     let targets = withRefSession ? withRef.store.targets : [:]
-    // A replay in step with its decisions reads neither a metric nor the Match's samples: the
-    // kept context is not rewritten.
-    let decided = readsDecisions
     if decided, let kept = t0Context {
       ctx = kept
-    } else if isKnownUniquelyReferenced(&t0Context), let kept = t0Context {
-      // The last evaluation's context, which nothing else holds: rewritten, not allocated.
+    } else if unique, let kept = t0Context {
+      // The last evaluation's context, which nothing else holds: rewritten, not allocated; the
+      // frame moves in and the context holds it as the latest.
+      if withRefSession { mirrorCtx = mirrorContext(frame, targets: targets) }
       kept.reset(
-        frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients, targets: targets,
-        registers: registers)
+        frame: consume frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients,
+        targets: targets, registers: registers)
       ctx = kept
+      return T0Input(
+        withRefSession: withRefSession, trackingLost: trackingLost, targetUnstable: targetUnstable, ctx: ctx,
+        mirrorCtx: mirrorCtx, targets: targets)
     } else {
       ctx = MetricContext(
         frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients,
@@ -132,7 +142,7 @@ extension Engine {
       t0Context = ctx
     }
     if withRefSession && !decided { mirrorCtx = mirrorContext(frame, targets: targets) }
-    latestFrame = consume frame
+    parkedFrame = consume frame
     return T0Input(
       withRefSession: withRefSession, trackingLost: trackingLost, targetUnstable: targetUnstable, ctx: ctx,
       mirrorCtx: mirrorCtx, targets: targets)

@@ -15,6 +15,14 @@ extension Engine {
     return faces[i]
   }
 
+  /// The kept T0 context, when no other engine copy shares it, lets go of its frame and the
+  /// registers; the latest frame it held moves to `parkedFrame` first.
+  mutating func releaseT0Context() {
+    guard isKnownUniquelyReferenced(&t0Context), let kept = t0Context else { return }
+    if kept.holdsLatestFrame { parkedFrame = kept.takeFrame() }
+    kept.releaseFrame()
+  }
+
   mutating func evaluateT1(tick k: Int, at t: Millis) -> Effects {
     if decisions?.isDead == true { return Effects() }  // left its decisions (``DecisionRun``)
     let frame = latestFrame ?? CanonicalFrame.none
@@ -27,7 +35,7 @@ extension Engine {
     prepareLumaTables()
     // The kept T0 context lets go of the engine's registers (as at the next T0 evaluation):
     // holding them, it made every tick allocate a register file of its own.
-    if isKnownUniquelyReferenced(&t0Context) { t0Context?.releaseFrame() }
+    releaseT0Context()
     let ctx = MetricContext(
       frame: frame, face: latestSubjectFace, options: metricOptions, scalars: scalars,
       luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true,
