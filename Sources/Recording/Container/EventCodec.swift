@@ -172,7 +172,7 @@ final class EventDecoder {
   /// `poolSize - 1` frames gets its arrays reused in place (no allocation per frame);
   /// one that keeps frames gets fresh copies (copy-on-write), so values never change under it.
   /// Sized for a reader running ahead of the replay on its own thread (`PrefetchingSource`
-  /// keeps up to 5 × 256 events in flight), so its frames come back before their slot does;
+  /// keeps up to 3 × 512 events in flight), so its frames come back before their slot does;
   /// slots are filled on first use.
   static let poolSize = 2048
   @exclusivity(unchecked) var pointPool: [[JointPoint?]] = Array(repeating: [], count: EventDecoder.poolSize)
