@@ -9,7 +9,7 @@ import PoseSpec
 /// 4. ``addFallbackCandidates(_:_:_:)`` and ``applyMultiPersonFilter(_:)``;
 /// 5. ``selectAndGate(withRef:at:)`` — selector, then the display machine (``CueDisplayMachine``:
 ///    optional stability layer → anti-jitter gate);
-/// 8. ``matchStep(_:_:at:)`` — computed before the outputs, which step 9 orders;
+/// 8. ``matchStep(_:noCueShown:at:)`` — computed before the outputs, which step 9 orders;
 /// 6–7. praise and the card: the card machine (``CueCardMachine``) steps on the evaluation.
 ///
 /// Tracing (`--trace metrics`) is a ``CueEvalCollector`` the steps fill through optional
@@ -54,21 +54,22 @@ extension Engine {
       applyMultiPersonFilter(input.ctx)
       shown = selectAndGate(withRef: input.withRefSession, at: t)
     }
-    let display = self.display.last
+    // The display step's result is read in place (`self.display.last`), and copied only for the
+    // trace and the card: a copy retained the cue ids of its four gate signals.
     let wasFrozen = cueCard.praise.isFrozen
-    let match = matchStep(input, display, at: t)
+    let match = matchStep(input, noCueShown: self.display.last.result.output.id == nil, at: t)
 
     var effects = Effects(diagnostics: match.diagnostics)
     if settings.traceEvaluations { effects.outputs.append(Self.evalRecord(frame: event.frame, at: t)) }
     if let collector {
-      effects.outputs.append(cueEvalRecord(collector, frame: event.frame, input, display, at: t))
+      effects.outputs.append(cueEvalRecord(collector, frame: event.frame, input, self.display.last, at: t))
     }
     perform(shown, into: &effects, at: t)
     // The card machine hears of an evaluation that has something for it (most frames have not).
-    if display.result.changed || !requests.exited.isEmpty || match.praised {
+    if self.display.last.result.changed || !requests.exited.isEmpty || match.praised {
       let evaluation = CueCardMachine.Evaluation(
-        display: display, withRef: input.withRefSession, exited: requests.exited, matchBecameTrue: match.praised,
-        wasFrozen: wasFrozen)
+        display: self.display.last, withRef: input.withRefSession, exited: requests.exited,
+        matchBecameTrue: match.praised, wasFrozen: wasFrozen)
       perform(cueCard.step(.evaluated(evaluation), at: t), into: &effects, at: t)
     }
     effects.outputs += match.outputs
@@ -391,9 +392,9 @@ extension Engine {
 
   /// The MatchDecider, per T0 result with matchEvalCadence=t0 (default); with t1 it runs on
   /// T1 ticks ([C], G-13).
-  mutating func matchStep(_ input: T0Input, _ display: T0Display, at t: Millis) -> MatchOutcome {
+  mutating func matchStep(_ input: T0Input, noCueShown: Bool, at t: Millis) -> MatchOutcome {
     guard input.withRefSession, settings.matchEvalCadence != .t1 else { return MatchOutcome(outputs: [], diagnostics: [], praised: false) }
-    let quiet = display.result.output.id == nil && !cueCard.praise.isFrozen
+    let quiet = noCueShown && !cueCard.praise.isFrozen
     // With decisions: the Match's result read from the evaluation's decision, or kept with it.
     let decided = decisions?.currentMatch()
     if decisions?.isDead == true { return MatchOutcome(outputs: [], diagnostics: [], praised: false) }
