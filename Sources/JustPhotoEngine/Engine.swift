@@ -259,6 +259,7 @@ public struct Engine: Sendable {
     specValid = true
     configuration.spec = doc
     tape.stop()  // new plans: observations the tape's spec did not make
+    t0.candidates.removeAll()  // they refer to the plans being replaced (`CueCandidate.source`)
     (plans, planIndex) = Self.plans(for: doc, formulaFirst: settings.errorSourceFormulaFirst)
     registers = RegisterFile(for: plans)
     _ = display.step(.replan(.init(plans: plans, planIndex: planIndex, spec: doc, settings: settings, faults: faults)), at: t)

@@ -3,13 +3,21 @@ import PoseSpec
 /// A cue competing for the single display slot (ENGINE §3.7): an active cue with its sticky
 /// level and current error, or the fallback cue (level warn, no severity).
 struct CueCandidate: Equatable, Sendable {
-  var id: String
+  /// The cue's id (its plan's, for a candidate made from one).
+  var id: String { source?.id ?? ownId }
   var level: CueLevel
   var error: Double?
   /// `abs(error) / hardAbs`; nil when the cue has no hard threshold (or it is 0).
   var severity: Double?
   var priority: Int
-  var mutexGroup: String
+  var mutexGroup: String { source?.mutexGroup ?? ownMutexGroup }
+  /// The plan a candidate of the engine's evaluation was made from: its id and mutex group are
+  /// read from it when asked, not copied into every candidate of every evaluation (two string
+  /// retains and releases per active cue and frame). `unowned(unsafe)`: the engine's plans
+  /// outlive its candidates, which every evaluation rebuilds (and a spec reload clears).
+  unowned(unsafe) private let source: CuePlan?
+  private let ownId: String
+  private let ownMutexGroup: String
   /// `priority` boosted by severity (§3.7), filled in by `CueSelector`.
   var effectivePriority: Int
   /// The cue's index in the engine's plans (-1 when unknown): saves an id look-up per frame.
@@ -24,13 +32,35 @@ struct CueCandidate: Equatable, Sendable {
   ) {
     self.plan = plan
     self.tieRank = tieRank
-    self.id = id
+    source = nil
+    ownId = id
     self.level = level
     self.error = error
     self.severity = severity
     self.priority = priority
-    self.mutexGroup = mutexGroup
+    ownMutexGroup = mutexGroup
     effectivePriority = priority
+  }
+
+  /// A candidate of cue `plan` (the `index`-th of the engine's plans), its id, mutex group,
+  /// priority and tie rank the plan's.
+  init(_ plan: CuePlan, index: Int, level: CueLevel, error: Double?, severity: Double?) {
+    self.plan = index
+    tieRank = plan.tieRank
+    source = plan
+    ownId = ""
+    self.level = level
+    self.error = error
+    self.severity = severity
+    priority = plan.priority
+    ownMutexGroup = ""
+    effectivePriority = plan.priority
+  }
+
+  static func == (a: CueCandidate, b: CueCandidate) -> Bool {
+    a.id == b.id && a.level == b.level && a.error == b.error && a.severity == b.severity && a.priority == b.priority
+      && a.mutexGroup == b.mutexGroup && a.effectivePriority == b.effectivePriority && a.plan == b.plan
+      && a.tieRank == b.tieRank
   }
 }
 

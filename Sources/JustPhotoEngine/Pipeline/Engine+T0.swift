@@ -242,9 +242,7 @@ extension Engine {
   mutating func addT1Candidate(_ i: Int, _ plan: CuePlan) {
     guard tierScheduler.t1Enabled, let sticky = hysteresis[i].stickyLevel, let error = t1Errors[i] else { return }
     t0.candidates.append(
-      CueCandidate(
-        id: plan.id, level: sticky, error: error, severity: plan.severity(of: error, withRef: t1WithRef[i]),
-        priority: plan.priority, mutexGroup: plan.mutexGroup, plan: i, tieRank: plan.tieRank))
+      CueCandidate(plan, index: i, level: sticky, error: error, severity: plan.severity(of: error, withRef: t1WithRef[i])))
   }
 
   /// Inputs unavailable (§3.4.1–2): the cue clears; an active one requests its fallback.
@@ -282,9 +280,7 @@ extension Engine {
     // Severity only where it is read: a candidate's ranking, or the trace.
     if let sticky = hysteresis[i].stickyLevel {
       t0.candidates.append(
-        CueCandidate(
-          id: plan.id, level: sticky, error: error, severity: plan.severity(of: error, withRef: modeWithRef),
-          priority: plan.priority, mutexGroup: plan.mutexGroup, plan: i, tieRank: plan.tieRank))
+        CueCandidate(plan, index: i, level: sticky, error: error, severity: plan.severity(of: error, withRef: modeWithRef)))
     }
     collector?.entries.append(
       CueEvalEntry(
@@ -312,10 +308,7 @@ extension Engine {
       guard plan.isSystemFallback || requested else { continue }
       let isCandidate = requested && !t0.candidates.contains { $0.id == plan.id }
       if isCandidate {
-        t0.candidates.append(
-          CueCandidate(
-            id: plan.id, level: .warn, error: nil, severity: nil, priority: plan.priority,
-            mutexGroup: plan.mutexGroup, plan: i, tieRank: plan.tieRank))
+        t0.candidates.append(CueCandidate(plan, index: i, level: .warn, error: nil, severity: nil))
       }
       guard plan.isSystemFallback, collector != nil else { continue }
       let requesters = requests.fallbacks.filter { $0.fallbackId == plan.id }.map(\.by)
