@@ -79,24 +79,33 @@ enum CueSelector {
   }
 
   /// Ranks `candidates` in place (the same order as ``rank(_:policy:)``, without a new array).
-  /// `reverseTies` and `boost: false` are planted faults (``PlantedFault``).
-  static func rank(_ candidates: inout [CueCandidate], policy: SelectionPolicy, reverseTies: Bool = false, boost: Bool = true) {
+  /// `reverseTies` and `boost: false` are planted faults (``PlantedFault``). `bestOnly`: only
+  /// the first place is settled (the best moved to the front, the others in no set order), for
+  /// a caller that reads no further: one pass instead of a sort (the order is total, so the
+  /// best is the same).
+  static func rank(
+    _ candidates: inout [CueCandidate], policy: SelectionPolicy, reverseTies: Bool = false, boost: Bool = true,
+    bestOnly: Bool = false
+  ) {
     for i in candidates.indices {
       candidates[i].effectivePriority =
         boost
         ? policy.effectivePriority(priority: candidates[i].priority, severity: candidates[i].severity)
         : candidates[i].priority
     }
-    if reverseTies {
-      candidates.sort { a, b in
-        let (ta, tb) = (a.tieRank, b.tieRank)
-        var a2 = a, b2 = b
-        (a2.tieRank, b2.tieRank) = (tb, ta)
-        return precedes(a2, b2)
-      }
-    } else {
-      candidates.sort(by: precedes)
+    @inline(__always) func order(_ a: CueCandidate, _ b: CueCandidate) -> Bool {
+      guard reverseTies else { return precedes(a, b) }
+      var a2 = a, b2 = b
+      (a2.tieRank, b2.tieRank) = (b.tieRank, a.tieRank)
+      return precedes(a2, b2)
     }
+    guard bestOnly else {
+      candidates.sort(by: order)
+      return
+    }
+    guard var best = candidates.indices.first else { return }
+    for i in candidates.indices.dropFirst() where order(candidates[i], candidates[best]) { best = i }
+    candidates.swapAt(0, best)
   }
 
   /// The selected cue, or nil when there is no candidate.
@@ -105,7 +114,7 @@ enum CueSelector {
   }
 
   /// The strict total order of the tie-breakers.
-  static func precedes(_ a: CueCandidate, _ b: CueCandidate) -> Bool {
+  @inline(__always) static func precedes(_ a: CueCandidate, _ b: CueCandidate) -> Bool {
     if a.effectivePriority != b.effectivePriority { return a.effectivePriority > b.effectivePriority }
     let sa = a.severity ?? -.infinity
     let sb = b.severity ?? -.infinity

@@ -338,11 +338,13 @@ extension Engine {
     return gate(input, plan: inputPlan, withRef: withRef, exitedMask: nil, at: t)
   }
 
-  /// Ranks `t0.candidates` and returns the best as the gate's input, with its plan.
+  /// Ranks `t0.candidates` and returns the best as the gate's input, with its plan. Only the
+  /// trace (`cue_eval`'s `ranked`) reads past the first place: without it only that is settled.
   mutating func selectCandidate() -> (GateSignal, Int?) {
     CueSelector.rank(
       &t0.candidates, policy: configuration.spec.defaults.selection,
-      reverseTies: faults.contains(.tieBreakerReversed), boost: !faults.contains(.severityBoostIgnored))
+      reverseTies: faults.contains(.tieBreakerReversed), boost: !faults.contains(.severityBoostIgnored),
+      bestOnly: !configuration.traceMetrics)
     var input = GateSignal.empty
     var inputPlan: Int? = nil
     if let best = t0.candidates.first {
