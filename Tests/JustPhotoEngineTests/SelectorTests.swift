@@ -78,6 +78,45 @@ struct SelectorTests {
     #expect(ranked([fallback, candidate("W", priority: 4, mutex: "Z", error: 0, hard: 1)]) == ["W", "FRAME_GENERAL"])
   }
 
+  @Test("bestOnly settles the same first place as the full order, with every candidate's effective priority, faults included")
+  func bestOnlyIsTheSortsFirst() {
+    // A fixed generator (SplitMix64): the same 400 draws on every run.
+    var state: UInt64 = 0x5EED
+    func next(_ n: Int) -> Int {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return Int((z ^ (z >> 31)) % UInt64(n))
+    }
+    var differing = 0
+    for draw in 0..<400 {
+      let count = 1 + next(12)
+      // Tie ranks for all (as the engine's plans give) or for none (ids and groups compared):
+      // a mix is no total order.
+      let ranked = next(2) == 0
+      // Few distinct priorities, severities and groups, so the later tie-breakers decide often.
+      let candidates = (0..<count).map { k in
+        CueCandidate(
+          id: "C\(next(40))_\(k)", level: .warn, error: Double(next(5)),
+          severity: next(4) == 0 ? nil : Double(next(3)) / 2, priority: next(3), mutexGroup: "M\(next(3))",
+          tieRank: ranked ? 100 + next(1000) * 16 + k : -1)
+      }
+      for (reverse, boost) in [(false, true), (true, true), (false, false)] {
+        var full = candidates
+        var best = candidates
+        CueSelector.rank(&full, policy: .standard, reverseTies: reverse, boost: boost)
+        CueSelector.rank(&best, policy: .standard, reverseTies: reverse, boost: boost, bestOnly: true)
+        #expect(best.first == full.first, "draw \(draw), reverseTies \(reverse), boost \(boost)")
+        #expect(best.map(\.id).sorted() == full.map(\.id).sorted())
+        #expect(best.allSatisfy { c in full.first { $0.id == c.id }?.effectivePriority == c.effectivePriority })
+        if best.map(\.id) != full.map(\.id) { differing += 1 }
+      }
+    }
+    // The rest stays unsorted (the test would pass a full sort too, but then measured nothing).
+    #expect(differing > 100)
+  }
+
   @Test("§3.7: no candidate selects nothing")
   func empty() {
     #expect(CueSelector.select([], policy: .standard) == nil)
