@@ -104,6 +104,10 @@ final class MetricContext: @unchecked Sendable {
   func releaseFrame() {
     frame = CanonicalFrame.none
     holdsLatestFrame = false
+    releaseRegisters()
+  }
+
+  private func releaseRegisters() {
     registerFile = nil
     registers = nil
     registerCapacity = 0
@@ -120,9 +124,7 @@ final class MetricContext: @unchecked Sendable {
     var taken = CanonicalFrame.empty
     swap(&taken, &frame)
     holdsLatestFrame = false
-    registerFile = nil
-    registers = nil
-    registerCapacity = 0
+    releaseRegisters()
     return taken
   }
 

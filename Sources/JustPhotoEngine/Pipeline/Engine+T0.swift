@@ -85,15 +85,8 @@ extension Engine {
     let decided = readsDecisions
     // The kept context of the last evaluation holds the latest frame: it is moved out (when no
     // other engine copy shares the context), canonicalized in place and moved back in by
-    // `reset`, never copied (a copy retained and released its arrays twice per evaluation). A
-    // context that does not hold it, or that is not rewritten, lets go of its frame, so
-    // `parkedFrame`'s arrays are canonicalized in place.
-    let unique = isKnownUniquelyReferenced(&t0Context)
-    if unique, let kept = t0Context {
-      let holds = kept.holdsLatestFrame
-      if holds { parkedFrame = kept.takeFrame() }
-      if !holds || decided { kept.releaseFrame() }
-    }
+    // `reset`, never copied (a copy retained and released its arrays twice per evaluation).
+    let unique = releaseT0Context(noneFrame: decided)
     // In step with its decisions: the frame facts are the next decision's (``DecisionRun``).
     if decided, let facts = decisions?.nextFacts(), let kept = t0Context {
       return decidedT0(facts, context: kept, at: t)
@@ -123,27 +116,24 @@ extension Engine {
     let registers = uniqueRegisters()
     // withRef reads the targets (§3.13); noRef has none.
     let targets = withRefSession ? withRef.store.targets : [:]
+    if withRefSession && !decided { mirrorCtx = mirrorContext(frame, targets: targets) }
     if decided, let kept = t0Context {
       ctx = kept
+      parkedFrame = consume frame
     } else if unique, let kept = t0Context {
       // The last evaluation's context, which nothing else holds: rewritten, not allocated; the
       // frame moves in and the context holds it as the latest.
-      if withRefSession { mirrorCtx = mirrorContext(frame, targets: targets) }
       kept.reset(
         frame: consume frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients,
         targets: targets, registers: registers)
       ctx = kept
-      return T0Input(
-        withRefSession: withRefSession, trackingLost: trackingLost, targetUnstable: targetUnstable, ctx: ctx,
-        mirrorCtx: mirrorCtx, targets: targets)
     } else {
       ctx = MetricContext(
         frame: frame, subject: subjectIndex, options: metricOptions, roiCoefficients: roiCoefficients,
         targets: targets, registers: registers)
       t0Context = ctx
+      parkedFrame = consume frame
     }
-    if withRefSession && !decided { mirrorCtx = mirrorContext(frame, targets: targets) }
-    parkedFrame = consume frame
     return T0Input(
       withRefSession: withRefSession, trackingLost: trackingLost, targetUnstable: targetUnstable, ctx: ctx,
       mirrorCtx: mirrorCtx, targets: targets)

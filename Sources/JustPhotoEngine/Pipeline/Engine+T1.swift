@@ -15,12 +15,16 @@ extension Engine {
     return faces[i]
   }
 
-  /// The kept T0 context, when no other engine copy shares it, lets go of its frame and the
-  /// registers; the latest frame it held moves to `parkedFrame` first.
-  mutating func releaseT0Context() {
-    guard isKnownUniquelyReferenced(&t0Context), let kept = t0Context else { return }
-    if kept.holdsLatestFrame { parkedFrame = kept.takeFrame() }
-    kept.releaseFrame()
+  /// The kept T0 context, when no other engine copy shares it, lets go of the registers and of
+  /// its frame: the latest frame it held moves to `parkedFrame`. An empty frame is left in its
+  /// place for the T0 evaluation's `reset` that follows; `.none` otherwise, and with
+  /// `noneFrame` (a T1 tick, a context used without a rewrite). Returns whether it was unshared.
+  @discardableResult mutating func releaseT0Context(noneFrame: Bool) -> Bool {
+    guard isKnownUniquelyReferenced(&t0Context), let kept = t0Context else { return false }
+    let holds = kept.holdsLatestFrame
+    if holds { parkedFrame = kept.takeFrame() }
+    if !holds || noneFrame { kept.releaseFrame() }
+    return true
   }
 
   mutating func evaluateT1(tick k: Int, at t: Millis) -> Effects {
@@ -35,7 +39,7 @@ extension Engine {
     prepareLumaTables()
     // The kept T0 context lets go of the engine's registers (as at the next T0 evaluation):
     // holding them, it made every tick allocate a register file of its own.
-    releaseT0Context()
+    releaseT0Context(noneFrame: true)
     let ctx = MetricContext(
       frame: frame, face: latestSubjectFace, options: metricOptions, scalars: scalars,
       luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true,

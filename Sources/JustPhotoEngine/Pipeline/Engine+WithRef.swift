@@ -109,7 +109,6 @@ extension Engine {
     let result = decided ?? matchResult(ctx, mirrorCtx: mirrorCtx)
     var outputs: [EngineOutput] = []
     var diagnostics: [DiagnosticLine] = []
-    var praised = false
     let tuple = result.tuple
     let changed = tuple != withRef.lastTuple
     if changed {
@@ -136,7 +135,7 @@ extension Engine {
     }
     withRef.lastFallback = result.fallback
     // §3.12: Match false → true; the card machine decides the praise (`CueCardMachine`).
-    praised = result.match && !withRef.lastMatch
+    let praised = result.match && !withRef.lastMatch
     withRef.lastMatch = result.match
     withRef.lastTuple = tuple
     withRef.wasQuiet = quiet
