@@ -68,10 +68,12 @@ extension Engine {
       tieRank[cue.index] = rank
       previous = cue
     }
+    var slotUsers: [Int: Int] = [:]
+    for s in slots { slotUsers[s, default: 0] += 1 }
     let plans = spec.cues.map { cue in
       CuePlan(
         cue, program: program?.cues[cue.index], compileError: compileError, evaluationSlot: slots[cue.index],
-        tieRank: tieRank[cue.index])
+        sharesSlot: slotUsers[slots[cue.index], default: 0] > 1, tieRank: tieRank[cue.index])
     }
     var index: [String: Int] = [:]
     for p in plans where index[p.id] == nil { index[p.id] = p.index }

@@ -39,6 +39,10 @@ final class CuePlan: Sendable {
   let withRefError: Int?
   /// The index of the first cue whose observation equals this one's on every frame.
   let evaluationSlot: Int
+  /// Another cue has the same `evaluationSlot`: the engine keeps this cue's observation for
+  /// it (`Engine.observationCache`). A cue alone in its slot skips the cache (a copy of the
+  /// observation and two array writes per cue and frame).
+  let sharesSlot: Bool
   /// Dense rank of (mutexGroup, id) in byte order among the spec's cues (§3.7 tie-breakers);
   /// -1 when not computed.
   let tieRank: Int
@@ -81,9 +85,10 @@ final class CuePlan: Sendable {
   /// the error), so the cue is never evaluated and says why in `cue_eval`.
   init(
     _ cue: PoseSpecCue, program: CueProgram?, compileError: String? = nil, evaluationSlot: Int? = nil,
-    tieRank: Int = -1
+    sharesSlot: Bool = false, tieRank: Int = -1
   ) {
     self.evaluationSlot = evaluationSlot ?? cue.index
+    self.sharesSlot = sharesSlot
     self.tieRank = tieRank
     let program =
       program

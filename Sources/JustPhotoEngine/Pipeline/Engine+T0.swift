@@ -193,7 +193,12 @@ extension Engine {
     }
     let observed: CueObservation
     let slot = plan.evaluationSlot
-    if observationStamp[slot] == evaluationCount {
+    if !plan.sharesSlot {
+      // Alone in its slot: no other cue reads its observation.
+      observed = tape.observation(slot) {
+        plan.observe(input.ctx, withRefSession: input.withRefSession, mirrorCtx: input.mirrorCtx)
+      }
+    } else if observationStamp[slot] == evaluationCount {
       observed = observationCache[slot]
     } else {
       // From the tape of an earlier replay when there is one (`ObservationTape`).
