@@ -322,6 +322,12 @@ enum MetricObservation: Equatable, Sendable {
   case unavailable(String)
 }
 
+/// The mode an observed error was computed in (``CueObservation`` without the value).
+struct ObservedMode {
+  var withRef: Bool
+  var mirrored: Bool
+}
+
 /// One cue's observation on one evaluation, with the mode it was evaluated in.
 struct CueObservation {
   var observation: MetricObservation

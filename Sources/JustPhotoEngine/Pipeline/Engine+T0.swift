@@ -208,27 +208,31 @@ extension Engine {
       observationCache[slot] = observed
       observationStamp[slot] = evaluationCount
     }
-    switch observed.observation {
-    case .unavailable(let why):
-      noiseGate.clear(i)
-      cueUnavailable(i, plan, why: why, &requests, &collector)
-    case .value(let error):
-      // `noiseGate` (§3.4.7): one `isOn` check when off (the default).
-      guard noiseGate.isOn else {
-        cueObserved(i, plan, error: error, observed, input, &requests, &collector)
-        return
+    // The observation taken apart once: the value path moves plain values (copying the
+    // observation, whose other case holds a string, was an outlined copy and destroy per cue).
+    let mode = ObservedMode(withRef: observed.withRef, mirrored: observed.mirrored)
+    guard case .value(let error) = observed.observation else {
+      if case .unavailable(let why) = observed.observation {
+        noiseGate.clear(i)
+        cueUnavailable(i, plan, why: why, &requests, &collector)
       }
-      let withRef = observed.withRef
-      let active = hysteresis[i].isActive
-      // The distance past the threshold only where the margin reads it: an inactive cue.
-      let past = noiseGate.marginFactor > 0 && !active ? plan.pastActivating(error, withRef: withRef) : nil
-      switch noiseGate.judge(
-        i, error: error, withRef: withRef, band: plan.noiseBand(withRef: withRef), pastThreshold: past, active: active)
-      {
-      case .noisy: cueUnavailable(i, plan, why: "noisy", &requests, &collector)
-      case .demoted: cueObserved(i, plan, error: error, observed, input, demoted: true, &requests, &collector)
-      case .pass: cueObserved(i, plan, error: error, observed, input, &requests, &collector)
-      }
+      return
+    }
+    // `noiseGate` (§3.4.7): one `isOn` check when off (the default).
+    guard noiseGate.isOn else {
+      cueObserved(i, plan, error: error, mode, input, &requests, &collector)
+      return
+    }
+    let active = hysteresis[i].isActive
+    // The distance past the threshold only where the margin reads it: an inactive cue.
+    let past = noiseGate.marginFactor > 0 && !active ? plan.pastActivating(error, withRef: mode.withRef) : nil
+    switch noiseGate.judge(
+      i, error: error, withRef: mode.withRef, band: plan.noiseBand(withRef: mode.withRef), pastThreshold: past,
+      active: active)
+    {
+    case .noisy: cueUnavailable(i, plan, why: "noisy", &requests, &collector)
+    case .demoted: cueObserved(i, plan, error: error, mode, input, demoted: true, &requests, &collector)
+    case .pass: cueObserved(i, plan, error: error, mode, input, &requests, &collector)
     }
   }
 
@@ -262,7 +266,7 @@ extension Engine {
 
   /// An error: its level (§3.3) moves the hysteresis (§3.5); an active cue is a candidate.
   @inline(__always) mutating func cueObserved(
-    _ i: Int, _ plan: CuePlan, error: Double, _ observed: CueObservation, _ input: T0Input, demoted: Bool = false,
+    _ i: Int, _ plan: CuePlan, error: Double, _ observed: ObservedMode, _ input: T0Input, demoted: Bool = false,
     _ requests: inout T0Requests, _ collector: inout CueEvalCollector?
   ) {
     let modeWithRef = observed.withRef
