@@ -31,7 +31,7 @@ struct FormulaFastPathTests {
       var e = FormulaEvaluation(plan: plan)
       e.stepOnly = stepOnly
       let v = body(&e)
-      result.append(Outcome(bits: v?.bitPattern, failure: e.failure))
+      result.append(Outcome(bits: v?.bitPattern, failure: ctx.failure))
       steps += e.steps
     }
     for root in [plan.noRefError, withRef ? plan.withRefError : nil].compactMap({ $0 }) {

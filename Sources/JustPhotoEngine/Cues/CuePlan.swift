@@ -352,7 +352,7 @@ extension CuePlan {
     }
     var evaluation = FormulaEvaluation(plan: self)
     guard let normal = evaluation.scalar(node, ctx) else {
-      let why = evaluation.failure ?? "unavailable"
+      let why = ctx.failure ?? "unavailable"
       if why.hasPrefix("missing_target:") && noRef != nil {
         return CueObservation(observation: observe(ctx), withRef: false, mirrored: false, targetMissing: true)
       }
@@ -388,7 +388,7 @@ extension CuePlan {
   /// it is unavailable; the confidence gate applies.
   func observeAssignment(_ index: Int, _ ctx: MetricContext) -> MetricObservation {
     var evaluation = FormulaEvaluation(plan: self)
-    guard let v = evaluation.assignment(index, ctx) else { return .unavailable(evaluation.failure ?? "unavailable") }
+    guard let v = evaluation.assignment(index, ctx) else { return .unavailable(ctx.failure ?? "unavailable") }
     guard passesConfidenceGate(ctx) else { return .unavailable("low_confidence") }
     return .value(v)
   }
@@ -404,7 +404,7 @@ extension CuePlan {
       if !dropped.isEmpty { return .unavailable("missing_input:" + dropped.joined(separator: "|")) }
     }
     var evaluation = FormulaEvaluation(plan: self)
-    guard let value = evaluation.scalar(node, ctx) else { return .unavailable(evaluation.failure ?? "unavailable") }
+    guard let value = evaluation.scalar(node, ctx) else { return .unavailable(ctx.failure ?? "unavailable") }
     guard passesConfidenceGate(ctx) else { return .unavailable("low_confidence") }
     return .value(value)
   }

@@ -43,8 +43,8 @@ struct FormulaEvaluation {
   let roots: UnsafeMutablePointer<Int>
   let count: Int
   let bodyJoints: UnsafeBufferPointer<Joint>
-  /// Why the value is unavailable (set when a value is nil).
-  var failure: String?
+  // Why a value is unavailable is kept by the context (`MetricContext.failure`), not here: a
+  // string field made every evaluation's destruction an outlined release, per cue and frame.
   #if DEBUG
     /// Test builds: `step` calls made (the work the loop in `run` saves), and `run` made to
     /// take every node through `step` (what the loop is compared with).
@@ -63,13 +63,18 @@ struct FormulaEvaluation {
     bodyJoints = c.bodyJoints
   }
 
-  /// The value of node `node` of the plan's formula as a number.
-  mutating func scalar(_ node: Int, _ ctx: MetricContext) -> Double? { evaluate(node, ctx) }
+  /// The value of node `node` of the plan's formula as a number; nil with the reason in
+  /// `ctx.failure` (cleared first: the first failure of this call).
+  mutating func scalar(_ node: Int, _ ctx: MetricContext) -> Double? {
+    ctx.clearFailure()
+    return evaluate(node, ctx)
+  }
 
   /// The value of the formula's assignment `index` as a number (`frame_scalars` overrides
   /// apply on T1 evaluations).
   mutating func assignment(_ index: Int, _ ctx: MetricContext) -> Double? {
-    if let v = override(index, ctx) { return finite(v) }
+    ctx.clearFailure()
+    if let v = override(index, ctx) { return finite(v, ctx) }
     return evaluate(roots[index], ctx)
   }
 
@@ -77,9 +82,9 @@ struct FormulaEvaluation {
   /// allocation, and no closure holding the context), else on temporary ones.
   mutating func evaluate(_ node: Int, _ ctx: MetricContext) -> Double? {
     if let regs = ctx.registers, count <= ctx.registerCapacity {
-      return finite(run(node, ctx, regs) ? regs[node] : nil)
+      return finite(run(node, ctx, regs) ? regs[node] : nil, ctx)
     }
-    return Self.withRegisters(count) { regs in finite(run(node, ctx, regs) ? regs[node] : nil) }
+    return Self.withRegisters(count) { regs in finite(run(node, ctx, regs) ? regs[node] : nil, ctx) }
   }
 
   /// Runs `body` with `count` registers (one per node of the program), on the stack.
@@ -87,10 +92,10 @@ struct FormulaEvaluation {
     withUnsafeTemporaryAllocation(of: MetricValue.self, capacity: max(1, count)) { body($0.baseAddress!) }
   }
 
-  mutating func finite(_ value: MetricValue?) -> Double? {
+  func finite(_ value: MetricValue?, _ ctx: MetricContext) -> Double? {
     guard let v = value else { return nil }
     guard v.a.isFinite else {
-      failure = failure ?? "non_finite"
+      ctx.fail("non_finite")
       return nil
     }
     return v.a
@@ -103,8 +108,8 @@ struct FormulaEvaluation {
     return nil
   }
 
-  mutating func fail(_ reason: String) -> MetricValue? {
-    if failure == nil { failure = reason }
+  func fail(_ reason: String, _ ctx: MetricContext) -> MetricValue? {
+    ctx.fail(reason)
     return nil
   }
 
@@ -141,7 +146,7 @@ struct FormulaEvaluation {
           guard step(n, ctx, regs) else { return false }
         }
       case .call(let f, let first, let count):
-        guard call(f, first, count, into: n, regs) else { return false }
+        guard call(f, first, count, into: n, regs, ctx) else { return false }
       case .verticalDifference(let x):
         let v = regs[x].a
         regs[n] = .scalar(ctx.options.angleFix ? -v : v)
@@ -205,21 +210,21 @@ struct FormulaEvaluation {
     switch ops[n] {
     case .constant(let d): return put(.scalar(d))
     case .joint(let j):
-      guard ctx.frame.hasBody else { return failed("missing_input:no_pose") }
+      guard ctx.frame.hasBody else { return failed("missing_input:no_pose", ctx) }
       if let p = ctx.frame[j] { return put(.point(p)) }
-      return failed(Reasons.joint[j.rawValue][ctx.frame.dropReasons[j.rawValue].map(Reasons.dropIndex) ?? 0])
+      return failed(Reasons.joint[j.rawValue][ctx.frame.dropReasons[j.rawValue].map(Reasons.dropIndex) ?? 0], ctx)
     case .facePoint(let fp): return put(facePoint(fp, ctx))
     case .faceBBox:
-      guard ctx.facePoints.present else { return failed("missing_input:no_face") }
+      guard ctx.facePoints.present else { return failed("missing_input:no_face", ctx) }
       return put(.rect(ctx.facePoints.bbox))
     case .bodyBox(let minPoints):
-      guard ctx.frame.hasBody else { return failed("missing_input:no_pose") }
+      guard ctx.frame.hasBody else { return failed("missing_input:no_pose", ctx) }
       // The points read in place from the context's frame (no copy of it, no retain).
       let box =
         ctx.options.perCue
         ? BodyBBox.perCue(bodyJoints, minPoints: minPoints) { ctx.frame[$0] } : BodyBBox.allJoints(in: ctx.frame)
       switch box {
-      case .failure(let f): return failed(f == .insufficientPoints ? Reasons.insufficientPoints : Reasons.degenerateBBox)
+      case .failure(let f): return failed(f == .insufficientPoints ? Reasons.insufficientPoints : Reasons.degenerateBBox, ctx)
       case .success(let b): return put(.box(b))
       }
     case .bodyConfidence:
@@ -230,11 +235,11 @@ struct FormulaEvaluation {
         sum += ctx.frame.rawConfidence[j.rawValue] ?? 1
         count += 1
       }
-      guard count > 0 else { return failed("missing_input:no_pose") }
+      guard count > 0 else { return failed("missing_input:no_pose", ctx) }
       return put(.scalar(sum / Double(count)))
     case .faceLandmarkConfidence:
       // Vision gives no per-landmark face confidence: 1.0 unless recorded (§2.10, G-36).
-      guard ctx.facePoints.present else { return failed("missing_input:no_face") }
+      guard ctx.facePoints.present else { return failed("missing_input:no_face", ctx) }
       return put(.scalar(ctx.facePoints.landmarkConfAvg ?? 1))
     case .catalogue(let c):
       return put(catalogue(c, ctx))
@@ -242,7 +247,7 @@ struct FormulaEvaluation {
       return put(pixel(f, roiIndex, override, ctx))
     case .target(let i):
       let m = plan.formula.names[i]
-      guard let v = ctx.targets[m] else { return failed("missing_target:target.\(m)") }
+      guard let v = ctx.targets[m] else { return failed("missing_target:target.\(m)", ctx) }
       return put(.scalar(v))
     case .local(let i):
       if ctx.overrides, let v = override(i, ctx) { return put(v) }
@@ -253,7 +258,7 @@ struct FormulaEvaluation {
     case .binary(let op, let l, let r):
       return put(.scalar(Self.binary(op, regs[l].a, regs[r].a)))
     case .call(let f, let first, let count):
-      return call(f, first, count, into: n, regs)
+      return call(f, first, count, into: n, regs, ctx)
     case .field(let x, let f):
       return put(.scalar(Self.field(regs[x], f)))
     case .verticalDifference(let x):
@@ -269,14 +274,14 @@ struct FormulaEvaluation {
   }
 
   mutating func facePoint(_ fp: FacePoint, _ ctx: MetricContext) -> MetricValue? {
-    guard ctx.facePoints.present else { return fail("missing_input:no_face") }
-    guard let p = ctx.facePoints[fp] else { return fail(Reasons.facePoint[fp]!) }
+    guard ctx.facePoints.present else { return fail("missing_input:no_face", ctx) }
+    guard let p = ctx.facePoints[fp] else { return fail(Reasons.facePoint[fp]!, ctx) }
     return .point(p)
   }
 
   /// Records `reason` (the first failure wins) and returns false.
-  mutating func failed(_ reason: String) -> Bool {
-    if failure == nil { failure = reason }
+  func failed(_ reason: String, _ ctx: MetricContext) -> Bool {
+    ctx.fail(reason)
     return false
   }
 
@@ -285,17 +290,17 @@ struct FormulaEvaluation {
   mutating func pixel(_ f: FormulaFunction, _ roiIndex: Int, _ override: Int, _ ctx: MetricContext) -> MetricValue? {
     let roi = plan.formula.names[roiIndex]
     if ctx.overrides, let v = ctx.scalars[plan.formula.names[override]] { return .scalar(v) }
-    guard let luma = ctx.luma else { return fail("missing_input:luma") }
+    guard let luma = ctx.luma else { return fail("missing_input:luma", ctx) }
     guard let rects = ROIGeometry.rects(named: roi, face: ctx.face, ctx.roiCoefficients) else {
-      return fail("missing_input:\(roi)")
+      return fail("missing_input:\(roi)", ctx)
     }
     switch rects {
-    case .failure(let why): return fail(why.reason)
+    case .failure(let why): return fail(why.reason, ctx)
     case .success(let rs):
       ctx.pixelReads += 1
       if let slot = ctx.lumaSlot {
         if let known = slot.value(f, rs) {
-          guard let v = known else { return fail("roi_empty:\(roi)") }
+          guard let v = known else { return fail("roi_empty:\(roi)", ctx) }
           return .scalar(v)
         }
       }
@@ -317,7 +322,7 @@ struct FormulaEvaluation {
           }
         }
       ctx.lumaSlot?.keep(f, rs, v)
-      guard let v else { return fail("roi_empty:\(roi)") }
+      guard let v else { return fail("roi_empty:\(roi)", ctx) }
       return .scalar(v)
     }
   }
@@ -326,7 +331,8 @@ struct FormulaEvaluation {
   /// `regs[n]`; false when it fails. Inlined into `run`'s loop (a call per call node before):
   /// 4.5 M instructions fewer per bench replay.
   @inline(__always) mutating func call(
-    _ f: FormulaFunction, _ first: Int, _ count: Int, into n: Int, _ regs: UnsafeMutablePointer<MetricValue>
+    _ f: FormulaFunction, _ first: Int, _ count: Int, into n: Int, _ regs: UnsafeMutablePointer<MetricValue>,
+    _ ctx: MetricContext
   ) -> Bool {
     @inline(__always) func arg(_ k: Int) -> MetricValue { regs[arguments[first + k]] }
     @inline(__always) func put(_ v: MetricValue) -> Bool {
@@ -346,7 +352,7 @@ struct FormulaEvaluation {
       // Angle at b between ba and bc, degrees (PS metrics.helpers).
       let (ux, uy, vx, vy) = (a.a - b.a, a.b - b.b, c.a - b.a, c.b - b.b)
       let norm = (ux * ux + uy * uy).squareRoot() * (vx * vx + vy * vy).squareRoot()
-      guard norm > 0 else { return failed("degenerate_angle") }
+      guard norm > 0 else { return failed("degenerate_angle", ctx) }
       return put(.scalar(acos(Swift.max(-1, Swift.min(1, (ux * vx + uy * vy) / norm))) * 180 / .pi))
     case .center:
       let x = arg(0)
@@ -363,7 +369,7 @@ struct FormulaEvaluation {
       let (x, y) = (arg(0), arg(1))
       return put(.scalar(((x.a - y.a) * (x.a - y.a) + (x.b - y.b) * (x.b - y.b)).squareRoot()))
     case .atan2: return put(.scalar(atan2(arg(0).a, arg(1).a)))
-    default: return failed("unsupported_function:\(f.rawValue)")
+    default: return failed("unsupported_function:\(f.rawValue)", ctx)
     }
   }
 
@@ -372,17 +378,17 @@ struct FormulaEvaluation {
     switch c {
     case .eyeAR:
       // [D] recorded eye_ar, else the mean of both eyes' aspect ratios (§2.10).
-      guard ctx.facePoints.present else { return fail("missing_input:no_face") }
+      guard ctx.facePoints.present else { return fail("missing_input:no_face", ctx) }
       if let v = ctx.facePoints.eyeAR { return .scalar(v) }
       guard let l = ctx.facePoints.leftEAR, let r = ctx.facePoints.rightEAR else {
-        return fail("missing_input:face.eyeAR")
+        return fail("missing_input:face.eyeAR", ctx)
       }
       return .scalar((l + r) / 2)
     case .extraPersonCount:
       let people = ctx.frame.people ?? ctx.frame.faces.count
       return .scalar(Double(people - 1))
     default:
-      return fail(Reasons.catalogue[c]!)
+      return fail(Reasons.catalogue[c]!, ctx)
     }
   }
 }

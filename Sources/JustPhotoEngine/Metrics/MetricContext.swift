@@ -39,6 +39,19 @@ final class MetricContext: @unchecked Sendable {
   var pixelReads = 0
   /// The weighted pixels those reads summed from `luma` without tables (`PixelMetrics.directWork`).
   var pixelWork = 0
+  /// Why the last formula evaluation on this context (`FormulaEvaluation.scalar` or
+  /// `assignment`) has no value: its first failing input (ENGINE §3.4.1 reason strings).
+  private(set) var failure: String?
+
+  /// Records `reason` unless the evaluation already failed (the first failure wins).
+  @inline(__always) func fail(_ reason: String) {
+    if failure == nil { failure = reason }
+  }
+
+  /// Forgets the last evaluation's failure (a store only when there is one).
+  @inline(__always) func clearFailure() {
+    if failure != nil { failure = nil }
+  }
 
   /// The parts of `face` the formulas and the confidence gate read, taken out once here:
   /// reading them through `face` copied the whole observation per node. Read its fields in
