@@ -17,8 +17,14 @@ struct HotPathTests {
 
   @Test("§3.3/§3.7: LevelRule gives ThresholdSet's level and severity for every operator, bound and value")
   func levelRuleEqualsThresholdSet() {
-    let bounds: [Double] = [-0.5, 0, 0.04, 0.12, 3]
-    let values: [Double] = [-1, -0.5, -0.12, -0.04, 0, 0.03, 0.04, 0.05, 0.12, 0.5, 3, 4, .infinity, -.infinity, .nan]
+    let bounds: [Double] = [-0.5, 0, 0.04, 0.12, 3, .infinity, -.infinity, .nan]
+    // Every bound a threshold below can have, and the doubles either side of it (the rule tests
+    // `x > a` as `x ≥ a.nextUp`), ±0, and the non-finite values.
+    let edges = [
+      -1.5, -1, -0.5, -0.25, -0.24, -0.12, -0.08, -0.04, -0.02, 0, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.12, 0.24, 0.25,
+      0.36, 0.5, 1, 1.5, 3, 4, 6, 9,
+    ]
+    let values = edges.flatMap { [$0.nextDown, $0, $0.nextUp] } + [-0.0, .infinity, -.infinity, .nan]
     var checked = 0
     for hardOp in Self.ops {
       for warnOp in Self.ops {
@@ -43,7 +49,7 @@ struct HotPathTests {
         }
       }
     }
-    #expect(checked > 10_000)
+    #expect(checked > 100_000)
     // Several thresholds on a level: not single, so CuePlan asks the set itself.
     #expect(!LevelRule(ThresholdSet(warn: [Threshold(.greater, 1), Threshold(.less, -1)])).single)
     #expect(LevelRule(nil).level(of: 5) == .none && LevelRule(nil).severity(of: 5) == nil)
