@@ -35,6 +35,10 @@ final class CuePlan: Sendable {
   /// The noRef error's root node in `formula` (§3.2); nil without a noRef trigger.
   let noRefError: Int?
   let noRefErrorText: String?
+  /// `noRefError` for a context without `frame_scalars` overrides (T0): when the error is just
+  /// an assignment's name (`error: centerXOffset`), that assignment's root, so the evaluation
+  /// runs it without the `local` node's recursion and copy (same value, same first failure).
+  let noRefErrorDirect: Int?
   /// The withRef error's root node in `formula`.
   let withRefError: Int?
   /// The index of the first cue whose observation equals this one's on every frame.
@@ -122,6 +126,10 @@ final class CuePlan: Sendable {
     code = formula.code
     noRefError = program.noRefError == nil ? nil : formula.expressionRoots[0]
     noRefErrorText = program.noRefError?.text
+    noRefErrorDirect = noRefError.map { n in
+      if case .local(let i) = formula.ops[n], formula.subtreeStart[n] == n { return formula.roots[i] }
+      return n
+    }
     withRefError = program.withRefError == nil ? nil : formula.expressionRoots[1]
     // `M - target.M` (spaces removed) with M assigned by the formula: the form mirror
     // evaluation and the MatchDecider understand (§3.13c, f).
@@ -395,7 +403,9 @@ extension CuePlan {
 
   /// The noRef error of this cue on `ctx.frame`, or why it is unavailable (§3.4.1–2).
   func observe(_ ctx: MetricContext) -> MetricObservation {
-    guard let node = noRefError else { return .unavailable(notEvaluated ?? "no noRef error") }
+    guard let node = ctx.overrides ? noRefError : noRefErrorDirect else {
+      return .unavailable(notEvaluated ?? "no noRef error")
+    }
     if ctx.options.requiresAllListed, usesBodyPoints {
       guard ctx.frame.hasBody else { return .unavailable("missing_input:no_pose") }
       let dropped =
