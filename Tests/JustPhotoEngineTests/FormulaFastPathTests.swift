@@ -125,7 +125,10 @@ struct FormulaFastPathTests {
       // The same formula node by node through step: one call per node.
       let (same, allSteps) = Self.outcomes(plan, MetricContext(frame: kept, options: options), stepOnly: true, withRef: false)
       #expect(same == ok)
-      #expect(allSteps >= 10 * ok.count)
+      #expect(allSteps >= plan.formula.nodeCount)
+      // The joints' fields are single nodes (`jointField`): four in this formula.
+      let fused = (0..<plan.formula.nodeCount).filter { if case .jointField = plan.formula.ops[$0] { true } else { false } }
+      #expect(fused.count == 4)
 
       let dropped = Canonicalizer.canonicalize(
         LandmarkFrame(

@@ -145,6 +145,12 @@ struct FormulaEvaluation {
         } else {
           guard step(n, ctx, regs) else { return false }
         }
+      case .jointField(let j, let f):
+        if ctx.frame.hasBody, let p = ctx.frame[j] {
+          regs[n] = .scalar(Self.field(.point(p), f))
+        } else {
+          guard step(n, ctx, regs) else { return false }
+        }
       case .call(let f, let first, let count):
         guard call(f, first, count, into: n, regs, ctx) else { return false }
       case .verticalDifference(let x):
@@ -209,10 +215,8 @@ struct FormulaEvaluation {
     }
     switch ops[n] {
     case .constant(let d): return put(.scalar(d))
-    case .joint(let j):
-      guard ctx.frame.hasBody else { return failed("missing_input:no_pose", ctx) }
-      if let p = ctx.frame[j] { return put(.point(p)) }
-      return failed(Reasons.joint[j.rawValue][ctx.frame.dropReasons[j.rawValue].map(Reasons.dropIndex) ?? 0], ctx)
+    case .joint(let j): return put(keptJoint(j, ctx).map(MetricValue.point))
+    case .jointField(let j, let f): return put(keptJoint(j, ctx).map { .scalar(Self.field(.point($0), f)) })
     case .facePoint(let fp): return put(facePoint(fp, ctx))
     case .faceBBox:
       guard ctx.facePoints.present else { return failed("missing_input:no_face", ctx) }
@@ -271,6 +275,17 @@ struct FormulaEvaluation {
       let v = regs[x].a
       return put(.scalar(ctx.options.angleFix ? AngleMath.wrap(v) : v))
     }
+  }
+
+  /// Joint `j` of the context's frame, or nil with why recorded (no body; the joint dropped).
+  func keptJoint(_ j: Joint, _ ctx: MetricContext) -> Point2? {
+    guard ctx.frame.hasBody else {
+      ctx.fail("missing_input:no_pose")
+      return nil
+    }
+    if let p = ctx.frame[j] { return p }
+    ctx.fail(Reasons.joint[j.rawValue][ctx.frame.dropReasons[j.rawValue].map(Reasons.dropIndex) ?? 0])
+    return nil
   }
 
   mutating func facePoint(_ fp: FacePoint, _ ctx: MetricContext) -> MetricValue? {

@@ -27,6 +27,10 @@ enum MetricOp: Sendable {
   /// A call; its arguments are `arguments[first ..< first + count]`.
   case call(FormulaFunction, first: Int, count: Int)
   case field(Int, FormulaField)
+  /// A field of a joint (`rShoulder.y`): `.field` over `.joint` in one node, the commonest
+  /// pair in the spec's formulas (one dispatch and one register instead of two), with the
+  /// joint's failure or else the field's value, as the pair gives.
+  case jointField(Joint, FormulaField)
   case verticalDifference(Int)
   case directionAngle(Int)
   case angleDifference(Int)
@@ -160,6 +164,10 @@ final class MetricProgram: @unchecked Sendable {
         let first = arguments.count
         arguments.append(contentsOf: children)
         return emit(.call(f, first: first, count: children.count))
+      case .field(.joint(let name), let f):
+        // A Vision joint's field in one node; another name is NaN's field, as before.
+        if let j = Joint(name: name) { return emit(.jointField(j, f)) }
+        return emit(.field(add(.joint(name)), f))
       case .field(let x, let f): return emit(.field(add(x), f))
       case .verticalDifference(let x): return emit(.verticalDifference(add(x)))
       case .directionAngle(let x): return emit(.directionAngle(add(x)))
