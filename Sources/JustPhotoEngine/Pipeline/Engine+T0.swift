@@ -193,30 +193,29 @@ extension Engine {
     }
     let observed: CueObservation
     let slot = plan.evaluationSlot
-    if !plan.sharesSlot {
-      // Alone in its slot: no other cue reads its observation.
-      observed = tape.observation(slot) {
-        plan.observe(input.ctx, withRefSession: input.withRefSession, mirrorCtx: input.mirrorCtx)
-      }
-    } else if observationStamp[slot] == evaluationCount {
+    if plan.sharesSlot, observationStamp[slot] == evaluationCount {
       observed = observationCache[slot]
     } else {
-      // From the tape of an earlier replay when there is one (`ObservationTape`).
+      // From the tape of an earlier replay when there is one (`ObservationTape`); kept for the
+      // other cues of a shared slot (a cue alone in its slot skips the cache).
       observed = tape.observation(slot) {
         plan.observe(input.ctx, withRefSession: input.withRefSession, mirrorCtx: input.mirrorCtx)
       }
-      observationCache[slot] = observed
-      observationStamp[slot] = evaluationCount
+      if plan.sharesSlot {
+        observationCache[slot] = observed
+        observationStamp[slot] = evaluationCount
+      }
     }
     // The observation taken apart once: the value path moves plain values (copying the
     // observation, whose other case holds a string, was an outlined copy and destroy per cue).
     let mode = ObservedMode(withRef: observed.withRef, mirrored: observed.mirrored)
-    guard case .value(let error) = observed.observation else {
-      if case .unavailable(let why) = observed.observation {
-        noiseGate.clear(i)
-        cueUnavailable(i, plan, why: why, &requests, &collector)
-      }
+    let error: Double
+    switch observed.observation {
+    case .unavailable(let why):
+      noiseGate.clear(i)
+      cueUnavailable(i, plan, why: why, &requests, &collector)
       return
+    case .value(let e): error = e
     }
     // `noiseGate` (§3.4.7): one `isOn` check when off (the default).
     guard noiseGate.isOn else {
