@@ -120,6 +120,7 @@ public struct PrefetchingSource: EventSource {
     private func read(_ start: any EventSource) {
       var source = start
       var pending: [InputEvent?] = []
+      pending.reserveCapacity(PrefetchingSource.batchEvents)
       var bytes = 0
       reading: while true {
         let last: Item?
@@ -140,7 +141,10 @@ public struct PrefetchingSource: EventSource {
         // A full batch, or what was read before the end or the error, then that.
         if !pending.isEmpty {
           let events = pending
+          // Room for a whole batch at once: grown by appending, the array was reallocated and
+          // copied about ten times per batch, in fresh memory (page faults) on this thread.
           pending = []
+          pending.reserveCapacity(PrefetchingSource.batchEvents)
           bytes = 0
           guard put(.events(events)) else { break reading }
         }
