@@ -72,8 +72,8 @@ extension Engine {
         matchBecameTrue: match.praised, wasFrozen: wasFrozen)
       perform(cueCard.step(.evaluated(evaluation), at: t), into: &effects, at: t)
     }
-    effects.outputs += match.outputs
-    return effects
+    if !match.outputs.isEmpty { effects.outputs += match.outputs }
+    return consume effects
   }
 
   // MARK: - Steps 1–2: canonical frame, subject, metric contexts
