@@ -132,7 +132,7 @@ public final class RecordingReader {
       }
       expectedSeq = b.headSeq &+ 1
     }
-    let e = b.head.take()
+    let e = b.takeHead()
     // Reading ahead must not cost the caller this event: a failure in the next chunk is
     // reported by the following call.
     do { try b.advance(self) } catch { deferredError = error }
@@ -154,8 +154,7 @@ public final class RecordingReader {
       }
       c.nextChunk = lo
       c.left = 0
-      c.head = nil
-      c.hasHead = false
+      c.clearHead()
       c.lastEnd = nil
       try c.advance(self)
       while c.hasHead && c.headT < t { try c.advance(self) }
@@ -255,8 +254,11 @@ final class ChannelCursor {
   @exclusivity(unchecked) var reader_: ByteReader
   @exclusivity(unchecked) var left: Int64 = 0
   @exclusivity(unchecked) var lastEnd: (t: Int64, seq: Int64)? = nil
-  @exclusivity(unchecked) var head: InputEvent? = nil
-  @exclusivity(unchecked) var hasHead = false
+  /// The next event (`hasHead`), in a slot of its own rather than an `InputEvent?`: writing
+  /// over or dropping an optional event goes through its value witnesses (~110 instructions,
+  /// even for nil), once per event read.
+  private let head = UnsafeMutablePointer<InputEvent>.allocate(capacity: 1)
+  @exclusivity(unchecked) private(set) var hasHead = false
   @exclusivity(unchecked) var headT: Int64 = 0
   @exclusivity(unchecked) var headSeq: Int64 = 0
 
@@ -269,12 +271,40 @@ final class ChannelCursor {
     reader_ = ByteReader()
   }
 
+  deinit {
+    clearHead()
+    head.deallocate()
+  }
+
+  /// Stores `e` as the next event (over the one there, if any).
+  @inline(__always)
+  func setHead(_ e: consuming InputEvent) {
+    if hasHead { head.deinitialize(count: 1) }
+    head.initialize(to: e)
+    hasHead = true
+  }
+
+  /// The next event, moved out (nil when there is none); the slot is then empty.
+  @inline(__always)
+  func takeHead() -> InputEvent? {
+    guard hasHead else { return nil }
+    hasHead = false
+    return head.move()
+  }
+
+  /// Drops the next event, if any.
+  @inline(__always)
+  func clearHead() {
+    guard hasHead else { return }
+    hasHead = false
+    head.deinitialize(count: 1)
+  }
+
   /// Decodes the next event of this channel into `head` (nil at the channel's end).
   @inline(__always)
   func advance(_ reader: RecordingReader) throws(RecordingError) {
     if left == 0 {
-      head = nil
-      hasHead = false
+      clearHead()
       guard try loadNext(reader) else { return }
     }
     do throws(CodecError) {
@@ -285,15 +315,13 @@ final class ChannelCursor {
         if unread != 0 { throw CodecError("\(unread) bytes left after the chunk's \(current!.count) events") }
         if decoder.prevT != current!.endMs { throw CodecError("last event at t=\(decoder.prevT) but the chunk ends at \(current!.endMs) ms") }
       }
-      head = e
-      hasHead = true
+      setHead(e)
       headT = decoder.prevT
       headSeq = s
       lastEnd = (headT, s)
     } catch {
       left = 0
-      head = nil
-      hasHead = false
+      clearHead()
       nextChunk = chunks.count
       throw reader.fail(current!, name, error.message)
     }
