@@ -16,8 +16,7 @@ public struct PrefetchingSource: EventSource {
   public let header: JSONObject
   private let owner: Owner
   /// The current batch; each event is moved out when handed on (no copy, no retain).
-  private var batch: [InputEvent?] = []
-  private var position = 0
+  private var batch: EventBatch? = nil
   private var finished = false
 
   /// Events per batch handed over from the reader thread. Each hand-over can wake the other
@@ -37,25 +36,58 @@ public struct PrefetchingSource: EventSource {
 
   /// The next event, nil at the end; a read error of the reader thread is thrown here.
   public mutating func next() throws(RecordingError) -> InputEvent? {
-    if position < batch.count {
-      defer { position += 1 }
-      return batch[position].take()
-    }
+    if let batch, let e = batch.take() { return e }
     if finished { return nil }
-    position = 0
     switch owner.pipe.take() {
     case .events(let events):
       batch = events
-      position = 1
-      return batch[0].take()
+      return events.take()
     case .end:
-      batch = []
+      batch = nil
       finished = true
       return nil
     case .failed(let error):
-      batch = []
+      batch = nil
       finished = true
       throw error
+    }
+  }
+
+  /// Events moved in by the reader thread and out by the replay, in order, each exactly once.
+  /// The slots hold `InputEvent`s, not `InputEvent?`s: an optional event is dropped through
+  /// its value witnesses (~110 instructions, even for nil), and a batch of them was dropped
+  /// per event read. Events not taken are dropped with the batch.
+  final class EventBatch: @unchecked Sendable {
+    private let base: UnsafeMutablePointer<InputEvent>
+    let capacity: Int
+    private(set) var count = 0
+    private var taken = 0
+
+    init(capacity: Int) {
+      base = .allocate(capacity: capacity)
+      self.capacity = capacity
+    }
+
+    deinit {
+      (base + taken).deinitialize(count: count - taken)
+      base.deallocate()
+    }
+
+    var isFull: Bool { count == capacity }
+
+    /// Appends `event` (the batch must not be full).
+    func append(_ event: consuming InputEvent) {
+      precondition(count < capacity, "EventBatch: full")
+      (base + count).initialize(to: event)
+      count += 1
+    }
+
+    /// The next event not yet taken, moved out; nil when all were taken.
+    @inline(__always)
+    func take() -> InputEvent? {
+      guard taken < count else { return nil }
+      defer { taken += 1 }
+      return (base + taken).move()
     }
   }
 
@@ -69,7 +101,7 @@ public struct PrefetchingSource: EventSource {
   /// The reader thread and the bounded queue between it and the replay.
   final class Pipe: @unchecked Sendable {
     enum Item {
-      case events([InputEvent?])
+      case events(EventBatch)
       case end
       case failed(RecordingError)
     }
@@ -119,8 +151,7 @@ public struct PrefetchingSource: EventSource {
 
     private func read(_ start: any EventSource) {
       var source = start
-      var pending: [InputEvent?] = []
-      pending.reserveCapacity(PrefetchingSource.batchEvents)
+      var pending = EventBatch(capacity: PrefetchingSource.batchEvents)
       var bytes = 0
       reading: while true {
         let last: Item?
@@ -128,7 +159,7 @@ public struct PrefetchingSource: EventSource {
           if let e = try source.next() {
             bytes += e.bulkBytes
             pending.append(consume e)  // moved, not copied (a copy retained its arrays)
-            guard pending.count >= PrefetchingSource.batchEvents || bytes >= PrefetchingSource.batchBytes else {
+            guard pending.isFull || bytes >= PrefetchingSource.batchBytes else {
               continue reading
             }
             last = nil
@@ -139,12 +170,11 @@ public struct PrefetchingSource: EventSource {
           last = .failed(error)
         }
         // A full batch, or what was read before the end or the error, then that.
-        if !pending.isEmpty {
+        if pending.count > 0 {
+          // Room for a whole batch at once (grown by appending, an array was reallocated and
+          // copied about ten times per batch, in fresh memory on this thread).
           let events = pending
-          // Room for a whole batch at once: grown by appending, the array was reallocated and
-          // copied about ten times per batch, in fresh memory (page faults) on this thread.
-          pending = []
-          pending.reserveCapacity(PrefetchingSource.batchEvents)
+          pending = EventBatch(capacity: PrefetchingSource.batchEvents)
           bytes = 0
           guard put(.events(events)) else { break reading }
         }
