@@ -15,9 +15,10 @@ struct CueCandidate: Equatable, Sendable {
   /// read from it when asked, not copied into every candidate of every evaluation (two string
   /// retains and releases per active cue and frame). `unowned(unsafe)`: the engine's plans
   /// outlive its candidates, which every evaluation rebuilds (and a spec reload clears).
-  /// The names stay two strings: an optional class reference beside this field (a box for
-  /// them, tried in issue 38) breaks `Optional<CueCandidate>`'s nil in debug builds with
-  /// Swift 6.3.1 (`[].first == nil` is false; docs/PERFORMANCE.md, eighth round).
+  /// Keep a field with spare bit patterns beside this one (the strings below): with Swift
+  /// 6.3.1, a struct whose only such field is an `unowned(unsafe)` optional reference reads
+  /// its own `nil` wrong in debug builds (`[].first == nil` is false; docs/PERFORMANCE.md,
+  /// eighth round), which a box in place of the strings, tried in issue 38, ran into.
   unowned(unsafe) private let source: CuePlan?
   private let ownId: String
   private let ownMutexGroup: String
