@@ -40,7 +40,9 @@ struct SubjectTracker: Equatable, Sendable {
   }
 
   mutating func recent(at t: Millis) -> Int {
-    switches.removeAll { t - $0 > Self.unstableWindowMs }
+    // Most evaluations have no switch to forget: `removeAll(where:)` on the empty array went
+    // through a range replacement (and a new buffer for the shared empty one), every evaluation.
+    if !switches.isEmpty { switches.removeAll { t - $0 > Self.unstableWindowMs } }
     return switches.count
   }
 }
