@@ -321,7 +321,9 @@ struct ReplayRun<E: ReplayableEngine, S: EventSource, O: ReplayOutput> where O.O
 
   @inlinable mutating func apply(_ effects: E.Step) throws(ReplayError) {
     if let rejection = effects.rejection { throw bad(now, rejection) }
-    if store != nil, effects.persist != nil {
+    // The step's flush first: almost no step has one, and comparing the optional existential
+    // `store` with nil copied and dropped it, every step.
+    if effects.persist != nil, store != nil {
       if snapshotsOnDemand {
         snapshotPending = true
       } else if let snapshot = effects.persist {
