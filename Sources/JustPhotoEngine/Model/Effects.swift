@@ -5,20 +5,77 @@ import JustPhotoIO
 /// What one call into the engine produced, in generation order. Every output and A.13 line
 /// belongs to the time of the call.
 public struct Effects: Equatable, Sendable {
-  public var outputs: [EngineOutput] = []
-  public var diagnostics: [DiagnosticLine] = []
-  public var timers: [TimerRequest] = []
+  /// Everything a call produced, in one box made when the first thing is recorded (copied on
+  /// write): most calls produce nothing, and an `Effects` is built, moved and dropped several
+  /// times per frame. With its five fields inline that was five retains and five releases per
+  /// copy and drop, and the optimizer left a copy and a drop in every inlined initializer
+  /// (issue 38); an empty `Effects` is now one nil reference.
+  private var box: Box?
+
+  /// The fields. A box that is shared (two `Effects` copies) is never written: `unique()`
+  /// copies it first, so its contents cannot change under a reader on another thread.
+  final class Box: @unchecked Sendable {
+    var outputs: [EngineOutput] = []
+    var diagnostics: [DiagnosticLine] = []
+    var timers: [TimerRequest] = []
+    var persist: PersistBox? = nil
+    var refused: EventDecodingError? = nil
+
+    init() {}
+    init(copying other: Box) {
+      outputs = other.outputs
+      diagnostics = other.diagnostics
+      timers = other.timers
+      persist = other.persist
+      refused = other.refused
+    }
+  }
+
+  /// The box, made or copied so that this value alone holds it.
+  private mutating func unique() -> Box {
+    guard let b = box else {
+      let made = Box()
+      box = made
+      return made
+    }
+    if isKnownUniquelyReferenced(&box) { return b }
+    let copy = Box(copying: b)
+    box = copy
+    return copy
+  }
+
+  public var outputs: [EngineOutput] {
+    get { box?.outputs ?? [] }
+    _modify {
+      let b = unique()
+      yield &b.outputs
+    }
+  }
+  public var diagnostics: [DiagnosticLine] {
+    get { box?.diagnostics ?? [] }
+    _modify {
+      let b = unique()
+      yield &b.diagnostics
+    }
+  }
+  public var timers: [TimerRequest] {
+    get { box?.timers ?? [] }
+    _modify {
+      let b = unique()
+      yield &b.timers
+    }
+  }
   /// The persisted state after this call when it changed (a flush, ENGINE §5.1 Persistence);
   /// the replay adapter writes it to the SQLite store. nil = nothing to flush.
   public var persist: StoreSnapshot? {
-    get { persistBox?.snapshot }
-    set { persistBox = newValue.map(PersistBox.init) }
+    get { box?.persist?.snapshot }
+    set {
+      guard newValue != nil || box?.persist != nil else { return }
+      unique().persist = newValue.map(PersistBox.init)
+    }
   }
-  /// The snapshot behind a reference: a session snapshot is large, few calls carry one, and
-  /// every `Effects` value is moved several times per frame (it was a memmove of the whole
-  /// snapshot each time).
-  private var persistBox: PersistBox?
 
+  /// The snapshot behind a reference: a session snapshot is large and few calls carry one.
   final class PersistBox: Sendable {
     let snapshot: StoreSnapshot
     init(_ snapshot: StoreSnapshot) { self.snapshot = snapshot }
@@ -27,7 +84,13 @@ public struct Effects: Equatable, Sendable {
   /// Set when the engine refused the input event: its fields do not match its kind's
   /// definition (a recording that bypassed `import`). Nothing else is set then; the replayer
   /// reports it as bad input naming the recording and the event's time.
-  public var refused: EventDecodingError?
+  public var refused: EventDecodingError? {
+    get { box?.refused }
+    set {
+      guard newValue != nil || box?.refused != nil else { return }
+      unique().refused = newValue
+    }
+  }
 
   public static func == (a: Effects, b: Effects) -> Bool {
     a.outputs == b.outputs && a.diagnostics == b.diagnostics && a.timers == b.timers && a.persist == b.persist
@@ -38,15 +101,21 @@ public struct Effects: Equatable, Sendable {
     self.refused = refused
   }
   public init(outputs: [EngineOutput] = [], diagnostics: [DiagnosticLine] = [], timers: [TimerRequest] = []) {
-    self.outputs = outputs
-    self.diagnostics = diagnostics
-    self.timers = timers
+    // No box for nothing (the common case).
+    guard !outputs.isEmpty || !diagnostics.isEmpty || !timers.isEmpty else { return }
+    let b = Box()
+    b.outputs = outputs
+    b.diagnostics = diagnostics
+    b.timers = timers
+    box = b
   }
   public var isEmpty: Bool { outputs.isEmpty && diagnostics.isEmpty && timers.isEmpty && persist == nil && refused == nil }
   public mutating func append(_ other: Effects) {
-    outputs += other.outputs
-    diagnostics += other.diagnostics
-    timers += other.timers
-    if let p = other.persist { persist = p }
+    // Only what `other` has: appending empty arrays would make a box for nothing.
+    guard let o = other.box else { return }
+    if !o.outputs.isEmpty { outputs += o.outputs }
+    if !o.diagnostics.isEmpty { diagnostics += o.diagnostics }
+    if !o.timers.isEmpty { timers += o.timers }
+    if let p = o.persist { unique().persist = p }
   }
 }
