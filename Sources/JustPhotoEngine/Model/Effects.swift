@@ -96,6 +96,8 @@ public struct Effects: Equatable, Sendable {
     a.outputs == b.outputs && a.diagnostics == b.diagnostics && a.timers == b.timers && a.persist == b.persist
       && a.refused == b.refused
   }
+  /// Nothing (no arrays to pass in and drop: most calls produce nothing).
+  public init() {}
   /// The effects of a refused input event: nothing but the refusal.
   public init(refused: EventDecodingError) {
     self.refused = refused
