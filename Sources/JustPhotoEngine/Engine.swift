@@ -325,7 +325,7 @@ public struct Engine: Sendable {
       guard !paused, acceptance.accept(frame: frame.frame, at: t) else { return Effects() }
       var effects = evaluateT0(frame, at: t)
       if app.subjectLost || !subjectTracked { effects.append(subjectLostCheck(at: t)) }
-      return consume effects
+      return effects
     case .luma(let plane):
       latestLuma = plane
       return Effects()

@@ -73,7 +73,7 @@ extension Engine {
       perform(cueCard.step(.evaluated(evaluation), at: t), into: &effects, at: t)
     }
     if !match.outputs.isEmpty { effects.outputs += match.outputs }
-    return consume effects
+    return effects
   }
 
   // MARK: - Steps 1–2: canonical frame, subject, metric contexts
