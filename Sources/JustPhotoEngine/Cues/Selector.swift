@@ -1,27 +1,45 @@
 import PoseSpec
 
 /// A cue competing for the single display slot (ENGINE §3.7): an active cue with its sticky
-/// level and current error, or the fallback cue (level warn, no severity).
-struct CueCandidate: Equatable, Sendable {
+/// level and current error, or the fallback cue (level warn, no severity). `@unchecked
+/// Sendable`: `source` points at a `CuePlan`, which is immutable and `Sendable`.
+struct CueCandidate: Equatable, @unchecked Sendable {
   /// The cue's id (its plan's, for a candidate made from one).
-  var id: String { source?.id ?? ownId }
+  var id: String { plan_?.id ?? names?.id ?? "" }
   var level: CueLevel
   var error: Double?
   /// `abs(error) / hardAbs`; nil when the cue has no hard threshold (or it is 0).
   var severity: Double?
   var priority: Int
-  var mutexGroup: String { source?.mutexGroup ?? ownMutexGroup }
-  /// The plan a candidate of the engine's evaluation was made from: its id and mutex group are
-  /// read from it when asked, not copied into every candidate of every evaluation (two string
-  /// retains and releases per active cue and frame). `unowned(unsafe)`: the engine's plans
-  /// outlive its candidates, which every evaluation rebuilds (and a spec reload clears).
-  /// Keep a field with spare bit patterns beside this one (the strings below): with Swift
-  /// 6.3.1, a struct whose only such field is an `unowned(unsafe)` optional reference reads
-  /// its own `nil` wrong in debug builds (`[].first == nil` is false; docs/PERFORMANCE.md,
-  /// eighth round), which a box in place of the strings, tried in issue 38, ran into.
-  unowned(unsafe) private let source: CuePlan?
-  private let ownId: String
-  private let ownMutexGroup: String
+  var mutexGroup: String { plan_?.mutexGroup ?? names?.mutexGroup ?? "" }
+  /// The plan a candidate of the engine's evaluation was made from, unretained: its id and
+  /// mutex group are read from it when asked, not copied into every candidate of every
+  /// evaluation. The engine's plans outlive its candidates, which every evaluation rebuilds
+  /// (and a spec reload clears).
+  ///
+  /// An opaque pointer, not an `unowned(unsafe)` reference: with Swift 6.3.1 a struct whose
+  /// only field with spare bit patterns is an `unowned(unsafe)` optional reads its own nil
+  /// wrong in debug builds (`[].first == nil` is false; docs/PERFORMANCE.md, eighth round).
+  private let source: UnsafeRawPointer?
+  /// The id and mutex group of a candidate made without a plan (the selector's tests), in one
+  /// box: nil for the engine's candidates, so copying or dropping one costs a nil reference,
+  /// not two strings' retains and releases per candidate, ranking and frame.
+  private let names: Names?
+
+  final class Names: Sendable {
+    let id: String
+    let mutexGroup: String
+    init(id: String, mutexGroup: String) {
+      self.id = id
+      self.mutexGroup = mutexGroup
+    }
+  }
+
+  /// The plan behind `source`.
+  @inline(__always) private var plan_: CuePlan? {
+    source.map { Unmanaged<CuePlan>.fromOpaque($0).takeUnretainedValue() }
+  }
+
   /// `priority` boosted by severity (§3.7), filled in by `CueSelector`.
   var effectivePriority: Int
   /// The cue's index in the engine's plans (-1 when unknown): saves an id look-up per frame.
@@ -37,12 +55,11 @@ struct CueCandidate: Equatable, Sendable {
     self.plan = plan
     self.tieRank = tieRank
     source = nil
-    ownId = id
+    names = Names(id: id, mutexGroup: mutexGroup)
     self.level = level
     self.error = error
     self.severity = severity
     self.priority = priority
-    ownMutexGroup = mutexGroup
     effectivePriority = priority
   }
 
@@ -51,13 +68,12 @@ struct CueCandidate: Equatable, Sendable {
   init(_ plan: CuePlan, index: Int, level: CueLevel, error: Double?, severity: Double?) {
     self.plan = index
     tieRank = plan.tieRank
-    source = plan
-    ownId = ""
+    source = UnsafeRawPointer(Unmanaged.passUnretained(plan).toOpaque())
+    names = nil
     self.level = level
     self.error = error
     self.severity = severity
     priority = plan.priority
-    ownMutexGroup = ""
     effectivePriority = plan.priority
   }
 
