@@ -18,8 +18,9 @@ struct HotPathTests {
   @Test("§3.3/§3.7: LevelRule gives ThresholdSet's level and severity for every operator, bound and value")
   func levelRuleEqualsThresholdSet() {
     let bounds: [Double] = [-0.5, 0, 0.04, 0.12, 3, .infinity, -.infinity, .nan]
-    // Every bound a threshold below can have, and the doubles either side of it (the rule tests
-    // `x > a` as `x ≥ a.nextUp`), ±0, and the non-finite values.
+    // Every bound a threshold below can have, and the doubles either side of it (where a rule
+    // that tested `x > a` as `x ≥ a.nextUp`, tried in issue 38, would have to agree), ±0, and
+    // the non-finite values.
     let edges = [
       -1.5, -1, -0.5, -0.25, -0.24, -0.12, -0.08, -0.04, -0.02, 0, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.12, 0.24, 0.25,
       0.36, 0.5, 1, 1.5, 3, 4, 6, 9,

@@ -5,13 +5,13 @@ import PoseSpec
 /// Sendable`: `source` points at a `CuePlan`, which is immutable and `Sendable`.
 struct CueCandidate: Equatable, @unchecked Sendable {
   /// The cue's id (its plan's, for a candidate made from one).
-  var id: String { plan_?.id ?? names?.id ?? "" }
+  var id: String { sourcePlan?.id ?? names?.id ?? "" }
   var level: CueLevel
   var error: Double?
   /// `abs(error) / hardAbs`; nil when the cue has no hard threshold (or it is 0).
   var severity: Double?
   var priority: Int
-  var mutexGroup: String { plan_?.mutexGroup ?? names?.mutexGroup ?? "" }
+  var mutexGroup: String { sourcePlan?.mutexGroup ?? names?.mutexGroup ?? "" }
   /// The plan a candidate of the engine's evaluation was made from, unretained: its id and
   /// mutex group are read from it when asked, not copied into every candidate of every
   /// evaluation. The engine's plans outlive its candidates, which every evaluation rebuilds
@@ -36,7 +36,7 @@ struct CueCandidate: Equatable, @unchecked Sendable {
   }
 
   /// The plan behind `source`.
-  @inline(__always) private var plan_: CuePlan? {
+  @inline(__always) private var sourcePlan: CuePlan? {
     source.map { Unmanaged<CuePlan>.fromOpaque($0).takeUnretainedValue() }
   }
 

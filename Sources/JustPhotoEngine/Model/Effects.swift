@@ -113,11 +113,17 @@ public struct Effects: Equatable, Sendable {
   }
   public var isEmpty: Bool { outputs.isEmpty && diagnostics.isEmpty && timers.isEmpty && persist == nil && refused == nil }
   public mutating func append(_ other: Effects) {
-    // Only what `other` has: appending empty arrays would make a box for nothing.
     guard let o = other.box else { return }
-    if !o.outputs.isEmpty { outputs += o.outputs }
-    if !o.diagnostics.isEmpty { diagnostics += o.diagnostics }
-    if !o.timers.isEmpty { timers += o.timers }
+    append(outputs: o.outputs, diagnostics: o.diagnostics, timers: o.timers)
     if let p = o.persist { unique().persist = p }
+  }
+  /// Appends the lists; an empty one is skipped (`effects.outputs += []` would make a box for
+  /// nothing, an allocation on a quiet frame).
+  public mutating func append(
+    outputs: [EngineOutput] = [], diagnostics: [DiagnosticLine] = [], timers: [TimerRequest] = []
+  ) {
+    if !outputs.isEmpty { self.outputs += outputs }
+    if !diagnostics.isEmpty { self.diagnostics += diagnostics }
+    if !timers.isEmpty { self.timers += timers }
   }
 }

@@ -72,7 +72,7 @@ extension Engine {
         matchBecameTrue: match.praised, wasFrozen: wasFrozen)
       perform(cueCard.step(.evaluated(evaluation), at: t), into: &effects, at: t)
     }
-    if !match.outputs.isEmpty { effects.outputs += match.outputs }
+    effects.append(outputs: match.outputs)
     return effects
   }
 

@@ -96,8 +96,7 @@ extension Engine {
       let quiet = display.current.id == nil && !wasFrozen
       let match = evaluateMatch(ctx, mirrorCtx: mirrorContext(frame, targets: targets), quiet: quiet, at: t)
       if match.praised { perform(cueCard.step(.tickMatch(wasFrozen: wasFrozen), at: t), into: &effects, at: t) }
-      if !match.outputs.isEmpty { effects.outputs += match.outputs }
-      if !match.diagnostics.isEmpty { effects.diagnostics += match.diagnostics }
+      effects.append(outputs: match.outputs, diagnostics: match.diagnostics)
     }
     if ctx.pixelReads > 0 {
       lumaReadTicks += 1
