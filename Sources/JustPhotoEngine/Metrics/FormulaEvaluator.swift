@@ -103,7 +103,7 @@ struct FormulaEvaluation {
 
   /// The `frame_scalars` value standing in for assignment `i` (T1 evaluations), if any.
   func override(_ i: Int, _ ctx: MetricContext) -> MetricValue? {
-    guard ctx.overrides else { return nil }
+    guard ctx.overrides, !ctx.scalars.isEmpty else { return nil }
     for key in plan.assignments[i].overrideKeys { if let v = ctx.scalars[key] { return .scalar(v) } }
     return nil
   }
@@ -303,9 +303,10 @@ struct FormulaEvaluation {
   /// A pixel metric over the ROI `names[roiIndex]` (T1; the `frame_scalars` value
   /// `names[override]` = `<f>_<roi>` first).
   mutating func pixel(_ f: FormulaFunction, _ roiIndex: Int, _ override: Int, _ ctx: MetricContext) -> MetricValue? {
-    let roi = plan.formula.names[roiIndex]
-    if ctx.overrides, let v = ctx.scalars[plan.formula.names[override]] { return .scalar(v) }
+    // An empty map answers nothing: no key to copy and hash (most ticks have no scalars).
+    if ctx.overrides, !ctx.scalars.isEmpty, let v = ctx.scalars[plan.formula.names[override]] { return .scalar(v) }
     guard let luma = ctx.luma else { return fail("missing_input:luma", ctx) }
+    let roi = plan.formula.names[roiIndex]
     guard let rects = ROIGeometry.rects(named: roi, face: ctx.face, ctx.roiCoefficients) else {
       return fail("missing_input:\(roi)", ctx)
     }
@@ -389,7 +390,7 @@ struct FormulaEvaluation {
   }
 
   mutating func catalogue(_ c: CatalogueScalar, _ ctx: MetricContext) -> MetricValue? {
-    if let v = ctx.scalars[c.rawValue] { return .scalar(v) }
+    if !ctx.scalars.isEmpty, let v = ctx.scalars[c.rawValue] { return .scalar(v) }
     switch c {
     case .eyeAR:
       // [D] recorded eye_ar, else the mean of both eyes' aspect ratios (§2.10).

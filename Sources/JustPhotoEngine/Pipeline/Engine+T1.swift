@@ -9,10 +9,12 @@ import EngineIO
 /// sticky level and this error; fallback requests and exit crossings of the tick are carried
 /// to that evaluation ([D]: §3.15 selects once per accepted T0 result).
 extension Engine {
-  /// The subject face of the last accepted T0 result (what T1 ticks use).
-  var latestSubjectFace: FaceObservation? {
-    guard let i = latestSubjectIndex, let faces = latestFrame?.faces, i < faces.count else { return nil }
-    return faces[i]
+  /// The subject face of the last accepted T0 result (what T1 ticks use), read from that
+  /// result's frame in place (reading it through `latestFrame` copied the whole frame: four
+  /// arrays retained and released per tick).
+  func latestSubjectFace(in frame: CanonicalFrame) -> FaceObservation? {
+    guard let i = latestSubjectIndex, i < frame.faces.count else { return nil }
+    return frame.faces[i]
   }
 
   /// The kept T0 context, when no other engine copy shares it, lets go of the registers and of
@@ -41,7 +43,7 @@ extension Engine {
     // holding them, it made every tick allocate a register file of its own.
     releaseT0Context(noneFrame: true)
     let ctx = MetricContext(
-      frame: frame, face: latestSubjectFace, options: metricOptions, scalars: scalars,
+      frame: frame, face: latestSubjectFace(in: frame), options: metricOptions, scalars: scalars,
       luma: latestLuma, roiCoefficients: roiCoefficients, targets: targets, overrides: true,
       lumaTables: latestLumaTables, lumaSlot: latestLuma.flatMap { lumaMemo?.slot(for: $0) }, registers: uniqueRegisters())
     let tracing = configuration.traceMetrics
