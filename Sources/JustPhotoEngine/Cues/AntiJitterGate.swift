@@ -1,17 +1,6 @@
 import EngineIO
 import PoseSpec
 
-/// What the gate sees and shows: a cue with a level, or nothing (`id == nil`, level none).
-struct GateSignal: Equatable, Sendable {
-  var id: String?
-  var level: CueLevel
-  static let empty = GateSignal(id: nil, level: .none)
-  init(id: String?, level: CueLevel) {
-    self.id = id
-    self.level = id == nil ? .none : level
-  }
-}
-
 /// Why the gate kept its output this frame (`reason` of `cue_display`).
 public enum GateReason: String, Sendable {
   case none, hold, frames, cooldown
@@ -80,13 +69,13 @@ struct AntiJitterGate: Equatable, Sendable {
       stableFrameCount = 1
       candidateSinceMs = t
     }
-    stableCueCount = input.id == lastInput.id ? stableCueCount + 1 : 1
+    stableCueCount = input.sameCue(as: lastInput) ? stableCueCount + 1 : 1
     lastInput = input
 
     // 2. Already shown.
     if input == current { return Result(output: current, reason: .none, changed: false) }
     // 3. Minimum hold of the current cue.
-    let holdOK = (current.id == nil && !p.holdAfterClear) || t - lastOutputChangeMs >= minHold || p.currentExited
+    let holdOK = (current.isNone && !p.holdAfterClear) || t - lastOutputChangeMs >= minHold || p.currentExited
     if !holdOK { return Result(output: current, reason: .hold, changed: false) }
     // 4. Clearing to nothing.
     guard let id = input.id else {
@@ -95,11 +84,12 @@ struct AntiJitterGate: Equatable, Sendable {
       return Result(output: current, reason: .none, changed: true)
     }
     // 5. Cooldown of a cue shown before (exclusive boundary: allowed when t == until).
-    if let until = cooldownUntil[id], until > t, current.id != id {
+    let otherCue = !input.sameCue(as: current)
+    if let until = cooldownUntil[id], until > t, otherCue {
       return Result(output: current, reason: .cooldown, changed: false)
     }
     // 6. Persistence (with persistByCue, a different cue's frames at any level).
-    let stable = p.persistByCue && id != current.id ? stableCueCount : stableFrameCount
+    let stable = p.persistByCue && otherCue ? stableCueCount : stableFrameCount
     if stable < persist { return Result(output: current, reason: .frames, changed: false) }
     switchOutput(to: input, at: t, cooldownMs: cooldown)
     return Result(output: current, reason: .none, changed: true)
@@ -107,9 +97,10 @@ struct AntiJitterGate: Equatable, Sendable {
 
   private mutating func switchOutput(to next: GateSignal, at t: Millis, cooldownMs: Millis) {
     EngineInvariant.check(cooldownMs >= 0, "gate: cooldown window \(cooldownMs)")
-    if let previous = current.id, previous != next.id { cooldownUntil[previous] = t + cooldownMs }
+    let otherCue = !next.sameCue(as: current)
+    if otherCue, let previous = current.id { cooldownUntil[previous] = t + cooldownMs }
     // A cue comes back only once its cooldown is over (or it was the shown cue: a level change).
-    if let id = next.id, id != current.id {
+    if otherCue, let id = next.id {
       EngineInvariant.check((cooldownUntil[id] ?? t) <= t, "gate: \(id) shown at \(t) in its cooldown")
     }
     current = next

@@ -21,9 +21,16 @@ struct CueDisplayMachine: Sendable {
   }
 
   /// What the gate parameters are read from (§3.9), and the faults planted in them.
-  struct Table: Sendable {
+  struct Table: @unchecked Sendable {  // `addresses` point at `names`, which it retains
     /// Per plan index: the cue's id and anti-jitter parameters.
     var ids: [String]
+    /// Per plan index: the cue's id interned (the name the engine's ``GateSignal``s point at),
+    /// and its address (read per evaluation without retaining the name).
+    private(set) var names: [CueName]
+    private var addresses: [UnsafeRawPointer]
+    /// Every name interned by this table and the tables it replaced, by id (looked up only,
+    /// never iterated): a signal whose cue a replan dropped still points at a live name.
+    private(set) var interned: [String: CueName]
     var antiJitter: [AntiJitterParameters]
     var planIndex: [String: Int]
     /// PoseSpec defaults, used when no cue is shown.
@@ -35,12 +42,43 @@ struct CueDisplayMachine: Sendable {
 
     init(plans: [CuePlan], planIndex: [String: Int], spec: PoseSpecDocument, settings: EngineSettings, faults: PlantedFaults) {
       ids = plans.map(\.id)
+      names = ids.map(CueName.init)
+      addresses = names.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+      interned = [:]
+      for n in names where interned[n.id] == nil { interned[n.id] = n }
       antiJitter = plans.map(\.antiJitter)
       self.planIndex = planIndex
       defaults = spec.defaults.antiJitter
       useStabilityLayer = settings.useStabilityLayer
       persistByCue = settings.gatePersistByCue
       self.faults = faults
+    }
+
+    /// This table's names taken from `previous` where it has the id (one name per id for the
+    /// machine's whole life: ``GateSignal/sameCue(as:)`` relies on it), and its names kept.
+    mutating func keepNames(of previous: Table) {
+      var all = previous.interned
+      names = ids.map { id in
+        if let n = all[id] { return n }
+        let n = CueName(id)
+        all[id] = n
+        return n
+      }
+      interned = all
+      addresses = names.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+    }
+
+    /// The signal for plan `plan`'s cue (an index below `names.count`) at `level`.
+    @inline(__always) func signal(plan: Int, level: CueLevel) -> GateSignal {
+      GateSignal(interned: addresses[plan], level: level)
+    }
+
+    /// The signal for plan `plan`'s cue at `level`; `id` when it is no plan's (or another id
+    /// than the plan's, which no engine path makes): a signal with a name of its own.
+    func signal(id: String?, plan: Int?, level: CueLevel) -> GateSignal {
+      guard let id else { return .empty }
+      if let plan, plan >= 0, plan < names.count, names[plan].id == id { return signal(plan: plan, level: level) }
+      return GateSignal(id: id, level: level)
     }
   }
 
@@ -69,7 +107,8 @@ struct CueDisplayMachine: Sendable {
       offer(best, plan: plan, shownExited: shownExited, at: t)
       guard last.result.changed else { return [] }
       return [.output(Self.cueDisplayRecord(last.result, withRef: withRef, hardAsWarn: table.faults.contains(.hardShownAsWarn)))]
-    case .replan(let next):
+    case .replan(var next):
+      next.keepNames(of: table)
       table = next
       shownPlan = gate.current.id.flatMap { next.planIndex[$0] }
       return []
@@ -90,7 +129,7 @@ struct CueDisplayMachine: Sendable {
     parameters.persistByCue = table.persistByCue
     let result = gate.filter(input, at: t, parameters)
     if result.changed {
-      shownPlan = result.output.id == input.id ? inputPlan : result.output.id.flatMap { table.planIndex[$0] }
+      shownPlan = result.output.sameCue(as: input) ? inputPlan : result.output.id.flatMap { table.planIndex[$0] }
       // At most one cue is shown, and the plan kept for it is its own.
       EngineInvariant.check(
         shownPlan.map { $0 < table.ids.count && table.ids[$0] == result.output.id } ?? (result.output.id == nil),

@@ -35,6 +35,9 @@ struct CueCandidate: Equatable, @unchecked Sendable {
     }
   }
 
+  /// Made from one of the engine's plans (`plan` is then its index in them).
+  var fromPlan: Bool { source != nil }
+
   /// The plan behind `source`.
   @inline(__always) private var sourcePlan: CuePlan? {
     source.map { Unmanaged<CuePlan>.fromOpaque($0).takeUnretainedValue() }

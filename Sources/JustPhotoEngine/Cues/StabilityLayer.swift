@@ -9,25 +9,27 @@ import PoseSpec
 /// the previous level `none`). warn / enter / none pass through.
 struct CueStabilityLayer: Equatable, Sendable {
   static let hardStableFrames = 2
-  private(set) var prevCueId: String?
-  private(set) var prevLevel: CueLevel = .none
+  /// The previous input: its cue (`prevCueId`) and level (`prevLevel`).
+  private(set) var previous = GateSignal.empty
+  var prevCueId: String? { previous.id }
+  var prevLevel: CueLevel { previous.level }
   private(set) var stableFrameCount = 0
 
   enum State: String, Sendable { case confirmed, unstable }
 
   mutating func filter(_ input: GateSignal) -> (output: GateSignal, state: State) {
-    let same = input.id == prevCueId && input.level == prevLevel
-    stableFrameCount = prevCueId == nil ? 0 : (same ? stableFrameCount + 1 : 0)
+    let same = input == previous
+    stableFrameCount = previous.isNone ? 0 : (same ? stableFrameCount + 1 : 0)
     var result = (output: input, state: State.confirmed)
     if input.level == .hard || input.level == .exit {
       let confirmed = same && stableFrameCount >= Self.hardStableFrames - 1
       if !confirmed {
-        result = (GateSignal(id: prevCueId ?? input.id, level: prevLevel), .unstable)
+        // The previous cue (else the input's) at the previous level.
+        result = ((previous.isNone ? input : previous).at(previous.level), .unstable)
       }
     }
-    if input.id != prevCueId { stableFrameCount = 0 }
-    prevCueId = input.id
-    prevLevel = input.level
+    if !input.sameCue(as: previous) { stableFrameCount = 0 }
+    previous = input
     return result
   }
 }

@@ -221,12 +221,12 @@ public final class DecisionRun: @unchecked Sendable {
     return k
   }
 
-  /// Decision `k`'s gate input, plan and exit mask.
-  func decided(_ k: Int) -> (input: GateSignal, plan: Int?, exitedMask: UInt64) {
+  /// Decision `k`'s gate input (its cue id and level), plan and exit mask.
+  func decided(_ k: Int) -> (id: String?, level: CueLevel, plan: Int?, exitedMask: UInt64) {
     let tape = reading!
     return tape.decisions.withUnsafeBufferPointer { d in
       let id = d[k].inputId < 0 ? nil : tape.strings[Int(d[k].inputId)]
-      return (GateSignal(id: id, level: d[k].level), d[k].inputPlan < 0 ? nil : Int(d[k].inputPlan), d[k].exitedMask)
+      return (id, d[k].level, d[k].inputPlan < 0 ? nil : Int(d[k].inputPlan), d[k].exitedMask)
     }
   }
 
@@ -320,7 +320,8 @@ extension Engine {
       if let signature, let k = run.read(signature) {
         let d = run.decided(k)
         run.exited(k, into: &requests.exited)
-        return gate(d.input, plan: d.plan, withRef: input.withRefSession, exitedMask: d.exitedMask, at: t)
+        let signal = display.table.signal(id: d.id, plan: d.plan, level: d.level)
+        return gate(signal, plan: d.plan, withRef: input.withRefSession, exitedMask: d.exitedMask, at: t)
       }
       // The cues' states are behind from here: the caller replays again without decisions.
       run.breakOff()

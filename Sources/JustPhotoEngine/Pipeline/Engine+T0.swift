@@ -57,7 +57,7 @@ extension Engine {
     // The display step's result is read in place (`self.display.last`), and copied only for the
     // trace and the card: a copy retained the cue ids of its four gate signals.
     let wasFrozen = cueCard.praise.isFrozen
-    let match = matchStep(input, noCueShown: self.display.last.result.output.id == nil, at: t)
+    let match = matchStep(input, noCueShown: self.display.last.result.output.isNone, at: t)
 
     var effects = Effects(diagnostics: match.diagnostics)
     if settings.traceEvaluations { effects.outputs.append(Self.evalRecord(frame: event.frame, at: t)) }
@@ -349,8 +349,12 @@ extension Engine {
       // A candidate is an active cue at its sticky level or a fallback at warn (§3.7).
       EngineInvariant.check(
         best.level == .warn || best.level == .hard || best.level == .enter, "selector: \(best.id) at \(best.level)")
-      input = GateSignal(id: best.id, level: best.level)
       inputPlan = best.plan >= 0 ? best.plan : planIndex[best.id]
+      // The display table's names are the plans' ids, index for index: the signal names the
+      // plan's interned name and retains nothing (``GateSignal``).
+      input =
+        best.fromPlan && best.plan < display.table.names.count
+        ? display.table.signal(plan: best.plan, level: best.level) : GateSignal(id: best.id, level: best.level)
     }
     return (input, inputPlan)
   }

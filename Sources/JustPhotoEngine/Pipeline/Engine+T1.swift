@@ -95,7 +95,7 @@ extension Engine {
     // the latest accepted landmarks.
     if withRefSession, settings.matchEvalCadence == .t1 {
       let wasFrozen = cueCard.praise.isFrozen
-      let quiet = display.current.id == nil && !wasFrozen
+      let quiet = display.current.isNone && !wasFrozen
       let match = evaluateMatch(ctx, mirrorCtx: mirrorContext(frame, targets: targets), quiet: quiet, at: t)
       if match.praised { perform(cueCard.step(.tickMatch(wasFrozen: wasFrozen), at: t), into: &effects, at: t) }
       effects.append(outputs: match.outputs, diagnostics: match.diagnostics)
