@@ -161,8 +161,19 @@ extension Engine {
     // The same work by tier: the T0 cues evaluated, then the T1 cues that are active (the
     // others add nothing: no candidate, no request). Candidates are ranked by a total order
     // (§3.7, `CueSelector.precedes`; ids are unique), so their insertion order never shows.
-    for i in sceneT0Plans { observeCue(i, input, &requests, &collector) }
-    for i in sceneT1Plans where hysteresis[i].isActive { observeCue(i, input, &requests, &collector) }
+    // By index, not `for i in …`: iterating an array of `self` in a mutating loop retained and
+    // released it (two atomic operations per list and evaluation).
+    var k = 0
+    while k < sceneT0Plans.count {
+      observeCue(sceneT0Plans[k], input, &requests, &collector)
+      k += 1
+    }
+    k = 0
+    while k < sceneT1Plans.count {
+      let i = sceneT1Plans[k]
+      if hysteresis[i].isActive { observeCue(i, input, &requests, &collector) }
+      k += 1
+    }
   }
 
   /// Cue `i` of step 3, its plan borrowed, not retained: `plans` holds every plan for the whole
