@@ -21,11 +21,15 @@ extension Engine {
   /// its frame: the latest frame it held moves to `parkedFrame`. An empty frame is left in its
   /// place for the T0 evaluation's `reset` that follows; `.none` otherwise, and with
   /// `noneFrame` (a T1 tick, a context used without a rewrite). Returns whether it was unshared.
+  /// (The context is borrowed, not bound: `let kept = t0Context` retained and released it,
+  /// two atomic operations per evaluation and tick.)
   @discardableResult mutating func releaseT0Context(noneFrame: Bool) -> Bool {
-    guard isKnownUniquelyReferenced(&t0Context), let kept = t0Context else { return false }
-    let holds = kept.holdsLatestFrame
-    if holds { parkedFrame = kept.takeFrame() }
-    if !holds || noneFrame { kept.releaseFrame() }
+    guard isKnownUniquelyReferenced(&t0Context), t0Context != nil else { return false }
+    Unmanaged.passUnretained(t0Context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { kept in
+      let holds = kept.holdsLatestFrame
+      if holds { parkedFrame = kept.takeFrame() }
+      if !holds || noneFrame { kept.releaseFrame() }
+    }
     return true
   }
 
