@@ -66,7 +66,8 @@ struct GateSignal: Equatable, @unchecked Sendable {
     if name == other.name { return true }
     if own == nil && other.own == nil {
       #if DEBUG
-        precondition(id != other.id, "GateSignal: two interned names for \(id ?? "none")")
+        // Debug builds only: the check reads both ids (string copies), per frame.
+        EngineInvariant.check(id != other.id, "display: two interned names for \(id ?? "none")")
       #endif
       return false
     }
