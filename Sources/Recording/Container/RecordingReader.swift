@@ -109,19 +109,33 @@ public final class RecordingReader {
       primed = true
       for c in cursors { try c.advance(self) }
     }
-    var best: ChannelCursor? = nil
-    if cursors.count == 1 {
-      if cursors[0].hasHead { best = cursors[0] }
+    // The cursor is chosen by index and borrowed, not held in a local: a `ChannelCursor?`
+    // local retained and released the cursor once per event read.
+    var best = -1
+    let count = cursors.count
+    if count == 1 {
+      if cursors[0].hasHead { best = 0 }
     } else {
-      for c in cursors where c.hasHead {
-        if let b = best {
-          if c.headT < b.headT || (c.headT == b.headT && c.headSeq < b.headSeq) { best = c }
+      for i in 0..<count where cursors[i].hasHead {
+        if best < 0 {
+          best = i
         } else {
-          best = c
+          let c = cursors[i], b = cursors[best]
+          if c.headT < b.headT || (c.headT == b.headT && c.headSeq < b.headSeq) { best = i }
         }
       }
     }
-    guard let b = best else { return nil }
+    guard best >= 0 else { return nil }
+    let taken: Result<InputEvent?, RecordingError> = Unmanaged.passUnretained(cursors[best])._withUnsafeGuaranteedRef { b in
+      do throws(RecordingError) { return .success(try take(from: b)) } catch { return .failure(error) }
+    }
+    return try taken.get()
+  }
+
+  /// The head event of `b` (the cursor with the earliest head), checked for its sequence
+  /// number, with `b` advanced past it.
+  @inline(__always)
+  private func take(from b: ChannelCursor) throws(RecordingError) -> InputEvent? {
     if seqContiguous {
       // Merged by (t, seq) the events come in append order: every sequence number once.
       if let want = expectedSeq, b.headSeq != want {
