@@ -73,6 +73,14 @@ struct CueDisplayMachine: Sendable {
       GateSignal(interned: addresses[plan], level: level)
     }
 
+    /// The signal for the selector's `candidate` at its level: the interned name of the plan it
+    /// was made from (this table's names are the plans' ids, index for index), which retains
+    /// nothing; a name of its own for a candidate made without a plan.
+    func signal(for candidate: CueCandidate) -> GateSignal {
+      candidate.fromPlan && candidate.plan < names.count
+        ? signal(plan: candidate.plan, level: candidate.level) : GateSignal(id: candidate.id, level: candidate.level)
+    }
+
     /// The signal for plan `plan`'s cue at `level`; `id` when it is no plan's (or another id
     /// than the plan's, which no engine path makes): a signal with a name of its own.
     func signal(id: String?, plan: Int?, level: CueLevel) -> GateSignal {

@@ -358,11 +358,7 @@ extension Engine {
       EngineInvariant.check(
         best.level == .warn || best.level == .hard || best.level == .enter, "selector: \(best.id) at \(best.level)")
       inputPlan = best.plan >= 0 ? best.plan : planIndex[best.id]
-      // The display table's names are the plans' ids, index for index: the signal names the
-      // plan's interned name and retains nothing (``GateSignal``).
-      input =
-        best.fromPlan && best.plan < display.table.names.count
-        ? display.table.signal(plan: best.plan, level: best.level) : GateSignal(id: best.id, level: best.level)
+      input = display.table.signal(for: best)
     }
     return (input, inputPlan)
   }
